@@ -1,0 +1,158 @@
+"""`view(game, viewer)`: the one choke point for secrets (DESIGN Principle 1).
+
+Everything a seat, a spectator or a bot learns about a game is built here. Until the game
+is over, nobody but a hand's owner sees that hand, nobody sees the draw pile's order or the
+seed, and a card drawn blind appears in the log only for its drawer. After `over` (and for
+the referee, who is the server itself) everything is revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .events import Drew, Event
+from .legal import Legal, legal, legal_to_wire
+from .state import Game, Phase
+
+Viewer = int | Literal["spectator", "referee"]
+SPECTATOR: Viewer = "spectator"
+REFEREE: Viewer = "referee"
+LOG_SIZE = 30
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    hand_count: int
+    hand_limit: int
+    fate: tuple[int, ...]  # bottom first; the top card is the last
+    goth: int
+    sickness: int  # already floored at 0 (R6)
+    money: int
+    known_hand: tuple[int, ...]  # taken from the discard pile in plain sight, still held
+    hand: tuple[int, ...] | None  # only once revealed (game over, or the referee)
+
+    @property
+    def in_debt(self) -> bool:
+        return self.money < 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The secrets, shown once the game is over."""
+
+    draw_pile: tuple[int, ...]  # top card last
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    viewer: Viewer
+    phase: Phase
+    turn: int
+    to_act: int | None
+    round: int
+    round_cap: int | None
+    deck_count: int
+    discard: tuple[int, ...]
+    players: tuple[PlayerView, ...]
+    hand: tuple[int, ...] | None  # the viewer's own hand; None for a spectator
+    legal: Legal | None
+    winner: tuple[int, ...] | None
+    log: tuple[dict[str, Any], ...]
+    reveal: Reveal | None
+
+    @property
+    def seat(self) -> int | None:
+        return self.viewer if isinstance(self.viewer, int) else None
+
+    def to_wire(
+        self,
+        table: Mapping[str, Any] | None = None,
+        seats: Sequence[Mapping[str, Any]] = (),
+    ) -> dict[str, Any]:
+        """The `view` map of the protocol. `table` and `seats` (name, bot, connected per
+        seat) are lobby facts the server adds; they hold nothing secret."""
+        players = []
+        for p in self.players:
+            entry: dict[str, Any] = dict(seats[p.seat]) if p.seat < len(seats) else {}
+            entry.update(
+                seat=p.seat,
+                hand_count=p.hand_count,
+                hand_limit=p.hand_limit,
+                fate=list(p.fate),
+                scores={"goth": p.goth, "sickness": p.sickness, "money": p.money},
+                in_debt=p.in_debt,
+                known_hand=list(p.known_hand),
+            )
+            if p.hand is not None:
+                entry["hand"] = list(p.hand)
+            players.append(entry)
+        you = None if self.seat is None else {"seat": self.seat, "hand": list(self.hand or ())}
+        wire: dict[str, Any] = {
+            "table": dict(table or {}),
+            "phase": self.phase,
+            "turn": self.turn,
+            "to_act": self.to_act,
+            "round": self.round,
+            "round_cap": self.round_cap,
+            "deck_count": self.deck_count,
+            "discard": list(self.discard),
+            "players": players,
+            "you": you,
+            "legal": legal_to_wire(self.legal),
+            "winner": None if self.winner is None else list(self.winner),
+            "log": list(self.log),
+        }
+        if self.reveal is not None:
+            wire["reveal"] = {"draw_pile": list(self.reveal.draw_pile), "seed": self.reveal.seed}
+        return wire
+
+
+def view(game: Game, viewer: Viewer, log_size: int = LOG_SIZE) -> GameView:
+    """What `viewer` (a seat, SPECTATOR or REFEREE) may know of `game`, right now."""
+    revealed = viewer == REFEREE or game.over
+    seat = viewer if isinstance(viewer, int) else None
+    players = tuple(
+        PlayerView(
+            seat=s,
+            hand_count=len(game.hands[s]),
+            hand_limit=game.hand_limit(s),
+            fate=tuple(game.fates[s]),
+            goth=game.goth[s],
+            sickness=game.sickness(s),
+            money=game.money[s],
+            known_hand=tuple(sorted(game.known[s])),
+            hand=tuple(game.hands[s]) if revealed else None,
+        )
+        for s in range(game.players)
+    )
+    events = game.events[-log_size:] if log_size else ()
+    return GameView(
+        viewer=viewer,
+        phase=game.phase,
+        turn=game.turn,
+        to_act=game.to_act(),
+        round=game.round,
+        round_cap=game.variants.round_cap,
+        deck_count=len(game.draw_pile),
+        discard=tuple(game.discard),
+        players=players,
+        hand=None if seat is None else tuple(game.hands[seat]),
+        legal=None if seat is None else legal(game, seat),
+        winner=game.winners,
+        log=tuple(event_to_wire(e, viewer, revealed) for e in events),
+        reveal=Reveal(tuple(game.draw_pile), game.seed) if revealed else None,
+    )
+
+
+def event_to_wire(event: Event, viewer: Viewer, revealed: bool) -> dict[str, Any]:
+    wire: dict[str, Any] = {"kind": event.kind}
+    for name in event.__dataclass_fields__:
+        value = getattr(event, name)
+        wire[name] = list(value) if isinstance(value, tuple) else value
+    if isinstance(event, Drew) and event.source == "deck" and not revealed and viewer != event.seat:
+        del wire["card"]  # a blind draw is seen only by the drawer
+    return wire
