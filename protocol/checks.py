@@ -1,0 +1,177 @@
+"""Small composable validators for decoded values; each raises ProtocolError("bad_message").
+
+A check is called with the value and `where`, the path used in the error message
+(e.g. "create.variants.round_cap"), and returns the value, cleaned.
+"""
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from protocol.errors import ProtocolError
+
+Check = Callable[[Any, str], Any]
+Rule = Callable[[dict[str, Any], str], None]
+
+_WIRE_NAMES = {
+    type(None): "nil",
+    bool: "bool",
+    int: "integer",
+    float: "float",
+    str: "string",
+    bytes: "binary",
+    list: "array",
+    tuple: "array",
+    dict: "map",
+}
+
+
+def bad(where: str, problem: str) -> ProtocolError:
+    return ProtocolError("bad_message", f"{where}: {problem}")
+
+
+def show(value: object) -> str:
+    """A short rendering of an offending value, safe to echo in an error message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def wire_name(value: object) -> str:
+    return _WIRE_NAMES.get(type(value), type(value).__name__)
+
+
+def integer(lo: int, hi: int) -> Check:
+    def check(value: Any, where: str) -> int:
+        # `type(...) is int`, not isinstance: bool is an int subclass, but True is no seat.
+        if type(value) is not int:
+            raise bad(where, f"must be an integer, got {wire_name(value)}")
+        if not lo <= value <= hi:
+            raise bad(where, f"must be between {lo} and {hi}, got {value}")
+        return value
+
+    return check
+
+
+def boolean(value: Any, where: str) -> bool:
+    if type(value) is not bool:
+        raise bad(where, f"must be a bool, got {wire_name(value)}")
+    return value
+
+
+def string(
+    lo: int,
+    hi: int,
+    *,
+    tidy: Callable[[str], str] | None = None,
+    printable: bool = False,
+    pattern: re.Pattern[str] | None = None,
+) -> Check:
+    """A string of lo..hi characters, measured after `tidy`."""
+
+    def check(value: Any, where: str) -> str:
+        if not isinstance(value, str):
+            raise bad(where, f"must be a string, got {wire_name(value)}")
+        if tidy is not None:
+            value = tidy(value)
+        if not lo <= len(value) <= hi:
+            raise bad(where, f"must be {lo} to {hi} characters, got {len(value)}")
+        if printable and not value.isprintable():
+            raise bad(where, "must not contain control or invisible characters")
+        if pattern is not None and not pattern.fullmatch(value):
+            raise bad(where, f"must match {pattern.pattern}")
+        return value
+
+    return check
+
+
+def one_of(*choices: str) -> Check:
+    def check(value: Any, where: str) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise bad(where, f"must be one of {', '.join(choices)}, got {show(value)}")
+        return value
+
+    return check
+
+
+def nullable(inner: Check) -> Check:
+    def check(value: Any, where: str) -> Any:
+        return None if value is None else inner(value, where)
+
+    return check
+
+
+def array(item: Check, lo: int, hi: int) -> Check:
+    """An array of lo..hi items, each passing `item`."""
+
+    def check(value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list | tuple):
+            raise bad(where, f"must be an array, got {wire_name(value)}")
+        if not lo <= len(value) <= hi:
+            raise bad(where, f"must have {lo} to {hi} items, got {len(value)}")
+        return [item(element, f"{where}[{i}]") for i, element in enumerate(value)]
+
+    return check
+
+
+def fixed(*items: Check) -> Check:
+    """An array of exactly len(items) positional items, e.g. a [seat, card] pair."""
+
+    def check(value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list | tuple):
+            raise bad(where, f"must be an array, got {wire_name(value)}")
+        if len(value) != len(items):
+            raise bad(where, f"must have exactly {len(items)} items, got {len(value)}")
+        positions = enumerate(zip(items, value, strict=True))
+        return [item(element, f"{where}[{i}]") for i, (item, element) in positions]
+
+    return check
+
+
+def record(
+    required: Mapping[str, Check],
+    optional: Mapping[str, Check] | None = None,
+    *,
+    rule: Rule | None = None,
+) -> Check:
+    """A map with exactly these keys (optional ones may be absent, unknown ones are refused).
+
+    Absent optional keys stay absent, so "not sent" and nil remain different. `rule` runs
+    on the cleaned map for constraints that span fields.
+    """
+    optional = optional or {}
+
+    def check(value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise bad(where, f"must be a map, got {wire_name(value)}")
+        for key in value:
+            if key not in required and key not in optional:
+                raise bad(where, f"unknown field {show(key)}")
+        for key in required:
+            if key not in value:
+                raise bad(f"{where}.{key}", "missing")
+        cleaned = {
+            key: check_field(value[key], f"{where}.{key}")
+            for key, check_field in (*required.items(), *optional.items())
+            if key in value
+        }
+        if rule is not None:
+            rule(cleaned, where)
+        return cleaned
+
+    return check
+
+
+def tagged(tag: str, shapes: Mapping[str, Check]) -> Check:
+    """A map whose `tag` value picks the shape the remaining keys must have."""
+    choose = one_of(*shapes)
+
+    def check(value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise bad(where, f"must be a map, got {wire_name(value)}")
+        if tag not in value:
+            raise bad(f"{where}.{tag}", "missing")
+        choice = choose(value[tag], f"{where}.{tag}")
+        rest = {key: item for key, item in value.items() if key != tag}
+        return {tag: choice, **shapes[choice](rest, where)}
+
+    return check

@@ -1,0 +1,37 @@
+"""The one exception type of the protocol and its stable error codes."""
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Codes sent in `error.code`. Stable: clients branch on them, so never rename one."""
+
+    BAD_FRAME = "bad_frame"
+    BAD_MESSAGE = "bad_message"
+    BAD_VERSION = "bad_version"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_MOVE = "illegal_move"
+    GAME_OVER = "game_over"
+    TABLE_FULL = "table_full"
+    NO_SUCH_TABLE = "no_such_table"
+    NO_SUCH_SEAT = "no_such_seat"
+    SEAT_TAKEN = "seat_taken"
+    BAD_TOKEN = "bad_token"
+    WRONG_PASSWORD = "wrong_password"
+    RATE_LIMITED = "rate_limited"
+    NOT_SEATED = "not_seated"
+    ALREADY_STARTED = "already_started"
+    NOT_STARTED = "not_started"
+    TOO_MANY_TABLES = "too_many_tables"
+    BAD_DECK = "bad_deck"
+    HELLO_FIRST = "hello_first"
+
+
+class ProtocolError(Exception):
+    """A request the peer got wrong; becomes an `error` reply with this code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        # ErrorCode(code) raises ValueError on a typo, so an unknown code never reaches a client.
+        self.code = ErrorCode(code)
+        self.message = message
+        super().__init__(f"{self.code}: {message}")

@@ -1,0 +1,151 @@
+"""Client → server messages: one declarative shape per type, checked for shape, types and
+ranges only. Whether a move is legal is the engine's business, not the protocol's."""
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from protocol.checks import (
+    Check,
+    Rule,
+    array,
+    bad,
+    boolean,
+    fixed,
+    integer,
+    nullable,
+    one_of,
+    record,
+    show,
+    string,
+    tagged,
+)
+from protocol.constants import PROTOCOL_VERSION
+from protocol.errors import ProtocolError
+
+RID_MAX = 2**31 - 1
+
+# C0 controls (incl. ESC, which starts ANSI sequences), DEL, C1 controls, and the bidi
+# embedding/override/isolate marks that can make a line display as something it isn't.
+_INVISIBLE = [
+    *range(0x00, 0x20),
+    *range(0x7F, 0xA0),
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+]
+# Line and tab breaks become a space, so "a\nb" reads "a b" instead of "ab".
+_BREAKS = "\t\n\v\f\r\x85\u2028\u2029"
+_CLEAN = str.maketrans({**dict.fromkeys(_INVISIBLE), **{ord(c): " " for c in _BREAKS}})
+
+
+def clean_text(text: str) -> str:
+    """Text safe to show in a terminal: controls removed, breaks made spaces, ends stripped."""
+    return text.translate(_CLEAN).strip()
+
+
+RID = integer(0, RID_MAX)
+SEAT = integer(0, 5)
+CARD = integer(0, 254)
+# Player and table names: shown to everyone, so no control or invisible characters at all.
+NAME = string(1, 24, tidy=str.strip, printable=True)
+# A file name inside the server's deck folder: no separators, and no leading dot so that
+# "." and ".." (and hidden files) cannot be named.
+DECK = string(1, 64, pattern=re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"))
+PASSWORD = string(1, 64)
+TABLE_ID = string(1, 32)
+TOKEN = string(16, 128)
+CHAT_TEXT = string(1, 280, tidy=clean_text)
+
+VARIANTS = record(
+    {},
+    {
+        "fate_discard": one_of("any", "top"),
+        "overflow": one_of("draw_step", "immediate"),
+        "round_cap": nullable(integer(1, 1000)),  # nil turns the cap off
+        "two_or_six": boolean,
+    },
+)
+CLOCK = record({"initial": integer(10, 7200), "increment": integer(0, 600)})
+
+MOVE = tagged(
+    "kind",
+    {
+        "discard_fate": record({"card": CARD}),
+        "distribute": record({"give": array(fixed(SEAT, CARD), 1, 6)}),
+        "draw": tagged(
+            "source",
+            {"deck": record({}), "discard": record({"card": CARD})},
+        ),
+        "discard_hand": record({"card": CARD}),
+    },
+)
+
+
+def _seats_and_bots(msg: dict[str, Any], where: str) -> None:
+    # 2 and 6 seats are a labelled house rule (RULES.md R2), so they need the variant flag.
+    if not msg.get("variants", {}).get("two_or_six", False) and msg["seats"] in (2, 6):
+        raise bad(
+            f"{where}.seats",
+            f"must be between 3 and 5 unless variants.two_or_six is true, got {msg['seats']}",
+        )
+    if msg["bots"] > msg["seats"]:
+        raise bad(f"{where}.bots", f"must be at most seats ({msg['seats']}), got {msg['bots']}")
+
+
+def _request(
+    required: Mapping[str, Check] | None = None,
+    optional: Mapping[str, Check] | None = None,
+    rule: Rule | None = None,
+) -> Check:
+    # Every request may carry a `rid`, echoed in the reply.
+    return record(required or {}, {"rid": RID, **(optional or {})}, rule=rule)
+
+
+REQUESTS: dict[str, Check] = {
+    "hello": _request({"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME}),
+    "list": _request(),
+    "create": _request(
+        {"name": NAME, "seats": integer(2, 6), "bots": integer(0, 6)},
+        {"variants": VARIANTS, "deck": DECK, "password": PASSWORD, "clock": CLOCK},
+        rule=_seats_and_bots,
+    ),
+    "join": _request({"table": TABLE_ID}, {"seat": SEAT, "password": PASSWORD}),
+    "resume": _request({"token": TOKEN}),
+    "watch": _request({"table": TABLE_ID}),
+    "start": _request(),
+    "move": _request({"move": MOVE}),
+    "chat": _request({"text": CHAT_TEXT}),
+    "leave": _request(),
+    "rematch": _request(),
+}
+
+
+def validate_request(msg: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a decoded client message and return it cleaned, or raise ProtocolError."""
+    if not isinstance(msg, Mapping):
+        raise ProtocolError("bad_message", "a message must be a map")
+    kind = msg.get("t")
+    if not isinstance(kind, str) or kind not in REQUESTS:
+        raise ProtocolError("bad_message", f"unknown message type {show(kind)}")
+    if kind == "hello":
+        _check_version(msg)
+    body = REQUESTS[kind]({key: value for key, value in msg.items() if key != "t"}, kind)
+    return {"t": kind, **body}
+
+
+def _check_version(msg: Mapping[str, Any]) -> None:
+    # Before the shape check: another version's hello may well have other fields, and the
+    # useful answer to it is the version mismatch, not a complaint about a field.
+    version = msg.get("v")
+    if type(version) is int and version != PROTOCOL_VERSION:
+        raise ProtocolError(
+            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {version}"
+        )
+
+
+def request_id(msg: object) -> int | None:
+    """The message's `rid` if it is a valid one, so even an `error` reply can echo it."""
+    if not isinstance(msg, Mapping):
+        return None
+    rid = msg.get("rid")
+    return rid if type(rid) is int and 0 <= rid <= RID_MAX else None

@@ -1,0 +1,58 @@
+"""Error codes are a stable contract, and docs/protocol.md documents all of them."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from protocol import ErrorCode, ProtocolError
+from protocol.messages import REQUESTS
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+CONTRACT_CODES = {
+    "bad_frame",
+    "bad_message",
+    "bad_version",
+    "not_your_turn",
+    "illegal_move",
+    "game_over",
+    "table_full",
+    "no_such_table",
+    "no_such_seat",
+    "seat_taken",
+    "bad_token",
+    "wrong_password",
+    "rate_limited",
+    "not_seated",
+    "already_started",
+    "not_started",
+    "too_many_tables",
+    "bad_deck",
+    "hello_first",
+}
+
+
+def test_codes_are_exactly_the_contract() -> None:
+    assert {code.value for code in ErrorCode} == CONTRACT_CODES
+
+
+def test_protocol_error_carries_code_and_message() -> None:
+    error = ProtocolError("seat_taken", "Seat 2 is taken.")
+    assert (error.code, error.message) == ("seat_taken", "Seat 2 is taken.")
+    assert str(error) == "seat_taken: Seat 2 is taken."
+
+
+def test_unknown_code_is_a_programming_error() -> None:
+    with pytest.raises(ValueError):
+        ProtocolError("oops", "no such code")
+
+
+@pytest.mark.parametrize("code", sorted(CONTRACT_CODES))
+def test_every_code_has_a_row_in_the_docs(code: str) -> None:
+    assert re.search(rf"^\| `{code}` +\| \S", DOC.read_text(encoding="utf-8"), re.MULTILINE)
+
+
+@pytest.mark.parametrize("kind", sorted(REQUESTS))
+def test_every_client_message_has_a_section_in_the_docs(kind: str) -> None:
+    assert f"\n### `{kind}`" in DOC.read_text(encoding="utf-8")
