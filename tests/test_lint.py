@@ -1,0 +1,20 @@
+"""The codebase stays ruff-clean (DESIGN conventions): lint and formatting are part of the suite."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUFF = [sys.executable, "-m", "ruff"]
+
+
+def test_ruff_check_is_clean():
+    result = subprocess.run([*RUFF, "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_is_clean():
+    result = subprocess.run(
+        [*RUFF, "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
