@@ -1,7 +1,26 @@
 """The pure rules engine of Gother Than Thou: no I/O, no asyncio, deterministic."""
 
-from .cards import HAND_SIZE, Card, Deck, DeckError, default_deck, load_deck, parse_deck
-from .events import Event
+from .cards import (
+    HAND_SIZE,
+    Card,
+    Deck,
+    DeckError,
+    default_deck,
+    default_deck_text,
+    load_deck,
+    parse_deck,
+)
+from .events import (
+    Drew,
+    Event,
+    FateDiscarded,
+    GameOver,
+    HandDiscarded,
+    Placed,
+    Reshuffled,
+    Swooned,
+    TurnBegan,
+)
 from .legal import (
     Legal,
     LegalDiscardFate,
@@ -9,12 +28,13 @@ from .legal import (
     LegalDistribute,
     LegalDraw,
     legal,
+    legal_from_wire,
     legal_to_wire,
 )
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError, move_from_wire
 from .state import SWOON_AT, WIN_GOTH, Game, Phase
 from .variants import Variants
-from .view import REFEREE, SPECTATOR, GameView, PlayerView, Viewer, view
+from .view import REFEREE, SPECTATOR, GameView, PlayerView, Viewer, view, view_from_wire
 
 __all__ = [
     "HAND_SIZE",
@@ -29,9 +49,13 @@ __all__ = [
     "DiscardHand",
     "Distribute",
     "Draw",
+    "Drew",
     "Event",
+    "FateDiscarded",
     "Game",
+    "GameOver",
     "GameView",
+    "HandDiscarded",
     "Legal",
     "LegalDiscardFate",
     "LegalDiscardHand",
@@ -40,14 +64,21 @@ __all__ = [
     "Move",
     "MoveError",
     "Phase",
+    "Placed",
     "PlayerView",
+    "Reshuffled",
+    "Swooned",
+    "TurnBegan",
     "Variants",
     "Viewer",
     "default_deck",
+    "default_deck_text",
     "legal",
+    "legal_from_wire",
     "legal_to_wire",
     "load_deck",
     "move_from_wire",
     "parse_deck",
     "view",
+    "view_from_wire",
 ]

@@ -83,13 +83,23 @@ class Deck:
 
 
 class DeckError(ValueError):
-    """A deck file is unusable. Says which file, card and field, and what is wrong."""
+    """A deck file is unusable. Says which file, card and field, and what is wrong.
+    `card` counts the [[card]] tables of the file from 1; `card_id` is added once known."""
 
-    def __init__(self, source: str, card: int | None, field: str | None, problem: str):
+    def __init__(
+        self,
+        source: str,
+        card: int | None,
+        field: str | None,
+        problem: str,
+        card_id: int | None = None,
+    ):
         self.source, self.card, self.field, self.problem = source, card, field, problem
         where = source
         if card is not None:
             where += f": card #{card}"
+            if card_id is not None:
+                where += f" (id {card_id})"
         if field is not None:
             where += f" field '{field}'"
         super().__init__(f"{where}: {problem}")
@@ -110,7 +120,7 @@ def parse_deck(text: str, source: str = "<deck>") -> Deck:
     for position, raw in enumerate(raw_cards, start=1):
         card = _parse_card(raw, source, position)
         if card.id in cards:
-            raise DeckError(source, position, "id", f"duplicate id {card.id}")
+            raise DeckError(source, position, "id", f"duplicate id {card.id}", card.id)
         cards[card.id] = card
     expected = set(range(len(cards)))
     if set(cards) != expected:
@@ -128,34 +138,35 @@ def _parse_card(raw: Any, source: str, position: int) -> Card:
     if unknown:
         raise DeckError(source, position, unknown[0], "unknown field")
 
+    card_id: int | None = None  # named in every error once it is known
+
+    def fail(key: str | None, problem: str) -> DeckError:
+        return DeckError(source, position, key, problem, card_id)
+
     def field(key: str, kind: type) -> Any:
         if key not in raw:
-            raise DeckError(source, position, key, "missing")
+            raise fail(key, "missing")
         value = raw[key]
         # bool is an int subclass in Python; a deck value of `true` is a typo, not a 1.
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise DeckError(
-                source, position, key, f"must be {kind.__name__}, got {type(value).__name__}"
-            )
+            raise fail(key, f"must be {kind.__name__}, got {type(value).__name__}")
         return value
 
     card_id = field("id", int)
     name = field("name", str).strip()
     flavour = field("flavour", str).strip()
     if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
-        raise DeckError(source, position, "name", f"must be 1-{NAME_MAX} printable characters")
+        raise fail("name", f"must be 1-{NAME_MAX} printable characters")
     if len(flavour) > FLAVOUR_MAX or not flavour.isprintable():
-        raise DeckError(
-            source, position, "flavour", f"must be at most {FLAVOUR_MAX} printable characters"
-        )
+        raise fail("flavour", f"must be at most {FLAVOUR_MAX} printable characters")
     values = {}
     for key in SCORES:
         value = field(key, int)
         if value not in VALUE_RANGE:
-            raise DeckError(source, position, key, f"{value} is outside -9..9")
+            raise fail(key, f"{value} is outside -9..9")
         values[key] = value
     if not any(values.values()):
-        raise DeckError(source, position, None, "changes no score (R1: every card must)")
+        raise fail(None, "changes no score (R1: every card must)")
     return Card(card_id, name, flavour, **values)
 
 
@@ -168,7 +179,10 @@ def load_deck(path: str | Path) -> Deck:
     return parse_deck(text, str(path))
 
 
+def default_deck_text() -> str:
+    """The TOML of the original 55-card deck shipped inside the package."""
+    return resources.files("server.game").joinpath("decks/original.toml").read_text("utf-8")
+
+
 def default_deck() -> Deck:
-    """The original 55-card deck shipped inside the package."""
-    text = resources.files("server.game").joinpath("decks/original.toml").read_text("utf-8")
-    return parse_deck(text, "original.toml")
+    return parse_deck(default_deck_text(), "original.toml")

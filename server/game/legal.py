@@ -79,3 +79,21 @@ def legal_to_wire(choice: Legal | None) -> dict[str, Any] | None:
         value = getattr(choice, name)
         wire[name] = list(value) if isinstance(value, tuple) else value
     return wire
+
+
+_LEGAL_KINDS: dict[str, type] = {
+    cls.kind: cls for cls in (LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
+}
+
+
+def legal_from_wire(wire: dict[str, Any] | None) -> Legal | None:
+    """The inverse of legal_to_wire, for bots that play over the protocol."""
+    if wire is None:
+        return None
+    cls = _LEGAL_KINDS[wire["kind"]]
+    return cls(
+        **{
+            name: tuple(wire[name]) if isinstance(wire[name], list) else wire[name]
+            for name in cls.__dataclass_fields__
+        }
+    )

@@ -70,6 +70,7 @@ class Game:
         self.round = 1
         self.phase: Phase = "discard_fate"
         self.winners: tuple[int, ...] | None = None
+        self.end_reason: Literal["goth", "round_cap"] | None = None
         self.moves: list[Move] = []
         self.events: list[Event] = []
 
@@ -132,6 +133,8 @@ class Game:
             for card in pile:
                 game._add_to_fate(seat, card)
         game.turn, game.phase, game.round = turn, phase, round
+        for seat in range(game.players):
+            game._check_swoon(seat)  # R7: a pile set up at 5+ Sickness swoons at once
         game._settle()
         return game
 
@@ -256,9 +259,11 @@ class Game:
                 "illegal_move",
                 f"you are in debt (Money {self.money[seat]}): draw from the draw pile only",
             )
-        if card is None or card not in self.discard:
+        if card is None:
+            raise MoveError("illegal_move", "name the card to take from the discard pile")
+        if card not in self.discard:
             raise MoveError(
-                "illegal_move", f"{self.deck.card_name(card or 0)} is not in the discard pile"
+                "illegal_move", f"{self.deck.card_name(card)} is not in the discard pile"
             )
 
     def verify_discard_hand(self, seat: int, card: int) -> None:
@@ -431,4 +436,5 @@ class Game:
     def _finish(self, winners: tuple[int, ...], reason: Literal["goth", "round_cap"]) -> None:
         self.phase = "over"
         self.winners = winners
+        self.end_reason = reason
         self.events.append(GameOver(winners, reason))

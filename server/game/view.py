@@ -12,9 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .cards import HAND_SIZE
 from .events import Drew, Event
-from .legal import Legal, legal, legal_to_wire
+from .legal import Legal, legal, legal_from_wire, legal_to_wire
 from .state import Game, Phase
+from .variants import Variants
 
 Viewer = int | Literal["spectator", "referee"]
 SPECTATOR: Viewer = "spectator"
@@ -50,6 +52,7 @@ class Reveal:
 @dataclass(frozen=True, slots=True)
 class GameView:
     viewer: Viewer
+    variants: Variants
     phase: Phase
     turn: int
     to_act: int | None
@@ -92,7 +95,7 @@ class GameView:
             players.append(entry)
         you = None if self.seat is None else {"seat": self.seat, "hand": list(self.hand or ())}
         wire: dict[str, Any] = {
-            "table": dict(table or {}),
+            "table": {"variants": self.variants.to_wire(), **(table or {})},
             "phase": self.phase,
             "turn": self.turn,
             "to_act": self.to_act,
@@ -111,27 +114,76 @@ class GameView:
         return wire
 
 
+def view_from_wire(wire: Mapping[str, Any]) -> GameView:
+    """A GameView rebuilt from a `state.view` map: a bot playing over the network sees
+    exactly what the server sent, in the form the in-process bots read."""
+    you = wire["you"]
+    players = tuple(
+        PlayerView(
+            p["seat"],
+            p["hand_count"],
+            p["hand_limit"],
+            tuple(p["fate"]),
+            p["scores"]["goth"],
+            p["scores"]["sickness"],
+            p["scores"]["money"],
+            tuple(p["known_hand"]),
+            tuple(p["hand"]) if "hand" in p else None,
+        )
+        for p in wire["players"]
+    )
+    reveal = wire.get("reveal")
+    return GameView(
+        viewer=SPECTATOR if you is None else you["seat"],
+        variants=Variants.from_wire(wire["table"]["variants"]),
+        phase=wire["phase"],
+        turn=wire["turn"],
+        to_act=wire["to_act"],
+        round=wire["round"],
+        round_cap=wire["round_cap"],
+        deck_count=wire["deck_count"],
+        discard=tuple(wire["discard"]),
+        players=players,
+        hand=None if you is None else tuple(you["hand"]),
+        legal=legal_from_wire(wire["legal"]),
+        winner=None if wire["winner"] is None else tuple(wire["winner"]),
+        log=tuple(wire["log"]),
+        reveal=None if reveal is None else Reveal(tuple(reveal["draw_pile"]), reveal["seed"]),
+    )
+
+
 def view(game: Game, viewer: Viewer, log_size: int = LOG_SIZE) -> GameView:
     """What `viewer` (a seat, SPECTATOR or REFEREE) may know of `game`, right now."""
     revealed = viewer == REFEREE or game.over
     seat = viewer if isinstance(viewer, int) else None
+    # Positional arguments and no helper calls: bots build a view for every decision.
     players = tuple(
         PlayerView(
-            seat=s,
-            hand_count=len(game.hands[s]),
-            hand_limit=game.hand_limit(s),
-            fate=tuple(game.fates[s]),
-            goth=game.goth[s],
-            sickness=game.sickness(s),
-            money=game.money[s],
-            known_hand=tuple(sorted(game.known[s])),
-            hand=tuple(game.hands[s]) if revealed else None,
+            s,
+            len(hand),
+            HAND_SIZE - max(0, sick),
+            tuple(fate),
+            goth,
+            max(0, sick),
+            money,
+            tuple(sorted(known)) if known else (),
+            tuple(hand) if revealed else None,
         )
-        for s in range(game.players)
+        for s, hand, fate, goth, sick, money, known in zip(
+            range(game.players),
+            game.hands,
+            game.fates,
+            game.goth,
+            game.sickness_sum,
+            game.money,
+            game.known,
+            strict=True,
+        )
     )
     events = game.events[-log_size:] if log_size else ()
     return GameView(
         viewer=viewer,
+        variants=game.variants,
         phase=game.phase,
         turn=game.turn,
         to_act=game.to_act(),

@@ -1,0 +1,162 @@
+"""view(game, viewer): the one choke point for secrets (DESIGN Principle 1, RULES
+"Information"). Random play is covered by test_properties; these are the exact cases."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from enginekit import make_deck, play_random, position
+
+from server.game import REFEREE, SPECTATOR, Distribute, Draw, Game, Variants, default_deck, view
+
+
+def fresh() -> Game:
+    """Seat 0 holds 0-4; seat 1 holds 5-9; seat 2 holds 10-12; 13, 14 in the draw pile;
+    the discard pile is empty; seat 1's Fate pile holds a cure (card 13 is never used)."""
+    deck = make_deck({12: (2, -1, 0)})
+    return position(
+        deck,
+        hands=[[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11]],
+        fates=[[], [12], []],
+        draw_pile=[13, 14],
+    )
+
+
+def test_a_spectator_sees_no_hand_and_has_no_decision():
+    wire = view(fresh(), SPECTATOR).to_wire()
+    assert wire["you"] is None and wire["legal"] is None
+    assert [p["hand_count"] for p in wire["players"]] == [5, 5, 2]
+    assert all("hand" not in p for p in wire["players"])
+    assert wire["deck_count"] == 2
+    assert "reveal" not in wire
+    assert wire["players"][1]["fate"] == [12]
+    assert wire["players"][1]["scores"] == {"goth": 2, "sickness": 0, "money": 0}
+
+
+def test_a_seat_sees_its_own_hand_and_decision_only():
+    game = fresh()
+    mine = view(game, 0).to_wire()
+    assert mine["you"] == {"seat": 0, "hand": [0, 1, 2, 3, 4]}
+    assert mine["legal"]["kind"] == "distribute" and mine["legal"]["hand"] == [0, 1, 2, 3, 4]
+    assert all("hand" not in p for p in mine["players"])
+    theirs = view(game, 1).to_wire()
+    assert theirs["you"] == {"seat": 1, "hand": [5, 6, 7, 8, 9]}
+    assert theirs["legal"] is None
+    assert view(game, 1).hand == (5, 6, 7, 8, 9)
+    assert view(game, SPECTATOR).hand is None
+
+
+def test_a_blind_draw_is_seen_only_by_the_drawer():
+    game = fresh()
+    game.apply(Distribute(0, ((0, 0), (1, 1), (2, 2))))
+    game.apply(Draw(0, "deck"))  # card 14
+    for viewer, sees in ((0, True), (1, False), (2, False), (SPECTATOR, False), (REFEREE, True)):
+        entry = view(game, viewer).to_wire()["log"][-1]
+        assert entry["kind"] == "draw" and entry["seat"] == 0 and entry["source"] == "deck"
+        assert ("card" in entry) is sees, viewer
+        if sees:
+            assert entry["card"] == 14
+        assert 14 not in view(game, viewer).to_wire()["players"][0]["known_hand"]
+
+
+def test_a_card_taken_from_the_discard_pile_is_public():
+    deck = make_deck()
+    game = position(deck, hands=[[], [5, 6, 7], [8, 9, 10]], discard=[11, 12], phase="draw")
+    game.apply(Draw(0, "discard", 12))
+    game.apply(Draw(0, "deck"))
+    for viewer in (0, 1, 2, SPECTATOR):
+        wire = view(game, viewer).to_wire()
+        assert wire["players"][0]["known_hand"] == [12]
+        assert wire["log"][-2] == {"kind": "draw", "seat": 0, "source": "discard", "card": 12}
+        assert ("card" in wire["log"][-1]) is (viewer == 0)
+
+
+def test_a_known_card_stops_being_shown_once_it_leaves_the_hand():
+    game = position(
+        make_deck(),
+        hands=[[3, 4, 12], [5], [6]],
+        phase="distribute",
+        known=[[12], [], []],
+    )
+    assert view(game, 1).players[0].known_hand == (12,)
+    game.apply(Distribute(0, ((0, 3), (1, 12), (2, 4))))
+    assert view(game, 1).players[0].known_hand == ()
+    assert view(game, 1).players[1].fate == (12,)
+
+
+def test_the_referee_sees_everything_but_has_no_decision():
+    game = fresh()
+    ref = view(game, REFEREE)
+    assert [p.hand for p in ref.players] == [(0, 1, 2, 3, 4), (5, 6, 7, 8, 9), (10, 11)]
+    assert ref.reveal is not None and ref.reveal.draw_pile == (13, 14)
+    assert ref.legal is None and ref.hand is None
+
+
+def test_nothing_is_revealed_before_the_end_everything_after():
+    deck = make_deck({0: (9, 0, 0), 1: (9, 0, 0), 2: (2, 0, 0)})
+    game = position(
+        deck,
+        hands=[[4, 5, 6, 7], [8], [9]],
+        fates=[[0, 1, 2], [], []],
+        phase="draw",
+        seed=4242,
+    )
+    before = view(game, 1).to_wire()
+    assert "reveal" not in before and before["winner"] is None
+    game.apply(Draw(0, "deck"))  # seat 0 wins
+    for viewer in (0, 1, 2, SPECTATOR):
+        wire = view(game, viewer).to_wire()
+        assert wire["phase"] == "over" and wire["winner"] == [0]
+        assert wire["reveal"] == {"draw_pile": game.draw_pile, "seed": 4242}
+        assert [p["hand"] for p in wire["players"]] == game.hands
+        assert wire["legal"] is None
+        draws = [e for e in wire["log"] if e["kind"] == "draw"]
+        assert draws and all("card" in e for e in draws)
+        assert wire["log"][-1] == {"kind": "over", "winners": [0], "reason": "goth"}
+
+
+def test_the_log_keeps_the_most_recent_entries():
+    game = Game.new(default_deck(), 3, seed=2)
+    play_random(game, random.Random(2), 60)
+    assert len(game.events) > 30
+    wire = view(game, SPECTATOR).to_wire()
+    assert len(wire["log"]) == 30
+    assert wire["log"][-1]["kind"] == game.events[-1].kind
+    assert view(game, SPECTATOR, log_size=5).log == view(game, SPECTATOR).log[-5:]
+    assert view(game, SPECTATOR, log_size=0).log == ()
+
+
+def test_the_view_carries_the_table_facts():
+    game = position(
+        make_deck(),
+        hands=[[0], [1], [2]],
+        fates=[[3], [], []],
+        round=7,
+        variants=Variants(fate_discard="top", round_cap=50),
+    )
+    wire = view(game, 2).to_wire(
+        table={"id": "t1", "name": "Crypt"},
+        seats=[{"name": "Morticia", "bot": False, "connected": True}] * 3,
+    )
+    assert wire["table"]["id"] == "t1" and wire["table"]["name"] == "Crypt"
+    assert wire["table"]["variants"]["fate_discard"] == "top"
+    assert (wire["phase"], wire["turn"], wire["to_act"], wire["round"]) == (
+        "discard_fate",
+        0,
+        0,
+        7,
+    )
+    assert wire["round_cap"] == 50
+    assert wire["discard"] == []
+    assert wire["players"][0]["name"] == "Morticia"
+    assert wire["players"][0]["fate"] == [3]
+    assert wire["players"][2]["seat"] == 2
+
+
+@pytest.mark.parametrize("viewer", [0, 1, 2, SPECTATOR])
+def test_the_seed_never_shows_before_the_end(viewer):
+    game = Game.new(default_deck(), 3, seed=987654321)
+    wire = view(game, viewer).to_wire()
+    assert "987654321" not in repr(wire)
+    assert "reveal" not in wire
