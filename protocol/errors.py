@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     BAD_DECK = "bad_deck"
     HELLO_FIRST = "hello_first"
+    NO_SPECTATORS = "no_spectators"
 
 
 class ProtocolError(Exception):

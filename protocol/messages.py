@@ -55,6 +55,7 @@ PASSWORD = string(1, 64)
 TABLE_ID = string(1, 32)
 TOKEN = string(16, 128)
 CHAT_TEXT = string(1, 280, tidy=clean_text)
+BOT_KIND = one_of("random", "heuristic", "ismcts")
 
 VARIANTS = record(
     {},
@@ -102,19 +103,29 @@ def _request(
 
 
 REQUESTS: dict[str, Check] = {
-    "hello": _request({"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME}),
+    "hello": _request(
+        {"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME},
+        {"password": PASSWORD},  # the server's own password, when it has one
+    ),
     "list": _request(),
     "create": _request(
         {"name": NAME, "seats": integer(2, 6), "bots": integer(0, 6)},
-        {"variants": VARIANTS, "deck": DECK, "password": PASSWORD, "clock": CLOCK},
+        {
+            "variants": VARIANTS,
+            "deck": DECK,
+            "password": PASSWORD,
+            "clock": CLOCK,
+            "bot": BOT_KIND,
+        },
         rule=_seats_and_bots,
     ),
     "join": _request({"table": TABLE_ID}, {"seat": SEAT, "password": PASSWORD}),
     "resume": _request({"token": TOKEN}),
-    "watch": _request({"table": TABLE_ID}),
+    "watch": _request({"table": TABLE_ID}, {"password": PASSWORD}),
     "start": _request(),
     "move": _request({"move": MOVE}),
     "chat": _request({"text": CHAT_TEXT}),
+    "hint": _request(),
     "leave": _request(),
     "rematch": _request(),
 }

@@ -49,6 +49,14 @@ def watching(table: str, cards: Sequence[Mapping[str, Any]], *, rid: int | None 
     return _reply("watching", rid, table=table, cards=list(cards))
 
 
+def hint(move: Mapping[str, Any], *, rid: int | None = None) -> Message:
+    return _reply("hint", rid, move=dict(move))
+
+
+def left(table: str, *, rid: int | None = None) -> Message:
+    return _reply("left", rid, table=table)
+
+
 def state(seq: int, view: Mapping[str, Any]) -> Message:
     return {"t": "state", "seq": seq, "view": view}
 

@@ -30,6 +30,7 @@ CONTRACT_CODES = {
     "too_many_tables",
     "bad_deck",
     "hello_first",
+    "no_spectators",
 }
 
 

@@ -30,7 +30,7 @@ def rejected(msg: object, code: str = "bad_message") -> ProtocolError:
 
 # One valid example of every message type, with every optional field that exists.
 FULL: dict[str, dict[str, Any]] = {
-    "hello": {"t": "hello", "v": PROTOCOL_VERSION, "name": "Morticia"},
+    "hello": {"t": "hello", "v": PROTOCOL_VERSION, "name": "Morticia", "password": "lan-party"},
     "list": {"t": "list"},
     "create": {
         "t": "create",
@@ -46,13 +46,15 @@ FULL: dict[str, dict[str, Any]] = {
         "deck": "savant-garde_2000.toml",
         "password": "hunter2",
         "clock": {"initial": 300, "increment": 5},
+        "bot": "ismcts",
     },
     "join": {"t": "join", "table": "t1", "seat": 3, "password": "hunter2"},
     "resume": {"t": "resume", "token": TOKEN},
-    "watch": {"t": "watch", "table": "t1"},
+    "watch": {"t": "watch", "table": "t1", "password": "hunter2"},
     "start": {"t": "start"},
     "move": {"t": "move", "move": {"kind": "discard_fate", "card": 54}},
     "chat": {"t": "chat", "text": "nice swoon"},
+    "hint": {"t": "hint"},
     "leave": {"t": "leave"},
     "rematch": {"t": "rematch"},
 }
@@ -491,3 +493,8 @@ def test_any_decoded_map_is_cleaned_or_rejected_with_a_code(kind: str, fields: d
     else:
         assert msg["t"] == kind
         assert set(msg) <= set(fields) | {"t"}
+
+
+def test_create_bot_kind_must_be_a_known_bot() -> None:
+    error = rejected({**FULL["create"], "bot": "genius"})
+    assert error.message.startswith("create.bot:")
