@@ -1,0 +1,27 @@
+"""What every bot is: something that turns the view a human in its seat would see into a
+move. Bots never touch the Game itself (issue 2: they see only `view(game, seat)`)."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from server.game import Deck, GameView, Move
+
+
+class Bot(Protocol):
+    kind: str
+
+    def choose(self, view: GameView) -> Move:
+        """A legal move for `view.seat`, whose `view.legal` is not None."""
+        ...
+
+
+class BotBase:
+    """Shared construction: the public card catalogue and a seeded RNG (Principle 4)."""
+
+    kind = "base"
+
+    def __init__(self, deck: Deck, rng: random.Random | None = None) -> None:
+        self.deck = deck
+        self.rng = rng or random.Random(0)

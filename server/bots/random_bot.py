@@ -1,0 +1,43 @@
+"""`random`: a uniformly random legal move, the floor of the bot ladder."""
+
+from __future__ import annotations
+
+from server.game import (
+    DiscardFate,
+    DiscardHand,
+    Distribute,
+    Draw,
+    GameView,
+    LegalDiscardFate,
+    LegalDiscardHand,
+    LegalDistribute,
+    LegalDraw,
+    Move,
+)
+
+from .base import BotBase
+
+
+class RandomBot(BotBase):
+    kind = "random"
+
+    def choose(self, view: GameView) -> Move:
+        seat, choice, rng = view.seat, view.legal, self.rng
+        assert seat is not None and choice is not None
+        match choice:
+            case LegalDiscardFate(cards):
+                return DiscardFate(seat, rng.choice(cards))
+            case LegalDistribute(hand, recipients, count, each_gets_one):
+                # Random cards to a fixed order of seats (or random seats for a short hand)
+                # is uniform over all the legal assignments.
+                cards = rng.sample(hand, count)
+                seats = recipients if each_gets_one else rng.sample(recipients, count)
+                return Distribute(seat, tuple(zip(seats, cards, strict=True)))
+            case LegalDraw(deck, discard):
+                pick = rng.randrange(len(discard) + deck)
+                if pick < len(discard):
+                    return Draw(seat, "discard", discard[pick])
+                return Draw(seat, "deck")
+            case LegalDiscardHand(cards):
+                return DiscardHand(seat, rng.choice(cards))
+        raise AssertionError(f"unknown decision {choice!r}")
