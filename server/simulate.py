@@ -1,0 +1,142 @@
+"""`gother simulate`: play many bot games and measure length, fairness and speed.
+
+Used to tune the deck's balance (docs/balance.md) and to measure the bot ladder.
+A shared win (H1 round cap, tied leaders) counts 1/k to each of the k winners.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from server.bots.registry import make_bot
+from server.game import Deck, Game, Swooned, Variants, view
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    rounds: int
+    capped: bool
+    winners: tuple[int, ...]
+    kinds: tuple[str, ...]  # bot kind per seat
+    swoons: int
+    moves: int
+
+
+def seat_kinds(kinds: Sequence[str], players: int, game_index: int) -> tuple[str, ...]:
+    """Rotate the listed kinds over the seats so every kind sits in every seat."""
+    return tuple(kinds[(seat + game_index) % len(kinds)] for seat in range(players))
+
+
+def play_game(
+    deck: Deck, players: int, seed: int, kinds: Sequence[str], variants: Variants
+) -> GameResult:
+    game = Game.new(deck, players, seed, variants)
+    bots = [make_bot(kind, deck, random.Random(seed * 8 + s)) for s, kind in enumerate(kinds)]
+    while not game.over:
+        seat = game.to_act()
+        assert seat is not None
+        # Bots do not read the log, so their view leaves it out; nothing else differs.
+        game.apply(bots[seat].choose(view(game, seat, log_size=0)))
+    assert game.winners is not None
+    return GameResult(
+        rounds=game.round,
+        capped=game.end_reason == "round_cap",
+        winners=game.winners,
+        kinds=tuple(kinds),
+        swoons=sum(isinstance(e, Swooned) for e in game.events),
+        moves=len(game.moves),
+    )
+
+
+def _play_games(
+    deck: Deck,
+    players: int,
+    seed: int,
+    indices: Sequence[int],
+    kinds: Sequence[str],
+    variants: Variants,
+) -> list[GameResult]:
+    """Games number `indices` of a run: game i uses seed + i and rotation i."""
+    return [
+        play_game(deck, players, seed + i, seat_kinds(kinds, players, i), variants) for i in indices
+    ]
+
+
+def simulate(
+    deck: Deck,
+    players: int,
+    games: int,
+    seed: int,
+    kinds: Sequence[str],
+    variants: Variants | None = None,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """Play `games` games and summarise them; `jobs` > 1 spreads them over processes."""
+    variants = variants or Variants()
+    jobs = max(1, min(jobs, games))
+    started = time.perf_counter()
+    if jobs == 1:
+        results = _play_games(deck, players, seed, range(games), kinds, variants)
+    else:
+        parts = [range(j, games, jobs) for j in range(jobs)]
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = [
+                pool.submit(_play_games, deck, players, seed, part, kinds, variants)
+                for part in parts
+            ]
+            results = [r for f in futures for r in f.result()]
+    return summarise(results, players, time.perf_counter() - started)
+
+
+def summarise(results: Sequence[GameResult], players: int, elapsed: float) -> dict[str, Any]:
+    seat_wins = [0.0] * players
+    kind_wins: Counter[str] = Counter()
+    for r in results:
+        for seat in r.winners:
+            seat_wins[seat] += 1 / len(r.winners)
+            kind_wins[r.kinds[seat]] += 1 / len(r.winners)
+    rounds = sorted(r.rounds for r in results)
+    n = len(results)
+    all_kinds = sorted({k for r in results for k in r.kinds})
+    return {
+        "games": n,
+        "players": players,
+        "rounds_median": statistics.median(rounds),
+        "rounds_p90": rounds[min(n - 1, int(0.9 * n))],
+        "capped": sum(r.capped for r in results),
+        "seat_win_rate": [round(w / n, 4) for w in seat_wins],
+        "bot_win_rate": {k: round(kind_wins[k] / n, 4) for k in all_kinds},
+        "swoons_per_game": round(sum(r.swoons for r in results) / n, 3),
+        "moves_per_game": round(sum(r.moves for r in results) / n, 1),
+        "games_per_second": round(n / elapsed, 2) if elapsed > 0 else None,
+    }
+
+
+def format_report(summary: dict[str, Any]) -> str:
+    fair = 1 / summary["players"]
+    seats = "  ".join(f"{i}:{w:6.1%}" for i, w in enumerate(summary["seat_win_rate"]))
+    kinds = "  ".join(f"{k}:{w:6.1%}" for k, w in summary["bot_win_rate"].items())
+    return "\n".join(
+        [
+            f"games             {summary['games']} ({summary['players']} players)",
+            f"rounds            median {summary['rounds_median']}, p90 {summary['rounds_p90']}",
+            f"round cap hit     {summary['capped']} games",
+            f"win rate by seat  {seats}   (fair {fair:.1%})",
+            f"win rate by bot   {kinds}   (share of games won)",
+            f"swoons per game   {summary['swoons_per_game']}",
+            f"moves per game    {summary['moves_per_game']}",
+            f"games per second  {summary['games_per_second']}",
+        ]
+    )
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1

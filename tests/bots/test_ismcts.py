@@ -1,0 +1,197 @@
+"""The ISMCTS bot: always legal, blind to everything its view hides, and searching worlds that
+agree with what it sees. (Its strength is measured on the ladder, not here.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.bots.heuristic import HeuristicBot
+from server.bots.ismcts import IsmctsBot, determinize, reproduces, unseen_cards
+from server.game import (
+    DiscardFate,
+    Draw,
+    Game,
+    GameView,
+    Phase,
+    Variants,
+    default_deck,
+    view,
+)
+
+DECK = default_deck()
+ITERATIONS = 4  # enough to build a tree and run rollouts; small enough to be quick
+
+
+def ismcts(seed: int = 0, iterations: int = ITERATIONS) -> IsmctsBot:
+    return IsmctsBot(DECK, random.Random(seed), iterations=iterations)
+
+
+def same_but_log(a: GameView, b: GameView) -> bool:
+    """Views equal in everything but the log (a sampled world has no history)."""
+    return a._replace(log=()) == b._replace(log=())
+
+
+def positions(players: int, variants: Variants, seed: int, every: int = 3):
+    """Positions of a real game between heuristic bots, every few decisions: (game, seat)."""
+    bots = [HeuristicBot(DECK, random.Random(seed + s)) for s in range(players)]
+    game = Game.new(DECK, players, seed, variants)
+    step = 0
+    while not game.over:
+        seat = game.to_act()
+        assert seat is not None
+        if step % every == 0:
+            yield game, seat
+        game.apply(bots[seat].choose(view(game, seat, log_size=0)))
+        step += 1
+
+
+VARIANTS = [Variants(round_cap=3), Variants(fate_discard="top", overflow="immediate", round_cap=3)]
+
+
+# -- always legal ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("variants", VARIANTS, ids=["default", "top+immediate"])
+def test_always_legal(players, variants):
+    """R10-R13 under both variants (H2): every move it makes is legal, two of it at the
+    table with heuristic bots, over short games (H1 caps them at three rounds)."""
+    for seed in range(2):
+        bots = [
+            ismcts(seed + s) if s in (seed % players, players - 1) else HeuristicBot(DECK)
+            for s in range(players)
+        ]
+        game = Game.new(DECK, players, seed, variants)
+        while not game.over:
+            seat = game.to_act()
+            assert seat is not None
+            move = bots[seat].choose(view(game, seat))
+            assert game.can(move), (seed, move)
+            game.apply(move)
+
+
+def test_a_time_limit_stops_the_search():
+    bot = IsmctsBot(DECK, random.Random(1), think_time=0.05)
+    game = Game.new(DECK, 4, 3)
+    move = bot.choose(view(game, 0))
+    assert game.can(move)
+    assert bot.last_iterations >= 1
+
+
+# -- blind to the hidden cards -----------------------------------------------------------
+
+
+def two_worlds(phase: Phase, seed: int) -> tuple[Game, Game]:
+    """Two games that differ only in what seat 0 cannot see: the other hands and the order
+    of the draw pile."""
+    rng = random.Random(seed)
+    cards = list(range(len(DECK)))
+    rng.shuffle(cards)
+    calm = [c for c in cards if DECK.sickness[c] == 0][:9]  # no swoon, a full hand limit
+    cards = [c for c in cards if c not in calm]
+    fates = [calm[0:3], calm[3:6], calm[6:8], calm[8:9]]
+    held = 3 if phase == "draw" else 5  # a draw step with cards still to draw
+    mine, discard, hidden = cards[:held], cards[held : held + 6], cards[held + 6 :]
+
+    def world(order: list[int]) -> Game:
+        others = [order[0:5], order[5:10], order[10:15]]
+        return Game.from_position(
+            DECK,
+            hands=[mine, *others],
+            fates=fates,
+            draw_pile=order[15:],  # ... and the two cards seat 0 does not hold, in a draw
+            discard=discard,
+            phase=phase,
+            seed=seed,
+        )
+
+    shuffled = hidden[:]
+    random.Random(seed + 1).shuffle(shuffled)
+    return world(hidden), world(shuffled)
+
+
+@pytest.mark.parametrize("phase", ["discard_fate", "distribute", "draw"])
+def test_same_view_same_move(phase):
+    """It reads only its view: two games that look the same from its seat get the same
+    move, however the hidden cards lie."""
+    for seed in range(2):
+        first, second = two_worlds(phase, seed)
+        assert first.hands[1:] != second.hands[1:] and first.draw_pile != second.draw_pile
+        seen_first, seen_second = view(first, 0), view(second, 0)
+        assert seen_first == seen_second
+        move = ismcts(seed, iterations=12).choose(seen_first)
+        assert move == ismcts(seed, iterations=12).choose(seen_second)
+        assert first.can(move) and second.can(move)
+
+
+# -- determinization ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize("variants", VARIANTS, ids=["default", "top+immediate"])
+def test_sampled_worlds_agree_with_the_view(players, variants):
+    """Each sample keeps every card the viewer can see where it is (its hand, Fate piles,
+    discard pile, cards others took in plain sight), deals hidden hands of the right sizes
+    and a draw pile of `deck_count` cards, and asks the viewer the same decision."""
+    rng = random.Random(players)
+    known_seen = False
+    for game, seat in positions(players, Variants(**{**variants.to_wire(), "round_cap": 12}), 5):
+        seen = view(game, seat)
+        world = determinize(seen, DECK, rng)
+        assert reproduces(world, seen)
+        assert same_but_log(view(world, seat), seen)
+        assert sorted(c for pile in (*world.hands, world.draw_pile) for c in pile) == sorted(
+            [*unseen_cards(seen, len(DECK)), *(seen.hand or ())]
+            + [c for p in seen.players if p.seat != seat for c in p.known_hand]
+        )
+        for player in seen.players:
+            assert len(world.hands[player.seat]) == player.hand_count
+            assert set(player.known_hand) <= set(world.hands[player.seat])
+            known_seen |= player.seat != seat and bool(player.known_hand)
+    assert known_seen  # the games did exercise cards known to be in another hand
+
+
+def test_samples_vary_only_the_hidden_cards():
+    game, seat = next(p for i, p in enumerate(positions(4, Variants(), 8)) if i == 10)
+    seen = view(game, seat)
+    rng = random.Random(0)
+    worlds = [determinize(seen, DECK, rng) for _ in range(10)]
+    assert len({tuple(w.draw_pile) for w in worlds}) > 1  # really sampled
+    for world in worlds:
+        assert world.fates == game.fates and world.discard == game.discard
+        assert world.hands[seat] == game.hands[seat]
+
+
+# -- no search when there is no choice ---------------------------------------------------
+
+
+def test_a_single_option_is_answered_at_once():
+    first, _ = two_worlds("draw", 0)
+    # R12: with an empty discard pile the only source is the draw pile.
+    game = Game.from_position(
+        DECK,
+        hands=[first.hands[0][:3], *first.hands[1:]],
+        fates=first.fates,
+        draw_pile=[*first.draw_pile, *first.discard, *first.hands[0][3:]],
+        phase="draw",
+    )
+    bot = ismcts(iterations=50)
+    assert bot.choose(view(game, 0)) == Draw(0, "deck")
+    assert bot.last_iterations == 0
+    # R10 with one card on the Fate pile.
+    fates = [first.fates[0][:1], *first.fates[1:]]
+    rest = [*first.draw_pile, *first.fates[0][1:]]
+    game = Game.from_position(
+        DECK, hands=first.hands, fates=fates, draw_pile=rest, discard=first.discard
+    )
+    assert bot.choose(view(game, 0)) == DiscardFate(0, fates[0][0])
+    assert bot.last_iterations == 0
+
+
+def test_rewards_are_win_estimates():
+    game, _ = next(p for i, p in enumerate(positions(4, Variants(), 2)) if i == 12)
+    rewards = ismcts().rewards(game)
+    assert all(0.0 <= r <= 1.0 for r in rewards)
+    assert sum(rewards) == pytest.approx(1.0)
