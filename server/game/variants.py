@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 FateDiscard = Literal["any", "top"]
@@ -29,7 +29,12 @@ class Variants:
         return range(2, 7) if self.two_or_six else range(3, 6)
 
     def to_wire(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "fate_discard": self.fate_discard,
+            "overflow": self.overflow,
+            "round_cap": self.round_cap,
+            "two_or_six": self.two_or_six,
+        }
 
     @classmethod
     def from_wire(cls, data: dict[str, Any] | None) -> Variants:

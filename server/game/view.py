@@ -9,8 +9,8 @@ the referee, who is the server itself) everything is revealed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple
 
 from .cards import HAND_SIZE
 from .events import Drew, Event
@@ -24,8 +24,9 @@ REFEREE: Viewer = "referee"
 LOG_SIZE = 30
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+# Views are NamedTuples rather than frozen dataclasses: just as immutable, but built about
+# four times faster, and a bot builds one for every decision it makes.
+class PlayerView(NamedTuple):
     seat: int
     hand_count: int
     hand_limit: int
@@ -41,16 +42,14 @@ class PlayerView:
         return self.money < 0
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(NamedTuple):
     """The secrets, shown once the game is over."""
 
     draw_pile: tuple[int, ...]  # top card last
     seed: int
 
 
-@dataclass(frozen=True, slots=True)
-class GameView:
+class GameView(NamedTuple):
     viewer: Viewer
     variants: Variants
     phase: Phase
@@ -201,10 +200,22 @@ def view(game: Game, viewer: Viewer, log_size: int = LOG_SIZE) -> GameView:
 
 
 def event_to_wire(event: Event, viewer: Viewer, revealed: bool) -> dict[str, Any]:
+    if isinstance(event, Drew) and event.source == "deck" and not revealed and viewer != event.seat:
+        return _blind_draw_wire(event)  # a blind draw is seen only by the drawer
+    return _event_wire(event)
+
+
+# Every view repeats the recent log, so each event's wire map is built once and shared.
+# Shared maps are only ever encoded, never changed.
+@lru_cache(maxsize=8192)
+def _event_wire(event: Event) -> dict[str, Any]:
     wire: dict[str, Any] = {"kind": event.kind}
     for name in event.__dataclass_fields__:
         value = getattr(event, name)
         wire[name] = list(value) if isinstance(value, tuple) else value
-    if isinstance(event, Drew) and event.source == "deck" and not revealed and viewer != event.seat:
-        del wire["card"]  # a blind draw is seen only by the drawer
     return wire
+
+
+@lru_cache(maxsize=2048)
+def _blind_draw_wire(event: Drew) -> dict[str, Any]:
+    return {"kind": event.kind, "seat": event.seat, "source": event.source}
