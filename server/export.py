@@ -1,0 +1,85 @@
+"""`gother export`: a finished (or running) game as a self-contained msgpack record.
+
+The record holds everything needed to replay the game with the engine: the deck, the
+variants, the seed and every move. It reveals the seed and so every hidden card: export is
+for the host, from the host's database.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from server.game import REFEREE, Deck, Game, Variants, move_from_wire, parse_deck, view
+from server.store import Store, TableRecord
+
+RECORD_VERSION = 1
+
+
+class ExportError(LookupError):
+    pass
+
+
+def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict[str, Any]:
+    record = next((r for r in store.load() if r.id == table_id), None)
+    if record is None:
+        raise ExportError(f"no table {table_id!r} in this database")
+    game_no = record.game_no if game_no is None else game_no
+    seed, moves = store.game(table_id, game_no)
+    if seed is None:
+        raise ExportError(f"table {table_id!r} has no game {game_no}")
+    deck = parse_deck(record.deck_toml, record.deck_name)
+    names = {s.seat: s.name for s in record.seat_records}
+    players = [names.get(seat, f"Seat {seat}") for seat in range(record.seats)]
+    return {
+        "record": RECORD_VERSION,
+        "table": {"id": record.id, "name": record.name, "deck": record.deck_name},
+        "variants": record.variants,
+        "players": players,
+        "cards": deck.catalogue(),
+        "seed": seed,
+        "game": game_no,
+        "moves": [[seat, move] for seat, move in moves],
+        "chat": [[name, text] for name, text in record.chat],
+        "views": replay_views(record, deck, seed, moves, players),
+    }
+
+
+def replay_views(
+    record: TableRecord, deck: Deck, seed: int, moves: list, players: list[str]
+) -> list[dict[str, Any]]:
+    """The referee's view after the deal and after every move: a replay viewer steps
+    through these without knowing any rule (the client never runs the engine)."""
+    variants = Variants.from_wire(record.variants)
+    game = Game.new(deck, record.seats, seed, variants)
+    table = {"id": record.id, "name": record.name, "deck": record.deck_name}
+    seats = [
+        {"seat": i, "name": name, "bot": False, "connected": True} for i, name in enumerate(players)
+    ]
+    views = [view(game, REFEREE).to_wire(table, seats)]
+    for seat, move in moves:
+        game.apply(move_from_wire(seat, move))
+        views.append(view(game, REFEREE).to_wire(table, seats))
+    return views
+
+
+def export_game(db: str, table_id: str, path: str | Path, game_no: int | None = None) -> int:
+    """Write the record; returns the number of moves written."""
+    if not Path(db).is_file():
+        raise ExportError(f"no database at {db}")
+    try:
+        store = Store(db, readonly=True)
+        try:
+            record = game_record(store, table_id, game_no)
+        finally:
+            store.close()
+    except sqlite3.Error as exc:
+        raise ExportError(f"{db} is not a readable game database ({exc})") from None
+    try:
+        Path(path).write_bytes(msgpack.packb(record))
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return len(record["moves"])

@@ -1,0 +1,21 @@
+"""Seat tokens: the secret a player holds to reclaim a seat. Only a hash is ever stored."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 32 characters, 192 bits
+
+
+def hash_secret(secret: str) -> str:
+    """Tokens are random and long, so a plain SHA-256 is enough; table passwords are hashed
+    the same way only so the database never holds them in clear."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def matches(secret: str, digest: str | None) -> bool:
+    return digest is not None and hmac.compare_digest(hash_secret(secret), digest)

@@ -1,0 +1,96 @@
+"""A protocol client for tests: real websockets, real msgpack bytes, every frame recorded."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from itertools import count
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+
+TIMEOUT = 10.0  # generous: CI has two cores shared with the server under test
+
+
+class Client:
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []  # every frame, decoded, in order
+        self.raw: list[bytes] = []
+        self._rids = count(1)
+        self._inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def connect(cls, url: str, name: str | None = None, **hello: Any) -> Client:
+        client = cls(await connect(url, max_size=MAX_FRAME, compression=None))
+        if name is not None:
+            reply = await client.request("hello", v=PROTOCOL_VERSION, name=name, **hello)
+            assert reply["t"] == "welcome", reply
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                assert isinstance(frame, bytes)
+                self.raw.append(frame)
+                message = decode(frame)
+                self.received.append(message)
+                await self._inbox.put(message)
+        except ConnectionClosed:
+            pass  # the close code stays readable on self.ws
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await asyncio.wait_for(self._reader, TIMEOUT)
+
+    async def send_raw(self, data: bytes | str) -> None:
+        await self.ws.send(data)
+
+    async def send(self, t: str, **fields: Any) -> int:
+        rid = next(self._rids)
+        await self.ws.send(encode({"t": t, "rid": rid, **fields}))
+        return rid
+
+    async def next(
+        self, predicate: Callable[[dict[str, Any]], bool] = lambda m: True
+    ) -> dict[str, Any]:
+        """The next message (from now on) that satisfies `predicate`."""
+        while True:
+            message = await asyncio.wait_for(self._inbox.get(), TIMEOUT)
+            if predicate(message):
+                return message
+
+    async def request(self, t: str, **fields: Any) -> dict[str, Any]:
+        """Send and wait for the reply carrying the same rid (an answer or an `error`)."""
+        rid = await self.send(t, **fields)
+        return await self.next(lambda m: m.get("rid") == rid)
+
+    async def state(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The next `state` whose view satisfies `predicate`; returns the view."""
+        message = await self.next(lambda m: m["t"] == "state" and predicate(m["view"]))
+        return message["view"]
+
+    def states(self) -> list[dict[str, Any]]:
+        return [m for m in self.received if m["t"] == "state"]
+
+    def latest_view(self) -> dict[str, Any]:
+        return self.states()[-1]["view"]
+
+
+def first_legal_move(legal: dict[str, Any]) -> dict[str, Any]:
+    """A simple legal move from a `legal` map: enough to drive a game over the wire."""
+    kind = legal["kind"]
+    if kind == "discard_fate":
+        return {"kind": kind, "card": legal["cards"][0]}
+    if kind == "distribute":
+        pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)
+        return {"kind": kind, "give": [list(p) for p in pairs]}
+    if kind == "draw":
+        if legal["deck"]:
+            return {"kind": kind, "source": "deck"}
+        return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
+    return {"kind": kind, "card": legal["cards"][0]}

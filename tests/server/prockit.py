@@ -1,0 +1,109 @@
+"""Real `gother` processes for tests: the installed console script, run as a subprocess.
+
+`ServerProcess` starts `gother serve --port 0` and learns its port from the log line
+"listening on ws://127.0.0.1:PORT" on stderr; a task keeps draining stderr so the server
+never blocks on a full pipe. `run_cli` runs a short command and returns its output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import sys
+from pathlib import Path
+
+GOTHER = str(Path(sys.executable).with_name("gother"))  # the venv's console script
+STARTUP = 60.0  # seconds: a cold Python start on two busy cores can be slow
+EXIT = 30.0
+LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:(\d+))")
+
+
+class ServerProcess:
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.lines: list[str] = []  # stderr, line by line
+        self.url = ""
+        self._ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._drain = asyncio.create_task(self._read_stderr())
+
+    @classmethod
+    async def start(cls, *args: str) -> ServerProcess:
+        proc = await asyncio.create_subprocess_exec(
+            GOTHER,
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            *args,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        server = cls(proc)
+        try:
+            server.url = await asyncio.wait_for(asyncio.shield(server._ready), STARTUP)
+        except BaseException:
+            await server.stop()
+            raise
+        return server
+
+    async def _read_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        async for raw in self.proc.stderr:
+            line = raw.decode(errors="replace").rstrip("\n")
+            self.lines.append(line)
+            match = LISTENING.search(line)
+            if match and not self._ready.done():
+                self._ready.set_result(match.group(1))
+        if not self._ready.done():
+            self._ready.set_exception(
+                RuntimeError("gother serve exited before listening:\n" + self.stderr)
+            )
+
+    @property
+    def stderr(self) -> str:
+        return "\n".join(self.lines)
+
+    async def kill(self) -> int:
+        """SIGKILL: no clean-up at all, as in a power cut."""
+        self.proc.kill()
+        return await self.wait()
+
+    async def terminate(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return await self.wait()
+
+    async def wait(self) -> int:
+        code = await asyncio.wait_for(self.proc.wait(), EXIT)
+        await asyncio.wait_for(self._drain, EXIT)  # every line of stderr is in self.lines
+        return code
+
+    async def stop(self) -> None:
+        """Clean-up for finally blocks: kill the process if it still runs, reap it."""
+        if self.proc.returncode is None:
+            self.proc.kill()
+        await asyncio.wait_for(self.proc.wait(), EXIT)
+        self._drain.cancel()
+        if self._ready.done() and not self._ready.cancelled():
+            self._ready.exception()  # retrieved: no "exception never retrieved" warning
+
+
+async def run_cli(*args: str, timeout: float = 120.0) -> tuple[int, str, str]:
+    """Run `gother ARGS…` to the end; returns (exit code, stdout, stderr)."""
+    proc = await asyncio.create_subprocess_exec(
+        GOTHER,
+        *args,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")

@@ -1,0 +1,48 @@
+"""Four network players and two spectators play a whole game through the protocol."""
+
+import asyncio
+
+from netkit import Client, first_legal_move
+
+
+async def play_until_over(player: Client, seat: int) -> dict:
+    """Answer every decision the server asks of `seat` until the game is over."""
+
+    def ours(v: dict) -> bool:
+        return v["phase"] == "over" or v["legal"] is not None
+
+    view = await player.state(ours)
+    while view["phase"] != "over":
+        reply = await player.request("move", move=first_legal_move(view["legal"]))
+        assert reply["t"] == "state", reply
+        # the reply is the newest state: it may already ask for our next decision
+        view = reply["view"] if ours(reply["view"]) else await player.state(ours)
+    return view
+
+
+async def test_four_players_and_two_spectators_play_to_the_end(url):
+    host = await Client.connect(url, "Host")
+    table = (await host.request("create", name="Crypt", seats=4, bots=0))["table"]
+    spectators = [await Client.connect(url, f"Watcher{i}") for i in range(2)]
+    for watcher in spectators:
+        assert (await watcher.request("watch", table=table))["t"] == "watching"
+    players = [await Client.connect(url, f"P{i}") for i in range(4)]
+    seats = []
+    for player in players:
+        joined = await player.request("join", table=table)
+        assert joined["t"] == "joined" and len(joined["cards"]) == 55
+        seats.append(joined["seat"])
+    assert sorted(seats) == [0, 1, 2, 3]
+
+    finals = await asyncio.gather(
+        *(play_until_over(p, s) for p, s in zip(players, seats, strict=True))
+    )
+    watched = [await w.state(lambda v: v["phase"] == "over") for w in spectators]
+
+    winners = {tuple(f["winner"]) for f in finals + watched}
+    assert len(winners) == 1 and winners.pop()  # everyone saw the same, non-empty result
+    for client in (*players, *spectators):
+        seqs = [m["seq"] for m in client.states()]
+        assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)  # in order, no repeats
+    for client in (host, *players, *spectators):
+        await client.close()
