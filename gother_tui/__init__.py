@@ -1,0 +1,1 @@
+"""The Textual client and the `gother` command line."""

@@ -1,0 +1,358 @@
+"""The `gother` command line. Servers and engines are imported lazily, inside the
+subcommand that needs them, so the client starts fast and never imports `server` itself."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from protocol.version import software_version
+
+BOT_KINDS = ("random", "heuristic", "ismcts")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _bot_list(text: str) -> list[str]:
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in BOT_KINDS]
+    if not kinds or unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot kind {', '.join(unknown) or '(none)'}; choose from {', '.join(BOT_KINDS)}"
+        )
+    return kinds
+
+
+def _add_variant_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("house rules (H1, H2)")
+    group.add_argument("--fate-discard", choices=("any", "top"), default="any")
+    group.add_argument("--overflow", choices=("draw_step", "immediate"), default="draw_step")
+    group.add_argument(
+        "--round-cap", type=_positive, default=100, help="rounds before the highest Goth wins"
+    )
+    group.add_argument("--no-round-cap", action="store_true", help="play until someone wins")
+    group.add_argument(
+        "--two-or-six", action="store_true", help="allow 2 or 6 players (house rule)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gother", description="Gother Than Thou: the card game, in your terminal."
+    )
+    parser.add_argument("--version", action="version", version=f"gother {software_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play many bot games and report length, fairness and speed",
+        description="Play G bot games and report rounds, round-cap hits, win rates per seat "
+        "and per bot kind, swoons per game and games per second. Bots listed are "
+        "assigned to seats in rotation so every kind sits in every seat.",
+    )
+    sim.add_argument("--players", type=int, default=4, help="players per game (3-5)")
+    sim.add_argument("--games", type=_positive, default=100)
+    sim.add_argument("--seed", type=int, default=1, help="game i uses seed S+i")
+    sim.add_argument("--bots", type=_bot_list, default=["heuristic"], help="KIND[,KIND…]")
+    sim.add_argument("--deck", help="a deck file (TOML) instead of the original deck")
+    sim.add_argument("--jobs", type=_positive, default=1, help="processes to use")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_variant_options(sim)
+    sim.set_defaults(run=_run_simulate)
+
+    srv = sub.add_parser(
+        "serve",
+        help="host games: a websocket server for your LAN",
+        description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
+    )
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
+    srv.add_argument("--port", type=_port, default=8765)
+    srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
+    srv.add_argument("--password", help="players must give it to connect")
+    srv.add_argument("--certfile", help="TLS certificate (PEM), for wss://")
+    srv.add_argument("--keyfile", help="TLS private key (PEM)")
+    srv.add_argument(
+        "--grace", type=float, default=60.0, help="seconds before a bot covers an absent player"
+    )
+    srv.add_argument("--spectators", choices=("none", "public", "all"), default="public")
+    srv.add_argument("--decks", help="folder of extra deck files tables may use")
+    srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
+    srv.add_argument("--max-tables", type=_positive, default=200)
+    srv.add_argument("--max-connections", type=_positive, default=1000)
+    srv.set_defaults(run=_run_serve)
+
+    bot = sub.add_parser(
+        "bot",
+        help="a bot that joins a table over the network",
+        description="Join TABLE on the server at URL and play it to the end as a bot.",
+    )
+    bot.add_argument("url", type=_ws_url, metavar="URL", help="ws://HOST:PORT")
+    bot.add_argument("--table", required=True)
+    bot.add_argument("--kind", choices=BOT_KINDS, default="heuristic")
+    bot.add_argument("--name", default="Bot")
+    bot.add_argument("--seat", type=int)
+    bot.add_argument("--password")
+    bot.set_defaults(run=_run_bot)
+
+    export = sub.add_parser(
+        "export",
+        help="write a game record (msgpack) from a server database",
+        description="Write TABLE's current game (or --game N) from the database to FILE.",
+    )
+    export.add_argument("--db", required=True)
+    export.add_argument("table", metavar="TABLE")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--game", type=_positive)
+    export.set_defaults(run=_run_export)
+
+    join = sub.add_parser(
+        "join",
+        help="sit down at a table on a server (full-screen client)",
+        description="Connect to the server at URL: resume your seat if you had one there, "
+        "else go to --table or to the lobby.",
+    )
+    _add_client_options(join)
+    join.add_argument("--name", type=_player_name, default=_default_name(), help="your name")
+    join.add_argument("--password", help="the table's (or the server's) password")
+    join.set_defaults(run=_run_client, watch=False)
+
+    watch = sub.add_parser(
+        "watch",
+        help="watch a table as a spectator (full-screen client)",
+        description="Connect to the server at URL and watch --table, or choose one in the lobby.",
+    )
+    _add_client_options(watch)
+    watch.add_argument("--name", type=_player_name, default=_default_name(), help="your name")
+    watch.add_argument("--password", help="the table's (or the server's) password")
+    watch.set_defaults(run=_run_client, watch=True)
+    return parser
+
+
+def _add_client_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("url", type=_ws_url, metavar="URL", help="ws://HOST:PORT")
+    parser.add_argument("--table", help="a table id: go straight to it")
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="plain ASCII symbols (automatic on a Linux console or a non-UTF-8 locale)",
+    )
+    parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+    parser.add_argument("--theme", default="gother", help="colour theme (default: gother)")
+
+
+def _default_name() -> str:
+    import os
+
+    try:
+        return _player_name(os.environ.get("USER", ""))
+    except argparse.ArgumentTypeError:
+        return "Player"
+
+
+def _player_name(text: str) -> str:
+    name = text.strip()
+    if not 1 <= len(name) <= 24 or not name.isprintable():
+        raise argparse.ArgumentTypeError("a name is 1 to 24 printable characters")
+    return name
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0-65535, got {value}")
+    return value
+
+
+def _ws_url(text: str) -> str:
+    from urllib.parse import urlsplit
+
+    if not text.startswith(("ws://", "wss://")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a ws:// or wss:// address")
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (parses the port: ValueError when it is not a number)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a valid address: {exc}") from None
+    if not parts.hostname:
+        raise argparse.ArgumentTypeError(f"{text!r} names no host")
+    return text
+
+
+def _variants(args: argparse.Namespace):  # -> server.game.Variants (imported lazily)
+    from server.game import Variants
+
+    return Variants(
+        fate_discard=args.fate_discard,
+        overflow=args.overflow,
+        round_cap=None if args.no_round_cap else args.round_cap,
+        two_or_six=args.two_or_six,
+    )
+
+
+def _load_deck(path: str | None):
+    from server.game import default_deck, load_deck
+
+    return default_deck() if path is None else load_deck(path)
+
+
+def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from server.game import DeckError
+    from server.simulate import format_report, simulate
+
+    variants = _variants(args)
+    if args.players not in variants.seat_range:
+        parser.error(
+            f"--players {args.players}: the game is for 3-5 players (2 or 6 only with --two-or-six)"
+        )
+    try:
+        deck = _load_deck(args.deck)
+        deck.check_seats(args.players, args.deck or "original deck")
+    except DeckError as exc:
+        parser.error(f"bad deck file: {exc}")
+    summary = simulate(deck, args.players, args.games, args.seed, args.bots, variants, args.jobs)
+    print(json.dumps(summary) if args.json else format_report(summary))
+    return 0
+
+
+def _log_to_stderr() -> None:
+    import logging
+
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s"
+    )
+
+
+def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import asyncio
+    import sqlite3
+
+    from server.app import ServerConfig, run
+
+    if bool(args.certfile) != bool(args.keyfile):
+        parser.error("--certfile and --keyfile go together")
+    if args.decks:
+        from pathlib import Path
+
+        if not Path(args.decks).is_dir():
+            parser.error(f"--decks {args.decks}: not a folder")
+    _log_to_stderr()
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        password=args.password,
+        certfile=args.certfile,
+        keyfile=args.keyfile,
+        grace=args.grace,
+        bot_delay=args.bot_delay,
+        spectators=args.spectators,
+        decks_dir=args.decks,
+        max_tables=args.max_tables,
+        max_connections=args.max_connections,
+    )
+    try:
+        asyncio.run(run(config))
+    except OSError as exc:  # port in use, bad certificate…
+        print(f"gother serve: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:  # unwritable database folder, not a database file…
+        print(f"gother serve: database {args.db}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from websockets.exceptions import WebSocketException
+
+    from server.netbot import BotRefused, NetBot, run_bot
+
+    _log_to_stderr()
+    bot = NetBot(args.url, args.table, args.kind, args.name, args.seat, args.password)
+    try:
+        final = run_bot(bot)
+    except (BotRefused, OSError, WebSocketException) as exc:  # refused, unreachable, closed
+        print(f"gother bot: {exc}", file=sys.stderr)
+        return 1
+    print(f"game over: winner(s) {final['winner']}")
+    return 0
+
+
+def _run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from server.export import ExportError, export_game
+
+    try:
+        count = export_game(args.db, args.table, args.file, args.game)
+    except ExportError as exc:
+        print(f"gother export: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.file}: {count} moves")
+    return 0
+
+
+def _log_to_file() -> None:
+    """The client draws on the terminal: its log goes to a file, never to stderr."""
+    import logging
+    from pathlib import Path
+
+    from platformdirs import user_log_dir
+
+    try:
+        folder = Path(user_log_dir("gother"))
+        folder.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(folder / "client.log", encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+
+
+def _run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from textual.theme import BUILTIN_THEMES
+
+    from gother_tui.app import GotherApp
+    from gother_tui.glyphs import wants_ascii
+    from gother_tui.options import ClientOptions
+    from gother_tui.theme import THEMES
+
+    themes = sorted({*BUILTIN_THEMES, *(t.name for t in THEMES)})
+    if args.theme not in themes:
+        parser.error(f"--theme {args.theme}: choose from {', '.join(themes)}")
+    _log_to_file()
+    options = ClientOptions(
+        url=args.url,
+        name=args.name,
+        watch=args.watch,
+        table=args.table,
+        password=args.password,
+        ascii=args.ascii or wants_ascii(),
+        mouse=not args.no_mouse,
+        theme=args.theme,
+    )
+    GotherApp(options).run(mouse=options.mouse)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    return args.run(args, parser)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

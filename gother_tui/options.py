@@ -1,0 +1,21 @@
+"""What the command line tells the client app."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_THEME = "gother"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientOptions:
+    url: str
+    name: str = "Player"
+    watch: bool = False  # a spectator: no seat, no hand, no moves
+    table: str | None = None  # go straight to this table instead of the lobby
+    password: str | None = None
+    ascii: bool = False
+    mouse: bool = True
+    theme: str = DEFAULT_THEME
+    first_retry: float = 0.5  # reconnect backoff: seconds before the first retry…
+    max_retry: float = 5.0  # …doubling up to this

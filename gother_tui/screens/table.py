@@ -1,0 +1,285 @@
+"""The table: every player's panel, the piles, the decision in front of you with its
+preview, the log and the chat.
+
+Keys compose a move in a Plan (which only offers what `view.legal` lists); Enter sends
+it. The footer shows only the keys that mean something now (`check_action`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from gother_tui import messages as msg
+from gother_tui.plans import Plan, keep_or_replace, plan_for
+from gother_tui.screens.confirm import ConfirmScreen
+from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
+from gother_tui.widgets.action import ActionPanel
+from gother_tui.widgets.players import PlayersPanel
+from gother_tui.widgets.status import PilesLine, StatusLine
+from gother_tui.widgets.talk import ChatLog, GameLog, log_text
+
+if TYPE_CHECKING:
+    from gother_tui.app import GotherApp
+
+MOVE_ACTIONS = {"cursor", "give", "take_back", "confirm", "draw_deck", "pick_discard", "hint"}
+
+
+def _give_bindings() -> list[Binding]:
+    # One footer entry ("1-5 Give") stands for the five seat keys.
+    return [
+        Binding(str(n), f"give({n - 1})", "Give", key_display="1-5", show=n == 1, id=f"give.{n}")
+        for n in range(1, 6)
+    ]
+
+
+class TableScreen(Screen[None]):
+    AUTO_FOCUS = ""  # keys belong to the table until the player opens the chat line
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k,left", "cursor(-1)", "Card", show=False, id="cursor.up"),
+        Binding("down,j,right", "cursor(1)", "Card", show=False, id="cursor.down"),
+        *_give_bindings(),
+        Binding("0,backspace", "take_back", "Take back", show=False, id="take_back"),
+        Binding("d", "draw_deck", "Deck", id="draw.deck"),
+        Binding("p", "pick_discard", "Pick discard", id="draw.discard"),
+        Binding("enter", "confirm", "Confirm", key_display="⏎", id="confirm"),
+        Binding("h", "hint", "Hint", id="hint"),
+        Binding("s", "start", "Start", id="start"),
+        Binding("r", "rematch", "Rematch", id="rematch"),
+        # priority (here and on Esc): the focus moves before the next key is routed, so "c"
+        # then fast typing (or keys batched over SSH) all land in the chat line
+        Binding("c", "chat", "Chat", priority=True, id="chat"),
+        Binding("f", "fates", "Fates", id="view.fates"),
+        Binding("x", "discard_pile", "Discard", show=False, id="view.discard"),
+        Binding("l", "full_log", "Log", show=False, id="view.log"),
+        Binding("L", "leave", "Leave", show=False, id="leave"),
+        Binding("escape", "clear", "Clear", show=False, priority=True, id="clear"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.plan: Plan | None = None
+        self.awaiting: int | None = None  # rid of the move sent, until the server answers
+        self.last_hint: dict[str, Any] | None = None  # the latest suggestion filled in
+        self._footer_keys: tuple[object, ...] = ()
+
+    @property
+    def gapp(self) -> GotherApp:
+        return cast("GotherApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Vertical(id="body"):
+            yield PlayersPanel(id="players")
+            yield PilesLine(id="piles")
+            with Horizontal(id="middle"):
+                yield ActionPanel(id="action")
+                with Vertical(id="side"):
+                    yield Static(Text("Log (l: all)"), classes="section")
+                    yield GameLog(id="log")
+                    yield Static(Text("Chat (c: talk, Esc: back)"), classes="section")
+                    yield ChatLog(id="chat")
+                    yield Input(
+                        placeholder="c to chat",
+                        id="chat-input",
+                        max_length=280,
+                        select_on_focus=False,  # coming back keeps the draft, typing adds
+                    )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "view", self._on_view)
+        self.watch(self.app, "link", self._on_link)
+
+    # -- following the app's state ---------------------------------------------------------
+
+    def _on_view(self, view: dict[str, Any] | None) -> None:
+        old = self.plan
+        self.plan = keep_or_replace(old, view)
+        if self.awaiting is not None and (
+            self.gapp.last_reply_rid == self.awaiting or self.plan is not old
+        ):
+            self.awaiting = None
+        self.set_class(view is not None and view.get("you") is None, "-spectator")
+        self._redraw()
+
+    def _on_link(self, link: str) -> None:
+        self.set_class(link != "online", "-offline")
+        if link != "online":
+            self.awaiting = None  # a move in flight when the line broke: the resync decides
+        self._redraw()
+
+    def _redraw(self) -> None:
+        plan = self.plan
+        hinted = plan is not None and self.last_hint is not None and plan.move() == self.last_hint
+        self.query_one(ActionPanel).show(self.gapp.view, plan, hinted)
+        # The footer is rebuilt whole on refresh_bindings (slow): only when its keys change.
+        view = self.gapp.view or {}
+        keys = (
+            self.plan.kind if self.plan else None,
+            self.awaiting is None,
+            self.gapp.link,
+            view.get("phase"),
+            view.get("you") is None,
+        )
+        if keys != self._footer_keys:
+            self._footer_keys = keys
+            self.refresh_bindings()
+
+    # -- which keys mean something now -----------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = self.gapp.view or {}
+        seated = view.get("you") is not None
+        if action in MOVE_ACTIONS:
+            plan = self.plan
+            if plan is None or self.gapp.link != "online":
+                return False
+            if action in ("give", "take_back"):
+                return plan.kind == "distribute"
+            if action in ("draw_deck", "pick_discard"):
+                return plan.kind == "draw"
+            if action == "confirm":  # enabled even when incomplete: Enter then says what's missing
+                return None if self.awaiting is not None else True
+            return True
+        if action == "start":
+            return seated and view.get("phase") == "lobby"
+        if action == "rematch":
+            return seated and view.get("phase") == "over"
+        if action == "chat":  # typing a "c" into the chat line is just a "c"
+            return not self.query_one("#chat-input", Input).has_focus
+        return True
+
+    # -- composing a move ------------------------------------------------------------------
+
+    def action_cursor(self, delta: int) -> None:
+        if self.plan is not None:
+            self.plan.move_cursor(delta)
+            self._redraw()
+
+    def action_give(self, seat: int) -> None:
+        if self.plan is None:
+            return
+        problem = self.plan.assign(seat)
+        if problem:
+            self.notify(problem, severity="warning")
+        self._redraw()
+
+    def action_take_back(self) -> None:
+        if self.plan is not None:
+            self.plan.unassign()
+            self._redraw()
+
+    def action_draw_deck(self) -> None:
+        if self.plan is None:
+            return
+        if self.plan.source == "deck":  # d twice: draw
+            self.action_confirm()
+            return
+        problem = self.plan.choose_deck()
+        if problem:
+            self.notify(problem, severity="warning")
+        self._redraw()
+
+    def action_pick_discard(self) -> None:
+        if self.plan is None:
+            return
+        problem = self.plan.open_discard()
+        if problem:
+            self.notify(f"You cannot take from the discard pile: {problem}.", severity="warning")
+        self._redraw()
+
+    def action_confirm(self) -> None:
+        plan = self.plan
+        if plan is None or self.awaiting is not None:
+            return
+        move = plan.move()
+        if move is None:
+            self.notify(_missing(plan), severity="warning")
+            return
+        self.awaiting = self.gapp.request("move", move=move)
+        self._redraw()
+
+    def action_hint(self) -> None:
+        self.gapp.request("hint")
+
+    def on_hint_arrived(self, event: msg.HintArrived) -> None:
+        if self.plan is not None and self.plan.prefill(event.move):
+            self.last_hint = event.move  # the preview's title says so: no toast needed
+            self._redraw()
+
+    def on_move_refused(self, event: msg.MoveRefused) -> None:
+        self.awaiting = None  # the state is unchanged: keep the choices, let them fix it
+        self._redraw()
+
+    def action_clear(self) -> None:
+        chat = self.query_one("#chat-input", Input)
+        if chat.has_focus:
+            self.set_focus(None)
+        elif self.plan is not None:
+            self.plan = plan_for(self.gapp.view)
+            self._redraw()
+
+    # -- the rest ---------------------------------------------------------------------------
+
+    def action_start(self) -> None:
+        self.gapp.request("start")
+
+    def action_rematch(self) -> None:
+        if self.gapp.request("rematch") is not None:
+            self.notify("Rematch asked for: it starts when every player has asked.")
+
+    def action_chat(self) -> None:
+        # set_focus, not Input.focus() (which waits a turn): the next key must find it
+        self.set_focus(self.query_one("#chat-input", Input))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text and self.gapp.request("chat", text=text) is not None:
+            event.input.value = ""
+
+    def action_fates(self) -> None:
+        view = self.gapp.view
+        if view:
+            text = fates_text(view, self.gapp.catalogue, self.gapp.glyphs)
+            self.app.push_screen(TextViewer("Every Fate pile (Esc closes)", text))
+
+    def action_discard_pile(self) -> None:
+        view = self.gapp.view
+        if view:
+            text = discard_text(view, self.gapp.catalogue, self.gapp.glyphs)
+            self.app.push_screen(TextViewer("The discard pile (Esc closes)", text))
+
+    def action_full_log(self) -> None:
+        text = log_text(self.gapp.view, self.gapp.catalogue)
+        self.app.push_screen(TextViewer("The log: the latest events (Esc closes)", text))
+
+    def action_leave(self) -> None:
+        view = self.gapp.view or {}
+        if view.get("you") is None:
+            question = "Stop watching this table?"
+        elif view.get("phase") in ("lobby", "over"):
+            question = "Leave this table?"
+        else:
+            question = "Leave the game? A bot takes your seat for good."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.gapp.request("leave")
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+
+def _missing(plan: Plan) -> str:
+    if plan.kind == "distribute":
+        missing = plan.count - len(plan.assigned)
+        return f"Give {missing} more card(s) first: 1-5 gives the highlighted card."
+    if plan.kind == "draw":
+        return "Choose where to draw from: d the draw pile, p the discard pile."
+    return "Choose a card first."

@@ -1,0 +1,93 @@
+"""How the client reaches a server: connect, send a map, iterate over decoded maps, close.
+
+The app only sees this small interface, so tests drive it with a scripted fake and the
+real one is a thin layer over the websockets asyncio client.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from protocol import MAX_FRAME, ProtocolError, decode, encode
+
+log = logging.getLogger("gother.client")
+
+CONNECT_TIMEOUT = 10.0
+CLOSE_REPLACED = 4000  # the server's code: this seat was resumed from another connection
+
+
+class TransportError(Exception):
+    """The connection could not be made, or was lost."""
+
+
+class Transport(Protocol):
+    close_code: int | None  # why the server closed, once it has
+    close_reason: str
+
+    async def connect(self) -> None:
+        """Open the connection; raises TransportError."""
+        ...
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one message; raises TransportError if the connection is gone."""
+        ...
+
+    def messages(self) -> AsyncIterator[dict[str, Any]]:
+        """Every decoded server message until the connection closes."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+TransportFactory = Callable[[str], Transport]
+
+
+class WebSocketTransport:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.close_code: int | None = None
+        self.close_reason = ""
+        self._ws: ClientConnection | None = None
+
+    async def connect(self) -> None:
+        try:
+            self._ws = await connect(
+                self.url,
+                max_size=MAX_FRAME,
+                compression=None,
+                open_timeout=CONNECT_TIMEOUT,
+            )
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
+            raise TransportError(str(exc) or type(exc).__name__) from exc
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self._ws is None:
+            raise TransportError("not connected")
+        try:
+            await self._ws.send(encode(message))
+        except ConnectionClosed as exc:
+            raise TransportError("connection closed") from exc
+
+    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+        if self._ws is None:
+            return
+        try:
+            async for frame in self._ws:
+                try:
+                    yield decode(frame if isinstance(frame, bytes) else frame.encode())
+                except ProtocolError as exc:  # a bad frame from the server: skip, keep going
+                    log.warning("unreadable frame from the server: %s", exc.message)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.close_code = self._ws.close_code
+            self.close_reason = self._ws.close_reason or ""
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()

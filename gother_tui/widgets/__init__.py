@@ -1,0 +1,1 @@
+"""Widgets of the table screen; each renders from the app's state, none talks to the server."""

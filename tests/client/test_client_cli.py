@@ -1,0 +1,98 @@
+"""`gother join` / `gother watch`: arguments, refusals, and what the app is started with."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from gother_tui import cli
+from gother_tui.app import GotherApp
+
+
+@pytest.fixture
+def started(monkeypatch) -> list[tuple[GotherApp, dict]]:
+    """Record the app the command would run, instead of taking over the terminal."""
+    runs: list[tuple[GotherApp, dict]] = []
+    monkeypatch.setattr(GotherApp, "run", lambda self, **kw: runs.append((self, kw)))
+    monkeypatch.setattr(cli, "_log_to_file", lambda: None)
+    return runs
+
+
+def test_join_starts_the_client_with_its_options(started, monkeypatch):
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_CTYPE", raising=False)
+    code = cli.main(["join", "ws://127.0.0.1:8765", "--name", "Raven", "--table", "t1"])
+    assert code == 0
+    ((app, kwargs),) = started
+    options = app.options
+    assert (options.url, options.name, options.table, options.watch) == (
+        "ws://127.0.0.1:8765",
+        "Raven",
+        "t1",
+        False,
+    )
+    assert options.ascii is False and kwargs == {"mouse": True}
+
+
+def test_watch_no_mouse_and_ascii(started):
+    cli.main(["watch", "wss://games.example:443", "--no-mouse", "--ascii", "--theme", "nord"])
+    ((app, kwargs),) = started
+    assert app.options.watch and app.options.ascii and app.options.theme == "nord"
+    assert kwargs == {"mouse": False}
+
+
+def test_ascii_is_automatic_on_a_linux_console(started, monkeypatch):
+    monkeypatch.setenv("TERM", "linux")
+    cli.main(["join", "ws://h:1"])
+    assert started[0][0].options.ascii is True
+
+
+def test_the_default_name_comes_from_the_user(monkeypatch):
+    monkeypatch.setenv("USER", "lydia")
+    assert cli.build_parser().parse_args(["join", "ws://h:1"]).name == "lydia"
+    monkeypatch.setenv("USER", "x" * 40)
+    assert cli.build_parser().parse_args(["join", "ws://h:1"]).name == "Player"
+
+
+@pytest.mark.parametrize(
+    "url", ["http://h:1", "h:1", "ws://", "ws://h:99999", "ws://h:port", "wss:///path"]
+)
+def test_bad_urls_are_argparse_errors(url, capsys, started):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["join", url])
+    assert exc.value.code == 2
+    assert f"argument URL: {url!r}" in capsys.readouterr().err
+    assert started == []
+
+
+def test_an_unknown_theme_is_refused(capsys, started):
+    with pytest.raises(SystemExit):
+        cli.main(["join", "ws://h:1", "--theme", "neon-pink"])
+    assert "choose from" in capsys.readouterr().err and started == []
+
+
+def test_a_bad_name_is_refused(capsys, started):
+    with pytest.raises(SystemExit):
+        cli.main(["join", "ws://h:1", "--name", "   "])
+    assert "1 to 24 printable characters" in capsys.readouterr().err
+
+
+def test_the_client_logs_to_a_file_not_the_terminal(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("platformdirs.user_log_dir", lambda app: str(tmp_path / "logs"))
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        cli._log_to_file()
+        logging.getLogger("gother.client").warning("a warning for the file")
+        assert all(isinstance(h, logging.FileHandler) for h in root.handlers)
+    finally:
+        for handler in root.handlers:
+            handler.close()
+        root.handlers[:], _ = saved
+        root.setLevel(saved[1])
+    assert "a warning for the file" in (tmp_path / "logs" / "client.log").read_text()
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""

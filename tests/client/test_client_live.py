@@ -1,0 +1,128 @@
+"""The client against a real server on 127.0.0.1 (a free port, the test's own loop): sit
+down through the lobby, play with the hint key and Enter, watch, survive a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clientkit import until, widget_text
+from textual.pilot import Pilot
+
+from gother_tui.app import GotherApp
+from gother_tui.options import ClientOptions
+from gother_tui.screens.create_table import CreateTableScreen
+from gother_tui.screens.table import TableScreen
+from server.app import GotherServer, ServerConfig
+
+
+def client(server: GotherServer, store, **options: Any) -> GotherApp:
+    settings: dict[str, Any] = {
+        "url": f"ws://127.0.0.1:{server.port}",
+        "name": "Raven",
+        "first_retry": 0.05,
+        "max_retry": 0.2,
+        **options,
+    }
+    return GotherApp(ClientOptions(**settings), seat_store=store)
+
+
+async def create_through_the_lobby(pilot: Pilot, *keys: str) -> None:
+    """Open the new-table form, type `keys` into it, submit, and wait for the table."""
+    app = pilot.app
+    await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+    await pilot.press(*keys, "enter")
+    await until(pilot, lambda: app.view and app.view["phase"] != "lobby", "the deal")
+
+
+async def play_one_decision(pilot: Pilot) -> None:
+    """Ask for a hint, check it is filled in, and send it with Enter."""
+    app = pilot.app
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    screen.last_hint = None
+    answered = app.last_reply_rid
+    await pilot.press("h")
+    await until(pilot, lambda: screen.last_hint is not None, "the hint")
+    assert screen.plan is not None and screen.plan.move() == screen.last_hint
+    await pilot.press("enter")
+    await until(pilot, lambda: app.last_reply_rid != answered, "the move's state")
+
+
+async def my_decision_or_over(pilot: Pilot) -> bool:
+    """Wait until the game asks this seat something (True) or is over (False)."""
+    app = pilot.app
+    await until(pilot, lambda: app.view["legal"] or app.view["phase"] == "over", "a decision")
+    return app.view["phase"] != "over"
+
+
+async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_server, store):
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot)  # the defaults: 4 seats, 3 bots
+        view = app.view
+        assert [p["bot"] for p in view["players"]] == [False, True, True, True]
+        assert view["you"]["seat"] == 0 and len(view["you"]["hand"]) == 5
+        decisions = 0
+        while await my_decision_or_over(pilot) and app.view["round"] < 3:
+            await play_one_decision(pilot)
+            decisions += 1
+        assert app.view["round"] >= 3 or app.view["phase"] == "over"
+        assert decisions >= 4  # two turns: at least a distribution and a draw each
+        names = widget_text(pilot, "#players")
+        assert all(bot in names for bot in ("Morticia", "Vlad", "Lenore"))
+
+
+async def test_a_whole_short_game_to_the_end(live_server, store):
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        # 3 seats, 2 bots, round cap 2
+        keys = ("tab", "backspace", "3", "tab", "backspace", "2", "tab", "tab", "tab")
+        await create_through_the_lobby(pilot, *keys, "backspace", "backspace", "backspace", "2")
+        assert app.view["round_cap"] == 2
+        while await my_decision_or_over(pilot):
+            await play_one_decision(pilot)
+        assert app.view["winner"]
+        assert "game over" in widget_text(pilot, "#status")
+        assert "Game over" in widget_text(pilot, "#log")
+
+
+async def test_watch_a_bots_only_table(live_server, store):
+    request = {"name": "Bot Crypt", "seats": 3, "bots": 3, "variants": {"round_cap": 3}}
+    table = live_server.lobby.create(request)
+    table.start_if_full()  # bots only: it plays at once, for spectators
+    app = client(live_server, store, name="Crow", watch=True, table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.view and app.current_mode == "table", "the table")
+        assert app.view["you"] is None and app.seat is None
+        assert not app.screen.query_one("#action").display
+        first = app.view["round"]
+        await until(pilot, lambda: app.view["round"] > first or app.view["phase"] == "over", "play")
+        assert "watching" in widget_text(pilot, "#status")
+        assert store.find(f"ws://127.0.0.1:{live_server.port}") is None  # no seat, no token
+
+
+async def test_a_server_restart_resumes_the_same_seat(tmp_path, store):
+    db = str(tmp_path / "games.db")
+    first = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, bot_delay=0.0))
+    await first.start()
+    port = first.port
+    app = client(first, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot)
+        seat, table = app.seat, app.table_id
+        hand = app.view["you"]["hand"]
+        await first.close()
+        await until(pilot, lambda: app.link == "offline", "the loss")
+        assert app.screen.has_class("-offline") and app.view["you"]["hand"] == hand
+        second = GotherServer(ServerConfig(host="127.0.0.1", port=port, db=db, bot_delay=0.0))
+        await second.start()
+        try:
+            await until(pilot, lambda: app.link == "online" and app.view["legal"], "the resume")
+            assert (app.seat, app.table_id) == (seat, table)
+            assert app.view["you"]["hand"] == hand
+            assert store.find(f"ws://127.0.0.1:{port}") is not None
+            await play_one_decision(pilot)
+        finally:
+            await second.close()

@@ -1,0 +1,241 @@
+"""The client's pure parts: composing moves from `legal`, previews (sums only), log
+sentences, glyph choice, the seat-token file."""
+
+from __future__ import annotations
+
+import pytest
+from rich.cells import cell_len
+from viewkit import (
+    CATALOGUE,
+    ID,
+    RAVEN_FATE,
+    debt_game,
+    distribute_game,
+    draw_game,
+    fate_discard_game,
+    wire_view,
+)
+
+from gother_tui.catalogue import Catalogue
+from gother_tui.glyphs import ASCII, UNICODE, wants_ascii
+from gother_tui.logtext import Narrator
+from gother_tui.plans import keep_or_replace, plan_for
+from gother_tui.preview import Outcome, Scores, fate_scores
+from gother_tui.seat_store import SeatStore
+from gother_tui.widgets.players import player_line
+from server.game import Variants
+
+CAT = Catalogue.from_wire(CATALOGUE)
+
+
+# -- plans --------------------------------------------------------------------------------
+
+
+def test_a_distribute_plan_gives_one_card_per_seat_and_builds_pairs():
+    plan = plan_for(wire_view(distribute_game()))
+    assert plan is not None and plan.kind == "distribute" and plan.count == 3
+    assert plan.move() is None
+    assert plan.assign(2) is None  # Consumption Chic -> seat 2; cursor moves on
+    assert plan.current == ID["Pet Raven"]
+    assert plan.assign(2) is None  # Pet Raven to seat 2 instead: Chic is free again
+    assert plan.assigned == {ID["Pet Raven"]: 2}
+    assert plan.assign(7) == "seat 8 cannot receive a card"
+    plan.point_at(ID["Student Loan"])
+    plan.assign(0)
+    plan.point_at(ID["Khaki Shorts"])
+    plan.assign(1)
+    assert plan.move() == {"kind": "distribute", "give": [[0, 11], [1, 10], [2, 0]]}
+
+
+def test_a_plan_offers_only_the_cards_legal_lists():
+    top_only = plan_for(wire_view(fate_discard_game(Variants(fate_discard="top"))))
+    assert top_only is not None and top_only.choices == [ID["Chamomile Tea"]]
+    anything = plan_for(wire_view(fate_discard_game()))
+    assert anything is not None
+    assert anything.choices == [ID["Chamomile Tea"], ID["Fishnet Pneumonia"], ID["Anaemia"]]
+
+
+def test_a_draw_plan_needs_a_source_and_refuses_the_discard_pile_in_debt():
+    plan = plan_for(wire_view(draw_game()))
+    assert plan is not None and plan.move() is None
+    assert plan.open_discard() is None
+    assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Sunburn"]}
+    assert plan.choose_deck() is None
+    assert plan.move() == {"kind": "draw", "source": "deck"}
+    debt = plan_for(wire_view(debt_game()))
+    assert debt is not None
+    assert "in debt" in (debt.open_discard() or "")
+    assert debt.move() is None
+
+
+def test_a_hint_prefills_only_when_it_fits_the_decision():
+    plan = plan_for(wire_view(draw_game()))
+    assert plan is not None
+    assert not plan.prefill({"kind": "distribute", "give": [[0, 1]]})
+    assert not plan.prefill({"kind": "draw", "source": "discard", "card": 4})  # not in the pile
+    assert plan.prefill({"kind": "draw", "source": "discard", "card": ID["Club Night"]})
+    assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Club Night"]}
+
+
+def test_choices_survive_a_state_that_asks_the_same_decision():
+    game = distribute_game()
+    plan = plan_for(wire_view(game))
+    assert plan is not None
+    plan.assign(1)
+    assert keep_or_replace(plan, wire_view(game, away=[2])) is plan
+    assert keep_or_replace(plan, wire_view(draw_game())) is not plan
+    assert keep_or_replace(plan, None) is None
+
+
+def test_a_spectator_or_a_waiting_player_has_no_plan():
+    game = distribute_game()
+    assert plan_for(wire_view(game, "spectator")) is None
+    assert plan_for(wire_view(game, 1)) is None
+
+
+# -- previews -----------------------------------------------------------------------------
+
+
+def test_the_preview_sums_fate_values_and_names_a_swoon():
+    outcome = Outcome.placing("Raven", RAVEN_FATE, ID["Consumption Chic"], CAT)
+    assert outcome.before == Scores(14, 4, -3)
+    assert outcome.describe(UNICODE) == "Raven: Goth 14 → 17, Sickness 4 → 5: SWOON"
+    assert outcome.describe(ASCII) == "Raven: Goth 14 -> 17, Sickness 4 -> 5: SWOON"
+
+
+def test_sickness_is_floored_at_zero_in_previews():
+    assert fate_scores([ID["A Long Nap"], ID["Early Night"]], CAT) == Scores(-1, 0, 0)
+    outcome = Outcome.removing("Vlad", [ID["A Long Nap"], ID["Stomach Bug"]], ID["A Long Nap"], CAT)
+    assert outcome.describe(UNICODE) == "Vlad: Sickness 1 → 3: 2 from swoon"
+
+
+def test_the_preview_flags_debt_and_leaving_it():
+    into = Outcome.placing("Vlad", [], ID["Pet Raven"], CAT)
+    assert into.describe(UNICODE) == "Vlad: Goth 0 → 4, Money 0 → -3: DEBT"
+    out = Outcome.placing("Vlad", [ID["Pet Raven"]], ID["Student Loan"], CAT)
+    assert out.describe(UNICODE) == "Vlad: Money -3 → 0: out of debt"
+    same = Outcome.placing("Vlad", [], ID["Chamomile Tea"], CAT)
+    assert same.describe(UNICODE) == "Vlad: no change"
+
+
+# -- log sentences ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("event", "sentence"),
+    [
+        ({"kind": "turn", "seat": 1, "round": 3}, "Round 3: Morticia's turn."),
+        ({"kind": "turn", "seat": 0, "round": 4}, "Round 4: your turn."),
+        (
+            {"kind": "discard_fate", "seat": 2, "card": 9},
+            "Vlad discarded Sunburn from their Fate pile.",
+        ),
+        ({"kind": "place", "seat": 1, "to": 0, "card": 4}, "Morticia gave Stomach Bug to you."),
+        (
+            {"kind": "place", "seat": 0, "to": 0, "card": 2},
+            "You kept Darkwave Mixtape for your Fate pile.",
+        ),
+        (
+            {"kind": "swoon", "seat": 2, "cards": [1, 2, 3]},
+            "Vlad SWOONED: 3 cards to the discard pile.",
+        ),
+        ({"kind": "draw", "seat": 1, "source": "deck"}, "Morticia drew a card from the deck."),
+        (
+            {"kind": "draw", "seat": 0, "source": "deck", "card": 0},
+            "You drew Pet Raven from the deck.",
+        ),
+        (
+            {"kind": "draw", "seat": 2, "source": "discard", "card": 13},
+            "Vlad took Club Night from the discard pile.",
+        ),
+        (
+            {"kind": "discard_hand", "seat": 0, "card": 16},
+            "You discarded Pastel Hoodie from your hand.",
+        ),
+        ({"kind": "reshuffle", "count": 12}, "The discard pile (12 cards) became the draw pile."),
+        (
+            {"kind": "over", "winners": [1], "reason": "goth"},
+            "Game over: Morticia wins with 20+ Goth Points.",
+        ),
+        (
+            {"kind": "over", "winners": [0, 2], "reason": "round_cap"},
+            "Game over at the round cap: You and Vlad win on Goth Points.",
+        ),
+        ({"kind": "comet", "seat": 1}, "(comet)"),
+    ],
+)
+def test_log_events_read_as_sentences(event, sentence):
+    narrator = Narrator({0: "Raven", 1: "Morticia", 2: "Vlad"}, CAT, you=0)
+    assert narrator.sentence(event) == sentence
+
+
+def test_an_unknown_card_id_still_reads():
+    assert Narrator({}, CAT).card(200) == "card #200"
+
+
+# -- glyphs and the seat file -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"TERM": "linux", "LANG": "en_GB.UTF-8"}, True),
+        ({"TERM": "xterm-256color", "LANG": "en_GB.UTF-8"}, False),
+        ({"TERM": "xterm", "LC_ALL": "C", "LANG": "en_GB.UTF-8"}, True),
+        ({"TERM": "xterm", "LC_CTYPE": "C.utf8"}, False),
+        ({"TERM": "xterm"}, True),
+    ],
+)
+def test_ascii_is_chosen_on_a_linux_console_or_without_utf8(env, expected):
+    assert wants_ascii(env) is expected
+
+
+def test_ascii_glyphs_are_ascii_and_unicode_ones_are_one_cell_each():
+    symbols = [f for f in ASCII.__dataclass_fields__ if f != "ascii_only"]
+    assert all(getattr(ASCII, f).isascii() for f in symbols)
+    assert ASCII.ascii_only and not UNICODE.ascii_only
+    assert all(cell_len(getattr(UNICODE, f)) == len(getattr(UNICODE, f)) for f in symbols)
+
+
+def test_the_seat_file_keeps_the_latest_seat_per_server(tmp_path):
+    store = SeatStore(tmp_path / "state" / "seats.json")
+    assert store.find("ws://a:1") is None
+    store.save("ws://a:1", "t1", "token-one-0123456789")
+    store.save("ws://a:1", "t2", "token-two-0123456789")
+    store.save("ws://b:1", "t1", "token-bbb-0123456789")
+    assert store.find("ws://a:1") == ("t2", "token-two-0123456789")
+    assert store.find("ws://a:1", "t1") == ("t1", "token-one-0123456789")
+    store.forget("ws://a:1", "t2")
+    assert store.find("ws://a:1") == ("t1", "token-one-0123456789")
+    assert SeatStore(store.path).find("ws://b:1") == ("t1", "token-bbb-0123456789")
+
+
+def test_an_unreadable_seat_file_is_ignored(tmp_path):
+    path = tmp_path / "seats.json"
+    path.write_text("{not json", encoding="utf-8")
+    store = SeatStore(path)
+    assert store.find("ws://a:1") is None
+    store.save("ws://a:1", "t1", "token-one-0123456789")
+    assert store.find("ws://a:1") == ("t1", "token-one-0123456789")
+
+
+def test_a_seat_is_only_resumed_under_the_name_it_was_taken_with(tmp_path):
+    store = SeatStore(tmp_path / "seats.json")
+    store.save("ws://a:1", "t1", "token-raven-0123456789", "Raven")
+    assert store.find("ws://a:1", name="Raven") == ("t1", "token-raven-0123456789")
+    assert store.find("ws://a:1", name="Lydia") is None
+    assert store.find("ws://a:1", "t1", "Lydia") is None
+
+
+def test_a_player_line_keeps_every_mark_and_warning_in_words():
+    view = wire_view(distribute_game(), names=("Raven", "A" * 24, "Vlad"), away=[2])
+    view["players"][1]["clock"] = 151.5
+    view["players"][2]["bot"] = False
+    lines = [player_line(p, view, CAT, UNICODE, 80).plain for p in view["players"]]
+    assert lines[0].startswith("▶ 1 Raven (you)")
+    assert "✚ 4 ⚠" in lines[0] and "$ -3 DEBT" in lines[0]
+    assert "6: Fog Machine Cough ☠+2 ✚+1" in lines[0]
+    assert "⚙ 2:31" in lines[1] and "AAAA…" in lines[1]  # the name gives way, not the marks
+    assert "Vlad (away)" in lines[2]
+    ascii_line = player_line(view["players"][0], view, CAT, ASCII, 80).plain
+    assert ascii_line.startswith("> 1 Raven (you)") and "S 4 !" in ascii_line

@@ -1,0 +1,215 @@
+"""Every move flow at the table, by keyboard: what the preview says before sending, and the
+exact `move` that goes to the server."""
+
+from __future__ import annotations
+
+from clientkit import at_table, notices, reply, screen_text, sent_moves, until, widget_text
+from viewkit import (
+    ID,
+    debt_game,
+    discard_down_game,
+    distribute_game,
+    draw_game,
+    fate_discard_game,
+    join_with,
+    short_hand_game,
+    state,
+    wire_view,
+)
+
+from gother_tui.screens.table import TableScreen
+
+
+def table(pilot) -> TableScreen:
+    screen = pilot.app.get_screen_stack("table")[0]
+    assert isinstance(screen, TableScreen)
+    return screen
+
+
+async def test_distribute_previews_every_player_and_sends_the_assignment(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        # The hand is listed in order: Consumption Chic, Pet Raven, Stomach Bug, ...
+        await pilot.press("1")  # Consumption Chic to seat 1 (Raven herself)
+        text = screen_text(pilot)
+        assert "Raven: Goth 14 → 17, Sickness 4 → 5: SWOON" in text
+        assert "2 Morticia: no card yet" in text
+        await pilot.press("2", "3")  # Pet Raven to Morticia, Stomach Bug to Vlad
+        text = screen_text(pilot)
+        assert "Morticia: Goth 0 → 4, Money 0 → -3: DEBT" in text
+        assert "Vlad: Sickness 0 → 3: 2 from swoon" in text
+        assert "3 of 3 given" in widget_text(pilot, "#prompt")
+        await pilot.press("enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [
+            {"kind": "distribute", "give": [[0, ID["Consumption Chic"]], [1, 0], [2, 4]]}
+        ]
+
+
+async def test_distribute_lets_the_player_change_their_mind(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("2")  # Consumption Chic to Morticia; the cursor moves on
+        await pilot.press("2")  # Pet Raven to Morticia instead: Chic comes back
+        plan = table(pilot).plan
+        assert plan is not None and plan.assigned == {ID["Pet Raven"]: 1}
+        # The cursor moved on to Stomach Bug; back up to Chic, which no one holds now.
+        await pilot.press("up", "up", "0")
+        assert plan.assigned == {ID["Pet Raven"]: 1}
+        await pilot.press("down", "0")  # Pet Raven taken back
+        assert plan.assigned == {}
+        await pilot.press("enter")  # incomplete: nothing is sent, the reason is shown
+        await until(pilot, lambda: any("Give 3 more card(s)" in n for n in notices(pilot)), "why")
+        assert sent_moves(fake) == []
+
+
+async def test_short_hand_places_every_card_on_different_players(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(short_hand_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        assert "Place your whole hand" in widget_text(pilot, "#prompt")
+        await pilot.press("3", "2", "enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [{"kind": "distribute", "give": [[1, 11], [2, 22]]}]
+
+
+async def test_fate_discard_previews_a_swoon_and_sends_the_card(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(fate_discard_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        text = screen_text(pilot)
+        assert "Your Fate pile, top first" in text
+        assert "Discard Chamomile Tea (✚-1)" in text
+        assert "Raven: Sickness 4 → 5: SWOON" in text
+        await pilot.press("down")  # Fishnet Pneumonia: Sickness 4 -> 1
+        assert "Raven: Goth 2 → 1, Sickness 4 → 1" in screen_text(pilot)
+        await pilot.press("enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [{"kind": "discard_fate", "card": ID["Fishnet Pneumonia"]}]
+
+
+async def test_draw_from_the_deck_with_d_then_enter(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(draw_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("d")
+        text = screen_text(pilot)
+        assert "Draw the top card of the draw pile" in text
+        assert "2 more to draw after this." in text
+        assert sent_moves(fake) == []  # previewed, not sent
+        await pilot.press("enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}]
+
+
+async def test_draw_a_chosen_card_from_the_discard_pile(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(draw_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("p")
+        text = screen_text(pilot)
+        assert "Discard pile (Esc: back)" in text
+        assert "Take Sunburn (☠-2 ✚+1) into your hand." in text
+        await pilot.press("down", "down")  # Sunburn, Club Night, Consumption Chic
+        assert "Take Consumption Chic" in screen_text(pilot)
+        await pilot.press("enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [{"kind": "draw", "source": "discard", "card": 22}]
+
+
+async def test_in_debt_the_discard_pile_is_refused_with_the_reason(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(debt_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        assert "(you are in debt: not the discard pile)" in widget_text(pilot, "#prompt")
+        await pilot.press("p")
+        await until(pilot, lambda: any("you are in debt" in n for n in notices(pilot)), "why")
+        assert "Discard pile (Esc: back)" not in screen_text(pilot)
+        await pilot.press("d", "d")  # d twice draws at once
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}]
+
+
+async def test_discard_down_previews_the_hand_size(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(discard_down_game()))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        text = screen_text(pilot)
+        assert "Discard down: 2 more cards to discard." in text
+        assert "Hand 5 → 4 (limit 3)." in text
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [{"kind": "discard_hand", "card": ID["Stomach Bug"]}]
+
+
+async def test_hint_prefills_the_move_and_enter_sends_it(make_app, fake):
+    hinted = {"kind": "distribute", "give": [[0, 11], [1, 10], [2, 0]]}
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    fake.handlers["hint"] = lambda m: [reply(m, "hint", move=hinted)]
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("h")
+        await until(pilot, lambda: table(pilot).plan and table(pilot).plan.assigned, "the hint")
+        cards = widget_text(pilot, "#cards")
+        assert "Student Loan +0 +0 +3 → 1 Raven" in cards
+        assert "Pet Raven +4 +0 -3 → 3 Vlad" in cards
+        assert "3 Vlad: Goth -1 → 3, Money 0 → -3: DEBT" in widget_text(pilot, "#preview")
+        assert "The hint; Enter plays it:" in widget_text(pilot, "#preview-title")
+        assert sent_moves(fake) == []  # the player still confirms
+        await pilot.press("enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [hinted]
+
+
+async def test_an_illegal_move_error_is_shown_and_the_state_stays(make_app, fake):
+    wire = wire_view(fate_discard_game())
+    fake.handlers["join"] = join_with(wire)
+    fake.handlers["move"] = lambda m: [
+        reply(m, "error", code="illegal_move", message="You may only discard the top card.")
+    ]
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: any("top card" in n for n in notices(pilot)), "the error")
+        assert app.view == wire
+        screen = table(pilot)
+        assert screen.awaiting is None and screen.plan is not None
+        assert screen.plan.current == ID["Fishnet Pneumonia"]  # the choice is kept
+        await pilot.press("up", "enter")  # and the player can try again
+        await until(pilot, lambda: len(sent_moves(fake)) == 2, "a second move")
+
+
+async def test_a_new_state_for_the_same_decision_keeps_the_choices(make_app, fake):
+    game = distribute_game()
+    fake.handlers["join"] = join_with(wire_view(game))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("2")
+        fake.conn.feed(state(2, wire_view(game, away=[2])))  # Vlad's connection went
+        await until(pilot, lambda: not app.view["players"][2]["connected"], "the new state")
+        assert table(pilot).plan.assigned == {ID["Consumption Chic"]: 1}
+        assert "Vlad ⚙" in screen_text(pilot)
+
+
+async def test_stale_states_are_ignored(make_app, fake):
+    first, older = wire_view(distribute_game()), wire_view(draw_game())
+    fake.handlers["join"] = join_with(first, seq=5)
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        fake.conn.feed(state(4, older), state(5, older), {"t": "chat", "from": "V", "text": "x"})
+        await until(pilot, lambda: app.chat_lines, "the chat line after the stale states")
+        assert app.view == first

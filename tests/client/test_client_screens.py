@@ -1,0 +1,340 @@
+"""Every screen at 80x24: connecting, lobby (list, create, join, watch, errors), table,
+help, the pile viewers, too small; spectators; untrusted text shown literally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clientkit import at_table, notices, reply, screen_text, until, widget_text
+from textual import events
+from textual.widgets import Input
+from viewkit import (
+    CATALOGUE,
+    TABLE,
+    distribute_game,
+    draw_game,
+    join_with,
+    lobby_view,
+    spectator_view,
+    state,
+    wire_view,
+)
+
+from gother_tui.screens.create_table import CreateTableScreen
+from gother_tui.screens.help import HelpScreen
+from gother_tui.screens.too_small import TooSmallScreen
+from gother_tui.screens.viewer import TextViewer
+
+MARKUP = "[bold]x[/]"  # must show as typed, never as bold "x"
+
+
+def listing(**overrides: Any) -> dict[str, Any]:
+    row = {
+        "id": "ab12",
+        "name": "The Crypt",
+        "seats": 4,
+        "seated": 2,
+        "free": 2,
+        "bots": 1,
+        "phase": "lobby",
+        "started": False,
+        "spectators": 3,
+        "password": False,
+    }
+    return {**row, **overrides}
+
+
+async def test_connecting_says_where_and_why_it_keeps_trying(make_app, fake):
+    fake.refusals = 10**6
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.link_detail, "a failed attempt")
+        text = screen_text(pilot)
+        assert "Connecting to ws://fake.invalid:8765 as Raven" in text
+        assert "connection refused; retrying in" in text
+        assert app.current_mode == "connecting"
+
+
+async def test_the_lobby_lists_tables_with_names_shown_literally(make_app, fake):
+    fake.tables = [
+        listing(),
+        listing(id="cd34", name=MARKUP, phase="draw", started=True, seated=4, password=True),
+    ]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(app.tables) == 2, "the table list")
+        await pilot.pause()
+        text = screen_text(pilot)
+        assert "Table" in text and "Watching" in text
+        first = next(line for line in text.splitlines() if "ab12" in line).split()
+        assert first == ["ab12", "The", "Crypt", "2/4", "1", "waiting", "3"]
+        second = next(line for line in text.splitlines() if "cd34" in line).split()
+        assert second == ["cd34", MARKUP, "4/4", "1", "playing", "3", "yes"]
+
+
+async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
+    fake.handlers["create"] = lambda m: [reply(m, "created", table="new1")]
+    fake.handlers["join"] = join_with(lobby_view())
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        await pilot.press("tab", "backspace", "3")  # seats 3
+        await pilot.press("tab", "backspace", "2")  # bots 2
+        await pilot.press("tab", "enter", "down", "enter")  # fate discard: top card only
+        await pilot.press("tab", "tab")  # past "over the limit", to the round cap
+        await pilot.press(*["backspace"] * 3)  # empty: no round cap
+        await pilot.press("tab", *"pw", "enter")
+        await until(pilot, lambda: fake.conn.requests("join"), "the join")
+        create = fake.conn.last("create")
+        del create["rid"]
+        assert create == {
+            "t": "create",
+            "name": "Raven's table",
+            "seats": 3,
+            "bots": 2,
+            "variants": {"fate_discard": "top", "overflow": "draw_step", "round_cap": None},
+            "password": "pw",
+        }
+        assert fake.conn.last("join")["table"] == "new1"
+        assert fake.conn.last("join")["password"] == "pw"
+        await at_table(pilot)
+        assert "Waiting for players (1 of 3 seats taken)" in widget_text(pilot, "#prompt")
+        await pilot.press("s")
+        await until(pilot, lambda: fake.conn.requests("start"), "start")
+
+
+async def test_the_create_form_refuses_bad_numbers_and_sends_nothing(make_app, fake):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        await pilot.press("tab", "backspace", "7", "enter")
+        await pilot.pause()
+        assert "seats must be 3, 4 or 5" in screen_text(pilot)
+        assert not fake.conn.requests("create")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen), "cancel")
+
+
+async def test_join_errors_are_shown_plainly_in_the_lobby(make_app, fake):
+    fake.tables = [listing()]
+    fake.handlers["join"] = lambda m: [
+        reply(m, "error", code="table_full", message="table ab12 has no free seat")
+    ]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.tables, "the table list")
+        await pilot.press("enter")
+        await until(pilot, lambda: "no free seat" in widget_text(pilot, "#lobby-status"), "why")
+        assert "Table full: table ab12 has no free seat" in widget_text(pilot, "#lobby-status")
+        assert fake.conn.last("join")["table"] == "ab12"
+        await until(pilot, lambda: any("no free seat" in n for n in notices(pilot)), "a notice")
+
+
+async def test_a_password_table_asks_for_it_before_joining(make_app, fake):
+    fake.tables = [listing(password=True)]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.tables, "the table list")
+        await pilot.press("enter")
+        await until(pilot, lambda: "Password for The Crypt" in screen_text(pilot), "the prompt")
+        await pilot.press(*"s3cret", "enter")
+        await until(pilot, lambda: fake.conn.requests("join"), "the join")
+        assert fake.conn.last("join") == {
+            "t": "join",
+            "rid": 3,
+            "table": "ab12",
+            "password": "s3cret",
+        }
+
+
+async def test_watch_from_the_lobby_shows_the_table_without_hand_or_moves(make_app, fake):
+    fake.tables = [listing(phase="distribute", started=True)]
+    wire = spectator_view(distribute_game())
+    fake.handlers["watch"] = lambda m: [
+        reply(m, "watching", table=m["table"], cards=CATALOGUE),
+        state(1, wire),
+    ]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.tables, "the table list")
+        await pilot.press("w")
+        await at_table(pilot)
+        assert fake.conn.last("watch")["table"] == "ab12"
+        text = screen_text(pilot)
+        assert "watching" in widget_text(pilot, "#status")
+        assert "Your hand" not in text and "Give" not in text
+        assert not app.screen.query_one("#action").display
+        await pilot.press("1", "2", "3", "enter", "d", "h")
+        await pilot.pause()
+        assert not fake.conn.requests("move") and not fake.conn.requests("hint")
+        assert "Morticia" in widget_text(pilot, "#players")
+
+
+async def test_help_opens_with_f1_and_question_mark(make_app, fake):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+        for key in ("f1", "question_mark"):
+            await pilot.press(key)
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
+            text = screen_text(pilot)
+            assert "Help: keys and rules" in text
+            assert "give the highlighted card" in text
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, HelpScreen), "closed")
+
+
+async def test_the_help_text_carries_the_rules_summary(make_app, fake):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
+        body = app.screen.query_one("#help-body")
+        body.scroll_end(animate=False)
+        await pilot.pause()
+        text = screen_text(pilot)
+        assert "20 or more Goth Points wins" in text or "WHO SEES WHAT" in text
+
+
+async def test_too_small_says_the_size_needed_and_recovers(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(79, 23)) as pilot:
+        await until(pilot, lambda: app.view is not None, "the first state")
+        await until(pilot, lambda: isinstance(app.screen, TooSmallScreen), "too small")
+        text = screen_text(pilot)
+        assert "needs at least 80x24" in text and "this terminal is 79x23" in text
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: not isinstance(app.screen, TooSmallScreen), "recovered")
+        await pilot.pause()
+        assert "Give each player one card" in widget_text(pilot, "#prompt")
+        await pilot.resize_terminal(80, 23)
+        await until(pilot, lambda: isinstance(app.screen, TooSmallScreen), "too small again")
+
+
+async def test_untrusted_names_and_chat_show_literally(make_app, fake):
+    names = (MARKUP, "[red]Mort[/red]", "Vlad")
+    fake.handlers["join"] = join_with(wire_view(distribute_game(), names=names))
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        fake.conn.feed({"t": "chat", "from": "[link=http://x]me[/link]", "text": "[blink]hi[/]"})
+        await until(pilot, lambda: app.chat_lines, "the chat line")
+        await pilot.pause()
+        assert f"1 {MARKUP} (you)" in widget_text(pilot, "#players")
+        assert "2 [red]Mort[/red]" in widget_text(pilot, "#players")
+        assert "[link=http://x]me[/link]: [blink]hi[/]" in widget_text(pilot, "#chat")
+
+
+async def test_chat_is_typed_after_c_and_escape_returns_to_the_table(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("c", *"d1 gg", "enter")
+        await until(pilot, lambda: fake.conn.requests("chat"), "the chat request")
+        assert fake.conn.last("chat")["text"] == "d1 gg"
+        assert not fake.conn.requests("move")  # the keys went into the chat line
+        await pilot.press("escape", "1")
+        assert app.screen.plan.assigned  # keys are the table's again
+
+
+async def test_keys_typed_faster_than_the_screen_updates_go_where_they_were_meant(make_app, fake):
+    """Keys batched in one read (fast typing, SSH): after "c" they are chat, after Esc
+    they are the table's again."""
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        for key, char in [*((c, c) for c in "chi"), ("space", " "), ("d", "d"), ("h", "h")]:
+            app.post_message(events.Key(key, char))
+        chat = app.screen.query_one("#chat-input", Input)
+        await until(pilot, lambda: chat.value == "hi dh", "the chat line")
+        for key, char in (("escape", None), ("1", "1")):
+            app.post_message(events.Key(key, char))
+        await until(pilot, lambda: app.screen.plan.assigned, "the card given")
+        assert chat.value == "hi dh" and not fake.conn.requests("hint")
+
+
+async def test_the_pile_viewers_show_every_card(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(draw_game()))
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        assert "Discard pile 3, top: Sunburn" in widget_text(pilot, "#piles")
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, TextViewer), "the discard viewer")
+        text = screen_text(pilot)
+        assert all(name in text for name in ("Sunburn", "Club Night", "Consumption Chic"))
+        await pilot.press("escape", "f")
+        await until(pilot, lambda: "Every Fate pile" in screen_text(pilot), "the fate viewer")
+        text = screen_text(pilot)
+        assert "Student Loan" in text and "Darkwave Mixtape" in text
+        await pilot.press("f")  # the same key closes it
+        await until(pilot, lambda: not isinstance(app.screen, TextViewer), "closed")
+        await pilot.press("l")
+        await until(pilot, lambda: "The log" in screen_text(pilot), "the log viewer")
+
+
+async def test_ascii_mode_draws_no_unicode_symbols(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    app = make_app(table=TABLE, ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("1")
+        text = screen_text(pilot)
+        assert "Raven: Goth 14 -> 17, Sickness 4 -> 5: SWOON" in text
+        assert "> 1 Raven (you)" in text
+        assert "S 4 !" in widget_text(pilot, "#players") and "$ -3 DEBT" in text
+        assert text.isascii(), sorted({c for c in text if not c.isascii()})
+
+
+async def test_game_over_offers_a_rematch(make_app, fake):
+    over = wire_view(distribute_game())
+    over.update(phase="over", winner=[1], to_act=None, legal=None)
+    fake.handlers["join"] = join_with(over)
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        assert "game over: Morticia won" in widget_text(pilot, "#status")
+        await pilot.press("r")
+        await until(pilot, lambda: fake.conn.requests("rematch"), "rematch")
+
+
+async def test_a_spectators_enter_watches_from_the_lobby(make_app, fake):
+    fake.tables = [listing()]
+    app = make_app(watch=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.tables, "the table list")
+        await pilot.pause()
+        assert "Join" not in widget_text(pilot, "Footer")
+        await pilot.press("enter")
+        await until(pilot, lambda: fake.conn.requests("watch"), "the watch")
+        assert not fake.conn.requests("join")
+
+
+async def test_a_server_that_refuses_the_hello_says_why(make_app, fake):
+    fake.handlers["hello"] = lambda m: [
+        reply(m, "error", code="wrong_password", message="this server needs a password")
+    ]
+    app = make_app(password="guess")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "needs a password" in screen_text(pilot), "the reason")
+        assert fake.conn.last("hello")["password"] == "guess"
+        assert "The server refused us: this server needs a password" in screen_text(pilot)
+        assert app.current_mode == "connecting"
+
+
+async def test_a_table_given_on_the_command_line_that_is_gone_lands_in_the_lobby(make_app, fake):
+    fake.handlers["join"] = lambda m: [
+        reply(m, "error", code="no_such_table", message="there is no table 'zz'")
+    ]
+    app = make_app(table="zz")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+        await until(pilot, lambda: "no table 'zz'" in widget_text(pilot, "#lobby-status"), "why")
+        assert "No such table" in widget_text(pilot, "#lobby-status")

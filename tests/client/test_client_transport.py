@@ -1,0 +1,44 @@
+"""The websocket transport against a tiny server in the test's loop: frames decoded, an
+unreadable frame skipped, the close code kept, a refused connection a TransportError."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from websockets.asyncio.server import ServerConnection, serve
+
+from gother_tui.transport import TransportError, WebSocketTransport
+from protocol import MAX_FRAME, decode, encode
+
+
+async def test_frames_are_decoded_bad_ones_skipped_and_the_close_code_kept():
+    received: list[dict] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        received.append(decode(await ws.recv()))  # type: ignore[arg-type]
+        await ws.send(b"\xc1")  # never valid msgpack
+        await ws.send(encode({"t": "welcome", "v": 1, "server": "tiny"}))
+        await ws.close(4000, "seat resumed from another connection")
+
+    async with serve(handler, "127.0.0.1", 0, max_size=MAX_FRAME, compression=None) as server:
+        port = server.sockets[0].getsockname()[1]
+        transport = WebSocketTransport(f"ws://127.0.0.1:{port}")
+        await transport.connect()
+        await transport.send({"t": "hello", "v": 1, "name": "Raven"})
+        frames = [frame async for frame in transport.messages()]
+        await transport.close()
+    assert received == [{"t": "hello", "v": 1, "name": "Raven"}]
+    assert frames == [{"t": "welcome", "v": 1, "server": "tiny"}]
+    assert transport.close_code == 4000
+    assert transport.close_reason == "seat resumed from another connection"
+    with pytest.raises(TransportError):
+        await transport.send({"t": "list"})
+
+
+async def test_a_refused_connection_is_a_transport_error():
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(TransportError):
+        await WebSocketTransport(f"ws://127.0.0.1:{port}").connect()
