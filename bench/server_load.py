@@ -25,9 +25,10 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import serve
@@ -49,7 +50,9 @@ class Run:
     frame_sizes: list[int] = field(default_factory=list)
 
 
-async def start_server() -> tuple[subprocess.Popen, int]:
+async def start_server(log: IO[str]) -> tuple[subprocess.Popen, int]:
+    """`gother serve` on a free port; its log goes to a file, since a pipe nobody reads
+    would fill up and block the server mid-benchmark."""
     gother = os.path.join(os.path.dirname(sys.executable), "gother")
     proc = subprocess.Popen(
         [
@@ -66,14 +69,16 @@ async def start_server() -> tuple[subprocess.Popen, int]:
             "--max-connections",
             "5000",
         ],
-        stderr=subprocess.PIPE,
-        text=True,
+        stderr=log,
     )
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        found = re.search(r"listening on ws://[\d.]+:(\d+)", line)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        log.seek(0)
+        found = re.search(r"listening on ws://[\d.]+:(\d+)", log.read())
         if found:
             return proc, int(found.group(1))
+        await asyncio.sleep(0.05)
+    proc.kill()
     raise RuntimeError("server did not start")
 
 
@@ -86,8 +91,13 @@ def rss_mib(pid: int) -> float:
 
 
 async def request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(encode(message))
-    return decode(await ws.recv())  # type: ignore[arg-type]
+    """Send and return the reply, waiting out the server's rate limit like a client should."""
+    while True:
+        await ws.send(encode(message))
+        reply = decode(await ws.recv())  # type: ignore[arg-type]
+        if reply.get("code") != "rate_limited":
+            return reply
+        await asyncio.sleep(0.05)
 
 
 async def seat(
@@ -131,7 +141,12 @@ async def seat(
 
 
 async def load(tables: int, moves: int, think: float) -> dict[str, float]:
-    proc, port = await start_server()
+    with tempfile.NamedTemporaryFile("w+", prefix="gother-serve-", suffix=".log") as log:
+        return await load_logged(tables, moves, think, log)
+
+
+async def load_logged(tables: int, moves: int, think: float, log: IO[str]) -> dict[str, float]:
+    proc, port = await start_server(log)
     url = f"ws://{HOST}:{port}"
     run = Run()
     try:

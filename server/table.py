@@ -345,16 +345,21 @@ class Table:
             meta.append(entry)
         return meta
 
-    def wire_view(self, viewer: Viewer) -> dict[str, Any]:
-        """The protocol `view` for a seat, a spectator or the referee (tests, export)."""
+    def wire_view(
+        self, viewer: Viewer, lobby_facts: tuple[dict, list] | None = None
+    ) -> dict[str, Any]:
+        """The protocol `view` for a seat, a spectator or the referee (tests, export).
+        `lobby_facts` (table info, seat names…) is the same for every viewer of a change,
+        so a broadcast computes it once."""
+        info, seats = lobby_facts or (self.table_info(), self.seats_meta())
         if self.game is None:
-            return self._lobby_view(viewer)
-        return view(self.game, viewer).to_wire(self.table_info(), self.seats_meta())
+            return self._lobby_view(viewer, info, seats)
+        return view(self.game, viewer).to_wire(info, seats)
 
-    def _lobby_view(self, viewer: Viewer) -> dict[str, Any]:
+    def _lobby_view(self, viewer: Viewer, info: dict, seats: list) -> dict[str, Any]:
         seat = viewer if isinstance(viewer, int) else None
         return {
-            "table": self.table_info(),
+            "table": info,
             "phase": "lobby",
             "turn": None,
             "to_act": None,
@@ -362,7 +367,7 @@ class Table:
             "round_cap": self.variants.round_cap,
             "deck_count": 0,
             "discard": [],
-            "players": self.seats_meta(),
+            "players": seats,
             "you": None if seat is None else {"seat": seat, "hand": []},
             "legal": None,
             "winner": None,
@@ -373,14 +378,15 @@ class Table:
         """Something everyone can see changed: seq + 1, a fresh view to each, bots driven."""
         self.seq += 1
         self._track_decision()  # before the views: they show the clocks
+        facts = (self.table_info(), self.seats_meta())
         for seat, holder in enumerate(self.seats):
             if holder is not None and holder.peer is not None:
-                message = server_messages.state(self.seq, self.wire_view(seat))
+                message = server_messages.state(self.seq, self.wire_view(seat, facts))
                 if rid_for is not None and rid_for[0] == seat and rid_for[1] is not None:
                     message["rid"] = rid_for[1]  # the mover's reply to its `move`
                 holder.peer.send(message)
         if self.spectators:
-            message = server_messages.state(self.seq, self.wire_view(SPECTATOR))
+            message = server_messages.state(self.seq, self.wire_view(SPECTATOR, facts))
             for peer in self.spectators:
                 peer.send(message)
         self.drive()

@@ -9,7 +9,6 @@ the referee, who is the server itself) everything is revealed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from .cards import HAND_SIZE
@@ -199,23 +198,32 @@ def view(game: Game, viewer: Viewer, log_size: int = LOG_SIZE) -> GameView:
     )
 
 
+# Every view repeats the recent log, so each event's wire map is built once and shared
+# (shared maps are only ever encoded, never changed). Keyed by id(): hashing a frozen
+# dataclass hashes all its fields on every lookup. The entry keeps its event alive, so an
+# id cannot be reused while it is in the cache.
+_WIRE_CACHE: dict[int, tuple[Event, dict[str, Any], dict[str, Any] | None]] = {}
+_WIRE_CACHE_LIMIT = 100_000
+
+
+def _cached_wire(event: Event) -> tuple[Event, dict[str, Any], dict[str, Any] | None]:
+    cached = _WIRE_CACHE.get(id(event))
+    if cached is None:
+        wire: dict[str, Any] = {"kind": event.kind}
+        for name in event.__dataclass_fields__:
+            value = getattr(event, name)
+            wire[name] = list(value) if isinstance(value, tuple) else value
+        blind = None
+        if isinstance(event, Drew) and event.source == "deck":
+            blind = {"kind": event.kind, "seat": event.seat, "source": event.source}
+        if len(_WIRE_CACHE) >= _WIRE_CACHE_LIMIT:
+            _WIRE_CACHE.clear()
+        cached = _WIRE_CACHE[id(event)] = (event, wire, blind)
+    return cached
+
+
 def event_to_wire(event: Event, viewer: Viewer, revealed: bool) -> dict[str, Any]:
-    if isinstance(event, Drew) and event.source == "deck" and not revealed and viewer != event.seat:
-        return _blind_draw_wire(event)  # a blind draw is seen only by the drawer
-    return _event_wire(event)
-
-
-# Every view repeats the recent log, so each event's wire map is built once and shared.
-# Shared maps are only ever encoded, never changed.
-@lru_cache(maxsize=8192)
-def _event_wire(event: Event) -> dict[str, Any]:
-    wire: dict[str, Any] = {"kind": event.kind}
-    for name in event.__dataclass_fields__:
-        value = getattr(event, name)
-        wire[name] = list(value) if isinstance(value, tuple) else value
+    _, wire, blind = _cached_wire(event)
+    if blind is not None and not revealed and viewer != event.seat:  # type: ignore[union-attr]
+        return blind  # a blind draw is seen only by the drawer
     return wire
-
-
-@lru_cache(maxsize=2048)
-def _blind_draw_wire(event: Drew) -> dict[str, Any]:
-    return {"kind": event.kind, "seat": event.seat, "source": event.source}
