@@ -28,6 +28,7 @@ KEYS = (
     ("f  x  l", "every Fate pile / the whole discard pile / the whole log"),
     ("c", "chat (Enter sends, Esc returns to the table)"),
     ("s  r  L", "start now with bots (before the deal) / rematch / leave the table"),
+    ("o", "after the game: the results and Goth Points by round (Esc: the final table)"),
     ("In the lobby", ""),
     ("Up/Down, Enter", "choose a table and join it"),
     ("w  n  r", "watch the table / new table / refresh the list"),

@@ -17,8 +17,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from gother_tui import messages as msg
+from gother_tui.history import GothHistory
 from gother_tui.plans import Plan, keep_or_replace, plan_for
 from gother_tui.screens.confirm import ConfirmScreen
+from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
 from gother_tui.widgets.action import ActionPanel
 from gother_tui.widgets.players import PlayersPanel
@@ -41,6 +43,7 @@ def _give_bindings() -> list[Binding]:
 
 class TableScreen(Screen[None]):
     AUTO_FOCUS = ""  # keys belong to the table until the player opens the chat line
+    READ_ONLY = False  # a replay: shows views, asks the server nothing
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k,left", "cursor(-1)", "Card", show=False, id="cursor.up"),
         Binding("down,j,right", "cursor(1)", "Card", show=False, id="cursor.down"),
@@ -52,6 +55,7 @@ class TableScreen(Screen[None]):
         Binding("h", "hint", "Hint", id="hint"),
         Binding("s", "start", "Start", id="start"),
         Binding("r", "rematch", "Rematch", id="rematch"),
+        Binding("o", "results", "Results", id="results"),
         # priority (here and on Esc): the focus moves before the next key is routed, so "c"
         # then fast typing (or keys batched over SSH) all land in the chat line
         Binding("c", "chat", "Chat", priority=True, id="chat"),
@@ -68,6 +72,8 @@ class TableScreen(Screen[None]):
         self.awaiting: int | None = None  # rid of the move sent, until the server answers
         self.last_hint: dict[str, Any] | None = None  # the latest suggestion filled in
         self._footer_keys: tuple[object, ...] = ()
+        self.history = GothHistory()  # Goth per round, from the views this client saw
+        self._shown_over = False  # the game-over panel opened once for this game
 
     @property
     def gapp(self) -> GotherApp:
@@ -100,6 +106,7 @@ class TableScreen(Screen[None]):
     # -- following the app's state ---------------------------------------------------------
 
     def _on_view(self, view: dict[str, Any] | None) -> None:
+        self._follow_game(view)
         old = self.plan
         self.plan = keep_or_replace(old, view)
         if self.awaiting is not None and (
@@ -108,6 +115,16 @@ class TableScreen(Screen[None]):
             self.awaiting = None
         self.set_class(view is not None and view.get("you") is None, "-spectator")
         self._redraw()
+
+    def _follow_game(self, view: dict[str, Any] | None) -> None:
+        """Keep the Goth history; open the game-over panel once when a game ends."""
+        self.history.record(view)
+        over = view is not None and view.get("phase") == "over"
+        if over and not self._shown_over:
+            self._shown_over = True
+            self.call_after_refresh(self.action_results)
+        elif not over:
+            self._shown_over = False
 
     def _on_link(self, link: str) -> None:
         self.set_class(link != "online", "-offline")
@@ -152,6 +169,8 @@ class TableScreen(Screen[None]):
             return seated and view.get("phase") == "lobby"
         if action == "rematch":
             return seated and view.get("phase") == "over"
+        if action == "results":
+            return view.get("phase") == "over"
         if action == "chat":  # typing a "c" into the chat line is just a "c"
             return not self.query_one("#chat-input", Input).has_focus
         return True
@@ -234,6 +253,11 @@ class TableScreen(Screen[None]):
     def action_rematch(self) -> None:
         if self.gapp.request("rematch") is not None:
             self.notify("Rematch asked for: it starts when every player has asked.")
+
+    def action_results(self) -> None:
+        view = self.gapp.view or {}
+        if view.get("phase") == "over" and self.is_current:
+            self.app.push_screen(GameOverScreen(self.history, read_only=self.READ_ONLY))
 
     def action_chat(self) -> None:
         # set_focus, not Input.focus() (which waits a turn): the next key must find it

@@ -26,12 +26,14 @@ def status_text(
             left.append(f" {glyphs.sep} Round {round_no}" + (f"/{cap}" if cap else ""))
         left.append(f" {glyphs.sep} ")
         left.append(f"{glyphs.turn} {waiting_for(view)}", "bold")
-        if view.get("you") is None:
+        if view.get("you") is None and link != "replay":
             left.append(f" {glyphs.sep} watching", "italic")
     if link == "online":
         right = Text(f"{glyphs.dot} online", "green")
     elif link == "offline":
         right = Text(f"{glyphs.warning} reconnecting{glyphs.ellipsis}", "bold reverse yellow")
+    elif link == "replay":
+        right = Text("replay", "bold")
     elif link == "closed":
         right = Text(f"{glyphs.warning} disconnected", "bold reverse red")
     else:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import until, widget_text
+from clientkit import screen_text, until, widget_text
 from textual.pilot import Pilot
 
 from gother_tui.app import GotherApp
 from gother_tui.options import ClientOptions
 from gother_tui.screens.create_table import CreateTableScreen
+from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
 from server.app import GotherServer, ServerConfig
 
@@ -84,6 +85,10 @@ async def test_a_whole_short_game_to_the_end(live_server, store):
         while await my_decision_or_over(pilot):
             await play_one_decision(pilot)
         assert app.view["winner"]
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
+        assert "WINNER" in screen_text(pilot) and "Goth Points by round" in screen_text(pilot)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the final table")
         assert "game over" in widget_text(pilot, "#status")
         assert "Game over" in widget_text(pilot, "#log")
 
@@ -96,9 +101,12 @@ async def test_watch_a_bots_only_table(live_server, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.view and app.current_mode == "table", "the table")
         assert app.view["you"] is None and app.seat is None
-        assert not app.screen.query_one("#action").display
-        first = app.view["round"]
-        await until(pilot, lambda: app.view["round"] > first or app.view["phase"] == "over", "play")
+        assert not app.table_screen.query_one("#action").display  # (the game may be over)
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game's end")
+        text = screen_text(pilot)
+        assert "WINNER" in text and "Rematch" not in text  # a spectator cannot ask for one
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the final table")
         assert "watching" in widget_text(pilot, "#status")
         assert store.find(f"ws://127.0.0.1:{live_server.port}") is None  # no seat, no token
 

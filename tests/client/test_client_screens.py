@@ -21,7 +21,9 @@ from viewkit import (
 )
 
 from gother_tui.screens.create_table import CreateTableScreen
+from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.help import HelpScreen
+from gother_tui.screens.table import TableScreen
 from gother_tui.screens.too_small import TooSmallScreen
 from gother_tui.screens.viewer import TextViewer
 
@@ -300,6 +302,9 @@ async def test_game_over_offers_a_rematch(make_app, fake):
     app = make_app(table=TABLE)
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game-over panel")
+        await pilot.press("escape")  # back to the final table, where r works too
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         assert "game over: Morticia won" in widget_text(pilot, "#status")
         await pilot.press("r")
         await until(pilot, lambda: fake.conn.requests("rematch"), "rematch")

@@ -223,3 +223,19 @@ def state(seq: int, wire: dict[str, Any], rid: int | None = None) -> dict[str, A
 def join_with(wire: dict[str, Any], seq: int = 1):  # -> a FakeServer handler
     """A `join` handler seating the client at seat 0 and sending `wire` as the first state."""
     return lambda m: [joined(m.get("rid")), state(seq, wire)]
+
+
+def played_views(seed: int = 7, round_cap: int = 3, viewer: int | str = 0) -> list[dict[str, Any]]:
+    """A whole 3-player game played by the heuristic bot (deterministic): `viewer`'s view
+    after the deal and after every move, the last one `over`."""
+    from server.bots.heuristic import HeuristicBot
+
+    game = Game.new(DECK, 3, seed, Variants(round_cap=round_cap))
+    bot = HeuristicBot(DECK)
+    views = [wire_view(game, viewer)]
+    while not game.over:
+        seat = game.to_act()
+        assert seat is not None
+        game.apply(bot.choose(view(game, seat)))
+        views.append(wire_view(game, viewer))
+    return views

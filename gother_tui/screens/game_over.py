@@ -1,0 +1,149 @@
+"""The end of a game: who won, the final scores, and each player's Goth Points over the
+rounds this client saw. r asks for a rematch, L leaves the table, Esc goes back to the
+final table (o on the table opens this again). It closes by itself when a rematch deals."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from gother_tui.glyphs import Glyphs
+from gother_tui.history import GothHistory, levels
+from gother_tui.logtext import Narrator
+from gother_tui.prompts import player_names
+from gother_tui.widgets.cells import fit
+
+if TYPE_CHECKING:
+    from gother_tui.app import GotherApp
+
+NAME_W = 22
+
+
+def headline(view: Mapping[str, Any], catalogue: Any) -> str:
+    """The log's own "Game over: …" sentence when the view still holds it."""
+    narrator = Narrator.for_view(view, catalogue)
+    over = [e for e in view.get("log", ()) if e.get("kind") == "over"]
+    if over:
+        return narrator.sentence(over[-1])
+    winners = [narrator.who(s) for s in view.get("winner") or ()]
+    return f"Game over: {' and '.join(winners) or 'nobody'} won."
+
+
+def _name(view: Mapping[str, Any], seat: int, names: Mapping[int, str]) -> str:
+    you = (view.get("you") or {}).get("seat")
+    return names.get(seat, "?") + (" (you)" if seat == you else "")
+
+
+def scores_text(view: Mapping[str, Any], glyphs: Glyphs) -> Text:
+    names = player_names(view)
+    winners = set(view.get("winner") or ())
+    text = Text(no_wrap=True)
+    head = fit("", 7) + fit("Player", NAME_W) + "  Goth  Sick  Money  Fate"
+    text.append(head, "bold")
+    for p in view.get("players", ()):
+        seat, scores = int(p["seat"]), p.get("scores", {})
+        mark = "WINNER" if seat in winners else ""
+        row = (
+            fit(mark, 7)
+            + fit(f"{seat + 1} {_name(view, seat, names)}", NAME_W, glyphs.ellipsis)
+            + f"{scores.get('goth', 0):>6}{scores.get('sickness', 0):>6}"
+            + f"{scores.get('money', 0):>7}{len(p.get('fate', ())):>6}"
+        )
+        text.append("\n" + row, "bold" if seat in winners else "")
+    return text
+
+
+def chart_text(view: Mapping[str, Any], history: GothHistory, glyphs: Glyphs, width: int) -> Text:
+    """One row per player: a level per round seen (all rows on one scale), then the final
+    Goth. With few rounds each round is drawn a few cells wide."""
+    names = player_names(view)
+    seats = [int(p["seat"]) for p in view.get("players", ())]
+    rounds = history.rounds
+    if not rounds:
+        return Text("No rounds seen.", style="dim")
+    first, last = rounds[0], rounds[-1]
+    span = f"round {first}" if first == last else f"rounds {first}-{last}"
+    gaps = ", some not seen" if len(rounds) != last - first + 1 else ""
+    everything = [v for s in seats for v in history.series(s)]
+    low, high = min(everything, default=0), max(everything, default=0)
+    scale = f"  (lowest {glyphs.goth}{low}, highest {glyphs.goth}{high})"
+    text = Text(no_wrap=True)
+    text.append(f"Goth Points by round, {span}{gaps}", "bold")
+    text.append(scale + "\n", "dim")
+    room = max(1, width - NAME_W - 12)
+    cell = max(1, min(4, room // len(rounds)))
+    shown = min(len(rounds), room // cell)
+    for seat in seats:
+        series = history.series(seat)
+        label = fit(f"{seat + 1} {_name(view, seat, names)}", NAME_W, glyphs.ellipsis)
+        bars = "".join(ch * cell for ch in levels(series, low, high, glyphs, shown))
+        final = f"{glyphs.goth}{series[-1]}" if series else "-"
+        text.append(f"       {label}{fit(bars, shown * cell)}  {final}\n")
+    text.rstrip()
+    return text
+
+
+class GameOverScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rematch", "Rematch", id="over.rematch"),
+        Binding("L", "leave", "Leave", id="over.leave"),
+        Binding("escape,o", "close", "Table", key_display="Esc", id="over.close"),
+    ]
+
+    def __init__(self, history: GothHistory, *, read_only: bool = False) -> None:
+        super().__init__()
+        self.history = history
+        self.read_only = read_only  # a replay: nothing to ask the server
+
+    @property
+    def gapp(self) -> GotherApp:
+        return cast("GotherApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="game-over"):
+            yield Static(id="over-title", classes="section")
+            yield Static(id="over-scores")
+            yield Static(id="over-chart")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "view", self._on_view)
+
+    def _on_view(self, view: dict[str, Any] | None) -> None:
+        if not view or view.get("phase") != "over":
+            if self.is_attached and self.app.screen is self:
+                self.dismiss(None)  # a rematch dealt, or we left the table
+            return
+        glyphs = self.gapp.glyphs
+        self.query_one("#over-title", Static).update(Text(headline(view, self.gapp.catalogue)))
+        self.query_one("#over-scores", Static).update(scores_text(view, glyphs))
+        width = self.query_one("#game-over").content_region.width or 76
+        self.query_one("#over-chart", Static).update(chart_text(view, self.history, glyphs, width))
+
+    def on_resize(self) -> None:
+        self._on_view(self.gapp.view)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("rematch", "leave"):
+            if self.read_only:
+                return False
+            seated = (self.gapp.view or {}).get("you") is not None
+            return seated or action == "leave"
+        return True
+
+    def action_rematch(self) -> None:
+        if self.gapp.request("rematch") is not None:
+            self.notify("Rematch asked for: it starts when every player has asked.")
+
+    def action_leave(self) -> None:
+        self.gapp.request("leave")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,42 @@
+"""Snapshots (pytest-textual-snapshot) of the table at 80x24 and 120x40, in Unicode and in
+ASCII, and of the game-over panel: fixed positions, fixed names, a scripted server.
+
+Update the baselines with `pytest tests/client/test_client_snapshots.py --snapshot-update`
+and look at them (tests/client/__snapshots__/) before committing."""
+
+from __future__ import annotations
+
+import pytest
+from clientkit import at_table, until
+from textual.pilot import Pilot
+from viewkit import distribute_game, join_with, joined, played_views, state, wire_view
+
+from gother_tui.screens.game_over import GameOverScreen
+
+
+async def settled_table(pilot: Pilot) -> None:
+    await at_table(pilot)
+    await pilot.press("1")  # give the first card to yourself: the preview shows
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("ascii", [False, True], ids=["unicode", "ascii"])
+def test_table(snap_compare, make_app, fake, size, ascii):
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    app = make_app(table="t1", ascii=ascii)
+    assert snap_compare(app, terminal_size=size, run_before=settled_table)
+
+
+def test_game_over(snap_compare, make_app, fake):
+    views = played_views()
+    fake.handlers["join"] = lambda m: (
+        [joined(m.get("rid"))] + [state(i + 1, v) for i, v in enumerate(views)]
+    )
+    app = make_app(table="t1")
+
+    async def over(pilot: Pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=over)
