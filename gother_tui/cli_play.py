@@ -1,0 +1,182 @@
+"""`gother play`: a private server in a background thread, a table of bots, and the client
+seated at it. Part of the command line (it starts a server, importing it lazily); the app,
+screens and widgets still never import `server`.
+
+The server runs on its own event loop in its own thread, on 127.0.0.1 with a free port and
+an in-memory database; its log goes to `play.log` in the user's log folder, never to the
+terminal the client draws on. Leaving the client closes the server and joins the thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import Future
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from gother_tui.seat_store import SeatStore
+
+log = logging.getLogger("gother.play")
+
+START_TIMEOUT = 30.0  # seconds for the server to listen and the table to exist
+STOP_TIMEOUT = 10.0
+
+
+class LocalServerError(RuntimeError):
+    """The private server could not start."""
+
+
+class LocalServer:
+    """A GotherServer on 127.0.0.1:0 with an in-memory database, in a thread of its own.
+
+    `start()` returns once it listens; `create_table()` makes a table in the server's loop;
+    `close()` closes every connection, stops the loop and joins the thread (idempotent).
+    """
+
+    def __init__(self, bot_delay: float = 0.4) -> None:
+        self.bot_delay = bot_delay
+        self.port: int | None = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: Any = None  # server.app.GotherServer, imported lazily
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        assert self.port is not None, "not started"
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._main, name="gother-play-server", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(START_TIMEOUT):
+            self.close()
+            raise LocalServerError("the local server did not start in time")
+        if self._error is not None:
+            self.close()
+            raise LocalServerError(f"the local server could not start: {self._error}")
+
+    def create_table(self, name: str, seats: int, bots: int, bot_kind: str) -> str:
+        """A table of `seats` seats, `bots` of them taken by bots of `bot_kind`; its id."""
+        request = {"t": "create", "name": name, "seats": seats, "bots": bots, "bot": bot_kind}
+
+        async def create() -> str:
+            return self._server.lobby.create(request).id
+
+        assert self._loop is not None, "not started"
+        future: Future[str] = asyncio.run_coroutine_threadsafe(create(), self._loop)
+        return future.result(START_TIMEOUT)
+
+    def close(self) -> None:
+        loop, stop, thread = self._loop, self._stop, self._thread
+        if loop is not None and stop is not None and not loop.is_closed():
+            with suppress(RuntimeError):  # the loop closed meanwhile: the thread is ending
+                loop.call_soon_threadsafe(stop.set)
+        if thread is not None:
+            thread.join(STOP_TIMEOUT)
+            if thread.is_alive():
+                log.warning("the local server thread did not stop in %s s", STOP_TIMEOUT)
+        self._thread = None
+
+    def __enter__(self) -> LocalServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the server's thread ---------------------------------------------------------------
+
+    def _main(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        except BaseException as exc:  # never let a traceback reach the client's terminal
+            log.exception("the local server failed")
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    async def _serve(self) -> None:
+        from server.app import GotherServer, ServerConfig
+
+        config = ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
+        server = GotherServer(config)
+        self._stop = asyncio.Event()
+        await server.start()
+        self._server, self._loop, self.port = server, asyncio.get_running_loop(), server.port
+        self._ready.set()
+        try:
+            await self._stop.wait()
+        finally:
+            await server.close()
+            log.info("local server on port %s closed", self.port)
+
+
+class MemorySeatStore(SeatStore):
+    """Seats of a private, in-memory server are worth nothing after it closes: keep the
+    tokens in memory instead of the user's seat file."""
+
+    def __init__(self) -> None:
+        super().__init__(Path("/nonexistent/seats.json"))
+        self._data: dict[str, dict[str, Any]] = {}
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        return self._data
+
+    def _write(self, data: dict[str, dict[str, Any]]) -> None:
+        self._data = data
+
+
+def log_server_to_file(folder: Path | None = None) -> Path | None:
+    """Send the server's log (and websockets') to `play.log` in the user's log folder."""
+    from platformdirs import user_log_dir
+
+    folder = folder or Path(user_log_dir("gother"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(folder / "play.log", encoding="utf-8")
+        path: Path | None = folder / "play.log"
+    except OSError:
+        handler, path = logging.NullHandler(), None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    for name in ("gother.server", "gother.play", "websockets"):
+        logger = logging.getLogger(name)
+        for old in [h for h in logger.handlers if getattr(h, "_gother_play", False)]:
+            logger.removeHandler(old)
+            old.close()
+        handler._gother_play = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+    return path
+
+
+def play(args: Any) -> None:
+    """`gother play`: the private server, a table of bots, and the client seated at it.
+
+    `args` carries players, bots, name, ascii, no_mouse and theme (checked by the parser).
+    """
+    from gother_tui.app import GotherApp
+    from gother_tui.glyphs import wants_ascii
+    from gother_tui.options import ClientOptions
+
+    log_server_to_file()
+    with LocalServer() as local:
+        table = local.create_table(
+            f"{args.name}'s table", args.players, args.players - 1, args.bots
+        )
+        log.info("playing at table %s on %s", table, local.url)
+        options = ClientOptions(
+            url=local.url,
+            name=args.name,
+            table=table,
+            ascii=args.ascii or wants_ascii(),
+            mouse=not args.no_mouse,
+            theme=args.theme,
+        )
+        GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)

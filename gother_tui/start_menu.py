@@ -1,0 +1,189 @@
+"""`gother` with no arguments: a start menu. It only chooses; the command line does the rest.
+
+The menu app returns the argument list of the command that was chosen (`["play",
+"--players", "4"]`, `["join", "ws://host:8765"]`, …), or None to quit, and `gother_tui.cli`
+runs that command as if it had been typed. Keyboard first: a letter per entry, arrows and
+Enter, Esc to go back.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import ClassVar
+from urllib.parse import urlsplit
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from gother_tui.theme import THEMES
+
+STYLES = Path(__file__).parent / "styles"
+DEFAULT_PORT = 8765
+
+# (id, key, label): the id is also the subcommand, except host and quit.
+ENTRIES = (
+    ("play", "p", "Play against bots, here and now"),
+    ("join", "j", "Join a game on a server (ws://HOST:PORT)"),
+    ("watch", "w", "Watch a game on a server"),
+    ("host", "h", "Host a game for your network: how"),
+    ("quit", "q", "Quit"),
+)
+
+
+def check_url(text: str) -> str | None:
+    """Why `text` is not a ws:// or wss:// server address, or None when it is one."""
+    if not text.startswith(("ws://", "wss://")):
+        return "An address starts with ws:// (or wss://), like ws://192.168.1.20:8765"
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (ValueError when the port is not a number 0-65535)
+    except ValueError:
+        return "The port must be a number from 0 to 65535"
+    if not parts.hostname:
+        return "The address names no host"
+    return None
+
+
+class StartMenu(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"choose('{id_}')", label, show=False) for id_, key, label in ENTRIES),
+        Binding("escape", "choose('quit')", "Quit", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="start-box"):
+            yield Static("Gother Than Thou", id="start-title")
+            yield Static("Be the gothest. Choose with the arrows and Enter.", id="start-sub")
+            yield OptionList(
+                *(
+                    Option(Text.assemble((f"{key}  ", "bold"), label), id_)
+                    for id_, key, label in ENTRIES
+                ),
+                id="start-menu",
+            )
+        yield Footer()
+
+    @on(OptionList.OptionSelected, "#start-menu")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_choose(event.option_id or "quit")
+
+    def action_choose(self, choice: str) -> None:
+        app = self.app
+        if choice == "quit":
+            app.exit(None)
+        elif choice == "play":
+            app.push_screen(PlayersScreen())
+        elif choice == "host":
+            app.push_screen(HostScreen())
+        else:
+            app.push_screen(AddressScreen(watch=choice == "watch"))
+
+
+class PlayersScreen(ModalScreen[None]):
+    """How many at the table: you and the bots."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        *(Binding(str(n), f"play({n})", f"{n} players", show=False) for n in (3, 4, 5)),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="start-dialog"):
+            yield Static("How many players? (you and the bots)", classes="section")
+            yield OptionList(
+                *(Option(f"{n}  {n} players: you and {n - 1} bots", str(n)) for n in (3, 4, 5)),
+                id="players-menu",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).highlighted = 1  # 4 players: the deck's sweet spot
+
+    @on(OptionList.OptionSelected, "#players-menu")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_play(int(event.option_id or 4))
+
+    def action_play(self, players: int) -> None:
+        self.app.exit(["play", "--players", str(players)])
+
+
+class AddressScreen(ModalScreen[None]):
+    """The server's address, for join or watch."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, watch: bool) -> None:
+        super().__init__()
+        self.watch = watch
+
+    def compose(self) -> ComposeResult:
+        verb = "watch" if self.watch else "join"
+        with Vertical(classes="start-dialog"):
+            yield Static(f"The server to {verb} (Enter: go, Esc: back)", classes="section")
+            yield Input(placeholder=f"ws://HOST:{DEFAULT_PORT}", id="address")
+            yield Static("", id="address-error")
+        yield Footer()
+
+    @on(Input.Submitted, "#address")
+    def _submitted(self, event: Input.Submitted) -> None:
+        url = event.value.strip()
+        problem = check_url(url)
+        if problem is not None:
+            self.query_one("#address-error", Static).update(Text(problem))
+            return
+        self.app.exit(["watch" if self.watch else "join", url])
+
+
+class HostScreen(ModalScreen[None]):
+    """How to host: the server is a command of its own, left running in a terminal."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,q", "app.pop_screen", "Back", key_display="Esc"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="start-dialog"):
+            yield Static("Host a game for your network", classes="section")
+            yield Static(Text(host_instructions()), id="host-text")
+        yield Footer()
+
+
+def host_instructions(hostname: str | None = None) -> str:
+    host = hostname or socket.gethostname() or "THIS-MACHINE"
+    return (
+        "In a terminal that stays open, run:\n\n"
+        f"  gother serve --host 0.0.0.0 --port {DEFAULT_PORT}\n\n"
+        "Then everyone (you too, from another terminal) joins with:\n\n"
+        f"  gother join ws://{host}:{DEFAULT_PORT}\n\n"
+        "using this machine's name or LAN address. Open TCP port "
+        f"{DEFAULT_PORT} in your firewall.\n"
+        "`gother serve --help`: passwords, TLS, saving games across restarts."
+    )
+
+
+class StartApp(App[list[str] | None]):
+    """The start menu; `run()` returns the chosen command's arguments, or None."""
+
+    TITLE = "Gother Than Thou"
+    CSS_PATH: ClassVar = [STYLES / "start.tcss"]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", key_display="^q"),
+    ]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, theme: str = "gother") -> None:
+        super().__init__()
+        self._theme_name = theme
+
+    def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = self._theme_name
+        self.push_screen(StartMenu())

@@ -1,0 +1,293 @@
+"""`gother play` (a private server in a thread, a table of bots, the client seated) and the
+start menu `gother` opens with no arguments."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from gother_tui import cli, cli_play
+from gother_tui.app import GotherApp
+from gother_tui.cli_play import LocalServer, MemorySeatStore
+from gother_tui.start_menu import AddressScreen, HostScreen, StartApp, check_url
+from protocol import PROTOCOL_VERSION, decode, encode
+
+GOTHER = str(Path(sys.executable).with_name("gother"))
+PLAY_LOGGERS = ("gother.server", "gother.play", "websockets")
+
+
+@pytest.fixture(autouse=True)
+def restore_loggers():
+    """`gother play` points the server's loggers at a file: undo it after each test."""
+    saved = {}
+    for name in PLAY_LOGGERS:
+        logger = logging.getLogger(name)
+        saved[name] = (list(logger.handlers), logger.propagate, logger.level)
+    yield
+    for name, (handlers, propagate, level) in saved.items():
+        logger = logging.getLogger(name)
+        for handler in logger.handlers:
+            if handler not in handlers:
+                handler.close()
+        logger.handlers[:] = handlers
+        logger.propagate, logger.level = propagate, level
+
+
+def refuses(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def server_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "gother-play-server"]
+
+
+# -- arguments ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", ["2", "6", "7", "three"])
+def test_players_outside_3_to_5_are_argparse_errors(players, capsys, monkeypatch):
+    monkeypatch.setattr(cli_play, "play", lambda args: pytest.fail("must not start"))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["play", "--players", players])
+    assert exc.value.code == 2
+    assert "argument --players" in capsys.readouterr().err
+
+
+def test_the_console_script_refuses_seven_players_with_exit_2():
+    result = subprocess.run(
+        [GOTHER, "play", "--players", "7"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 2
+    assert "the game is for 3-5 players, got 7" in result.stderr
+
+
+def test_an_unknown_bot_kind_is_refused(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["play", "--bots", "oracle"])
+    assert exc.value.code == 2 and "invalid choice: 'oracle'" in capsys.readouterr().err
+
+
+def subcommands() -> list[str]:
+    parser = cli.build_parser()
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return sorted(action.choices)
+
+
+@pytest.mark.parametrize("command", subcommands())
+def test_every_subcommand_has_help(command, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main([command, "--help"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: gother {command}")
+
+
+def test_play_and_the_menu_are_known_subcommands():
+    assert "play" in subcommands()
+
+
+# -- the private server -------------------------------------------------------------------------
+
+
+def test_the_local_server_seats_a_player_at_a_table_of_bots_then_closes():
+    with LocalServer(bot_delay=0.0) as local:
+        port = local.port
+        assert port and local.url == f"ws://127.0.0.1:{port}"
+        table = local.create_table("t", seats=4, bots=3, bot_kind="random")
+        with connect(local.url, open_timeout=10) as ws:
+            ws.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Raven"}))
+            assert decode(ws.recv(10))["t"] == "welcome"
+            ws.send(encode({"t": "join", "table": table}))
+            joined = decode(ws.recv(10))
+            assert (joined["t"], joined["table"], joined["seat"]) == ("joined", table, 0)
+            frame = decode(ws.recv(10))
+            while frame["t"] != "state" or frame["view"]["phase"] == "lobby":
+                frame = decode(ws.recv(10))
+            view = frame["view"]
+            assert [p["bot"] for p in view["players"]] == [False, True, True, True]
+            assert view["you"]["seat"] == 0
+        assert server_threads()
+    assert server_threads() == []
+    assert refuses(port)
+
+
+def test_closing_twice_is_harmless():
+    local = LocalServer()
+    local.start()
+    port = local.port
+    local.close()
+    local.close()
+    assert port is not None and refuses(port) and server_threads() == []
+
+
+def test_a_server_that_cannot_start_is_a_clear_error(monkeypatch):
+    async def broken(self):
+        raise OSError("no sockets today")
+
+    monkeypatch.setattr(LocalServer, "_serve", broken)
+    logging.getLogger("gother.play").addHandler(logging.NullHandler())
+    with pytest.raises(cli_play.LocalServerError, match="no sockets today"):
+        LocalServer().start()
+    assert server_threads() == []
+
+
+def test_the_memory_seat_store_writes_no_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    store = MemorySeatStore()
+    store.save("ws://127.0.0.1:1", "t1", "secret", "Raven")
+    assert store.find("ws://127.0.0.1:1") == ("t1", "secret")
+    assert list(tmp_path.rglob("*")) == []
+
+
+def test_play_runs_the_client_at_the_new_table_and_cleans_up(tmp_path, monkeypatch, capfd):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(cli, "_log_to_file", lambda: None)
+    seen: dict[str, Any] = {}
+
+    def run(app: GotherApp, **kwargs: Any) -> None:
+        seen.update(app=app, kwargs=kwargs, port=int(app.options.url.rsplit(":", 1)[1]))
+        seen["listening"] = not refuses(seen["port"])
+        seen["threads"] = len(server_threads())
+
+    monkeypatch.setattr(GotherApp, "run", run)
+    code = cli.main(["play", "--players", "3", "--bots", "random", "--name", "Raven", "--ascii"])
+    assert code == 0
+    options = seen["app"].options
+    assert options.url.startswith("ws://127.0.0.1:") and options.table
+    assert (options.name, options.watch, options.ascii) == ("Raven", False, True)
+    assert isinstance(seen["app"]._store, MemorySeatStore)
+    assert seen["listening"] and seen["threads"] == 1 and seen["kwargs"] == {"mouse": True}
+    assert refuses(seen["port"]) and server_threads() == []
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")  # the server logs to a file, never to the terminal
+    logs = list((tmp_path / "state").rglob("play.log"))
+    assert len(logs) == 1
+    text = logs[0].read_text(encoding="utf-8")
+    assert f"listening on ws://127.0.0.1:{seen['port']}" in text
+    assert f"table {options.table} created" in text
+
+
+def test_play_module_does_not_import_the_server_until_it_runs():
+    code = "import sys, gother_tui.cli, gother_tui.cli_play; print('server' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.strip() == "False", result.stderr
+
+
+# -- the start menu ----------------------------------------------------------------------------
+
+
+async def choose(*keys: str) -> tuple[list[str] | None, StartApp]:
+    app = StartApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*keys)
+        await pilot.pause()
+    return app.return_value, app
+
+
+@pytest.mark.parametrize(
+    ("keys", "argv"),
+    [
+        (("p", "5"), ["play", "--players", "5"]),
+        (("p", "enter"), ["play", "--players", "4"]),
+        (("down", "down", "down", "down", "enter"), None),  # to "Quit"
+        (("q",), None),
+        (("escape",), None),
+    ],
+)
+async def test_the_menu_returns_the_chosen_command(keys, argv):
+    chosen, _ = await choose(*keys)
+    assert chosen == argv
+
+
+async def test_join_asks_for_an_address_and_refuses_a_bad_one():
+    app = StartApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j")
+        await pilot.pause()
+        assert isinstance(app.screen, AddressScreen)
+        await pilot.press(*"http://x", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, AddressScreen)  # still asking
+        assert "starts with ws://" in str(app.screen.query_one("#address-error").render())
+        await pilot.press(*["backspace"] * 8, *"ws://10.0.0.5:8765", "enter")
+        await pilot.pause()
+    assert app.return_value == ["join", "ws://10.0.0.5:8765"]
+
+
+async def test_watch_and_back_out_with_escape():
+    app = StartApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, AddressScreen) and app.screen.watch
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, AddressScreen)
+        await pilot.press("w", *"wss://games.example:443", "enter")
+        await pilot.pause()
+    assert app.return_value == ["watch", "wss://games.example:443"]
+
+
+async def test_host_shows_the_serve_command_and_the_address():
+    app = StartApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HostScreen)
+        text = str(app.screen.query_one("#host-text").render())
+        assert "gother serve --host 0.0.0.0 --port 8765" in text
+        assert f"gother join ws://{socket.gethostname()}:8765" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HostScreen)
+
+
+@pytest.mark.parametrize(
+    ("url", "ok"),
+    [("ws://h:1", True), ("wss://h", True), ("h:1", False), ("ws://", False), ("ws://h:x", False)],
+)
+def test_check_url(url, ok):
+    assert (check_url(url) is None) is ok
+
+
+def test_no_arguments_on_a_terminal_runs_the_chosen_command(monkeypatch):
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(cli, "_start_menu", lambda: ["play", "--players", "3"])
+    monkeypatch.setattr(cli, "_log_to_file", lambda: None)
+    calls: list[argparse.Namespace] = []
+    monkeypatch.setattr(cli_play, "play", calls.append)
+    assert cli.main([]) == 0
+    assert [c.players for c in calls] == [3]
+
+
+def test_no_arguments_and_quit_does_nothing(monkeypatch):
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(cli, "_start_menu", lambda: None)
+    monkeypatch.setattr(cli_play, "play", lambda args: pytest.fail("must not start"))
+    assert cli.main([]) == 0
+
+
+def test_no_arguments_without_a_terminal_prints_help():
+    for command in ([GOTHER], [sys.executable, "-m", "gother_tui"]):
+        result = subprocess.run(
+            command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+        )
+        assert result.returncode == 0
+        assert result.stdout.startswith("usage: gother") and "play" in result.stdout
