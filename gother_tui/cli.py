@@ -89,6 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
     srv.add_argument("--max-tables", type=_positive, default=200)
     srv.add_argument("--max-connections", type=_positive, default=1000)
+    srv.add_argument(
+        "--no-announce", action="store_true", help="do not announce this server on the LAN (mDNS)"
+    )
+    ssh = srv.add_argument_group("SSH front door: `ssh -p PORT NAME@HOST` opens the client")
+    ssh.add_argument("--ssh", type=_port, metavar="PORT", help="also serve SSH on this port")
+    ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
+    ssh.add_argument("--ssh-authorized-keys", metavar="FILE", help="let in only these keys")
+    ssh.add_argument("--ssh-password", help="let in anyone with this password (or any key)")
     srv.set_defaults(run=_run_serve)
 
     bot = sub.add_parser(
@@ -135,12 +143,56 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--name", type=_player_name, default=_default_name(), help="your name")
     watch.add_argument("--password", help="the table's (or the server's) password")
     watch.set_defaults(run=_run_client, watch=True)
+
+    play = sub.add_parser(
+        "play",
+        help="play against bots on this machine: no server to set up",
+        description="Start a private server on this machine (127.0.0.1, a free port, games in "
+        "memory), sit down at a table of PLAYERS seats with PLAYERS-1 bots, and play. "
+        "Leaving the client closes the server.",
+    )
+    play.add_argument("--players", type=_play_players, default=4, help="seats at the table (3-5)")
+    play.add_argument("--bots", choices=BOT_KINDS, default="heuristic", help="the bots' kind")
+    play.add_argument("--name", type=_player_name, default=_default_name(), help="your name")
+    _add_display_options(play)
+    play.set_defaults(run=_run_play)
+
+    replay = sub.add_parser(
+        "replay",
+        help="step through an exported game record (gother export)",
+        description="Show FILE, a game record written by `gother export`, on the table screen "
+        "with every hand revealed: Left/Right step one move, Home/End jump to the deal or the "
+        "end. Read-only; nothing is sent anywhere.",
+    )
+    replay.add_argument("file", metavar="FILE")
+    _add_display_options(replay)
+    replay.set_defaults(run=_run_replay)
     return parser
 
 
+def _play_players(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 3 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"the game is for 3-5 players, got {value}")
+    return value
+
+
 def _add_client_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("url", type=_ws_url, metavar="URL", help="ws://HOST:PORT")
+    parser.add_argument(
+        "url",
+        type=_ws_url,
+        metavar="URL",
+        nargs="?",
+        help="ws://HOST:PORT (none: list servers on the LAN)",
+    )
     parser.add_argument("--table", help="a table id: go straight to it")
+    _add_display_options(parser)
+
+
+def _add_display_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ascii",
         action="store_true",
@@ -262,6 +314,8 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         decks_dir=args.decks,
         max_tables=args.max_tables,
         max_connections=args.max_connections,
+        ssh=_ssh_options(args, parser),
+        announce=not args.no_announce,
     )
     try:
         asyncio.run(run(config))
@@ -272,6 +326,28 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         print(f"gother serve: database {args.db}: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _ssh_options(args: argparse.Namespace, parser: argparse.ArgumentParser):  # SshOptions | None
+    from pathlib import Path
+
+    if args.ssh is None:
+        if args.ssh_host_key or args.ssh_authorized_keys or args.ssh_password:
+            parser.error("--ssh-… options need --ssh PORT")
+        return None
+    from server.ssh import SshOptions, default_data_dir
+
+    keys = Path(args.ssh_authorized_keys) if args.ssh_authorized_keys else None
+    if keys is not None and not keys.is_file():
+        parser.error(f"--ssh-authorized-keys {keys}: no such file")
+    data_dir = default_data_dir(args.db)
+    return SshOptions(
+        port=args.ssh,
+        host_key=Path(args.ssh_host_key) if args.ssh_host_key else data_dir / "ssh_host_key",
+        data_dir=data_dir,
+        authorized_keys=keys,
+        password=args.ssh_password,
+    )
 
 
 def _run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -319,17 +395,24 @@ def _log_to_file() -> None:
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
 
-def _run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def _check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     from textual.theme import BUILTIN_THEMES
 
-    from gother_tui.app import GotherApp
-    from gother_tui.glyphs import wants_ascii
-    from gother_tui.options import ClientOptions
     from gother_tui.theme import THEMES
 
     themes = sorted({*BUILTIN_THEMES, *(t.name for t in THEMES)})
     if args.theme not in themes:
         parser.error(f"--theme {args.theme}: choose from {', '.join(themes)}")
+
+
+def _run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.app import GotherApp
+    from gother_tui.glyphs import wants_ascii
+    from gother_tui.options import ClientOptions
+
+    if args.url is None:
+        return _list_lan_servers()
+    _check_theme(args, parser)
     _log_to_file()
     options = ClientOptions(
         url=args.url,
@@ -345,13 +428,73 @@ def _run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     return 0
 
 
+def _list_lan_servers() -> int:
+    """No address given: look for announced servers on the LAN (2 s) and list them."""
+    from gother_tui.discovery import browse
+
+    print("looking for gother servers on the LAN…", file=sys.stderr)
+    found = browse()
+    for server in found:
+        print(f"{server.url}  {server.name}  (gother {server.version})")
+    if not found:
+        print("none found: give the address, e.g. gother join ws://HOST:8765", file=sys.stderr)
+    return 0 if found else 1
+
+
+def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.glyphs import wants_ascii
+    from gother_tui.options import ClientOptions
+    from gother_tui.record import RecordError, load_record
+    from gother_tui.replay_app import ReplayApp
+
+    _check_theme(args, parser)
+    try:
+        record = load_record(args.file)
+    except RecordError as exc:
+        print(f"gother replay: {exc}", file=sys.stderr)
+        return 2
+    _log_to_file()
+    options = ClientOptions(
+        url=f"file:{args.file}",
+        ascii=args.ascii or wants_ascii(),
+        mouse=not args.no_mouse,
+        theme=args.theme,
+    )
+    ReplayApp(record, options).run(mouse=options.mouse)
+    return 0
+
+
+def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.cli_play import LocalServerError, play
+
+    _check_theme(args, parser)
+    _log_to_file()
+    try:
+        play(args)
+    except LocalServerError as exc:
+        print(f"gother play: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            parser.print_help()  # no terminal to draw a menu on
+            return 0
+        chosen = _start_menu()
+        return 0 if chosen is None else main(chosen)
     return args.run(args, parser)
+
+
+def _start_menu() -> list[str] | None:
+    """`gother` alone: a menu that returns the chosen command's arguments (None: quit)."""
+    from gother_tui.start_menu import StartApp
+
+    _log_to_file()
+    return StartApp().run()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -29,12 +29,16 @@ from protocol import (
     validate_request,
 )
 from protocol.version import software_version
+from server.announce import announce
 from server.game import MoveError
 from server.lobby import Lobby
 from server.ratelimit import TokenBucket
 from server.store import Store
 from server.table import Settings, Table
 from server.tokens import matches
+
+if TYPE_CHECKING:
+    from server.ssh import SshOptions
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
@@ -63,6 +67,8 @@ class ServerConfig:
     burst: float = 100.0
     chat_rate: float = 1.0  # chat lines per second, sustained
     chat_burst: float = 5.0
+    ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
+    announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
 
 
 @dataclass(eq=False)
@@ -371,6 +377,22 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     """Serve until SIGINT or SIGTERM, then close connections (1012) and flush the database."""
     server = GotherServer(config)
     await server.start()
+    front_door = None
+    if config.ssh is not None:
+        from server.ssh import SshFrontDoor
+
+        front_door = SshFrontDoor(config.ssh, config.host, server.port, bool(config.certfile))
+        front_door.ws_password = config.password
+        try:
+            await front_door.start()
+        except BaseException:
+            await server.close()
+            raise
+    try:
+        announcer = await announce(config.host, server.port, bool(config.certfile), config.announce)
+    except OSError as exc:  # no multicast on this interface…: serve anyway
+        log.warning("cannot announce on the LAN: %s", exc)
+        announcer = None
     if ready is not None:
         ready(server)
     stop = asyncio.Event()
@@ -380,4 +402,8 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     try:
         await stop.wait()
     finally:
+        if announcer is not None:
+            await announcer.close()
+        if front_door is not None:
+            await front_door.close()
         await server.close()
