@@ -13,14 +13,25 @@ from protocol.version import software_version
 BOT_KINDS = ("random", "heuristic", "ismcts")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _whole_number(low: int, high: int | None, out_of_range: str, noun: str = "whole number"):
+    """An argparse type: an int in low..high, else `out_of_range` (formatted with the
+    value) as the error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {noun}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(out_of_range.format(value))
+        return value
+
+    return parse
+
+
+_positive = _whole_number(1, None, "must be at least 1, got {}")
+_port = _whole_number(0, 65535, "port must be 0-65535, got {}", noun="port number")
+_play_players = _whole_number(3, 5, "the game is for 3-5 players, got {}")
 
 
 def _bot_list(text: str) -> list[str]:
@@ -170,16 +181,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _play_players(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 3 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"the game is for 3-5 players, got {value}")
-    return value
-
-
 def _add_client_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "url",
@@ -216,16 +217,6 @@ def _player_name(text: str) -> str:
     if not 1 <= len(name) <= 24 or not name.isprintable():
         raise argparse.ArgumentTypeError("a name is 1 to 24 printable characters")
     return name
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 0-65535, got {value}")
-    return value
 
 
 def _ws_url(text: str) -> str:
