@@ -94,3 +94,28 @@ def first_legal_move(legal: dict[str, Any]) -> dict[str, Any]:
             return {"kind": kind, "source": "deck"}
         return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
     return {"kind": kind, "card": legal["cards"][0]}
+
+
+async def play_to_end(player: Client, game: int | None = None) -> dict[str, Any]:
+    """Make this seat's moves (`first_legal_move`) until the game is over; returns the final
+    view. With `game`, only views of that game number count."""
+
+    def ours(v: dict[str, Any]) -> bool:
+        asks = v["phase"] == "over" or v["legal"] is not None
+        return asks and (game is None or v["table"]["game"] == game)
+
+    # if the newest view asks us, the game is waiting for us: it is current
+    view = player.latest_view() if player.states() else None
+    if view is None or not ours(view):
+        view = await player.state(ours)
+    while view["phase"] != "over":
+        reply = await player.request("move", move=first_legal_move(view["legal"]))
+        assert reply["t"] == "state", reply
+        # the reply is the newest state: it may already ask for our next decision
+        view = reply["view"] if ours(reply["view"]) else await player.state(ours)
+    return view
+
+
+async def close_all(*clients: Client) -> None:
+    for client in clients:
+        await client.close()

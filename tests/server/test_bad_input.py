@@ -16,7 +16,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from netkit import TIMEOUT, Client, first_legal_move
+from netkit import TIMEOUT, Client, close_all, first_legal_move, play_to_end
 
 from protocol import (
     MAX_DEPTH,
@@ -165,27 +165,6 @@ def safe_distribute(server: GotherServer, table_id: str, view: dict[str, Any]) -
     others = [s for s in range(n) if s != seat]
     give = [[seat, hand[0]], *([s, c] for s, c in zip(others, hand[1:], strict=False))]
     return {"kind": "distribute", "give": give}
-
-
-async def play_to_end(player: Client) -> dict[str, Any]:
-    """Make this seat's moves until the game is over (the others are bots)."""
-
-    def ours(v: dict[str, Any]) -> bool:
-        return v["phase"] == "over" or v["legal"] is not None
-
-    view = player.latest_view()
-    if not ours(view):
-        view = await player.state(ours)
-    while view["phase"] != "over":
-        reply = await player.request("move", move=first_legal_move(view["legal"]))
-        assert reply["t"] == "state", reply
-        view = reply["view"] if ours(reply["view"]) else await player.state(ours)
-    return view
-
-
-async def close_all(*clients: Client) -> None:
-    for client in clients:
-        await client.close()
 
 
 # -- hypothesis: garbage frames and wrongly typed maps on one seated connection ----------

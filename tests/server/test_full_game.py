@@ -2,22 +2,7 @@
 
 import asyncio
 
-from netkit import Client, first_legal_move
-
-
-async def play_until_over(player: Client, seat: int) -> dict:
-    """Answer every decision the server asks of `seat` until the game is over."""
-
-    def ours(v: dict) -> bool:
-        return v["phase"] == "over" or v["legal"] is not None
-
-    view = await player.state(ours)
-    while view["phase"] != "over":
-        reply = await player.request("move", move=first_legal_move(view["legal"]))
-        assert reply["t"] == "state", reply
-        # the reply is the newest state: it may already ask for our next decision
-        view = reply["view"] if ours(reply["view"]) else await player.state(ours)
-    return view
+from netkit import Client, close_all, play_to_end
 
 
 async def test_four_players_and_two_spectators_play_to_the_end(url):
@@ -34,9 +19,7 @@ async def test_four_players_and_two_spectators_play_to_the_end(url):
         seats.append(joined["seat"])
     assert sorted(seats) == [0, 1, 2, 3]
 
-    finals = await asyncio.gather(
-        *(play_until_over(p, s) for p, s in zip(players, seats, strict=True))
-    )
+    finals = await asyncio.gather(*(play_to_end(p) for p in players))
     watched = [await w.state(lambda v: v["phase"] == "over") for w in spectators]
 
     winners = {tuple(f["winner"]) for f in finals + watched}
@@ -44,5 +27,4 @@ async def test_four_players_and_two_spectators_play_to_the_end(url):
     for client in (*players, *spectators):
         seqs = [m["seq"] for m in client.states()]
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)  # in order, no repeats
-    for client in (host, *players, *spectators):
-        await client.close()
+    await close_all(host, *players, *spectators)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from netkit import Client, first_legal_move
+from netkit import Client, close_all, play_to_end
 
 from server.app import ServerConfig
 from server.game import default_deck_text
@@ -72,27 +72,6 @@ def listing(reply: dict[str, Any], table: str) -> dict[str, Any]:
     assert reply["t"] == "tables"
     (row,) = [row for row in reply["tables"] if row["id"] == table]
     return row
-
-
-async def play_to_end(player: Client, game_no: int = 1) -> dict[str, Any]:
-    """Make this seat's moves in game `game_no` until it is over."""
-
-    def ours(v: dict[str, Any]) -> bool:
-        return v["table"]["game"] == game_no and (v["phase"] == "over" or v["legal"] is not None)
-
-    view = player.latest_view()  # if it asks us, the game is waiting for us: it is current
-    if not ours(view):
-        view = await player.state(ours)
-    while view["phase"] != "over":
-        reply = await player.request("move", move=first_legal_move(view["legal"]))
-        assert reply["t"] == "state", reply
-        view = reply["view"] if ours(reply["view"]) else await player.state(ours)
-    return view
-
-
-async def close_all(*clients: Client) -> None:
-    for client in clients:
-        await client.close()
 
 
 # -- list and create -------------------------------------------------------------------
@@ -487,7 +466,7 @@ async def test_rematch_starts_a_new_game_when_every_connected_human_asked(server
     view = await a.state(lambda v: v["phase"] != "lobby")
     assert view["table"]["game"] == 1
     expect_error(await a.request("rematch"), "not_started")  # not over yet
-    finals = await asyncio.gather(*(play_to_end(p) for p in (a, b, c)))
+    finals = await asyncio.gather(*(play_to_end(p, game=1) for p in (a, b, c)))
     assert all(f["phase"] == "over" and f["winner"] for f in finals)
     await c.close()  # C has gone: the rematch needs A and B only
     await a.state(lambda v: not v["players"][2]["connected"])

@@ -1,0 +1,175 @@
+"""What the end-to-end tests share: polling with a deadline, 80x24 sessions on a private tmux
+server, a real `gother serve` process on 127.0.0.1, and a table created over the wire.
+
+Everything listens on 127.0.0.1 only; every process started here is stopped here."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from websockets.sync.client import connect
+
+from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+
+GOTHER = Path(sys.executable).with_name("gother")  # the venv's, wherever this clone lives
+STARTUP = 60.0  # seconds: a cold start on two busy cores can be slow
+LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)")
+PLAYER_ROW = re.compile(r"^\W{0,3}([1-9]) (\w+).*?\s\d+/\d+\s", re.MULTILINE)  # seat, name, hand
+HAND = re.compile(r"Your hand.*\n.*[+-]\d+ +[+-]\d+ +[+-]\d+")  # heading, then a card row
+
+T = TypeVar("T")
+
+
+def wait_for(what: str, check: Callable[[], T], timeout: float = STARTUP, poll: float = 0.1) -> T:
+    """Poll `check()` until it returns something truthy; fail with `what` at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(poll)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def accepts(port: int) -> bool:
+    """Whether something listens on 127.0.0.1:`port`."""
+    try:
+        socket.create_connection(("127.0.0.1", port), 1).close()
+        return True
+    except OSError:
+        return False
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate `proc` (kill it if it will not go) and reap it."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def terminal_env(home: Path, **extra: str) -> dict[str, str]:
+    """A terminal's environment with HOME and the XDG folders under `home`, plus `extra`."""
+    return {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        **extra,
+    }
+
+
+class Tmux:
+    """80x24 sessions on a private tmux server (its own socket, no user config), run with
+    `env` (None: this process's environment). With `remain_on_exit` (set before any session
+    starts) a pane stays after its process ends, so its last screen and status are readable."""
+
+    def __init__(self, env: dict[str, str] | None = None, *, remain_on_exit: bool = True) -> None:
+        self.socket = f"gother-e2e-{uuid.uuid4().hex[:12]}"
+        self.env = env
+        self.remain_on_exit = remain_on_exit
+
+    def _tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+
+    def __call__(self, *args: str) -> str:
+        """Run one tmux command on this server; it must succeed. Returns its output."""
+        done = self._tmux(*args)
+        assert done.returncode == 0, f"tmux {args[0]}: {done.stderr}"
+        return done.stdout
+
+    def start(self, name: str, command: str) -> None:
+        """A detached 80x24 session `name` running the shell command `command`."""
+        remain = "on" if self.remain_on_exit else "off"
+        self(
+            *("start-server", ";", "set-option", "-g", "remain-on-exit", remain, ";"),
+            *("set-option", "-g", "status", "off", ";"),
+            *("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command),
+        )
+
+    def screen(self, name: str) -> str:
+        return self("capture-pane", "-p", "-t", name)
+
+    def keys(self, name: str, *keys: str) -> None:
+        self("send-keys", "-t", name, *keys)
+
+    def pane(self, name: str, field: str) -> str:
+        """One of the pane's format fields, e.g. `pane_dead`."""
+        return self("display-message", "-p", "-t", name, f"#{{{field}}}").strip()
+
+    def kill(self) -> None:
+        self._tmux("kill-server")
+
+
+@contextmanager
+def gother_serve(folder: Path, *args: str) -> Iterator[int]:
+    """`gother serve` on 127.0.0.1, port 0, its database `folder/games.db`, its log (stderr)
+    written to `folder/serve.log`, with `args` added; yields the port it logged, and stops
+    the server on the way out."""
+    log = folder / "serve.log"
+    with log.open("w") as sink:  # a file, never an unread pipe: the server cannot block on it
+        proc = subprocess.Popen(
+            [
+                *(str(GOTHER), "serve", "--host", "127.0.0.1", "--port", "0"),
+                *("--db", str(folder / "games.db"), *args),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+        )
+    try:
+        match = wait_for(
+            "gother serve to listen",
+            lambda: proc.poll() is not None or LISTENING.search(log.read_text()),
+        )
+        assert proc.poll() is None, "gother serve did not start:\n" + log.read_text()
+        yield int(match.group(1))
+    finally:
+        stop(proc)
+
+
+def create_table(port: int, name: str, seats: int, bots: int = 0, **create: Any) -> str:
+    """Say hello as Host to the server on 127.0.0.1:`port` and create a table; returns its id."""
+    with connect(f"ws://127.0.0.1:{port}", max_size=MAX_FRAME, compression=None) as ws:
+
+        def ask(**request: Any) -> dict[str, Any]:
+            ws.send(encode({**request, "rid": 1}))
+            while True:
+                reply = decode(ws.recv(timeout=10))
+                if reply.get("rid") == 1:
+                    return reply
+
+        assert ask(t="hello", v=PROTOCOL_VERSION, name="Host")["t"] == "welcome"
+        created = ask(t="create", name=name, seats=seats, bots=bots, **create)
+        assert created["t"] == "created", created
+        return str(created["table"])
