@@ -6,7 +6,6 @@ A shared win (H1 round cap, tied leaders) counts 1/k to each of the k winners.
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import time
@@ -136,7 +135,3 @@ def format_report(summary: dict[str, Any]) -> str:
             f"games per second  {summary['games_per_second']}",
         ]
     )
-
-
-def default_jobs() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
