@@ -8,13 +8,15 @@ Enter, Esc to go back.
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -22,15 +24,17 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from gother_tui import discovery
 from gother_tui.theme import THEMES
 
 STYLES = Path(__file__).parent / "styles"
 DEFAULT_PORT = 8765
 
-# (id, key, label): the id is also the subcommand, except host and quit.
+# (id, key, label): the id is also the subcommand, except find, host and quit.
 ENTRIES = (
     ("play", "p", "Play against bots, here and now"),
     ("join", "j", "Join a game on a server (ws://HOST:PORT)"),
+    ("find", "f", "Find games on this network"),
     ("watch", "w", "Watch a game on a server"),
     ("host", "h", "Host a game for your network: how"),
     ("quit", "q", "Quit"),
@@ -68,6 +72,7 @@ class StartMenu(Screen[None]):
                 ),
                 id="start-menu",
             )
+            yield Static("", id="start-note")
         yield Footer()
 
     @on(OptionList.OptionSelected, "#start-menu")
@@ -82,8 +87,13 @@ class StartMenu(Screen[None]):
             app.push_screen(PlayersScreen())
         elif choice == "host":
             app.push_screen(HostScreen())
+        elif choice == "find":
+            app.push_screen(FindScreen(), self._note)
         else:
             app.push_screen(AddressScreen(watch=choice == "watch"))
+
+    def _note(self, note: str | None) -> None:
+        self.query_one("#start-note", Static).update(Text(note or ""))
 
 
 class PlayersScreen(ModalScreen[None]):
@@ -141,6 +151,55 @@ class AddressScreen(ModalScreen[None]):
         self.app.exit(["watch" if self.watch else "join", url])
 
 
+class FindScreen(ModalScreen[str | None]):
+    """Listen for servers announced on the LAN, off the UI thread; list them to join one.
+
+    Dismissed with a note for the menu when none answered (or listening failed)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Back")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[discovery.Found] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="start-dialog"):
+            yield Static("Games on this network (Enter: join, Esc: back)", classes="section")
+            yield Static("listening…", id="find-status")
+            yield OptionList(id="find-menu")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._listen()
+
+    @work(exclusive=True)
+    async def _listen(self) -> None:
+        browse: Callable[[], list[discovery.Found]] = getattr(self.app, "browse", discovery.browse)
+        try:
+            found = await asyncio.to_thread(browse)  # blocking zeroconf code
+        except (ImportError, OSError) as exc:
+            self.dismiss(f"could not listen on this network: {exc}")
+            return
+        if not found:
+            self.dismiss("no servers heard on this network in 2 s")
+            return
+        self.found = found
+        self.query_one("#find-status", Static).update(
+            f"heard {len(found)} server{'s' * (len(found) != 1)}:"
+        )
+        menu = self.query_one("#find-menu", OptionList)
+        menu.add_options(
+            Option(Text(f"{f.name}  {f.url}  (gother {f.version})"), str(i))
+            for i, f in enumerate(found)
+        )
+        menu.highlighted = 0
+        menu.focus()
+
+    @on(OptionList.OptionSelected, "#find-menu")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.app.exit(["join", self.found[int(event.option_id or 0)].url])
+
+
 class HostScreen(ModalScreen[None]):
     """How to host: the server is a command of its own, left running in a terminal."""
 
@@ -178,9 +237,14 @@ class StartApp(App[list[str] | None]):
     ]
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, theme: str = "gother") -> None:
+    def __init__(
+        self,
+        theme: str = "gother",
+        browse: Callable[[], list[discovery.Found]] = discovery.browse,
+    ) -> None:
         super().__init__()
         self._theme_name = theme
+        self.browse = browse  # LAN discovery; tests pass a fake that sends nothing
 
     def on_mount(self) -> None:
         for theme in THEMES:

@@ -18,7 +18,8 @@ from websockets.sync.client import connect
 from gother_tui import cli, cli_play
 from gother_tui.app import GotherApp
 from gother_tui.cli_play import LocalServer, MemorySeatStore
-from gother_tui.start_menu import AddressScreen, HostScreen, StartApp, check_url
+from gother_tui.discovery import Found
+from gother_tui.start_menu import AddressScreen, FindScreen, HostScreen, StartApp, check_url
 from protocol import PROTOCOL_VERSION, decode, encode
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
@@ -204,7 +205,7 @@ async def choose(*keys: str) -> tuple[list[str] | None, StartApp]:
     [
         (("p", "5"), ["play", "--players", "5"]),
         (("p", "enter"), ["play", "--players", "4"]),
-        (("down", "down", "down", "down", "enter"), None),  # to "Quit"
+        (("down",) * 5 + ("enter",), None),  # to "Quit"
         (("q",), None),
         (("escape",), None),
     ],
@@ -255,6 +256,55 @@ async def test_host_shows_the_serve_command_and_the_address():
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HostScreen)
+
+
+def fake_browse(found: list[Found]) -> tuple[Any, threading.Event]:
+    """A browse() that sends nothing: it waits until released, then "hears" `found`."""
+    release = threading.Event()
+
+    def browse() -> list[Found]:
+        assert release.wait(10)
+        return found
+
+    return browse, release
+
+
+async def test_find_lists_the_servers_heard_and_joins_the_chosen_one():
+    servers = [
+        Found("attic", "ws://10.0.0.5:8765", "1.2"),
+        Found("crypt", "wss://10.0.0.9:443", "1.2"),
+    ]
+    browse, release = fake_browse(servers)
+    app = StartApp(browse=browse)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, FindScreen)
+        # still listening, and the UI answers meanwhile
+        assert "listening…" in str(app.screen.query_one("#find-status").render())
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "heard 2 servers" in str(app.screen.query_one("#find-status").render())
+        await pilot.press("down", "enter")
+        await pilot.pause()
+    assert app.return_value == ["join", "wss://10.0.0.9:443"]
+
+
+async def test_find_with_no_servers_says_so_and_goes_back_to_the_menu():
+    browse, release = fake_browse([])
+    release.set()
+    app = StartApp(browse=browse)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not isinstance(app.screen, FindScreen)
+        note = str(app.screen.query_one("#start-note").render())
+        assert note == "no servers heard on this network in 2 s"
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value is None
 
 
 @pytest.mark.parametrize(
