@@ -141,8 +141,6 @@ def build_parser() -> argparse.ArgumentParser:
         "else go to --table or to the lobby.",
     )
     _add_client_options(join)
-    join.add_argument("--name", type=_player_name, default=_default_name(), help="your name")
-    join.add_argument("--password", help="the table's (or the server's) password")
     join.set_defaults(run=_run_client, watch=False)
 
     watch = sub.add_parser(
@@ -151,8 +149,6 @@ def build_parser() -> argparse.ArgumentParser:
         description="Connect to the server at URL and watch --table, or choose one in the lobby.",
     )
     _add_client_options(watch)
-    watch.add_argument("--name", type=_player_name, default=_default_name(), help="your name")
-    watch.add_argument("--password", help="the table's (or the server's) password")
     watch.set_defaults(run=_run_client, watch=True)
 
     play = sub.add_parser(
@@ -190,6 +186,8 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         help="ws://HOST:PORT (none: list servers on the LAN)",
     )
     parser.add_argument("--table", help="a table id: go straight to it")
+    parser.add_argument("--name", type=_player_name, default=_default_name(), help="your name")
+    parser.add_argument("--password", help="the table's (or the server's) password")
     _add_display_options(parser)
 
 
