@@ -11,14 +11,14 @@ information set; every iteration
    this world with UCB1, where a child's exploration term uses its *availability* count
    (how often it could have been chosen) instead of its parent's visits;
 3. *expands* one untried candidate move;
-4. *simulates* to a short horizon with a cheap greedy policy and scores the position with a
-   reward in [0, 1] for every seat;
+4. *simulates* with a cheap policy (the heuristic bot's) until every opponent has answered,
+   and scores the position with a reward in [0, 1] for every seat;
 5. *backpropagates*: each node adds the reward of the seat that made its move.
 
 The bot never sees the Game it plays in: `choose` takes a GameView only; the worlds it
 searches are its own samples. `distribute` has up to 120 assignments, so at every node the
 moves are restricted to a few candidates: the heuristic bot's choice plus the best few of a
-greedy score (the same score drives the rollouts, which is far stronger than random play).
+greedy score of this module's own (a second opinion, so the search has real alternatives).
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ from server.game import (
 )
 
 from .base import BotBase
-from .heuristic import HeuristicBot, Table, pile_value
+from .heuristic import HeuristicBot, Table
 
-# -- the greedy policy: a seat's standing and what a card does to it ----------------------
+# -- the greedy score: a seat's standing, what a card does to it, the best few moves -------
 
 # Chance that a player at this effective Sickness is made to swoon before their next turn.
 SWOON_RISK = (0.0, 0.05, 0.15, 0.35, 0.6)
@@ -166,7 +166,7 @@ def canonical(move: Move) -> Move:
 
 
 def greedy_move(game: Game, seat: int) -> Move:
-    """The rollout policy: the greedy score's best move."""
+    """The greedy score's best move (the `greedy` rollout policy)."""
     return ranked_moves(game, seat, 1)[0]
 
 
@@ -270,15 +270,17 @@ class Node:
 
 
 class IsmctsBot(BotBase):
+    """Single-observer ISMCTS. `iterations` and `think_time` (seconds) both bound a search:
+    it stops at whichever comes first (at least one iteration is always run)."""
+
     kind = "ismcts"
 
     EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
-    CANDIDATES = 4  # moves considered at a node of the observer's own
-    OPPONENT_CANDIDATES = 2  # moves considered at an opponent's node
-    HORIZON_TURNS = 0  # simulate this many turns past a full cycle (0: to our next turn)
+    CANDIDATES = 4  # greedy alternatives to the heuristic's move at the observer's nodes
+    OPPONENT_CANDIDATES = 2  # moves at an opponent's node (its hand is only a sample)
+    HORIZON_TURNS = 0  # simulate this many turns past one full cycle (0: to our next turn)
     SHARPNESS = 0.25  # of the softmax turning standings into win estimates
-    ROLLOUT = "heuristic"
-    REWARD = "standing"
+    ROLLOUT = "heuristic"  # or "greedy": 3x the iterations, no stronger (see the report)
 
     def __init__(
         self,
@@ -293,37 +295,35 @@ class IsmctsBot(BotBase):
         self.heuristic = HeuristicBot(deck, random.Random(self.rng.getrandbits(64)))
         self.rollout_policy = RolloutHeuristic(deck, random.Random(self.rng.getrandbits(64)))
         self.last_iterations = 0  # how many iterations the last search ran (for measuring)
+        self.last_root: Node | None = None  # and its tree
 
     def choose(self, view: GameView) -> Move:
         assert view.seat is not None and view.legal is not None
-        self.last_iterations = 0
+        deadline = time.perf_counter() + self.think_time
+        self.last_iterations, self.last_root = 0, None
         single = only_move(view)
         if single is not None:
             return single
         world = determinize(view, self.deck, self.rng)
         if not reproduces(world, view):  # a sampling bug must never cost an illegal move
-            return self._heuristic(view, None)
-        return self._search(view, self._root_moves(view, world))
+            return self.heuristic.choose(view)
+        return self._search(view, self._root_moves(view, world), deadline)
 
     # -- the moves searched ---------------------------------------------------------------
-
-    def _heuristic(self, view: GameView, world: Game | None) -> Move:
-        return self.heuristic.choose(view)
 
     def _root_moves(self, view: GameView, world: Game) -> list[Move]:
         """The heuristic's choice first, then the greedy score's best few. Computed on one
         sample: the root's moves depend only on what the viewer sees, so any sample will do."""
         seat = view.seat
         assert seat is not None
-        moves = [canonical(self._heuristic(view, world))]
+        moves = [canonical(self.heuristic.choose(view))]
         for move in ranked_moves(world, seat, self.CANDIDATES):
             if move not in moves:
                 moves.append(move)
         return moves
 
     def _candidates(self, world: Game, seat: int, observer: int) -> list[Move]:
-        """The rollout policy's move first, then the greedy score's best; fewer for an
-        opponent, whose hand is only a sample."""
+        """Below the root: the rollout policy's move first, then the greedy score's best."""
         total = 1 + self.CANDIDATES if seat == observer else self.OPPONENT_CANDIDATES
         moves = [canonical(self._policy(world, seat))]
         if total > 1:
@@ -332,47 +332,53 @@ class IsmctsBot(BotBase):
                     moves.append(move)
         return moves[:total]
 
+    def _policy(self, world: Game, seat: int) -> Move:
+        """The rollout policy, from `seat`'s own view of the sampled world."""
+        if self.ROLLOUT == "greedy":
+            return greedy_move(world, seat)
+        return self.rollout_policy.choose(view(world, seat, log_size=0))
+
     # -- search --------------------------------------------------------------------------
 
-    def _search(self, view: GameView, options: list[Move]) -> Move:
+    def _search(self, view: GameView, options: list[Move], deadline: float) -> Move:
+        """Grow the tree, then play the root move visited most (the robust child; ties go to
+        the better mean, then to the heuristic's move)."""
         seat = view.seat
         assert seat is not None
         root = Node(None, seat)
-        horizon = turn_index(view.round, view.turn, len(view.players)) + (
-            len(view.players) + self.HORIZON_TURNS
-        )
-        deadline = time.perf_counter() + self.think_time
+        # Simulate until the turn-holder's next turn: every opponent answers our move.
+        players = len(view.players)
+        horizon = turn_index(view.round, view.turn, players) + players + self.HORIZON_TURNS
+        limit = math.inf if self.iterations is None else self.iterations
         done = 0
-        while self.iterations is None or done < self.iterations:
-            if self.iterations is None and time.perf_counter() >= deadline:
-                break
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
             self._iterate(root, view, options, horizon)
             done += 1
-        self.last_iterations = done
-        best = max(
-            options,
-            key=lambda m: (
-                root.children[m].visits if m in root.children else -1,
-                root.children[m].reward / root.children[m].visits if m in root.children else 0,
-            ),
-        )
-        return best
+        self.last_iterations, self.last_root = done, root
+
+        def robustness(move: Move) -> tuple[int, float]:
+            child = root.children.get(move)
+            return (0, 0.0) if child is None else (child.visits, child.reward / child.visits)
+
+        return max(options, key=robustness)
 
     def _iterate(self, root: Node, view: GameView, options: list[Move], horizon: int) -> None:
+        """One ISMCTS iteration: determinize, select, expand, simulate, backpropagate."""
         world = determinize(view, self.deck, self.rng)
         node, path = root, [root]
         while not world.over and turn_index(world.round, world.turn, world.players) < horizon:
             seat = world.to_act()
             assert seat is not None
             moves = options if node is root else self._candidates(world, seat, root.seat)
-            untried = [m for m in moves if m not in node.children]
             available = [node.children[m] for m in moves if m in node.children]
             for child in available:
                 child.avail += 1
-            if untried:
+            untried = [m for m in moves if m not in node.children]
+            if untried:  # expand: the first untried candidate (the policy's move first)
                 move = untried[0]
-                child = node.children[move] = Node(move, seat)
+                child = Node(move, seat)
                 child.avail = 1
+                node.children[move] = child
                 world.apply(move)
                 path.append(child)
                 break
@@ -391,19 +397,13 @@ class IsmctsBot(BotBase):
             world.apply(self._policy(world, seat))
         return self.rewards(world)
 
-    def _policy(self, world: Game, seat: int) -> Move:
-        if self.ROLLOUT == "greedy":
-            return greedy_move(world, seat)
-        return self.rollout_policy.choose(view(world, seat, log_size=0))
-
     def rewards(self, world: Game) -> list[float]:
-        """Per seat, in [0, 1]: 1 for a winner (ties share the win), 0 for a loser; before
+        """Per seat, in [0, 1]: 1 for a winner (tied winners all win), 0 for a loser; before
         the end, a softmax of the standings, an estimate of each seat's chance to win."""
         if world.winners is not None:
             return [1.0 if s in world.winners else 0.0 for s in range(world.players)]
-        value = standing if self.REWARD == "standing" else lambda *sums: pile_value(sums)
         scores = [
-            self.SHARPNESS * value(world.goth[s], world.sickness_sum[s], world.money[s])
+            self.SHARPNESS * standing(world.goth[s], world.sickness_sum[s], world.money[s])
             for s in range(world.players)
         ]
         top = max(scores)

@@ -4,6 +4,7 @@ agree with what it sees. (Its strength is measured on the ladder, not here.)"""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -25,7 +26,8 @@ ITERATIONS = 4  # enough to build a tree and run rollouts; small enough to be qu
 
 
 def ismcts(seed: int = 0, iterations: int = ITERATIONS) -> IsmctsBot:
-    return IsmctsBot(DECK, random.Random(seed), iterations=iterations)
+    """Bounded by iterations only (a generous clock), so its choices are reproducible."""
+    return IsmctsBot(DECK, random.Random(seed), iterations=iterations, think_time=60.0)
 
 
 def same_but_log(a: GameView, b: GameView) -> bool:
@@ -58,7 +60,7 @@ VARIANTS = [Variants(round_cap=3), Variants(fate_discard="top", overflow="immedi
 def test_always_legal(players, variants):
     """R10-R13 under both variants (H2): every move it makes is legal, two of it at the
     table with heuristic bots, over short games (H1 caps them at three rounds)."""
-    for seed in range(2):
+    for seed in range(3):
         bots = [
             ismcts(seed + s) if s in (seed % players, players - 1) else HeuristicBot(DECK)
             for s in range(players)
@@ -72,12 +74,32 @@ def test_always_legal(players, variants):
             game.apply(move)
 
 
-def test_a_time_limit_stops_the_search():
-    bot = IsmctsBot(DECK, random.Random(1), think_time=0.05)
+def test_the_search_stops_at_the_first_limit():
     game = Game.new(DECK, 4, 3)
-    move = bot.choose(view(game, 0))
-    assert game.can(move)
-    assert bot.last_iterations >= 1
+    seen = view(game, 0)
+    by_clock = IsmctsBot(DECK, random.Random(1), iterations=10**6, think_time=0.05)
+    started = time.perf_counter()
+    assert game.can(by_clock.choose(seen))
+    assert time.perf_counter() - started < 1.0
+    assert 1 <= by_clock.last_iterations < 10**6
+    by_count = IsmctsBot(DECK, random.Random(1), iterations=3, think_time=60.0)
+    assert game.can(by_count.choose(seen))
+    assert by_count.last_iterations == 3
+
+
+def test_the_tree_grows():
+    """Every iteration passes through one root move; the root's moves are all tried, and
+    moves below them are expanded too (the opponents' answers)."""
+    first, _ = two_worlds("distribute", 0)
+    bot = ismcts(iterations=40)
+    bot.choose(view(first, 0))
+    root = bot.last_root
+    assert root is not None and root.visits == 40
+    assert len(root.children) > 1
+    assert sum(child.visits for child in root.children.values()) == 40
+    assert any(child.children for child in root.children.values())
+    for child in root.children.values():
+        assert child.avail >= child.visits >= 1 and 0 <= child.reward <= child.visits
 
 
 # -- blind to the hidden cards -----------------------------------------------------------
