@@ -1,0 +1,128 @@
+"""The frames a recorded game sends, byte for byte (issue 8: a refactor of how views are
+built must not change what goes on the wire).
+
+`frames()` replays a fixed game (seeded deal, moves chosen by a seeded random policy, not by
+a bot, so tuning the bots changes nothing here) through the server's view building and
+returns every frame each viewer would receive, labelled. `python tests/protocol/wire_golden.py`
+writes them to golden/frames.msgpack.gz; the test compares against that file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).with_name("golden") / "frames.msgpack.gz"
+
+
+def _policy_move(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    kind = legal["kind"]
+    if kind == "discard_fate":
+        return {"kind": kind, "card": rng.choice(legal["cards"])}
+    if kind == "distribute":
+        hand = list(legal["hand"])
+        rng.shuffle(hand)
+        seats = list(legal["recipients"])
+        rng.shuffle(seats)
+        give = sorted(zip(seats, hand[: legal["count"]], strict=False))
+        return {"kind": kind, "give": [list(p) for p in give]}
+    if kind == "draw":
+        if legal["discard"] and (not legal["deck"] or rng.random() < 0.4):
+            return {"kind": kind, "source": "discard", "card": rng.choice(legal["discard"])}
+        return {"kind": kind, "source": "deck"}
+    return {"kind": kind, "card": rng.choice(legal["cards"])}
+
+
+class _Peer:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def send(self, message: dict[str, Any]) -> None:  # the frames are built, not sent
+        pass
+
+
+# Two games: the default rules at 4 seats, and both variants at 3 seats with a short cap.
+GAMES = (
+    {"seats": 4, "seed": 20261201, "variants": {}, "policy_seed": 1},
+    {
+        "seats": 3,
+        "seed": 7,
+        "variants": {"fate_discard": "top", "overflow": "immediate", "round_cap": 12},
+        "policy_seed": 2,
+    },
+)
+
+
+def frames() -> list[tuple[str, bytes]]:
+    """Every frame of the recorded games, as (label, bytes), in the order they are made."""
+    from protocol import encode, server_messages
+    from server.game import REFEREE, SPECTATOR, Game, Variants, default_deck, move_from_wire
+    from server.store import Store
+    from server.table import ClockRule, Seat, Settings, Table
+
+    out: list[tuple[str, bytes]] = []
+    deck = default_deck()
+    out.append(("catalogue", encode(server_messages.watching("golden", deck.catalogue()))))
+    for number, spec in enumerate(GAMES):
+        variants = Variants.from_wire(spec["variants"])
+        table = Table(
+            id=f"golden{number}",
+            name=f"Golden table {number}",
+            seat_count=spec["seats"],
+            deck=deck,
+            deck_name="original",
+            variants=variants,
+            settings=Settings(clock=lambda: 1000.0),
+            store=Store(":memory:"),
+            clock_rule=ClockRule(300, 5) if number == 0 else None,
+            seats=[None] * spec["seats"],
+        )
+        table.seats[0] = Seat("Lydia", token_hash="0" * 64, peer=_Peer("Lydia"))
+        table.seats[1] = Seat("Vlad", bot_kind="heuristic")
+        viewers = [*range(spec["seats"]), SPECTATOR]
+        for viewer in viewers:  # the lobby, before every seat is taken
+            out.append((f"{number}/lobby/{viewer}", encode(table.wire_view(viewer))))
+        out.append((f"{number}/listing", encode(server_messages.tables([table.summary()]))))
+        for seat in range(2, spec["seats"]):
+            table.seats[seat] = Seat(f"Guest {seat}", token_hash="1" * 64)
+        table.game_no = 1
+        table.game = game = Game.new(deck, spec["seats"], spec["seed"], variants)
+        rng = random.Random(spec["policy_seed"])
+        moves = 0
+        while True:
+            table.seq += 1
+            for viewer in viewers:
+                message = server_messages.state(table.seq, table.wire_view(viewer))
+                out.append((f"{number}/{moves}/{viewer}", encode(message)))
+            out.append((f"{number}/{moves}/referee", encode(table.wire_view(REFEREE))))
+            if game.over:
+                break
+            seat = game.to_act()
+            assert seat is not None
+            wire_legal = table.wire_view(seat)["legal"]
+            game.apply(move_from_wire(seat, _policy_move(wire_legal, rng)))
+            moves += 1
+    return out
+
+
+def load() -> list[tuple[str, bytes]]:
+    data = msgpack.unpackb(gzip.decompress(GOLDEN.read_bytes()), raw=False)
+    return [(label, frame) for label, frame in data]
+
+
+def write() -> None:
+    GOLDEN.parent.mkdir(exist_ok=True)
+    packed = msgpack.packb([[label, frame] for label, frame in frames()], use_bin_type=True)
+    GOLDEN.write_bytes(gzip.compress(packed, mtime=0))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    write()
+    print(f"wrote {GOLDEN} ({GOLDEN.stat().st_size} bytes)")
