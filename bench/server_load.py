@@ -35,7 +35,7 @@ from websockets.asyncio.server import serve
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from server.bots.registry import make_bot
-from server.game import Card, Deck, view_from_wire
+from server.game import Card, Deck, View
 
 HOST = "127.0.0.1"
 
@@ -132,7 +132,7 @@ async def seat(
                 # at least a few ms, so the other seats read this state before the
                 # mover's bot thinks in this same process and delays them
                 await asyncio.sleep(max(0.005, think * random.uniform(0.5, 1.5)))
-                move = bot.choose(view_from_wire(view))
+                move = bot.choose(View.from_wire(view))
                 # the state this move causes has the next seq number
                 run.sent[(table, message["seq"] + 1)] = time.perf_counter()
                 run.seen[(table, message["seq"] + 1)] = 0

@@ -351,7 +351,7 @@ def _run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (BotRefused, OSError, WebSocketException) as exc:  # refused, unreachable, closed
         print(f"gother bot: {exc}", file=sys.stderr)
         return 1
-    print(f"game over: winner(s) {final['winner']}")
+    print(f"game over: winner(s) {list(final.winner or ())}")
     return 0
 
 

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import msgpack
+import msgspec
 
 from protocol.constants import MAX_DEPTH, MAX_FRAME
 from protocol.errors import ProtocolError
@@ -13,9 +14,13 @@ from protocol.errors import ProtocolError
 _SCALARS = (type(None), bool, int, float, str, bytes)
 
 
-def encode(msg: Mapping[str, Any]) -> bytes:
-    """Pack one message; refuse to produce a frame the peer would reject as too big."""
-    frame = msgpack.packb(dict(msg), use_bin_type=True)
+_ENCODER = msgspec.msgpack.Encoder()  # maps and the protocol's typed values alike
+
+
+def encode(msg: Any) -> bytes:
+    """Pack one message (a map or a typed message of `server_messages`); refuse to produce
+    a frame the peer would reject as too big."""
+    frame = _ENCODER.encode(dict(msg) if isinstance(msg, Mapping) else msg)
     if len(frame) > MAX_FRAME:
         raise ProtocolError("bad_frame", f"frame of {len(frame)} bytes exceeds {MAX_FRAME}")
     return frame

@@ -1,4 +1,8 @@
-"""Numbers both ends of the wire must agree on."""
+"""Numbers and choices both ends of the wire must agree on: each fact has its home here.
+
+The engine plays by the game's numbers, the protocol validates requests against the limits,
+and the client shows both; none of them restates a value.
+"""
 
 PROTOCOL_VERSION = 1
 
@@ -9,3 +13,23 @@ MAX_FRAME = 64 * 1024
 # message is a `state` (frame → view → players → player → scores) at 5; 8 leaves headroom
 # while keeping every later walk over a decoded frame far from Python's recursion limit.
 MAX_DEPTH = 8
+
+# -- the game's numbers (RULES.md) ----------------------------------------------------------
+HAND_SIZE = 5  # R3, R8: the deal, and the hand limit at Sickness 0
+SWOON_AT = 5  # R7: effective Sickness that empties a Fate pile
+WIN_GOTH = 20  # R15
+SEATS = range(3, 6)  # R2
+HOUSE_SEATS = range(2, 7)  # R2: 2 or 6 only as the labelled house rule `two_or_six`
+MAX_SEATS = HOUSE_SEATS.stop - 1
+
+# -- house rules (H1, H2) -------------------------------------------------------------------
+FATE_DISCARDS = ("any", "top")  # R10 / H2
+OVERFLOWS = ("draw_step", "immediate")  # R13 / H2
+ROUND_CAPS = range(1, 1001)  # H1; nil (None) turns the cap off
+DEFAULT_ROUND_CAP = 100
+
+# -- names, text and the rest of a request's limits -----------------------------------------
+NAME_MAX = 24  # player, table and card names
+CHAT_MAX = 280
+PASSWORD_MAX = 64
+BOT_KINDS = ("random", "heuristic", "ismcts")

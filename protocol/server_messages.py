@@ -1,71 +1,113 @@
-"""Builders for server → client messages, so every module spells them the same way.
+"""Server → client messages as typed values, tagged by `t` (docs/protocol.md).
 
-Replies to a request take its `rid` and echo it when there was one; `state` and `chat` are
-broadcasts and carry none. Values are passed through as given: the caller builds `view`,
-the card catalogue and table listings (see docs/protocol.md for their shapes).
+The server builds these and `protocol.encode` writes them; a client turns each decoded frame
+into one with `parse`, which validates it whole and names a malformed field. Replies to a
+request carry its `rid` when it had one; `state` and `chat` are broadcasts, except that the
+`state` answering a player's own `move` carries that move's `rid`.
+
+Used as a namespace (`server_messages.State`): names like `State` and `Error` are too
+generic to import bare.
 """
 
-from collections.abc import Mapping, Sequence
+from __future__ import annotations
+
 from typing import Any
+
+import msgspec
 
 from protocol.constants import PROTOCOL_VERSION
 from protocol.errors import ErrorCode
-
-Message = dict[str, Any]
-
-
-def _reply(t: str, rid: int | None, **fields: Any) -> Message:
-    msg: Message = {"t": t}
-    if rid is not None:
-        msg["rid"] = rid
-    msg.update(fields)
-    return msg
+from protocol.view import Card, Variants, View, Wire, convert
 
 
-def welcome(server: str, *, rid: int | None = None) -> Message:
-    return _reply("welcome", rid, v=PROTOCOL_VERSION, server=server)
+class Reply(Wire, tag_field="t"):
+    rid: int | None = None  # the request's, echoed
 
 
-def tables(listing: Sequence[Mapping[str, Any]], *, rid: int | None = None) -> Message:
-    return _reply("tables", rid, tables=list(listing))
+class Welcome(Reply, tag="welcome", kw_only=True):
+    v: int  # the protocol version the server speaks
+    server: str  # software and version, e.g. "gother 0.1.0"
+
+    @classmethod
+    def of(cls, server: str, rid: int | None = None) -> Welcome:
+        return cls(v=PROTOCOL_VERSION, server=server, rid=rid)
 
 
-def created(table: str, *, rid: int | None = None) -> Message:
-    return _reply("created", rid, table=table)
+class TableRow(Wire):
+    """One table of the `tables` listing."""
+
+    id: str
+    name: str
+    seats: int
+    seated: int  # seats taken, bots included
+    free: int
+    bots: int
+    players: tuple[str | None, ...]  # the seated names in seat order, None for a free seat
+    phase: str
+    started: bool
+    spectators: int
+    password: bool  # whether `join` needs one
+    variants: Variants
+    deck: str
 
 
-def joined(
-    table: str,
-    seat: int,
-    token: str,
-    cards: Sequence[Mapping[str, Any]],
-    *,
-    rid: int | None = None,
-) -> Message:
-    return _reply("joined", rid, table=table, seat=seat, token=token, cards=list(cards))
+class Tables(Reply, tag="tables", kw_only=True):
+    tables: tuple[TableRow, ...]
 
 
-def watching(table: str, cards: Sequence[Mapping[str, Any]], *, rid: int | None = None) -> Message:
-    return _reply("watching", rid, table=table, cards=list(cards))
+class Created(Reply, tag="created", kw_only=True):
+    table: str  # the creator is not seated until it sends `join`
 
 
-def hint(move: Mapping[str, Any], *, rid: int | None = None) -> Message:
-    return _reply("hint", rid, move=dict(move))
+class Joined(Reply, tag="joined", kw_only=True):
+    table: str
+    seat: int
+    token: str  # secret: kept to `resume` the seat, never shown
+    cards: tuple[Card, ...]  # the card catalogue, once per table
 
 
-def left(table: str, *, rid: int | None = None) -> Message:
-    return _reply("left", rid, table=table)
+class Watching(Reply, tag="watching", kw_only=True):
+    table: str
+    cards: tuple[Card, ...]
 
 
-def state(seq: int, view: Mapping[str, Any]) -> Message:
-    return {"t": "state", "seq": seq, "view": view}
+class Hint(Reply, tag="hint", kw_only=True):
+    move: dict[str, Any]  # a `move` map, as a client would send it
 
 
-def chat(sender: str, text: str) -> Message:
-    # `from` on the wire; a Python keyword, hence `sender` here.
-    return {"t": "chat", "from": sender, "text": text}
+class Left(Reply, tag="left", kw_only=True):
+    table: str
 
 
-def error(code: str, message: str, *, rid: int | None = None) -> Message:
-    # str(ErrorCode(...)): refuse unknown codes, and put a plain str on the wire.
-    return _reply("error", rid, code=str(ErrorCode(code)), message=message)
+class Error(Reply, tag="error", kw_only=True):
+    code: str  # one of ErrorCode: clients branch on it
+    message: str  # one sentence for people, not to be parsed
+
+    def __post_init__(self) -> None:
+        ErrorCode(self.code)  # a typo in a code fails here, never on a client
+
+
+class State(Wire, tag_field="t", tag="state"):
+    """A full snapshot of the table for one viewer, after every change."""
+
+    seq: int
+    view: View
+    rid: int | None = None  # only on the state that answers the viewer's own `move`
+
+
+class Chat(Wire, tag_field="t", tag="chat"):
+    sender: str = msgspec.field(name="from")  # `from` is a Python keyword
+    text: str
+
+
+Message = Welcome | Tables | Created | Joined | Watching | Hint | Left | Error | State | Chat
+_TYPES = {cls.__struct_config__.tag: cls for cls in Message.__args__}  # type: ignore[attr-defined]
+
+
+def parse(frame: dict[str, Any]) -> Message | None:
+    """A decoded frame as its message, or None for a type this client does not know (a
+    newer server's); ProtocolError when a known message is malformed."""
+    kind = _TYPES.get(frame.get("t"))  # type: ignore[arg-type]
+    if kind is None:
+        return None
+    return convert(frame, kind, str(frame["t"]))

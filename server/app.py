@@ -84,7 +84,7 @@ class Connection:
     outbox: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     refused: int = 0  # rate-limited requests in a row
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Any) -> None:
         try:
             self.outbox.put_nowait(encode(message))
         except asyncio.QueueFull:
@@ -195,7 +195,11 @@ class GotherServer:
                 conn.refused += 1
                 rid = _peek_rid(frame)  # the refusal still answers the request's rid
                 if conn.refused > self.config.burst:
-                    conn.send(server_messages.error("rate_limited", "too many requests", rid=rid))
+                    conn.send(
+                        server_messages.Error(
+                            code="rate_limited", message="too many requests", rid=rid
+                        )
+                    )
                     asyncio.get_running_loop().create_task(conn.ws.close(CLOSE_FLOOD, "flood"))
                 raise ProtocolError("rate_limited", "too many requests: slow down")
             conn.refused = 0
@@ -209,7 +213,7 @@ class GotherServer:
             HANDLERS[request["t"]](self, conn, request)
         except (ProtocolError, MoveError) as exc:
             if exc.code != "rate_limited" or conn.refused <= self.config.burst:
-                conn.send(server_messages.error(exc.code, exc.message, rid=rid))
+                conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
             if exc.code not in ("rate_limited", "not_your_turn", "illegal_move"):
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
 
@@ -221,14 +225,15 @@ class GotherServer:
         if self.config.password is not None and request.get("password") != self.config.password:
             raise ProtocolError("wrong_password", "this server needs a password")
         conn.name = request["name"]
-        conn.send(server_messages.welcome(SERVER_NAME, rid=request.get("rid")))
+        conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
 
     def on_list(self, conn: Connection, request: dict[str, Any]) -> None:
-        conn.send(server_messages.tables(self.lobby.listing(), rid=request.get("rid")))
+        rows = tuple(self.lobby.listing())
+        conn.send(server_messages.Tables(tables=rows, rid=request.get("rid")))
 
     def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
         table = self.lobby.create(request)
-        conn.send(server_messages.created(table.id, rid=request.get("rid")))
+        conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
         table.start_if_full()  # a table of bots only plays at once, for spectators
 
     def on_join(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -241,8 +246,12 @@ class GotherServer:
         seat, token = table.join(conn, request.get("seat"), request.get("password"))
         conn.table = table
         conn.send(
-            server_messages.joined(
-                table.id, seat, token, table.deck.catalogue(), rid=request.get("rid")
+            server_messages.Joined(
+                table=table.id,
+                seat=seat,
+                token=token,
+                cards=table.deck.catalogue(),
+                rid=request.get("rid"),
             )
         )
         self._send_chat_history(conn, table)
@@ -255,8 +264,12 @@ class GotherServer:
             self._leave_current(conn)
         conn.table = table
         conn.send(
-            server_messages.joined(
-                table.id, seat, request["token"], table.deck.catalogue(), rid=request.get("rid")
+            server_messages.Joined(
+                table=table.id,
+                seat=seat,
+                token=request["token"],
+                cards=table.deck.catalogue(),
+                rid=request.get("rid"),
             )
         )
         self._send_chat_history(conn, table)
@@ -280,7 +293,9 @@ class GotherServer:
         self._leave_current(conn)
         conn.table = table
         conn.send(
-            server_messages.watching(table.id, table.deck.catalogue(), rid=request.get("rid"))
+            server_messages.Watching(
+                table=table.id, cards=table.deck.catalogue(), rid=request.get("rid")
+            )
         )
         self._send_chat_history(conn, table)
         table.watch(conn)
@@ -298,7 +313,7 @@ class GotherServer:
     def on_hint(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
         move = table.hint(seat)
-        conn.send(server_messages.hint(move, rid=request.get("rid")))
+        conn.send(server_messages.Hint(move=move, rid=request.get("rid")))
 
     def on_chat(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.table is None:
@@ -312,7 +327,7 @@ class GotherServer:
             raise ProtocolError("not_seated", "you are at no table")
         table_id = conn.table.id
         self._leave_current(conn, for_good=True)
-        conn.send(server_messages.left(table_id, rid=request.get("rid")))
+        conn.send(server_messages.Left(table=table_id, rid=request.get("rid")))
 
     def on_rematch(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
@@ -340,7 +355,7 @@ class GotherServer:
     @staticmethod
     def _send_chat_history(conn: Connection, table: Table) -> None:
         for sender, text in table.chat:
-            conn.send(server_messages.chat(sender, text))
+            conn.send(server_messages.Chat(sender=sender, text=text))
 
 
 def _peek_rid(frame: bytes | str) -> int | None:

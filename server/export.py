@@ -13,6 +13,7 @@ from typing import Any
 
 import msgpack
 
+from protocol.view import SeatInfo, TableInfo
 from server.game import REFEREE, Deck, Game, Variants, move_from_wire, parse_deck, view
 from server.store import Store, TableRecord
 
@@ -39,30 +40,44 @@ def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict
         "table": {"id": record.id, "name": record.name, "deck": record.deck_name},
         "variants": record.variants,
         "players": players,
-        "cards": deck.catalogue(),
+        "cards": [card.to_wire() for card in deck.catalogue()],
         "seed": seed,
         "game": game_no,
         "moves": [[seat, move] for seat, move in moves],
         "chat": [[name, text] for name, text in record.chat],
-        "views": replay_views(record, deck, seed, moves, players),
+        "views": replay_views(record, game_no, deck, seed, moves, players),
     }
 
 
 def replay_views(
-    record: TableRecord, deck: Deck, seed: int, moves: list, players: list[str]
+    record: TableRecord, game_no: int, deck: Deck, seed: int, moves: list, players: list[str]
 ) -> list[dict[str, Any]]:
     """The referee's view after the deal and after every move: a replay viewer steps
     through these without knowing any rule (the client never runs the engine)."""
     variants = Variants.from_wire(record.variants)
     game = Game.new(deck, record.seats, seed, variants)
-    table = {"id": record.id, "name": record.name, "deck": record.deck_name}
-    seats = [
-        {"seat": i, "name": name, "bot": False, "connected": True} for i, name in enumerate(players)
-    ]
-    views = [view(game, REFEREE).to_wire(table, seats)]
+    table = TableInfo(
+        variants=variants,
+        id=record.id,
+        name=record.name,
+        deck=record.deck_name,
+        seats=record.seats,
+        game=game_no,
+        spectators=0,
+        password=record.password_hash is not None,
+    )
+    seats = tuple(
+        SeatInfo(i, name, bot=False, connected=True, covered=False, rematch=False)
+        for i, name in enumerate(players)
+    )
+
+    def referee() -> dict[str, Any]:
+        return view(game, REFEREE, table=table, seats=seats).to_wire()  # type: ignore[no-any-return]
+
+    views = [referee()]
     for seat, move in moves:
         game.apply(move_from_wire(seat, move))
-        views.append(view(game, REFEREE).to_wire(table, seats))
+        views.append(referee())
     return views
 
 

@@ -8,10 +8,11 @@ import string
 from pathlib import Path
 from typing import Any
 
-from protocol import ProtocolError
+from protocol import ProtocolError, server_messages
+from protocol.view import ClockRule
 from server.game import DeckError, Game, Variants, default_deck_text, move_from_wire, parse_deck
 from server.store import Store, TableRecord
-from server.table import ClockRule, Seat, Settings, Table
+from server.table import Seat, Settings, Table
 from server.tokens import hash_secret
 
 log = logging.getLogger("gother.server")
@@ -36,7 +37,7 @@ class Lobby:
 
     # -- tables -------------------------------------------------------------------------
 
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self) -> list[server_messages.TableRow]:
         return [t.summary() for t in self.tables.values()]
 
     def find(self, table_id: str) -> Table:

@@ -1,7 +1,8 @@
 """`gother bot`: a bot that plays over the protocol like any other client.
 
-It joins a table, and whenever a `state` asks it for a decision it rebuilds the engine's
-GameView from the wire view and lets the same bot classes the server uses choose.
+It joins a table, and whenever a `state` asks it for a decision it parses the view into the
+protocol's `View` (the type the engine gives in-process bots) and lets the same bot classes
+the server uses choose.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode, server_messages
 from server.bots.base import Bot
 from server.bots.registry import make_bot
-from server.game import Card, Deck, view_from_wire
+from server.game import Deck, View
 
 log = logging.getLogger("gother.bot")
 MAX_FAILURES = 3
@@ -37,7 +38,7 @@ class NetBot:
     password: str | None = None
     seed: int = 0
 
-    async def run(self) -> dict[str, Any]:
+    async def run(self) -> View:
         """Play until the game at the table is over; returns the final view."""
         async with connect(self.url, max_size=MAX_FRAME, compression=None) as ws:
             await self._request(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": self.name})
@@ -47,50 +48,57 @@ class NetBot:
             if self.password is not None:
                 join["password"] = self.password
             joined = await self._request(ws, join)
-            deck = Deck.of("served", tuple(Card(**c) for c in joined["cards"]))
+            assert isinstance(joined, server_messages.Joined)
+            deck = Deck.of("served", joined.cards)
             bot = make_bot(self.kind, deck, random.Random(self.seed))
             return await self._play(ws, bot)
 
-    async def _play(self, ws: ClientConnection, bot: Bot) -> dict[str, Any]:
+    async def _play(self, ws: ClientConnection, bot: Bot) -> View:
         """Answer each decision once: a move carries a rid, and until the server answers
         it (with our `state` or an `error`) further states are only remembered."""
-        latest: dict[str, Any] | None = None
+        latest: View | None = None
         pending: int | None = None
         rid = failures = 0
         async for frame in ws:
-            message = decode(frame)  # type: ignore[arg-type]
-            if message["t"] == "state":
-                latest = message["view"]
-                if message.get("rid") == pending:
+            message = _read(frame)
+            if isinstance(message, server_messages.State):
+                latest = message.view
+                if message.rid == pending:
                     pending, failures = None, 0
-            elif message["t"] == "error" and message.get("rid") == pending:
+            elif isinstance(message, server_messages.Error) and message.rid == pending:
                 pending = None
-                if message["code"] == "rate_limited":
+                if message.code == "rate_limited":
                     await asyncio.sleep(0.2)
                 else:
                     failures += 1
-                    log.warning("move refused: %s", message["message"])
+                    log.warning("move refused: %s", message.message)
                     if failures > MAX_FAILURES:
                         raise BotRefused(f"{failures} moves refused in a row")
             if latest is None or pending is not None:
                 continue
-            if latest["phase"] == "over":
+            if latest.over:
                 return latest
-            if latest["legal"] is not None:
+            if latest.legal is not None:
                 rid += 1
                 pending = rid
-                move = bot.choose(view_from_wire(latest))
+                move = bot.choose(latest)
                 await ws.send(encode({"t": "move", "rid": rid, "move": move.to_wire()}))
         raise BotRefused("the server closed the connection before the game ended")
 
     @staticmethod
-    async def _request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    async def _request(ws: ClientConnection, message: dict[str, Any]) -> server_messages.Message:
         await ws.send(encode(message))
-        reply = decode(await ws.recv())  # type: ignore[arg-type]
-        if reply["t"] == "error":
-            raise BotRefused(f"{message['t']}: {reply['code']}: {reply['message']}")
+        reply = _read(await ws.recv())
+        if isinstance(reply, server_messages.Error):
+            raise BotRefused(f"{message['t']}: {reply.code}: {reply.message}")
+        if reply is None:
+            raise BotRefused(f"{message['t']}: an answer this bot does not understand")
         return reply
 
 
-def run_bot(bot: NetBot) -> dict[str, Any]:
+def _read(frame: bytes | str) -> server_messages.Message | None:
+    return server_messages.parse(decode(frame if isinstance(frame, bytes) else frame.encode()))
+
+
+def run_bot(bot: NetBot) -> View:
     return asyncio.run(bot.run())

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
+from protocol.view import ClockRule, SeatInfo, TableInfo, View
 from server.bots.registry import make_bot
 from server.game import (
     REFEREE,
@@ -55,13 +56,7 @@ class Peer(Protocol):
 
     name: str
 
-    def send(self, message: dict[str, Any]) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ClockRule:
-    initial: float  # seconds in each player's bank at the start of a game
-    increment: float  # seconds added after each move the player makes
+    def send(self, message: Any) -> None: ...
 
 
 @dataclass
@@ -115,24 +110,24 @@ class Table:
 
     # -- lobby ---------------------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> server_messages.TableRow:
         """One row of the `tables` listing."""
         taken = sum(s is not None for s in self.seats)
-        return {
-            "id": self.id,
-            "name": self.name,
-            "seats": self.seat_count,
-            "seated": taken,
-            "free": self.seat_count - taken,
-            "bots": sum(s is not None and s.is_bot for s in self.seats),
-            "players": [s.name if s else None for s in self.seats],
-            "phase": self.phase,
-            "started": self.game is not None,
-            "spectators": len(self.spectators),
-            "password": self.password_hash is not None,
-            "variants": self.variants.to_wire(),
-            "deck": self.deck_name,
-        }
+        return server_messages.TableRow(
+            id=self.id,
+            name=self.name,
+            seats=self.seat_count,
+            seated=taken,
+            free=self.seat_count - taken,
+            bots=sum(s is not None and s.is_bot for s in self.seats),
+            players=tuple(s.name if s else None for s in self.seats),
+            phase=self.phase,
+            started=self.game is not None,
+            spectators=len(self.spectators),
+            password=self.password_hash is not None,
+            variants=self.variants,
+            deck=self.deck_name,
+        )
 
     @property
     def phase(self) -> str:
@@ -229,7 +224,7 @@ class Table:
 
     def watch(self, peer: Peer) -> None:
         self.spectators.add(peer)
-        peer.send(server_messages.state(self.seq, self.wire_view(SPECTATOR)))
+        peer.send(server_messages.State(seq=self.seq, view=self.wire_view(SPECTATOR)))
 
     # -- the game ------------------------------------------------------------------------
 
@@ -297,7 +292,7 @@ class Table:
         self.chat.append((peer.name, text))
         del self.chat[:-CHAT_KEPT]
         self.store.add_chat(self.id, self.game_no, peer.name, text)
-        message = server_messages.chat(peer.name, text)
+        message = server_messages.Chat(sender=peer.name, text=text)
         for listener in self.listeners():
             listener.send(message)
 
@@ -307,72 +302,46 @@ class Table:
         seated = [s.peer for s in self.seats if s is not None and s.peer is not None]
         return seated + list(self.spectators)
 
-    def table_info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {
-            "id": self.id,
-            "name": self.name,
-            "variants": self.variants.to_wire(),
-            "deck": self.deck_name,
-            "seats": self.seat_count,
-            "game": self.game_no,
-            "spectators": len(self.spectators),
-            "password": self.password_hash is not None,
-        }
-        if self.clock_rule is not None:
-            info["clock"] = {
-                "initial": self.clock_rule.initial,
-                "increment": self.clock_rule.increment,
-            }
-        return info
+    def table_info(self) -> TableInfo:
+        return TableInfo(
+            variants=self.variants,
+            id=self.id,
+            name=self.name,
+            deck=self.deck_name,
+            seats=self.seat_count,
+            game=self.game_no,
+            spectators=len(self.spectators),
+            password=self.password_hash is not None,
+            clock=self.clock_rule,
+        )
 
-    def seats_meta(self) -> list[dict[str, Any]]:
+    def seats_meta(self) -> tuple[SeatInfo, ...]:
         now = self.settings.clock()
-        meta = []
-        for seat, holder in enumerate(self.seats):
-            if holder is None:
-                meta.append({"seat": seat, "name": None, "bot": False, "connected": False})
-                continue
-            entry: dict[str, Any] = {
-                "seat": seat,
-                "name": holder.name,
-                "bot": holder.is_bot,
-                "connected": holder.is_bot or holder.peer is not None,
-                "covered": self._covered(seat, now),
-                "rematch": holder.rematch,
-            }
-            if self.clock_rule is not None:
-                entry["clock"] = round(self._bank_now(seat, now), 1)
-            meta.append(entry)
-        return meta
+        return tuple(
+            SeatInfo(seat, None, bot=False, connected=False, covered=False, rematch=False)
+            if holder is None
+            else SeatInfo(
+                seat,
+                holder.name,
+                bot=holder.is_bot,
+                connected=holder.is_bot or holder.peer is not None,
+                covered=self._covered(seat, now),
+                rematch=holder.rematch,
+                clock=None if self.clock_rule is None else round(self._bank_now(seat, now), 1),
+            )
+            for seat, holder in enumerate(self.seats)
+        )
 
     def wire_view(
-        self, viewer: Viewer, lobby_facts: tuple[dict, list] | None = None
-    ) -> dict[str, Any]:
+        self, viewer: Viewer, lobby_facts: tuple[TableInfo, tuple[SeatInfo, ...]] | None = None
+    ) -> View:
         """The protocol `view` for a seat, a spectator or the referee (tests, export).
         `lobby_facts` (table info, seat names…) is the same for every viewer of a change,
         so a broadcast computes it once."""
         info, seats = lobby_facts or (self.table_info(), self.seats_meta())
         if self.game is None:
-            return self._lobby_view(viewer, info, seats)
-        return view(self.game, viewer).to_wire(info, seats)
-
-    def _lobby_view(self, viewer: Viewer, info: dict, seats: list) -> dict[str, Any]:
-        seat = viewer if isinstance(viewer, int) else None
-        return {
-            "table": info,
-            "phase": "lobby",
-            "turn": None,
-            "to_act": None,
-            "round": 0,
-            "round_cap": self.variants.round_cap,
-            "deck_count": 0,
-            "discard": [],
-            "players": seats,
-            "you": None if seat is None else {"seat": seat, "hand": []},
-            "legal": None,
-            "winner": None,
-            "log": [],
-        }
+            return View.lobby(info, seats, viewer if isinstance(viewer, int) else None)
+        return view(self.game, viewer, table=info, seats=seats)
 
     def changed(self, rid_for: tuple[int, int | None] | None = None) -> None:
         """Something everyone can see changed: seq + 1, a fresh view to each, bots driven."""
@@ -381,17 +350,17 @@ class Table:
         facts = (self.table_info(), self.seats_meta())
         for seat, holder in enumerate(self.seats):
             if holder is not None and holder.peer is not None:
-                message = server_messages.state(self.seq, self.wire_view(seat, facts))
-                if rid_for is not None and rid_for[0] == seat and rid_for[1] is not None:
-                    message["rid"] = rid_for[1]  # the mover's reply to its `move`
-                holder.peer.send(message)
+                rid = rid_for[1] if rid_for is not None and rid_for[0] == seat else None
+                holder.peer.send(  # with a rid for the mover: the reply to its `move`
+                    server_messages.State(seq=self.seq, view=self.wire_view(seat, facts), rid=rid)
+                )
         if self.spectators:
-            message = server_messages.state(self.seq, self.wire_view(SPECTATOR, facts))
+            message = server_messages.State(seq=self.seq, view=self.wire_view(SPECTATOR, facts))
             for peer in self.spectators:
                 peer.send(message)
         self.drive()
 
-    def referee_view(self) -> dict[str, Any]:
+    def referee_view(self) -> View:
         return self.wire_view(REFEREE)
 
     # -- bots, absence and clocks ---------------------------------------------------------

@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from server.game import Deck, GameView, Move
+from server.game import Deck, Move, View
 
 
 class Bot(Protocol):
     kind: str
 
-    def choose(self, view: GameView) -> Move:
+    def choose(self, view: View) -> Move:
         """A legal move for `view.seat`, whose `view.legal` is not None."""
         ...
 

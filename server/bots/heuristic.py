@@ -1,6 +1,6 @@
 """`heuristic`: a greedy bot, the ladder's second rung and the server's hint for a human seat.
 
-It sees only its `GameView`. Every decision is scored with one function, `pile_value`
+It sees only its `View`. Every decision is scored with one function, `pile_value`
 (what a Fate pile is worth to its owner), and the bot picks the move whose resulting piles
 are best for it: its own pile as high as possible, every opponent's as low as possible,
 weighted by how dangerous that opponent is (`Table.stake`). Ties go to the first candidate
@@ -21,12 +21,12 @@ from server.game import (
     DiscardHand,
     Distribute,
     Draw,
-    GameView,
     LegalDiscardFate,
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
     Move,
+    View,
 )
 
 from .base import BotBase
@@ -88,7 +88,7 @@ class Table:
     stake: tuple[float, ...]  # how a change of a seat's value counts for us
 
     @classmethod
-    def of(cls, deck: Deck, view: GameView) -> Table:
+    def of(cls, deck: Deck, view: View) -> Table:
         assert view.seat is not None
         sums = tuple(
             (
@@ -121,7 +121,7 @@ class Table:
 class HeuristicBot(BotBase):
     kind = "heuristic"
 
-    def choose(self, view: GameView) -> Move:
+    def choose(self, view: View) -> Move:
         seat, choice = view.seat, view.legal
         assert seat is not None and choice is not None
         table = Table.of(self.deck, view)
@@ -178,7 +178,7 @@ class HeuristicBot(BotBase):
             options = (zip(seats, hand, strict=True) for seats in permutations(recipients, count))
         return max(map(tuple, options), key=lambda give: sum(gain[pair] for pair in give))
 
-    def draw(self, table: Table, view: GameView, discard: tuple[int, ...]) -> int | None:
+    def draw(self, table: Table, view: View, discard: tuple[int, ...]) -> int | None:
         """R12: the best card of the discard pile if it beats an average unseen card (the
         catalogue minus every card we can see), else None for the draw pile."""
         if not discard:
@@ -190,7 +190,7 @@ class HeuristicBot(BotBase):
             return best
         return None
 
-    def unseen(self, view: GameView) -> set[int]:
+    def unseen(self, view: View) -> set[int]:
         seen = {*(view.hand or ()), *view.discard}
         for p in view.players:
             seen.update(p.fate, p.known_hand)

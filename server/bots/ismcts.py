@@ -15,7 +15,7 @@ information set; every iteration
    and scores the position with a reward in [0, 1] for every seat;
 5. *backpropagates*: each node adds the reward of the seat that made its move.
 
-The bot never sees the Game it plays in: `choose` takes a GameView only; the worlds it
+The bot never sees the Game it plays in: `choose` takes a View only; the worlds it
 searches are its own samples. `distribute` has up to 120 assignments, so at every node the
 moves are restricted to a few candidates: the heuristic bot's choice plus the best few of a
 greedy score of this module's own (a second opinion, so the search has real alternatives).
@@ -37,12 +37,12 @@ from server.game import (
     Distribute,
     Draw,
     Game,
-    GameView,
     LegalDiscardFate,
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
     Move,
+    View,
     legal,
     view,
 )
@@ -177,7 +177,7 @@ class RolloutHeuristic(HeuristicBot):
 
     DECK_DRAW_WORTH = 1.0
 
-    def draw(self, table: Table, view: GameView, discard: tuple[int, ...]) -> int | None:
+    def draw(self, table: Table, view: View, discard: tuple[int, ...]) -> int | None:
         if not discard:
             return None
         best = max(discard, key=table.usefulness)
@@ -187,7 +187,7 @@ class RolloutHeuristic(HeuristicBot):
 # -- determinization --------------------------------------------------------------------
 
 
-def unseen_cards(view: GameView, deck_size: int) -> list[int]:
+def unseen_cards(view: View, deck_size: int) -> list[int]:
     """Every card the viewer cannot place: not in its hand, any Fate pile, the discard pile
     or a card another player is known to hold. Sorted, so sampling depends only on the rng."""
     seen = set(view.hand or ()) | set(view.discard)
@@ -197,7 +197,7 @@ def unseen_cards(view: GameView, deck_size: int) -> list[int]:
     return [card for card in range(deck_size) if card not in seen]
 
 
-def determinize(view: GameView, deck: Deck, rng: random.Random) -> Game:
+def determinize(view: View, deck: Deck, rng: random.Random) -> Game:
     """A world consistent with `view`: each other player holds their known cards plus a random
     sample of the unseen ones up to their hand count; the rest is the draw pile, shuffled."""
     me = view.seat
@@ -232,7 +232,7 @@ def determinize(view: GameView, deck: Deck, rng: random.Random) -> Game:
     )
 
 
-def reproduces(world: Game, view: GameView) -> bool:
+def reproduces(world: Game, view: View) -> bool:
     """The sampled world asks the viewer the same decision the view shows."""
     seat = view.seat
     assert seat is not None
@@ -297,7 +297,7 @@ class IsmctsBot(BotBase):
         self.last_iterations = 0  # how many iterations the last search ran (for measuring)
         self.last_root: Node | None = None  # and its tree
 
-    def choose(self, view: GameView) -> Move:
+    def choose(self, view: View) -> Move:
         assert view.seat is not None and view.legal is not None
         deadline = time.perf_counter() + self.think_time
         self.last_iterations, self.last_root = 0, None
@@ -311,7 +311,7 @@ class IsmctsBot(BotBase):
 
     # -- the moves searched ---------------------------------------------------------------
 
-    def _root_moves(self, view: GameView, world: Game) -> list[Move]:
+    def _root_moves(self, view: View, world: Game) -> list[Move]:
         """The heuristic's choice first, then the greedy score's best few. Computed on one
         sample: the root's moves depend only on what the viewer sees, so any sample will do."""
         seat = view.seat
@@ -340,7 +340,7 @@ class IsmctsBot(BotBase):
 
     # -- search --------------------------------------------------------------------------
 
-    def _search(self, view: GameView, options: list[Move], deadline: float) -> Move:
+    def _search(self, view: View, options: list[Move], deadline: float) -> Move:
         """Grow the tree, then play the root move visited most (the robust child; ties go to
         the better mean, then to the heuristic's move)."""
         seat = view.seat
@@ -362,7 +362,7 @@ class IsmctsBot(BotBase):
 
         return max(options, key=robustness)
 
-    def _iterate(self, root: Node, view: GameView, options: list[Move], horizon: int) -> None:
+    def _iterate(self, root: Node, view: View, options: list[Move], horizon: int) -> None:
         """One ISMCTS iteration: determinize, select, expand, simulate, backpropagate."""
         world = determinize(view, self.deck, self.rng)
         node, path = root, [root]
@@ -417,7 +417,7 @@ def turn_index(round: int, turn: int, players: int) -> int:
     return (round - 1) * players + turn
 
 
-def only_move(view: GameView) -> Move | None:
+def only_move(view: View) -> Move | None:
     """The move, when the decision has a single legal answer and needs no search."""
     seat = view.seat
     assert seat is not None

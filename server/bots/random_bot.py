@@ -7,12 +7,12 @@ from server.game import (
     DiscardHand,
     Distribute,
     Draw,
-    GameView,
     LegalDiscardFate,
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
     Move,
+    View,
 )
 
 from .base import BotBase
@@ -21,7 +21,7 @@ from .base import BotBase
 class RandomBot(BotBase):
     kind = "random"
 
-    def choose(self, view: GameView) -> Move:
+    def choose(self, view: View) -> Move:
         seat, choice, rng = view.seat, view.legal, self.rng
         assert seat is not None and choice is not None
         match choice:

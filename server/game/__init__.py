@@ -1,40 +1,36 @@
-"""The pure rules engine of Gother Than Thou: no I/O, no asyncio, deterministic."""
+"""The pure rules engine of Gother Than Thou: no I/O, no asyncio, deterministic.
 
-from .cards import (
-    HAND_SIZE,
+Its events, legal choices and views are the protocol's types (`protocol.view`): what the
+engine records is what the wire carries.
+"""
+
+from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
+from protocol.view import (
     Card,
-    Deck,
-    DeckError,
-    default_deck,
-    default_deck_text,
-    load_deck,
-    parse_deck,
-)
-from .events import (
     Drew,
     Event,
     FateDiscarded,
     GameOver,
     HandDiscarded,
-    Placed,
-    Reshuffled,
-    Swooned,
-    TurnBegan,
-)
-from .legal import (
     Legal,
     LegalDiscardFate,
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
-    legal,
-    legal_from_wire,
-    legal_to_wire,
+    Placed,
+    Player,
+    Reshuffled,
+    Swooned,
+    TurnBegan,
+    Variants,
+    View,
 )
+
+from .cards import Deck, DeckError, default_deck, default_deck_text, load_deck, parse_deck
+from .legal import legal
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError, move_from_wire
-from .state import SWOON_AT, WIN_GOTH, Game, Phase
-from .variants import Variants
-from .view import REFEREE, SPECTATOR, GameView, PlayerView, Viewer, view, view_from_wire
+from .state import Game, Phase
+from .view import REFEREE, SPECTATOR, Viewer, view
 
 __all__ = [
     "HAND_SIZE",
@@ -54,7 +50,6 @@ __all__ = [
     "FateDiscarded",
     "Game",
     "GameOver",
-    "GameView",
     "HandDiscarded",
     "Legal",
     "LegalDiscardFate",
@@ -65,20 +60,18 @@ __all__ = [
     "MoveError",
     "Phase",
     "Placed",
-    "PlayerView",
+    "Player",
     "Reshuffled",
     "Swooned",
     "TurnBegan",
     "Variants",
+    "View",
     "Viewer",
     "default_deck",
     "default_deck_text",
     "legal",
-    "legal_from_wire",
-    "legal_to_wire",
     "load_deck",
     "move_from_wire",
     "parse_deck",
     "view",
-    "view_from_wire",
 ]

@@ -13,31 +13,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-HAND_SIZE = 5
+from protocol.constants import HAND_SIZE, NAME_MAX
+from protocol.view import Card
+
 VALUE_RANGE = range(-9, 10)
-NAME_MAX = 24
 FLAVOUR_MAX = 80
 SCORES = ("goth", "sickness", "money")
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    id: int
-    name: str
-    flavour: str
-    goth: int
-    sickness: int
-    money: int
-
-    def to_wire(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "flavour": self.flavour,
-            "goth": self.goth,
-            "sickness": self.sickness,
-            "money": self.money,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +48,9 @@ class Deck:
     def card_name(self, card: int) -> str:
         return self.cards[card].name if 0 <= card < len(self.cards) else f"card {card}"
 
-    def catalogue(self) -> list[dict[str, Any]]:
-        return [c.to_wire() for c in self.cards]
+    def catalogue(self) -> tuple[Card, ...]:
+        """The cards as the protocol sends them, once per table (`joined`, `watching`)."""
+        return self.cards
 
     def check_seats(self, seats: int, source: str = "deck") -> None:
         """H3: a deck must at least deal every seat its opening hand."""
@@ -167,7 +149,7 @@ def _parse_card(raw: Any, source: str, position: int) -> Card:
         values[key] = value
     if not any(values.values()):
         raise fail(None, "changes no score (R1: every card must)")
-    return Card(card_id, name, flavour, **values)
+    return Card(card_id, name, flavour, values["goth"], values["sickness"], values["money"])
 
 
 def load_deck(path: str | Path) -> Deck:

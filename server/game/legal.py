@@ -1,45 +1,17 @@
-"""What a seat may do now, shaped so a client can render it directly (Principle 2)."""
+"""What a seat may do now (Principle 2), as the protocol's `Legal` shapes, which a client
+renders directly."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from protocol.view import (
+    Legal,
+    LegalDiscardFate,
+    LegalDiscardHand,
+    LegalDistribute,
+    LegalDraw,
+)
 
 from .state import Game
-
-
-@dataclass(frozen=True, slots=True)
-class LegalDiscardFate:
-    cards: tuple[int, ...]
-    kind = "discard_fate"
-
-
-@dataclass(frozen=True, slots=True)
-class LegalDistribute:
-    hand: tuple[int, ...]
-    recipients: tuple[int, ...]
-    count: int  # how many cards must be placed
-    each_gets_one: bool  # True: every player gets exactly one; False: all cards, any seats
-    kind = "distribute"
-
-
-@dataclass(frozen=True, slots=True)
-class LegalDraw:
-    deck: bool
-    discard: tuple[int, ...]  # cards that may be taken; empty when in debt
-    in_debt: bool
-    remaining: int  # cards still to draw this step
-    kind = "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class LegalDiscardHand:
-    cards: tuple[int, ...]
-    count: int  # cards still to discard
-    kind = "discard_hand"
-
-
-Legal = LegalDiscardFate | LegalDistribute | LegalDraw | LegalDiscardHand
 
 
 def legal(game: Game, seat: int) -> Legal | None:
@@ -69,31 +41,3 @@ def legal(game: Game, seat: int) -> Legal | None:
             limit - len(hand),
         )
     return None
-
-
-def legal_to_wire(choice: Legal | None) -> dict[str, Any] | None:
-    if choice is None:
-        return None
-    wire: dict[str, Any] = {"kind": choice.kind}
-    for name in choice.__dataclass_fields__:
-        value = getattr(choice, name)
-        wire[name] = list(value) if isinstance(value, tuple) else value
-    return wire
-
-
-_LEGAL_KINDS: dict[str, type] = {
-    cls.kind: cls for cls in (LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-}
-
-
-def legal_from_wire(wire: dict[str, Any] | None) -> Legal | None:
-    """The inverse of legal_to_wire, for bots that play over the protocol."""
-    if wire is None:
-        return None
-    cls = _LEGAL_KINDS[wire["kind"]]
-    return cls(
-        **{
-            name: tuple(wire[name]) if isinstance(wire[name], list) else wire[name]
-            for name in cls.__dataclass_fields__
-        }
-    )

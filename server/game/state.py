@@ -18,8 +18,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from .cards import HAND_SIZE, Deck
-from .events import (
+from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
+from protocol.view import (
     Drew,
     Event,
     FateDiscarded,
@@ -29,14 +29,13 @@ from .events import (
     Reshuffled,
     Swooned,
     TurnBegan,
+    Variants,
 )
+
+from .cards import Deck
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
-from .variants import Variants
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
-
-SWOON_AT = 5  # R7
-WIN_GOTH = 20  # R15
 
 
 class Game:

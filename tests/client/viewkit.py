@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from protocol.view import SeatInfo, TableInfo
 from server.game import SPECTATOR, Game, Variants, parse_deck, view
 
 # (name, goth, sickness, money); card id = index.
@@ -55,43 +56,39 @@ def _deck_toml() -> str:
 
 
 DECK = parse_deck(_deck_toml(), "client-test.toml")
-CATALOGUE = DECK.catalogue()
+CATALOGUE = [card.to_wire() for card in DECK.catalogue()]
 NAMES = ("Raven", "Morticia", "Vlad")
 TOKEN = "raven-secret-token-0123456789"
 TABLE = "t1"
 
 
-def seats_meta(names: Sequence[str] = NAMES, away: Sequence[int] = ()) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": seat,
-            "name": name,
-            "bot": seat != 0,
-            "connected": seat not in away,
-            "covered": False,
-            "rematch": False,
-        }
+def seats_meta(names: Sequence[str] = NAMES, away: Sequence[int] = ()) -> tuple[SeatInfo, ...]:
+    return tuple(
+        SeatInfo(
+            seat, name, bot=seat != 0, connected=seat not in away, covered=False, rematch=False
+        )
         for seat, name in enumerate(names)
-    ]
+    )
 
 
-def table_info(game: Game, name: str = "The Crypt") -> dict[str, Any]:
-    return {
-        "id": TABLE,
-        "name": name,
-        "variants": game.variants.to_wire(),
-        "deck": "client-test",
-        "seats": game.players,
-        "game": 1,
-        "spectators": 0,
-        "password": False,
-    }
+def table_info(game: Game, name: str = "The Crypt") -> TableInfo:
+    return TableInfo(
+        variants=game.variants,
+        id=TABLE,
+        name=name,
+        deck="client-test",
+        seats=game.players,
+        game=1,
+        spectators=0,
+        password=False,
+    )
 
 
 def wire_view(
     game: Game, viewer: int | str = 0, names: Sequence[str] = NAMES, away: Sequence[int] = ()
 ) -> dict[str, Any]:
-    return view(game, viewer).to_wire(table_info(game), seats_meta(names, away))
+    seats = seats_meta(names, away)
+    return view(game, viewer, table=table_info(game), seats=seats).to_wire()  # type: ignore[arg-type, no-any-return]
 
 
 def spectator_view(game: Game) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from server.game import (
     LegalDraw,
     Variants,
     legal,
-    legal_to_wire,
 )
 
 
@@ -124,24 +123,23 @@ def test_nobody_has_a_decision_once_the_game_is_over():
     assert [legal(game, seat) for seat in range(3)] == [None, None, None]
 
 
-def test_legal_to_wire():
-    assert legal_to_wire(None) is None
-    assert legal_to_wire(LegalDiscardFate((4, 2))) == {"kind": "discard_fate", "cards": [4, 2]}
-    assert legal_to_wire(LegalDistribute((1, 2), (0, 1, 2), 2, False)) == {
+def test_legal_shapes_on_the_wire():
+    assert LegalDiscardFate((4, 2)).to_wire() == {"kind": "discard_fate", "cards": [4, 2]}
+    assert LegalDistribute((1, 2), (0, 1, 2), 2, False).to_wire() == {
         "kind": "distribute",
         "hand": [1, 2],
         "recipients": [0, 1, 2],
         "count": 2,
         "each_gets_one": False,
     }
-    assert legal_to_wire(LegalDraw(True, (), True, 3)) == {
+    assert LegalDraw(True, (), True, 3).to_wire() == {
         "kind": "draw",
         "deck": True,
         "discard": [],
         "in_debt": True,
         "remaining": 3,
     }
-    assert legal_to_wire(LegalDiscardHand((5, 6), 1)) == {
+    assert LegalDiscardHand((5, 6), 1).to_wire() == {
         "kind": "discard_hand",
         "cards": [5, 6],
         "count": 1,

@@ -32,18 +32,21 @@ from server.game import (
     DiscardHand,
     Distribute,
     Draw,
+    Drew,
     Game,
+    GameOver,
+    HandDiscarded,
     LegalDiscardFate,
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
+    Placed,
+    TurnBegan,
     Variants,
     default_deck,
     legal,
-    legal_to_wire,
     view,
 )
-from server.game.events import Drew, GameOver, HandDiscarded, Placed, TurnBegan
 from server.game.view import LOG_SIZE
 
 MAX_MOVES = 300
@@ -183,7 +186,8 @@ def check_view(game: Game, viewer: Any) -> None:
         assert wire["you"] is None and wire["legal"] is None
     else:
         assert wire["you"] == {"seat": seat, "hand": game.hands[seat]}
-        assert wire["legal"] == legal_to_wire(legal(game, seat))
+        choice = legal(game, seat)
+        assert wire["legal"] == (None if choice is None else choice.to_wire())
         shown |= set(wire["you"]["hand"])
         if wire["legal"] is not None:
             for key in ("cards", "hand", "discard"):
@@ -198,7 +202,7 @@ def check_view(game: Game, viewer: Any) -> None:
     assert len(wire["log"]) == len(events)
     for entry, event in zip(wire["log"], events, strict=True):
         expected = {"kind": event.kind}
-        for name in event.__dataclass_fields__:
+        for name in event.__struct_fields__:
             value = getattr(event, name)
             expected[name] = list(value) if isinstance(value, tuple) else value
         if isinstance(event, Drew) and event.source == "deck" and event.seat != seat and not over:

@@ -20,28 +20,26 @@ from server.game import (
     DiscardHand,
     Distribute,
     Draw,
+    Drew,
+    FateDiscarded,
     Game,
+    GameOver,
+    HandDiscarded,
     LegalDiscardFate,
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
     MoveError,
+    Placed,
+    Reshuffled,
+    Swooned,
+    TurnBegan,
     Variants,
     default_deck,
     legal,
     load_deck,
     parse_deck,
     view,
-)
-from server.game.events import (
-    Drew,
-    FateDiscarded,
-    GameOver,
-    HandDiscarded,
-    Placed,
-    Reshuffled,
-    Swooned,
-    TurnBegan,
 )
 
 IMMEDIATE = Variants(overflow="immediate")
@@ -86,8 +84,8 @@ def test_r1_card_ids_follow_the_file_not_the_shuffle():
     deck = default_deck()
     game = Game.new(deck, 3, seed=11)
     catalogue = deck.catalogue()
-    assert [entry["id"] for entry in catalogue] == list(range(55))
-    assert catalogue[7]["name"] == deck.cards[7].name
+    assert [entry.id for entry in catalogue] == list(range(55))
+    assert catalogue[7].name == deck.cards[7].name
     assert all_cards(game) == list(range(55))
 
 

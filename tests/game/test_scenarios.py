@@ -12,16 +12,20 @@ from server.game import (
     DiscardHand,
     Distribute,
     Draw,
+    Drew,
     Game,
     LegalDiscardFate,
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
     MoveError,
+    Placed,
+    Reshuffled,
+    Swooned,
+    TurnBegan,
     Variants,
     legal,
 )
-from server.game.events import Drew, Placed, Reshuffled, Swooned, TurnBegan
 
 # (goth, sickness, money)
 SCENARIO_DECK = {

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import random
 
+import msgpack
 import pytest
 from enginekit import make_deck, play_random, position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from protocol import encode
+from protocol.view import SeatInfo, TableInfo, View
 from server.game import REFEREE, SPECTATOR, Distribute, Draw, Game, Variants, default_deck, view
 
 
@@ -135,10 +140,21 @@ def test_the_view_carries_the_table_facts():
         round=7,
         variants=Variants(fate_discard="top", round_cap=50),
     )
-    wire = view(game, 2).to_wire(
-        table={"id": "t1", "name": "Crypt"},
-        seats=[{"name": "Morticia", "bot": False, "connected": True}] * 3,
+    table = TableInfo(
+        variants=game.variants,
+        id="t1",
+        name="Crypt",
+        deck="test",
+        seats=3,
+        game=1,
+        spectators=0,
+        password=False,
     )
+    seats = tuple(
+        SeatInfo(s, "Morticia", bot=False, connected=True, covered=False, rematch=False)
+        for s in range(3)
+    )
+    wire = view(game, 2, table=table, seats=seats).to_wire()
     assert wire["table"]["id"] == "t1" and wire["table"]["name"] == "Crypt"
     assert wire["table"]["variants"]["fate_discard"] == "top"
     assert (wire["phase"], wire["turn"], wire["to_act"], wire["round"]) == (
@@ -160,3 +176,15 @@ def test_the_seed_never_shows_before_the_end(viewer):
     wire = view(game, viewer).to_wire()
     assert "987654321" not in repr(wire)
     assert "reveal" not in wire
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32), moves=st.integers(0, 120), viewer=st.sampled_from([0, 2, SPECTATOR])
+)
+def test_every_view_parses_back_from_its_frame(seed, moves, viewer):
+    """What the engine builds is what a client reads: encode, decode, View.from_wire."""
+    game = Game.new(default_deck(), 3, seed)
+    play_random(game, random.Random(seed), moves)
+    built = view(game, viewer)
+    assert View.from_wire(msgpack.unpackb(encode(built))) == built

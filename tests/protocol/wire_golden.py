@@ -62,13 +62,15 @@ GAMES = (
 def frames() -> list[tuple[str, bytes]]:
     """Every frame of the recorded games, as (label, bytes), in the order they are made."""
     from protocol import encode, server_messages
+    from protocol.view import ClockRule
     from server.game import REFEREE, SPECTATOR, Game, Variants, default_deck, move_from_wire
     from server.store import Store
-    from server.table import ClockRule, Seat, Settings, Table
+    from server.table import Seat, Settings, Table
 
     out: list[tuple[str, bytes]] = []
     deck = default_deck()
-    out.append(("catalogue", encode(server_messages.watching("golden", deck.catalogue()))))
+    catalogue = server_messages.Watching(table="golden", cards=deck.catalogue())
+    out.append(("catalogue", encode(catalogue)))
     for number, spec in enumerate(GAMES):
         variants = Variants.from_wire(spec["variants"])
         table = Table(
@@ -88,7 +90,8 @@ def frames() -> list[tuple[str, bytes]]:
         viewers = [*range(spec["seats"]), SPECTATOR]
         for viewer in viewers:  # the lobby, before every seat is taken
             out.append((f"{number}/lobby/{viewer}", encode(table.wire_view(viewer))))
-        out.append((f"{number}/listing", encode(server_messages.tables([table.summary()]))))
+        listing = server_messages.Tables(tables=(table.summary(),))
+        out.append((f"{number}/listing", encode(listing)))
         for seat in range(2, spec["seats"]):
             table.seats[seat] = Seat(f"Guest {seat}", token_hash="1" * 64)
         table.game_no = 1
@@ -98,14 +101,14 @@ def frames() -> list[tuple[str, bytes]]:
         while True:
             table.seq += 1
             for viewer in viewers:
-                message = server_messages.state(table.seq, table.wire_view(viewer))
+                message = server_messages.State(seq=table.seq, view=table.wire_view(viewer))
                 out.append((f"{number}/{moves}/{viewer}", encode(message)))
             out.append((f"{number}/{moves}/referee", encode(table.wire_view(REFEREE))))
             if game.over:
                 break
             seat = game.to_act()
             assert seat is not None
-            wire_legal = table.wire_view(seat)["legal"]
+            wire_legal = table.wire_view(seat).to_wire()["legal"]
             game.apply(move_from_wire(seat, _policy_move(wire_legal, rng)))
             moves += 1
     return out

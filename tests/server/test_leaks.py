@@ -129,7 +129,7 @@ def expected_log(game: Game, position: Position, viewer: int | None) -> list[dic
     log = []
     for event in game.events[: position.events][-LOG_SIZE:]:
         entry: dict[str, Any] = {"kind": event.kind}
-        for name in event.__dataclass_fields__:
+        for name in event.__struct_fields__:
             value = getattr(event, name)
             entry[name] = list(value) if isinstance(value, tuple) else value
         if isinstance(event, Drew) and event.source == "deck" and viewer != event.seat:
