@@ -71,15 +71,14 @@ def string(
     def check(value: Any, where: str) -> str:
         if not isinstance(value, str):
             raise bad(where, f"must be a string, got {wire_name(value)}")
-        if tidy is not None:
-            value = tidy(value)
-        if not lo <= len(value) <= hi:
-            raise bad(where, f"must be {lo} to {hi} characters, got {len(value)}")
-        if printable and not value.isprintable():
+        text: str = value if tidy is None else tidy(value)
+        if not lo <= len(text) <= hi:
+            raise bad(where, f"must be {lo} to {hi} characters, got {len(text)}")
+        if printable and not text.isprintable():
             raise bad(where, "must not contain control or invisible characters")
-        if pattern is not None and not pattern.fullmatch(value):
+        if pattern is not None and not pattern.fullmatch(text):
             raise bad(where, f"must match {pattern.pattern}")
-        return value
+        return text
 
     return check
 

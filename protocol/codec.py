@@ -82,7 +82,6 @@ def _check_tree(value: object) -> None:
         if isinstance(item, dict):
             if not all(type(key) is str for key in item):
                 raise ProtocolError("bad_frame", "map keys must be strings")
-            children = item.values()
+            stack.extend((child, depth + 1) for child in item.values())
         else:
-            children = item
-        stack.extend((child, depth + 1) for child in children)
+            stack.extend((child, depth + 1) for child in item)

@@ -11,7 +11,7 @@ generic to import bare.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -20,11 +20,11 @@ from protocol.errors import ErrorCode
 from protocol.view import Card, Variants, View, Wire, convert
 
 
-class Reply(Wire, tag_field="t"):
+class Reply(Wire, tag_field="t", frozen=True):
     rid: int | None = None  # the request's, echoed
 
 
-class Welcome(Reply, tag="welcome", kw_only=True):
+class Welcome(Reply, tag="welcome", kw_only=True, frozen=True):
     v: int  # the protocol version the server speaks
     server: str  # software and version, e.g. "gother 0.1.0"
 
@@ -33,7 +33,7 @@ class Welcome(Reply, tag="welcome", kw_only=True):
         return cls(v=PROTOCOL_VERSION, server=server, rid=rid)
 
 
-class TableRow(Wire):
+class TableRow(Wire, frozen=True):
     """One table of the `tables` listing."""
 
     id: str
@@ -51,35 +51,35 @@ class TableRow(Wire):
     deck: str
 
 
-class Tables(Reply, tag="tables", kw_only=True):
+class Tables(Reply, tag="tables", kw_only=True, frozen=True):
     tables: tuple[TableRow, ...]
 
 
-class Created(Reply, tag="created", kw_only=True):
+class Created(Reply, tag="created", kw_only=True, frozen=True):
     table: str  # the creator is not seated until it sends `join`
 
 
-class Joined(Reply, tag="joined", kw_only=True):
+class Joined(Reply, tag="joined", kw_only=True, frozen=True):
     table: str
     seat: int
     token: str  # secret: kept to `resume` the seat, never shown
     cards: tuple[Card, ...]  # the card catalogue, once per table
 
 
-class Watching(Reply, tag="watching", kw_only=True):
+class Watching(Reply, tag="watching", kw_only=True, frozen=True):
     table: str
     cards: tuple[Card, ...]
 
 
-class Hint(Reply, tag="hint", kw_only=True):
+class Hint(Reply, tag="hint", kw_only=True, frozen=True):
     move: dict[str, Any]  # a `move` map, as a client would send it
 
 
-class Left(Reply, tag="left", kw_only=True):
+class Left(Reply, tag="left", kw_only=True, frozen=True):
     table: str
 
 
-class Error(Reply, tag="error", kw_only=True):
+class Error(Reply, tag="error", kw_only=True, frozen=True):
     code: str  # one of ErrorCode: clients branch on it
     message: str  # one sentence for people, not to be parsed
 
@@ -87,7 +87,7 @@ class Error(Reply, tag="error", kw_only=True):
         ErrorCode(self.code)  # a typo in a code fails here, never on a client
 
 
-class State(Wire, tag_field="t", tag="state"):
+class State(Wire, tag_field="t", tag="state", frozen=True):
     """A full snapshot of the table for one viewer, after every change."""
 
     seq: int
@@ -95,19 +95,19 @@ class State(Wire, tag_field="t", tag="state"):
     rid: int | None = None  # only on the state that answers the viewer's own `move`
 
 
-class Chat(Wire, tag_field="t", tag="chat"):
+class Chat(Wire, tag_field="t", tag="chat", frozen=True):
     sender: str = msgspec.field(name="from")  # `from` is a Python keyword
     text: str
 
 
 Message = Welcome | Tables | Created | Joined | Watching | Hint | Left | Error | State | Chat
-_TYPES = {cls.__struct_config__.tag: cls for cls in Message.__args__}  # type: ignore[attr-defined]
+_KNOWN = frozenset(cls.__struct_config__.tag for cls in get_args(Message))
 
 
 def parse(frame: dict[str, Any]) -> Message | None:
     """A decoded frame as its message, or None for a type this client does not know (a
     newer server's); ProtocolError when a known message is malformed."""
-    kind = _TYPES.get(frame.get("t"))  # type: ignore[arg-type]
-    if kind is None:
+    kind = frame.get("t")
+    if kind not in _KNOWN:
         return None
-    return convert(frame, kind, str(frame["t"]))
+    return convert(frame, Message, str(kind))  # type: ignore[arg-type]

@@ -60,7 +60,7 @@ def convert(data: Any, kind: type[T], where: str) -> T:
 # -- the catalogue and the house rules -----------------------------------------------------
 
 
-class Card(Wire):
+class Card(Wire, frozen=True):
     """One physical card (R1): its id on the wire follows the deck file, never the shuffle."""
 
     id: int
@@ -107,12 +107,12 @@ class Variants(msgspec.Struct, frozen=True, kw_only=True):
 # -- the view --------------------------------------------------------------------------------
 
 
-class ClockRule(Wire):
+class ClockRule(Wire, frozen=True):
     initial: float  # seconds in each player's bank at the start of a game
     increment: float  # seconds added after each move the player makes
 
 
-class TableInfo(Wire):
+class TableInfo(Wire, frozen=True):
     """The table the view is of: lobby facts, nothing secret."""
 
     variants: Variants
@@ -126,7 +126,7 @@ class TableInfo(Wire):
     clock: ClockRule | None = None
 
 
-class Scores(Wire):
+class Scores(Wire, frozen=True):
     """Sums over a Fate pile (R5); `sickness` already floored at 0 (R6)."""
 
     goth: int
@@ -134,7 +134,7 @@ class Scores(Wire):
     money: int
 
 
-class SeatInfo(Wire):
+class SeatInfo(Wire, frozen=True):
     """Who holds a seat: lobby facts the server knows and the engine does not."""
 
     seat: int
@@ -146,7 +146,7 @@ class SeatInfo(Wire):
     clock: float | None = None  # seconds left, at a table with a clock
 
 
-class Player(SeatInfo, kw_only=True):
+class Player(SeatInfo, kw_only=True, frozen=True):
     """One seat's public position, and its hand once revealed (game over, the referee)."""
 
     hand_count: int
@@ -170,12 +170,12 @@ class Player(SeatInfo, kw_only=True):
         return self.scores.money
 
 
-class You(Wire):
+class You(Wire, frozen=True):
     seat: int
     hand: tuple[int, ...]
 
 
-class Tagged(Wire, tag_field="kind"):
+class Tagged(Wire, tag_field="kind", frozen=True):
     """A value whose `kind` on the wire says which shape it has."""
 
     @property
@@ -186,25 +186,25 @@ class Tagged(Wire, tag_field="kind"):
 # What the viewer must decide now, tagged by `kind` (docs/protocol.md, "legal").
 
 
-class LegalDiscardFate(Tagged, tag="discard_fate"):
+class LegalDiscardFate(Tagged, tag="discard_fate", frozen=True):
     cards: tuple[int, ...]  # only the top one under fate_discard "top"
 
 
-class LegalDistribute(Tagged, tag="distribute"):
+class LegalDistribute(Tagged, tag="distribute", frozen=True):
     hand: tuple[int, ...]
     recipients: tuple[int, ...]
     count: int  # how many cards must be placed
     each_gets_one: bool  # True: every player gets exactly one; False: all cards, any seats
 
 
-class LegalDraw(Tagged, tag="draw"):
+class LegalDraw(Tagged, tag="draw", frozen=True):
     deck: bool  # False only when the draw and discard piles are both empty (R14)
     discard: tuple[int, ...]  # cards that may be taken; empty when in debt
     in_debt: bool
     remaining: int  # cards still to draw this step
 
 
-class LegalDiscardHand(Tagged, tag="discard_hand"):
+class LegalDiscardHand(Tagged, tag="discard_hand", frozen=True):
     cards: tuple[int, ...]
     count: int  # cards still to discard
 
@@ -216,43 +216,43 @@ Legal = LegalDiscardFate | LegalDistribute | LegalDraw | LegalDiscardHand
 # redacts the one secret an event can carry (the card of a blind draw).
 
 
-class TurnBegan(Tagged, tag="turn"):
+class TurnBegan(Tagged, tag="turn", frozen=True):
     seat: int
     round: int
 
 
-class FateDiscarded(Tagged, tag="discard_fate"):
+class FateDiscarded(Tagged, tag="discard_fate", frozen=True):
     seat: int
     card: int
 
 
-class Placed(Tagged, tag="place"):
+class Placed(Tagged, tag="place", frozen=True):
     seat: int  # who placed it
     to: int
     card: int
 
 
-class Swooned(Tagged, tag="swoon"):
+class Swooned(Tagged, tag="swoon", frozen=True):
     seat: int
     cards: tuple[int, ...]
 
 
-class Drew(Tagged, tag="draw"):
+class Drew(Tagged, tag="draw", frozen=True):
     seat: int
     source: Literal["deck", "discard"]
     card: int | None = None  # left out for a blind draw seen by anyone but its drawer
 
 
-class HandDiscarded(Tagged, tag="discard_hand"):
+class HandDiscarded(Tagged, tag="discard_hand", frozen=True):
     seat: int
     card: int
 
 
-class Reshuffled(Tagged, tag="reshuffle"):
+class Reshuffled(Tagged, tag="reshuffle", frozen=True):
     count: int
 
 
-class GameOver(Tagged, tag="over"):
+class GameOver(Tagged, tag="over", frozen=True):
     winners: tuple[int, ...]
     reason: Literal["goth", "round_cap"]
 
@@ -260,14 +260,14 @@ class GameOver(Tagged, tag="over"):
 Event = TurnBegan | FateDiscarded | Placed | Swooned | Drew | HandDiscarded | Reshuffled | GameOver
 
 
-class Reveal(Wire):
+class Reveal(Wire, frozen=True):
     """The secrets, shown once the game is over."""
 
     draw_pile: tuple[int, ...]  # top card last
     seed: int
 
 
-class View(Wire):
+class View(Wire, frozen=True):
     """A table as one viewer may see it: the `view` of a `state` message."""
 
     table: TableInfo
