@@ -7,12 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from clientkit import URL, FakeServer
 
 from gother_tui.app import GotherApp
 from gother_tui.options import ClientOptions
 from gother_tui.seat_store import SeatStore
 from server.app import GotherServer, ServerConfig
+from tests.client.clientkit import URL, FakeServer
 
 
 @pytest.fixture

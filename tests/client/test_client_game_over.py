@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import at_table, reply, screen_text, until
-from viewkit import joined, played_views, state
-
 from gother_tui.glyphs import ASCII, UNICODE
 from gother_tui.history import ASCII_LEVELS, UNICODE_LEVELS, GothHistory, levels
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
+from tests.client.clientkit import at_table, reply, screen_text, until
+from tests.client.viewkit import joined, played_views, state
 
 VIEWS = played_views()
 

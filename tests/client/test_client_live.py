@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import screen_text, until, widget_text
 from textual.pilot import Pilot
 
 from gother_tui.app import GotherApp
@@ -14,6 +13,7 @@ from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
 from server.app import GotherServer, ServerConfig
+from tests.client.clientkit import screen_text, until, widget_text
 
 
 def client(server: GotherServer, store, **options: Any) -> GotherApp:

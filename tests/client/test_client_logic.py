@@ -5,16 +5,6 @@ from __future__ import annotations
 
 import pytest
 from rich.cells import cell_len
-from viewkit import (
-    CATALOGUE,
-    ID,
-    RAVEN_FATE,
-    debt_game,
-    distribute_game,
-    draw_game,
-    fate_discard_game,
-    wire_view,
-)
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import ASCII, UNICODE, wants_ascii
@@ -24,6 +14,16 @@ from gother_tui.preview import Outcome, Scores, fate_scores
 from gother_tui.seat_store import SeatStore
 from gother_tui.widgets.players import player_line
 from server.game import Variants
+from tests.client.viewkit import (
+    CATALOGUE,
+    ID,
+    RAVEN_FATE,
+    debt_game,
+    distribute_game,
+    draw_game,
+    fate_discard_game,
+    wire_view,
+)
 
 CAT = Catalogue.from_wire(CATALOGUE)
 

@@ -3,8 +3,17 @@ exact `move` that goes to the server."""
 
 from __future__ import annotations
 
-from clientkit import at_table, notices, reply, screen_text, sent_moves, until, widget_text
-from viewkit import (
+from gother_tui.screens.table import TableScreen
+from tests.client.clientkit import (
+    at_table,
+    notices,
+    reply,
+    screen_text,
+    sent_moves,
+    until,
+    widget_text,
+)
+from tests.client.viewkit import (
     ID,
     debt_game,
     discard_down_game,
@@ -16,8 +25,6 @@ from viewkit import (
     state,
     wire_view,
 )
-
-from gother_tui.screens.table import TableScreen
 
 
 def table(pilot) -> TableScreen:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import stat
 
-from clientkit import URL, at_table, notices, reply, screen_text, until, widget_text
 from textual.worker import WorkerState
-from viewkit import (
+
+from tests.client.clientkit import URL, at_table, notices, reply, screen_text, until, widget_text
+from tests.client.viewkit import (
     TABLE,
     TOKEN,
     distribute_game,

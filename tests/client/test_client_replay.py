@@ -11,7 +11,6 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from clientkit import TIMEOUT, screen_text, until, widget_text
 from textual.widgets import Input
 
 from gother_tui import cli
@@ -20,6 +19,7 @@ from gother_tui.record import load_record
 from gother_tui.replay_app import ReplayApp
 from gother_tui.screens.game_over import GameOverScreen
 from server.export import export_game
+from tests.client.clientkit import TIMEOUT, screen_text, until, widget_text
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import at_table, notices, reply, screen_text, until, widget_text
 from textual import events
 from textual.widgets import Input
-from viewkit import (
+
+from gother_tui.screens.create_table import CreateTableScreen
+from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.screens.help import HelpScreen
+from gother_tui.screens.table import TableScreen
+from gother_tui.screens.too_small import TooSmallScreen
+from gother_tui.screens.viewer import TextViewer
+from tests.client.clientkit import at_table, notices, reply, screen_text, until, widget_text
+from tests.client.viewkit import (
     CATALOGUE,
     TABLE,
     distribute_game,
@@ -19,13 +26,6 @@ from viewkit import (
     state,
     wire_view,
 )
-
-from gother_tui.screens.create_table import CreateTableScreen
-from gother_tui.screens.game_over import GameOverScreen
-from gother_tui.screens.help import HelpScreen
-from gother_tui.screens.table import TableScreen
-from gother_tui.screens.too_small import TooSmallScreen
-from gother_tui.screens.viewer import TextViewer
 
 MARKUP = "[bold]x[/]"  # must show as typed, never as bold "x"
 

@@ -7,11 +7,11 @@ and look at them (tests/client/__snapshots__/) before committing."""
 from __future__ import annotations
 
 import pytest
-from clientkit import at_table, until
 from textual.pilot import Pilot
-from viewkit import distribute_game, join_with, joined, played_views, state, wire_view
 
 from gother_tui.screens.game_over import GameOverScreen
+from tests.client.clientkit import at_table, until
+from tests.client.viewkit import distribute_game, join_with, joined, played_views, state, wire_view
 
 
 async def settled_table(pilot: Pilot) -> None:

@@ -13,7 +13,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2ekit import GOTHER, HAND, LISTENING, PLAYER_ROW, Tmux, accepts, terminal_env, wait_for
+
+from tests.e2e.e2ekit import (
+    GOTHER,
+    HAND,
+    LISTENING,
+    PLAYER_ROW,
+    Tmux,
+    accepts,
+    terminal_env,
+    wait_for,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 

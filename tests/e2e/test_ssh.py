@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2ekit import (
+
+from tests.e2e.e2ekit import (
     GOTHER,
     HAND,
     PLAYER_ROW,

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from e2ekit import (
+
+from tests.e2e.e2ekit import (
     HAND,
     PLAYER_ROW,
     Tmux,

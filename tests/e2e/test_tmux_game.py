@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import msgpack
 import pytest
-from e2ekit import GOTHER, Tmux, create_table, gother_serve, terminal_env, wait_for
 
 from gother_tui.record import load_record
+from tests.e2e.e2ekit import GOTHER, Tmux, create_table, gother_serve, terminal_env, wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -8,9 +8,9 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from enginekit import deck_toml
 
 from server.game import Deck, DeckError, Game, default_deck, load_deck, parse_deck
+from tests.game.enginekit import deck_toml
 
 
 def card_fields(card: int, **changes: str | None) -> dict[str, str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from enginekit import make_deck, position
 
 from server.game import (
     DiscardHand,
@@ -16,6 +15,7 @@ from server.game import (
     Variants,
     legal,
 )
+from tests.game.enginekit import make_deck, position
 
 
 def test_discard_fate_offers_every_fate_card():

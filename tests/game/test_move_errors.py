@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from enginekit import make_deck, position, snapshot
 
 from server.game import (
     DiscardFate,
@@ -20,6 +19,7 @@ from server.game import (
     default_deck,
     move_from_wire,
 )
+from tests.game.enginekit import make_deck, position, snapshot
 
 IMMEDIATE = Variants(overflow="immediate")
 

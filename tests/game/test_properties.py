@@ -20,7 +20,6 @@ import random
 from typing import Any
 
 import msgpack
-from enginekit import all_cards, random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +47,7 @@ from server.game import (
     view,
 )
 from server.game.view import LOG_SIZE
+from tests.game.enginekit import all_cards, random_move
 
 MAX_MOVES = 300
 DECK = default_deck()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from enginekit import play_random, random_move, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +20,7 @@ from server.game import (
     move_from_wire,
     view,
 )
+from tests.game.enginekit import play_random, random_move, snapshot
 
 DECK = default_deck()
 

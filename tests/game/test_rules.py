@@ -11,7 +11,6 @@ import random
 from pathlib import Path
 
 import pytest
-from enginekit import all_cards, deck_toml, make_deck, play_random, position, snapshot
 
 from server.game import (
     SPECTATOR,
@@ -41,6 +40,7 @@ from server.game import (
     parse_deck,
     view,
 )
+from tests.game.enginekit import all_cards, deck_toml, make_deck, play_random, position, snapshot
 
 IMMEDIATE = Variants(overflow="immediate")
 TOP = Variants(fate_discard="top")

@@ -5,7 +5,6 @@ draw-pile exhaustion and (in the second) the `overflow = "immediate"` variant.""
 from __future__ import annotations
 
 import pytest
-from enginekit import make_deck, position
 
 from server.game import (
     DiscardFate,
@@ -26,6 +25,7 @@ from server.game import (
     Variants,
     legal,
 )
+from tests.game.enginekit import make_deck, position
 
 # (goth, sickness, money)
 SCENARIO_DECK = {

@@ -7,13 +7,13 @@ import random
 
 import msgpack
 import pytest
-from enginekit import make_deck, play_random, position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol import encode
 from protocol.view import SeatInfo, TableInfo, View
 from server.game import REFEREE, SPECTATOR, Distribute, Draw, Game, Variants, default_deck, view
+from tests.game.enginekit import make_deck, play_random, position
 
 
 def fresh() -> Game:

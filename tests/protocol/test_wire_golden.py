@@ -1,11 +1,12 @@
 """The views sent for a recorded game are byte-for-byte those recorded before the typed
 view (issue 8). A deliberate change of the wire regenerates the file in its own commit,
-saying which field changed and why (`python tests/protocol/wire_golden.py`)."""
+saying which field changed and why (`python -m tests.protocol.wire_golden`)."""
 
 from __future__ import annotations
 
 import msgpack
-from wire_golden import frames, load
+
+from tests.protocol.wire_golden import frames, load
 
 
 def test_recorded_frames_are_unchanged():

@@ -3,7 +3,7 @@ built must not change what goes on the wire).
 
 `frames()` replays a fixed game (seeded deal, moves chosen by a seeded random policy, not by
 a bot, so tuning the bots changes nothing here) through the server's view building and
-returns every frame each viewer would receive, labelled. `python tests/protocol/wire_golden.py`
+returns every frame each viewer would receive, labelled. `python -m tests.protocol.wire_golden`
 writes them to golden/frames.msgpack.gz; the test compares against that file.
 """
 
@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import gzip
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import msgpack
 
-ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).with_name("golden") / "frames.msgpack.gz"
 
 
@@ -126,6 +124,5 @@ def write() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     write()
     print(f"wrote {GOLDEN} ({GOLDEN.stat().st_size} bytes)")

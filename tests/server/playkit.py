@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from netkit import Client, first_legal_move
+from tests.server.netkit import Client, first_legal_move
 
 Message = dict[str, Any]
 

@@ -16,7 +16,6 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from netkit import TIMEOUT, Client, close_all, first_legal_move, play_to_end
 
 from protocol import (
     MAX_DEPTH,
@@ -30,6 +29,7 @@ from protocol import (
 from protocol.messages import REQUESTS
 from server.app import CLOSE_FLOOD, GotherServer, ServerConfig
 from server.game import Game
+from tests.server.netkit import TIMEOUT, Client, close_all, first_legal_move, play_to_end
 
 T = TypeVar("T")
 STABLE_CODES = {

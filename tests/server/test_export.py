@@ -7,11 +7,11 @@ a subprocess of the real command line, as a host would run it.
 from __future__ import annotations
 
 import msgpack
-from netkit import Client
-from playkit import newest
-from prockit import run_cli
 
 from server.game import Card, Deck, Game, Variants, move_from_wire
+from tests.server.netkit import Client
+from tests.server.playkit import newest
+from tests.server.prockit import run_cli
 
 
 async def play_bot_game(url: str, seats: int = 3) -> tuple[str, dict]:

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from netkit import Client, close_all, play_to_end
+from tests.server.netkit import Client, close_all, play_to_end
 
 
 async def test_four_players_and_two_spectators_play_to_the_end(url):

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from netkit import Client
 
 from server.game import Drew, Game
 from server.game.view import LOG_SIZE
+from tests.server.netkit import Client
 
 # Keys whose integer values (and whole subtrees, for `scores`) are not card ids.
 NON_CARD_KEYS = frozenset(

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from netkit import Client, close_all, play_to_end
 
 from server.app import ServerConfig
 from server.game import default_deck_text
+from tests.server.netkit import Client, close_all, play_to_end
 
 GAME_PHASES = {"discard_fate", "distribute", "draw", "over"}
 

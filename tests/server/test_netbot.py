@@ -7,12 +7,12 @@ import asyncio
 import socket
 
 import pytest
-from netkit import Client
-from playkit import newest
-from prockit import run_cli
 
 from server.app import GotherServer
 from server.netbot import BotRefused, NetBot
+from tests.server.netkit import Client
+from tests.server.playkit import newest
+from tests.server.prockit import run_cli
 
 
 def assert_one_clean_error(stderr: str, *expected: str) -> None:

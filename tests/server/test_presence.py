@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from netkit import TIMEOUT, Client, first_legal_move
-from playkit import at_least, drive, earliest, newest, seat_flags
 
 from server.app import GotherServer
 from server.table import ClockRule
+from tests.server.netkit import TIMEOUT, Client, first_legal_move
+from tests.server.playkit import at_least, drive, earliest, newest, seat_flags
 
 GRACE = 0.3
 

@@ -12,13 +12,13 @@ import copy
 from typing import Any
 
 import pytest
-from netkit import TIMEOUT, Client
-from playkit import at_least, drive, newest
-from prockit import ServerProcess, run_cli
 
 from server.export import game_record
 from server.game import Game, Variants, default_deck, move_from_wire
 from server.store import Store
+from tests.server.netkit import TIMEOUT, Client
+from tests.server.playkit import at_least, drive, newest
+from tests.server.prockit import ServerProcess, run_cli
 
 KILL_AFTER = 40  # moves; first-legal-move games with 4 players last 49-360 moves
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from netkit import Client
 
 from gother_tui.cli import build_parser
 from gother_tui.seat_store import SeatStore
 from server.app import GotherServer
 from server.ssh import SshFrontDoor, SshOptions, player_name, state_dir
+from tests.server.netkit import Client
 
 SCREEN_TIMEOUT = 60.0  # a cold client start (Python + Textual) on a busy CI core
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
