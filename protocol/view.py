@@ -273,6 +273,7 @@ class View(Wire, frozen=True):
     table: TableInfo
     phase: Phase
     turn: int | None  # None in the lobby
+    dealer: int | None  # R4: played first and ends each round; None in the lobby
     to_act: int | None  # whose decision the game waits for; None in the lobby and when over
     round: int  # from 1; 0 in the lobby
     round_cap: int | None
@@ -320,6 +321,7 @@ class View(Wire, frozen=True):
             table=table,
             phase="lobby",
             turn=None,
+            dealer=None,
             to_act=None,
             round=0,
             round_cap=table.variants.round_cap,

@@ -14,7 +14,16 @@ from typing import Any
 import msgpack
 
 from protocol.view import SeatInfo, TableInfo
-from server.game import REFEREE, Deck, Game, Variants, move_from_wire, parse_deck, view
+from server.game import (
+    REFEREE,
+    Deck,
+    Game,
+    Variants,
+    dealer_for,
+    move_from_wire,
+    parse_deck,
+    view,
+)
 from server.store import Store, TableRecord
 
 RECORD_VERSION = 1
@@ -55,7 +64,7 @@ def replay_views(
     """The referee's view after the deal and after every move: a replay viewer steps
     through these without knowing any rule (the client never runs the engine)."""
     variants = Variants.from_wire(record.variants)
-    game = Game.new(deck, record.seats, seed, variants)
+    game = Game.new(deck, record.seats, seed, variants, dealer_for(game_no, record.seats))
     table = TableInfo(
         variants=variants,
         id=record.id,

@@ -10,7 +10,15 @@ from typing import Any
 
 from protocol import ProtocolError, server_messages
 from protocol.view import ClockRule
-from server.game import DeckError, Game, Variants, default_deck_text, move_from_wire, parse_deck
+from server.game import (
+    DeckError,
+    Game,
+    Variants,
+    dealer_for,
+    default_deck_text,
+    move_from_wire,
+    parse_deck,
+)
 from server.store import Store, TableRecord
 from server.table import Seat, Settings, Table
 from server.tokens import hash_secret
@@ -93,6 +101,7 @@ class Lobby:
                     record.seed,
                     (move_from_wire(seat, move) for seat, move in record.moves),
                     table.variants,
+                    dealer_for(record.game_no, record.seats),
                 )
                 for holder in table.seats:
                     if holder is not None and table.clock_rule is not None:

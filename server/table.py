@@ -30,6 +30,7 @@ from server.game import (
     MoveError,
     Variants,
     Viewer,
+    dealer_for,
     move_from_wire,
     view,
 )
@@ -236,7 +237,8 @@ class Table:
                 self._seat_bot(seat)
         self.game_no += 1
         seed = secrets.randbits(63)
-        self.game = Game.new(self.deck, self.seat_count, seed, self.variants)
+        dealer = dealer_for(self.game_no, self.seat_count)  # R4: the deal passes left
+        self.game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
         self.store.start_game(self.id, self.game_no, seed)
         for holder in self.seats:
             assert holder is not None

@@ -202,6 +202,7 @@ def determinize(view: View, deck: Deck, rng: random.Random) -> Game:
     sample of the unseen ones up to their hand count; the rest is the draw pile, shuffled."""
     me = view.seat
     assert me is not None and view.hand is not None
+    assert view.turn is not None and view.dealer is not None and view.phase != "lobby"
     unseen = unseen_cards(view, len(deck))
     rng.shuffle(unseen)
     hands: list[list[int]] = []
@@ -224,6 +225,7 @@ def determinize(view: View, deck: Deck, rng: random.Random) -> Game:
         draw_pile=unseen,
         discard=view.discard,
         turn=view.turn,
+        dealer=view.dealer,
         phase=view.phase,
         round=view.round,
         variants=view.variants,
@@ -348,7 +350,9 @@ class IsmctsBot(BotBase):
         root = Node(None, seat)
         # Simulate until the turn-holder's next turn: every opponent answers our move.
         players = len(view.players)
-        horizon = turn_index(view.round, view.turn, players) + players + self.HORIZON_TURNS
+        horizon = (
+            turn_index(view.round, view.turn, view.dealer, players) + players + self.HORIZON_TURNS
+        )
         limit = math.inf if self.iterations is None else self.iterations
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
@@ -366,7 +370,7 @@ class IsmctsBot(BotBase):
         """One ISMCTS iteration: determinize, select, expand, simulate, backpropagate."""
         world = determinize(view, self.deck, self.rng)
         node, path = root, [root]
-        while not world.over and turn_index(world.round, world.turn, world.players) < horizon:
+        while not world.over and played(world) < horizon:
             seat = world.to_act()
             assert seat is not None
             moves = options if node is root else self._candidates(world, seat, root.seat)
@@ -391,7 +395,7 @@ class IsmctsBot(BotBase):
             visited.reward += rewards[visited.seat]
 
     def _rollout(self, world: Game, horizon: int) -> list[float]:
-        while not world.over and turn_index(world.round, world.turn, world.players) < horizon:
+        while not world.over and played(world) < horizon:
             seat = world.to_act()
             assert seat is not None
             world.apply(self._policy(world, seat))
@@ -412,9 +416,14 @@ class IsmctsBot(BotBase):
         return [w / total for w in weights]
 
 
-def turn_index(round: int, turn: int, players: int) -> int:
-    """Turns played before this one since the game began (R4: seat 0 opens every round)."""
-    return (round - 1) * players + turn
+def played(world: Game) -> int:
+    """Turns played before the current one in a sampled world."""
+    return turn_index(world.round, world.turn, world.dealer, world.players)
+
+
+def turn_index(round: int, turn: int, dealer: int, players: int) -> int:
+    """Turns played before this one since the game began (R4: the dealer opens each round)."""
+    return (round - 1) * players + (turn - dealer) % players
 
 
 def only_move(view: View) -> Move | None:

@@ -29,7 +29,7 @@ from protocol.view import (
 from .cards import Deck, DeckError, default_deck, default_deck_text, load_deck, parse_deck
 from .legal import legal
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError, move_from_wire
-from .state import Game, Phase
+from .state import Game, Phase, dealer_for
 from .view import REFEREE, SPECTATOR, Viewer, view
 
 __all__ = [
@@ -67,6 +67,7 @@ __all__ = [
     "Variants",
     "View",
     "Viewer",
+    "dealer_for",
     "default_deck",
     "default_deck_text",
     "legal",

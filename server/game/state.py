@@ -38,6 +38,11 @@ from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
 
 
+def dealer_for(game_no: int, players: int) -> int:
+    """R4: game 1 at a table is dealt by seat 0, and each rematch by the next seat left."""
+    return (game_no - 1) % players
+
+
 class Game:
     """Mutable state of one game. Piles are lists; the top of a pile is its last item
     (Fate piles are bottom first, as on the wire; the draw pile is drawn from the end)."""
@@ -65,6 +70,7 @@ class Game:
         self.money = [0] * players
         self.draw_pile: list[int] = []
         self.discard: list[int] = []
+        self.dealer = 0  # R4: deals and plays first; a round ends when the turn is back
         self.turn = 0
         self.round = 1
         self.phase: Phase = "discard_fate"
@@ -76,15 +82,25 @@ class Game:
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def new(cls, deck: Deck, players: int, seed: int, variants: Variants | None = None) -> Game:
-        """R3, R4: shuffle with the seeded RNG, deal five each, the dealer (seat 0) starts."""
+    def new(
+        cls,
+        deck: Deck,
+        players: int,
+        seed: int,
+        variants: Variants | None = None,
+        dealer: int = 0,
+    ) -> Game:
+        """R3, R4: shuffle with the seeded RNG, deal five each, the dealer starts."""
         game = cls(deck, variants or Variants(), seed, players)
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer {dealer}: seats are 0-{players - 1}")
+        game.dealer = dealer
         game.draw_pile = list(range(len(deck)))
         game.rng.shuffle(game.draw_pile)
         for _ in range(HAND_SIZE):
             for seat in range(players):
                 game.hands[seat].append(game.draw_pile.pop())
-        game._begin_turn(0)
+        game._begin_turn(dealer)
         return game
 
     @classmethod
@@ -95,9 +111,10 @@ class Game:
         seed: int,
         moves: Iterable[Move],
         variants: Variants | None = None,
+        dealer: int = 0,
     ) -> Game:
         """Principle 3: the same seed and the same moves rebuild the same state."""
-        game = cls.new(deck, players, seed, variants)
+        game = cls.new(deck, players, seed, variants, dealer)
         for move in moves:
             game.apply(move)
         return game
@@ -117,6 +134,7 @@ class Game:
         seed: int = 0,
         variants: Variants | None = None,
         known: Sequence[Iterable[int]] | None = None,
+        dealer: int = 0,
     ) -> Game:
         """A game set up from explicit piles: scenario tests and the ISMCTS bot's sampled
         worlds. Every card must be in exactly one place. Swoons already due are applied."""
@@ -131,7 +149,7 @@ class Game:
         for seat, pile in enumerate(fates):
             for card in pile:
                 game._add_to_fate(seat, card)
-        game.turn, game.phase, game.round = turn, phase, round
+        game.turn, game.phase, game.round, game.dealer = turn, phase, round, dealer
         for seat in range(game.players):
             game._check_swoon(seat)  # R7: a pile set up at 5+ Sickness swoons at once
         game._settle()
@@ -419,7 +437,7 @@ class Game:
             self._finish((seat,), "goth")
             return
         following = (seat + 1) % self.players
-        if following == 0:
+        if following == self.dealer:
             cap = self.variants.round_cap
             if cap is not None and self.round >= cap:  # H1
                 best = max(self.goth)

@@ -93,6 +93,7 @@ def view(
         table=table or local_table(game),
         phase=game.phase,
         turn=game.turn,
+        dealer=game.dealer,
         to_act=game.to_act(),
         round=game.round,
         round_cap=game.variants.round_cap,

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from server.game import (
+    REFEREE,
     SPECTATOR,
     DeckError,
     DiscardFate,
@@ -34,6 +35,7 @@ from server.game import (
     Swooned,
     TurnBegan,
     Variants,
+    dealer_for,
     default_deck,
     legal,
     load_deck,
@@ -173,6 +175,28 @@ def test_r4_turns_pass_to_the_left_in_seat_order():
         assert not game.over
     turns = [(e.seat, e.round) for e in game.events if isinstance(e, TurnBegan)]
     assert turns == [(0, 1), (1, 1), (2, 1), (3, 1), (0, 2), (1, 2), (2, 2), (3, 2), (0, 3)]
+
+
+def test_r4_the_deal_passes_left_at_each_rematch():
+    """Game 1 is dealt by seat 0, game 2 by seat 1, and on around the table; the dealer
+    plays first and a round ends when the turn comes back to the dealer."""
+    assert [dealer_for(game_no, 4) for game_no in range(1, 7)] == [0, 1, 2, 3, 0, 1]
+    game = Game.new(default_deck(), 4, seed=3, variants=Variants(round_cap=None), dealer=2)
+    assert (game.dealer, game.turn, game.to_act(), game.round) == (2, 2, 2, 1)
+    assert legal(game, 2) is not None and legal(game, 0) is None
+    rng = random.Random(3)
+    while sum(isinstance(e, TurnBegan) for e in game.events) < 6:
+        play_random(game, rng, 1)
+    turns = [(e.seat, e.round) for e in game.events if isinstance(e, TurnBegan)]
+    assert turns == [(2, 1), (3, 1), (0, 1), (1, 1), (2, 2), (3, 2)]
+    assert view(game, SPECTATOR).dealer == 2
+
+
+def test_r4_a_game_dealt_by_another_seat_replays_exactly():
+    game = Game.new(default_deck(), 3, seed=11, dealer=1)
+    play_random(game, random.Random(11), 60)
+    again = Game.replay(default_deck(), 3, 11, game.moves, dealer=1)
+    assert view(again, REFEREE) == view(game, REFEREE)
 
 
 # -- R5 Scores are sums ----------------------------------------------------------------

@@ -10,10 +10,15 @@ from server.app import GotherServer, ServerConfig
 
 
 @pytest.fixture
-def config(tmp_path) -> ServerConfig:
-    return ServerConfig(
+def config(tmp_path, request: pytest.FixtureRequest) -> ServerConfig:
+    """A server on a database file; a test overrides fields with `indirect`
+    parametrization: @pytest.mark.parametrize("config", [{"rate": 5}], indirect=True)."""
+    config = ServerConfig(
         host="127.0.0.1", port=0, db=str(tmp_path / "games.db"), bot_delay=0.0, grace=60.0
     )
+    for key, value in getattr(request, "param", {}).items():
+        setattr(config, key, value)
+    return config
 
 
 @pytest.fixture

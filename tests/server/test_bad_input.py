@@ -56,14 +56,6 @@ STABLE_CODES = {
 }
 
 
-@pytest.fixture
-def config(config: ServerConfig, request: pytest.FixtureRequest) -> ServerConfig:
-    """The shared config, with this test's overrides (`indirect` parametrization)."""
-    for key, value in getattr(request, "param", {}).items():
-        setattr(config, key, value)
-    return config
-
-
 # -- helpers ---------------------------------------------------------------------------
 
 

@@ -17,14 +17,10 @@ GAME_PHASES = {"discard_fate", "distribute", "draw", "over"}
 
 
 @pytest.fixture
-def config(config: ServerConfig, request: pytest.FixtureRequest, tmp_path: Path) -> ServerConfig:
-    """The shared config, with this test's overrides (`indirect` parametrization);
-    `decks=True` gives the server a deck folder (see make_decks)."""
-    overrides = dict(getattr(request, "param", {}))
-    if overrides.pop("decks", False):
+def config(config: ServerConfig, tmp_path: Path) -> ServerConfig:
+    """`{"decks": True}` in a test's overrides gives the server a deck folder (make_decks)."""
+    if getattr(config, "decks", False):
         config.decks_dir = str(make_decks(tmp_path / "decks"))
-    for key, value in overrides.items():
-        setattr(config, key, value)
     return config
 
 
@@ -457,7 +453,7 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
 # -- rematch ---------------------------------------------------------------------------
 
 
-async def test_rematch_starts_a_new_game_when_every_connected_human_asked(server, url):
+async def test_r4_rematch_starts_a_new_game_dealt_by_the_next_seat(server, url):
     host = await Client.connect(url, "Host")
     table = await create(host, seats=4, bots=1, variants={"round_cap": 1})
     a, _ = await join(url, table, "A")
@@ -480,6 +476,7 @@ async def test_rematch_starts_a_new_game_when_every_connected_human_asked(server
     assert reply["t"] == "state", reply
     view = reply["view"]
     assert view["table"]["game"] == 2 and view["phase"] in GAME_PHASES - {"over"}
+    assert view["dealer"] == 1  # R4: the deal passes left at each rematch
     assert view["round"] == 1 and len(view["you"]["hand"]) == 5
     assert not any(p["rematch"] for p in view["players"])
     assert [p["bot"] for p in view["players"]] == [False, False, False, True]
