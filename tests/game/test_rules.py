@@ -630,6 +630,28 @@ def test_r14_both_piles_empty_drawing_stops_and_the_hand_stays_short():
     assert game.turn == 2  # short again: 3 cards, limit 5
 
 
+def test_r14_in_debt_one_draws_face_down_from_the_new_pile_even_of_one_card():
+    """RULES.md's clarified R14: the draw pile ran dry when the discard pile was empty; when
+    a card must be drawn, the discard pile is shuffled into a new draw pile first, so a
+    player in debt draws from it (face down) even when it is a single card."""
+    deck = make_deck({0: (1, 0, -2)})  # card 0 puts its holder in debt
+    game = position(
+        deck,
+        hands=[[1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13]],
+        fates=[[0], [], []],
+        draw_pile=[],
+        discard=[14],  # every card is named: the draw pile is empty
+        phase="draw",
+    )
+    assert game.in_debt(0)
+    assert legal(game, 0) == LegalDraw(True, (), True, 1)
+    game.apply(Draw(0, "deck"))
+    assert game.hands[0] == [1, 2, 3, 4, 14]
+    assert game.events[-3:-1] == [Reshuffled(1), Drew(0, "deck", 14)]
+    blind = view(game, SPECTATOR).log[-2]
+    assert blind == Drew(0, "deck")  # face down: nobody else is shown the card
+
+
 # -- R15 Win ---------------------------------------------------------------------------
 
 GOTH_DECK = {0: (9, 0, 0), 1: (9, 0, 0), 2: (2, 0, 0), 3: (1, 0, 0)}
