@@ -20,34 +20,28 @@ from protocol.checks import (
     string,
     tagged,
 )
-from protocol.constants import PROTOCOL_VERSION
+from protocol.constants import NAME_MAX, PROTOCOL_VERSION
 from protocol.errors import ProtocolError
+from protocol.text import clean_text, name_problem
 
 RID_MAX = 2**31 - 1
-
-# C0 controls (incl. ESC, which starts ANSI sequences), DEL, C1 controls, and the bidi
-# embedding/override/isolate marks that can make a line display as something it isn't.
-_INVISIBLE = [
-    *range(0x00, 0x20),
-    *range(0x7F, 0xA0),
-    *range(0x202A, 0x202F),
-    *range(0x2066, 0x206A),
-]
-# Line and tab breaks become a space, so "a\nb" reads "a b" instead of "ab".
-_BREAKS = "\t\n\v\f\r\x85\u2028\u2029"
-_CLEAN = str.maketrans({**dict.fromkeys(_INVISIBLE), **{ord(c): " " for c in _BREAKS}})
-
-
-def clean_text(text: str) -> str:
-    """Text safe to show in a terminal: controls removed, breaks made spaces, ends stripped."""
-    return text.translate(_CLEAN).strip()
-
 
 RID = integer(0, RID_MAX)
 SEAT = integer(0, 5)
 CARD = integer(0, 254)
-# Player and table names: shown to everyone, so no control or invisible characters at all.
-NAME = string(1, 24, tidy=str.strip, printable=True)
+_NAME_TEXT = string(1, NAME_MAX, tidy=str.strip)
+
+
+def NAME(value: Any, where: str) -> str:
+    """A player's or table's name: shown to everyone, so visible, with no control or
+    invisible characters and none of the marks clients draw beside names."""
+    name: str = _NAME_TEXT(value, where)
+    problem = name_problem(name)
+    if problem is not None:
+        raise bad(where, problem)
+    return name
+
+
 # A file name inside the server's deck folder: no separators, and no leading dot so that
 # "." and ".." (and hidden files) cannot be named.
 DECK = string(1, 64, pattern=re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"))
