@@ -448,8 +448,7 @@ class Table:
     async def _think(self, bot: Any, seat: int, seq: int) -> None:
         assert self.game is not None
         seen = view(self.game, seat)
-        if bot.kind == "ismcts":
-            # seconds of search would stall every table: think in a worker thread
+        if bot.thinks_long:  # seconds of search would stall every table: a worker thread
             move = await asyncio.to_thread(bot.choose, seen)
         else:
             move = bot.choose(seen)
