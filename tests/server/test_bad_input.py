@@ -143,6 +143,7 @@ async def arrange(
         table.deck, draw_pile=draw_pile, variants=table.variants, **piles
     )
     table.changed()
+    server.after_change(table)
     seq = table.seq
     message = await watcher.next(lambda m: m["t"] == "state" and m["seq"] == seq)
     return message["view"]
