@@ -143,7 +143,7 @@ class GotherServer:
     @property
     def port(self) -> int:
         assert self.server is not None
-        return self.server.sockets[0].getsockname()[1]
+        return int(self.server.sockets[0].getsockname()[1])
 
     def addresses(self) -> list[str]:
         assert self.server is not None
