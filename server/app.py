@@ -32,7 +32,7 @@ from protocol import (
 )
 from protocol.version import software_version
 from server.announce import announce
-from server.fanout import publish, replay_chat, show, tell
+from server.fanout import chat, publish, replay_chat, show
 from server.game import MoveError
 from server.hint import hint
 from server.lobby import Lobby
@@ -334,7 +334,7 @@ class GotherServer:
         if not conn.chat_limiter.allow():
             raise ProtocolError("rate_limited", "chatting too fast: wait a moment")
         conn.table.say(conn.name, request["text"])
-        tell(conn.table, server_messages.Chat(sender=conn.name, text=request["text"]))
+        chat(conn.table, conn.name, request["text"])
 
     def on_leave(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.table is None:

@@ -1,4 +1,5 @@
-"""Telling a table's people: every frame about a table is sent from here.
+"""Telling a table's people: every `state` and `chat` frame is made and sent here
+(the replies to a request, such as `joined`, are the handler's).
 
 After a change each connected seat and each spectator gets a `state` with the table's new
 `seq`: the lobby facts (names, presence, clocks) are computed once for the change, each
@@ -7,8 +8,6 @@ tutorial, a spectator is just one more member of the broadcast set.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from protocol import server_messages
 from server.game import SPECTATOR
@@ -41,7 +40,8 @@ def replay_chat(table: Table, peer: Peer) -> None:
         peer.send(server_messages.Chat(sender=sender, text=text))
 
 
-def tell(table: Table, message: Any) -> None:
-    """A broadcast that is not a state (a chat line) to everyone at the table."""
+def chat(table: Table, sender: str, text: str) -> None:
+    """A chat line just said, to everyone at the table."""
+    message = server_messages.Chat(sender=sender, text=text)
     for listener in table.listeners():
         listener.send(message)

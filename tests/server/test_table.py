@@ -4,6 +4,7 @@ store before it is applied (DESIGN Principle 6); one publish tells everyone."""
 
 from __future__ import annotations
 
+import ast
 import sqlite3
 
 import pytest
@@ -21,6 +22,19 @@ from tests.test_layering import ROOT, imported_modules
 def test_the_core_and_the_pace_know_no_event_loop_and_no_socket(module):
     imported = imported_modules(ROOT / "server" / module)
     assert not imported & {"asyncio", "websockets", "socket", "threading"}
+
+
+def test_states_and_chat_lines_are_built_in_the_fanout_only():
+    """Fan-out in one place: no other server module makes a `state` or a `chat` frame."""
+    makers = {
+        path.name
+        for path in sorted((ROOT / "server").glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in {"State", "Chat"}
+    }
+    assert makers == {"fanout.py"}
 
 
 def test_changes_send_nothing_until_published_and_each_is_one_state_number():
