@@ -2,7 +2,9 @@
 
 Like the websockets tutorial's Connect Four, the rules know nothing of the transport: this
 module turns frames into validated requests, requests into Table calls, and failures into
-`error {rid, code, message}` replies that change nothing.
+`error {rid, code, message}` replies that change nothing. After each change of a table a
+handler tells everyone there (server/fanout.py), naming the connection whose request it
+answers, and re-arms the table's timer (server/pacer.py).
 """
 
 from __future__ import annotations
@@ -30,11 +32,14 @@ from protocol import (
 )
 from protocol.version import software_version
 from server.announce import announce
+from server.fanout import chat, publish, replay_chat, show
 from server.game import MoveError
+from server.hint import hint
 from server.lobby import Lobby
+from server.pacer import Pacer
 from server.ratelimit import TokenBucket
 from server.store import Store
-from server.table import Settings, Table
+from server.table import Peer, Settings, Table
 from server.tokens import matches
 
 if TYPE_CHECKING:
@@ -106,11 +111,13 @@ class GotherServer:
         self.config = config
         self.store = Store(config.db)
         self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay)
+        self.pacer = Pacer(moved=self.after_change)
         self.lobby = Lobby(
             self.store,
             self.settings,
-            Path(config.decks_dir) if config.decks_dir else None,
-            config.max_tables,
+            changed=self.after_change,
+            decks_dir=Path(config.decks_dir) if config.decks_dir else None,
+            max_tables=config.max_tables,
         )
         self.connections: set[Connection] = set()
         self.server: Server | None = None
@@ -130,13 +137,13 @@ class GotherServer:
             ping_timeout=20,
         )
         for table in self.lobby.tables.values():
-            table.drive()  # restored games go on: bot seats, absent players' cover, clocks
+            self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
         log.info("listening on %s", ", ".join(self.addresses()))
 
     @property
     def port(self) -> int:
         assert self.server is not None
-        return self.server.sockets[0].getsockname()[1]
+        return int(self.server.sockets[0].getsockname()[1])
 
     def addresses(self) -> list[str]:
         assert self.server is not None
@@ -154,6 +161,7 @@ class GotherServer:
                 return_exceptions=True,
             )
             await self.server.wait_closed()
+        self.pacer.close()
         self.store.close()
         log.info("server stopped")
 
@@ -183,8 +191,7 @@ class GotherServer:
         finally:
             pump.cancel()
             self.connections.discard(conn)
-            if conn.table is not None:
-                conn.table.disconnected(conn)
+            self._leave_current(conn)
             log.info("connection closed: %s", conn.describe())
 
     def dispatch(self, conn: Connection, frame: bytes | str) -> None:
@@ -217,6 +224,12 @@ class GotherServer:
             if exc.code not in ("rate_limited", "not_your_turn", "illegal_move"):
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
 
+    def after_change(self, table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
+        """Tell everyone at `table` of its change (`mover`'s state answers its request `rid`)
+        and arm the table's timer for what is due next."""
+        publish(table, mover, rid)
+        self.pacer.arm(table)
+
     # -- requests --------------------------------------------------------------------------
 
     def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -234,7 +247,6 @@ class GotherServer:
     def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
         table = self.lobby.create(request)
         conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
-        table.start_if_full()  # a table of bots only plays at once, for spectators
 
     def on_join(self, conn: Connection, request: dict[str, Any]) -> None:
         table = self.lobby.find(request["table"])
@@ -254,9 +266,9 @@ class GotherServer:
                 rid=request.get("rid"),
             )
         )
-        self._send_chat_history(conn, table)
-        table.changed()
-        table.start_if_full()
+        replay_chat(table, conn)
+        self.after_change(table)
+        self.lobby.start_if_full(table)
 
     def on_resume(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self.lobby.find_seat(request["token"])
@@ -272,8 +284,9 @@ class GotherServer:
                 rid=request.get("rid"),
             )
         )
-        self._send_chat_history(conn, table)
+        replay_chat(table, conn)
         replaced = table.resume(conn, seat)
+        self.after_change(table)
         if isinstance(replaced, Connection):
             replaced.table = None
             asyncio.get_running_loop().create_task(
@@ -297,30 +310,31 @@ class GotherServer:
                 table=table.id, cards=table.deck.catalogue(), rid=request.get("rid")
             )
         )
-        self._send_chat_history(conn, table)
+        replay_chat(table, conn)
         table.watch(conn)
+        show(table, conn)
 
     def on_start(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self._seated(conn)
-        if table.game is not None:
-            raise ProtocolError("already_started", "the game has already started")
-        table.start(rid_for=(seat, request.get("rid")))  # the starter's `state` is its reply
+        table, _ = self._seated(conn)
+        table.start()
+        self.after_change(table, conn, request.get("rid"))  # the starter's `state` is its reply
 
     def on_move(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
-        table.move(seat, request["move"], request.get("rid"))
+        table.move(seat, request["move"])
+        self.after_change(table, conn, request.get("rid"))
 
     def on_hint(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
-        move = table.hint(seat)
-        conn.send(server_messages.Hint(move=move, rid=request.get("rid")))
+        conn.send(server_messages.Hint(move=hint(table, seat), rid=request.get("rid")))
 
     def on_chat(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.table is None:
             raise ProtocolError("not_seated", "join or watch a table to chat")
         if not conn.chat_limiter.allow():
             raise ProtocolError("rate_limited", "chatting too fast: wait a moment")
-        conn.table.say(conn, request["text"])
+        conn.table.say(conn.name, request["text"])
+        chat(conn.table, conn.name, request["text"])
 
     def on_leave(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.table is None:
@@ -331,7 +345,8 @@ class GotherServer:
 
     def on_rematch(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
-        table.vote_rematch(seat, request.get("rid"))
+        table.vote_rematch(seat)
+        self.after_change(table, conn, request.get("rid"))
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -347,15 +362,8 @@ class GotherServer:
         table, conn.table = conn.table, None
         if table is None:
             return
-        if for_good:
-            table.leave(conn)
-        else:
-            table.disconnected(conn)
-
-    @staticmethod
-    def _send_chat_history(conn: Connection, table: Table) -> None:
-        for sender, text in table.chat:
-            conn.send(server_messages.Chat(sender=sender, text=text))
+        if table.leave(conn) if for_good else table.disconnected(conn):
+            self.after_change(table)
 
 
 def _peek_rid(frame: bytes | str) -> int | None:

@@ -59,7 +59,12 @@ def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict
 
 
 def replay_views(
-    record: TableRecord, game_no: int, deck: Deck, seed: int, moves: list, players: list[str]
+    record: TableRecord,
+    game_no: int,
+    deck: Deck,
+    seed: int,
+    moves: list[tuple[int, dict[str, Any]]],
+    players: list[str],
 ) -> list[dict[str, Any]]:
     """The referee's view after the deal and after every move: a replay viewer steps
     through these without knowing any rule (the client never runs the engine)."""

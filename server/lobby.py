@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import string
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from server.game import (
     parse_deck,
 )
 from server.store import Store, TableRecord
-from server.table import Seat, Settings, Table
+from server.table import CHAT_KEPT, Seat, Settings, Table
 from server.tokens import hash_secret
 
 log = logging.getLogger("gother.server")
@@ -34,6 +35,7 @@ class Lobby:
         self,
         store: Store,
         settings: Settings,
+        changed: Callable[[Table], None],
         decks_dir: Path | None = None,
         max_tables: int = 200,
     ) -> None:
@@ -41,6 +43,7 @@ class Lobby:
         self.settings = settings
         self.decks_dir = decks_dir
         self.max_tables = max_tables
+        self.changed = changed  # a table started by itself: tell its people, pace its bots
         self.tables: dict[str, Table] = {}
 
     # -- tables -------------------------------------------------------------------------
@@ -55,7 +58,8 @@ class Lobby:
             raise ProtocolError("no_such_table", f"there is no table {table_id!r}") from None
 
     def create(self, request: dict[str, Any]) -> Table:
-        """A new table from a validated `create` request; bot seats are filled at once."""
+        """A new table from a validated `create` request; bot seats are filled at once, and
+        a table of bots only starts at once (a show for spectators)."""
         if len(self.tables) >= self.max_tables:
             raise ProtocolError(
                 "too_many_tables", f"this server holds at most {self.max_tables} tables"
@@ -80,7 +84,13 @@ class Lobby:
         self.store.save_table(self._record_of(table, deck_toml))
         table.add_bots(request["bots"])
         log.info("table %s created: %r, %d seats", table.id, table.name, table.seat_count)
+        self.start_if_full(table)
         return table
+
+    def start_if_full(self, table: Table) -> None:
+        """A table deals by itself once every seat is taken."""
+        if table.start_if_full():
+            self.changed(table)
 
     def restore(self) -> None:
         """Rebuild every stored table; games are replayed move by move (Principle 3)."""
@@ -95,7 +105,7 @@ class Lobby:
                 )
             table.game_no = record.game_no
             if record.seed is not None:
-                table.game = Game.replay(
+                game = Game.replay(
                     table.deck,
                     record.seats,
                     record.seed,
@@ -103,10 +113,8 @@ class Lobby:
                     table.variants,
                     dealer_for(record.game_no, record.seats),
                 )
-                for holder in table.seats:
-                    if holder is not None and table.clock_rule is not None:
-                        holder.bank = table.clock_rule.initial
-            table.chat = record.chat[-50:]
+                table.restore_game(game)
+            table.chat = record.chat[-CHAT_KEPT:]
             log.info("table %s restored (%d moves)", table.id, len(record.moves))
 
     def _build(self, record: TableRecord) -> Table:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -97,7 +97,7 @@ def simulate(
 
 def summarise(results: Sequence[GameResult], players: int, elapsed: float) -> dict[str, Any]:
     seat_wins = [0.0] * players
-    kind_wins: Counter[str] = Counter()
+    kind_wins: defaultdict[str, float] = defaultdict(float)  # shared wins count 1/k
     for r in results:
         for seat in r.winners:
             seat_wins[seat] += 1 / len(r.winners)

@@ -107,7 +107,10 @@ class _Gate(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # Called for the key offered and again with its signature; the last call before
         # success is the key that signed, so that is the one remembered.
-        ok = self.allowed is None or self.allowed.validate(key, *map(str, self.peer)) is not None
+        # asyncssh matches `from=` options on the client's host name and address; we look
+        # up no names, so the address is both (the peer's port is neither)
+        address = str(self.peer[0])
+        ok = self.allowed is None or self.allowed.validate(key, address, address) is not None
         self.fingerprint = key.get_fingerprint() if ok else None
         return ok
 
@@ -155,7 +158,7 @@ class SshFrontDoor:
     @property
     def port(self) -> int:
         assert self.acceptor is not None
-        return self.acceptor.sockets[0].getsockname()[1]
+        return int(self.acceptor.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
         if self.acceptor is not None:
@@ -165,7 +168,7 @@ class SshFrontDoor:
             task.cancel()
         await asyncio.gather(*self.sessions, return_exceptions=True)
 
-    async def session(self, process: asyncssh.SSHServerProcess) -> None:
+    async def session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         task = asyncio.current_task()
         assert task is not None
         self.sessions.add(task)
@@ -174,7 +177,7 @@ class SshFrontDoor:
         finally:
             self.sessions.discard(task)
 
-    async def _session(self, process: asyncssh.SSHServerProcess) -> None:
+    async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         gate = process.get_extra_info("connection").get_owner()
         name = player_name(process.get_extra_info("username") or "")
         if process.get_terminal_type() is None:
@@ -195,7 +198,9 @@ class SshFrontDoor:
         with contextlib.suppress(OSError, asyncssh.Error):
             process.exit(code)
 
-    async def _run_client(self, process: asyncssh.SSHServerProcess, name: str, state: Path) -> int:
+    async def _run_client(
+        self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path
+    ) -> int:
         width, height = process.get_terminal_size()[:2]
         env = {
             **os.environ,
@@ -260,7 +265,7 @@ def _set_size(fd: int, width: int, height: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
 
-async def _pump_out(master: int, process: asyncssh.SSHServerProcess) -> None:
+async def _pump_out(master: int, process: asyncssh.SSHServerProcess[bytes]) -> None:
     """Screen: pty → SSH channel, until the client's side of the pty closes."""
     loop = asyncio.get_running_loop()
     ready = asyncio.Event()
@@ -283,7 +288,7 @@ async def _pump_out(master: int, process: asyncssh.SSHServerProcess) -> None:
         loop.remove_reader(master)
 
 
-async def _pump_in(process: asyncssh.SSHServerProcess, master: int) -> None:
+async def _pump_in(process: asyncssh.SSHServerProcess[bytes], master: int) -> None:
     """Keys: SSH channel → pty; window changes resize the pty."""
     while True:
         try:

@@ -182,7 +182,9 @@ class Store:
             records.append(record)
         return records
 
-    def game(self, table_id: str, game_no: int) -> tuple[int | None, list]:
+    def game(
+        self, table_id: str, game_no: int
+    ) -> tuple[int | None, list[tuple[int, dict[str, Any]]]]:
         """One game's seed and its moves as (seat, wire move), in order."""
         row = self.db.execute(
             "SELECT seed FROM games WHERE table_id = ? AND game_no = ?", (table_id, game_no)

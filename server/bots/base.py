@@ -11,6 +11,7 @@ from server.game import Deck, Move, View
 
 class Bot(Protocol):
     kind: str
+    thinks_long: bool  # seconds per move: the server runs `choose` on a worker thread
 
     def choose(self, view: View) -> Move:
         """A legal move for `view.seat`, whose `view.legal` is not None."""
@@ -21,6 +22,7 @@ class BotBase:
     """Shared construction: the public card catalogue and a seeded RNG (Principle 4)."""
 
     kind = "base"
+    thinks_long = False
 
     def __init__(self, deck: Deck, rng: random.Random | None = None) -> None:
         self.deck = deck

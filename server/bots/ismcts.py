@@ -276,6 +276,7 @@ class IsmctsBot(BotBase):
     it stops at whichever comes first (at least one iteration is always run)."""
 
     kind = "ismcts"
+    thinks_long = True  # a search of up to `think_time` seconds would stall every table
 
     EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
     CANDIDATES = 4  # greedy alternatives to the heuristic's move at the observer's nodes

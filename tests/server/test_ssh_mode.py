@@ -47,8 +47,8 @@ async def front_door(server: GotherServer, tmp_path: Path, keys) -> AsyncIterato
     await door.close()
 
 
-async def open_session(door: SshFrontDoor, key: asyncssh.SSHKey, user: str = "Raven"):
-    conn = await asyncssh.connect(
+async def log_in(door: SshFrontDoor, key: asyncssh.SSHKey, user: str = "Raven"):
+    return await asyncssh.connect(
         "127.0.0.1",
         door.port,
         username=user,
@@ -58,6 +58,10 @@ async def open_session(door: SshFrontDoor, key: asyncssh.SSHKey, user: str = "Ra
         config=[],
         preferred_auth="publickey",
     )
+
+
+async def open_session(door: SshFrontDoor, key: asyncssh.SSHKey, user: str = "Raven"):
+    conn = await log_in(door, key, user)
     process = await conn.create_process(
         term_type="xterm-256color", term_size=(80, 24), encoding=None
     )
@@ -100,6 +104,23 @@ async def test_an_authorized_key_lands_in_the_client_lobby(front_door, keys):
 async def test_a_key_not_in_authorized_keys_is_refused(front_door, keys):
     with pytest.raises(asyncssh.PermissionDenied):
         await open_session(front_door, keys["bad"])
+
+
+@pytest.mark.parametrize(("allowed", "let_in"), [("127.0.0.1", True), ("10.0.0.0/8", False)])
+async def test_a_keys_from_option_is_matched_on_the_clients_address(
+    front_door, keys, tmp_path, allowed, let_in
+):
+    """authorized_keys `from="…"` patterns see the client's address (once they saw its port
+    as the address, and every login with such a key failed)."""
+    entry = f'from="{allowed}" '.encode() + keys["good"].export_public_key()
+    (tmp_path / "authorized_keys").write_bytes(entry)  # read afresh for each connection
+    if not let_in:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await log_in(front_door, keys["good"])
+        return
+    conn = await log_in(front_door, keys["good"])
+    conn.close()
+    await conn.wait_closed()
 
 
 async def test_the_host_key_is_made_once_and_kept(front_door, server, tmp_path, keys):
