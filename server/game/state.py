@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Literal, ParamSpec
+from typing import TYPE_CHECKING, Literal, ParamSpec
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
 from protocol.view import (
@@ -37,6 +37,9 @@ from protocol.view import (
 
 from .cards import Deck
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
+
+if TYPE_CHECKING:
+    from .view import Memo
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
 Source = Literal["deck", "discard"]
@@ -82,6 +85,10 @@ class Game:
         self.goth = [0] * players
         self.sickness_sum = [0] * players
         self.money = [0] * players
+        # Per seat, how often its hand, Fate pile or known cards changed: the view rebuilds a
+        # seat's public entry only when this moved (every change goes through the pile helpers).
+        self.changes = [0] * players
+        self.view_memo: Memo | None = None  # what view.py keeps between views of this game
         self.draw_pile: list[int] = []
         self.discard: list[int] = []
         self.dealer = 0  # R4: deals and plays first; a round ends when the turn is back
@@ -185,6 +192,8 @@ class Game:
             self.sickness_sum[:],
             self.money[:],
         )
+        other.changes = self.changes[:]
+        other.view_memo = None  # the copy goes its own way: its views build their own
         other.draw_pile, other.discard = self.draw_pile[:], self.discard[:]
         other.moves, other.events = self.moves[:], self.events[:]
         return other
@@ -507,6 +516,7 @@ class Game:
         self.goth[seat] += self.deck.goth[card]
         self.sickness_sum[seat] += self.deck.sickness[card]
         self.money[seat] += self.deck.money[card]
+        self.changes[seat] += 1
 
     def _take_from_fate(self, seat: int, card: int) -> None:
         """R5: the card's effect leaves with it."""
@@ -514,6 +524,7 @@ class Game:
         self.goth[seat] -= self.deck.goth[card]
         self.sickness_sum[seat] -= self.deck.sickness[card]
         self.money[seat] -= self.deck.money[card]
+        self.changes[seat] += 1
 
     def _check_swoon(self, seat: int) -> None:
         """R7: at 5+ effective Sickness the whole Fate pile goes to the discard pile."""
@@ -523,6 +534,7 @@ class Game:
         self.discard.extend(cards)
         self.fates[seat] = []
         self.goth[seat] = self.sickness_sum[seat] = self.money[seat] = 0
+        self.changes[seat] += 1
         self.events.append(Swooned(seat, cards))
 
     def _take_into_hand(self, seat: int, card: int, *, seen: bool) -> None:
@@ -530,7 +542,9 @@ class Game:
         self.hands[seat].append(card)
         if seen:
             self.known[seat].add(card)
+        self.changes[seat] += 1
 
     def _take_from_hand(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.known[seat].discard(card)
+        self.changes[seat] += 1
