@@ -69,8 +69,8 @@ def view(
 
     `table` and `seats` are the lobby facts the server adds (names, presence, clocks);
     without them the view describes a game played without a lobby."""
-    revealed = viewer == REFEREE or game.phase == "over"
     seat = viewer if isinstance(viewer, int) else None
+    revealed = game.phase == "over" or (seat is None and viewer == REFEREE)
     actor = game.to_act()
     memo = game.view_memo or _remember(game)
     events = game.events[-log_size:] if log_size else ()
@@ -86,7 +86,7 @@ def view(
         round_cap=game.variants.round_cap,
         deck_count=len(game.draw_pile),
         discard=tuple(game.discard),
-        players=_players(game, memo, seats or anonymous_seats(game.players), revealed),
+        players=_players(game, memo, seats or memo.anonymous, revealed),
         you=None if seat is None else You(seat, tuple(game.hands[seat])),
         legal=decision(game, seat) if seat == actor and seat is not None else None,
         winner=game.winners,
@@ -101,12 +101,13 @@ class Memo:
     only when that seat's piles (`Game.changes`) or lobby facts changed: a view per viewer
     after every move then costs a few comparisons instead of a player per seat."""
 
-    __slots__ = ("built_at", "infos", "players", "revealed", "seats", "table")
+    __slots__ = ("anonymous", "built_at", "infos", "players", "revealed", "seats", "table")
 
     def __init__(self, game: Game) -> None:
-        self.table = local_table(game)
-        self.built_at = [-1] * game.players  # `Game.changes` of each seat's entry
-        self.infos: list[SeatInfo | None] = [None] * game.players
+        self.table = local_table(game)  # the lobby facts of a game without a server
+        self.anonymous = anonymous_seats(game.players)
+        self.built_at: list[int] = []  # the `Game.changes` each seat's entry was built at
+        self.infos: list[SeatInfo] = []  # and the lobby facts it was built from
         self.players: list[Player] = []
         self.seats: Sequence[SeatInfo] = ()
         self.revealed = False
@@ -115,15 +116,17 @@ class Memo:
 def _players(
     game: Game, memo: Memo, seats: Sequence[SeatInfo], revealed: bool
 ) -> tuple[Player, ...]:
-    if revealed != memo.revealed:
-        memo.built_at = [-1] * game.players  # the hands show now: every entry changes
-        memo.revealed = revealed
-    built_at, changes, infos, players = memo.built_at, game.changes, memo.infos, memo.players
-    if built_at != changes or memo.seats != seats:
-        if not players:
-            players.extend(_player(game, info, revealed) for info in seats)
+    changes, players = game.changes, memo.players
+    if not players or revealed != memo.revealed:  # the first view, or hands shown or hidden
+        players[:] = [_player(game, info, revealed) for info in seats]
+        memo.built_at, memo.infos = changes[:], list(seats)
+        memo.seats, memo.revealed = seats, revealed
+        return tuple(players)
+    built_at, infos = memo.built_at, memo.infos
+    same_seats = memo.seats == seats
+    if built_at != changes or not same_seats:
         for seat, info in enumerate(seats):
-            if built_at[seat] != changes[seat] or infos[seat] != info:
+            if built_at[seat] != changes[seat] or (not same_seats and infos[seat] != info):
                 players[seat] = _player(game, info, revealed)
                 built_at[seat], infos[seat] = changes[seat], info
         memo.seats = seats
