@@ -44,10 +44,11 @@ def random_games(games: int, through_view: bool) -> float:
         bots = [make_bot("random", DECK, random.Random(seed * 8 + s)) for s in range(4)]
         while not game.over:
             seat = game.to_act()
+            assert seat is not None
             seen = (
                 view(game, seat, log_size=0) if through_view else BareView(seat, legal(game, seat))
             )
-            game.apply(bots[seat].choose(seen))  # type: ignore[arg-type]
+            game.apply(bots[seat].choose(seen))  # type: ignore[arg-type]  # a BareView
     return games / (time.process_time() - started)
 
 
@@ -61,12 +62,13 @@ def ismcts_positions(count: int, seed: int = 7) -> list[View]:
         decision = 0
         while not game.over and len(positions) < count:
             seat = game.to_act()
+            assert seat is not None
             seen = view(game, seat)
             if seat == 0 and only_move(seen) is None:
                 decision += 1
                 if decision % 5 == 1:  # spread over the game: every phase, early and late
                     positions.append(seen)
-            game.apply(bots[seat].choose(seen))  # type: ignore[arg-type]
+            game.apply(bots[seat].choose(seen))
         seed += 1
     return positions
 
@@ -92,6 +94,7 @@ def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
         bots = [make_bot(k, DECK, random.Random(seed * 8 + s)) for s, k in enumerate(kinds)]
         while not game.over and len(times) < moves:
             seat = game.to_act()
+            assert seat is not None
             seen = view(game, seat, log_size=0)
             started = time.perf_counter()
             move = bots[seat].choose(seen)
