@@ -506,6 +506,7 @@ class Game:
         self.events.append(TurnBegan(following, self.round))
 
     def _finish(self, winners: tuple[int, ...], reason: Literal["goth", "round_cap"]) -> None:
+        """R15 or H1: the game is over; nobody is asked anything any more."""
         self.phase = "over"
         self.winners = winners
         self.end_reason = reason
