@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.protocol import State
 
 from protocol import MAX_FRAME, ProtocolError, decode, encode
 
@@ -41,7 +42,9 @@ class Transport(Protocol):
         """Every decoded server message until the connection closes."""
         ...
 
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """Close the connection; when this returns (or is cancelled) the socket is gone."""
+        ...
 
 
 TransportFactory = Callable[[str], Transport]
@@ -89,5 +92,15 @@ class WebSocketTransport:
             self.close_reason = self._ws.close_reason or ""
 
     async def close(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        ws = self._ws
+        if ws is None:
+            return
+        try:
+            await ws.close()  # the closing handshake: waits for the server's answer
+        finally:
+            # Cut short (an exiting app cancels its network worker, and its event loop ends
+            # before the server answers), the handshake would leave the socket open for as
+            # long as the process lives: a server in this same process (`gother play`) then
+            # waits its whole close timeout for it. Let go of the socket now instead.
+            if ws.state is not State.CLOSED:
+                ws.transport.abort()

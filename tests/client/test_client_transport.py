@@ -3,6 +3,8 @@ unreadable frame skipped, the close code kept, a refused connection a TransportE
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 
 import pytest
@@ -42,3 +44,35 @@ async def test_a_refused_connection_is_a_transport_error():
         port = sock.getsockname()[1]
     with pytest.raises(TransportError):
         await WebSocketTransport(f"ws://127.0.0.1:{port}").connect()
+
+
+async def test_a_close_cut_short_still_lets_go_of_the_socket():
+    """`gother play` quit slowly: the exiting app's event loop ended while its close
+    handshake waited for the server, the socket stayed open in the process, and the server
+    in that same process waited its whole close timeout (10 s) for it. Here the client's
+    loop ends mid-close (the server is not reading, so it cannot answer); the server must
+    then see the connection end at once, well inside that timeout."""
+    reading = asyncio.Event()
+    ended = asyncio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        ws.transport.pause_reading()  # deaf until the client's loop is gone
+        await reading.wait()
+        ws.transport.resume_reading()
+        await ws.wait_closed()
+        ended.set()
+
+    def client(url: str) -> None:
+        async def quit_mid_close() -> None:
+            transport = WebSocketTransport(url)
+            await transport.connect()
+            with contextlib.suppress(TimeoutError):  # the app exits before any answer
+                await asyncio.wait_for(transport.close(), 0.2)
+
+        asyncio.run(quit_mid_close())
+
+    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
+        port = server.sockets[0].getsockname()[1]
+        await asyncio.to_thread(client, f"ws://127.0.0.1:{port}")
+        reading.set()
+        await asyncio.wait_for(ended.wait(), 5)
