@@ -21,6 +21,8 @@ log = logging.getLogger("gother.client")
 CONNECT_TIMEOUT = 10.0
 CLOSE_REPLACED = 4000  # the server's code: this seat was resumed from another connection
 
+Frame = dict[str, Any]
+
 
 class TransportError(Exception):
     """The connection could not be made, or was lost."""
@@ -34,12 +36,13 @@ class Transport(Protocol):
         """Open the connection; raises TransportError."""
         ...
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Frame) -> None:
         """Send one message; raises TransportError if the connection is gone."""
         ...
 
-    def messages(self) -> AsyncIterator[dict[str, Any]]:
-        """Every decoded server message until the connection closes."""
+    def messages(self) -> AsyncIterator[Frame | ProtocolError]:
+        """Every server frame until the connection closes: decoded, or the reason it could
+        not be (the frame is dropped; the connection goes on)."""
         ...
 
     async def close(self) -> None:
@@ -68,7 +71,7 @@ class WebSocketTransport:
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise TransportError(str(exc) or type(exc).__name__) from exc
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Frame) -> None:
         if self._ws is None:
             raise TransportError("not connected")
         try:
@@ -76,15 +79,16 @@ class WebSocketTransport:
         except ConnectionClosed as exc:
             raise TransportError("connection closed") from exc
 
-    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+    async def messages(self) -> AsyncIterator[Frame | ProtocolError]:
         if self._ws is None:
             return
         try:
             async for frame in self._ws:
                 try:
                     yield decode(frame if isinstance(frame, bytes) else frame.encode())
-                except ProtocolError as exc:  # a bad frame from the server: skip, keep going
+                except ProtocolError as exc:
                     log.warning("unreadable frame from the server: %s", exc.message)
+                    yield exc
         except ConnectionClosed:
             pass
         finally:

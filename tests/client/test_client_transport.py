@@ -1,5 +1,6 @@
 """The websocket transport against a tiny server in the test's loop: frames decoded, an
-unreadable frame skipped, the close code kept, a refused connection a TransportError."""
+unreadable frame reported, the close code kept, a refused connection a TransportError, and
+the socket let go of even when closing is cut short."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from gother_tui.transport import TransportError, WebSocketTransport
-from protocol import MAX_FRAME, decode, encode
+from protocol import MAX_FRAME, ProtocolError, decode, encode
 
 
-async def test_frames_are_decoded_bad_ones_skipped_and_the_close_code_kept():
+async def test_frames_are_decoded_bad_ones_reported_and_the_close_code_kept():
     received: list[dict] = []
 
     async def handler(ws: ServerConnection) -> None:
@@ -31,7 +32,9 @@ async def test_frames_are_decoded_bad_ones_skipped_and_the_close_code_kept():
         frames = [frame async for frame in transport.messages()]
         await transport.close()
     assert received == [{"t": "hello", "v": 1, "name": "Raven"}]
-    assert frames == [{"t": "welcome", "v": 1, "server": "tiny"}]
+    bad, welcome = frames  # the unreadable frame is reported, and the connection goes on
+    assert isinstance(bad, ProtocolError) and bad.code == "bad_frame"
+    assert welcome == {"t": "welcome", "v": 1, "server": "tiny"}
     assert transport.close_code == 4000
     assert transport.close_reason == "seat resumed from another connection"
     with pytest.raises(TransportError):
