@@ -1,6 +1,6 @@
 """The network client: a `Session` fed by a server.
 
-The link (gother_tui.link) turns every frame into a typed message; the handlers here are
+The connection (gother_tui.connection) turns every frame into a typed message; the handlers here are
 the only place the session changes. Where to go after each answer (resume, watch, join,
 lobby) is the flow's decision (gother_tui.flow); the answer to a screen's own request is
 posted to that screen. The app never imports `server`.
@@ -20,8 +20,8 @@ from gother_tui import messages as msg
 from gother_tui.asked import Asked, title
 from gother_tui.catalogue import Catalogue
 from gother_tui.client_app import ClientApp
+from gother_tui.connection import Connection
 from gother_tui.flow import Ask, Flow, Step
-from gother_tui.link import Link
 from gother_tui.options import ClientOptions
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.connecting import ConnectingScreen
@@ -71,7 +71,7 @@ class GotherApp(ClientApp):
     ) -> None:
         super().__init__(options)
         self.flow = Flow(options, seat_store or SeatStore())
-        self.network = Link(
+        self.connection = Connection(
             options.url, self.post_message, transport, options.first_retry, options.max_retry
         )
         self._seq = -1
@@ -95,10 +95,10 @@ class GotherApp(ClientApp):
 
     @work(exclusive=True, group="network")
     async def run_network(self) -> None:
-        await self.network.run()
+        await self.connection.run()
 
     async def action_quit(self) -> None:
-        await self.network.close()  # say goodbye first: the server need not wait for us
+        await self.connection.close()  # say goodbye first: the server need not wait for us
         self.exit()
 
     # -- requests -------------------------------------------------------------------------
@@ -106,12 +106,12 @@ class GotherApp(ClientApp):
     def request(self, asker: MessagePump | None, t: str, **fields: Any) -> int | None:
         """Send a request with a fresh rid; its answer goes to `asker` (the flow's own when
         None). None (and a notice) when not connected."""
-        if self.link != "online" or not self.network.open:
+        if self.link != "online" or not self.connection.open:
             self.notify("Not connected to the server right now.", severity="warning")
             return None
         asked = Asked(next(self._rids), t, fields)
         self._pending[asked.rid] = Pending(asked, asker)
-        self.network.send(asked.wire())
+        self.connection.send(asked.wire())
         log.debug("sent %s rid=%s", t, asked.rid)
         return asked.rid
 

@@ -22,6 +22,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs, glyphs_for
 from gother_tui.keys import KeymapError, binding_ids, key_rows, load_keymap
 from gother_tui.options import ClientOptions
+from gother_tui.palette import Palette
 from gother_tui.screens.help import HelpScreen, KeyRows
 from gother_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from gother_tui.session import Link
@@ -73,6 +74,10 @@ class ClientApp(App[None]):
         self.glyphs: Glyphs = glyphs_for(options.ascii)
         self.catalogue = Catalogue()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's keymap file
+
+    @property
+    def palette(self) -> Palette:
+        return Palette.of_theme(self.theme_variables)
 
     def on_mount(self) -> None:
         for theme in THEMES:

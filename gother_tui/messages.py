@@ -1,4 +1,4 @@
-"""Textual messages: what the link hears from the server, parsed once on arrival into the
+"""Textual messages: what the connection hears from the server, parsed once on arrival into the
 protocol's typed messages, and how the answer to a request reaches whoever asked.
 
 The app's handlers are the only place session state changes; a screen that asked something

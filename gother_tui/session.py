@@ -1,8 +1,8 @@
 """The seam between the screens and whatever feeds them.
 
 Screens and widgets are given a `Session` and use nothing else of the app: the table as
-last seen (`view`), the state of the link, the chat, the card catalogue, the glyphs and
-options to draw with, and the one thing they may do, `request`. The network client
+last seen (`view`), the state of the link, the chat, the card catalogue, the glyphs,
+colours and options to draw with, and the one thing they may do, `request`. The network client
 (`GotherApp`) and the replay viewer (`ReplayApp`) each implement it.
 
 `view`, `link`, `link_detail` and `chat` are Textual reactives of the app that is the
@@ -18,6 +18,7 @@ from textual.message_pump import MessagePump
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.options import ClientOptions
+from gother_tui.palette import Palette
 from protocol import server_messages as sm
 from protocol.view import View
 
@@ -48,6 +49,11 @@ class Session(Protocol):
 
     @property
     def glyphs(self) -> Glyphs: ...
+
+    @property
+    def palette(self) -> Palette:
+        """The theme's colours for marks (warnings, debt, the link)."""
+        ...
 
     @property
     def options(self) -> ClientOptions: ...

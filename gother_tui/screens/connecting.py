@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -13,8 +11,6 @@ from gother_tui.session import Session
 
 
 class ConnectingScreen(Screen[None]):
-    COMPONENT_CLASSES: ClassVar = {"connecting--detail"}
-
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
@@ -36,6 +32,5 @@ class ConnectingScreen(Screen[None]):
             session.glyphs.ellipsis,
         )
         if session.link_detail:
-            detail = self.get_component_rich_style("connecting--detail", partial=True)
-            text.append(f"\n\n{session.link_detail}", detail)
+            text.append(f"\n\n{session.link_detail}", session.palette.warning)
         self.query_one("#connecting", Static).update(text)

@@ -3,15 +3,13 @@ who gets what), and the preview of the move being composed."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
 from gother_tui.glyphs import Glyphs
+from gother_tui.palette import BOLD
 from gother_tui.plans import Plan
 from gother_tui.prompts import fate_of, player_names, preview, prompt
 from gother_tui.session import Session
@@ -55,13 +53,6 @@ def _index(cards: list[int], card: int | None) -> int | None:
 
 
 class ActionPanel(Vertical):
-    COMPONENT_CLASSES: ClassVar = {
-        "action--offline",
-        "action--closed",
-        "action--swoon",
-        "action--near-swoon",
-    }
-
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
@@ -89,8 +80,9 @@ class ActionPanel(Vertical):
             Text("The hint; Enter plays it:" if hinted else "If you confirm (Enter):")
         )
         text = Text("\n".join(lines))
-        text.highlight_regex(r"SWOON|DEBT", self._style("swoon"))
-        text.highlight_regex(r"\d from swoon", self._style("near-swoon"))
+        palette = self.session.palette
+        text.highlight_regex(r"SWOON|DEBT", BOLD + palette.error)
+        text.highlight_regex(r"\d from swoon", BOLD + palette.warning)
         self.query_one("#preview", Static).update(text)
 
     def _headline(self, view: View, plan: Plan | None) -> Text:
@@ -101,13 +93,11 @@ class ActionPanel(Vertical):
                 (
                     f"{g.warning} Connection lost: reconnecting{g.ellipsis} "
                     "This is the last state seen.",
-                    self._style("offline"),
+                    BOLD + self.session.palette.warning,
                 )
             )
         if link == "closed":
             detail = self.session.link_detail
-            return Text.assemble((f"{g.warning} Disconnected: {detail}.", self._style("closed")))
+            closed = BOLD + self.session.palette.error
+            return Text.assemble((f"{g.warning} Disconnected: {detail}.", closed))
         return Text(prompt(view, plan), style="bold")
-
-    def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"action--{name}", partial=True)

@@ -5,33 +5,19 @@ strings, never as markup."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
+from gother_tui.palette import BOLD, NO_COLOUR, Palette
 from gother_tui.preview import NEAR_SWOON
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
 from protocol.view import Player, View
 
 NAME_W, HAND_W, GOTH_W, SICK_W, MONEY_W = 20, 5, 6, 7, 10
-
-
-PLAIN = Style()  # no mark but the word: for a plain rendering (tests, a plain mode)
-
-
-@dataclass(frozen=True, slots=True)
-class Warnings:
-    """How a warning is marked (beside its word): the theme's (PlayersPanel's classes)."""
-
-    near_swoon: Style = PLAIN
-    debt: Style = PLAIN
 
 
 def header(glyphs: Glyphs) -> Text:
@@ -77,7 +63,7 @@ def player_line(
     catalogue: Catalogue,
     glyphs: Glyphs,
     width: int,
-    warnings: Warnings = Warnings(),
+    palette: Palette = NO_COLOUR,
 ) -> Text:
     acting = view.to_act if view.to_act is not None else view.turn
     line = Text(no_wrap=True, overflow="ellipsis")
@@ -89,9 +75,9 @@ def player_line(
     line.append(fit(f"{glyphs.goth}{p.goth:>3}", GOTH_W), "bold")
     warn = p.sickness >= NEAR_SWOON
     sick_text = f"{glyphs.sickness}{p.sickness:>2}" + (f" {glyphs.warning}" if warn else "")
-    line.append(fit(sick_text, SICK_W), warnings.near_swoon if warn else "")
+    line.append(fit(sick_text, SICK_W), BOLD + palette.warning if warn else "")
     money_text = f"{glyphs.money}{p.money:>3}" + (f" {glyphs.debt}" if p.in_debt else "")
-    line.append(fit(money_text, MONEY_W), warnings.debt if p.in_debt else "")
+    line.append(fit(money_text, MONEY_W), BOLD + palette.error if p.in_debt else "")
     used = 2 + 2 + NAME_W + HAND_W + GOTH_W + SICK_W + MONEY_W
     if p.fate:
         top = catalogue[p.fate[-1]]
@@ -108,7 +94,6 @@ class PlayersPanel(Static):
     """Watches the session's view; re-rendered whole on every state (a few lines)."""
 
     DEFAULT_CSS = "PlayersPanel { height: auto; }"
-    COMPONENT_CLASSES: ClassVar = {"players--near-swoon", "players--debt"}
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -127,14 +112,10 @@ class PlayersPanel(Static):
         if view is None:
             return Text("")
         session = self.session
-        warnings = Warnings(
-            self.get_component_rich_style("players--near-swoon", partial=True),
-            self.get_component_rich_style("players--debt", partial=True),
-        )
-        width = self.size.width or 80
+        width, palette = self.size.width or 80, session.palette
         lines = [header(session.glyphs)]
         lines += [
-            player_line(p, view, session.catalogue, session.glyphs, width, warnings)
+            player_line(p, view, session.catalogue, session.glyphs, width, palette)
             for p in view.players
         ]
         return Text("\n").join(lines)

@@ -3,35 +3,20 @@ line (draw pile count, discard pile size and top card)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
+from gother_tui.palette import LOUD, NO_COLOUR, Palette
 from gother_tui.prompts import waiting_for
 from gother_tui.session import Link, Session
 from gother_tui.widgets.cells import fit
 from protocol.view import View
 
-PLAIN = Style()  # no mark but the word: for a plain rendering (tests, a plain mode)
-
-
-@dataclass(frozen=True, slots=True)
-class LinkStyles:
-    """How each state of the link is marked: the theme's (StatusLine's component classes)."""
-
-    online: Style = PLAIN
-    connecting: Style = PLAIN
-    offline: Style = PLAIN
-    closed: Style = PLAIN
-
 
 def status_text(
-    view: View | None, link: Link, glyphs: Glyphs, width: int, styles: LinkStyles = LinkStyles()
+    view: View | None, link: Link, glyphs: Glyphs, width: int, palette: Palette = NO_COLOUR
 ) -> Text:
     left = Text(no_wrap=True)
     if view is not None:
@@ -44,15 +29,15 @@ def status_text(
         if view.you is None and link != "replay":
             left.append(f" {glyphs.sep} watching", "italic")
     if link == "online":
-        right = Text(f"{glyphs.dot} online", styles.online)
+        right = Text(f"{glyphs.dot} online", palette.success)
     elif link == "offline":
-        right = Text(f"{glyphs.warning} reconnecting{glyphs.ellipsis}", styles.offline)
+        right = Text(f"{glyphs.warning} reconnecting{glyphs.ellipsis}", LOUD + palette.warning)
     elif link == "replay":
         right = Text("replay", "bold")
     elif link == "closed":
-        right = Text(f"{glyphs.warning} disconnected", styles.closed)
+        right = Text(f"{glyphs.warning} disconnected", LOUD + palette.error)
     else:
-        right = Text(f"connecting{glyphs.ellipsis}", styles.connecting)
+        right = Text(f"connecting{glyphs.ellipsis}", palette.warning)
     room = max(0, width - right.cell_len - 1)
     left.truncate(room, overflow="ellipsis", pad=True)
     return Text.assemble(left, " ", right)
@@ -75,12 +60,6 @@ def piles_text(view: View | None, catalogue: Catalogue, glyphs: Glyphs, width: i
 
 class StatusLine(Widget):
     DEFAULT_CSS = "StatusLine { height: 1; }"
-    COMPONENT_CLASSES: ClassVar = {
-        "status--online",
-        "status--connecting",
-        "status--offline",
-        "status--closed",
-    }
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -94,12 +73,9 @@ class StatusLine(Widget):
         self.refresh()
 
     def render(self) -> Text:
-        def style(name: str) -> Style:
-            return self.get_component_rich_style(f"status--{name}", partial=True)
-
-        styles = LinkStyles(style("online"), style("connecting"), style("offline"), style("closed"))
         session = self.session
-        return status_text(session.view, session.link, session.glyphs, self.size.width, styles)
+        width = self.size.width
+        return status_text(session.view, session.link, session.glyphs, width, session.palette)
 
 
 class PilesLine(Widget):

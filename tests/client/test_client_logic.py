@@ -10,13 +10,15 @@ from rich.style import Style
 
 from gother_tui import messages as msg
 from gother_tui.catalogue import Catalogue
+from gother_tui.connection import incoming
 from gother_tui.glyphs import ASCII, UNICODE, wants_ascii
-from gother_tui.link import incoming
 from gother_tui.logtext import Narrator
+from gother_tui.palette import Palette
 from gother_tui.plans import keep_or_replace, plan_for
 from gother_tui.preview import Outcome, Sums, fate_sums
 from gother_tui.seat_store import SeatStore
-from gother_tui.widgets.players import Warnings, player_line
+from gother_tui.theme import GOTHER
+from gother_tui.widgets.players import player_line
 from protocol.view import Event, convert
 from server.game import Variants
 from tests.client.viewkit import (
@@ -260,15 +262,17 @@ def test_a_player_line_keeps_every_mark_and_warning_in_words():
     assert ascii_line.startswith("> 1 Raven (you)") and "S 4 !" in ascii_line
 
 
-def test_a_player_lines_warnings_take_the_styles_given():
-    near, debt = Style(color="yellow", bold=True), Style(color="red", bold=True)
-    line = player_line(
-        table_view(distribute_game()).players[0],
-        table_view(distribute_game()),
-        CAT,
-        UNICODE,
-        80,
-        Warnings(near, debt),
-    )
+def test_a_player_lines_warnings_take_the_themes_colours():
+    """Near swoon in the theme's $warning, debt in its $error (the gother theme: the
+    terminal's own yellow and red), bold, beside their words."""
+    palette = Palette.of_theme(GOTHER.to_color_system().generate())
+    view = table_view(distribute_game())
+    line = player_line(view.players[0], view, CAT, UNICODE, 80, palette)
     styled = {line.plain[span.start : span.end].strip(): span.style for span in line.spans}
-    assert styled["✚ 4 ⚠"] == near and styled["$ -3 DEBT"] == debt
+    near, debt = styled["✚ 4 ⚠"], styled["$ -3 DEBT"]
+    assert isinstance(near, Style) and isinstance(debt, Style)
+    assert (near.bold, near.color.number, debt.bold, debt.color.number) == (True, 3, True, 1)
+    plain = player_line(view.players[0], view, CAT, UNICODE, 80)
+    assert all(
+        span.style in ("", "bold", "italic", "dim") or not span.style.color for span in plain.spans
+    )

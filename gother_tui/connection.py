@@ -40,7 +40,7 @@ def incoming(frame: dict[str, Any] | ProtocolError) -> Message | None:
     return None if message is None else msg.Received(message)
 
 
-class Link:
+class Connection:
     """`run()` (the app's network worker) keeps a connection to `url`, posting `Connected`,
     `ConnectionLost` and every message to `post`; `send` queues a request on the open
     connection; `close` says goodbye and stops trying."""
