@@ -33,6 +33,10 @@ from protocol.view import View
 log = logging.getLogger("gother.client")
 
 STYLES = Path(__file__).parent / "styles"
+# In a browser (the web door) Ctrl+Q, Ctrl+W and F1 are the browser's own: these keys
+# quit and help instead, and the help says so. A user's keymap still has the last word.
+WEB_KEYS = {"app.quit": "ctrl+x", "app.help": "question_mark"}
+BROWSER_KEYS = ("^q ^w F1", "the browser's own: ^w closes this tab (your seat is kept)")
 
 
 class ClientApp(App[None]):
@@ -93,21 +97,20 @@ class ClientApp(App[None]):
         raise NotImplementedError
 
     def _apply_keymap(self) -> None:
-        if self.options.keymap is None:
-            return
-        known = set().union(*(binding_ids(b) for b in (self.BINDINGS, *self.KEYMAPPED)))
-        try:
-            self.keymap = load_keymap(self.options.keymap, known)
-        except KeymapError as exc:
-            log.warning("keymap not used: %s", exc)
-            self.notify(
-                f"{exc}. The default keys are used.",
-                title="Keymap not used",
-                severity="error",
-                timeout=30,
-                markup=False,
-            )
-            return
+        self.keymap = {**WEB_KEYS} if self.is_web else {}
+        if self.options.keymap is not None:
+            known = set().union(*(binding_ids(b) for b in (self.BINDINGS, *self.KEYMAPPED)))
+            try:
+                self.keymap |= load_keymap(self.options.keymap, known)
+            except KeymapError as exc:
+                log.warning("keymap not used: %s", exc)
+                self.notify(
+                    f"{exc}. The default keys are used.",
+                    title="Keymap not used",
+                    severity="error",
+                    timeout=30,
+                    markup=False,
+                )
         if self.keymap:
             self.set_keymap(self.keymap)
 
@@ -143,7 +146,10 @@ class ClientApp(App[None]):
     def help_rows(self) -> list[tuple[str, KeyRows]]:
         """The help's key table, section by section, with the keys the keymap gives."""
         sections = (*self.HELP_SECTIONS, ("Anywhere", self.BINDINGS))
-        return [
+        rows: list[tuple[str, KeyRows]] = [
             (heading, key_rows(bindings, self.keymap, self.get_key_display))
             for heading, bindings in sections
         ]
+        if self.is_web:
+            rows.append(("In a browser", [BROWSER_KEYS]))
+        return rows

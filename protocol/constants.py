@@ -32,4 +32,7 @@ DEFAULT_ROUND_CAP = 100
 NAME_MAX = 24  # player, table and card names
 CHAT_MAX = 280
 PASSWORD_MAX = 64
+# Where a door (SSH, web) hands the server's password to a client it starts, and where
+# `gother join` looks for one: an environment is private to its user, a command line is not.
+PASSWORD_ENV = "GOTHER_PASSWORD"
 BOT_KINDS = ("random", "heuristic", "ismcts")

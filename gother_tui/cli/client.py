@@ -5,6 +5,7 @@ imported only once one of them runs."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -12,6 +13,7 @@ from gother_tui import logs
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
+from protocol.constants import PASSWORD_ENV
 
 
 def check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -48,9 +50,10 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         args,
         url=args.url,
         name=args.name,
+        ask_name=args.ask_name,
         watch=args.watch,
         table=args.table,
-        password=args.password,
+        password=args.password or os.environ.get(PASSWORD_ENV) or None,
     )
     GotherApp(options).run(mouse=options.mouse)
     return 0

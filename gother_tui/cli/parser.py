@@ -7,7 +7,14 @@ import argparse
 
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
-from protocol.constants import BOT_KINDS, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
+from protocol.constants import (
+    BOT_KINDS,
+    DEFAULT_ROUND_CAP,
+    FATE_DISCARDS,
+    OVERFLOWS,
+    PASSWORD_ENV,
+    SEATS,
+)
 from protocol.version import software_version
 
 
@@ -166,7 +173,16 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
-    parser.add_argument("--password", help="the table's (or the server's) password")
+    parser.add_argument(
+        "--password",
+        help=f"the table's (or the server's) password (default: ${PASSWORD_ENV}, which "
+        "other users cannot read as they can a command line)",
+    )
+    parser.add_argument(
+        "--ask-name",
+        action="store_true",
+        help="ask your name on the first screen (what the web door starts)",
+    )
     _add_display_options(parser)
 
 
