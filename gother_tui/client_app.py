@@ -58,6 +58,7 @@ class ClientApp(App[None]):
             key_display="^q",
             id="app.quit",
             tooltip="quit (your seat is kept: run the same command to come back)",
+            priority=True,  # also from a text field (whose ^x, the web quit key, is "cut")
         ),
     ]
     ENABLE_COMMAND_PALETTE = False

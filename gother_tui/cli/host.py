@@ -4,10 +4,13 @@ are checked here, the work is the server's (reached through `server_side`)."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sys
 from pathlib import Path
 
 from gother_tui.cli import server_side
+from gother_tui.cli.argtypes import WEB_PASSWORD_ENV
 from gother_tui.logs import log_to_stderr
 from protocol.view import Variants
 
@@ -49,10 +52,12 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.decks and not Path(args.decks).is_dir():
         parser.error(f"--decks {args.decks}: not a folder")
     ssh = ssh_options(args, parser)
+    web = web_options(args, parser)
     log_to_stderr()
     try:
         server_side.serve(
             ssh,
+            web,
             host=args.host,
             port=args.port,
             db=args.db,
@@ -94,6 +99,27 @@ def ssh_options(
         "data_dir": data_dir,
         "authorized_keys": keys,
         "password": args.ssh_password,
+    }
+
+
+def web_options(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> dict[str, object] | None:
+    """The web door's options, or None without --web."""
+    if args.web is None:
+        if args.web_password or args.web_origin:
+            parser.error("--web-… options need --web PORT")
+        return None
+    if importlib.util.find_spec("textual_serve") is None:
+        parser.error("--web needs the web extra: pip install 'gother-than-thou[web]'")
+    password = args.web_password or os.environ.get(WEB_PASSWORD_ENV) or args.password
+    return {
+        "port": args.web,
+        "data_dir": server_side.default_data_dir(args.db),
+        "password": password or None,
+        "max_sessions": args.web_max,
+        "idle": args.web_idle * 60.0,
+        "origins": tuple(args.web_origin),
     }
 
 

@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
     ssh.add_argument("--ssh-authorized-keys", metavar="FILE", help="let in only these keys")
     ssh.add_argument("--ssh-password", help="let in anyone with this password (or any key)")
+    _add_web_options(srv)
     srv.set_defaults(run=host.run_serve)
 
     bot = sub.add_parser(
@@ -143,6 +144,45 @@ def build_parser() -> argparse.ArgumentParser:
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
     return parser
+
+
+def _add_web_options(parser: argparse.ArgumentParser) -> None:
+    web = parser.add_argument_group(
+        "Web door: the client in a browser, one process per tab (needs the [web] extra)"
+    )
+    web.add_argument(
+        "--web", type=argtypes.port, metavar="PORT", help="also serve the game in browsers here"
+    )
+    web.add_argument(
+        "--web-password-file",
+        type=argtypes.secret_file,
+        dest="web_password",
+        metavar="FILE",
+        help=f"a password asked before any session starts (first line of FILE; or "
+        f"${argtypes.WEB_PASSWORD_ENV}; default: the server's --password, else none)",
+    )
+    web.add_argument(
+        "--web-max",
+        type=argtypes.positive,
+        default=20,
+        metavar="N",
+        help="browser sessions at once, each a client process of about 45 MB (default 20)",
+    )
+    web.add_argument(
+        "--web-idle",
+        type=argtypes.positive,
+        default=30,
+        metavar="MINUTES",
+        help="end a session after this long without a key (default 30; the seat is kept)",
+    )
+    web.add_argument(
+        "--web-origin",
+        action="append",
+        default=[],
+        type=argtypes.web_origin,
+        metavar="URL",
+        help="another address players open the page at, e.g. a proxy's https://games.example.org",
+    )
 
 
 def _add_variant_options(parser: argparse.ArgumentParser) -> None:
