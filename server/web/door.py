@@ -55,7 +55,7 @@ SECURITY_HEADERS = {
     "base-uri 'none'",
     "X-Frame-Options": "DENY",  # no page of another site may frame ours and steal keys
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # "no-referrer" would make a form's Origin "null"
 }
 
 
