@@ -79,6 +79,7 @@ class ClientApp(App[None]):
         self.glyphs: Glyphs = glyphs_for(options.ascii)
         self.catalogue = Catalogue()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's keymap file
+        self._started_blurred = False  # the web driver's own blur at start-up has come
 
     @property
     def palette(self) -> Palette:
@@ -92,6 +93,15 @@ class ClientApp(App[None]):
         self._apply_keymap()
         self.open_session()
         self.call_after_refresh(self._check_size)
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        """Textual's web driver blurs the app once as it starts, and that may come after
+        the tab said it has focus (its page focuses the terminal on load): a blurred app
+        never fills its footer. So that first blur is undone; every later focus or blur
+        is the tab's own, passed on by the door as it happens."""
+        if self.is_web and not self._started_blurred:
+            self._started_blurred = True
+            self.post_message(events.AppFocus())  # after Textual's own handler has blurred
 
     def open_session(self) -> None:
         """The subclass's first screen, and whatever feeds it."""

@@ -168,7 +168,9 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
             # a reload resumes the same seat, under the same name, with a new process
             before = web_clients(serve)
             lydia.reload()
-            back = wait_screen(lydia, "Lydia back at the table", "Lydia (you)")
+            back = wait_screen(  # the whole table, footer and all, with no key pressed
+                lydia, "Lydia back at the table", lambda t: "Lydia (you)" in t and "^x Quit" in t
+            )
             assert YOU_ROW.search(back).group(1) == seats["Lydia"]
             wait_for("the old process to end", lambda: len(web_clients(serve)) == 2)
             assert web_clients(serve) != before

@@ -52,6 +52,12 @@ function connect() {
   url.searchParams.set("height", terminal.rows);
   socket = new WebSocket(url);
   socket.binaryType = "arraybuffer";
+  socket.addEventListener("open", () => {
+    // What the client missed while the socket opened: the size, and the focus (the
+    // terminal takes it on load; a Textual app that thinks it is blurred shows no footer).
+    send(["resize", { width: terminal.cols, height: terminal.rows }]);
+    send([document.activeElement === terminal.textarea ? "focus" : "blur"]);
+  });
   socket.addEventListener("message", (event) => {
     if (typeof event.data !== "string") terminal.write(new Uint8Array(event.data));
   });
