@@ -133,8 +133,9 @@ class ClientProcess(AppService):
                     log.warning("web: client %d did not quit; killing it", process.pid)
                     self._kill()
                     await process.wait()
-            if self._task is not None:
-                await self._task  # reads the last output; ends at the pipe's end
+            if self._task is not None:  # the last output; it ends at the pipe's end…
+                with contextlib.suppress(TimeoutError):  # …unless the tab stopped reading
+                    await asyncio.wait_for(self._task, QUIT_TIMEOUT)
                 self._task = None
         except asyncio.CancelledError:
             self._kill()
