@@ -1,6 +1,6 @@
-"""The full-screen commands: `gother join` / `watch` (or, with no address, the servers
-heard on the LAN), `gother replay`, and the start menu of a bare `gother`. Textual is
-imported only once one of them runs."""
+"""The client commands: `gother join` / `watch` (or, with no address, the servers heard on
+the LAN), full-screen or `--plain`, `gother replay`, and the start menu of a bare `gother`.
+Textual is imported only once a full-screen one runs (never by the plain line mode)."""
 
 from __future__ import annotations
 
@@ -37,21 +37,30 @@ def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
     )
 
 
-def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.app import GotherApp
+def plain_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
+    """The options of the plain line mode: no theme, mouse or keymap, only ASCII or not."""
+    return ClientOptions(ascii=args.ascii or wants_ascii(), **options)
 
+
+def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.url is None:
         return list_lan_servers()
-    check_theme(args, parser)
+    seat = {
+        "url": args.url,
+        "name": args.name,
+        "watch": args.watch,
+        "table": args.table,
+        "password": args.password,
+    }
     logs.log_client_to_file()
-    options = client_options(
-        args,
-        url=args.url,
-        name=args.name,
-        watch=args.watch,
-        table=args.table,
-        password=args.password,
-    )
+    if args.plain:
+        from gother_tui import plain
+
+        return plain.run(plain_options(args, **seat))
+    from gother_tui.app import GotherApp
+
+    check_theme(args, parser)
+    options = client_options(args, **seat)
     GotherApp(options).run(mouse=options.mouse)
     return 0
 
