@@ -435,8 +435,11 @@ class Player:
             raise Problem(f"{'watch' if watch else 'join'} N: N is a table's number in list.")
         table = self.table_numbered(which)
         table_id = table.id if isinstance(table, sm.TableRow) else table
-        if isinstance(table, sm.TableRow) and table.password and not password and not watch:
-            raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
+        if isinstance(table, sm.TableRow) and not watch:
+            if not table.free:
+                raise Problem(f"{table.name} has no free seat: watch {which} watches it.")
+            if table.password and not password:
+                raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
         await self.enter(table_id, password or None, watch=watch)
 
     async def enter(self, table: str, password: str | None, *, watch: bool) -> None:
@@ -455,7 +458,8 @@ class Player:
         view = self.at_table()
         if view.you is None or not view.over:
             raise Problem("rematch asks for another game once this one is over.")
-        if isinstance(await self.client.ask("rematch"), sm.State):
+        reply = await self.client.ask("rematch")
+        if isinstance(reply, sm.State) and reply.view.over:  # others have yet to ask
             self.say("Rematch asked for: it starts once every player has asked.")
 
     async def do_leave(self, args: str) -> None:

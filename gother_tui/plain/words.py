@@ -11,7 +11,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.narrator import Narrator, names_of, plural
 from gother_tui.preview import fate_sums, sickness_text
-from gother_tui.prompts import step_label, waiting_for
+from gother_tui.prompts import step_label
 from protocol import server_messages as sm
 from protocol.view import Player, View
 
@@ -115,13 +115,13 @@ def arrival_lines(view: View) -> list[str]:
 def phase_line(view: View) -> str:
     if view.phase == "lobby":
         seated = sum(1 for p in view.players if p.name)
-        start = (
-            " Type start to begin now, bots taking the free seats." if view.seat is not None else ""
-        )
+        start = ""
+        if view.seat is not None and seated < view.table.seats:
+            start = " Type start to begin now, bots taking the free seats."
         return f"Waiting for players: {seated} of {view.table.seats} seats taken.{start}"
     if view.over:
         return f"The game is over: {winners(view)}."
-    return f"Game {view.table.game} is under way: round {view.round}, {waiting_for(view)}."
+    return f"Game {view.table.game} is under way. {round_line(view)}"
 
 
 def winners(view: View) -> str:
