@@ -2,7 +2,9 @@
 
 `ssh -p PORT NAME@HOST` lands straight in the full-screen client, connected to this server
 as NAME. Each session runs `python -m gother_tui join ws://…` on its own pseudo-terminal:
-the client's terminal type and size are passed in, window changes follow.
+the client's terminal type and size are passed in, window changes follow. The exec request
+`plain` (`ssh -p PORT NAME@HOST plain`) runs the plain line mode (`join --plain`) instead,
+on the channel's own streams: no terminal needed, for screen readers and scripts.
 
 Access is one of: the keys in an authorized_keys file; a shared password (keys are then
 accepted too, so the seat can follow the key); or open (any key). A player's key
@@ -32,6 +34,7 @@ import asyncssh
 
 log = logging.getLogger("gother.ssh")
 LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
+PLAIN = "plain"  # the exec request for the plain line mode
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,8 @@ class SshFrontDoor:
     async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         gate = process.get_extra_info("connection").get_owner()
         name = player_name(process.get_extra_info("username") or "")
-        if process.get_terminal_type() is None:
+        plain = process.command == PLAIN
+        if process.get_terminal_type() is None and not plain:
             process.stderr.write(b"gother: needs a terminal; connect with ssh -t\r\n")
             process.exit(1)
             return
@@ -191,7 +195,8 @@ class SshFrontDoor:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         log.info("ssh: %s from %s (key %s)", name, gate.peer[0], gate.fingerprint or "none")
         try:
-            code = await self._run_client(process, name, folder)
+            run = self._run_plain if plain else self._run_client
+            code = await run(process, name, folder)
         finally:
             if throwaway:
                 shutil.rmtree(folder, ignore_errors=True)
@@ -199,7 +204,7 @@ class SshFrontDoor:
             process.exit(code)
 
     async def _run_client(
-        self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path
+        self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path, *extra: str
     ) -> int:
         width, height = process.get_terminal_size()[:2]
         env = {
@@ -210,7 +215,7 @@ class SshFrontDoor:
         }
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
-        argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
+        argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name, *extra]
         if self.ws_password is not None:
             argv += ["--password", self.ws_password]
         master, slave = os.openpty()
@@ -254,6 +259,64 @@ class SshFrontDoor:
             await asyncio.gather(typing, output, return_exceptions=True)
             os.close(master)
         return child.returncode or 0
+
+    async def _run_plain(
+        self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path
+    ) -> int:
+        """`ssh … plain`: `join --plain` with the channel as its stdin and stdout (with
+        `ssh -t`, on a pseudo-terminal like the full-screen client, for its echo)."""
+        if process.get_terminal_type() is not None:
+            return await self._run_client(process, name, state, "--plain")
+        env = {
+            **os.environ,
+            "TERM": "dumb",
+            "XDG_STATE_HOME": str(state),  # seat tokens and the client log: this key's own
+            "LANG": process.env.get("LANG") or os.environ.get("LANG") or "C.UTF-8",
+        }
+        argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name, "--plain"]
+        if self.ws_password is not None:
+            argv += ["--password", self.ws_password]
+        pipe = asyncio.subprocess.PIPE
+        child = await asyncio.create_subprocess_exec(
+            *argv, stdin=pipe, stdout=pipe, stderr=pipe, env=env, start_new_session=True
+        )
+        assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+        pumps = [
+            asyncio.create_task(_copy_in(process, child.stdin)),
+            asyncio.create_task(_copy_out(child.stdout, process.stdout)),
+            asyncio.create_task(_copy_out(child.stderr, process.stderr)),
+        ]
+        try:
+            code = await child.wait()  # it quits at the end of its input: the player hung up
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*pumps[1:]), 2)  # its last lines
+        except asyncio.CancelledError:  # the server is closing
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+            raise
+        finally:
+            for pump in pumps:
+                pump.cancel()
+            await asyncio.gather(*pumps, return_exceptions=True)
+        return code
+
+
+async def _copy_in(process: asyncssh.SSHServerProcess[bytes], sink: asyncio.StreamWriter) -> None:
+    """Typed lines: SSH channel → the plain client's stdin, then its end."""
+    with contextlib.suppress(OSError, asyncssh.Error):
+        while data := await process.stdin.read(4096):
+            sink.write(data)
+            await sink.drain()
+    with contextlib.suppress(OSError):
+        sink.close()
+
+
+async def _copy_out(source: asyncio.StreamReader, sink: asyncssh.SSHWriter[bytes]) -> None:
+    """The plain client's lines → SSH channel, until it closes its end."""
+    with contextlib.suppress(OSError, asyncssh.Error):
+        while data := await source.read(65536):
+            sink.write(data)
+            await sink.drain()
 
 
 def _take_terminal() -> None:  # in the child, after setsid: the pty becomes its terminal
