@@ -129,12 +129,13 @@ def help_lines(topic: str = "") -> list[str]:
         spec = lookup(topic) or (SPECS[OPTION] if topic.isdigit() else None)
         if spec is None:
             return [f"No command {topic!r}: type help for the list of commands."]
-        aliases = f" (also: {', '.join(spec.aliases)})" if spec.aliases else ""
-        return [f"{spec.usage}{aliases}: {spec.help}."]
-    lines = ["Commands (one a line; the short form in brackets):"]
+        return [f"{spec.usage}{_also(spec)}: {spec.help}."]
+    lines = ["Commands, one a line:"]
     for heading, specs in SECTIONS:
         lines.append(f"{heading}:")
-        for spec in specs:
-            short = f" [{spec.aliases[0]}]" if spec.aliases else ""
-            lines.append(f"  {spec.usage}{short}: {spec.help}.")
+        lines.extend(f"  {spec.usage}{_also(spec)}: {spec.help}." for spec in specs)
     return lines
+
+
+def _also(spec: Spec) -> str:
+    return f" (or {', '.join(spec.aliases)})" if spec.aliases else ""

@@ -262,7 +262,8 @@ def test_commands_have_their_aliases_and_help():
     for _, specs in SECTIONS:
         for spec in specs:
             assert spec.usage in listed
-    assert help_lines("t") == ["hint (also: t): the server's suggestion, and why."]
+    assert help_lines("t") == ["hint (or t): the server's suggestion, and why."]
+    assert "  piles (or p, fates): every Fate pile, top first, with the scores." in listed
     assert help_lines("nothing")[0].startswith("No command 'nothing'")
 
 

@@ -92,5 +92,5 @@ def test_a_dumb_terminal_gets_no_escape_sequence_at_all(tmp_path):
     assert not CONTROL.search(pty.seen), CONTROL.findall(pty.seen)[:5]
     assert b"Traceback" not in pty.seen
     text = pty.seen.decode("utf-8")
-    assert "The Fate piles, top card first:" in text and "Commands (one a line" in text
+    assert "The Fate piles, top card first:" in text and "Commands, one a line" in text
     assert "\u2500" not in text and "\u2502" not in text  # no box drawing
