@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import sys
 
 from gother_tui.options import ClientOptions
@@ -44,3 +45,6 @@ def run(options: ClientOptions, seat_store: SeatStore | None = None) -> int:
         return asyncio.run(main())
     except KeyboardInterrupt:  # Ctrl+C: as quit, without a traceback
         return 130
+    finally:
+        if out.closed:  # the reader has gone: the flush at exit must not complain
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -205,14 +205,6 @@ def outcomes(view: View, placement: Mapping[int, int], catalogue: Catalogue) -> 
     }
 
 
-def _goth(view: View, seat: int, result: Mapping[int, Outcome]) -> int:
-    """A seat's Goth Points after a placement: none after a swoon."""
-    outcome = result.get(seat)
-    if outcome is None:
-        return next(p.goth for p in view.players if p.seat == seat)
-    return 0 if outcome.after.swoon else outcome.after.goth
-
-
 def offered(
     view: View,
     legal: LegalDistribute,
@@ -255,13 +247,28 @@ def ranking(
     if you is None or not others:
         return []
     leader = max(others, key=lambda p: p.goth)
+    now = {p.seat: p.goth for p in view.players}
+    # What each card would do to each recipient, worked out once: a placement only picks.
+    sums = {
+        (seat, card): Outcome.placing("", fate_of(view, seat), card, catalogue).after
+        for seat in legal.recipients
+        for card in legal.hand
+    }
+
+    def goth(seat: int, placement: Placement) -> int:
+        """A seat's Goth Points after `placement`: none after a swoon."""
+        card = placement.get(seat)
+        if card is None:
+            return now[seat]
+        after = sums[seat, card]
+        return 0 if after.swoon else after.goth
+
     scored = []
     for placement in placements(legal):
-        result = outcomes(view, placement, catalogue)
-        mine = _goth(view, you, result)
-        theirs = [_goth(view, p.seat, result) for p in others]
-        debt = int(you in result and result[you].after.in_debt)
-        scored.append((placement, mine, theirs, _goth(view, leader.seat, result), debt))
+        mine = goth(you, placement)
+        theirs = [goth(p.seat, placement) for p in others]
+        debt = int(you in placement and sums[you, placement[you]].in_debt)
+        scored.append((placement, mine, theirs, goth(leader.seat, placement), debt))
     aims: list[tuple[str, Callable[[Any], tuple[int, ...]]]] = [
         ("most Goth for you", lambda s: (s[1], -s[4], -max(s[2]), -sum(s[2]))),
         ("widest lead for you", lambda s: (s[1] - max(s[2]), s[1], -s[4])),

@@ -75,7 +75,7 @@ class PlainClient:
         self.view: View | None = None
         self.story: list[Line] = []  # this game's lines, as told here
         self.tables: tuple[sm.TableRow, ...] = ()  # the lobby's list, as last shown
-        self.hints: dict[Legal, sm.Hint] = {}  # the hint for the decision in front of us
+        self.hint: tuple[Legal, sm.Hint] | None = None  # the hint, and the decision it is for
         self.plan: Plan | None = None  # a placement composed in parts
         self.drawing_all = False  # "draw all" under way: it speaks when it is done
         self._shown: Legal | None = None  # the decision last followed
@@ -115,6 +115,8 @@ class PlainClient:
 
     def say(self, *lines: str) -> None:
         self.out.lines(list(lines))
+        if self.out.closed:  # no one reads any more: as quit
+            self.end(0)
 
     def spawn(self, job: Any) -> None:
         task = asyncio.create_task(job)
@@ -162,11 +164,10 @@ class PlainClient:
         self._pending[asked.rid] = Pending(asked, None)
         self.connection.send(asked.wire())
 
-    def _settle(self, rid: int | None, answer: Reply | sm.Error | None) -> Pending | None:
+    def _settle(self, rid: int | None, answer: Reply | sm.Error | None) -> None:
         pending = self._pending.pop(rid, None) if rid is not None else None
         if pending is not None and pending.answer is not None and not pending.answer.done():
             pending.answer.set_result(answer)
-        return pending
 
     # -- the connection ---------------------------------------------------------------------
 
@@ -226,6 +227,8 @@ class PlainClient:
     def _refused(self, error: sm.Error) -> None:
         rid = error.rid
         pending = self._pending.get(rid) if rid is not None else None
+        what = pending.asked.t if pending is not None else None
+        log.info("server error %s for %s: %s", error.code, what, error.message)
         if rid is not None and pending is not None and pending.answer is None:
             del self._pending[rid]
             asked = pending.asked
@@ -258,7 +261,7 @@ class PlainClient:
 
     def _forget(self) -> None:
         self.view, self.story, self.plan, self._shown, self.said = None, [], None, None, None
-        self.hints.clear()
+        self.hint = None
 
     async def _lobby(self) -> None:
         self.say(f"You are in the lobby of {self.options.url}.")
@@ -274,8 +277,7 @@ class PlainClient:
         before, self.view = self.view, view
         new_table = before is None or before.table.id != view.table.id
         if not same_game(before, view):
-            self.story = []
-            self.hints.clear()
+            self.story, self.hint = [], None
         if new_table:
             self.say(*arrival_lines(view))
             if view.log and view.phase != "lobby":
@@ -298,7 +300,7 @@ class PlainClient:
         self._shown, self.plan = legal, None  # a placement in the making was for the old one
         if legal is None or self.drawing_all:
             return
-        if isinstance(legal, LegalDistribute) and legal not in self.hints:
+        if isinstance(legal, LegalDistribute) and self.hint_for(legal) is None:
             self.spawn(self._hint_then_say(legal))
         else:
             self.say_decision()
@@ -312,7 +314,7 @@ class PlainClient:
         """A placement's options start with the hint: ask for it, then say them."""
         reply = await self.ask("hint", quiet=True)
         if isinstance(reply, sm.Hint):
-            self.hints[legal] = reply
+            self.hint = (legal, reply)
         if self.view is not None and self.view.legal == legal and self._shown == legal:
             self.say_decision()
 
@@ -320,8 +322,14 @@ class PlainClient:
         view = self.view
         if view is None or view.you is None:
             return None
-        hint = self.hints.get(view.legal) if view.legal is not None else None
-        return decision(view, self.catalogue, self.glyphs, hint)
+        return decision(view, self.catalogue, self.glyphs, self.hint_for(view.legal))
+
+    def hint_for(self, legal: Legal | None) -> sm.Hint | None:
+        """The hint kept, if it was given for `legal` (a decision is one move: it is kept
+        until the next)."""
+        if self.hint is None or legal is None or self.hint[0] != legal:
+            return None
+        return self.hint[1]
 
     def say_decision(self) -> None:
         found = self.decision()

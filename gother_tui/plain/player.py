@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from gother_tui.narrator import names_of, plural
 from gother_tui.plain import words
 from gother_tui.plain.choices import Option, describe_placement
-from gother_tui.plain.commands import Command, Unknown, help_lines, lookup, parse
+from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plans import Plan, plan_for
 from gother_tui.prompts import step_label
@@ -37,7 +37,10 @@ if TYPE_CHECKING:
 
 Handler = Callable[[str], Awaitable[bool | None]]  # False: quit
 NO_SERVER = frozenset({"help", "quit"})  # commands that need no answer from the server
-LOOKING = frozenset({"hand", "piles", "scores", "discard", "log", "who", "options", "help"})
+# What may be done while `give` asks seat by seat, without ending the questions.
+BETWEEN_QUESTIONS = frozenset(
+    {"hand", "piles", "scores", "discard", "log", "who", "options", "help", "say"}
+)
 DEFAULT_LOG = 10
 NONE = frozenset({"none", "nobody", "no one", "-"})
 
@@ -315,7 +318,7 @@ class Player:
 
     async def _answer(self, line: str) -> bool:
         """A line while `give` asks: the answer, or a looking command; False when the line
-        is to be done as a command (the decision changed, or it was asked for)."""
+        is to be done as a command (the decision changed, or another command was typed)."""
         asking = self.asking
         assert asking is not None
         view = self.view
@@ -324,13 +327,17 @@ class Player:
             self.say("The decision changed: the placement is dropped.")
             return False
         text = " ".join(line.split()).lower()
-        word = text.partition(" ")[0]
         if text in ("cancel", "clear", "stop"):
             await self.do_clear("")
             return True
-        spec = lookup(word)
-        if spec is not None and spec.name == word and spec.name in LOOKING:
-            await self._looking(line)
+        command = parse(line)
+        # A command by its whole name (a card's number or the start of its name is an
+        # answer): looking or talking, then the same question; anything else ends them.
+        if isinstance(command, Command) and (text[:1] == "'" or text.split()[0] == command.name):
+            if command.name not in BETWEEN_QUESTIONS:
+                self.asking = None  # the cards placed so far stay: give asks again
+                return False
+            await self._between(line)
             self.ask_next()
             return True
         view, plan = self.composing()
@@ -358,7 +365,7 @@ class Player:
         self.ask_next()
         return True
 
-    async def _looking(self, line: str) -> None:
+    async def _between(self, line: str) -> None:
         saved, self.asking = self.asking, None
         try:
             await self.do(line)
@@ -373,7 +380,7 @@ class Player:
         if not isinstance(reply, sm.Hint):
             return
         if view.legal is not None:
-            self.client.hints[view.legal] = reply
+            self.client.hint = (view.legal, reply)
         found = self.client.decision()
         number = found.number_of(reply.move) if found is not None else None
         reason = f": {reply.reason}" if reply.reason else ""

@@ -40,15 +40,23 @@ class Sink(Protocol):
 
 
 class Output:
-    """Writes whole lines to `stream`, each made printable, each flushed at once."""
+    """Writes whole lines to `stream`, each made printable, each flushed at once. Once the
+    reader has gone (a closed pipe, a hung-up SSH channel) it is `closed` and writes no
+    more."""
 
     def __init__(self, stream: Sink, ascii_only: bool) -> None:
         self.stream = stream
         self.ascii_only = ascii_only
+        self.closed = False
 
     def line(self, text: str = "") -> None:
-        self.stream.write(printable(text, self.ascii_only) + "\n")
-        self.stream.flush()
+        if self.closed:
+            return
+        try:
+            self.stream.write(printable(text, self.ascii_only) + "\n")
+            self.stream.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: the stream itself was closed
+            self.closed = True
 
     def lines(self, texts: list[str]) -> None:
         for text in texts:

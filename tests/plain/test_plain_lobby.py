@@ -73,3 +73,21 @@ async def test_the_next_run_resumes_the_seat(url, tmp_path):
         again.type("quit")
     assert not [f for f in again.sent if f["t"] in ("join", "list")]  # resumed, not joined
     assert [f["t"] for f in again.sent][:2] == ["hello", "resume"]
+
+
+async def test_looking_between_the_questions_of_give_and_quitting_from_them(url, tmp_path):
+    async with InProcess(url, tmp_path) as plain:
+        await plain.transcript.until(r"^No tables on this server yet")
+        plain.type("create 3")  # this seat deals: its first decision is a placement
+        await plain.transcript.until(r"^Choose 1")
+        plain.type("give")
+        await plain.transcript.until(r"^Which card for you, seat 1\?$")
+        plain.type("who")
+        await plain.transcript.until(r"^  3 \w+ \(a bot\)$")
+        await plain.transcript.until(r"^Which card for you, seat 1\?$")  # asked again
+        plain.type("1")
+        await plain.transcript.until(r"^Which card for \w+, seat 2\?$")
+        plain.type("quit")  # a command by its name ends the questions, and is done
+        await plain.transcript.until(r"^Goodbye\.$")
+        assert await plain.task == 0
+        assert [f for f in plain.sent if f["t"] == "move"] == []
