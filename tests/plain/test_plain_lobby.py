@@ -4,6 +4,8 @@ Plain clients in this process, on real websockets to a real server."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.plain.plainkit import InProcess
 
 
@@ -91,3 +93,14 @@ async def test_looking_between_the_questions_of_give_and_quitting_from_them(url,
         await plain.transcript.until(r"^Goodbye\.$")
         assert await plain.task == 0
         assert [f for f in plain.sent if f["t"] == "move"] == []
+
+
+@pytest.mark.parametrize("config", [{"password": "sesame"}], indirect=True)
+async def test_a_server_that_will_not_have_the_client_ends_it_with_status_1(url, tmp_path):
+    async with InProcess(url, tmp_path) as plain:
+        await plain.transcript.until(r"^The server refused us: this server needs a password$")
+        assert await plain.task == 1
+    async with InProcess(url, tmp_path, password="sesame") as plain:
+        await plain.transcript.until(r"^Connected to ws://127\.0\.0\.1:\d+ .* as Raven\.$")
+        plain.type("quit")
+    assert await plain.task == 0
