@@ -127,3 +127,23 @@ async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, u
     assert missing is None, f"sentence {count + 1} of {len(story)} not told: {missing!r}"
     assert story[-1].startswith("Game over")
     assert record["views"][-1]["phase"] == "over"
+
+
+async def test_watch_plain_follows_a_table_of_bots_from_a_pipe(server, url, tmp_path):
+    host = await Client.connect(url, "Host")
+    table = (await host.request("create", name="Show", seats=3, bots=3))["table"]  # starts
+    await host.close()
+    env = plain_env(tmp_path / "home", LANG="C.UTF-8", TERM="dumb")
+    proc = await PlainProcess.start("watch", url, "--plain", "--table", table, env=env)
+    try:
+        await proc.until(r"^You are watching Show \(table \w+\)\.$")
+        await proc.until(r"^Round \d+: \w+'s turn\.$")
+        await proc.type("1", "hand")
+        await proc.until(r"^You are watching: spectators make no moves\.$")
+        await proc.until(r"^You are watching: you hold no hand\.$")
+        await proc.type("quit")
+        await proc.until(r"^Goodbye\.$")
+        assert await proc.wait() == 0
+    finally:
+        await proc.stop()
+    assert b"\x1b" not in proc.raw
