@@ -7,7 +7,7 @@ printed as figures, never asserted.
   `gother serve` process, from spawning it until it writes "You sit at"; and its RSS
   there, from /proc. Beside them, in the same run against the same server, the
   full-screen client's (bench/client.py's launch to the first table frame) as the
-  baseline: the plain mode imports no Textual;
+  baseline (the plain mode runs no Textual app, draws no screen);
 - a placement's numbered options (`choices.decision`: every placement ranked for each
   aim) for every placement decision of random 3- to 6-seat games: median and slowest;
   beside them, as the baseline, the narrator telling the same view's whole log.

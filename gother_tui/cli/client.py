@@ -1,6 +1,6 @@
 """The client commands: `gother join` / `watch` (or, with no address, the servers heard on
 the LAN), full-screen or `--plain`, `gother replay`, and the start menu of a bare `gother`.
-Textual is imported only once a full-screen one runs (never by the plain line mode)."""
+A Textual app starts only for a full-screen one."""
 
 from __future__ import annotations
 

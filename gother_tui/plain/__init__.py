@@ -2,8 +2,9 @@
 line, for screen readers, braille displays, dumb terminals and scripts (docs/plain.md).
 
 Never a cursor movement, a colour or a box: every line is plain text, written whole; the
-narrator tells what happens, the numbered options come from the server's `legal`. Textual
-is never imported.
+narrator tells what happens, the numbered options come from the server's `legal`. No
+Textual app runs (the shared connection still posts Textual's message classes, so
+`textual.message` is loaded).
 
 - `terminal`: lines out (made printable, ASCII when asked) and lines in (from a thread).
 - `story`: what a new view adds to the story (the narrator's lines, who came and went).
