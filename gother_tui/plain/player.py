@@ -249,12 +249,11 @@ class Player:
         if not args:
             self.start_asking(view, plan)
             return
-        whole = len(placing(plan_for(view) or plan, view, args, self.client.catalogue).assigned)
-        if whole == plan.count:  # the whole placement in one line: play it
-            fresh = plan_for(view)
-            assert fresh is not None
+        _, fresh = self.deciding(LegalDistribute)
+        alone = placing(fresh, view, args, self.client.catalogue)
+        if alone.move() is not None:  # the whole placement in one line: play it
             self.client.plan = None
-            await self.play(move_of(placing(fresh, view, args, self.client.catalogue)))
+            await self.play(move_of(alone))
             return
         self.client.plan = placing(plan, view, args, self.client.catalogue)
         self.say_placement()

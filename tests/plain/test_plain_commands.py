@@ -123,3 +123,25 @@ async def test_bad_commands_are_answered_with_a_line_and_send_nothing(url, tmp_p
         assert plain.errors() == []  # the server never had to refuse a thing
         plain.type("quit")
     await host.close()
+
+
+async def test_a_whole_placement_in_one_line_is_played_at_once(url, tmp_path):
+    async with InProcess(url, tmp_path) as plain:
+        await plain.transcript.until(r"^No tables on this server yet")
+        plain.type("create 3")  # this seat deals: its first decision is a placement
+        await plain.transcript.until(r"^Choose 1")
+        mark = len(plain.transcript.lines)
+        plain.type("hand")
+        await plain.transcript.until(r"^  5: ")
+        hand = [line for line in plain.transcript.since(mark) if HAND_CARD.match(line)]
+        name = re.match(r"^  2: (.+?) [GS$][+-]", hand[1])
+        assert name is not None
+        plain.type(f"give 1 to me, {name.group(1).lower()} to seat 2 and 3 to seat 3")
+        await plain.transcript.until(r"^You kept ")
+        (move,) = plain.moves_sent()
+        assert move["kind"] == "distribute" and [seat for seat, _ in move["give"]] == [0, 1, 2]
+        assert plain.client is not None
+        given = [plain.client.catalogue.name(card) for _, card in move["give"]]
+        assert all(hand[i].startswith(f"  {i + 1}: {given[i]} ") for i in range(3))  # as typed
+        assert plain.errors() == []
+        plain.type("quit")
