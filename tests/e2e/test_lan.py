@@ -9,18 +9,16 @@ Needs root and iproute2 (`ip netns`), as CI has; skipped with the reason otherwi
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.e2ekit import GOTHER, stop, wait_for
+from tests.e2e.e2ekit import GOTHER, gother_serve, wait_for
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("ip") is None,
@@ -28,7 +26,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 SUBNET = "10.213.{}.{}"  # private, and only ever inside the test's namespaces
-LISTENING = re.compile(r"listening on ws://[\d.]+:(\d+)")
 ANNOUNCED = "announcing _gother._tcp"  # server/announce.py's log line once it announces
 
 
@@ -69,28 +66,6 @@ def two_hosts() -> Iterator[tuple[Host, Host]]:
             subprocess.run(["ip", "netns", "del", netns], capture_output=True, timeout=30)
 
 
-@contextmanager
-def serving(host: Host, folder: Path, *args: str) -> Iterator[tuple[int, Path]]:
-    """`gother serve` in `host`'s namespace, on its address; yields (port, log file)."""
-    log = folder / f"serve-{host.netns}.log"
-    with log.open("w") as sink:
-        proc = subprocess.Popen(
-            host.command(str(GOTHER), "serve", "--port", "0", *args),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=sink,
-        )
-    try:
-        match = wait_for(
-            "gother serve to listen",
-            lambda: proc.poll() is not None or LISTENING.search(log.read_text()),
-        )
-        assert proc.poll() is None, log.read_text()
-        yield int(match.group(1)), log
-    finally:
-        stop(proc)
-
-
 def listing(host: Host) -> subprocess.CompletedProcess[str]:
     """`gother join` with no address in `host`: it listens for two seconds, then lists."""
     return subprocess.run(
@@ -103,9 +78,10 @@ def listing(host: Host) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_server_on_the_lan_is_found_from_another_host(tmp_path):
+    log = tmp_path / "serve.log"
     with (
         two_hosts() as (server_host, player_host),
-        serving(server_host, tmp_path, "--host", server_host.address) as (port, log),
+        gother_serve(tmp_path, host=server_host.address, prefix=server_host.command()) as port,
     ):
         wait_for("the announcement", lambda: ANNOUNCED in log.read_text())
         found = listing(player_host)
@@ -114,16 +90,15 @@ def test_a_server_on_the_lan_is_found_from_another_host(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "args",
-    [["--host", "127.0.0.1"], ["--no-announce"]],
+    ("on_loopback", "args"),
+    [(True, []), (False, ["--no-announce"])],
     ids=["loopback-never-announces", "no-announce"],
 )
-def test_a_server_that_must_not_announce_is_not_found(tmp_path, args):
+def test_a_server_that_must_not_announce_is_not_found(tmp_path, on_loopback, args):
     with two_hosts() as (server_host, player_host):
-        if args == ["--no-announce"]:
-            args = ["--host", server_host.address, *args]
-        with serving(server_host, tmp_path, *args) as (_, log):
+        host = "127.0.0.1" if on_loopback else server_host.address
+        with gother_serve(tmp_path, *args, host=host, prefix=server_host.command()):
             found = listing(player_host)
-            assert ANNOUNCED not in log.read_text()
+            assert ANNOUNCED not in (tmp_path / "serve.log").read_text()
     assert found.returncode == 1 and "none found" in found.stderr
     assert "ws://" not in found.stdout
