@@ -53,7 +53,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
 OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: over it, dropped
-HELLO_DEADLINE = 5.0  # seconds a new connection has to say hello
 SWEEP_EVERY = 60.0  # seconds between two looks for tables nobody is at
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
@@ -80,6 +79,8 @@ class ServerConfig:
     max_connections: int = 1000
     max_pending: int = 100  # connections that have not said hello yet
     max_per_address: int = 32  # connections from one address (loopback: no cap)
+    hello_timeout: float = 5.0  # seconds a new connection has to say hello
+    cap_loopback: bool = False  # address caps for loopback too (tests; the SSH door is local)
     max_tables: int = 200
     tables_per_connection: int = 10  # live tables one connection may have created
     tables_per_address: int = 10
@@ -196,7 +197,7 @@ class GotherServer:
             compression=None,
             ping_interval=20,
             ping_timeout=20,
-            open_timeout=HELLO_DEADLINE,
+            open_timeout=self.config.hello_timeout,
             process_request=partial(healthz, self),
         )
         for table in self.lobby.tables.values():
@@ -267,7 +268,7 @@ class GotherServer:
         self.by_address[conn.address] += 1
         log.info("connection from %s", conn.describe())
         pump = asyncio.create_task(conn.pump())
-        overdue = asyncio.get_running_loop().call_later(HELLO_DEADLINE, self._no_hello, conn)
+        overdue = asyncio.get_running_loop().call_later(c.hello_timeout, self._no_hello, conn)
         try:
             async for frame in ws:
                 self.dispatch(conn, frame)
@@ -292,14 +293,14 @@ class GotherServer:
         if self.pending >= self.config.max_pending:
             return "too many connections waiting to say hello"
         per_address = self.config.max_per_address
-        if not is_local(conn.address) and self.by_address[conn.address] >= per_address:
+        if self._capped(conn.address) and self.by_address[conn.address] >= per_address:
             return f"at most {per_address} connections from one address"
         return None
 
     def _no_hello(self, conn: Connection) -> None:
         if not conn.name:
             asyncio.get_running_loop().create_task(
-                conn.ws.close(CLOSE_POLICY, f"say hello within {HELLO_DEADLINE:g} s")
+                conn.ws.close(CLOSE_POLICY, f"say hello within {self.config.hello_timeout:g} s")
             )
 
     def dispatch(self, conn: Connection, frame: bytes | str) -> None:
@@ -366,7 +367,8 @@ class GotherServer:
 
     def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
         c = self.config
-        self.lobby.check_quota(conn, conn.address, c.tables_per_connection, c.tables_per_address)
+        per_address = c.tables_per_address if self._capped(conn.address) else None
+        self.lobby.check_quota(conn, conn.address, c.tables_per_connection, per_address)
         table = self.lobby.create(request, conn, conn.address)
         conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
 
@@ -528,6 +530,10 @@ class GotherServer:
             if not matches(password or "", password_hash):
                 raise ProtocolError("wrong_password", "wrong password for this table")
 
+    def _capped(self, address: str) -> bool:
+        """Whether per-address caps apply to `address` (not to this host's own doors)."""
+        return self.config.cap_loopback or not is_local(address)
+
     def _check_seat_quota(self, conn: Connection) -> None:
         """A connection, and an address, may hold only so many seats in games not over:
         squatting every seat of every table takes more than a few connections."""
@@ -541,7 +547,7 @@ class GotherServer:
         conn.taken = [s for s in conn.taken if any(s is h for h in held)]
         if len(conn.taken) >= self.config.seats_per_connection:
             raise ProtocolError("too_many_seats", "this connection holds enough seats")
-        if is_local(conn.address):
+        if not self._capped(conn.address):
             return
         if sum(h.address == conn.address for h in held) >= self.config.seats_per_address:
             raise ProtocolError("too_many_seats", "your address holds enough seats")

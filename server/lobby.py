@@ -29,7 +29,6 @@ from server.game import (
     move_from_wire,
     parse_deck,
 )
-from server.limits import is_local
 from server.store import BrokenRecord, Store, StoreError, TableRecord
 from server.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
 from server.tokens import hash_secret
@@ -88,15 +87,17 @@ class Lobby:
             )
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
 
-    def check_quota(self, owner: object, address: str, per_owner: int, per_address: int) -> None:
-        """May this connection (`owner`) from `address` create one more table? Loopback
-        addresses have no address quota: they are this host's own doors (SSH)."""
+    def check_quota(
+        self, owner: object, address: str, per_owner: int, per_address: int | None
+    ) -> None:
+        """May this connection (`owner`) from `address` create one more table? (None: no
+        quota for this address: loopback, this host's own doors.)"""
         live = [c for t, c in self.creators.items() if t in self.tables]
         if sum(o is owner for o, _ in live) >= per_owner:
             raise ProtocolError(
                 "too_many_tables", f"one connection may keep at most {per_owner} tables open"
             )
-        if not is_local(address) and sum(a == address for _, a in live) >= per_address:
+        if per_address is not None and sum(a == address for _, a in live) >= per_address:
             raise ProtocolError(
                 "too_many_tables", f"one address may keep at most {per_address} tables open"
             )
