@@ -13,7 +13,7 @@ import contextlib
 import logging
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from protocol.view import ClockRule
 from server.game import (
     DeckError,
     Game,
+    Move,
+    MoveError,
     Variants,
     dealer_for,
     default_deck_text,
@@ -185,14 +187,26 @@ class Lobby:
         if record.seed is not None:
             if any(s is None for s in table.seats):
                 raise ValueError(f"game {record.game_no} was dealt with a seat missing")
-            game = Game.replay(
-                table.deck,
-                record.seats,
-                record.seed,
-                (move_from_wire(seat, move) for seat, move in record.moves),
-                table.variants,
-                dealer_for(record.game_no, record.seats),
-            )
+            replayed = 0
+
+            def moves() -> Iterator[Move]:
+                nonlocal replayed
+                for replayed, (seat, move) in enumerate(record.moves):
+                    yield move_from_wire(seat, move)
+
+            try:
+                game = Game.replay(
+                    table.deck,
+                    record.seats,
+                    record.seed,
+                    moves(),
+                    table.variants,
+                    dealer_for(record.game_no, record.seats),
+                )
+            except (MoveError, ProtocolError) as exc:
+                raise ValueError(
+                    f"move {replayed} of game {record.game_no} is refused: {exc}"
+                ) from None
             table.restore_game(game)
         table.chat = record.chat[-CHAT_KEPT:]
         table.attended = now
@@ -305,4 +319,6 @@ def _broken_row(broken: BrokenRecord) -> server_messages.TableRow:
 def _problem(exc: Exception) -> str:
     """One line naming what is wrong with a stored table."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if isinstance(exc, ValueError) and text:
+        return text  # ours: already says what is wrong
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

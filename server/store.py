@@ -409,7 +409,10 @@ class Store:
         ):
             if idx != expected:
                 raise ValueError(f"game {game_no} has no move {expected}")
-            moves.append((seat, msgpack.unpackb(blob)))
+            try:
+                moves.append((seat, msgpack.unpackb(blob)))
+            except (ValueError, msgpack.UnpackException) as exc:
+                raise ValueError(f"move {idx} of game {game_no} is not msgpack ({exc!r})") from None
         return (None if row is None else row[0]), moves
 
     def ended(self, table_id: str, game_no: int) -> str | None:
