@@ -187,12 +187,12 @@ class Lobby:
         if record.seed is not None:
             if any(s is None for s in table.seats):
                 raise ValueError(f"game {record.game_no} was dealt with a seat missing")
-            replayed = 0
+            replayed = [0]  # how far the replay got, to name the move at fault
 
             def moves() -> Iterator[Move]:
-                nonlocal replayed
-                for replayed, (seat, move) in enumerate(record.moves):
+                for seat, move in record.moves:
                     yield move_from_wire(seat, move)
+                    replayed[0] += 1
 
             try:
                 game = Game.replay(
@@ -205,7 +205,7 @@ class Lobby:
                 )
             except (MoveError, ProtocolError) as exc:
                 raise ValueError(
-                    f"move {replayed} of game {record.game_no} is refused: {exc}"
+                    f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
                 ) from None
             table.restore_game(game)
         table.chat = record.chat[-CHAT_KEPT:]
