@@ -166,12 +166,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="step through an exported game record (gother export)",
-        description="Show FILE, a game record written by `gother export`, on the table screen "
-        "with every hand revealed: Left/Right step one move, Home/End jump to the deal or the "
-        "end. Read-only; nothing is sent anywhere.",
+        help="step through a finished game: a record file (gother export) or from a server",
+        description="Show FILE, a game record written by `gother export`, or a finished game "
+        "of --table fetched from the server at URL, on the table screen with every hand "
+        "revealed: Left/Right step one move, Home/End jump to the deal or the end. Read-only.",
     )
-    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("file", metavar="FILE|URL", help="a record file, or ws://HOST:PORT")
+    replay.add_argument("--table", help="with a URL: the table whose game to fetch")
+    replay.add_argument("--game", type=_positive, help="with a URL: which game (default: last)")
+    replay.add_argument("--password", help="with a URL: the table's password, if it has one")
     _add_display_options(replay)
     replay.set_defaults(run=_run_replay)
     return parser
@@ -433,12 +436,20 @@ def _list_lan_servers() -> int:
 def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from gother_tui.glyphs import wants_ascii
     from gother_tui.options import ClientOptions
-    from gother_tui.record import RecordError, load_record
+    from gother_tui.record import RecordError, fetch_record, load_record
     from gother_tui.replay_app import ReplayApp
 
     _check_theme(args, parser)
+    remote = args.file.startswith(("ws://", "wss://"))
+    if remote and not args.table:
+        parser.error("replaying from a server needs --table")
+    if not remote and (args.table or args.game or args.password):
+        parser.error("--table, --game and --password go with a ws:// URL")
     try:
-        record = load_record(args.file)
+        if remote:
+            record = fetch_record(args.file, args.table, args.game, args.password)
+        else:
+            record = load_record(args.file)
     except RecordError as exc:
         print(f"gother replay: {exc}", file=sys.stderr)
         return 2
