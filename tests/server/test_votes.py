@@ -163,7 +163,7 @@ async def test_a_game_both_players_end_is_closed_archived_and_kept_as_a_record(s
 
 @pytest.mark.parametrize("config", [{"idle": 0.6}], indirect=True)
 async def test_an_idle_player_sees_the_warning_then_a_bot_plays_their_turn(server, url):
-    table, (p0, p1) = await two_humans_and_a_bot(url)
+    _, (p0, p1) = await two_humans_and_a_bot(url)
     warned = await p0.state(lambda v: v["table"].get("warning") is not None)
     assert warned["table"]["warning"]["seat"] == 0 and warned["to_act"] == 0
     assert 0 < warned["table"]["warning"]["seconds"] <= 0.3  # half the patience, at most
