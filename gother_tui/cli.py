@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
     srv.add_argument("--max-tables", type=_positive, default=200)
     srv.add_argument("--max-connections", type=_positive, default=1000)
+    _add_limit_options(srv)
     srv.add_argument(
         "--no-announce", action="store_true", help="do not announce this server on the LAN (mDNS)"
     )
@@ -178,6 +179,44 @@ def build_parser() -> argparse.ArgumentParser:
     _add_display_options(replay)
     replay.set_defaults(run=_run_replay)
     return parser
+
+
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """What a long-running host bounds (docs/hosting.md, "Limits")."""
+    group = parser.add_argument_group("limits of a long-running host (docs/hosting.md)")
+    group.add_argument(
+        "--max-per-address", type=_positive, default=32, help="connections from one address"
+    )
+    group.add_argument(
+        "--max-pending", type=_positive, default=100, help="connections not yet past hello"
+    )
+    group.add_argument(
+        "--tables-per-connection", type=_positive, default=10, help="open tables one creates"
+    )
+    group.add_argument("--tables-per-address", type=_positive, default=10)
+    group.add_argument(
+        "--seats-per-connection", type=_positive, default=4, help="seats one holds in games"
+    )
+    group.add_argument("--seats-per-address", type=_positive, default=24)
+    group.add_argument(
+        "--expire", type=float, default=1800.0, help="seconds a table nobody is at stays open"
+    )
+    group.add_argument(
+        "--idle", type=float, default=300.0, help="seconds before a bot plays an idle turn"
+    )
+
+
+def _limit_config(args: argparse.Namespace) -> dict[str, float]:
+    return {
+        "max_per_address": args.max_per_address,
+        "max_pending": args.max_pending,
+        "tables_per_connection": args.tables_per_connection,
+        "tables_per_address": args.tables_per_address,
+        "seats_per_connection": args.seats_per_connection,
+        "seats_per_address": args.seats_per_address,
+        "expire": args.expire,
+        "idle": args.idle,
+    }
 
 
 def _add_client_options(parser: argparse.ArgumentParser) -> None:
@@ -308,6 +347,7 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         max_connections=args.max_connections,
         ssh=_ssh_options(args, parser),
         announce=not args.no_announce,
+        **_limit_config(args),
     )
     try:
         asyncio.run(run(config))

@@ -53,7 +53,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
 OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: over it, dropped
-SWEEP_EVERY = 60.0  # seconds between two looks for tables nobody is at
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
 COSTS = {"list": 5, "watch": 5, "create": 5, "record": 5, "join": 2, "resume": 2, "hint": 2}
@@ -87,6 +86,8 @@ class ServerConfig:
     seats_per_connection: int = 4  # seats one connection may hold (in games not over)
     seats_per_address: int = 24
     expire: float = 1800.0  # seconds a table nobody is at stays live
+    sweep_every: float = 60.0  # seconds between two looks for tables nobody is at
+    stats_every: float = STATS_EVERY  # seconds between two stats lines in the log
     idle: float = 300.0  # seconds a present player may think before a bot covers that turn
     rate: float = 50.0  # requests per second per connection, sustained (bots play fast)
     burst: float = 100.0
@@ -203,8 +204,10 @@ class GotherServer:
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
         self.chores = [
-            asyncio.create_task(self._every(SWEEP_EVERY, self.sweep)),
-            asyncio.create_task(self._every(STATS_EVERY, lambda: log.info(stats_line(self)))),
+            asyncio.create_task(self._every(self.config.sweep_every, self.sweep)),
+            asyncio.create_task(
+                self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
+            ),
         ]
         log.info("listening on %s", ", ".join(self.addresses()))
 
