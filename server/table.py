@@ -274,6 +274,10 @@ class Table:
                 holder.name = peer.name
             except StoreFailed:
                 pass  # the seat is still theirs; the table is stopped and says why
+        self.spectators.discard(peer)  # watching this table, it sits down again: one role
+        for other in self.seats:  # one connection plays one seat: any other it held is away
+            if other is not None and other is not holder and other.peer is peer:
+                other.peer, other.away_since = None, self.settings.clock()
         replaced, holder.peer, holder.away_since = holder.peer, peer, None
         log.info("table %s: %s resumes seat %d", self.id, peer.name, seat)
         self.changed()
