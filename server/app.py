@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from protocol import (
     MAX_FRAME,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
 OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: over it, dropped
+WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
 COSTS = {"list": 5, "watch": 5, "create": 5, "record": 5, "join": 2, "resume": 2, "hint": 2}
@@ -127,12 +129,29 @@ class Connection:
         if self.dropped:
             return
         frame = message if isinstance(message, bytes) else encode(message)
+        if not self.outbox and self._writes_at_once():
+            # The common case, written now: a frame through the pump costs a task wake-up
+            # and websockets' async send path, most of the server's CPU per move.
+            self.ws.protocol.send_binary(frame)
+            for data in self.ws.protocol.data_to_send():
+                self.ws.transport.write(data)
+            return
         if self.queued + len(frame) > OUTBOX_BYTES:
             self.drop()
             return
         self.outbox.append(frame)
         self.queued += len(frame)
         self.ready.set()
+
+    def _writes_at_once(self) -> bool:
+        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD."""
+        transport = self.ws.transport
+        return (
+            self.ws.protocol.state is State.OPEN
+            and transport is not None
+            and not transport.is_closing()
+            and transport.get_write_buffer_size() < WRITE_AHEAD
+        )
 
     def drop(self) -> None:
         """Cut off a reader too slow for its outbox: logged once, no closing handshake

@@ -10,6 +10,7 @@ address, so that no one can take every table there is.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import secrets
 import string
@@ -21,6 +22,7 @@ from protocol import ProtocolError, server_messages
 from protocol.constants import LIST_PAGE
 from protocol.view import ClockRule
 from server.game import (
+    Deck,
     DeckError,
     Game,
     Move,
@@ -244,7 +246,7 @@ class Lobby:
         log.info("table %s retired: %s", table.id, reason)
 
     def _build(self, record: TableRecord) -> Table:
-        deck = parse_deck(record.deck_toml, record.deck_name)
+        deck = _parsed_deck(record.deck_toml, record.deck_name)
         clock = record.clock
         table = Table(
             id=record.id,
@@ -280,7 +282,7 @@ class Lobby:
             raise ProtocolError("bad_deck", f"no deck named {name!r} on this server")
         try:
             text = path.read_text(encoding="utf-8")
-            parse_deck(text, path.name).check_seats(seats, path.name)
+            _parsed_deck(text, path.name).check_seats(seats, path.name)
         except (OSError, UnicodeDecodeError) as exc:
             raise ProtocolError("bad_deck", f"{path.name} cannot be read ({exc})") from None
         except DeckError as exc:
@@ -295,6 +297,12 @@ class Lobby:
             if seat is not None:
                 return table, seat
         raise ProtocolError("bad_token", "that token holds no seat here")
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_deck(text: str, name: str) -> Deck:
+    """Decks are immutable and most tables share one: parse each text once (TOML is slow)."""
+    return parse_deck(text, name)
 
 
 def _broken_row(broken: BrokenRecord) -> server_messages.TableRow:

@@ -177,8 +177,12 @@ class Store:
             raise StoreError(str(exc)) from exc
 
     def _transaction(self, *statements: tuple[str, dict[str, Any]]) -> None:
-        """Run `statements` as one transaction: all of them land, or none (StoreError)."""
+        """Run `statements` as one transaction: all of them land, or none (StoreError).
+        A single statement is a transaction by itself (autocommit): no BEGIN to pay for."""
         with self._write():
+            if len(statements) == 1:
+                self.db.execute(*statements[0])
+                return
             self.db.execute("BEGIN IMMEDIATE")
             for sql, params in statements:
                 self.db.execute(sql, params)
