@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.protocol import State
 
 from protocol import MAX_FRAME, ProtocolError, decode, encode
 
@@ -19,6 +20,8 @@ log = logging.getLogger("gother.client")
 
 CONNECT_TIMEOUT = 10.0
 CLOSE_REPLACED = 4000  # the server's code: this seat was resumed from another connection
+
+Frame = dict[str, Any]
 
 
 class TransportError(Exception):
@@ -33,15 +36,18 @@ class Transport(Protocol):
         """Open the connection; raises TransportError."""
         ...
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Frame) -> None:
         """Send one message; raises TransportError if the connection is gone."""
         ...
 
-    def messages(self) -> AsyncIterator[dict[str, Any]]:
-        """Every decoded server message until the connection closes."""
+    def messages(self) -> AsyncIterator[Frame | ProtocolError]:
+        """Every server frame until the connection closes: decoded, or the reason it could
+        not be (the frame is dropped; the connection goes on)."""
         ...
 
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """Close the connection; when this returns (or is cancelled) the socket is gone."""
+        ...
 
 
 TransportFactory = Callable[[str], Transport]
@@ -65,7 +71,7 @@ class WebSocketTransport:
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise TransportError(str(exc) or type(exc).__name__) from exc
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Frame) -> None:
         if self._ws is None:
             raise TransportError("not connected")
         try:
@@ -73,15 +79,16 @@ class WebSocketTransport:
         except ConnectionClosed as exc:
             raise TransportError("connection closed") from exc
 
-    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+    async def messages(self) -> AsyncIterator[Frame | ProtocolError]:
         if self._ws is None:
             return
         try:
             async for frame in self._ws:
                 try:
                     yield decode(frame if isinstance(frame, bytes) else frame.encode())
-                except ProtocolError as exc:  # a bad frame from the server: skip, keep going
+                except ProtocolError as exc:
                     log.warning("unreadable frame from the server: %s", exc.message)
+                    yield exc
         except ConnectionClosed:
             pass
         finally:
@@ -89,5 +96,15 @@ class WebSocketTransport:
             self.close_reason = self._ws.close_reason or ""
 
     async def close(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        ws = self._ws
+        if ws is None:
+            return
+        try:
+            await ws.close()  # the closing handshake: waits for the server's answer
+        finally:
+            # Cut short (an exiting app cancels its network worker, and its event loop ends
+            # before the server answers), the handshake would leave the socket open for as
+            # long as the process lives: a server in this same process (`gother play`) then
+            # waits its whole close timeout for it. Let go of the socket now instead.
+            if ws.state is not State.CLOSED:
+                ws.transport.abort()

@@ -519,6 +519,21 @@ def test_r12_debt_from_ones_own_placement_counts_at_the_draw_step():
     assert legal(game, 0) == LegalDraw(True, (), True, 5)
 
 
+def test_r12_a_deck_draw_takes_no_card():
+    """A draw from the draw pile takes its top card: a move naming a card (say, one of the
+    discard pile) is refused and changes nothing, so no record holds a card not drawn."""
+    game = position(make_deck(), hands=[[], [1], [2]], draw_pile=[7], discard=[3], phase="draw")
+    before = snapshot(game)
+    for named in (7, 3, 14):
+        move = Draw(0, "deck", named)
+        assert not game.can(move) and not game.can_draw(0, "deck", named)
+        with pytest.raises(MoveError) as caught:
+            game.apply(move)
+        assert caught.value.code == "illegal_move" and "name no card" in caught.value.message
+        assert snapshot(game) == before
+    assert game.apply(Draw(0, "deck"))[0] == Drew(0, "deck", 7)
+
+
 # -- R13 Discard down ------------------------------------------------------------------
 
 

@@ -44,7 +44,7 @@ async def test_a_finished_games_record_comes_in_parts_and_is_the_exported_record
     assert first["parts"] > 1  # a whole game is larger than one frame
     fetched = msgpack.unpackb(b"".join(parts))
     assert fetched == game_record(server.store, table)
-    assert parse_record(fetched).views[-1]["phase"] == "over"
+    assert parse_record(fetched).views[-1].phase == "over"
     beyond = await watcher.request("record", table=table, part=first["parts"])
     assert beyond["t"] == "error" and beyond["code"] == "no_record"
     await close_all(player, watcher)
@@ -71,8 +71,8 @@ async def test_no_record_of_a_game_in_progress_and_none_of_a_private_table(serve
 async def test_gother_replay_fetches_the_record_from_the_server(server, url):
     table, player = await finished_table(url)
     record = await asyncio.to_thread(fetch_record, url, table)
-    assert record.views[-1]["phase"] == "over" and len(record.moves) == len(record.views) - 1
-    assert record.views == game_record(server.store, table)["views"]
+    assert record.views[-1].phase == "over" and len(record.moves) == len(record.views) - 1
+    assert [v.to_wire() for v in record.views] == game_record(server.store, table)["views"]
     with pytest.raises(RecordError, match="no table"):
         await asyncio.to_thread(fetch_record, url, "nosuch")
     await player.close()
