@@ -6,8 +6,9 @@ Starts `gother serve` (database on a file), opens N websocket connections that s
 and join tables as players would (4 to a table, games dealt), and reads the server's VmRSS
 before and after: the memory one more connection costs the server. Then starts one full
 client (`gother join`, the process the SSH door runs for each session) in an 80x24 tmux
-pane, seated at a table with two bots, and reads its VmRSS once it shows the dealt table. Prints both and what fits in 4 GiB. A
-benchmark on this machine, not a test; kernel socket buffers are not in these figures.
+pane, seated at a table with two bots, and reads its VmRSS once it shows the dealt table.
+Prints both and what fits in 4 GiB. A benchmark on this machine, not a test; kernel socket
+buffers are not in these figures.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server_load import HOST, request, rss_mib, start_server  # noqa: E402
+from server_load import HOST, request, rss_mib, start_server
 
-from protocol import MAX_FRAME, PROTOCOL_VERSION  # noqa: E402
+from protocol import MAX_FRAME, PROTOCOL_VERSION
 
 GIB4 = 4 * 1024  # MiB
 
