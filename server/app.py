@@ -110,6 +110,7 @@ class Connection:
     ws: ServerConnection
     limiter: TokenBucket
     chat_limiter: TokenBucket
+    costly: TokenBucket  # the dear requests' own budget (COSTS)
     name: str = ""
     table: Table | None = None
     outbox: deque[bytes] = field(default_factory=deque)
@@ -119,7 +120,6 @@ class Connection:
     refused: int = 0  # rate-limited requests in a row
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
-    costly: TokenBucket = field(default_factory=lambda: TokenBucket(20.0, 100.0))
 
     @property
     def address(self) -> str:
@@ -194,6 +194,7 @@ class GotherServer:
         )
         self.records = Records(self.store)
         self.connections: set[Connection] = set()
+        self.max_connections = config.max_connections  # lowered at start to what fits
         self.pending = 0  # connections that have not said hello yet
         self.by_address: Counter[str] = Counter()
         self.counters = Counters()
@@ -278,12 +279,16 @@ class GotherServer:
 
     async def handle(self, ws: ServerConnection) -> None:
         c = self.config
-        conn = Connection(ws, TokenBucket(c.rate, c.burst), TokenBucket(c.chat_rate, c.chat_burst))
+        conn = Connection(
+            ws,
+            TokenBucket(c.rate, c.burst),
+            TokenBucket(c.chat_rate, c.chat_burst),
+            TokenBucket(c.costly_rate, c.costly_burst),
+        )
         refusal = self._refusal(conn)
         if refusal is not None:
             await ws.close(CLOSE_TRY_LATER, refusal)
             return
-        conn.costly = TokenBucket(c.costly_rate, c.costly_burst)
         conn.on_drop = partial(self.counters.count, "dropped")
         self.connections.add(conn)
         self.pending += 1
