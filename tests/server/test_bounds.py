@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import resource
 import socket
 from typing import Any
 
@@ -20,8 +21,10 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION, encode, server_messages
 from protocol.constants import LIST_PAGE, NAME_MAX
 from protocol.view import Variants
 from server.app import CLOSE_POLICY, CLOSE_TRY_LATER
+from server.limits import ACCEPT_LOG_EVERY, FD_RESERVE, AcceptLog, descriptor_budget
 from server.table import CHAT_REPLAY_BYTES
 from tests.server.netkit import TIMEOUT, Client, close_all, play_to_end
+from tests.server.tablekit import FakeClock
 
 WIDE_CHAR = "\U0001d50a"  # a letter of 4 bytes in UTF-8 (mathematical fraktur G)
 WIDE = WIDE_CHAR * NAME_MAX  # the widest name: 24 characters of 4 bytes each
@@ -303,3 +306,37 @@ async def test_the_chat_replayed_to_a_newcomer_is_bounded_in_bytes(server, url):
     assert replayed[-1].startswith("49")  # the newest lines, in order
     assert [int(t[:2]) for t in replayed] == list(range(50 - len(replayed), 50))
     await close_all(host, player, watcher)
+
+
+# -- descriptors and the accept log --------------------------------------------------------
+
+
+def test_failing_accepts_are_logged_once_a_minute_with_a_count(caplog):
+    clock = FakeClock()
+    handler = AcceptLog(clock)
+    loop = asyncio.new_event_loop()
+    try:
+        failure = {"message": "socket.accept() out of system resource", "exception": OSError(24)}
+        for _ in range(500):  # a flood of half-open handshakes at the descriptor limit
+            handler(loop, failure)
+            clock.advance(0.05)
+        lines = [r.getMessage() for r in caplog.records if "cannot accept" in r.getMessage()]
+        assert len(lines) == 1  # 25 s of failures: one line
+        clock.advance(ACCEPT_LOG_EVERY)
+        handler(loop, failure)
+        lines = [r.getMessage() for r in caplog.records if "cannot accept" in r.getMessage()]
+        assert len(lines) == 2 and "499 more" in lines[1]
+    finally:
+        loop.close()
+
+
+def test_the_connection_limit_keeps_a_reserve_of_descriptors():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        allowed = descriptor_budget(10**9, 100)
+        now_soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        assert now_soft >= soft  # raised towards the hard limit, never lowered
+        assert allowed == now_soft - FD_RESERVE - 100
+        assert descriptor_budget(50, 100) == 50  # a smaller wish is kept as it is
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
