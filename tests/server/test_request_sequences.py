@@ -181,17 +181,26 @@ class RequestSequences(RuleBasedStateMachine):
     @rule(i=slot, legal=st.booleans())
     def move(self, i: int, legal: bool) -> None:
         """A legal move by whoever is asked for one (if anyone is), or any move by `i`."""
-        asked = {
-            j: c.states()[-1]["view"]["legal"]
-            for j, c in enumerate(self.clients)
-            if c is not None and c.states() and c.states()[-1]["view"]["legal"] is not None
-        }
+        asked = {j: view["legal"] for j, view in self.seated_views().items() if view["legal"]}
         if legal and asked:
             j = sorted(asked)[i % len(asked)]
             reply = self.ask(j, "move", move=first_legal_move(asked[j]))
             assert reply["t"] == "state", reply  # the newest view asked: it is current
         elif self.clients[i] is not None:
             self.ask(i, "move", move={"kind": "draw", "source": "deck"})
+
+    def seated_views(self) -> dict[int, dict[str, Any]]:
+        """The newest view of each client that holds a seat now (one that left or moved
+        on keeps its last state, but no longer plays it)."""
+        self.settle()
+        views = {}
+        for conn in self.server.connections:
+            if conn.table is not None and conn.table.seat_of(conn) is not None:
+                j = int(conn.name[1:])
+                client = self.clients[j]
+                assert client is not None
+                views[j] = client.states()[-1]["view"]
+        return views
 
     @rule(i=slot)
     def drop(self, i: int) -> None:
