@@ -26,6 +26,12 @@ class ErrorCode(StrEnum):
     BAD_DECK = "bad_deck"
     HELLO_FIRST = "hello_first"
     NO_SPECTATORS = "no_spectators"
+    STORE_FAILED = "store_failed"
+    TABLE_STOPPED = "table_stopped"
+    TABLE_BROKEN = "table_broken"
+    PAUSED = "paused"
+    TOO_MANY_SEATS = "too_many_seats"
+    NO_RECORD = "no_record"
 
 
 class ProtocolError(Exception):

@@ -71,12 +71,20 @@ def list_lan_servers() -> int:
 
 
 def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.record import RecordError, load_record
+    from gother_tui.record import RecordError, fetch_record, load_record
     from gother_tui.replay_app import ReplayApp
 
     check_theme(args, parser)
+    remote = args.file.startswith(("ws://", "wss://"))
+    if remote and not args.table:
+        parser.error("replaying from a server needs --table")
+    if not remote and (args.table or args.game or args.password):
+        parser.error("--table, --game and --password go with a ws:// URL")
     try:
-        record = load_record(args.file)
+        if remote:
+            record = fetch_record(args.file, args.table, args.game, args.password)
+        else:
+            record = load_record(args.file)
     except RecordError as exc:
         print(f"gother replay: {exc}", file=sys.stderr)
         return 2

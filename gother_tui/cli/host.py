@@ -66,6 +66,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             max_tables=args.max_tables,
             max_connections=args.max_connections,
             announce=not args.no_announce,
+            **limit_config(args),
         )
     except OSError as exc:  # port in use, bad certificate…
         print(f"gother serve: {exc}", file=sys.stderr)
@@ -74,6 +75,20 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"gother serve: database {args.db}: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def limit_config(args: argparse.Namespace) -> dict[str, float]:
+    """The long-running host's limits (parser.py's `_add_limit_options`) as config fields."""
+    return {
+        "max_per_address": args.max_per_address,
+        "max_pending": args.max_pending,
+        "tables_per_connection": args.tables_per_connection,
+        "tables_per_address": args.tables_per_address,
+        "seats_per_connection": args.seats_per_connection,
+        "seats_per_address": args.seats_per_address,
+        "expire": args.expire,
+        "idle": args.idle,
+    }
 
 
 def ssh_options(

@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
     srv.add_argument("--max-tables", type=argtypes.positive, default=200)
     srv.add_argument("--max-connections", type=argtypes.positive, default=1000)
+    _add_limit_options(srv)
     srv.add_argument(
         "--no-announce", action="store_true", help="do not announce this server on the LAN (mDNS)"
     )
@@ -127,15 +128,46 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="step through an exported game record (gother export)",
-        description="Show FILE, a game record written by `gother export`, on the table screen "
-        "with every hand revealed: Left/Right step one move, Home/End jump to the deal or the "
-        "end. Read-only; nothing is sent anywhere.",
+        help="step through a finished game: a record file (gother export) or from a server",
+        description="Show FILE, a game record written by `gother export`, or a finished game "
+        "of --table fetched from the server at URL, on the table screen with every hand "
+        "revealed: Left/Right step one move, Home/End jump to the deal or the end. Read-only.",
     )
-    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("file", metavar="FILE|URL", help="a record file, or ws://HOST:PORT")
+    replay.add_argument("--table", help="with a URL: the table whose game to fetch")
+    replay.add_argument(
+        "--game", type=argtypes.positive, help="with a URL: which game (default: the last)"
+    )
+    replay.add_argument("--password", help="with a URL: the table's password, if it has one")
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
     return parser
+
+
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """What a long-running host bounds (docs/hosting.md, "Limits")."""
+    group = parser.add_argument_group("limits of a long-running host (docs/hosting.md)")
+    positive = argtypes.positive
+    group.add_argument(
+        "--max-per-address", type=positive, default=32, help="connections from one address"
+    )
+    group.add_argument(
+        "--max-pending", type=positive, default=100, help="connections not yet past hello"
+    )
+    group.add_argument(
+        "--tables-per-connection", type=positive, default=10, help="open tables one creates"
+    )
+    group.add_argument("--tables-per-address", type=positive, default=10)
+    group.add_argument(
+        "--seats-per-connection", type=positive, default=4, help="seats one holds in games"
+    )
+    group.add_argument("--seats-per-address", type=positive, default=24)
+    group.add_argument(
+        "--expire", type=float, default=1800.0, help="seconds a table nobody is at stays open"
+    )
+    group.add_argument(
+        "--idle", type=float, default=300.0, help="seconds before a bot plays an idle turn"
+    )
 
 
 def _add_variant_options(parser: argparse.ArgumentParser) -> None:

@@ -31,6 +31,12 @@ CONTRACT_CODES = {
     "bad_deck",
     "hello_first",
     "no_spectators",
+    "store_failed",
+    "table_stopped",
+    "table_broken",
+    "paused",
+    "too_many_seats",
+    "no_record",
 }
 
 

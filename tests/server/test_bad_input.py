@@ -54,6 +54,12 @@ STABLE_CODES = {
     "not_your_turn",
     "illegal_move",
     "game_over",
+    "store_failed",
+    "table_stopped",
+    "table_broken",
+    "paused",
+    "too_many_seats",
+    "no_record",
 }
 
 
@@ -411,6 +417,9 @@ async def test_every_request_before_hello_is_hello_first(server, url):
         "chat": {"text": "hi"},
         "leave": {},
         "rematch": {},
+        "pause": {"on": True},
+        "end": {},
+        "record": {"table": table},
     }
     for t in REQUESTS.keys() - requests.keys() - {"hello"}:
         requests[t] = {}  # a type added since: one without required fields, or a bad_message
