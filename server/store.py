@@ -15,6 +15,8 @@ from typing import Any
 
 import msgpack
 
+from server.files import private_database
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -92,6 +94,7 @@ class Store:
             uri = f"{Path(path).resolve().as_uri()}?mode=ro"
             self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
             return
+        private_database(path)  # it holds the seeds: no one else may read it
         self.db = sqlite3.connect(path, isolation_level=None)  # autocommit: every write lands
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
