@@ -4,11 +4,12 @@
 as NAME. Each session runs `python -m gother_tui join ws://…` on its own pseudo-terminal:
 the client's terminal type and size are passed in, window changes follow.
 
-Access is one of: the keys in an authorized_keys file; a shared password (keys are then
-accepted too, so the seat can follow the key); or open (any key). A player's key
-fingerprint names a private state folder for the client it starts, so the seat token that
-client saves resumes the same seat when the same key comes back. Password logins get a
-throw-away folder: no one can take another player's seat by knowing a password.
+Access is what the host chose, never a fallback: the keys in an authorized_keys file, a
+shared password (then a key gets in without it only if that file lists it), both, or
+`--ssh-open` (any key). A player's key fingerprint names a private state folder for the
+client it starts, so the seat token that client saves resumes the same seat when the same
+key comes back. Password logins get a throw-away folder: no one can take another player's
+seat by knowing a password.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import asyncio
 import contextlib
 import fcntl
 import hashlib
+import hmac
 import logging
 import os
 import shutil
@@ -30,6 +32,8 @@ from pathlib import Path
 
 import asyncssh
 
+from server.files import private_file, private_folder
+
 log = logging.getLogger("gother.ssh")
 LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
 
@@ -41,14 +45,24 @@ class SshOptions:
     data_dir: Path  # players' client state lives under data_dir/ssh-players/
     authorized_keys: Path | None = None
     password: str | None = None
+    open_access: bool = False  # --ssh-open: any key at all is let in
+
+    def __post_init__(self) -> None:
+        if self.open_access and (self.authorized_keys is not None or self.password is not None):
+            raise ValueError("open SSH access lets anyone in: it takes no keys file or password")
+        if not self.open_access and self.authorized_keys is None and self.password is None:
+            raise ValueError("the SSH door needs keys, a password or open access (none is set)")
 
     @property
     def access(self) -> str:
-        if self.authorized_keys is not None:
+        """Who gets in, as the start-up log states it."""
+        if self.open_access:
+            return "OPEN (--ssh-open): any SSH key is let in"
+        if self.password is None:
             return f"only keys in {self.authorized_keys}"
-        if self.password is not None:
-            return "password (or any key)"
-        return "OPEN: any SSH key is let in"
+        if self.authorized_keys is None:
+            return "the password only (no key is let in without it)"
+        return f"keys in {self.authorized_keys}, or the password"
 
 
 def default_data_dir(db: str) -> Path:
@@ -61,12 +75,9 @@ def default_data_dir(db: str) -> Path:
 
 
 def load_host_key(path: Path) -> asyncssh.SSHKey:
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(key.export_private_key())
+    """The door's host key, made (ed25519, 0600) on the first run."""
+    if private_file(path).stat().st_size == 0:
+        path.write_bytes(asyncssh.generate_private_key("ssh-ed25519").export_private_key())
         log.info("ssh: created host key %s", path)
     return asyncssh.read_private_key(path)
 
@@ -102,7 +113,7 @@ class _Gate(asyncssh.SSHServer):
         return True  # always authenticate: even "open" access wants a key to name the seat
 
     def public_key_auth_supported(self) -> bool:
-        return True
+        return self.options.open_access or self.allowed is not None
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # Called for the key offered and again with its signature; the last call before
@@ -110,16 +121,20 @@ class _Gate(asyncssh.SSHServer):
         # asyncssh matches `from=` options on the client's host name and address; we look
         # up no names, so the address is both (the peer's port is neither)
         address = str(self.peer[0])
-        ok = self.allowed is None or self.allowed.validate(key, address, address) is not None
+        if self.allowed is not None:
+            ok = self.allowed.validate(key, address, address) is not None
+        else:
+            ok = self.options.open_access
         self.fingerprint = key.get_fingerprint() if ok else None
         return ok
 
     def password_auth_supported(self) -> bool:
-        return self.options.password is not None and self.allowed is None
+        return self.options.password is not None
 
     def validate_password(self, username: str, password: str) -> bool:
         self.fingerprint = None  # no key proved: no saved seat
-        return self.options.password is not None and password == self.options.password
+        right = self.options.password
+        return right is not None and hmac.compare_digest(password.encode(), right.encode())
 
 
 class SshFrontDoor:
@@ -134,6 +149,7 @@ class SshFrontDoor:
 
     async def start(self) -> None:
         key = load_host_key(self.options.host_key)
+        private_folder(self.options.data_dir / "ssh-players")  # every key's seat tokens
         logging.getLogger("asyncssh").setLevel(logging.WARNING)  # not a line per packet
         self.acceptor = await asyncssh.create_server(
             lambda: _Gate(self.options),
@@ -188,7 +204,7 @@ class SshFrontDoor:
             folder, throwaway = state_dir(self.options.data_dir, gate.fingerprint), False
         else:
             folder, throwaway = Path(tempfile.mkdtemp(prefix="gother-ssh-")), True
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_folder(folder)
         log.info("ssh: %s from %s (key %s)", name, gate.peer[0], gate.fingerprint or "none")
         try:
             code = await self._run_client(process, name, folder)

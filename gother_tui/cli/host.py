@@ -81,12 +81,21 @@ def ssh_options(
 ) -> dict[str, object] | None:
     """The SSH door's options, or None without --ssh."""
     if args.ssh is None:
-        if args.ssh_host_key or args.ssh_authorized_keys or args.ssh_password:
+        if args.ssh_host_key or args.ssh_authorized_keys or args.ssh_password or args.ssh_open:
             parser.error("--ssh-… options need --ssh PORT")
         return None
     keys = Path(args.ssh_authorized_keys) if args.ssh_authorized_keys else None
     if keys is not None and not keys.is_file():
         parser.error(f"--ssh-authorized-keys {keys}: no such file")
+    if args.ssh_open and (keys is not None or args.ssh_password is not None):
+        parser.error(
+            "--ssh-open lets in any key: it goes without --ssh-authorized-keys and a password"
+        )
+    if not (args.ssh_open or keys is not None or args.ssh_password is not None):
+        parser.error(
+            "--ssh needs an access rule: --ssh-authorized-keys FILE, --ssh-password "
+            "or, to let in any key at all, --ssh-open"
+        )
     data_dir = server_side.default_data_dir(args.db)
     return {
         "port": args.ssh,
@@ -94,6 +103,7 @@ def ssh_options(
         "data_dir": data_dir,
         "authorized_keys": keys,
         "password": args.ssh_password,
+        "open_access": args.ssh_open,
     }
 
 

@@ -62,8 +62,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--ssh", type=argtypes.port, metavar="PORT", help="also serve SSH on this port"
     )
     ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
-    ssh.add_argument("--ssh-authorized-keys", metavar="FILE", help="let in only these keys")
-    ssh.add_argument("--ssh-password", help="let in anyone with this password (or any key)")
+    ssh.add_argument(
+        "--ssh-authorized-keys",
+        metavar="FILE",
+        help="let in these keys (with --ssh-password: these keys need no password)",
+    )
+    ssh.add_argument("--ssh-password", help="let in anyone with this password; no key without it")
+    ssh.add_argument(
+        "--ssh-open",
+        action="store_true",
+        help="let in any SSH key at all (one of these three access rules is required)",
+    )
     srv.set_defaults(run=host.run_serve)
 
     bot = sub.add_parser(
