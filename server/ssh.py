@@ -219,7 +219,8 @@ class SshFrontDoor:
     ) -> int:
         width, height = process.get_terminal_size()[:2]
         env = {
-            **os.environ,
+            # the host's own GOTHER_… settings (its passwords among them) are not the player's
+            **{k: v for k, v in os.environ.items() if not k.startswith("GOTHER_")},
             "TERM": process.get_terminal_type() or "xterm-256color",
             "XDG_STATE_HOME": str(state),  # seat tokens and the client log: this key's own
             "LANG": process.env.get("LANG") or os.environ.get("LANG") or "C.UTF-8",
@@ -227,8 +228,10 @@ class SshFrontDoor:
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
         argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
+        handed = []  # the server's password goes through a pipe: argv is public (`ps`)
         if self.ws_password is not None:
-            argv += ["--password", self.ws_password]
+            handed.append(_pipe_holding(self.ws_password))
+            argv += ["--password-file", f"/dev/fd/{handed[0]}"]
         master, slave = os.openpty()
         _set_size(master, width or 80, height or 24)
         try:
@@ -240,9 +243,12 @@ class SshFrontDoor:
                 env=env,
                 start_new_session=True,
                 preexec_fn=_take_terminal,
+                pass_fds=handed,
             )
         finally:
             os.close(slave)
+            for fd in handed:
+                os.close(fd)
         os.set_blocking(master, False)
         output = asyncio.create_task(_pump_out(master, process))
         typing = asyncio.create_task(_pump_in(process, master))
@@ -270,6 +276,15 @@ class SshFrontDoor:
             await asyncio.gather(typing, output, return_exceptions=True)
             os.close(master)
         return child.returncode or 0
+
+
+def _pipe_holding(secret: str) -> int:
+    """The read end of a pipe that holds `secret` (a line far smaller than a pipe's buffer,
+    so writing it all never waits on the reader)."""
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, "wb") as pipe:
+        pipe.write(secret.encode() + b"\n")
+    return read_end
 
 
 def _take_terminal() -> None:  # in the child, after setsid: the pty becomes its terminal

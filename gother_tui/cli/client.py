@@ -10,6 +10,7 @@ from typing import Any
 
 from gother_tui import logs
 from gother_tui.address import DEFAULT_PORT
+from gother_tui.cli.passwords import CLIENT, read_secret
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
 
@@ -50,7 +51,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         name=args.name,
         watch=args.watch,
         table=args.table,
-        password=args.password,
+        password=read_secret(args, parser, CLIENT),
     )
     GotherApp(options).run(mouse=options.mouse)
     return 0

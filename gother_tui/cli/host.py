@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from gother_tui.cli import server_side
+from gother_tui.cli.passwords import BOT, SERVER, SSH, read_secret
 from gother_tui.logs import log_to_stderr
 from protocol.view import Variants
 
@@ -48,6 +49,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("--certfile and --keyfile go together")
     if args.decks and not Path(args.decks).is_dir():
         parser.error(f"--decks {args.decks}: not a folder")
+    password = read_secret(args, parser, SERVER)
     ssh = ssh_options(args, parser)
     log_to_stderr()
     try:
@@ -56,7 +58,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             host=args.host,
             port=args.port,
             db=args.db,
-            password=args.password,
+            password=password,
             certfile=args.certfile,
             keyfile=args.keyfile,
             grace=args.grace,
@@ -80,18 +82,20 @@ def ssh_options(
     args: argparse.Namespace, parser: argparse.ArgumentParser
 ) -> dict[str, object] | None:
     """The SSH door's options, or None without --ssh."""
+    given = (args.ssh_host_key, args.ssh_authorized_keys, args.ssh_password, args.ssh_password_file)
     if args.ssh is None:
-        if args.ssh_host_key or args.ssh_authorized_keys or args.ssh_password or args.ssh_open:
+        if any(given) or args.ssh_open:
             parser.error("--ssh-… options need --ssh PORT")
         return None
+    password = read_secret(args, parser, SSH)
     keys = Path(args.ssh_authorized_keys) if args.ssh_authorized_keys else None
     if keys is not None and not keys.is_file():
         parser.error(f"--ssh-authorized-keys {keys}: no such file")
-    if args.ssh_open and (keys is not None or args.ssh_password is not None):
+    if args.ssh_open and (keys is not None or password is not None):
         parser.error(
             "--ssh-open lets in any key: it goes without --ssh-authorized-keys and a password"
         )
-    if not (args.ssh_open or keys is not None or args.ssh_password is not None):
+    if not (args.ssh_open or keys is not None or password is not None):
         parser.error(
             "--ssh needs an access rule: --ssh-authorized-keys FILE, --ssh-password "
             "or, to let in any key at all, --ssh-open"
@@ -102,7 +106,7 @@ def ssh_options(
         "host_key": Path(args.ssh_host_key) if args.ssh_host_key else data_dir / "ssh_host_key",
         "data_dir": data_dir,
         "authorized_keys": keys,
-        "password": args.ssh_password,
+        "password": password,
         "open_access": args.ssh_open,
     }
 
@@ -110,10 +114,11 @@ def ssh_options(
 def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from websockets.exceptions import WebSocketException
 
+    password = read_secret(args, parser, BOT)
     log_to_stderr()
     try:
         winners = server_side.play_bot(
-            args.url, args.table, args.kind, args.name, args.seat, args.password
+            args.url, args.table, args.kind, args.name, args.seat, password
         )
     except (server_side.ServerSideError, OSError, WebSocketException) as exc:
         print(f"gother bot: {exc}", file=sys.stderr)  # refused, unreachable, closed

@@ -7,6 +7,7 @@ import argparse
 
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
+from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, add_secret
 from protocol.constants import BOT_KINDS, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
 from protocol.version import software_version
 
@@ -43,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT)
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
-    srv.add_argument("--password", help="players must give it to connect")
+    add_secret(srv, SERVER)
     srv.add_argument("--certfile", help="TLS certificate (PEM), for wss://")
     srv.add_argument("--keyfile", help="TLS private key (PEM)")
     srv.add_argument(
@@ -67,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="let in these keys (with --ssh-password: these keys need no password)",
     )
-    ssh.add_argument("--ssh-password", help="let in anyone with this password; no key without it")
+    add_secret(ssh, SSH)
     ssh.add_argument(
         "--ssh-open",
         action="store_true",
@@ -85,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--kind", choices=BOT_KINDS, default="heuristic")
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
-    bot.add_argument("--password")
+    add_secret(bot, BOT)
     bot.set_defaults(run=host.run_bot)
 
     export = sub.add_parser(
@@ -175,7 +176,7 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
-    parser.add_argument("--password", help="the table's (or the server's) password")
+    add_secret(parser, CLIENT)
     _add_display_options(parser)
 
 

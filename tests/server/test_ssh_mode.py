@@ -9,12 +9,10 @@ seat.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import re
 import stat
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -27,9 +25,7 @@ from gother_tui.seat_store import SeatStore
 from server.app import GotherServer
 from server.ssh import SshFrontDoor, SshOptions, player_name, state_dir
 from tests.server.netkit import Client
-
-SCREEN_TIMEOUT = 60.0  # a cold client start (Python + Textual) on a busy CI core
-ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+from tests.server.sshkit import close, log_in, open_session, read_until
 
 
 @pytest.fixture
@@ -67,64 +63,8 @@ async def front_door(make_door, tmp_path: Path, keys) -> SshFrontDoor:
     return door
 
 
-async def log_in(
-    door: SshFrontDoor,
-    key: asyncssh.SSHKey | None,
-    user: str = "Raven",
-    password: str | None = None,
-):
-    return await asyncssh.connect(
-        "127.0.0.1",
-        door.port,
-        username=user,
-        client_keys=[key] if key is not None else None,
-        password=password,
-        known_hosts=None,
-        agent_path=None,
-        config=[],
-        preferred_auth=("publickey", "password"),
-    )
-
-
-async def open_session(
-    door: SshFrontDoor,
-    key: asyncssh.SSHKey | None,
-    user: str = "Raven",
-    password: str | None = None,
-):
-    conn = await log_in(door, key, user, password)
-    process = await conn.create_process(
-        term_type="xterm-256color", term_size=(80, 24), encoding=None
-    )
-    return conn, process
-
-
-async def read_until(process, pattern: re.Pattern[str]) -> str:
-    """Channel output, escape sequences removed, until `pattern` shows up in it."""
-    seen = b""
-    deadline = time.monotonic() + SCREEN_TIMEOUT
-    while not pattern.search(ANSI.sub(b"", seen).decode(errors="replace")):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"no {pattern.pattern!r} on screen; saw:\n{seen[-2000:]!r}")
-        try:
-            chunk = await asyncio.wait_for(process.stdout.read(65536), left)
-        except TimeoutError:
-            continue
-        if not chunk:
-            raise AssertionError(f"session ended before {pattern.pattern!r}:\n{seen[-2000:]!r}")
-        seen += chunk
-    return ANSI.sub(b"", seen).decode(errors="replace")
-
-
-async def close(conn, process) -> None:
-    process.close()
-    conn.close()
-    await conn.wait_closed()
-
-
 async def test_an_authorized_key_lands_in_the_client_lobby(front_door, keys):
-    conn, process = await open_session(front_door, keys["good"])
+    conn, process = await open_session(front_door.port, keys["good"])
     try:
         text = await read_until(process, re.compile(r"(?i)lobby|tables"))
         assert "Traceback" not in text
@@ -134,7 +74,7 @@ async def test_an_authorized_key_lands_in_the_client_lobby(front_door, keys):
 
 async def test_a_key_not_in_authorized_keys_is_refused(front_door, keys):
     with pytest.raises(asyncssh.PermissionDenied):
-        await open_session(front_door, keys["bad"])
+        await open_session(front_door.port, keys["bad"])
 
 
 async def test_with_a_password_a_new_key_without_it_is_refused(make_door, keys):
@@ -142,10 +82,10 @@ async def test_with_a_password_a_new_key_without_it_is_refused(make_door, keys):
     new key was once let in with no password at all)."""
     door = await make_door(password=PASSWORD)
     with pytest.raises(asyncssh.PermissionDenied):
-        await log_in(door, keys["bad"])
+        await log_in(door.port, keys["bad"])
     with pytest.raises(asyncssh.PermissionDenied):
-        await log_in(door, keys["bad"], password="not-it")
-    conn, process = await open_session(door, keys["bad"], password=PASSWORD)
+        await log_in(door.port, keys["bad"], password="not-it")
+    conn, process = await open_session(door.port, keys["bad"], password=PASSWORD)
     try:
         await read_until(process, re.compile(r"(?i)tables yet"))
     finally:
@@ -154,19 +94,19 @@ async def test_with_a_password_a_new_key_without_it_is_refused(make_door, keys):
 
 async def test_with_a_password_only_listed_keys_skip_it(make_door, keys, tmp_path):
     door = await make_door(password=PASSWORD, authorized_keys=tmp_path / "authorized_keys")
-    listed = await log_in(door, keys["good"])  # no password asked
+    listed = await log_in(door.port, keys["good"])  # no password asked
     listed.close()
     await listed.wait_closed()
     with pytest.raises(asyncssh.PermissionDenied):
-        await log_in(door, keys["bad"])
-    unlisted = await log_in(door, keys["bad"], password=PASSWORD)
+        await log_in(door.port, keys["bad"])
+    unlisted = await log_in(door.port, keys["bad"], password=PASSWORD)
     unlisted.close()
     await unlisted.wait_closed()
 
 
 async def test_open_access_lets_any_key_in_only_when_asked_for(make_door, keys, tmp_path):
     door = await make_door(open_access=True)
-    conn = await log_in(door, keys["bad"])
+    conn = await log_in(door.port, keys["bad"])
     conn.close()
     await conn.wait_closed()
     with pytest.raises(ValueError, match="needs keys, a password or open access"):
@@ -219,9 +159,9 @@ async def test_a_keys_from_option_is_matched_on_the_clients_address(
     (tmp_path / "authorized_keys").write_bytes(entry)  # read afresh for each connection
     if not let_in:
         with pytest.raises(asyncssh.PermissionDenied):
-            await log_in(front_door, keys["good"])
+            await log_in(front_door.port, keys["good"])
         return
-    conn = await log_in(front_door, keys["good"])
+    conn = await log_in(front_door.port, keys["good"])
     conn.close()
     await conn.wait_closed()
 
@@ -257,7 +197,7 @@ async def test_the_key_s_saved_seat_is_resumed(front_door, server, url, keys):
     folder = state_dir(front_door.options.data_dir, fingerprint)
     SeatStore(folder / "gother" / "seats.json").save(url, table, joined["token"], "Raven")
 
-    conn, process = await open_session(front_door, keys["good"])
+    conn, process = await open_session(front_door.port, keys["good"])
     try:
         text = await read_until(process, re.compile(r"Keyed.*Round|Your hand"))
         assert "Keyed" in text  # straight back at the table, not in the lobby
@@ -295,7 +235,7 @@ async def test_the_host_key_and_the_players_folders_are_private(make_door, keys,
     old = os.umask(0o022)
     try:
         door = await make_door(authorized_keys=tmp_path / "authorized_keys")
-        conn, process = await open_session(door, keys["good"])
+        conn, process = await open_session(door.port, keys["good"])
         try:
             await read_until(process, re.compile(r"(?i)tables yet"))
             folder = state_dir(door.options.data_dir, keys["good"].get_fingerprint())
