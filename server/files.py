@@ -58,6 +58,8 @@ def private_database(path: str) -> None:
     run left are 0600 (SQLite gives the side files it makes the database's own mode)."""
     if path in ("", ":memory:") or path.startswith("file:"):
         return  # in memory (or a URI the host spelled out themselves)
+    if not Path(path).parent.is_dir():
+        return  # a mistyped folder: SQLite refuses it, with its own clear error
     db = private_file(Path(path))
     for suffix in SQLITE_SIDE_FILES:
         side = db.with_name(db.name + suffix)
