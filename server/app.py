@@ -10,7 +10,9 @@ answers, and re-arms the table's timer (server/pacer.py).
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
+import math
 import signal
 import ssl
 from collections.abc import Callable
@@ -32,6 +34,7 @@ from protocol import (
 )
 from protocol.version import software_version
 from server.announce import announce
+from server.attempts import Attempts, Guessing
 from server.fanout import chat, publish, replay_chat, show
 from server.game import MoveError
 from server.hint import hint
@@ -40,7 +43,6 @@ from server.pacer import Pacer
 from server.ratelimit import TokenBucket
 from server.store import Store
 from server.table import Peer, Settings, Table
-from server.tokens import matches
 
 if TYPE_CHECKING:
     from server.ssh import SshOptions
@@ -52,6 +54,7 @@ CLOSE_RESTART = 1012  # "service restart": the server is going down, come back l
 CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
+CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
 
 
 @dataclass
@@ -72,6 +75,8 @@ class ServerConfig:
     burst: float = 100.0
     chat_rate: float = 1.0  # chat lines per second, sustained
     chat_burst: float = 5.0
+    # wrong passwords: waits per address, closes per connection
+    guessing: Guessing = field(default_factory=Guessing)
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
 
@@ -88,6 +93,7 @@ class Connection:
     table: Table | None = None
     outbox: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     refused: int = 0  # rate-limited requests in a row
+    wrong_passwords: int = 0  # passwords refused, of any kind
 
     def send(self, message: Any) -> None:
         try:
@@ -121,6 +127,8 @@ class GotherServer:
         )
         self.connections: set[Connection] = set()
         self.server: Server | None = None
+        self.server_guesses = Attempts(config.guessing)  # of the server's own password
+        self.table_guesses = Attempts(config.guessing)  # of tables' passwords
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -221,6 +229,10 @@ class GotherServer:
         except (ProtocolError, MoveError) as exc:
             if exc.code != "rate_limited" or conn.refused <= self.config.burst:
                 conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+            guessed = exc.code in ("wrong_password", "too_many_attempts")
+            if guessed and conn.wrong_passwords >= self.config.guessing.tries:  # told, closed
+                closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")
+                asyncio.get_running_loop().create_task(closing)
             if exc.code not in ("rate_limited", "not_your_turn", "illegal_move"):
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
 
@@ -235,8 +247,15 @@ class GotherServer:
     def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.name:
             raise ProtocolError("bad_message", "hello: already said")
-        if self.config.password is not None and request.get("password") != self.config.password:
-            raise ProtocolError("wrong_password", "this server needs a password")
+        right = self.config.password
+        if right is not None:
+            given = request.get("password", "")
+            self._password(
+                conn,
+                self.server_guesses,
+                lambda: hmac.compare_digest(given.encode(), right.encode()),
+                "this server needs a password",
+            )
         conn.name = request["name"]
         conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
 
@@ -253,9 +272,10 @@ class GotherServer:
         held = table.seat_of(conn)
         if held is not None:  # one connection, one seat: a second would be left away forever
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
-        table.check_join(request.get("seat"), request.get("password"))  # refused: no change
+        self._table_password(conn, table, request.get("password"))
+        table.check_join(request.get("seat"))  # refused: no change
         self._leave_current(conn)
-        seat, token = table.join(conn, request.get("seat"), request.get("password"))
+        seat, token = table.join(conn, request.get("seat"))
         conn.table = table
         conn.send(
             server_messages.Joined(
@@ -301,8 +321,7 @@ class GotherServer:
         if table.password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
-            if not matches(request.get("password", ""), table.password_hash):
-                raise ProtocolError("wrong_password", "wrong password for this table")
+            self._table_password(conn, table, request.get("password"))
         self._leave_current(conn)
         conn.table = table
         conn.send(
@@ -347,6 +366,35 @@ class GotherServer:
         table, seat = self._seated(conn)
         table.vote_rematch(seat)
         self.after_change(table, conn, request.get("rid"))
+
+    # -- passwords -------------------------------------------------------------------------
+
+    def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
+        if table.password_hash is not None:
+            opens = table.password_opens
+            self._password(
+                conn, self.table_guesses, lambda: opens(given), "wrong password for this table"
+            )
+
+    def _password(
+        self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
+    ) -> None:
+        """Go on if `right()`, else refuse with `wrong`. An address that guessed wrong too
+        often must wait first (its try is refused unread), and a connection that gave too
+        many wrong passwords is closed once told why (in dispatch)."""
+        address = str(conn.ws.remote_address[0])
+        wait = guesses.wait(address)
+        if wait == 0 and right():
+            guesses.succeeded(address)
+            return
+        conn.wrong_passwords += 1
+        if wait > 0:
+            raise ProtocolError(
+                "too_many_attempts",
+                f"too many wrong passwords from your address: try again in {math.ceil(wait)} s",
+            )
+        guesses.failed(address)
+        raise ProtocolError("wrong_password", wrong)
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -27,11 +27,12 @@ import struct
 import sys
 import tempfile
 import termios
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
 
+from server.attempts import Attempts, Guessing
 from server.files import private_file, private_folder
 
 log = logging.getLogger("gother.ssh")
@@ -46,6 +47,8 @@ class SshOptions:
     authorized_keys: Path | None = None
     password: str | None = None
     open_access: bool = False  # --ssh-open: any key at all is let in
+    # wrong passwords: waits per address, closes per connection
+    guessing: Guessing = field(default_factory=Guessing)
 
     def __post_init__(self) -> None:
         if self.open_access and (self.authorized_keys is not None or self.password is not None):
@@ -96,8 +99,9 @@ def state_dir(data_dir: Path, fingerprint: str) -> Path:
 class _Gate(asyncssh.SSHServer):
     """Authentication for one connection; remembers the key that logged in."""
 
-    def __init__(self, options: SshOptions) -> None:
+    def __init__(self, options: SshOptions, guesses: Attempts) -> None:
         self.options = options
+        self.guesses = guesses  # the door's, shared by every connection
         self.allowed = (
             asyncssh.read_authorized_keys(str(options.authorized_keys))
             if options.authorized_keys
@@ -105,6 +109,7 @@ class _Gate(asyncssh.SSHServer):
         )
         self.fingerprint: str | None = None
         self.peer = ("?", 0)
+        self.wrong_passwords = 0
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.peer = conn.get_extra_info("peername")[:2]
@@ -131,10 +136,23 @@ class _Gate(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return self.options.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
+    async def validate_password(self, username: str, password: str) -> bool:
+        """Checked only once this address may guess again (the login timeout ends a wait
+        too long); a few wrong ones end the connection."""
         self.fingerprint = None  # no key proved: no saved seat
+        address = str(self.peer[0])
+        while (wait := self.guesses.wait(address)) > 0:
+            await asyncio.sleep(wait)
         right = self.options.password
-        return right is not None and hmac.compare_digest(password.encode(), right.encode())
+        if right is not None and hmac.compare_digest(password.encode(), right.encode()):
+            self.guesses.succeeded(address)
+            return True
+        self.guesses.failed(address)
+        self.wrong_passwords += 1
+        if self.wrong_passwords >= self.guesses.rules.tries:
+            log.info("ssh: %s gave %d wrong passwords: disconnected", address, self.wrong_passwords)
+            raise asyncssh.PermissionDenied("too many wrong passwords")
+        return False
 
 
 class SshFrontDoor:
@@ -146,13 +164,14 @@ class SshFrontDoor:
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.ws_password: str | None = None  # the server's own password, handed to clients
         self.sessions: set[asyncio.Task[None]] = set()
+        self.guesses = Attempts(options.guessing)
 
     async def start(self) -> None:
         key = load_host_key(self.options.host_key)
         private_folder(self.options.data_dir / "ssh-players")  # every key's seat tokens
         logging.getLogger("asyncssh").setLevel(logging.WARNING)  # not a line per packet
         self.acceptor = await asyncssh.create_server(
-            lambda: _Gate(self.options),
+            lambda: _Gate(self.options, self.guesses),
             self.host,
             self.options.port,
             server_host_keys=[key],

@@ -120,6 +120,11 @@ class Store:
             ),
         )
 
+    def set_password_hash(self, table_id: str, password_hash: str) -> None:
+        self.db.execute(
+            "UPDATE tables SET password_hash = ? WHERE id = ?", (password_hash, table_id)
+        )
+
     def save_seat(
         self, table_id: str, seat: int, name: str, token_hash: str | None, bot_kind: str | None
     ) -> None:

@@ -30,6 +30,7 @@ from server.game import (
     move_from_wire,
     view,
 )
+from server.passwords import check_password
 from server.store import Store
 from server.tokens import hash_secret, matches, new_token
 
@@ -148,10 +149,20 @@ class Table:
         self.store.save_seat(self.id, seat, name, None, self.bot_kind)
         self.seats[seat] = Seat(name=name, bot_kind=self.bot_kind)
 
-    def check_join(self, seat: int | None, password: str | None) -> int:
-        """The seat a `join` would take, or the ProtocolError it gets; changes nothing."""
-        if self.password_hash is not None and not matches(password or "", self.password_hash):
-            raise ProtocolError("wrong_password", "wrong password for this table")
+    def password_opens(self, password: str | None) -> bool:
+        """Whether `password` opens this table (any does when it has none). An older
+        server's unsalted hash, once the right password is given, is stored salted."""
+        if self.password_hash is None:
+            return True
+        ok, better = check_password(password or "", self.password_hash)
+        if better is not None:
+            self.store.set_password_hash(self.id, better)
+            self.password_hash = better
+        return ok
+
+    def check_join(self, seat: int | None) -> int:
+        """The seat a `join` would take, or the ProtocolError it gets; changes nothing. The
+        table's password is the caller's to check first (server/app.py limits guesses)."""
         if self.game is not None:
             raise ProtocolError(
                 "already_started", "the game has started: resume your seat with its token"
@@ -168,9 +179,9 @@ class Table:
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         return seat
 
-    def join(self, peer: Peer, seat: int | None, password: str | None) -> tuple[int, str]:
+    def join(self, peer: Peer, seat: int | None) -> tuple[int, str]:
         """Seat a player; returns (seat, token)."""
-        seat = self.check_join(seat, password)
+        seat = self.check_join(seat)
         token = new_token()
         holder = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer)
         self.store.save_seat(self.id, seat, holder.name, holder.token_hash, None)
