@@ -16,27 +16,41 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import hashlib
 import hmac
 import logging
 import os
 import shutil
-import signal
-import struct
 import sys
 import tempfile
-import termios
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
 
+from protocol import ProtocolError
+from protocol.messages import NAME
 from server.attempts import Attempts, Guessing
+from server.caps import OVERALL, Caps
 from server.files import private_file, private_folder
+from server.ssh_client import run_client
 
 log = logging.getLogger("gother.ssh")
 LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
+
+
+@dataclass(frozen=True)
+class SshLimits:
+    """What the door holds at once. Each session is a client process (about 45 MB), so
+    they are capped like OpenSSH's MaxSessions; logins in progress like its MaxStartups."""
+
+    sessions: int = 32
+    per_address: int = 8
+    per_key: int = 3
+    per_connection: int = 2
+    startups: int = 10  # connections still logging in
+    startups_per_address: int = 3
+    login_timeout: float = 60.0  # seconds a connection may take to log in
 
 
 @dataclass(frozen=True)
@@ -49,6 +63,7 @@ class SshOptions:
     open_access: bool = False  # --ssh-open: any key at all is let in
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
+    limits: SshLimits = field(default_factory=SshLimits)
 
     def __post_init__(self) -> None:
         if self.open_access and (self.authorized_keys is not None or self.password is not None):
@@ -86,6 +101,8 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
 
 
 def player_name(username: str) -> str:
+    """The SSH user name, tidied into a name (up to 24 printable characters, "Player" when
+    none is left); the protocol may still refuse it (it reserves the marks clients draw)."""
     name = "".join(ch for ch in username if ch.isprintable()).strip()[:24]
     return name or "Player"
 
@@ -99,9 +116,10 @@ def state_dir(data_dir: Path, fingerprint: str) -> Path:
 class _Gate(asyncssh.SSHServer):
     """Authentication for one connection; remembers the key that logged in."""
 
-    def __init__(self, options: SshOptions, guesses: Attempts) -> None:
+    def __init__(self, options: SshOptions, guesses: Attempts, startups: Caps) -> None:
         self.options = options
         self.guesses = guesses  # the door's, shared by every connection
+        self.startups = startups
         self.allowed = (
             asyncssh.read_authorized_keys(str(options.authorized_keys))
             if options.authorized_keys
@@ -113,6 +131,20 @@ class _Gate(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.peer = conn.get_extra_info("peername")[:2]
+        full = self.startups.admit(self, address=str(self.peer[0]))
+        if full is not None:  # once asyncssh has sent its version: then the client reads why
+            where = "" if full == OVERALL else " from your address"
+            reason = f"too many logins in progress{where}: try again in a moment"
+            log.info("ssh: %s turned away: %s", self.peer[0], reason)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, reason
+            )
+
+    def auth_completed(self) -> None:
+        self.startups.release(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.startups.release(self)
 
     def begin_auth(self, username: str) -> bool:
         return True  # always authenticate: even "open" access wants a key to name the seat
@@ -165,13 +197,21 @@ class SshFrontDoor:
         self.ws_password: str | None = None  # the server's own password, handed to clients
         self.sessions: set[asyncio.Task[None]] = set()
         self.guesses = Attempts(options.guessing)
+        limits = options.limits
+        self.startups = Caps(limits.startups, address=limits.startups_per_address)
+        self.running = Caps(
+            limits.sessions,
+            address=limits.per_address,
+            key=limits.per_key,
+            connection=limits.per_connection,
+        )
 
     async def start(self) -> None:
         key = load_host_key(self.options.host_key)
         private_folder(self.options.data_dir / "ssh-players")  # every key's seat tokens
         logging.getLogger("asyncssh").setLevel(logging.WARNING)  # not a line per packet
         self.acceptor = await asyncssh.create_server(
-            lambda: _Gate(self.options, self.guesses),
+            lambda: _Gate(self.options, self.guesses, self.startups),
             self.host,
             self.options.port,
             server_host_keys=[key],
@@ -181,6 +221,7 @@ class SshFrontDoor:
             allow_scp=False,
             agent_forwarding=False,
             x11_forwarding=False,
+            login_timeout=self.options.limits.login_timeout,
         )
         log.info(
             "ssh: listening on ssh://%s:%d (host key %s); access: %s",
@@ -204,20 +245,36 @@ class SshFrontDoor:
         await asyncio.gather(*self.sessions, return_exceptions=True)
 
     async def session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        """One session, start to end. Whatever goes wrong is logged here, on the host; the
+        player is told in one line, never shown a traceback."""
         task = asyncio.current_task()
         assert task is not None
         self.sessions.add(task)
         try:
             await self._session(process)
+        except Exception:
+            log.exception("ssh: a session from %s failed", process.get_extra_info("peername"))
+            _refuse(process, "the server could not run this session; its log says why")
         finally:
+            self.running.release(task)
             self.sessions.discard(task)
 
     async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         gate = process.get_extra_info("connection").get_owner()
         name = player_name(process.get_extra_info("username") or "")
         if process.get_terminal_type() is None:
-            process.stderr.write(b"gother: needs a terminal; connect with ssh -t\r\n")
-            process.exit(1)
+            _refuse(process, "needs a terminal; connect with ssh -t")
+            return
+        try:
+            NAME(name, "name")
+        except ProtocolError as exc:
+            _refuse(process, f"{exc.message}: connect as another user, like ssh Raven@…")
+            return
+        task = asyncio.current_task()
+        full = self.running.admit(task, address=gate.peer[0], key=gate.fingerprint, connection=gate)
+        if full is not None:
+            _refuse(process, self._full(full))
+            log.info("ssh: %s from %s turned away: %s", name, gate.peer[0], self._full(full))
             return
         if gate.fingerprint is not None:
             folder, throwaway = state_dir(self.options.data_dir, gate.fingerprint), False
@@ -226,17 +283,30 @@ class SshFrontDoor:
         private_folder(folder)
         log.info("ssh: %s from %s (key %s)", name, gate.peer[0], gate.fingerprint or "none")
         try:
-            code = await self._run_client(process, name, folder)
+            code = await run_client(
+                process, *self._client(process, name, folder), who=f"{name}@{gate.peer[0]}"
+            )
         finally:
             if throwaway:
                 shutil.rmtree(folder, ignore_errors=True)
         with contextlib.suppress(OSError, asyncssh.Error):
             process.exit(code)
 
-    async def _run_client(
+    def _full(self, cap: str) -> str:
+        """What a player over `cap` is told."""
+        limits = self.options.limits
+        if cap == OVERALL:
+            return f"this server is full ({_sessions(limits.sessions)}): try again later"
+        if cap == "connection":
+            return f"this connection has {_sessions(limits.per_connection)} open already"
+        n = limits.per_address if cap == "address" else limits.per_key
+        where = "from your address" if cap == "address" else "with your key"
+        return f"{_sessions(n)} {'is' if n == 1 else 'are'} open {where} already"
+
+    def _client(
         self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path
-    ) -> int:
-        width, height = process.get_terminal_size()[:2]
+    ) -> tuple[list[str], dict[str, str], list[int]]:
+        """The client's command line, environment and handed fds for this session."""
         env = {
             # the host's own GOTHER_… settings (its passwords among them) are not the player's
             **{k: v for k, v in os.environ.items() if not k.startswith("GOTHER_")},
@@ -251,50 +321,17 @@ class SshFrontDoor:
         if self.ws_password is not None:
             handed.append(_pipe_holding(self.ws_password))
             argv += ["--password-file", f"/dev/fd/{handed[0]}"]
-        master, slave = os.openpty()
-        _set_size(master, width or 80, height or 24)
-        try:
-            child = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                start_new_session=True,
-                preexec_fn=_take_terminal,
-                pass_fds=handed,
-            )
-        finally:
-            os.close(slave)
-            for fd in handed:
-                os.close(fd)
-        os.set_blocking(master, False)
-        output = asyncio.create_task(_pump_out(master, process))
-        typing = asyncio.create_task(_pump_in(process, master))
-        try:
-            ended = asyncio.create_task(child.wait())
-            await asyncio.wait({output, typing, ended}, return_when=asyncio.FIRST_COMPLETED)
-            ended.cancel()
-            if child.returncode is None:  # the player hung up: the client goes too
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(child.pid, signal.SIGHUP)
-            try:
-                await asyncio.wait_for(child.wait(), 5)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(child.pid, signal.SIGKILL)
-                await child.wait()
-            await asyncio.wait_for(asyncio.shield(output), 2)  # the last frame drawn
-        except (TimeoutError, asyncio.CancelledError):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGKILL)
-            raise
-        finally:
-            typing.cancel()
-            output.cancel()
-            await asyncio.gather(typing, output, return_exceptions=True)
-            os.close(master)
-        return child.returncode or 0
+        return argv, env, handed
+
+
+def _sessions(n: int) -> str:
+    return f"{n} session{'' if n == 1 else 's'}"
+
+
+def _refuse(process: asyncssh.SSHServerProcess[bytes], why: str) -> None:
+    with contextlib.suppress(OSError, asyncssh.Error):
+        process.stderr.write(f"gother: {why}\r\n".encode())
+        process.exit(1)
 
 
 def _pipe_holding(secret: str) -> int:
@@ -304,55 +341,3 @@ def _pipe_holding(secret: str) -> int:
     with os.fdopen(write_end, "wb") as pipe:
         pipe.write(secret.encode() + b"\n")
     return read_end
-
-
-def _take_terminal() -> None:  # in the child, after setsid: the pty becomes its terminal
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
-def _set_size(fd: int, width: int, height: int) -> None:
-    """The kernel then sends SIGWINCH to the terminal's foreground process group."""
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
-
-
-async def _pump_out(master: int, process: asyncssh.SSHServerProcess[bytes]) -> None:
-    """Screen: pty → SSH channel, until the client's side of the pty closes."""
-    loop = asyncio.get_running_loop()
-    ready = asyncio.Event()
-    loop.add_reader(master, ready.set)
-    try:
-        while True:
-            await ready.wait()
-            ready.clear()
-            try:
-                data = os.read(master, 65536)
-            except BlockingIOError:
-                continue
-            except OSError:  # EIO: every holder of the pty's other side is gone
-                return
-            if not data:
-                return
-            process.stdout.write(data)
-            await process.stdout.drain()
-    finally:
-        loop.remove_reader(master)
-
-
-async def _pump_in(process: asyncssh.SSHServerProcess[bytes], master: int) -> None:
-    """Keys: SSH channel → pty; window changes resize the pty."""
-    while True:
-        try:
-            data = await process.stdin.read(4096)
-        except asyncssh.TerminalSizeChanged as change:
-            _set_size(master, change.width, change.height)
-            continue
-        except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-            continue
-        if not data:
-            return
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(master, view) :]
-            except BlockingIOError:
-                await asyncio.sleep(0.01)

@@ -53,8 +53,9 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         table=args.table,
         password=read_secret(args, parser, CLIENT),
     )
-    GotherApp(options).run(mouse=options.mouse)
-    return 0
+    app = GotherApp(options)
+    app.run(mouse=options.mouse)
+    return app.return_code or 0
 
 
 def list_lan_servers() -> int:

@@ -108,6 +108,13 @@ def ssh_options(
         "authorized_keys": keys,
         "password": password,
         "open_access": args.ssh_open,
+        "limits": {
+            "sessions": args.ssh_max_sessions,
+            "per_address": args.ssh_sessions_per_address,
+            "per_key": args.ssh_sessions_per_key,
+            "per_connection": args.ssh_sessions_per_connection,
+            "startups": args.ssh_max_startups,
+        },
     }
 
 

@@ -74,6 +74,22 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let in any SSH key at all (one of these three access rules is required)",
     )
+    # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
+    # and MaxStartups (server/ssh.py's SshLimits has the same defaults).
+    for flag, default, what in (
+        ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
+        ("--ssh-sessions-per-address", 8, "sessions from one address"),
+        ("--ssh-sessions-per-key", 3, "sessions with one key"),
+        ("--ssh-sessions-per-connection", 2, "sessions on one SSH connection"),
+        ("--ssh-max-startups", 10, "connections still logging in (3 from one address)"),
+    ):
+        ssh.add_argument(
+            flag,
+            type=argtypes.positive,
+            default=default,
+            metavar="N",
+            help=f"at most N {what}; one more is told it is full (default {default})",
+        )
     srv.set_defaults(run=host.run_serve)
 
     bot = sub.add_parser(

@@ -51,9 +51,9 @@ def serve(ssh: dict[str, Any] | None, **config: Any) -> None:
     """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
     `ssh` an SshOptions' (or None: no SSH door)."""
     from server.app import ServerConfig, run
-    from server.ssh import SshOptions
+    from server.ssh import SshLimits, SshOptions
 
-    options = None if ssh is None else SshOptions(**ssh)
+    options = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
     asyncio.run(run(ServerConfig(**config, ssh=options)))
 
 

@@ -45,11 +45,16 @@ async def open_session(
     return conn, process
 
 
-async def read_until(process, pattern: re.Pattern[str]) -> str:
-    """Channel output, escape sequences removed, until `pattern` shows up in it."""
+async def read_until(process, pattern: re.Pattern[str], *, raw: bool = False) -> str:
+    """Channel output, escape sequences removed (all of it with `raw`), until `pattern`
+    shows up in it."""
     seen = b""
     deadline = time.monotonic() + SCREEN_TIMEOUT
-    while not pattern.search(ANSI.sub(b"", seen).decode(errors="replace")):
+
+    def text() -> str:
+        return (seen if raw else ANSI.sub(b"", seen)).decode(errors="replace")
+
+    while not pattern.search(text()):
         left = deadline - time.monotonic()
         if left <= 0:
             raise AssertionError(f"no {pattern.pattern!r} on screen; saw:\n{seen[-2000:]!r}")
@@ -60,6 +65,14 @@ async def read_until(process, pattern: re.Pattern[str]) -> str:
         if not chunk:
             raise AssertionError(f"session ended before {pattern.pattern!r}:\n{seen[-2000:]!r}")
         seen += chunk
+    return text()
+
+
+async def read_to_end(process) -> str:
+    """Everything the channel sends until the session ends, escape sequences removed."""
+    seen = b""
+    while chunk := await asyncio.wait_for(process.stdout.read(65536), SCREEN_TIMEOUT):
+        seen += chunk
     return ANSI.sub(b"", seen).decode(errors="replace")
 
 
@@ -67,3 +80,11 @@ async def close(conn, process) -> None:
     process.close()
     conn.close()
     await conn.wait_closed()
+
+
+async def until(condition, timeout: float = SCREEN_TIMEOUT) -> None:
+    """Until `condition()` holds: what the door does after a session ends (its client
+    stopped, its place given back) takes a moment."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)

@@ -13,48 +13,18 @@ import logging
 import os
 import re
 import stat
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import asyncssh
 import pytest
 
 from gother_tui.cli import build_parser
 from gother_tui.seat_store import SeatStore
-from server.app import GotherServer
 from server.ssh import SshFrontDoor, SshOptions, player_name, state_dir
 from tests.server.netkit import Client
 from tests.server.sshkit import close, log_in, open_session, read_until
 
-
-@pytest.fixture
-def keys(tmp_path: Path) -> dict[str, asyncssh.SSHKey]:
-    made = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("good", "bad")}
-    (tmp_path / "authorized_keys").write_bytes(made["good"].export_public_key())
-    return made
-
-
 PASSWORD = "crypt-door"
-
-
-@pytest.fixture
-async def make_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[Any]:
-    """Start a door on the test's server with these SshOptions fields (data under
-    tmp_path/data); every door started is closed at the end."""
-    doors: list[SshFrontDoor] = []
-
-    async def make(**fields: Any) -> SshFrontDoor:
-        data = tmp_path / "data"
-        options = SshOptions(port=0, host_key=data / "ssh_host_key", data_dir=data, **fields)
-        door = SshFrontDoor(options, "127.0.0.1", server.port)
-        await door.start()
-        doors.append(door)
-        return door
-
-    yield make
-    for door in doors:
-        await door.close()
 
 
 @pytest.fixture
