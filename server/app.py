@@ -43,6 +43,7 @@ from server.pacer import Pacer
 from server.ratelimit import TokenBucket
 from server.store import Store
 from server.table import Peer, Settings, Table
+from server.tls import certificate_fingerprint, server_context
 
 if TYPE_CHECKING:
     from server.ssh import SshOptions
@@ -108,7 +109,8 @@ class Connection:
             await self.ws.send(frame)
 
     def describe(self) -> str:
-        host, port = self.ws.remote_address[:2]
+        # None once a TLS socket is gone (a client that dropped it mid-handshake)
+        host, port = (self.ws.remote_address or ("?", 0))[:2]
         return f"{self.name or '?'}@{host}:{port}"
 
 
@@ -176,9 +178,7 @@ class GotherServer:
     def _ssl(self) -> ssl.SSLContext | None:
         if not self.config.certfile:
             return None
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(self.config.certfile, self.config.keyfile)
-        return context
+        return server_context(self.config.certfile, self.config.keyfile)
 
     # -- connections ------------------------------------------------------------------------
 
@@ -382,7 +382,7 @@ class GotherServer:
         """Go on if `right()`, else refuse with `wrong`. An address that guessed wrong too
         often must wait first (its try is refused unread), and a connection that gave too
         many wrong passwords is closed once told why (in dispatch)."""
-        address = str(conn.ws.remote_address[0])
+        address = str((conn.ws.remote_address or ("?",))[0])
         wait = guesses.wait(address)
         if wait == 0 and right():
             guesses.succeeded(address)
@@ -452,7 +452,9 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     if config.ssh is not None:
         from server.ssh import SshFrontDoor
 
-        front_door = SshFrontDoor(config.ssh, config.host, server.port, bool(config.certfile))
+        # the door's clients dial this server: they trust exactly its own certificate
+        pin = certificate_fingerprint(config.certfile) if config.certfile else None
+        front_door = SshFrontDoor(config.ssh, config.host, server.port, pin)
         front_door.ws_password = config.password
         try:
             await front_door.start()

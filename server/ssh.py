@@ -188,11 +188,16 @@ class _Gate(asyncssh.SSHServer):
 
 
 class SshFrontDoor:
-    def __init__(self, options: SshOptions, host: str, ws_url_port: int, tls: bool = False):
+    def __init__(
+        self, options: SshOptions, host: str, ws_url_port: int, tls_pin: str | None = None
+    ) -> None:
+        """A door to the server on `ws_url_port`; `tls_pin`, the fingerprint of that
+        server's TLS certificate, when it speaks wss:// (its clients accept no other)."""
         self.options = options
         self.host = host
+        self.tls_pin = tls_pin
         dial = "127.0.0.1" if host in LOOPBACK_FOR else host
-        self.url = f"{'wss' if tls else 'ws'}://{dial}:{ws_url_port}"
+        self.url = f"{'wss' if tls_pin else 'ws'}://{dial}:{ws_url_port}"
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.ws_password: str | None = None  # the server's own password, handed to clients
         self.sessions: set[asyncio.Task[None]] = set()
@@ -317,6 +322,8 @@ class SshFrontDoor:
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
         argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
+        if self.tls_pin is not None:  # dialled by address, so by pin, not by name
+            argv += ["--fingerprint", self.tls_pin]
         handed = []  # the server's password goes through a pipe: argv is public (`ps`)
         if self.ws_password is not None:
             handed.append(_pipe_holding(self.ws_password))

@@ -40,10 +40,15 @@ def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
 
 def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from gother_tui.app import GotherApp
+    from gother_tui.cli import certificates
+    from gother_tui.transport import WebSocketTransport
 
     if args.url is None:
         return list_lan_servers()
     check_theme(args, parser)
+    trust = certificates.trust_for(args, parser)
+    if not certificates.settle(args.url, trust):  # an unknown or changed certificate
+        return 1
     logs.log_client_to_file()
     options = client_options(
         args,
@@ -53,7 +58,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         table=args.table,
         password=read_secret(args, parser, CLIENT),
     )
-    app = GotherApp(options)
+    app = GotherApp(options, transport=lambda url: WebSocketTransport(url, trust))
     app.run(mouse=options.mouse)
     return app.return_code or 0
 

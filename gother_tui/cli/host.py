@@ -47,20 +47,23 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     if bool(args.certfile) != bool(args.keyfile):
         parser.error("--certfile and --keyfile go together")
+    certfile, keyfile = args.certfile, args.keyfile
     if args.decks and not Path(args.decks).is_dir():
         parser.error(f"--decks {args.decks}: not a folder")
     password = read_secret(args, parser, SERVER)
     ssh = ssh_options(args, parser)
     log_to_stderr()
     try:
+        if args.tls and certfile is None:
+            certfile, keyfile = server_side.self_signed(args.db, args.host)
         server_side.serve(
             ssh,
             host=args.host,
             port=args.port,
             db=args.db,
             password=password,
-            certfile=args.certfile,
-            keyfile=args.keyfile,
+            certfile=certfile,
+            keyfile=keyfile,
             grace=args.grace,
             bot_delay=args.bot_delay,
             spectators=args.spectators,

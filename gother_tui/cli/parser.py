@@ -45,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT)
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
     add_secret(srv, SERVER)
+    srv.add_argument(
+        "--tls",
+        action="store_true",
+        help="serve wss://; without --certfile, with a self-signed certificate made once "
+        "and kept in the data folder (its fingerprint is printed at every start)",
+    )
     srv.add_argument("--certfile", help="TLS certificate (PEM), for wss://")
     srv.add_argument("--keyfile", help="TLS private key (PEM)")
     srv.add_argument(
@@ -193,6 +199,17 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
     add_secret(parser, CLIENT)
+    tls = parser.add_argument_group(
+        "wss:// servers",
+        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
+        "say so; it stays pinned, and a changed one is refused.",
+    )
+    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
+    tls.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
+    )
     _add_display_options(parser)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 GOTHER = str(Path(sys.executable).with_name("gother"))  # the venv's console script
 STARTUP = 60.0  # seconds: a cold Python start on two busy cores can be slow
 EXIT = 30.0
-LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:(\d+))")
+LISTENING = re.compile(r"listening on (wss?://127\.0\.0\.1:(\d+))")
 
 
 class ServerProcess:
