@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
+        epilog="Wrong passwords (the server's, a table's, the SSH door's): from one address, "
+        "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
+        "connection close it. See docs/hosting.md.",
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT)

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gother_tui.cli import build_parser
 from protocol import PROTOCOL_VERSION
 from server.app import CLOSE_GUESSING, GotherServer, ServerConfig
 from server.attempts import Attempts, Guessing, address_key
@@ -312,3 +313,13 @@ async def test_an_ssh_address_that_guessed_wrong_waits_before_the_next_try(serve
         await conn.wait_closed()
     finally:
         await door.close()
+
+
+def test_serve_help_states_the_limits_on_guesses(capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    rules = Guessing()
+    assert f"after {rules.free} each one doubles the wait" in shown
+    waits = f"({rules.first_wait:g} s up to {rules.max_wait:g} s)"
+    assert f"{waits}; {rules.tries} on one connection close it" in shown
