@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     SEAT_TAKEN = "seat_taken"
     BAD_TOKEN = "bad_token"
     WRONG_PASSWORD = "wrong_password"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
     RATE_LIMITED = "rate_limited"
     NOT_SEATED = "not_seated"
     ALREADY_STARTED = "already_started"

@@ -10,7 +10,9 @@ answers, and re-arms the table's timer (server/pacer.py).
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
+import math
 import signal
 import ssl
 from collections import Counter, deque
@@ -35,6 +37,7 @@ from protocol import (
 )
 from protocol.version import software_version
 from server.announce import announce
+from server.attempts import Attempts, Guessing
 from server.fanout import chat, close_table, publish, replay_chat, show
 from server.game import MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
@@ -42,11 +45,12 @@ from server.hint import hint
 from server.limits import AcceptLog, descriptor_budget, is_local
 from server.lobby import Lobby
 from server.pacer import Pacer
+from server.passwords import check_password
 from server.ratelimit import TokenBucket
 from server.records import Records
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
-from server.tokens import matches
+from server.tls import certificate_fingerprint, server_context
 
 if TYPE_CHECKING:
     from server.ssh import SshOptions
@@ -63,6 +67,7 @@ CLOSE_RESTART = 1012  # "service restart": the server is going down, come back l
 CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
+CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
 
 
 @dataclass
@@ -97,6 +102,8 @@ class ServerConfig:
     chat_burst: float = 5.0
     costly_rate: float = 20.0  # cost units per second for the dear requests (COSTS)
     costly_burst: float = 100.0
+    # wrong passwords: waits per address, closes per connection
+    guessing: Guessing = field(default_factory=Guessing)
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
 
@@ -120,6 +127,7 @@ class Connection:
     refused: int = 0  # rate-limited requests in a row
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
+    wrong_passwords: int = 0  # passwords refused, of any kind
 
     @property
     def address(self) -> str:
@@ -174,7 +182,8 @@ class Connection:
             self.queued -= len(frame)
 
     def describe(self) -> str:
-        host, port = self.ws.remote_address[:2]
+        # None once a TLS socket is gone (a client that dropped it mid-handshake)
+        host, port = (self.ws.remote_address or ("?", 0))[:2]
         return f"{self.name or '?'}@{host}:{port}"
 
 
@@ -200,6 +209,8 @@ class GotherServer:
         self.counters = Counters()
         self.server: Server | None = None
         self.chores: list[asyncio.Task[None]] = []
+        self.server_guesses = Attempts(config.guessing)  # of the server's own password
+        self.table_guesses = Attempts(config.guessing)  # of tables' passwords
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -271,9 +282,7 @@ class GotherServer:
     def _ssl(self) -> ssl.SSLContext | None:
         if not self.config.certfile:
             return None
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(self.config.certfile, self.config.keyfile)
-        return context
+        return server_context(self.config.certfile, self.config.keyfile)
 
     # -- connections ------------------------------------------------------------------------
 
@@ -361,6 +370,10 @@ class GotherServer:
             self.counters.count("errors")
             if exc.code != "rate_limited" or conn.refused <= self.config.burst:
                 conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+            guessed = exc.code in ("wrong_password", "too_many_attempts")
+            if guessed and conn.wrong_passwords >= self.config.guessing.tries:  # told, closed
+                closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")
+                asyncio.get_running_loop().create_task(closing)
             if exc.code not in ("rate_limited", "not_your_turn", "illegal_move"):
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
             if isinstance(exc, StoreFailed) and exc.table is not None:
@@ -377,8 +390,15 @@ class GotherServer:
     def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.name:
             raise ProtocolError("bad_message", "hello: already said")
-        if self.config.password is not None and request.get("password") != self.config.password:
-            raise ProtocolError("wrong_password", "this server needs a password")
+        right = self.config.password
+        if right is not None:
+            given = request.get("password", "")
+            self._password(
+                conn,
+                self.server_guesses,
+                lambda: hmac.compare_digest(given.encode(), right.encode()),
+                "this server needs a password",
+            )
         conn.name = request["name"]
         self.pending -= 1
         conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
@@ -404,10 +424,11 @@ class GotherServer:
         held = table.seat_of(conn)
         if held is not None:  # one connection, one seat: a second would be left away forever
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
-        table.check_join(request.get("seat"), request.get("password"))  # refused: no change
+        self._table_password(conn, table, request.get("password"))
+        table.check_join(request.get("seat"))  # refused: no change
         self._check_seat_quota(conn)
         self._leave_current(conn)
-        seat, token = table.join(conn, request.get("seat"), request.get("password"))
+        seat, token = table.join(conn, request.get("seat"))
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address
@@ -457,8 +478,7 @@ class GotherServer:
         if table.password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
-            if not matches(request.get("password", ""), table.password_hash):
-                raise ProtocolError("wrong_password", "wrong password for this table")
+            self._table_password(conn, table, request.get("password"))
         if conn.table is table and conn in table.spectators:  # already watching: a no-op
             conn.send(server_messages.Watching(table=table.id, cards=(), rid=request.get("rid")))
             return
@@ -535,15 +555,44 @@ class GotherServer:
         live = self.lobby.tables.get(table_id)
         at_table = live is not None and conn.table is live
         if not at_table:
-            self._check_may_see(table_id, request.get("password"))
+            self._check_may_see(conn, table_id, request.get("password"))
         game_no = request.get("game")
         if game_no is None:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
         conn.send(self.records.part(table_id, game_no, request.get("part", 0), request.get("rid")))
 
+    # -- passwords -------------------------------------------------------------------------
+
+    def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
+        if table.password_hash is not None:
+            opens = table.password_opens
+            self._password(
+                conn, self.table_guesses, lambda: opens(given), "wrong password for this table"
+            )
+
+    def _password(
+        self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
+    ) -> None:
+        """Go on if `right()`, else refuse with `wrong`. An address that guessed wrong too
+        often must wait first (its try is refused unread), and a connection that gave too
+        many wrong passwords is closed once told why (in dispatch)."""
+        address = conn.address or "?"
+        wait = guesses.wait(address)
+        if wait == 0 and right():
+            guesses.succeeded(address)
+            return
+        conn.wrong_passwords += 1
+        if wait > 0:
+            raise ProtocolError(
+                "too_many_attempts",
+                f"too many wrong passwords from your address: try again in {math.ceil(wait)} s",
+            )
+        guesses.failed(address)
+        raise ProtocolError("wrong_password", wrong)
+
     # -- helpers ---------------------------------------------------------------------------
 
-    def _check_may_see(self, table_id: str, password: str | None) -> None:
+    def _check_may_see(self, conn: Connection, table_id: str, password: str | None) -> None:
         """Whoever may watch a table may see its finished games (live or archived)."""
         if not self.store.has_table(table_id):
             raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
@@ -554,8 +603,12 @@ class GotherServer:
         if password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
-            if not matches(password or "", password_hash):
-                raise ProtocolError("wrong_password", "wrong password for this table")
+            self._password(
+                conn,
+                self.table_guesses,
+                lambda: check_password(password or "", password_hash)[0],
+                "wrong password for this table",
+            )
 
     def _capped(self, address: str) -> bool:
         """Whether per-address caps apply to `address` (not to this host's own doors)."""
@@ -634,7 +687,9 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     if config.ssh is not None:
         from server.ssh import SshFrontDoor
 
-        front_door = SshFrontDoor(config.ssh, config.host, server.port, bool(config.certfile))
+        # the door's clients dial this server: they trust exactly its own certificate
+        pin = certificate_fingerprint(config.certfile) if config.certfile else None
+        front_door = SshFrontDoor(config.ssh, config.host, server.port, pin)
         front_door.ws_password = config.password
         try:
             await front_door.start()

@@ -33,9 +33,9 @@ from server.game import (
     move_from_wire,
     parse_deck,
 )
+from server.passwords import hash_password
 from server.store import BrokenRecord, Store, StoreError, TableRecord
 from server.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
-from server.tokens import hash_secret
 
 log = logging.getLogger("gother.server")
 
@@ -125,7 +125,7 @@ class Lobby:
             variants=variants.to_wire(),
             deck_name=deck_name,
             deck_toml=deck_toml,
-            password_hash=hash_secret(request["password"]) if "password" in request else None,
+            password_hash=hash_password(request["password"]) if "password" in request else None,
             clock=clock,
         )
         table = self._build(record)

@@ -21,6 +21,8 @@ from typing import Any
 
 import msgpack
 
+from server.files import private_database
+
 CHAT_STORED = 50  # chat lines kept per table: history is bounded, not a log of everything
 
 # Version 0: the schema before it had a version (tests/server/fixtures/schema0.db).
@@ -138,6 +140,7 @@ class Store:
             if self.version < SCHEMA_VERSION:  # read an older schema through a copy
                 self.db = _upgraded_copy(self.db)
             return
+        private_database(path)  # it holds the seeds: no one else may read it
         self.db = sqlite3.connect(path, isolation_level=None)  # autocommit: every write lands
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
@@ -252,6 +255,14 @@ class Store:
                 "UPDATE tables SET game_no = :game WHERE id = :table",
                 {"table": table_id, "game": game_no},
             ),
+        )
+
+    def set_password_hash(self, table_id: str, password_hash: str) -> None:
+        self._transaction(
+            (
+                "UPDATE tables SET password_hash = :hash WHERE id = :id",
+                {"hash": password_hash, "id": table_id},
+            )
         )
 
     def add_move(

@@ -31,6 +31,7 @@ from server.game import (
     view,
 )
 from server.pace import cover_warning
+from server.passwords import check_password
 from server.store import SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 
@@ -217,11 +218,26 @@ class Table:
             bots.append((seat, Seat(name=name, bot_kind=self.bot_kind)))
         return bots
 
-    def check_join(self, seat: int | None, password: str | None) -> int:
-        """The seat a `join` would take, or the ProtocolError it gets; changes nothing."""
+    def password_opens(self, password: str | None) -> bool:
+        """Whether `password` opens this table (any does when it has none). An older
+        server's unsalted hash, once the right password is given, is stored salted (if that
+        write fails the old hash stays: it still opens the table)."""
+        if self.password_hash is None:
+            return True
+        ok, better = check_password(password or "", self.password_hash)
+        if better is not None:
+            try:
+                self.store.set_password_hash(self.id, better)
+            except StoreError as exc:
+                log.warning("table %s: could not store the salted password hash: %s", self.id, exc)
+            else:
+                self.password_hash = better
+        return ok
+
+    def check_join(self, seat: int | None) -> int:
+        """The seat a `join` would take, or the ProtocolError it gets; changes nothing. The
+        table's password is the caller's to check first (server/app.py limits guesses)."""
         self.check_open()
-        if self.password_hash is not None and not matches(password or "", self.password_hash):
-            raise ProtocolError("wrong_password", "wrong password for this table")
         if self.game is not None:
             raise ProtocolError(
                 "already_started", "the game has started: resume your seat with its token"
@@ -238,9 +254,9 @@ class Table:
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         return seat
 
-    def join(self, peer: Peer, seat: int | None, password: str | None) -> tuple[int, str]:
+    def join(self, peer: Peer, seat: int | None) -> tuple[int, str]:
         """Seat a player; returns (seat, token)."""
-        seat = self.check_join(seat, password)
+        seat = self.check_join(seat)
         token = new_token()
         holder = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer)
         self._write(lambda: self.store.save_seats(self.id, [holder.record(seat)]))

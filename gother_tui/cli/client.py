@@ -10,6 +10,7 @@ from typing import Any
 
 from gother_tui import logs
 from gother_tui.address import DEFAULT_PORT
+from gother_tui.cli.passwords import CLIENT, read_secret
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
 
@@ -39,10 +40,15 @@ def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
 
 def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from gother_tui.app import GotherApp
+    from gother_tui.cli import certificates
+    from gother_tui.transport import WebSocketTransport
 
     if args.url is None:
         return list_lan_servers()
     check_theme(args, parser)
+    trust = certificates.trust_for(args, parser)
+    if not certificates.settle(args.url, trust):  # an unknown or changed certificate
+        return 1
     logs.log_client_to_file()
     options = client_options(
         args,
@@ -50,10 +56,11 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         name=args.name,
         watch=args.watch,
         table=args.table,
-        password=args.password,
+        password=read_secret(args, parser, CLIENT),
     )
-    GotherApp(options).run(mouse=options.mouse)
-    return 0
+    app = GotherApp(options, transport=lambda url: WebSocketTransport(url, trust))
+    app.run(mouse=options.mouse)
+    return app.return_code or 0
 
 
 def list_lan_servers() -> int:

@@ -7,6 +7,7 @@ import argparse
 
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
+from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, add_secret
 from protocol.constants import BOT_KINDS, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
 from protocol.version import software_version
 
@@ -39,11 +40,20 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
+        epilog="Wrong passwords (the server's, a table's, the SSH door's): from one address, "
+        "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
+        "connection close it. See docs/hosting.md.",
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT)
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
-    srv.add_argument("--password", help="players must give it to connect")
+    add_secret(srv, SERVER)
+    srv.add_argument(
+        "--tls",
+        action="store_true",
+        help="serve wss://; without --certfile, with a self-signed certificate made once "
+        "and kept in the data folder (its fingerprint is printed at every start)",
+    )
     srv.add_argument("--certfile", help="TLS certificate (PEM), for wss://")
     srv.add_argument("--keyfile", help="TLS private key (PEM)")
     srv.add_argument(
@@ -63,8 +73,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--ssh", type=argtypes.port, metavar="PORT", help="also serve SSH on this port"
     )
     ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
-    ssh.add_argument("--ssh-authorized-keys", metavar="FILE", help="let in only these keys")
-    ssh.add_argument("--ssh-password", help="let in anyone with this password (or any key)")
+    ssh.add_argument(
+        "--ssh-authorized-keys",
+        metavar="FILE",
+        help="let in these keys (with --ssh-password: these keys need no password)",
+    )
+    add_secret(ssh, SSH)
+    ssh.add_argument(
+        "--ssh-open",
+        action="store_true",
+        help="let in any SSH key at all (one of these three access rules is required)",
+    )
+    # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
+    # and MaxStartups (server/ssh.py's SshLimits has the same defaults).
+    for flag, default, what in (
+        ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
+        ("--ssh-sessions-per-address", 8, "sessions from one address"),
+        ("--ssh-sessions-per-key", 3, "sessions with one key"),
+        ("--ssh-sessions-per-connection", 2, "sessions on one SSH connection"),
+        ("--ssh-max-startups", 10, "connections still logging in (3 from one address)"),
+    ):
+        ssh.add_argument(
+            flag,
+            type=argtypes.positive,
+            default=default,
+            metavar="N",
+            help=f"at most N {what}; one more is told it is full (default {default})",
+        )
     srv.set_defaults(run=host.run_serve)
 
     bot = sub.add_parser(
@@ -77,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--kind", choices=BOT_KINDS, default="heuristic")
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
-    bot.add_argument("--password")
+    add_secret(bot, BOT)
     bot.set_defaults(run=host.run_bot)
 
     export = sub.add_parser(
@@ -198,7 +233,18 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
-    parser.add_argument("--password", help="the table's (or the server's) password")
+    add_secret(parser, CLIENT)
+    tls = parser.add_argument_group(
+        "wss:// servers",
+        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
+        "say so; it stays pinned, and a changed one is refused.",
+    )
+    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
+    tls.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
+    )
     _add_display_options(parser)
 
 

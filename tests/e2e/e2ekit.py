@@ -22,7 +22,7 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 
 GOTHER = Path(sys.executable).with_name("gother")  # the venv's, wherever this clone lives
 STARTUP = 60.0  # seconds: a cold start on two busy cores can be slow
-LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)")
+LISTENING = re.compile(r"listening on wss?://127\.0\.0\.1:(\d+)")
 PLAYER_ROW = re.compile(r"^\W{0,3}([1-9]) (\w+).*?\s\d+/\d+\s", re.MULTILINE)  # seat, name, hand
 HAND = re.compile(r"Your hand.*\n.*[+-]\d+ +[+-]\d+ +[+-]\d+")  # heading, then a card row
 

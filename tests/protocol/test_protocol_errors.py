@@ -23,6 +23,7 @@ CONTRACT_CODES = {
     "seat_taken",
     "bad_token",
     "wrong_password",
+    "too_many_attempts",
     "rate_limited",
     "not_seated",
     "already_started",

@@ -91,7 +91,7 @@ def seat_players(table: Table) -> list[Keeper]:
     for seat, holder in enumerate(table.seats):
         if holder is None:
             player = Keeper(f"P{seat}")
-            table.join(player, seat, None)
+            table.join(player, seat)
             players.append(player)
     return players
 
