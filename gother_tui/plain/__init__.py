@@ -29,17 +29,22 @@ from gother_tui.options import ClientOptions
 from gother_tui.plain.client import PlainClient
 from gother_tui.plain.terminal import Output, read_lines
 from gother_tui.seat_store import SeatStore
+from gother_tui.transport import TransportFactory, WebSocketTransport
 
 STDIN = 0  # the descriptor, not sys.stdin: read below any Python buffer (terminal.py)
 
 
-def run(options: ClientOptions, seat_store: SeatStore | None = None) -> int:
+def run(
+    options: ClientOptions,
+    seat_store: SeatStore | None = None,
+    transport: TransportFactory = WebSocketTransport,
+) -> int:
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="replace")  # a locale that cannot show a name
     out = Output(sys.stdout, options.ascii)
 
     async def main() -> int:
-        client = PlainClient(options, out, seat_store=seat_store)
+        client = PlainClient(options, out, transport=transport, seat_store=seat_store)
         return await client.run(read_lines(STDIN))
 
     try:
