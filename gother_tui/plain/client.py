@@ -222,6 +222,10 @@ class PlainClient:
             case sm.Left():
                 self.say("You left the table.")
                 self._do(self.flow.left())
+            case sm.Closed():  # the table is gone (its players ended the game): as if left
+                self.say(f"The table was closed: {message.reason}")
+                self._do(self.flow.left())
+                return
         self._settle(message.rid, message)
 
     def _refused(self, error: sm.Error) -> None:

@@ -21,7 +21,9 @@ TIMEOUT = 60.0  # a cold client start on a busy core
 
 @pytest.fixture
 async def front_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[SshFrontDoor]:
-    options = SshOptions(port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data")
+    options = SshOptions(
+        port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", open_access=True
+    )
     door = SshFrontDoor(options, "127.0.0.1", server.port)
     await door.start()
     yield door
