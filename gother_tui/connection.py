@@ -89,6 +89,9 @@ class Connection:
             try:
                 await transport.connect()
             except TransportError as exc:
+                if exc.final:  # e.g. a certificate not to be trusted: retrying cannot help
+                    self._post(msg.ConnectionLost(str(exc), None))
+                    return
                 reason = f"cannot reach {self.url}: {exc}"
             else:
                 delay = self._first_retry

@@ -70,27 +70,12 @@ def default_name() -> str:
         return "Player"
 
 
-WEB_PASSWORD_ENV = "GOTHER_WEB_PASSWORD"  # the web door's password, kept out of `ps`
-
-
 def web_origin(text: str) -> str:
     """http(s)://HOST[:PORT], as a browser names the page's origin."""
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
         raise argparse.ArgumentTypeError(f"{text!r}: give http(s)://HOST[:PORT]")
     return f"{parts.scheme}://{parts.netloc}"
-
-
-def secret_file(path: str) -> str:
-    """The first line of the file at `path`: a secret that never sits on a command line."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            secret = file.readline().rstrip("\r\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc}") from None
-    if not secret:
-        raise argparse.ArgumentTypeError(f"{path}: the first line is empty")
-    return secret
 
 
 def ws_url(text: str) -> str:

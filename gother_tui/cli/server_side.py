@@ -47,13 +47,22 @@ def default_data_dir(db: str) -> Path:
     return data_dir(db)
 
 
+def self_signed(db: str, host: str) -> tuple[str, str]:
+    """`gother serve --tls` without a certificate: (certfile, keyfile) of the one made
+    and kept in the data folder."""
+    from server.tls import self_signed as kept
+
+    cert, key = kept(default_data_dir(db) / "tls", host)
+    return str(cert), str(key)
+
+
 def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
     """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
     `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""
     from server.app import ServerConfig, run
-    from server.ssh import SshOptions
+    from server.ssh import SshLimits, SshOptions
 
-    ssh_door = None if ssh is None else SshOptions(**ssh)
+    ssh_door = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
     web_door = None
     if web is not None:
         from server.web.door import WebOptions

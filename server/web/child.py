@@ -25,22 +25,21 @@ from pathlib import Path
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from protocol.constants import PASSWORD_ENV
+from server.ssh import pipe_holding
 
 log = logging.getLogger("gother.web")
 QUIT_TIMEOUT = 5.0  # seconds for the client to say goodbye to the server and exit
 NO_DOWNLOADS = DownloadManager()  # AppService wants one; our client delivers no files
 
 
-def client_argv(url: str) -> list[str]:
+def client_argv(url: str, tls_pin: str | None) -> list[str]:
     """The client asks the player's name on its first screen: nothing typed in a browser
-    ever becomes an argument."""
-    return [sys.executable, "-m", "gother_tui", "join", url, "--ask-name"]
+    ever becomes an argument. `tls_pin`: the server's certificate, dialled by address."""
+    argv = [sys.executable, "-m", "gother_tui", "join", url, "--ask-name"]
+    return argv if tls_pin is None else [*argv, "--fingerprint", tls_pin]
 
 
-def client_env(
-    base: dict[str, str], state: Path, password: str | None, width: int, height: int
-) -> dict[str, str]:
+def client_env(base: dict[str, str], state: Path, width: int, height: int) -> dict[str, str]:
     """`base` (AppService's: the web driver, the size) with this browser's own folders."""
     env = {k: v for k, v in base.items() if not k.startswith("GOTHER_")}  # no door secrets
     for key in ("LC_ALL", "LC_CTYPE"):  # they would win over LANG
@@ -54,8 +53,6 @@ def client_env(
         "COLUMNS": str(width),
         "ROWS": str(height),
     }
-    if password is not None:
-        env[PASSWORD_ENV] = password  # the environment is private to this user, unlike argv
     return env
 
 
@@ -65,11 +62,12 @@ class ClientProcess(AppService):
         url: str,
         state: Path,
         password: str | None,
+        tls_pin: str | None = None,
         *,
         write_bytes: Callable[[bytes], Awaitable[None]],
         close: Callable[[], Awaitable[None]],
     ) -> None:
-        self.argv = client_argv(url)
+        self.argv = client_argv(url, tls_pin)
         super().__init__(
             shlex.join(self.argv),  # for AppService's own records; never run by a shell
             write_bytes=write_bytes,
@@ -87,17 +85,26 @@ class ClientProcess(AppService):
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         base = super()._build_environment(width, height)
-        return client_env(base, self.state, self.password, width, height)
+        return client_env(base, self.state, width, height)
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
-        self._process = process = await asyncio.create_subprocess_exec(
-            *self.argv,
-            stdin=PIPE,
-            stdout=PIPE,
-            stderr=PIPE,
-            env=self._build_environment(width, height),
-            start_new_session=True,  # its own process group: killpg ends all of it
-        )
+        argv, handed = self.argv, []
+        if self.password is not None:  # through a pipe, as at the SSH door: argv is public
+            handed.append(pipe_holding(self.password))
+            argv = [*argv, "--password-file", f"/dev/fd/{handed[0]}"]
+        try:
+            self._process = process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=PIPE,
+                stdout=PIPE,
+                stderr=PIPE,  # AppService's: what the client says there goes to the host
+                env=self._build_environment(width, height),
+                start_new_session=True,  # its own process group: killpg ends all of it
+                pass_fds=handed,
+            )
+        finally:
+            for fd in handed:
+                os.close(fd)
         assert process.stdin is not None
         self._stdin = process.stdin
         log.info("web: client started (pid %d)", process.pid)

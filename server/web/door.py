@@ -27,12 +27,13 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from server.attempts import Attempts, Guessing
 from server.ratelimit import TokenBucket
 from server.ssh import LOOPBACK_FOR
 from server.tokens import hash_secret
 from server.web import pages
 from server.web.child import ClientProcess
-from server.web.identity import COOKIE, Attempts, Identities, cookie_of, new_cookie
+from server.web.identity import COOKIE, Identities, cookie_of, new_cookie
 
 log = logging.getLogger("gother.web")
 STATIC = Path(__file__).parent / "static"  # the page's script, styles, xterm.js and font
@@ -67,6 +68,7 @@ class WebOptions:
     max_sessions: int = 20  # client processes at once (about 45 MB each)
     idle: float = 1800.0  # seconds without a key before a session is ended
     origins: tuple[str, ...] = ()  # other addresses the page is reached at (a proxy's)
+    guessing: Guessing = field(default_factory=Guessing)  # wrong passwords: waits per address
 
     @property
     def access(self) -> str:
@@ -97,15 +99,19 @@ class WebDoor:
         host: str,
         ws_url_port: int,
         tls: ssl.SSLContext | None = None,
+        tls_pin: str | None = None,
     ) -> None:
+        """A door to the server on `ws_url_port`; `tls` serves the page over https, and
+        `tls_pin`, that server's certificate's fingerprint, is all its clients trust."""
         self.options = options
         self.host = host
         dial = "127.0.0.1" if host in LOOPBACK_FOR else host
         self.url = f"{'wss' if tls else 'ws'}://{dial}:{ws_url_port}"
         self.tls = tls
+        self.tls_pin = tls_pin
         self.ws_password: str | None = None  # the server's own password, handed to clients
         self.identities = Identities(options.data_dir / "web-players", options.password)
-        self.attempts = Attempts()
+        self.guesses = Attempts(options.guessing)
         self.browsers: dict[str, WebSession] = {}  # each browser's current session
         self.live: set[WebSession] = set()  # every session whose process may still run
         self.runner: web.AppRunner | None = None
@@ -171,14 +177,17 @@ class WebDoor:
     async def login(self, request: web.Request) -> web.StreamResponse:
         if (refused := self._misdirected(request) or self._foreign(request, True)) is not None:
             return refused
-        if not self.attempts.allow(_address(request)):
-            return pages.login("Too many tries: wait a minute, then try again.", 429)
+        address = _address(request)
+        if (wait := self.guesses.wait(address)) > 0:  # refused unread: it tells nothing
+            return pages.login(f"Too many tries: wait {wait:.0f} s, then try again.", 429)
         form = await request.post()
         password = form.get("password")
         cookie = cookie_of(request.cookies.get(COOKIE)) or new_cookie()  # keep its seat
         if not isinstance(password, str) or not self.identities.log_in(cookie, password):
-            log.info("web: wrong password from %s", _address(request))
+            self.guesses.failed(address)
+            log.info("web: wrong password from %s", address)
             return pages.login("That is not the password.", 403)
+        self.guesses.succeeded(address)
         response = web.Response(status=303, headers={"Location": "./"})
         self._set_cookie(response, cookie)
         return response
@@ -220,6 +229,7 @@ class WebDoor:
             self.url,
             self.identities.state_dir(cookie),
             self.ws_password,
+            self.tls_pin,
             write_bytes=ws.send_bytes,
             close=_closer(ws, CLOSE_QUIT, "You left. Your seat is kept: start again to return."),
         )

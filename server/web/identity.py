@@ -2,28 +2,22 @@
 
 The door stores only the cookie's hash: it names the browser's own client state folder
 (its seat tokens), as a key's fingerprint does at the SSH door, and, when the door has a
-password, it is what the door remembers of a browser that gave it. Guessing the password
-is slowed per address.
+password, it is what the door remembers of a browser that gave it. (Guessing the
+password is slowed per address by server/attempts.py, as at the other doors.)
 """
 
 from __future__ import annotations
 
 import hmac
 import re
-import time
 from collections import OrderedDict
-from collections.abc import Callable
 from pathlib import Path
 
-from server.ratelimit import TokenBucket
 from server.tokens import hash_secret, new_token
 
 COOKIE = "gother"
 COOKIE_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")  # what new_token() makes
 AUTHORISED_KEPT = 4096  # browsers remembered as having given the password (oldest go first)
-ADDRESSES_KEPT = 4096  # addresses whose wrong passwords are counted
-ATTEMPT_BURST = 5.0  # wrong passwords an address may try at once…
-ATTEMPT_RATE = 1 / 6  # …then one every six seconds
 
 
 def cookie_of(value: str | None) -> str | None:
@@ -67,20 +61,3 @@ class Identities:
         while len(self._authorised) > AUTHORISED_KEPT:
             self._authorised.popitem(last=False)  # that browser types the password again
         return True
-
-
-class Attempts:
-    """Password attempts per address: a few at once, then one every few seconds."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def allow(self, address: str) -> bool:
-        bucket = self._buckets.pop(address, None) or TokenBucket(
-            ATTEMPT_RATE, ATTEMPT_BURST, self.clock
-        )
-        self._buckets[address] = bucket
-        while len(self._buckets) > ADDRESSES_KEPT:
-            self._buckets.popitem(last=False)
-        return bucket.allow()
