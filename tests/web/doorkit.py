@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import aiohttp
 
 from server.app import GotherServer, ServerConfig
+from server.tls import certificate_fingerprint, self_signed
 from server.web.door import WebDoor, WebOptions
 
 TIMEOUT = 60.0  # a cold client start (Python + Textual) on two busy cores
@@ -72,17 +73,32 @@ def _cmdline(pid: int) -> bytes:
 
 @asynccontextmanager
 async def web_door(
-    tmp_path: Path, server_password: str | None = None, **options: Any
+    tmp_path: Path, server_password: str | None = None, tls: bool = False, **options: Any
 ) -> AsyncIterator[WebDoor]:
     """A game server and its web door, both in this loop; every client process gone
-    when it ends."""
+    when it ends. `tls`: both speak it, with a self-signed certificate for a name that is
+    not 127.0.0.1, so the door's clients get in only by its pin, as `gother serve --tls`."""
+    cert = key = pin = None
+    if tls:
+        made = self_signed(tmp_path / "tls", "gother.lan")
+        cert, key, pin = str(made[0]), str(made[1]), certificate_fingerprint(str(made[0]))
     config = ServerConfig(
-        host="127.0.0.1", port=0, db=":memory:", bot_delay=0.0, password=server_password
+        host="127.0.0.1",
+        port=0,
+        db=":memory:",
+        bot_delay=0.0,
+        password=server_password,
+        certfile=cert,
+        keyfile=key,
     )
     server = GotherServer(config)
     await server.start()
     door = WebDoor(
-        WebOptions(port=0, data_dir=tmp_path / "data", **options), "127.0.0.1", server.port
+        WebOptions(port=0, data_dir=tmp_path / "data", **options),
+        "127.0.0.1",
+        server.port,
+        server._ssl(),
+        pin,
     )
     door.ws_password = server_password
     try:
@@ -97,12 +113,14 @@ async def web_door(
 def browser(door: WebDoor) -> aiohttp.ClientSession:
     """A client that keeps cookies, as a browser does (unsafe=True: cookies for an IP)."""
     return aiohttp.ClientSession(
-        base_url=f"http://127.0.0.1:{door.port}", cookie_jar=aiohttp.CookieJar(unsafe=True)
+        base_url=own_origin(door),
+        cookie_jar=aiohttp.CookieJar(unsafe=True),
+        connector=aiohttp.TCPConnector(ssl=False),  # a self-signed door, taken as it is
     )
 
 
 def own_origin(door: WebDoor) -> str:
-    return f"http://127.0.0.1:{door.port}"
+    return f"{'https' if door.tls else 'http'}://127.0.0.1:{door.port}"
 
 
 async def open_tab(

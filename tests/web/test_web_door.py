@@ -49,6 +49,21 @@ async def test_a_tab_gets_its_own_client_which_ends_when_the_tab_closes(tmp_path
         await eventually("the session to be gone", lambda: not door.live)
 
 
+async def test_over_tls_the_door_is_https_and_its_clients_trust_their_servers_pin(tmp_path):
+    async with web_door(tmp_path, server_password="pw", tls=True) as door, browser(door) as tab:
+        async with tab.get("/") as page:
+            assert page.url.scheme == "https"
+            assert "Secure" in page.headers["Set-Cookie"]  # never sent over plain http
+        ws = await open_tab(tab, door)
+        await read_screen(ws, NAME_SCREEN)
+        (session,) = door.live
+        assert door.tls_pin is not None and door.url.startswith("wss://127.0.0.1:")
+        assert session.process.argv[-2:] == ["--fingerprint", door.tls_pin]
+        await ws.send_str(json.dumps(["stdin", "Vlad\r"]))
+        await read_screen(ws, r"Vlad \(join\)")  # in the lobby: wss:// by the pin, and the password
+        await ws.close()
+
+
 async def test_a_websocket_from_a_foreign_origin_is_refused_and_starts_no_process(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         async with tab.get("/") as page:  # a real cookie: only the Origin is wrong
