@@ -40,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
-        epilog="Wrong passwords (the server's, a table's, the SSH door's): from one address, "
+        epilog="Wrong passwords (the server's, a table's, the SSH and web doors'): from one "
+        "address, "
         "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
         "connection close it. See docs/hosting.md.",
     )
@@ -199,7 +200,8 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         type=argtypes.positive,
         default=20,
         metavar="N",
-        help="browser sessions at once, each a client process of about 45 MB (default 20)",
+        help="browser sessions at once, each a client process of about 40 MB; one more is "
+        "told the door is full (default 20)",
     )
     web.add_argument(
         "--web-idle",

@@ -65,7 +65,7 @@ class WebOptions:
     port: int
     data_dir: Path  # browsers' client state lives under data_dir/web-players/
     password: str | None = None  # asked on a page before any session starts
-    max_sessions: int = 20  # client processes at once (about 45 MB each)
+    max_sessions: int = 20  # client processes at once (about 40 MB each, bench/web.py)
     idle: float = 1800.0  # seconds without a key before a session is ended
     origins: tuple[str, ...] = ()  # other addresses the page is reached at (a proxy's)
     guessing: Guessing = field(default_factory=Guessing)  # wrong passwords: waits per address
