@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from textual import work
@@ -29,6 +29,7 @@ from gother_tui.screens.create_table import CreateTableScreen, PasswordScreen
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
+from gother_tui.screens.name import NameScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.viewer import TextViewer
 from gother_tui.seat_store import SeatStore
@@ -90,6 +91,22 @@ class GotherApp(ClientApp):
         return self.flow.table
 
     def open_session(self) -> None:
+        if not self.options.ask_name:
+            self._connect()
+            return
+        saved = self.flow.store.name(self.options.url)
+        if saved is not None:  # this browser has sat down here before: back to that seat
+            self._named(saved)
+        else:
+            self.push_screen(NameScreen(), self._named)
+
+    def _named(self, name: str | None) -> None:
+        assert name is not None  # the name screen is only ever left with a name
+        self.options = replace(self.options, name=name, ask_name=False)
+        self.flow.options = self.options
+        self._connect()
+
+    def _connect(self) -> None:
         self.switch_mode("connecting")
         self.run_network()
 

@@ -33,6 +33,10 @@ from protocol.view import View
 log = logging.getLogger("gother.client")
 
 STYLES = Path(__file__).parent / "styles"
+# In a browser (the web door) Ctrl+Q, Ctrl+W and F1 are the browser's own: these keys
+# quit and help instead, and the help says so. A user's keymap still has the last word.
+WEB_KEYS = {"app.quit": "ctrl+x", "app.help": "question_mark"}
+BROWSER_KEYS = ("^q ^w F1", "the browser's own: ^w closes this tab (your seat is kept)")
 
 
 class ClientApp(App[None]):
@@ -54,6 +58,7 @@ class ClientApp(App[None]):
             key_display="^q",
             id="app.quit",
             tooltip="quit (your seat is kept: run the same command to come back)",
+            priority=True,  # also from a text field (whose ^x, the web quit key, is "cut")
         ),
     ]
     ENABLE_COMMAND_PALETTE = False
@@ -74,6 +79,7 @@ class ClientApp(App[None]):
         self.glyphs: Glyphs = glyphs_for(options.ascii)
         self.catalogue = Catalogue()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's keymap file
+        self._started_blurred = False  # the web driver's own blur at start-up has come
 
     @property
     def palette(self) -> Palette:
@@ -88,26 +94,34 @@ class ClientApp(App[None]):
         self.open_session()
         self.call_after_refresh(self._check_size)
 
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        """Textual's web driver blurs the app once as it starts, and that may come after
+        the tab said it has focus (its page focuses the terminal on load): a blurred app
+        never fills its footer. So that first blur is undone; every later focus or blur
+        is the tab's own, passed on by the door as it happens."""
+        if self.is_web and not self._started_blurred:
+            self._started_blurred = True
+            self.post_message(events.AppFocus())  # after Textual's own handler has blurred
+
     def open_session(self) -> None:
         """The subclass's first screen, and whatever feeds it."""
         raise NotImplementedError
 
     def _apply_keymap(self) -> None:
-        if self.options.keymap is None:
-            return
-        known = set().union(*(binding_ids(b) for b in (self.BINDINGS, *self.KEYMAPPED)))
-        try:
-            self.keymap = load_keymap(self.options.keymap, known)
-        except KeymapError as exc:
-            log.warning("keymap not used: %s", exc)
-            self.notify(
-                f"{exc}. The default keys are used.",
-                title="Keymap not used",
-                severity="error",
-                timeout=30,
-                markup=False,
-            )
-            return
+        self.keymap = {**WEB_KEYS} if self.is_web else {}
+        if self.options.keymap is not None:
+            known = set().union(*(binding_ids(b) for b in (self.BINDINGS, *self.KEYMAPPED)))
+            try:
+                self.keymap |= load_keymap(self.options.keymap, known)
+            except KeymapError as exc:
+                log.warning("keymap not used: %s", exc)
+                self.notify(
+                    f"{exc}. The default keys are used.",
+                    title="Keymap not used",
+                    severity="error",
+                    timeout=30,
+                    markup=False,
+                )
         if self.keymap:
             self.set_keymap(self.keymap)
 
@@ -143,7 +157,10 @@ class ClientApp(App[None]):
     def help_rows(self) -> list[tuple[str, KeyRows]]:
         """The help's key table, section by section, with the keys the keymap gives."""
         sections = (*self.HELP_SECTIONS, ("Anywhere", self.BINDINGS))
-        return [
+        rows: list[tuple[str, KeyRows]] = [
             (heading, key_rows(bindings, self.keymap, self.get_key_display))
             for heading, bindings in sections
         ]
+        if self.is_web:
+            rows.append(("In a browser", [BROWSER_KEYS]))
+        return rows

@@ -46,6 +46,14 @@ class SeatStore:
         latest = max(seats, key=lambda t: seats[t].get("saved", 0))
         return latest, str(seats[latest]["token"])
 
+    def name(self, url: str) -> str | None:
+        """The name the latest seat at this server was taken under, if any."""
+        seats = [e for e in self._load().get(url, {}).values() if isinstance(e, dict)]
+        named = [e for e in seats if isinstance(e.get("name"), str)]
+        if not named:
+            return None
+        return str(max(named, key=lambda e: e.get("saved", 0))["name"])
+
     def save(self, url: str, table: str, token: str, name: str | None = None) -> None:
         data = self._load()
         entry: dict[str, Any] = {"token": token, "saved": time.time()}

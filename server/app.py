@@ -53,7 +53,8 @@ from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
 
 if TYPE_CHECKING:
-    from server.ssh import SshOptions
+    from server.ssh import SshFrontDoor, SshOptions
+    from server.web.door import WebDoor, WebOptions
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
@@ -105,6 +106,7 @@ class ServerConfig:
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
+    web: WebOptions | None = None  # also a web door (server/web/) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
 
 
@@ -683,19 +685,29 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     """Serve until SIGINT or SIGTERM, then close connections (1012) and flush the database."""
     server = GotherServer(config)
     await server.start()
-    front_door = None
-    if config.ssh is not None:
-        from server.ssh import SshFrontDoor
+    doors: list[SshFrontDoor | WebDoor] = []
+    # the doors' clients dial this server: they trust exactly its own certificate
+    pin = certificate_fingerprint(config.certfile) if config.certfile else None
+    try:
+        if config.ssh is not None:
+            from server.ssh import SshFrontDoor
 
-        # the door's clients dial this server: they trust exactly its own certificate
-        pin = certificate_fingerprint(config.certfile) if config.certfile else None
-        front_door = SshFrontDoor(config.ssh, config.host, server.port, pin)
-        front_door.ws_password = config.password
-        try:
-            await front_door.start()
-        except BaseException:
-            await server.close()
-            raise
+            ssh = SshFrontDoor(config.ssh, config.host, server.port, pin)
+            ssh.ws_password = config.password
+            doors.append(ssh)
+            await ssh.start()
+        if config.web is not None:
+            from server.web.door import WebDoor
+
+            web = WebDoor(config.web, config.host, server.port, server._ssl(), pin)
+            web.ws_password = config.password
+            doors.append(web)
+            await web.start()
+    except BaseException:
+        for door in doors:
+            await door.close()
+        await server.close()
+        raise
     try:
         announcer = await announce(config.host, server.port, bool(config.certfile), config.announce)
     except OSError as exc:  # no multicast on this interface…: serve anyway
@@ -712,6 +724,6 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     finally:
         if announcer is not None:
             await announcer.close()
-        if front_door is not None:
-            await front_door.close()
+        for door in doors:
+            await door.close()
         await server.close()

@@ -336,7 +336,7 @@ class SshFrontDoor:
             argv += ["--fingerprint", self.tls_pin]
         handed = []  # the server's password goes through a pipe: argv is public (`ps`)
         if self.ws_password is not None:
-            handed.append(_pipe_holding(self.ws_password))
+            handed.append(pipe_holding(self.ws_password))
             argv += ["--password-file", f"/dev/fd/{handed[0]}"]
         return argv, env, handed
 
@@ -351,7 +351,7 @@ def _refuse(process: asyncssh.SSHServerProcess[bytes], why: str) -> None:
         process.exit(1)
 
 
-def _pipe_holding(secret: str) -> int:
+def pipe_holding(secret: str) -> int:
     """The read end of a pipe that holds `secret` (a line far smaller than a pipe's buffer,
     so writing it all never waits on the reader)."""
     read_end, write_end = os.pipe()

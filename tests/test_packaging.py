@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA_GLOBS = ("server/game/decks/*.toml", "gother_tui/styles/*.tcss", "gother_tui/help/*.txt")
+DATA_GLOBS = (
+    "server/game/decks/*.toml",
+    "gother_tui/styles/*.tcss",
+    "gother_tui/help/*.txt",
+    "server/web/templates/*.html",  # the web door's pages, script, styles, xterm.js, font
+    "server/web/static/*",
+    "server/web/static/*/*",
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -63,8 +70,21 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_every_data_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    expected = {p.relative_to(ROOT).as_posix() for glob in DATA_GLOBS for p in ROOT.glob(glob)}
-    assert {"server/game/decks/original.toml", "gother_tui/help/rules.txt"} <= expected
+    expected = {
+        p.relative_to(ROOT).as_posix()
+        for glob in DATA_GLOBS
+        for p in ROOT.glob(glob)
+        if p.is_file()
+    }
+    assert {
+        "server/game/decks/original.toml",
+        "gother_tui/help/rules.txt",
+        "server/web/static/fonts/DejaVuSansMono.ttf",
+        "server/web/static/fonts/LICENSE",
+        "server/web/static/xterm/xterm.js",
+        "server/web/static/xterm/LICENSE",
+        "server/web/templates/terminal.html",
+    } <= expected
     assert any(name.endswith(".tcss") for name in expected)
     assert expected - names == set()
     assert not any(name.startswith("tests/") for name in names)
@@ -88,6 +108,16 @@ def test_the_installed_wheel_runs_from_a_fresh_venv(wheel, tmp_path):
         "version"
     ]
     assert run(bin_dir / "gother", "--version", cwd=tmp_path).strip() == f"gother {version}"
+    # The web door's packages are an extra: without it, --web says what to install.
+    web = subprocess.run(
+        [bin_dir / "gother", "serve", "--port", "0", "--web", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
+    assert web.returncode == 2 and "gother-than-thou[web]" in web.stderr, web.stderr
     # The installed copy, not the source tree: the deck and the styles come from the wheel.
     report = run(
         bin_dir / "gother", "simulate", "--players", "3", "--games", "2", "--json", cwd=tmp_path

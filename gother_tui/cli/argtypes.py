@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from gother_tui.address import address_problem
 from protocol import ProtocolError
@@ -67,6 +68,14 @@ def default_name() -> str:
         return player_name(os.environ.get("USER", ""))
     except argparse.ArgumentTypeError:
         return "Player"
+
+
+def web_origin(text: str) -> str:
+    """http(s)://HOST[:PORT], as a browser names the page's origin."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give http(s)://HOST[:PORT]")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def ws_url(text: str) -> str:

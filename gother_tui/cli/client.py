@@ -58,6 +58,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     seat = {
         "url": args.url,
         "name": args.name,
+        "ask_name": args.ask_name,
         "watch": args.watch,
         "table": args.table,
         "password": read_secret(args, parser, CLIENT),

@@ -4,11 +4,13 @@ are checked here, the work is the server's (reached through `server_side`)."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import ipaddress
 import sys
 from pathlib import Path
 
 from gother_tui.cli import server_side
-from gother_tui.cli.passwords import BOT, SERVER, SSH, read_secret
+from gother_tui.cli.passwords import BOT, SERVER, SSH, WEB, read_secret
 from gother_tui.logs import log_to_stderr
 from protocol.view import Variants
 
@@ -52,12 +54,14 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"--decks {args.decks}: not a folder")
     password = read_secret(args, parser, SERVER)
     ssh = ssh_options(args, parser)
+    web = web_options(args, parser, password)
     log_to_stderr()
     try:
         if args.tls and certfile is None:
             certfile, keyfile = server_side.self_signed(args.db, args.host)
         server_side.serve(
             ssh,
+            web,
             host=args.host,
             port=args.port,
             db=args.db,
@@ -134,6 +138,43 @@ def ssh_options(
             "startups": args.ssh_max_startups,
         },
     }
+
+
+def web_options(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, server_password: str | None
+) -> dict[str, object] | None:
+    """The web door's options, or None without --web. Like the SSH door's, its access is
+    what the host chose: a password, or open only on loopback or with --web-open."""
+    if args.web is None:
+        if args.web_password or args.web_password_file or args.web_origin or args.web_open:
+            parser.error("--web-… options need --web PORT")
+        return None
+    if importlib.util.find_spec("textual_serve") is None:
+        parser.error("--web needs the web extra: pip install 'gother-than-thou[web]'")
+    password = read_secret(args, parser, WEB) or server_password
+    if password is not None and args.web_open:
+        parser.error("--web-open lets any browser in: it goes without a password")
+    if password is None and not args.web_open and not _loopback(args.host):
+        parser.error(
+            f"--web on {args.host} needs a password (--web-password-file FILE, "
+            "$GOTHER_WEB_PASSWORD or the server's own) or, to let any browser in, --web-open"
+        )
+    return {
+        "port": args.web,
+        "data_dir": server_side.default_data_dir(args.db),
+        "password": password,
+        "max_sessions": args.web_max,
+        "idle": args.web_idle * 60.0,
+        "origins": tuple(args.web_origin),
+    }
+
+
+def _loopback(host: str) -> bool:
+    """Whether `host` is reached from this machine only."""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

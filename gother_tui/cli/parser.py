@@ -7,7 +7,7 @@ import argparse
 
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
-from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, add_secret
+from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, WEB, add_secret
 from protocol.constants import BOT_KINDS, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
 from protocol.version import software_version
 
@@ -40,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
-        epilog="Wrong passwords (the server's, a table's, the SSH door's): from one address, "
+        epilog="Wrong passwords (the server's, a table's, the SSH and web doors'): from one "
+        "address, "
         "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
         "connection close it. See docs/hosting.md.",
     )
@@ -100,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="N",
             help=f"at most N {what}; one more is told it is full (default {default})",
         )
+    _add_web_options(srv)
     srv.set_defaults(run=host.run_serve)
 
     bot = sub.add_parser(
@@ -180,6 +182,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_web_options(parser: argparse.ArgumentParser) -> None:
+    web = parser.add_argument_group(
+        "Web door: the client in a browser, one process per tab (needs the [web] extra)"
+    )
+    web.add_argument(
+        "--web", type=argtypes.port, metavar="PORT", help="also serve the game in browsers here"
+    )
+    add_secret(web, WEB)
+    web.add_argument(
+        "--web-open",
+        action="store_true",
+        help="let any browser in without a password, on a host that is not 127.0.0.1",
+    )
+    web.add_argument(
+        "--web-max",
+        type=argtypes.positive,
+        default=20,
+        metavar="N",
+        help="browser sessions at once, each a client process of about 40 MB; one more is "
+        "told the door is full (default 20)",
+    )
+    web.add_argument(
+        "--web-idle",
+        type=argtypes.positive,
+        default=30,
+        metavar="MINUTES",
+        help="end a session after this long without a key (default 30; the seat is kept)",
+    )
+    web.add_argument(
+        "--web-origin",
+        action="append",
+        default=[],
+        type=argtypes.web_origin,
+        metavar="URL",
+        help="another address players open the page at, e.g. a proxy's https://games.example.org",
+    )
+
+
 def _add_limit_options(parser: argparse.ArgumentParser) -> None:
     """What a long-running host bounds (docs/hosting.md, "Limits")."""
     group = parser.add_argument_group("limits of a long-running host (docs/hosting.md)")
@@ -247,6 +287,11 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         help="trust exactly the certificate with this fingerprint (gother serve prints it)",
     )
     _add_plain_option(parser)
+    parser.add_argument(
+        "--ask-name",
+        action="store_true",
+        help="ask your name on the first screen (what the web door starts)",
+    )
     _add_display_options(parser)
 
 

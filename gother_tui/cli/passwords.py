@@ -41,6 +41,11 @@ SSH = Secret(
     "let in anyone with this password; no key without it",
     wire=False,
 )
+WEB = Secret(
+    "--web-password",
+    "GOTHER_WEB_PASSWORD",
+    "asked on a page before any browser session starts (default: the server's password)",
+)
 CLIENT = Secret("--password", "GOTHER_PASSWORD", "the table's (or the server's) password")
 BOT = Secret("--password", "GOTHER_PASSWORD", "the table's password")
 

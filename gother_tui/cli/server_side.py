@@ -56,14 +56,19 @@ def self_signed(db: str, host: str) -> tuple[str, str]:
     return str(cert), str(key)
 
 
-def serve(ssh: dict[str, Any] | None, **config: Any) -> None:
+def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
     """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
-    `ssh` an SshOptions' (or None: no SSH door)."""
+    `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""
     from server.app import ServerConfig, run
     from server.ssh import SshLimits, SshOptions
 
-    options = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
-    asyncio.run(run(ServerConfig(**config, ssh=options)))
+    ssh_door = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
+    web_door = None
+    if web is not None:
+        from server.web.door import WebOptions
+
+        web_door = WebOptions(**web)
+    asyncio.run(run(ServerConfig(**config, ssh=ssh_door, web=web_door)))
 
 
 def play_bot(

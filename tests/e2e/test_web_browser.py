@@ -1,0 +1,228 @@
+"""End to end in a real browser: a `gother serve --web` process, Debian's chromium driven
+by Playwright, and the client processes the door starts.
+
+Two browser contexts (two browsers, as far as the door can tell) give the password, type
+their names, take their own seats at the same table and each play a move by keys; a
+reload puts one back in its seat; a third without the password gets no process, nor does
+a websocket from a foreign page; every request the pages make goes to 127.0.0.1; the
+screen is read from the page's xterm.js buffer, its glyphs are in the door's font, and
+closing a tab ends its process. Everything listens on 127.0.0.1 only; every process
+started here is ended here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgpack
+import pytest
+from fontTools.ttLib import TTFont
+from playwright.sync_api import sync_playwright
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from server.web.door import STATIC
+from tests.e2e.e2ekit import GOTHER, create_table, gother_serve, wait_for
+from tests.web.browserkit import (
+    HAVE_CHROMIUM,
+    YOU_ROW,
+    Requests,
+    drawn,
+    guarded_context,
+    launch,
+    screen,
+    status,
+    wait_screen,
+)
+from tests.web.doorkit import children
+
+pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
+
+PASSWORD = "crypt-door"
+WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")
+HINTED = "The hint; Enter plays it"
+GAME_TIMEOUT = 120.0  # for the game to come to both browsers
+
+
+def web_clients(serve: int) -> set[int]:
+    """The client processes the door of `gother serve` (pid `serve`) has running."""
+    return {
+        pid for pid in children(serve) if b"--ask-name" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    }
+
+
+def the_serve_process() -> int:
+    (pid,) = [
+        p for p in children(os.getpid()) if b"serve" in Path(f"/proc/{p}/cmdline").read_bytes()
+    ]
+    return pid
+
+
+@pytest.fixture
+def door(tmp_path) -> Iterator[tuple[int, int, int]]:
+    """`gother serve --web 0` with a password: (game port, web port, serve pid)."""
+    secret = tmp_path / "web-password"
+    secret.write_text(PASSWORD + "\n")
+    with gother_serve(
+        tmp_path, "--bot-delay", "0.05", "--web", "0", "--web-password-file", str(secret)
+    ) as port:
+        log = tmp_path / "serve.log"
+        web = int(wait_for("the web door", lambda: WEB_LISTENING.search(log.read_text())).group(1))
+        serve = the_serve_process()
+        yield port, web, serve
+        # the browser is closed by now: its tabs' processes end within the quit timeout
+        wait_for("every client process to end", lambda: not web_clients(serve), 30)
+
+
+def log_in(page, url: str) -> None:
+    page.goto(url)
+    assert page.title() == "Gother Than Thou"
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#terminal .xterm")
+
+
+def sit_down(page, name: str) -> str:
+    """Name, then Enter on the lobby's only table: the screen once seated."""
+    wait_screen(page, "the name screen", "Your name at the table")
+    page.keyboard.type(name)  # no click first: the terminal has the focus on load
+    page.keyboard.press("Enter")
+    wait_screen(page, "the lobby", "Web table")
+    page.keyboard.press("Enter")
+    return wait_screen(page, f"{name} seated", f"{name} (you)")
+
+
+def play_one(page) -> None:
+    """h, wait for the hint, Enter, wait until the decision has gone from the screen."""
+    page.keyboard.press("h")
+    wait_screen(page, "the hint", HINTED)
+    before = screen(page)
+    page.keyboard.press("Enter")
+    wait_screen(page, "the move to land", lambda text: text != before and HINTED not in text)
+
+
+def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
+    port, web, serve = door
+    url = f"http://127.0.0.1:{web}/"
+    table = create_table(port, "Web table", seats=3, bots=1)
+    requests = Requests()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            contexts = [
+                guarded_context(browser, requests, viewport={"width": 900, "height": 560})
+                for _ in range(3)
+            ]
+            lydia, raven, stranger = (c.new_page() for c in contexts)
+            for page in (lydia, raven):
+                log_in(page, url)
+                assert page.evaluate("document.activeElement === gotherTerminal.textarea")
+            seats = {name: YOU_ROW.search(sit_down(page, name)).group(1)
+                     for name, page in (("Lydia", lydia), ("Raven", raven))}  # fmt: skip
+            assert len(set(seats.values())) == 2  # each browser its own seat
+            assert len(web_clients(serve)) == 2
+
+            # each plays by keys whenever the game waits for them, until both have moved
+            played: set[str] = set()
+            deadline = time.monotonic() + GAME_TIMEOUT
+            while played != {"Lydia", "Raven"}:
+                assert time.monotonic() < deadline, (
+                    f"{played} played:\n{screen(lydia)}\n{screen(raven)}"
+                )
+                for name, page in (("Lydia", lydia), ("Raven", raven)):
+                    text = wait_screen(page, "the game going on", lambda t: "Round" in status(t))
+                    if "You: step" in status(text):  # a turn has steps: play them all
+                        play_one(page)
+                        played.add(name)
+            record = export(tmp_path, table)
+            movers = {seat for seat, _ in record["moves"]}
+            assert {int(s) - 1 for s in seats.values()} <= movers
+
+            # the screen, read from the page, has the glyphs, all of them in the door's font
+            text = screen(lydia)
+            assert {"☠", "✚", "⚙", "▶", "▏"} <= drawn(text)
+            font = {chr(c) for c in TTFont(STATIC / "fonts" / "DejaVuSansMono.ttf").getBestCmap()}
+            assert drawn(text) <= font
+            loaded = lydia.evaluate(
+                "[...document.fonts].filter(f => f.family.includes('Gother')).map(f => f.status)"
+            )
+            assert loaded and set(loaded) == {"loaded"}
+
+            # the web-safe keys: ? opens help, which names the browser's own keys
+            lydia.keyboard.press("?")
+            pages = [wait_screen(lydia, "the help", "Help: keys and rules")]
+            while "In a browser" not in pages[-1] and len(pages) < 10:  # it comes last
+                lydia.keyboard.press("PageDown")
+                pages.append(wait_screen(lydia, "the help to scroll", lambda t: t != pages[-1]))
+            help_text = "\n".join(pages)
+            assert re.search(r"│ +\^x +quit \(your seat is kept", help_text), help_text
+            assert re.search(r"│ +\? +this help", help_text), help_text
+            assert "^q ^w F1" in help_text and "the browser's own" in help_text
+            lydia.keyboard.press("Escape")
+
+            # a reload resumes the same seat, under the same name, with a new process
+            before = web_clients(serve)
+            lydia.reload()
+            back = wait_screen(  # the whole table, footer and all, with no key pressed
+                lydia, "Lydia back at the table", lambda t: "Lydia (you)" in t and "^x Quit" in t
+            )
+            assert YOU_ROW.search(back).group(1) == seats["Lydia"]
+            wait_for("the old process to end", lambda: len(web_clients(serve)) == 2)
+            assert web_clients(serve) != before
+
+            # no password: the login page, and no process for a websocket it opens itself
+            stranger.goto(url)
+            assert stranger.locator("#password").count() == 1
+            assert stranger.locator("#terminal").count() == 0
+            code = stranger.evaluate(OPEN_SOCKET, f"ws://127.0.0.1:{web}/ws")
+            assert code == 1006  # the handshake was refused
+            stranger.fill("#password", "not-it")
+            stranger.click("button[type=submit]")
+            assert "not the password" in stranger.content()
+            assert len(web_clients(serve)) == 2
+
+            # a foreign page's websocket, even with Lydia's own cookie, starts nothing
+            (cookie,) = [c for c in contexts[0].cookies() if c["name"] == "gother"]
+            with pytest.raises(InvalidStatus) as refused:
+                connect(
+                    f"ws://127.0.0.1:{web}/ws",
+                    origin="http://evil.example",
+                    additional_headers={"Cookie": f"gother={cookie['value']}"},
+                    open_timeout=10,
+                )
+            assert refused.value.response.status_code == 403
+            assert len(web_clients(serve)) == 2
+
+            # closing a tab ends its process
+            raven.close()
+            wait_for("Raven's process to end", lambda: len(web_clients(serve)) == 1)
+            lydia.close()
+            wait_for("Lydia's process to end", lambda: web_clients(serve) == set())
+        finally:
+            browser.close()
+    assert requests.seen and requests.foreign == [], requests.foreign
+    assert any("/ws" in u for u in requests.seen)
+
+
+OPEN_SOCKET = """(url) => new Promise((done) => {
+  const socket = new WebSocket(url);
+  socket.onclose = (event) => done(event.code);
+})"""
+
+
+def export(folder: Path, table: str) -> dict:
+    out = folder / "game.gother"
+    done = subprocess.run(
+        [str(GOTHER), "export", "--db", str(folder / "games.db"), table, str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return msgpack.unpackb(out.read_bytes())

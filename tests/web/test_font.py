@@ -1,0 +1,73 @@
+"""The web door's font has every glyph the client draws: the glyph table, and every
+character on the screens the client shows (table, help, viewers, game over, lobby, the
+name screen), as rendered by the real app. A glyph missing from the font would be drawn
+from a fallback font of another width, overlapping the next cell."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from fontTools.ttLib import TTFont
+from textual.pilot import Pilot
+
+from gother_tui.app import GotherApp
+from gother_tui.glyphs import UNICODE
+from gother_tui.options import ClientOptions
+from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.seat_store import SeatStore
+from server.web.door import STATIC
+from tests.client.clientkit import URL, FakeServer, at_table, screen_text, until
+from tests.client.viewkit import TABLE, distribute_game, draw_game, join_with, wire_view
+
+FONTS = [STATIC / "fonts" / name for name in ("DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf")]
+
+
+def covered(font: Path) -> set[str]:
+    return {chr(code) for code in TTFont(font).getBestCmap()}
+
+
+def drawn(text: str) -> set[str]:
+    return {c for c in text if not c.isascii() and not c.isspace()}
+
+
+async def screens(store: Path, wire: dict, keys: tuple[str, ...]) -> set[str]:
+    """Every non-ASCII character on the screens met at a table showing `wire` while
+    `keys` are pressed one by one (`store`: a seat file of this run's own)."""
+    fake = FakeServer()
+    fake.handlers["join"] = join_with(wire)
+    app = GotherApp(
+        ClientOptions(url=URL, name="Raven", table=TABLE),
+        transport=fake.transport,
+        seat_store=SeatStore(store),
+    )
+    seen: set[str] = set()
+    pilot: Pilot
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        if wire["phase"] == "over":
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "game over")
+        seen |= drawn(screen_text(pilot))
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+            seen |= drawn(screen_text(pilot))
+    return seen
+
+
+async def test_every_glyph_the_client_draws_is_in_the_bundled_font(tmp_path):
+    over = wire_view(distribute_game())
+    over.update(phase="over", winner=[1], to_act=None, legal=None)
+    views = {
+        "distribute": (wire_view(distribute_game()), ("1", "down", "2", "3", "h", "f", "escape")),
+        "draw": (wire_view(draw_game()), ("x", "escape", "l", "escape", "question_mark")),
+        "over": (over, ()),
+    }
+    seen = {c for value in dataclasses.asdict(UNICODE).values() if isinstance(value, str)
+            for c in drawn(value)}  # fmt: skip
+    for name, (wire, keys) in views.items():
+        seen |= await screens(tmp_path / f"{name}.json", wire, keys)
+    assert {"☠", "✚", "⚙", "▶", "▏", "·", "╭"} <= seen  # the screens were really drawn
+    for font in FONTS:
+        missing = sorted(seen - covered(font))
+        assert not missing, f"{font.name} lacks {missing}"

@@ -1,0 +1,40 @@
+"""`gother serve --web`'s options: access is what the host chose, as at the SSH door."""
+
+from __future__ import annotations
+
+import pytest
+
+from gother_tui.cli import build_parser
+from gother_tui.cli.host import web_options
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["--host", "0.0.0.0", "--web", "8080"], "needs a password"),
+        (["--web", "8080", "--web-open", "--web-password", "x"], "--web-open lets any browser"),
+        (["--web-open"], "need --web PORT"),
+        (["--web-max", "5", "--web-origin", "https://games.example.org"], "need --web PORT"),
+    ],
+)
+def test_serve_refuses_a_web_door_without_one_access_rule(argv, error, capsys):
+    args = build_parser().parse_args(["serve", *argv])
+    with pytest.raises(SystemExit):
+        args.run(args, build_parser())
+    assert error in capsys.readouterr().err
+
+
+def test_the_web_password_comes_from_a_file_the_environment_or_the_server(tmp_path, monkeypatch):
+    parser = build_parser()
+    secret = tmp_path / "web-password"
+    secret.write_text("from-a-file\n")
+    by_file = parser.parse_args(["serve", "--web", "8080", "--web-password-file", str(secret)])
+    assert web_options(by_file, parser, "server's")["password"] == "from-a-file"  # type: ignore[index]
+    plain = parser.parse_args(["serve", "--web", "8080"])
+    assert web_options(plain, parser, "server's")["password"] == "server's"  # type: ignore[index]
+    assert web_options(plain, parser, None)["password"] is None  # type: ignore[index]
+    monkeypatch.setenv("GOTHER_WEB_PASSWORD", "from-env")
+    assert web_options(plain, parser, "server's")["password"] == "from-env"  # type: ignore[index]
+    monkeypatch.delenv("GOTHER_WEB_PASSWORD")
+    everywhere = parser.parse_args(["serve", "--host", "0.0.0.0", "--web", "8080", "--web-open"])
+    assert web_options(everywhere, parser, None)["password"] is None  # type: ignore[index]
