@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from server.bots.heuristic import HeuristicBot, pile_value
+from server.bots.evaluate import pile_value
+from server.bots.heuristic import HeuristicBot
 from server.bots.random_bot import RandomBot
 from server.game import (
     Card,
@@ -110,11 +111,11 @@ def placements(move) -> dict[int, int]:
 
 
 def test_pile_value_orders_piles_sensibly():
-    assert pile_value((20, 0, 0)) > pile_value((19, 0, 0)) + 20  # R15: 20+ wins
-    assert pile_value((10, 0, 0)) > pile_value((10, 4, 0)) > 0  # near a swoon is a risk
-    assert pile_value((10, 0, 0)) > pile_value((10, 0, -1))  # debt is a penalty ...
-    assert pile_value((10, 0, -1)) > pile_value((8, 0, 0))  # ... a mild one
-    assert pile_value((0, 5, 0)) == 0  # a swooned pile is gone
+    assert pile_value(20, 0, 0) > pile_value(19, 0, 0) + 20  # R15: 20+ wins
+    assert pile_value(10, 0, 0) > pile_value(10, 4, 0) > 0  # near a swoon is a risk
+    assert pile_value(10, 0, 0) > pile_value(10, 0, -1)  # debt is a penalty ...
+    assert pile_value(10, 0, -1) > pile_value(8, 0, 0)  # ... a mild one
+    assert pile_value(0, 5, 0) == 0  # a swooned pile is gone
 
 
 # -- always legal ------------------------------------------------------------------------

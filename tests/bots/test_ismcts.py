@@ -10,7 +10,8 @@ import msgspec
 import pytest
 
 from server.bots.heuristic import HeuristicBot
-from server.bots.ismcts import IsmctsBot, determinize, reproduces, unseen_cards
+from server.bots.ismcts import IsmctsBot, rewards
+from server.bots.worlds import determinize, reproduces, unseen_cards
 from server.game import (
     DiscardFate,
     Draw,
@@ -215,6 +216,6 @@ def test_a_single_option_is_answered_at_once():
 
 def test_rewards_are_win_estimates():
     game, _ = next(p for i, p in enumerate(positions(4, Variants(), 2)) if i == 12)
-    rewards = ismcts().rewards(game)
-    assert all(0.0 <= r <= 1.0 for r in rewards)
-    assert sum(rewards) == pytest.approx(1.0)
+    estimates = rewards(game, 0)
+    assert all(0.0 <= r <= 1.0 for r in estimates)
+    assert sum(estimates) == pytest.approx(1.0)
