@@ -137,7 +137,8 @@ class IsmctsBot(BotBase):
         assert seat is not None and view.turn is not None and view.dealer is not None
         root = Node(seat)
         players = len(view.players)
-        # Simulate until the bot's own next turn: every opponent answers its move.
+        # Simulate until the bot has placed again (every opponent answers its move, and the
+        # cards it drew are used: a hand is worth nothing to the evaluator until placed).
         horizon = turn_index(view.round, view.turn, view.dealer, players) + players
         limit = math.inf if self.iterations is None else self.iterations
         deadline = math.inf if self.think_time is None else started + self.think_time
@@ -157,7 +158,7 @@ class IsmctsBot(BotBase):
     def _iterate(self, root: Node, world: Game, options: Candidates, horizon: int) -> None:
         """One ISMCTS iteration in a sampled world: select, expand, simulate, backpropagate."""
         node, path = root, [root]
-        while not world.over and played(world) < horizon:
+        while not reached(world, horizon):
             seat = world.to_act()
             assert seat is not None
             moves = options if node is root else self._candidates(world, seat, root.seat)
@@ -196,7 +197,7 @@ class IsmctsBot(BotBase):
         return scored_moves(evaluator, choice)
 
     def _rollout(self, world: Game, horizon: int, observer: int) -> list[float]:
-        while not world.over and played(world) < horizon:
+        while not reached(world, horizon):
             seat = world.to_act()
             assert seat is not None
             for move in self._policy(world, seat):
@@ -310,9 +311,13 @@ def root_candidates(position: Position, choice: Legal, scored: Scored) -> Candid
     raise AssertionError(f"unknown decision {choice!r}")
 
 
-def played(world: Game) -> int:
-    """Turns played before the current one in a sampled world."""
-    return turn_index(world.round, world.turn, world.dealer, world.players)
+def reached(world: Game, horizon: int) -> bool:
+    """Whether a simulation is done: the game over, or turn number `horizon` (the bot's
+    next) past its placement (R11)."""
+    if world.over:
+        return True
+    played = turn_index(world.round, world.turn, world.dealer, world.players)
+    return played > horizon or (played == horizon and world.phase == "draw")
 
 
 def turn_index(round: int, turn: int, dealer: int, players: int) -> int:

@@ -9,8 +9,10 @@ import time
 import msgspec
 import pytest
 
-from server.bots.heuristic import HeuristicBot
-from server.bots.ismcts import IsmctsBot, rewards
+from server.bots.evaluate import Evaluator
+from server.bots.heuristic import HeuristicBot, scored_moves
+from server.bots.ismcts import IsmctsBot, rewards, root_candidates
+from server.bots.position import Position
 from server.bots.worlds import determinize, reproduces, unseen_cards
 from server.game import (
     DiscardFate,
@@ -21,6 +23,13 @@ from server.game import (
     View,
     default_deck,
     view,
+)
+from tests.bots.botkit import (
+    CREPT,
+    NAP,
+    SCENARIO_DECK,
+    placements,
+    stomach_bug_in_plain_sight,
 )
 
 DECK = default_deck()
@@ -219,3 +228,23 @@ def test_rewards_are_win_estimates():
     estimates = rewards(game, 0)
     assert all(0.0 <= r <= 1.0 for r in estimates)
     assert sum(estimates) == pytest.approx(1.0)
+
+
+# -- the bugs of issue 12 ------------------------------------------------------------------
+
+
+def test_the_saving_move_is_searched_and_chosen():
+    """Issue 12: all four root moves of the old search put the +4 card on itself, so the
+    cure against the Stomach Bug seat 1 was seen to take was never searched."""
+    game = stomach_bug_in_plain_sight()
+    seen = view(game, 0)
+    position = Position.of_view(seen, SCENARIO_DECK)
+    assert seen.legal is not None
+    scored = scored_moves(Evaluator(position, after_placing=True), seen.legal)
+    roots = [move for _, move in root_candidates(position, seen.legal, scored)]
+    assert len(roots) > 4
+    assert any(placements(move)[0] == NAP for move in roots)
+    assert any(placements(move)[0] == CREPT for move in roots)
+    for seed in range(2):
+        bot = IsmctsBot(SCENARIO_DECK, random.Random(seed), iterations=200, think_time=None)
+        assert placements(bot.choose(seen))[0] == NAP
