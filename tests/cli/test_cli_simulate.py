@@ -17,6 +17,7 @@ JSON_KEYS = {
     "seat_win_rate",
     "bot_win_rate",
     "swoons_per_game",
+    "reshuffles_per_game",
     "games_per_second",
 }
 
@@ -135,3 +136,36 @@ def test_version_and_help():
     for command in ("simulate", "serve", "bot", "export"):
         result = gother(command, "--help")
         assert result.returncode == 0 and "usage: gother " + command in result.stdout
+
+
+def test_simulate_with_the_search_in_iterations_mode_repeats_from_its_seed():
+    """Issue 12: a searching bot in a simulation runs a fixed number of iterations a move,
+    never a think time, so the same seed gives the same report; win rates are reported
+    under the names given, difficulties included."""
+    from server.game import Variants, default_deck
+    from server.simulate import simulate
+
+    def run() -> dict:
+        summary = simulate(
+            default_deck(),
+            3,
+            games=3,
+            seed=4,
+            kinds=["hard", "normal", "easy"],
+            variants=Variants(round_cap=6),
+            iterations=8,
+        )
+        summary.pop("games_per_second")
+        return summary
+
+    first = run()
+    assert set(first["bot_win_rate"]) == {"hard", "normal", "easy"}
+    assert first == run()
+
+
+def test_simulate_refuses_an_unknown_bot_before_playing():
+    from server.game import default_deck
+    from server.simulate import simulate
+
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+        simulate(default_deck(), 3, games=1, seed=1, kinds=["normal", "genius"])
