@@ -1,14 +1,15 @@
 """The bot ladder (issue 12): one bot against three of another, four seats, seats rotating.
 
     nice -n 10 .venv/bin/python bench/ladder.py HERO FIELD [--games 400] [--seed 1]
-        [--iterations N]
+        [--iterations N | --think SECONDS]
 
 HERO and FIELD are bot names (easy, normal, hard or a kind) or `baseline`, today's heuristic
 frozen in `bench/baseline_heuristic.py`. Game i is dealt from seed S+i with the hero in seat
-i mod 4, so every seat is played equally. A searching hero thinks for its default time
-unless `--iterations` fixes its work per move. Prints the hero's share of wins (a shared win
-counts 1/k; fair is 25 %) with its standard error, game lengths, and for a searching hero
-its time and iterations per move. Figures, never asserted: docs/balance.md keeps them.
+i mod 4, so every seat is played equally. A searching bot thinks for its default time
+unless `--iterations` fixes its work per move or `--think` sets the hero's time. Prints the
+hero's share of wins (a shared win counts 1/k; fair is 25 %) with its standard error, game
+lengths, and for a searching hero its time and iterations per move. Figures, never
+asserted: docs/balance.md keeps them.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--think", type=float, default=None)
     args = parser.parse_args()
 
     deck = default_deck()
@@ -56,6 +58,8 @@ def main() -> None:
             bot(args.hero if s == hero else args.field, deck, seed * 8 + s, args.iterations)
             for s in range(SEATS)
         ]
+        if args.think is not None:
+            bots[hero].think_time = args.think
         game = Game.new(deck, SEATS, seed)
         while not game.over:
             seat = game.to_act()
