@@ -1,11 +1,17 @@
 """Engine and bot speed (issue 2 targets), printed as figures, never asserted.
 
-    .venv/bin/python bench/engine.py [--games 300] [--ismcts-moves 20]
+    .venv/bin/python bench/engine.py [--games 300] [--ismcts-positions 12] [--ismcts-moves 20]
 
 - random-bot 4-player games per second on one core, through `view()` as in play
   (target >= 500), against a baseline measured in the same run: the same games with the
   bots handed `legal()` straight from the engine, so the ratio is the cost of the view;
+- ismcts iterations per second: the iterations it runs in a fixed think time on fixed
+  positions (search strength is engine speed: every iteration samples a world and plays it
+  on through `apply`, `legal` and `view`);
 - heuristic and ismcts time per move (ismcts default think time <= 1 s).
+
+Rates are per CPU second of this process (`time.process_time`), so other work on a shared
+machine does not skew them; the time per move is wall-clock, what a player waits.
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from server.bots.ismcts import IsmctsBot, only_move
 from server.bots.registry import make_bot
-from server.game import Game, Legal, default_deck, legal, view
+from server.game import Game, Legal, View, default_deck, legal, view
 
 DECK = default_deck()
 
@@ -31,17 +38,51 @@ class BareView:
 
 
 def random_games(games: int, through_view: bool) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     for seed in range(games):
         game = Game.new(DECK, 4, seed)
         bots = [make_bot("random", DECK, random.Random(seed * 8 + s)) for s in range(4)]
         while not game.over:
             seat = game.to_act()
+            assert seat is not None
             seen = (
                 view(game, seat, log_size=0) if through_view else BareView(seat, legal(game, seat))
             )
-            game.apply(bots[seat].choose(seen))  # type: ignore[arg-type]
-    return games / (time.perf_counter() - started)
+            game.apply(bots[seat].choose(seen))  # type: ignore[arg-type]  # a BareView
+    return games / (time.process_time() - started)
+
+
+def ismcts_positions(count: int, seed: int = 7) -> list[View]:
+    """`count` decisions of seat 0 that need a search, from games of heuristic bots (which
+    are deterministic, so the positions are the same in every run and on every version)."""
+    positions: list[View] = []
+    while len(positions) < count:
+        game = Game.new(DECK, 4, seed)
+        bots = [make_bot("heuristic", DECK, random.Random(seed * 8 + s)) for s in range(4)]
+        decision = 0
+        while not game.over and len(positions) < count:
+            seat = game.to_act()
+            assert seat is not None
+            seen = view(game, seat)
+            if seat == 0 and only_move(seen) is None:
+                decision += 1
+                if decision % 5 == 1:  # spread over the game: every phase, early and late
+                    positions.append(seen)
+            game.apply(bots[seat].choose(seen))
+        seed += 1
+    return positions
+
+
+def ismcts_rate(positions: list[View], think_time: float) -> float:
+    """ISMCTS iterations per second, each position searched for `think_time` seconds."""
+    iterations, spent = 0, 0.0
+    for number, seen in enumerate(positions):
+        bot = IsmctsBot(DECK, random.Random(number), think_time=think_time)
+        started = time.process_time()
+        bot.choose(seen)
+        spent += time.process_time() - started
+        iterations += bot.last_iterations
+    return iterations / spent
 
 
 def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
@@ -53,6 +94,7 @@ def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
         bots = [make_bot(k, DECK, random.Random(seed * 8 + s)) for s, k in enumerate(kinds)]
         while not game.over and len(times) < moves:
             seat = game.to_act()
+            assert seat is not None
             seen = view(game, seat, log_size=0)
             started = time.perf_counter()
             move = bots[seat].choose(seen)
@@ -75,6 +117,8 @@ def describe(times: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--ismcts-positions", type=int, default=12)
+    parser.add_argument("--think-time", type=float, default=0.25)
     parser.add_argument("--heuristic-moves", type=int, default=2000)
     parser.add_argument("--ismcts-moves", type=int, default=20)
     args = parser.parse_args()
@@ -84,6 +128,12 @@ def main() -> None:
     print(f"random 4p games/s, through view()      {viewed:8.1f}   (target >= 500)")
     print(f"random 4p games/s, baseline (no view)  {baseline:8.1f}")
     print(f"ratio view/baseline                    {viewed / baseline:8.2f}")
+    if args.ismcts_positions:
+        rate = ismcts_rate(ismcts_positions(args.ismcts_positions), args.think_time)
+        print(
+            f"ismcts iterations/s                    {rate:8.1f}   "
+            f"({args.ismcts_positions} positions, {args.think_time} s each)"
+        )
     print(f"heuristic per move   {describe(move_times('heuristic', args.heuristic_moves))}")
     if args.ismcts_moves:
         print(f"ismcts per move      {describe(move_times('ismcts', args.ismcts_moves))}")

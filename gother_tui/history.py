@@ -7,10 +7,10 @@ only what it saw. A new game (another game number, or the round going back) star
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from gother_tui.glyphs import Glyphs
+from protocol.view import View
 
 UNICODE_LEVELS = "▁▂▃▄▅▆▇█"
 ASCII_LEVELS = "_.-:=+*#"
@@ -18,22 +18,16 @@ ASCII_LEVELS = "_.-:=+*#"
 
 class GothHistory:
     def __init__(self) -> None:
-        self._game: tuple[Any, Any] | None = None  # (table id, game number)
+        self._game: tuple[str, int] | None = None  # (table id, game number)
         self._rounds: dict[int, dict[int, int]] = {}  # round -> seat -> goth
 
-    def record(self, view: Mapping[str, Any] | None) -> None:
-        if not view or view.get("phase") == "lobby":
+    def record(self, view: View | None) -> None:
+        if view is None or view.phase == "lobby":
             return
-        table = view.get("table") or {}
-        game = (table.get("id"), table.get("game"))
-        round_no = int(view.get("round") or 0)
-        if game != self._game or (self._rounds and round_no < max(self._rounds)):
+        game = (view.table.id, view.table.game)
+        if game != self._game or (self._rounds and view.round < max(self._rounds)):
             self._game, self._rounds = game, {}
-        self._rounds[round_no] = {
-            int(p["seat"]): int(p["scores"]["goth"])
-            for p in view.get("players", ())
-            if isinstance(p.get("scores"), Mapping)
-        }
+        self._rounds[view.round] = {p.seat: p.goth for p in view.players}
 
     @property
     def rounds(self) -> list[int]:

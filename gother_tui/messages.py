@@ -1,125 +1,35 @@
-"""Textual messages: the network worker turns every server frame into one of these, and the
-app's handlers are the only place session state changes.
+"""Textual messages: what the connection hears from the server, parsed once on arrival into the
+protocol's typed messages, and how the answer to a request reaches whoever asked.
 
-Fields mirror docs/protocol.md; a server field this client does not know is ignored, and a
-message type it does not know arrives as UnknownFrame (logged, not shown).
+The app's handlers are the only place session state changes; a screen that asked something
+gets `Answered` or `Refused`, the one way both outcomes of a request arrive.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.message import Message
 
+from gother_tui.asked import Asked
+from protocol import server_messages as sm
 
-class ServerMessage(Message):
-    """Any server frame; `rid` echoes the request it answers (None for broadcasts)."""
+# -- from the server ----------------------------------------------------------------------
 
-    def __init__(self, frame: dict[str, Any]) -> None:
+
+class Received(Message):
+    """One server frame, as the protocol's typed message."""
+
+    def __init__(self, message: sm.Message) -> None:
         super().__init__()
-        self.frame = frame
-        rid = frame.get("rid")
-        self.rid: int | None = rid if isinstance(rid, int) else None
+        self.message = message
 
 
-class Welcome(ServerMessage):
-    pass
+class Unreadable(Message):
+    """A frame that is no valid message (not msgpack, a field missing or of the wrong
+    type): logged and shown as a notice; nothing it held is used."""
 
-
-class TableList(ServerMessage):
-    @property
-    def tables(self) -> list[dict[str, Any]]:
-        return list(self.frame.get("tables", ()))
-
-
-class TableCreated(ServerMessage):
-    @property
-    def table(self) -> str:
-        return str(self.frame["table"])
-
-
-class Seated(ServerMessage):
-    """`joined`: the reply to `join` or `resume`."""
-
-    @property
-    def table(self) -> str:
-        return str(self.frame["table"])
-
-    @property
-    def seat(self) -> int:
-        return int(self.frame["seat"])
-
-    @property
-    def token(self) -> str:
-        return str(self.frame["token"])
-
-
-class Watching(ServerMessage):
-    @property
-    def table(self) -> str:
-        return str(self.frame["table"])
-
-
-class StateUpdate(ServerMessage):
-    @property
-    def seq(self) -> int:
-        return int(self.frame.get("seq", 0))
-
-    @property
-    def view(self) -> dict[str, Any]:
-        return dict(self.frame["view"])
-
-
-class ChatLine(ServerMessage):
-    @property
-    def sender(self) -> str:
-        return str(self.frame.get("from", "?"))
-
-    @property
-    def text(self) -> str:
-        return str(self.frame.get("text", ""))
-
-
-class HintReply(ServerMessage):
-    @property
-    def move(self) -> dict[str, Any]:
-        return dict(self.frame.get("move") or {})
-
-
-class LeftTable(ServerMessage):
-    pass
-
-
-class ServerError(ServerMessage):
-    @property
-    def code(self) -> str:
-        return str(self.frame.get("code", "error"))
-
-    @property
-    def message(self) -> str:
-        return str(self.frame.get("message", ""))
-
-
-class UnknownFrame(ServerMessage):
-    pass
-
-
-FRAME_TYPES: dict[str, type[ServerMessage]] = {
-    "welcome": Welcome,
-    "tables": TableList,
-    "created": TableCreated,
-    "joined": Seated,
-    "watching": Watching,
-    "state": StateUpdate,
-    "chat": ChatLine,
-    "hint": HintReply,
-    "left": LeftTable,
-    "error": ServerError,
-}
-
-
-def from_frame(frame: dict[str, Any]) -> ServerMessage:
-    return FRAME_TYPES.get(str(frame.get("t")), UnknownFrame)(frame)
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem
 
 
 # -- the connection itself ----------------------------------------------------------------
@@ -136,21 +46,22 @@ class ConnectionLost(Message):
         self.retry_in = retry_in  # None: the client will not try again
 
 
-# -- between the app and its screens --------------------------------------------------------
+# -- the answer to a request, posted to whoever asked --------------------------------------
 
 
-class HintArrived(Message):
-    """The server's suggestion for the decision in front of the player."""
+class Answered(Message, bubble=False):  # for the asker alone
+    """The server's reply to `asked`: the `state` after a move, a `hint`, `tables`…"""
 
-    def __init__(self, move: dict[str, Any]) -> None:
+    def __init__(self, asked: Asked, reply: sm.Reply | sm.State) -> None:
         super().__init__()
-        self.move = move
+        self.asked = asked
+        self.reply = reply
 
 
-class MoveRefused(Message):
-    """The server refused a move: the table shows why, the choices stay."""
+class Refused(Message, bubble=False):
+    """The server refused `asked`; nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, asked: Asked, error: sm.Error) -> None:
         super().__init__()
-        self.code = code
-        self.message = message
+        self.asked = asked
+        self.error = error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 DEFAULT_THEME = "gother"
 
@@ -17,5 +18,6 @@ class ClientOptions:
     ascii: bool = False
     mouse: bool = True
     theme: str = DEFAULT_THEME
+    keymap: Path | None = None  # the user's keymap file (gother_tui.keys), if any
     first_retry: float = 0.5  # reconnect backoff: seconds before the first retry…
     max_retry: float = 5.0  # …doubling up to this

@@ -8,29 +8,40 @@ wipe a half-made distribution.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+from protocol import ProtocolError
+from protocol.messages import MOVE
+from protocol.view import (
+    Legal,
+    LegalDiscardFate,
+    LegalDiscardHand,
+    LegalDistribute,
+    LegalDraw,
+    View,
+)
 
 
 @dataclass
 class Plan:
-    legal: dict[str, Any]
+    legal: Legal
     choices: list[int]  # the cards the cursor moves over, in display order
     cursor: int = 0
     assigned: dict[int, int] = field(default_factory=dict)  # distribute: card -> seat
-    source: str | None = None  # draw: None (not chosen), "deck" or "discard"
+    source: Literal["deck", "discard"] | None = None  # draw: None until chosen
 
     @property
     def kind(self) -> str:
-        return str(self.legal["kind"])
+        return self.legal.kind
 
     # -- what the cursor is on --------------------------------------------------------
 
     @property
     def browsing(self) -> bool:
         """Does the cursor pick a card? (In the draw step only once the discard pile is open.)"""
-        return self.kind != "draw" or self.source == "discard"
+        return not isinstance(self.legal, LegalDraw) or self.source == "discard"
 
     @property
     def current(self) -> int | None:
@@ -51,12 +62,14 @@ class Plan:
     # -- distribute -------------------------------------------------------------------
 
     @property
-    def recipients(self) -> list[int]:
-        return list(self.legal.get("recipients", ()))
+    def recipients(self) -> tuple[int, ...]:
+        return self.legal.recipients if isinstance(self.legal, LegalDistribute) else ()
 
     @property
     def count(self) -> int:
-        return int(self.legal.get("count", 1))
+        """How many cards are still to be given (distribute) or discarded (discard down)."""
+        legal = self.legal
+        return legal.count if isinstance(legal, LegalDistribute | LegalDiscardHand) else 1
 
     def assign(self, seat: int) -> str | None:
         """Give the highlighted card to `seat`; returns why not, or None.
@@ -64,7 +77,7 @@ class Plan:
         Each recipient holds at most one card: giving a seat a second card takes back the
         one it had (changing one's mind needs no extra key)."""
         card = self.current
-        if self.kind != "distribute" or card is None:
+        if not isinstance(self.legal, LegalDistribute) or card is None:
             return "nothing to give now"
         if seat not in self.recipients:
             return f"seat {seat + 1} cannot receive a card"
@@ -97,7 +110,7 @@ class Plan:
     # -- draw -------------------------------------------------------------------------
 
     def choose_deck(self) -> str | None:
-        if not self.legal.get("deck"):
+        if not isinstance(self.legal, LegalDraw) or not self.legal.deck:
             return "the draw pile and the discard pile are both empty"
         self.source = "deck"
         return None
@@ -106,7 +119,7 @@ class Plan:
         if self.choices:
             self.source, self.cursor = "discard", 0
             return None
-        if self.legal.get("in_debt"):
+        if isinstance(self.legal, LegalDraw) and self.legal.in_debt:
             return "you are in debt (Money below 0): you may only draw from the deck (R12)"
         return "the discard pile is empty"
 
@@ -114,77 +127,68 @@ class Plan:
 
     def move(self) -> dict[str, Any] | None:
         """The wire `move` once every choice is made; None while something is missing."""
-        kind = self.kind
-        if kind == "distribute":
+        if isinstance(self.legal, LegalDistribute):
             if len(self.assigned) != self.count:
                 return None
             give = sorted((seat, card) for card, seat in self.assigned.items())
-            return {"kind": kind, "give": [[seat, card] for seat, card in give]}
-        if kind == "draw":
+            return {"kind": self.kind, "give": [[seat, card] for seat, card in give]}
+        if isinstance(self.legal, LegalDraw):
             if self.source == "deck":
                 return {"kind": "draw", "source": "deck"}
             card = self.current
             return None if card is None else {"kind": "draw", "source": "discard", "card": card}
         card = self.current
-        return None if card is None else {"kind": kind, "card": card}
+        return None if card is None else {"kind": self.kind, "card": card}
 
-    def prefill(self, move: Mapping[str, Any]) -> bool:
-        """Take a suggested move (a `hint` reply) as the current choices; False if it does
-        not fit this decision."""
-        if move.get("kind") != self.kind:
+    def prefill(self, suggested: Mapping[str, Any]) -> bool:
+        """Take a suggested move (a `hint` reply) as the current choices; False if it is
+        no move (by the protocol's own check of one) or does not fit this decision."""
+        try:
+            move = MOVE(suggested, "hint.move")
+        except ProtocolError:
             return False
-        if self.kind == "distribute":
-            give = [(int(seat), int(card)) for seat, card in move.get("give", ())]
+        if move["kind"] != self.kind:
+            return False
+        if isinstance(self.legal, LegalDistribute):
+            give = [(seat, card) for seat, card in move["give"]]
             if any(card not in self.choices or seat not in self.recipients for seat, card in give):
                 return False
             self.assigned = {card: seat for seat, card in give}
             self.cursor = 0
             return True
-        if self.kind == "draw":
-            if move.get("source") == "deck":
+        if isinstance(self.legal, LegalDraw):
+            if move["source"] == "deck":
                 return self.choose_deck() is None
             if self.open_discard() is not None:
                 return False
-            return self.point_at(int(move.get("card", -1)))
-        return self.point_at(int(move.get("card", -1)))
+        return self.point_at(move["card"])
 
 
-def plan_for(view: Mapping[str, Any] | None) -> Plan | None:
+def plan_for(view: View | None) -> Plan | None:
     """A fresh Plan for the view's decision, or None when nothing is asked of this viewer."""
-    if not view or not view.get("legal") or view.get("you") is None:
+    if view is None or view.legal is None or view.you is None:
         return None
-    legal = dict(view["legal"])
-    kind = legal.get("kind")
-    you = view["you"]
-    fate = _fate_of(view, you.get("seat"))
-    if kind == "discard_fate":
-        choices = _ordered(legal.get("cards", ()), list(reversed(fate)))
-    elif kind == "distribute":
-        choices = list(legal.get("hand", ()))
-    elif kind == "draw":
-        choices = _ordered(legal.get("discard", ()), list(reversed(view.get("discard", ()))))
-    elif kind == "discard_hand":
-        choices = _ordered(legal.get("cards", ()), list(you.get("hand", ())))
+    legal = view.legal
+    if isinstance(legal, LegalDiscardFate):
+        fate = next((p.fate for p in view.players if p.seat == view.you.seat), ())
+        choices = _ordered(legal.cards, reversed(fate))
+    elif isinstance(legal, LegalDistribute):
+        choices = list(legal.hand)
+    elif isinstance(legal, LegalDraw):
+        choices = _ordered(legal.discard, reversed(view.discard))
     else:
-        return None  # a decision this client does not know: show, don't guess
+        choices = _ordered(legal.cards, view.you.hand)
     return Plan(legal, choices)
 
 
-def keep_or_replace(plan: Plan | None, view: Mapping[str, Any] | None) -> Plan | None:
+def keep_or_replace(plan: Plan | None, view: View | None) -> Plan | None:
     """Keep the choices in progress while the server asks the same decision."""
-    if plan is not None and view and view.get("legal") == plan.legal:
+    if plan is not None and view is not None and view.legal == plan.legal:
         return plan
     return plan_for(view)
 
 
-def _fate_of(view: Mapping[str, Any], seat: int | None) -> list[int]:
-    for player in view.get("players", ()):
-        if player.get("seat") == seat:
-            return list(player.get("fate", ()))
-    return []
-
-
-def _ordered(cards: Sequence[int], order: Sequence[int]) -> list[int]:
+def _ordered(cards: Iterable[int], order: Iterable[int]) -> list[int]:
     """`cards` in the order they appear in `order` (top of the pile first), others after."""
     wanted = list(cards)
     first = [c for c in order if c in wanted]

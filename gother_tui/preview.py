@@ -1,8 +1,8 @@
 """What a move would do to the scores, shown before it is sent.
 
 The client holds no rules: a preview only sums card values (RULES R5), floors Sickness at 0
-(R6) and flags 5+ Sickness as a swoon (R7). Whether the move is legal, and what really
-happens, is the server's answer.
+(R6) and flags a Sickness of SWOON_AT or more as a swoon (R7). Whether the move is legal,
+and what really happens, is the server's answer.
 """
 
 from __future__ import annotations
@@ -12,15 +12,17 @@ from dataclasses import dataclass
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
+from protocol.constants import SWOON_AT
 
-SWOON_AT = 5  # R7
-NEAR_SWOON = 3  # Sickness worth a warning: two points from a swoon
+NEAR_SWOON = SWOON_AT - 2  # Sickness worth a warning: two points from a swoon
 
 
 @dataclass(frozen=True, slots=True)
-class Scores:
+class Sums:
+    """A Fate pile's three scores (R5), Sickness floored (R6)."""
+
     goth: int
-    sickness: int  # already floored at 0
+    sickness: int
     money: int
 
     @property
@@ -36,9 +38,9 @@ class Scores:
         return self.money < 0
 
 
-def fate_scores(fate: Iterable[int], catalogue: Catalogue) -> Scores:
+def fate_sums(fate: Iterable[int], catalogue: Catalogue) -> Sums:
     cards = [catalogue[c] for c in fate]
-    return Scores(
+    return Sums(
         goth=sum(c.goth for c in cards),
         sickness=max(0, sum(c.sickness for c in cards)),
         money=sum(c.money for c in cards),
@@ -50,19 +52,19 @@ class Outcome:
     """One player's scores before and after a move."""
 
     name: str
-    before: Scores
-    after: Scores
+    before: Sums
+    after: Sums
 
     @classmethod
     def placing(cls, name: str, fate: Sequence[int], card: int, catalogue: Catalogue) -> Outcome:
-        return cls(name, fate_scores(fate, catalogue), fate_scores([*fate, card], catalogue))
+        return cls(name, fate_sums(fate, catalogue), fate_sums([*fate, card], catalogue))
 
     @classmethod
     def removing(cls, name: str, fate: Sequence[int], card: int, catalogue: Catalogue) -> Outcome:
         rest = list(fate)
         if card in rest:
             rest.remove(card)
-        return cls(name, fate_scores(fate, catalogue), fate_scores(rest, catalogue))
+        return cls(name, fate_sums(fate, catalogue), fate_sums(rest, catalogue))
 
     def flags(self) -> list[str]:
         before, after = self.before, self.after

@@ -13,7 +13,6 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
-from urllib.parse import urlsplit
 
 from rich.text import Text
 from textual import on, work
@@ -25,10 +24,11 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from gother_tui import discovery
+from gother_tui.address import DEFAULT_PORT, address_problem
 from gother_tui.theme import THEMES
+from protocol.constants import SEATS
 
 STYLES = Path(__file__).parent / "styles"
-DEFAULT_PORT = 8765
 
 # (id, key, label): the id is also the subcommand, except find, host and quit.
 ENTRIES = (
@@ -39,20 +39,6 @@ ENTRIES = (
     ("host", "h", "Host a game for your network: how"),
     ("quit", "q", "Quit"),
 )
-
-
-def check_url(text: str) -> str | None:
-    """Why `text` is not a ws:// or wss:// server address, or None when it is one."""
-    if not text.startswith(("ws://", "wss://")):
-        return "An address starts with ws:// (or wss://), like ws://192.168.1.20:8765"
-    try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018 (ValueError when the port is not a number 0-65535)
-    except ValueError:
-        return "The port must be a number from 0 to 65535"
-    if not parts.hostname:
-        return "The address names no host"
-    return None
 
 
 class StartMenu(Screen[None]):
@@ -90,7 +76,7 @@ class StartMenu(Screen[None]):
         elif choice == "find":
             app.push_screen(FindScreen(), self._note)
         else:
-            app.push_screen(AddressScreen(watch=choice == "watch"))
+            app.push_screen(AddressScreen(watching=choice == "watch"))
 
     def _note(self, note: str | None) -> None:
         self.query_one("#start-note", Static).update(Text(note or ""))
@@ -101,20 +87,20 @@ class PlayersScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
-        *(Binding(str(n), f"play({n})", f"{n} players", show=False) for n in (3, 4, 5)),
+        *(Binding(str(n), f"play({n})", f"{n} players", show=False) for n in SEATS),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="start-dialog"):
             yield Static("How many players? (you and the bots)", classes="section")
             yield OptionList(
-                *(Option(f"{n}  {n} players: you and {n - 1} bots", str(n)) for n in (3, 4, 5)),
+                *(Option(f"{n}  {n} players: you and {n - 1} bots", str(n)) for n in SEATS),
                 id="players-menu",
             )
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).highlighted = 1  # 4 players: the deck's sweet spot
+        self.query_one(OptionList).highlighted = SEATS.index(4)  # the deck's sweet spot
 
     @on(OptionList.OptionSelected, "#players-menu")
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -129,12 +115,12 @@ class AddressScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
 
-    def __init__(self, watch: bool) -> None:
+    def __init__(self, watching: bool) -> None:
         super().__init__()
-        self.watch = watch
+        self.watching = watching  # for `gother watch`, else `gother join`
 
     def compose(self) -> ComposeResult:
-        verb = "watch" if self.watch else "join"
+        verb = "watch" if self.watching else "join"
         with Vertical(classes="start-dialog"):
             yield Static(f"The server to {verb} (Enter: go, Esc: back)", classes="section")
             yield Input(placeholder=f"ws://HOST:{DEFAULT_PORT}", id="address")
@@ -144,11 +130,11 @@ class AddressScreen(ModalScreen[None]):
     @on(Input.Submitted, "#address")
     def _submitted(self, event: Input.Submitted) -> None:
         url = event.value.strip()
-        problem = check_url(url)
+        problem = address_problem(url)
         if problem is not None:
-            self.query_one("#address-error", Static).update(Text(problem))
+            self.query_one("#address-error", Static).update(Text(problem[0].upper() + problem[1:]))
             return
-        self.app.exit(["watch" if self.watch else "join", url])
+        self.app.exit(["watch" if self.watching else "join", url])
 
 
 class FindScreen(ModalScreen[str | None]):

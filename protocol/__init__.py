@@ -9,7 +9,8 @@ from protocol import server_messages
 from protocol.codec import decode, encode
 from protocol.constants import MAX_DEPTH, MAX_FRAME, PROTOCOL_VERSION
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import clean_text, request_id, validate_request
+from protocol.messages import request_id, validate_request
+from protocol.text import clean_text
 
 __all__ = [
     "MAX_DEPTH",

@@ -20,49 +20,55 @@ from protocol.checks import (
     string,
     tagged,
 )
-from protocol.constants import PROTOCOL_VERSION
+from protocol.constants import (
+    BOT_KINDS,
+    CHAT_MAX,
+    FATE_DISCARDS,
+    HOUSE_SEATS,
+    MAX_SEATS,
+    NAME_MAX,
+    OVERFLOWS,
+    PASSWORD_MAX,
+    PROTOCOL_VERSION,
+    ROUND_CAPS,
+    SEATS,
+)
 from protocol.errors import ProtocolError
+from protocol.text import clean_text, name_problem
 
 RID_MAX = 2**31 - 1
 
-# C0 controls (incl. ESC, which starts ANSI sequences), DEL, C1 controls, and the bidi
-# embedding/override/isolate marks that can make a line display as something it isn't.
-_INVISIBLE = [
-    *range(0x00, 0x20),
-    *range(0x7F, 0xA0),
-    *range(0x202A, 0x202F),
-    *range(0x2066, 0x206A),
-]
-# Line and tab breaks become a space, so "a\nb" reads "a b" instead of "ab".
-_BREAKS = "\t\n\v\f\r\x85\u2028\u2029"
-_CLEAN = str.maketrans({**dict.fromkeys(_INVISIBLE), **{ord(c): " " for c in _BREAKS}})
-
-
-def clean_text(text: str) -> str:
-    """Text safe to show in a terminal: controls removed, breaks made spaces, ends stripped."""
-    return text.translate(_CLEAN).strip()
-
-
 RID = integer(0, RID_MAX)
-SEAT = integer(0, 5)
+SEAT = integer(0, MAX_SEATS - 1)
 CARD = integer(0, 254)
-# Player and table names: shown to everyone, so no control or invisible characters at all.
-NAME = string(1, 24, tidy=str.strip, printable=True)
+_NAME_TEXT = string(1, NAME_MAX, tidy=str.strip)
+
+
+def NAME(value: Any, where: str) -> str:
+    """A player's or table's name: shown to everyone, so visible, with no control or
+    invisible characters and none of the marks clients draw beside names."""
+    name: str = _NAME_TEXT(value, where)
+    problem = name_problem(name)
+    if problem is not None:
+        raise bad(where, problem)
+    return name
+
+
 # A file name inside the server's deck folder: no separators, and no leading dot so that
 # "." and ".." (and hidden files) cannot be named.
 DECK = string(1, 64, pattern=re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"))
-PASSWORD = string(1, 64)
+PASSWORD = string(1, PASSWORD_MAX)
 TABLE_ID = string(1, 32)
 TOKEN = string(16, 128)
-CHAT_TEXT = string(1, 280, tidy=clean_text)
-BOT_KIND = one_of("random", "heuristic", "ismcts")
+CHAT_TEXT = string(1, CHAT_MAX, tidy=clean_text)
+BOT_KIND = one_of(*BOT_KINDS)
 
 VARIANTS = record(
     {},
     {
-        "fate_discard": one_of("any", "top"),
-        "overflow": one_of("draw_step", "immediate"),
-        "round_cap": nullable(integer(1, 1000)),  # nil turns the cap off
+        "fate_discard": one_of(*FATE_DISCARDS),
+        "overflow": one_of(*OVERFLOWS),
+        "round_cap": nullable(integer(ROUND_CAPS.start, ROUND_CAPS.stop - 1)),  # nil: no cap
         "two_or_six": boolean,
     },
 )
@@ -72,7 +78,7 @@ MOVE = tagged(
     "kind",
     {
         "discard_fate": record({"card": CARD}),
-        "distribute": record({"give": array(fixed(SEAT, CARD), 1, 6)}),
+        "distribute": record({"give": array(fixed(SEAT, CARD), 1, MAX_SEATS)}),
         "draw": tagged(
             "source",
             {"deck": record({}), "discard": record({"card": CARD})},
@@ -84,10 +90,11 @@ MOVE = tagged(
 
 def _seats_and_bots(msg: dict[str, Any], where: str) -> None:
     # 2 and 6 seats are a labelled house rule (RULES.md R2), so they need the variant flag.
-    if not msg.get("variants", {}).get("two_or_six", False) and msg["seats"] in (2, 6):
+    if not msg.get("variants", {}).get("two_or_six", False) and msg["seats"] not in SEATS:
         raise bad(
             f"{where}.seats",
-            f"must be between 3 and 5 unless variants.two_or_six is true, got {msg['seats']}",
+            f"must be between {SEATS.start} and {SEATS.stop - 1} unless variants.two_or_six "
+            f"is true, got {msg['seats']}",
         )
     if msg["bots"] > msg["seats"]:
         raise bad(f"{where}.bots", f"must be at most seats ({msg['seats']}), got {msg['bots']}")
@@ -107,9 +114,13 @@ REQUESTS: dict[str, Check] = {
         {"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME},
         {"password": PASSWORD},  # the server's own password, when it has one
     ),
-    "list": _request(),
+    "list": _request({}, {"offset": integer(0, 100_000)}),  # a page of the tables from here
     "create": _request(
-        {"name": NAME, "seats": integer(2, 6), "bots": integer(0, 6)},
+        {
+            "name": NAME,
+            "seats": integer(HOUSE_SEATS.start, HOUSE_SEATS.stop - 1),
+            "bots": integer(0, MAX_SEATS),
+        },
         {
             "variants": VARIANTS,
             "deck": DECK,
@@ -128,6 +139,13 @@ REQUESTS: dict[str, Check] = {
     "hint": _request(),
     "leave": _request(),
     "rematch": _request(),
+    "pause": _request({"on": boolean}),  # vote to pause (true) or to go on (false)
+    "end": _request(),  # vote to end the game in progress unfinished
+    # a finished game's record, in parts of at most RECORD_PART bytes
+    "record": _request(
+        {"table": TABLE_ID},
+        {"game": integer(1, 1_000_000), "part": integer(0, 10_000), "password": PASSWORD},
+    ),
 }
 
 

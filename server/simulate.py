@@ -121,7 +121,7 @@ def simulate(
 
 def summarise(results: Sequence[GameResult], players: int, elapsed: float) -> dict[str, Any]:
     seat_wins = [0.0] * players
-    kind_wins: defaultdict[str, float] = defaultdict(float)
+    kind_wins: defaultdict[str, float] = defaultdict(float)  # shared wins count 1/k
     for r in results:
         for seat in r.winners:
             seat_wins[seat] += 1 / len(r.winners)

@@ -1,17 +1,16 @@
-"""One table: its seats, spectators, chat and the game played at it.
+"""One table: its seats and tokens, spectators, chat, and the game played at it.
 
-Every change goes through a Table method that runs without awaiting, so on the single event
-loop moves are applied strictly one after another; after each change every seat and
-spectator gets a fresh `state {seq, view}` built by the engine's `view()`. The table also
-decides when a bot must move: for a bot seat, for a player gone longer than the grace
-period, or for a player whose clock ran out.
+The synchronous core. A method either changes the table whole or raises and changes nothing;
+each change that everyone can see adds one to `seq`, the number of the `state` that tells
+them. Nothing here sends a frame or arms a timer: telling people is server/fanout.py's job,
+deciding when a bot or a clock acts is server/pace.py's, and server/pacer.py runs both on the
+event loop after each change. A change is verified, then written to the store, then applied
+(DESIGN Principle 6): a write that fails leaves the table as it was.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable
@@ -19,22 +18,21 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
-from protocol.view import ClockRule, SeatInfo, TableInfo, View
-from server.bots.registry import make_bot
+from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
-    SPECTATOR,
     Deck,
     Game,
     Move,
-    MoveError,
     Variants,
     Viewer,
     dealer_for,
     move_from_wire,
     view,
 )
-from server.store import Store
+from server.pace import cover_warning
+from server.passwords import check_password
+from server.store import SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 
 log = logging.getLogger("gother.server")
@@ -49,11 +47,23 @@ BOT_NAMES = (
     "Lestat",
     "Ophelia",
 )
-CHAT_KEPT = 50  # lines replayed to a newcomer
+CHAT_KEPT = 50  # lines kept in memory; a newcomer gets the newest CHAT_REPLAY_BYTES of them
+CHAT_REPLAY_BYTES = 8 * 1024  # of chat text replayed on join or watch: a bounded cost
+
+
+class StoreFailed(ProtocolError):
+    """A write failed: the request changed nothing and `table` now takes no moves."""
+
+    def __init__(self, table: Table | None, message: str) -> None:
+        super().__init__("store_failed", message)
+        self.table = table
+
+
+LobbyFacts = tuple[TableInfo, tuple[SeatInfo, ...]]
 
 
 class Peer(Protocol):
-    """A connection as the table sees it: something with a name that frames can be sent to."""
+    """A connection as a table sees it: a name, and somewhere frames can be sent."""
 
     name: str
 
@@ -66,9 +76,15 @@ class Seat:
     token_hash: str | None = None  # None for a bot's seat
     bot_kind: str | None = None
     peer: Peer | None = None
-    away_since: float | None = None  # when the player's connection went (monotonic)
-    bank: float = 0.0  # clock time left, when the table has a clock
+    away_since: float | None = None  # when the player's connection went (Settings.clock)
+    bank: float = 0.0  # clock seconds left as the current decision began (table with a clock)
     rematch: bool = False
+    pause: bool = False  # votes to pause the game (or to go on, once paused: False)
+    end: bool = False  # votes to end the game unfinished
+    address: str = ""  # where the player connected from (seat quotas; not stored)
+
+    def record(self, seat: int) -> SeatRecord:
+        return SeatRecord(seat, self.name, self.token_hash, self.bot_kind, self.bank)
 
     @property
     def is_bot(self) -> bool:
@@ -82,6 +98,9 @@ class Settings:
     grace: float = 60.0  # seconds an absent player keeps the seat before a bot covers
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
     cover_kind: str = "heuristic"  # the bot that covers absent players and runs out clocks
+    idle: float = 300.0  # seconds a present player may think before a bot finishes the turn
+    warn: float = 30.0  # seconds of warning before a bot covers an idle player (0: none)
+    pause_max: float = 3600.0  # a pause ends by itself after this long
     clock: Callable[[], float] = time.monotonic
 
 
@@ -104,12 +123,59 @@ class Table:
     game_no: int = 0
     seq: int = 0
     chat: list[tuple[str, str]] = field(default_factory=list)
-    _timer: asyncio.TimerHandle | None = None
-    _acting_since: float = 0.0  # when the current decision began (for clocks)
-    _decision: tuple[int, int] | None = None  # (game_no, moves made) of that decision
-    _clock_out: int | None = None  # seat whose clock ran out: the bot finishes its turn
+    # When the game began waiting on its current decision: only a deal or a move starts a
+    # new one, whatever else happens meanwhile (players coming and going, chat).
+    decision_since: float = 0.0
+    timed_out: int | None = None  # seat whose clock or patience ran out: a bot finishes its turn
+    warned: int | None = None  # seat told that a bot covers it soon (this decision)
+    paused_at: float | None = None  # when the game was paused, by every human's vote
+    stopped: str | None = None  # why the table takes no change: its last write failed
+    write_failed_at: float = 0.0  # when a write (or a retry) last failed
+    attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
 
-    # -- lobby ---------------------------------------------------------------------------
+    def changed(self) -> None:
+        """Record a change everyone can see: the next `state` has the next number."""
+        self.seq += 1
+
+    # -- durability ----------------------------------------------------------------------
+
+    def _write(self, write: Callable[[], None]) -> None:
+        """Run a store write before the change it records (Principle 6). If it fails the
+        table stops taking changes until a write lands again; nothing has changed yet."""
+        self.check_open()
+        try:
+            write()
+        except StoreError as exc:
+            self.stopped = (
+                "the server cannot save this table's changes right now"
+                f" ({exc}); it waits until it can"
+            )
+            self.write_failed_at = self.settings.clock()
+            log.error("table %s stopped: a write failed (%s)", self.id, exc)
+            self.changed()  # everyone is told the table stopped
+            raise StoreFailed(self, f"not saved, nothing changed: {self.stopped}") from exc
+
+    def check_open(self) -> None:
+        if self.stopped is not None:
+            raise ProtocolError("table_stopped", f"table {self.id} is stopped: {self.stopped}")
+
+    def try_reopen(self) -> bool:
+        """After a failed write: does a write land now? Then the table takes changes again."""
+        if self.stopped is None:
+            return True
+        try:
+            self.store.probe(int(time.time()))
+        except StoreError:
+            self.write_failed_at = self.settings.clock()
+            return False
+        self.stopped = None
+        log.info("table %s: writes land again; the table goes on", self.id)
+        self.decision_since = self.settings.clock()  # nobody could act while it was stopped
+        self.warned = None
+        self.changed()
+        return True
+
+    # -- the lobby -----------------------------------------------------------------------
 
     def summary(self) -> server_messages.TableRow:
         """One row of the `tables` listing."""
@@ -137,28 +203,41 @@ class Table:
     def add_bots(self, count: int) -> None:
         """Seat `count` bots in the last free seats (the host's choice at create)."""
         free = [i for i, s in enumerate(self.seats) if s is None]
-        for seat in free[len(free) - count :]:
-            self._seat_bot(seat)
+        bots = self._bots_for(free[len(free) - count :])
+        self._write(lambda: self.store.save_seats(self.id, [b.record(i) for i, b in bots]))
+        for seat, bot in bots:
+            self.seats[seat] = bot
 
-    def _seat_bot(self, seat: int) -> None:
+    def _bots_for(self, seats: list[int]) -> list[tuple[int, Seat]]:
+        """Bots (with names no one at the table has) for these free seats."""
         used = {s.name for s in self.seats if s is not None}
-        name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat}")
-        self.seats[seat] = Seat(name=name, bot_kind=self.bot_kind)
-        self.store.save_seat(self.id, seat, name, None, self.bot_kind)
+        bots = []
+        for seat in seats:
+            name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat}")
+            used.add(name)
+            bots.append((seat, Seat(name=name, bot_kind=self.bot_kind)))
+        return bots
 
-    def join(self, peer: Peer, seat: int | None, password: str | None) -> tuple[int, str]:
-        """Seat a player; returns (seat, token). Starts the game once every seat is taken."""
-        seat = self.check_join(seat, password)
-        token = new_token()
-        self.seats[seat] = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer)
-        self.store.save_seat(self.id, seat, peer.name, self.seats[seat].token_hash, None)
-        log.info("table %s: %s sits at seat %d", self.id, peer.name, seat)
-        return seat, token
+    def password_opens(self, password: str | None) -> bool:
+        """Whether `password` opens this table (any does when it has none). An older
+        server's unsalted hash, once the right password is given, is stored salted (if that
+        write fails the old hash stays: it still opens the table)."""
+        if self.password_hash is None:
+            return True
+        ok, better = check_password(password or "", self.password_hash)
+        if better is not None:
+            try:
+                self.store.set_password_hash(self.id, better)
+            except StoreError as exc:
+                log.warning("table %s: could not store the salted password hash: %s", self.id, exc)
+            else:
+                self.password_hash = better
+        return ok
 
-    def check_join(self, seat: int | None, password: str | None) -> int:
-        """The seat a `join` would take, or the ProtocolError it gets; changes nothing."""
-        if self.password_hash is not None and not matches(password or "", self.password_hash):
-            raise ProtocolError("wrong_password", "wrong password for this table")
+    def check_join(self, seat: int | None) -> int:
+        """The seat a `join` would take, or the ProtocolError it gets; changes nothing. The
+        table's password is the caller's to check first (server/app.py limits guesses)."""
+        self.check_open()
         if self.game is not None:
             raise ProtocolError(
                 "already_started", "the game has started: resume your seat with its token"
@@ -175,6 +254,21 @@ class Table:
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         return seat
 
+    def join(self, peer: Peer, seat: int | None) -> tuple[int, str]:
+        """Seat a player; returns (seat, token)."""
+        seat = self.check_join(seat)
+        token = new_token()
+        holder = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer)
+        self._write(lambda: self.store.save_seats(self.id, [holder.record(seat)]))
+        self.seats[seat] = holder
+        log.info("table %s: %s sits at seat %d", self.id, peer.name, seat)
+        self.changed()
+        return seat, token
+
+    @property
+    def full(self) -> bool:
+        return all(s is not None for s in self.seats)
+
     def seat_of(self, peer: Peer) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
 
@@ -188,123 +282,272 @@ class Table:
         """Give `seat` to `peer`; returns the connection it replaces, if any."""
         holder = self.seats[seat]
         assert holder is not None
+        if holder.name != peer.name and self.stopped is None:
+            # the name shown is the one the player comes back with, once it is stored
+            renamed = Seat(peer.name, holder.token_hash, bank=holder.bank)
+            try:
+                self._write(lambda: self.store.save_seats(self.id, [renamed.record(seat)]))
+                holder.name = peer.name
+            except StoreFailed:
+                pass  # the seat is still theirs; the table is stopped and says why
+        self.spectators.discard(peer)  # watching this table, it sits down again: one role
+        for other in self.seats:  # one connection plays one seat: any other it held is away
+            if other is not None and other is not holder and other.peer is peer:
+                other.peer, other.away_since = None, self.settings.clock()
         replaced, holder.peer, holder.away_since = holder.peer, peer, None
-        holder.name = peer.name
         log.info("table %s: %s resumes seat %d", self.id, peer.name, seat)
         self.changed()
         return replaced if replaced is not peer else None
 
-    def leave(self, peer: Peer) -> None:
-        """Before the game a seat is freed; during it a bot takes the seat for good."""
+    def leave(self, peer: Peer) -> bool:
+        """Before the game a seat is freed; during it a bot takes the seat for good.
+        Returns whether that changed the table (a spectator's leaving does not)."""
         self.spectators.discard(peer)
         seat = self.seat_of(peer)
         if seat is None:
-            return
+            return False
+        holder = self.seats[seat]
+        assert holder is not None
         if self.game is None:
+            self._write(lambda: self.store.delete_seat(self.id, seat))
             self.seats[seat] = None
-            self.store.delete_seat(self.id, seat)
         else:
-            holder = self.seats[seat]
-            assert holder is not None
+            bot = Seat(holder.name, None, self.settings.cover_kind, bank=holder.bank)
+            self._write(lambda: self.store.save_seats(self.id, [bot.record(seat)]))
             holder.peer, holder.token_hash, holder.bot_kind = None, None, self.settings.cover_kind
-            self.store.save_seat(self.id, seat, holder.name, None, holder.bot_kind)
+            holder.pause = holder.end = False
         log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
         self.changed()
+        return True
 
-    def disconnected(self, peer: Peer) -> None:
-        """The connection went: the player keeps the seat, marked away."""
+    def disconnected(self, peer: Peer) -> bool:
+        """The connection went: the player keeps the seat, marked away. Returns whether
+        that changed the table (a spectator's going does not)."""
         self.spectators.discard(peer)
         seat = self.seat_of(peer)
         if seat is None:
-            return
+            return False
         holder = self.seats[seat]
         assert holder is not None
         holder.peer, holder.away_since = None, self.settings.clock()
         log.info("table %s: seat %d (%s) disconnected", self.id, seat, holder.name)
         self.changed()
+        return True
 
     def watch(self, peer: Peer) -> None:
         self.spectators.add(peer)
-        peer.send(server_messages.State(seq=self.seq, view=self.wire_view(SPECTATOR)))
 
     # -- the game ------------------------------------------------------------------------
 
-    def start(self, rid_for: tuple[int, int | None] | None = None) -> None:
-        """Fill empty seats with bots and deal (also used for a rematch). `rid_for`: the
-        (seat, rid) of the request that started it, answered by the seat's `state`."""
-        for seat, holder in enumerate(self.seats):
-            if holder is None:
-                self._seat_bot(seat)
-        self.game_no += 1
+    def start(self) -> None:
+        """A seated player's `start`: fill the empty seats with bots and deal."""
+        self.check_open()
+        if self.game is not None:
+            raise ProtocolError("already_started", "the game has already started")
+        self._deal()
+
+    def start_if_full(self) -> bool:
+        """Deal once every seat is taken; returns whether it did."""
+        if self.game is not None or not self.full:
+            return False
+        self._deal()
+        return True
+
+    def _deal(self) -> None:
+        """Fill empty seats with bots and deal a new game (also a rematch's): one write."""
+        bots = self._bots_for([i for i, s in enumerate(self.seats) if s is None])
+        game_no = self.game_no + 1
         seed = secrets.randbits(63)
-        dealer = dealer_for(self.game_no, self.seat_count)  # R4: the deal passes left
-        self.game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
-        self.store.start_game(self.id, self.game_no, seed)
+        dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
+        game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
+        bank = self.clock_rule.initial if self.clock_rule else 0.0
+        seats = dict(bots) | {i: s for i, s in enumerate(self.seats) if s is not None}
+        records = [
+            SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank) for i, s in sorted(seats.items())
+        ]
+        self._write(lambda: self.store.start_game(self.id, game_no, seed, records))
+        for seat, bot in bots:
+            self.seats[seat] = bot
+        self.game_no, self.game = game_no, game
         for holder in self.seats:
             assert holder is not None
-            holder.rematch = False
-            holder.bank = self.clock_rule.initial if self.clock_rule else 0.0
-        self._clock_out = None
+            holder.rematch = holder.pause = holder.end = False
+            holder.bank = bank
+        self.timed_out = self.warned = self.paused_at = None
+        self.decision_since = self.settings.clock()
         log.info("table %s: game %d starts", self.id, self.game_no)
-        self.changed(rid_for=rid_for)
+        self.changed()
 
-    def start_if_full(self) -> None:
-        if self.game is None and all(s is not None for s in self.seats):
-            self.start()
+    def restore_game(self, game: Game) -> None:
+        """A game replayed from the store after a restart: its current decision starts now,
+        with the banks the store kept (the time the server was down is nobody's)."""
+        self.game = game
+        self.decision_since = self.settings.clock()
 
-    def move(self, seat: int, wire_move: dict[str, Any], rid: int | None = None) -> None:
+    def move(self, seat: int, wire_move: dict[str, Any]) -> None:
         if self.game is None:
             raise ProtocolError("not_started", "the game has not started yet")
-        self.apply(move_from_wire(seat, wire_move), rid)
+        self.apply(move_from_wire(seat, wire_move))
 
-    def apply(self, move: Move, rid: int | None = None) -> None:
-        """Apply one move (raises MoveError and changes nothing if it is illegal)."""
+    def apply(self, move: Move) -> None:
+        """Verify one move, write it (with the mover's clock bank) to the store, then apply
+        it (MoveError, or StoreFailed, and nothing changed)."""
         game = self.game
         assert game is not None
+        self.check_open()
+        if self.paused_at is not None:
+            raise ProtocolError("paused", "the game is paused: vote to go on first")
+        game.verify(move)
+        now = self.settings.clock()
+        bank = self._bank_after(move.seat, now)
+        idx = len(game.moves)
+        self._write(
+            lambda: self.store.add_move(self.id, self.game_no, idx, move.seat, move.to_wire(), bank)
+        )
         game.apply(move)
-        self.store.add_move(self.id, self.game_no, len(game.moves) - 1, move.seat, move.to_wire())
-        self._charge_clock(move.seat)
+        if bank is not None:
+            holder = self.seats[move.seat]
+            assert holder is not None
+            holder.bank = bank
+        self.decision_since, self.warned = now, None
+        for holder in self.seats:
+            assert holder is not None
+            holder.end = False  # a game that moves is not abandoned: end votes start over
+        if self.timed_out is not None and game.to_act() != self.timed_out:
+            self.timed_out = None  # that turn is done: the player decides again next time
         if game.over:
             log.info("table %s: game %d over, winners %s", self.id, self.game_no, game.winners)
-        self.changed(rid_for=(move.seat, rid))
+        self.changed()
 
-    def hint(self, seat: int) -> dict[str, Any]:
-        """What the heuristic bot would do in this seat now, from the seat's own view."""
+    def time_out(self, seat: int) -> None:
+        """A present player's clock or patience ran out: bots finish this turn for them."""
+        if self.timed_out != seat:
+            self.timed_out = seat
+            log.info("table %s: seat %d ran out of time; a bot finishes the turn", self.id, seat)
+
+    def warn(self, seat: int) -> None:
+        """Tell everyone that a bot covers `seat` soon unless its player acts."""
+        self.warned = seat
+        self.changed()
+
+    # -- votes: rematch, pause, end ------------------------------------------------------
+
+    def _humans_present(self) -> list[Seat]:
+        return [s for s in self.seats if s is not None and not s.is_bot and s.peer is not None]
+
+    def vote_pause(self, seat: int, pause: bool) -> None:
+        """Pause once every human present asks; any one of them going on ends the pause."""
+        self.check_open()
+        game = self.game
+        if game is None or game.over:
+            raise ProtocolError("not_started", "only a game in progress can be paused")
+        holder = self.seats[seat]
+        assert holder is not None
+        now = self.settings.clock()
+        holder.pause = pause
+        if self.paused_at is None and pause and all(s.pause for s in self._humans_present()):
+            to_act = game.to_act()
+            assert to_act is not None
+            self._charge_thinking(to_act, now)
+            self.paused_at = now
+            log.info("table %s: paused", self.id)
+        elif self.paused_at is not None and not pause:
+            self.go_on(now)
+        self.changed()
+
+    def go_on(self, now: float) -> None:
+        """End the pause (a vote, or its time is up): clocks and cover start where they were."""
+        assert self.paused_at is not None
+        for holder in self.seats:
+            assert holder is not None
+            holder.pause = False
+            if holder.away_since is not None:
+                holder.away_since += now - self.paused_at
+        self.paused_at, self.warned = None, None
+        self.decision_since = now
+        log.info("table %s: the game goes on", self.id)
+
+    def vote_end(self, seat: int) -> bool:
+        """Vote to end the game unfinished; returns True once every human present agrees
+        (the lobby then archives the table as abandoned)."""
+        self.check_open()
         if self.game is None or self.game.over:
-            raise ProtocolError("not_started", "there is no game in progress")
-        seen = view(self.game, seat, log_size=0)
-        if seen.legal is None:
-            raise ProtocolError("not_your_turn", "there is no decision of yours to hint at")
-        bot = make_bot(self.settings.cover_kind, self.deck, random.Random(self.seq))
-        return bot.choose(seen).to_wire()
+            raise ProtocolError("not_started", "only a game in progress can be ended")
+        holder = self.seats[seat]
+        assert holder is not None
+        holder.end = True
+        if all(s.end for s in self._humans_present()):
+            log.info("table %s: the players ended game %d", self.id, self.game_no)
+            return True
+        self.changed()
+        return False
 
-    def vote_rematch(self, seat: int, rid: int | None = None) -> None:
+    def vote_rematch(self, seat: int) -> None:
+        self.check_open()
         if self.game is None or not self.game.over:
             raise ProtocolError("not_started", "a rematch can be asked for once the game is over")
         holder = self.seats[seat]
         assert holder is not None
         holder.rematch = True
-        humans = [s for s in self.seats if s is not None and not s.is_bot and s.peer is not None]
-        if all(s.rematch for s in humans):
-            self.start(rid_for=(seat, rid))
+        if all(s.rematch for s in self._humans_present()):
+            self._deal()
         else:
-            self.changed(rid_for=(seat, rid))
+            self.changed()
 
-    def say(self, peer: Peer, text: str) -> None:
-        self.chat.append((peer.name, text))
+    def say(self, sender: str, text: str) -> None:
+        """Keep a chat line (it is a broadcast of its own, not a change of the state)."""
+        self._write(lambda: self.store.add_chat(self.id, self.game_no, sender, text))
+        self.chat.append((sender, text))
         del self.chat[:-CHAT_KEPT]
-        self.store.add_chat(self.id, self.game_no, peer.name, text)
-        message = server_messages.Chat(sender=peer.name, text=text)
-        for listener in self.listeners():
-            listener.send(message)
 
-    # -- views and broadcasts ----------------------------------------------------------
+    # -- presence and clocks -------------------------------------------------------------
+
+    def covered(self, seat: int, now: float) -> bool:
+        """Is a bot playing for this human seat right now?"""
+        holder = self.seats[seat]
+        if holder is None or holder.is_bot:
+            return False
+        gone = holder.away_since is not None and now - holder.away_since >= self.settings.grace
+        return gone or self.timed_out == seat
+
+    def thinking(self, now: float) -> float:
+        """Seconds the game has waited on its current decision (a pause does not count)."""
+        return (self.paused_at if self.paused_at is not None else now) - self.decision_since
+
+    def bank_left(self, seat: int, now: float) -> float:
+        """Seconds left on this seat's clock: its bank runs while the game waits on it."""
+        holder = self.seats[seat]
+        assert holder is not None
+        acting = self.game is not None and not self.game.over and self.game.to_act() == seat
+        spent = self.thinking(now) if acting else 0.0
+        return max(0.0, holder.bank - spent)
+
+    def _bank_after(self, seat: int, now: float) -> float | None:
+        """The mover's bank after this move (None: no clock to keep, or a bot's seat)."""
+        holder = self.seats[seat]
+        assert holder is not None
+        if self.clock_rule is None or holder.is_bot:
+            return None
+        return self.bank_left(seat, now) + self.clock_rule.increment
+
+    def _charge_thinking(self, seat: int, now: float) -> None:
+        """Take the time thought so far off the acting seat's bank (before a pause)."""
+        holder = self.seats[seat]
+        assert holder is not None
+        if self.clock_rule is not None and not holder.is_bot:
+            holder.bank = self.bank_left(seat, now)
+        self.decision_since = now
+
+    # -- what each viewer sees -----------------------------------------------------------
 
     def listeners(self) -> list[Peer]:
+        """Everyone told of this table's changes: the connected seats, then the spectators."""
         seated = [s.peer for s in self.seats if s is not None and s.peer is not None]
         return seated + list(self.spectators)
 
     def table_info(self) -> TableInfo:
+        now = self.settings.clock()
+        warning = cover_warning(self, now)
         return TableInfo(
             variants=self.variants,
             id=self.id,
@@ -315,6 +558,16 @@ class Table:
             spectators=len(self.spectators),
             password=self.password_hash is not None,
             clock=self.clock_rule,
+            paused=self.paused_at is not None,
+            pause_votes=self._votes("pause"),
+            end_votes=self._votes("end"),
+            warning=None if warning is None else CoverWarning(*warning),
+            stopped=self.stopped,
+        )
+
+    def _votes(self, kind: str) -> tuple[int, ...]:
+        return tuple(
+            i for i, s in enumerate(self.seats) if s is not None and getattr(s, kind) is True
         )
 
     def seats_meta(self) -> tuple[SeatInfo, ...]:
@@ -327,135 +580,24 @@ class Table:
                 holder.name,
                 bot=holder.is_bot,
                 connected=holder.is_bot or holder.peer is not None,
-                covered=self._covered(seat, now),
+                covered=self.covered(seat, now),
                 rematch=holder.rematch,
-                clock=None if self.clock_rule is None else round(self._bank_now(seat, now), 1),
+                clock=None if self.clock_rule is None else round(self.bank_left(seat, now), 1),
             )
             for seat, holder in enumerate(self.seats)
         )
 
-    def wire_view(
-        self, viewer: Viewer, lobby_facts: tuple[TableInfo, tuple[SeatInfo, ...]] | None = None
-    ) -> View:
-        """The protocol `view` for a seat, a spectator or the referee (tests, export).
-        `lobby_facts` (table info, seat names…) is the same for every viewer of a change,
-        so a broadcast computes it once."""
-        info, seats = lobby_facts or (self.table_info(), self.seats_meta())
+    def lobby_facts(self) -> LobbyFacts:
+        """The facts of the table and its seats, the same for every viewer of a change."""
+        return self.table_info(), self.seats_meta()
+
+    def wire_view(self, viewer: Viewer, lobby_facts: LobbyFacts | None = None) -> View:
+        """The protocol `view` for a seat, a spectator or the referee (tests, export);
+        a broadcast passes the `lobby_facts` it computed once for all its viewers."""
+        info, seats = lobby_facts or self.lobby_facts()
         if self.game is None:
             return View.lobby(info, seats, viewer if isinstance(viewer, int) else None)
         return view(self.game, viewer, table=info, seats=seats)
 
-    def changed(self, rid_for: tuple[int, int | None] | None = None) -> None:
-        """Something everyone can see changed: seq + 1, a fresh view to each, bots driven."""
-        self.seq += 1
-        self._track_decision()  # before the views: they show the clocks
-        facts = (self.table_info(), self.seats_meta())
-        for seat, holder in enumerate(self.seats):
-            if holder is not None and holder.peer is not None:
-                rid = rid_for[1] if rid_for is not None and rid_for[0] == seat else None
-                holder.peer.send(  # with a rid for the mover: the reply to its `move`
-                    server_messages.State(seq=self.seq, view=self.wire_view(seat, facts), rid=rid)
-                )
-        if self.spectators:
-            message = server_messages.State(seq=self.seq, view=self.wire_view(SPECTATOR, facts))
-            for peer in self.spectators:
-                peer.send(message)
-        self.drive()
-
     def referee_view(self) -> View:
         return self.wire_view(REFEREE)
-
-    # -- bots, absence and clocks ---------------------------------------------------------
-
-    def _covered(self, seat: int, now: float) -> bool:
-        """Is a bot playing for this human seat right now?"""
-        holder = self.seats[seat]
-        if holder is None or holder.is_bot:
-            return False
-        gone = holder.away_since is not None and now - holder.away_since >= self.settings.grace
-        return gone or self._clock_out == seat
-
-    def _bank_now(self, seat: int, now: float) -> float:
-        holder = self.seats[seat]
-        assert holder is not None
-        acting = self.game is not None and not self.game.over and self.game.to_act() == seat
-        spent = now - self._acting_since if acting else 0.0
-        return max(0.0, holder.bank - spent)
-
-    def _track_decision(self) -> None:
-        """A decision's clock runs from when it was first asked, whatever else changes
-        meanwhile (players coming and going, chat): only a move starts a new one."""
-        key = None if self.game is None else (self.game_no, len(self.game.moves))
-        if key != self._decision:
-            self._decision, self._acting_since = key, self.settings.clock()
-
-    def _charge_clock(self, seat: int) -> None:
-        holder = self.seats[seat]
-        assert holder is not None
-        if self.clock_rule is None or holder.is_bot:
-            return
-        now = self.settings.clock()
-        holder.bank = max(0.0, holder.bank - (now - self._acting_since))
-        holder.bank += self.clock_rule.increment
-
-    def drive(self) -> None:
-        """Decide who must move next and, if a bot should, when."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        game = self.game
-        if game is None or game.over:
-            return
-        seat = game.to_act()
-        assert seat is not None
-        self._track_decision()
-        now = self.settings.clock()
-        if self._clock_out is not None and self._clock_out != seat:
-            self._clock_out = None  # that turn is done: the player is back on their clock
-        holder = self.seats[seat]
-        assert holder is not None
-        if holder.is_bot:
-            delay = self.settings.bot_delay
-        elif self._covered(seat, now):
-            delay = 0.0
-        elif holder.peer is None:
-            assert holder.away_since is not None
-            delay = holder.away_since + self.settings.grace - now
-        elif self.clock_rule is not None:
-            delay = self._bank_now(seat, now)
-        else:
-            return  # a present human's move: wait for it
-        seq = self.seq
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(max(0.0, delay), self._bot_moves, seat, seq)
-
-    def _bot_moves(self, seat: int, seq: int) -> None:
-        if self.seq != seq or self.game is None or self.game.to_act() != seat:
-            return  # the game moved on meanwhile
-        holder = self.seats[seat]
-        assert holder is not None
-        if (
-            not holder.is_bot
-            and holder.peer is not None
-            and not self._covered(seat, self.settings.clock())
-        ):
-            self._clock_out = seat  # only a running-out clock brings a present player here
-            log.info("table %s: seat %d ran out of time; a bot finishes the turn", self.id, seat)
-        kind = holder.bot_kind or self.settings.cover_kind
-        bot = make_bot(kind, self.deck, random.Random(seq))
-        asyncio.get_running_loop().create_task(self._think(bot, seat, seq))
-
-    async def _think(self, bot: Any, seat: int, seq: int) -> None:
-        assert self.game is not None
-        seen = view(self.game, seat)
-        if bot.kind == "ismcts":
-            # seconds of search would stall every table: think in a worker thread
-            move = await asyncio.to_thread(bot.choose, seen)
-        else:
-            move = bot.choose(seen)
-        if self.seq != seq or self.game is None or self.game.to_act() != seat:
-            return
-        try:
-            self.apply(move)
-        except MoveError:  # a bot bug must not stop the table: log it and let a human see
-            log.exception("table %s: bot move %r refused", self.id, move)

@@ -1,5 +1,9 @@
 """The forms of the lobby: a new table (name, seats, bots, house rules, password) and the
-password of a private table. Tab moves between fields, Enter submits, Esc cancels."""
+password of a private table. Tab moves between fields, Enter submits, Esc cancels.
+
+The form knows no limits of its own: it builds the `create` request it is about to send
+and asks the protocol (`validate_request`) whether the server would take it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Select, Static
+
+from protocol import ProtocolError, validate_request
+from protocol.constants import (
+    DEFAULT_ROUND_CAP,
+    HOUSE_SEATS,
+    NAME_MAX,
+    PASSWORD_MAX,
+    ROUND_CAPS,
+    SEATS,
+)
 
 FATE_DISCARD = (("any card (standard)", "any"), ("the top card only", "top"))
 OVERFLOW = (("at the draw step (standard)", "draw_step"), ("immediately, any turn", "immediate"))
@@ -25,35 +39,29 @@ def build_request(
     round_cap: str,
     password: str,
 ) -> dict[str, Any]:
-    """A `create` request from the form's strings; ValueError says what to fix."""
-    name = name.strip()
-    if not 1 <= len(name) <= 24 or not name.isprintable():
-        raise ValueError("the table name must be 1 to 24 printable characters")
+    """A `create` request from the form's strings, as the protocol checks it; ValueError
+    says what to fix."""
     seat_count = _whole(seats, "seats")
-    if not 3 <= seat_count <= 5:
-        raise ValueError("seats must be 3, 4 or 5")
-    bot_count = _whole(bots, "bots")
-    if not 0 <= bot_count <= seat_count:
-        raise ValueError(f"bots must be between 0 and {seat_count}")
     variants: dict[str, Any] = {"fate_discard": fate_discard, "overflow": overflow}
-    if round_cap.strip():
-        cap = _whole(round_cap, "round cap")
-        if not 1 <= cap <= 1000:
-            raise ValueError("the round cap must be 1 to 1000 (or empty: no cap)")
-        variants["round_cap"] = cap
-    else:
-        variants["round_cap"] = None  # explicitly off (an absent key means the default)
+    # explicitly off when empty (an absent key means the default)
+    variants["round_cap"] = _whole(round_cap, "round cap") if round_cap.strip() else None
+    if seat_count in HOUSE_SEATS and seat_count not in SEATS:  # the labelled house rule (R2)
+        variants["two_or_six"] = True
     request: dict[str, Any] = {
+        "t": "create",
         "name": name,
         "seats": seat_count,
-        "bots": bot_count,
+        "bots": _whole(bots, "bots"),
         "variants": variants,
     }
     if password:
-        if len(password) > 64:
-            raise ValueError("the password must be at most 64 characters")
         request["password"] = password
-    return request
+    try:
+        checked = validate_request(request)
+    except ProtocolError as exc:
+        raise ValueError(exc.message) from None
+    del checked["t"]
+    return checked
 
 
 def _whole(text: str, what: str) -> int:
@@ -69,6 +77,7 @@ FIELD_KEYS: list[BindingType] = [
     Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
     Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
 ]
+LAST_SEAT = SEATS.stop - 1
 
 
 class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
@@ -83,12 +92,13 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         self.player = player
 
     def compose(self) -> ComposeResult:
+        name = f"{self.player}'s table"[:NAME_MAX]
         with Vertical(id="create"):
             yield Static(Text("New table", style="bold"), classes="section")
             with Grid(id="create-form"):
                 yield Label("Table name")
-                yield Input(f"{self.player}'s table"[:24], id="name", max_length=24, compact=True)
-                yield Label("Seats (3-5)")
+                yield Input(name, id="name", max_length=NAME_MAX, compact=True)
+                yield Label(f"Seats ({SEATS.start}-{LAST_SEAT})")
                 yield Input("4", id="seats", type="integer", max_length=1, compact=True)
                 yield Label("Bots")
                 yield Input("3", id="bots", type="integer", max_length=1, compact=True)
@@ -99,11 +109,20 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
                     OVERFLOW, value="draw_step", allow_blank=False, id="overflow", compact=True
                 )
                 yield Label("Round cap")
-                yield Input("100", id="cap", type="integer", max_length=4, compact=True)
+                yield Input(
+                    str(DEFAULT_ROUND_CAP),
+                    id="cap",
+                    type="integer",
+                    max_length=len(str(ROUND_CAPS.stop - 1)),
+                    compact=True,
+                )
                 yield Label("Password")
-                yield Input(id="password", password=True, max_length=64, compact=True)
+                yield Input(id="password", password=True, max_length=PASSWORD_MAX, compact=True)
             yield Static(
-                Text("Enter: create  Tab: next field  Esc: cancel  (no round cap: empty)"),
+                Text(
+                    "Enter: create  Tab: next field  Esc: cancel  (no round cap: empty)\n"
+                    f"{HOUSE_SEATS.start} or {HOUSE_SEATS.stop - 1} seats: the house rule (R2)"
+                ),
                 id="create-help",
             )
             yield Static(id="create-error")
@@ -128,7 +147,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
                 value("#password"),
             )
         except ValueError as exc:
-            self.query_one("#create-error", Static).update(Text.assemble((str(exc), "bold red")))
+            self.query_one("#create-error", Static).update(Text(str(exc)))
             return
         self.dismiss(request)
 
@@ -148,7 +167,7 @@ class PasswordScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="password-box"):
             yield Static(Text(f"Password for {self.table_name}", style="bold"))
-            yield Input(id="password", password=True, max_length=64)
+            yield Input(id="password", password=True, max_length=PASSWORD_MAX)
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

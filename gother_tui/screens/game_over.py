@@ -5,7 +5,7 @@ final table (o on the table opens this again). It closes by itself when a rematc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,57 +14,54 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.history import GothHistory, levels
 from gother_tui.logtext import Narrator
 from gother_tui.prompts import player_names
+from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
-
-if TYPE_CHECKING:
-    from gother_tui.app import GotherApp
+from protocol.view import GameOver, View
 
 NAME_W = 22
 
 
-def headline(view: Mapping[str, Any], catalogue: Any) -> str:
+def headline(view: View, catalogue: Catalogue) -> str:
     """The log's own "Game over: …" sentence when the view still holds it."""
     narrator = Narrator.for_view(view, catalogue)
-    over = [e for e in view.get("log", ()) if e.get("kind") == "over"]
+    over = [e for e in view.log if isinstance(e, GameOver)]
     if over:
         return narrator.sentence(over[-1])
-    winners = [narrator.who(s) for s in view.get("winner") or ()]
+    winners = [narrator.who(s) for s in view.winner or ()]
     return f"Game over: {' and '.join(winners) or 'nobody'} won."
 
 
-def _name(view: Mapping[str, Any], seat: int, names: Mapping[int, str]) -> str:
-    you = (view.get("you") or {}).get("seat")
-    return names.get(seat, "?") + (" (you)" if seat == you else "")
+def _name(view: View, seat: int, names: Mapping[int, str]) -> str:
+    return names.get(seat, "?") + (" (you)" if seat == view.seat else "")
 
 
-def scores_text(view: Mapping[str, Any], glyphs: Glyphs) -> Text:
+def scores_text(view: View, glyphs: Glyphs) -> Text:
     names = player_names(view)
-    winners = set(view.get("winner") or ())
+    winners = set(view.winner or ())
     text = Text(no_wrap=True)
     head = fit("", 7) + fit("Player", NAME_W) + "  Goth  Sick  Money  Fate"
     text.append(head, "bold")
-    for p in view.get("players", ()):
-        seat, scores = int(p["seat"]), p.get("scores", {})
-        mark = "WINNER" if seat in winners else ""
+    for p in view.players:
+        mark = "WINNER" if p.seat in winners else ""
         row = (
             fit(mark, 7)
-            + fit(f"{seat + 1} {_name(view, seat, names)}", NAME_W, glyphs.ellipsis)
-            + f"{scores.get('goth', 0):>6}{scores.get('sickness', 0):>6}"
-            + f"{scores.get('money', 0):>7}{len(p.get('fate', ())):>6}"
+            + fit(f"{p.seat + 1} {_name(view, p.seat, names)}", NAME_W, glyphs.ellipsis)
+            + f"{p.goth:>6}{p.sickness:>6}{p.money:>7}{len(p.fate):>6}"
         )
-        text.append("\n" + row, "bold" if seat in winners else "")
+        text.append("\n" + row, "bold" if p.seat in winners else "")
     return text
 
 
-def chart_text(view: Mapping[str, Any], history: GothHistory, glyphs: Glyphs, width: int) -> Text:
+def chart_text(view: View, history: GothHistory, glyphs: Glyphs, width: int) -> Text:
     """One row per player: a level per round seen (all rows on one scale), then the final
     Goth. With few rounds each round is drawn a few cells wide."""
     names = player_names(view)
-    seats = [int(p["seat"]) for p in view.get("players", ())]
+    seats = [p.seat for p in view.players]
     rounds = history.rounds
     if not rounds:
         return Text("No rounds seen.", style="dim")
@@ -97,14 +94,11 @@ class GameOverScreen(ModalScreen[None]):
         Binding("escape,o", "close", "Table", key_display="Esc", id="over.close"),
     ]
 
-    def __init__(self, history: GothHistory, *, read_only: bool = False) -> None:
+    def __init__(self, session: Session, history: GothHistory, *, read_only: bool = False) -> None:
         super().__init__()
+        self.session = session
         self.history = history
         self.read_only = read_only  # a replay: nothing to ask the server
-
-    @property
-    def gapp(self) -> GotherApp:
-        return cast("GotherApp", self.app)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="game-over"):
@@ -116,34 +110,35 @@ class GameOverScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._on_view)
 
-    def _on_view(self, view: dict[str, Any] | None) -> None:
-        if not view or view.get("phase") != "over":
+    def _on_view(self, view: View | None) -> None:
+        if view is None or not view.over:
             if self.is_attached and self.app.screen is self:
                 self.dismiss(None)  # a rematch dealt, or we left the table
             return
-        glyphs = self.gapp.glyphs
-        self.query_one("#over-title", Static).update(Text(headline(view, self.gapp.catalogue)))
+        glyphs = self.session.glyphs
+        self.query_one("#over-title", Static).update(Text(headline(view, self.session.catalogue)))
         self.query_one("#over-scores", Static).update(scores_text(view, glyphs))
         width = self.query_one("#game-over").content_region.width or 76
         self.query_one("#over-chart", Static).update(chart_text(view, self.history, glyphs, width))
 
     def on_resize(self) -> None:
-        self._on_view(self.gapp.view)
+        self._on_view(self.session.view)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("rematch", "leave"):
             if self.read_only:
                 return False
-            seated = (self.gapp.view or {}).get("you") is not None
+            view = self.session.view
+            seated = view is not None and view.you is not None
             return seated or action == "leave"
         return True
 
     def action_rematch(self) -> None:
-        if self.gapp.request("rematch") is not None:
+        if self.session.request(self, "rematch") is not None:
             self.notify("Rematch asked for: it starts when every player has asked.")
 
     def action_leave(self) -> None:
-        self.gapp.request("leave")
+        self.session.request(self, "leave")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -7,42 +7,58 @@ chat would be. Nothing is ever sent anywhere.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar, Protocol
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Input, Static
 
+from gother_tui.catalogue import Catalogue
 from gother_tui.history import GothHistory
 from gother_tui.prompts import player_names
-from gother_tui.screens.table import TableScreen
+from gother_tui.record import GameRecord, RecordMove
+from gother_tui.screens.table import MOVE_ACTIONS, TableScreen
+from gother_tui.session import Session
 from gother_tui.widgets.talk import ChatLog
+from protocol.view import View
 
 DISABLED = {"chat", "hint", "start", "rematch", "leave"}
 
 
-def position_text(index: int, total: int, moves: list[list[Any]], view: Mapping[str, Any]) -> Text:
+class Replay(Protocol):
+    """The record being shown, and where in it."""
+
+    @property
+    def record(self) -> GameRecord: ...
+
+    @property
+    def position(self) -> int: ...
+
+    def show_position(self, index: int) -> None: ...
+
+
+def position_text(
+    index: int, total: int, moves: tuple[tuple[int, RecordMove], ...], view: View
+) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"move {index}/{total}", "bold reverse")
     if index == 0:
         text.append("  the deal")
     elif index - 1 < len(moves):
-        seat, move = moves[index - 1][0], moves[index - 1][1]
-        kind = str(move.get("kind", "?")) if isinstance(move, dict) else "?"
-        name = player_names(view).get(seat, f"Seat {seat}") if isinstance(seat, int) else "?"
-        text.append(f"  {name}: {kind.replace('_', ' ')}")
+        seat, move = moves[index - 1]
+        name = player_names(view).get(seat, f"Seat {seat}")
+        text.append(f"  {name}: {move.kind.replace('_', ' ')}")
     text.append("   <-/->: step  Home/End", "dim")
     return text
 
 
-def hands_text(view: Mapping[str, Any], catalogue: Any) -> Text:
+def hands_text(view: View, catalogue: Catalogue) -> Text:
     names = player_names(view)
     lines = []
-    for p in view.get("players", ()):
-        cards = ", ".join(catalogue.name(c) for c in p.get("hand", ()))
+    for p in view.players:
+        cards = ", ".join(catalogue.name(c) for c in p.hand or ())
         line = Text(no_wrap=True, overflow="ellipsis")
-        line.append(f"{p['seat'] + 1} {names.get(p['seat'], '?')}: ", "bold")
+        line.append(f"{p.seat + 1} {names.get(p.seat, '?')}: ", "bold")
         line.append(cards or "(no cards)")
         lines.append(line)
     joined = Text("\n").join(lines)
@@ -53,12 +69,36 @@ def hands_text(view: Mapping[str, Any], catalogue: Any) -> Text:
 class ReplayScreen(TableScreen):
     READ_ONLY = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Back", key_display="←", id="replay.back"),
-        Binding("right", "step(1)", "Forward", key_display="→", id="replay.forward"),
-        Binding("home", "jump(0)", "Deal", show=False, id="replay.first"),
-        Binding("end", "jump(-1)", "End", show=False, id="replay.last"),
-        Binding("q", "app.quit", "Quit", show=False, id="replay.quit"),
+        Binding(
+            "left", "step(-1)", "Back", key_display="←", id="replay.back", tooltip="one move back"
+        ),
+        Binding(
+            "right",
+            "step(1)",
+            "Forward",
+            key_display="→",
+            id="replay.forward",
+            tooltip="one move on",
+        ),
+        Binding("home", "jump(0)", "Deal", show=False, id="replay.first", tooltip="the deal"),
+        Binding("end", "jump(-1)", "End", show=False, id="replay.last", tooltip="the end"),
+        Binding("q", "app.quit", "Quit", show=False, id="replay.quit", tooltip="quit"),
     ]
+
+    def __init__(self, session: Session, replay: Replay) -> None:
+        super().__init__(session)
+        self.replay = replay
+
+    @classmethod
+    def help_bindings(cls) -> list[BindingType]:
+        """The replay's own keys, then the table's that still mean something here."""
+        shown = [
+            b
+            for b in TableScreen.BINDINGS
+            if isinstance(b, Binding)
+            and b.action.partition("(")[0] not in DISABLED | MOVE_ACTIONS | {"clear"}
+        ]
+        return [*cls.BINDINGS, *shown]
 
     def on_mount(self) -> None:
         # The chat has no place in a replay: its corner lists every (revealed) hand.
@@ -69,14 +109,10 @@ class ReplayScreen(TableScreen):
         self.mount(Static(id="replay-pos"), before=self.query_one(Footer))
         # TableScreen.on_mount runs next (Textual calls every class's handler)
 
-    @property
-    def views(self) -> list[dict[str, Any]]:
-        return self.app.record.views  # type: ignore[attr-defined]
-
-    def _follow_game(self, view: dict[str, Any] | None) -> None:
+    def _follow_game(self, view: View | None) -> None:
         if not self.history.rounds:  # the whole game is known: chart all of it, once
             self.history = GothHistory()
-            for v in self.views:
+            for v in self.replay.record.views:
                 self.history.record(v)
 
     def _on_link(self, link: str) -> None:
@@ -84,14 +120,13 @@ class ReplayScreen(TableScreen):
 
     def _redraw(self) -> None:
         super()._redraw()
-        view = self.gapp.view
-        app: Any = self.app
+        view = self.session.view
         if view is None:
             return
-        total = len(self.views) - 1
-        pos = position_text(app.position, total, app.record.moves, view)
+        record = self.replay.record
+        pos = position_text(self.replay.position, len(record.views) - 1, record.moves, view)
         self.query_one("#replay-pos", Static).update(pos)
-        self.query_one("#hands", Static).update(hands_text(view, self.gapp.catalogue))
+        self.query_one("#hands", Static).update(hands_text(view, self.session.catalogue))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in DISABLED:
@@ -99,9 +134,7 @@ class ReplayScreen(TableScreen):
         return super().check_action(action, parameters)
 
     def action_step(self, delta: int) -> None:
-        app: Any = self.app
-        app.show_position(app.position + delta)
+        self.replay.show_position(self.replay.position + delta)
 
     def action_jump(self, index: int) -> None:
-        app: Any = self.app
-        app.show_position(index if index >= 0 else len(self.views) - 1)
+        self.replay.show_position(index if index >= 0 else len(self.replay.record.views) - 1)

@@ -7,7 +7,7 @@ it. The footer shows only the keys that mean something now (`check_action`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,22 +22,35 @@ from gother_tui.plans import Plan, keep_or_replace, plan_for
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
+from gother_tui.session import Session
 from gother_tui.widgets.action import ActionPanel
 from gother_tui.widgets.players import PlayersPanel
 from gother_tui.widgets.status import PilesLine, StatusLine
 from gother_tui.widgets.talk import ChatLog, GameLog, log_text
-
-if TYPE_CHECKING:
-    from gother_tui.app import GotherApp
+from protocol import server_messages as sm
+from protocol.constants import CHAT_MAX, MAX_SEATS, SEATS
+from protocol.view import View
 
 MOVE_ACTIONS = {"cursor", "give", "take_back", "confirm", "draw_deck", "pick_discard", "hint"}
 
 
+CURSOR = "move the cursor over the cards listed on the left"
+
+
 def _give_bindings() -> list[Binding]:
-    # One footer entry ("1-5 Give") stands for the five seat keys.
+    # One footer entry ("1-5 Give") stands for the seat keys; the sixth seat of the house
+    # rule's tables has its key too (help lists it).
     return [
-        Binding(str(n), f"give({n - 1})", "Give", key_display="1-5", show=n == 1, id=f"give.{n}")
-        for n in range(1, 6)
+        Binding(
+            str(n),
+            f"give({n - 1})",
+            "Give",
+            key_display=f"1-{SEATS.stop - 1}",
+            show=n == 1,
+            id=f"give.{n}",
+            tooltip="distribute: give the highlighted card to that seat (again: change your mind)",
+        )
+        for n in range(1, MAX_SEATS + 1)
     ]
 
 
@@ -45,29 +58,92 @@ class TableScreen(Screen[None]):
     AUTO_FOCUS = ""  # keys belong to the table until the player opens the chat line
     READ_ONLY = False  # a replay: shows views, asks the server nothing
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k,left", "cursor(-1)", "Card", show=False, id="cursor.up"),
-        Binding("down,j,right", "cursor(1)", "Card", show=False, id="cursor.down"),
+        Binding("up,k,left", "cursor(-1)", "Card", show=False, id="cursor.up", tooltip=CURSOR),
+        Binding("down,j,right", "cursor(1)", "Card", show=False, id="cursor.down", tooltip=CURSOR),
         *_give_bindings(),
-        Binding("0,backspace", "take_back", "Take back", show=False, id="take_back"),
-        Binding("d", "draw_deck", "Deck", id="draw.deck"),
-        Binding("p", "pick_discard", "Pick discard", id="draw.discard"),
-        Binding("enter", "confirm", "Confirm", key_display="⏎", id="confirm"),
-        Binding("h", "hint", "Hint", id="hint"),
-        Binding("s", "start", "Start", id="start"),
-        Binding("r", "rematch", "Rematch", id="rematch"),
-        Binding("o", "results", "Results", id="results"),
+        Binding(
+            "0,backspace",
+            "take_back",
+            "Take back",
+            show=False,
+            id="take_back",
+            tooltip="distribute: take the highlighted card back",
+        ),
+        Binding(
+            "d",
+            "draw_deck",
+            "Deck",
+            id="draw.deck",
+            tooltip="draw the top card of the draw pile (d again, or Enter, to confirm)",
+        ),
+        Binding(
+            "p",
+            "pick_discard",
+            "Pick discard",
+            id="draw.discard",
+            tooltip="draw: open the discard pile to take a card from it (not when in debt)",
+        ),
+        Binding(
+            "enter",
+            "confirm",
+            "Confirm",
+            key_display="⏎",
+            id="confirm",
+            tooltip="send the move shown in the preview",
+        ),
+        Binding(
+            "h",
+            "hint",
+            "Hint",
+            id="hint",
+            tooltip="hint: the server suggests a move; Enter plays it",
+        ),
+        Binding("s", "start", "Start", id="start", tooltip="start now with bots (before the deal)"),
+        Binding(
+            "r", "rematch", "Rematch", id="rematch", tooltip="after the game: ask for a rematch"
+        ),
+        Binding(
+            "o",
+            "results",
+            "Results",
+            id="results",
+            tooltip="after the game: the results and Goth Points by round (Esc: the final table)",
+        ),
         # priority (here and on Esc): the focus moves before the next key is routed, so "c"
         # then fast typing (or keys batched over SSH) all land in the chat line
-        Binding("c", "chat", "Chat", priority=True, id="chat"),
-        Binding("f", "fates", "Fates", id="view.fates"),
-        Binding("x", "discard_pile", "Discard", show=False, id="view.discard"),
-        Binding("l", "full_log", "Log", show=False, id="view.log"),
-        Binding("L", "leave", "Leave", show=False, id="leave"),
-        Binding("escape", "clear", "Clear", show=False, priority=True, id="clear"),
+        Binding(
+            "c",
+            "chat",
+            "Chat",
+            priority=True,
+            id="chat",
+            tooltip="chat (Enter sends, Esc returns to the table)",
+        ),
+        Binding("f", "fates", "Fates", id="view.fates", tooltip="every Fate pile"),
+        Binding(
+            "x",
+            "discard_pile",
+            "Discard",
+            show=False,
+            id="view.discard",
+            tooltip="the whole discard pile",
+        ),
+        Binding("l", "full_log", "Log", show=False, id="view.log", tooltip="the whole log"),
+        Binding("L", "leave", "Leave", show=False, id="leave", tooltip="leave the table"),
+        Binding(
+            "escape",
+            "clear",
+            "Clear",
+            show=False,
+            priority=True,
+            id="clear",
+            tooltip="clear your choices / leave the chat line / close the discard pile list",
+        ),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__()
+        self.session = session
         self.plan: Plan | None = None
         self.awaiting: int | None = None  # rid of the move sent, until the server answers
         self.last_hint: dict[str, Any] | None = None  # the latest suggestion filled in
@@ -75,26 +151,23 @@ class TableScreen(Screen[None]):
         self.history = GothHistory()  # Goth per round, from the views this client saw
         self._shown_over = False  # the game-over panel opened once for this game
 
-    @property
-    def gapp(self) -> GotherApp:
-        return cast("GotherApp", self.app)
-
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status")
+        session = self.session
+        yield StatusLine(session, id="status")
         with Vertical(id="body"):
-            yield PlayersPanel(id="players")
-            yield PilesLine(id="piles")
+            yield PlayersPanel(session, id="players")
+            yield PilesLine(session, id="piles")
             with Horizontal(id="middle"):
-                yield ActionPanel(id="action")
+                yield ActionPanel(session, id="action")
                 with Vertical(id="side"):
                     yield Static(Text("Log (l: all)"), classes="section")
-                    yield GameLog(id="log")
+                    yield GameLog(session, id="log")
                     yield Static(Text("Chat (c: talk, Esc: back)"), classes="section")
-                    yield ChatLog(id="chat")
+                    yield ChatLog(session, id="chat")
                     yield Input(
                         placeholder="c to chat",
                         id="chat-input",
-                        max_length=280,
+                        max_length=CHAT_MAX,
                         select_on_focus=False,  # coming back keeps the draft, typing adds
                     )
         yield Footer()
@@ -105,21 +178,19 @@ class TableScreen(Screen[None]):
 
     # -- following the app's state ---------------------------------------------------------
 
-    def _on_view(self, view: dict[str, Any] | None) -> None:
+    def _on_view(self, view: View | None) -> None:
         self._follow_game(view)
         old = self.plan
         self.plan = keep_or_replace(old, view)
-        if self.awaiting is not None and (
-            self.gapp.last_reply_rid == self.awaiting or self.plan is not old
-        ):
-            self.awaiting = None
-        self.set_class(view is not None and view.get("you") is None, "-spectator")
+        if self.plan is not old:
+            self.awaiting = None  # another decision: whatever was in flight is settled
+        self.set_class(view is not None and view.you is None, "-spectator")
         self._redraw()
 
-    def _follow_game(self, view: dict[str, Any] | None) -> None:
+    def _follow_game(self, view: View | None) -> None:
         """Keep the Goth history; open the game-over panel once when a game ends."""
         self.history.record(view)
-        over = view is not None and view.get("phase") == "over"
+        over = view is not None and view.over
         if over and not self._shown_over:
             self._shown_over = True
             self.call_after_refresh(self.action_results)
@@ -135,15 +206,15 @@ class TableScreen(Screen[None]):
     def _redraw(self) -> None:
         plan = self.plan
         hinted = plan is not None and self.last_hint is not None and plan.move() == self.last_hint
-        self.query_one(ActionPanel).show(self.gapp.view, plan, hinted)
+        view = self.session.view
+        self.query_one(ActionPanel).show(view, plan, hinted)
         # The footer is rebuilt whole on refresh_bindings (slow): only when its keys change.
-        view = self.gapp.view or {}
         keys = (
             self.plan.kind if self.plan else None,
             self.awaiting is None,
-            self.gapp.link,
-            view.get("phase"),
-            view.get("you") is None,
+            self.session.link,
+            view and view.phase,
+            view is None or view.you is None,
         )
         if keys != self._footer_keys:
             self._footer_keys = keys
@@ -152,11 +223,12 @@ class TableScreen(Screen[None]):
     # -- which keys mean something now -----------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        view = self.gapp.view or {}
-        seated = view.get("you") is not None
+        view = self.session.view
+        seated = view is not None and view.you is not None
+        phase = view and view.phase
         if action in MOVE_ACTIONS:
             plan = self.plan
-            if plan is None or self.gapp.link != "online":
+            if plan is None or self.session.link != "online":
                 return False
             if action in ("give", "take_back"):
                 return plan.kind == "distribute"
@@ -166,11 +238,11 @@ class TableScreen(Screen[None]):
                 return None if self.awaiting is not None else True
             return True
         if action == "start":
-            return seated and view.get("phase") == "lobby"
+            return seated and phase == "lobby"
         if action == "rematch":
-            return seated and view.get("phase") == "over"
+            return seated and phase == "over"
         if action == "results":
-            return view.get("phase") == "over"
+            return phase == "over"
         if action == "chat":  # typing a "c" into the chat line is just a "c"
             return not self.query_one("#chat-input", Input).has_focus
         return True
@@ -222,42 +294,51 @@ class TableScreen(Screen[None]):
         if move is None:
             self.notify(_missing(plan), severity="warning")
             return
-        self.awaiting = self.gapp.request("move", move=move)
+        self.awaiting = self.session.request(self, "move", move=move)
         self._redraw()
 
     def action_hint(self) -> None:
-        self.gapp.request("hint")
+        self.session.request(self, "hint")
 
-    def on_hint_arrived(self, event: msg.HintArrived) -> None:
-        if self.plan is not None and self.plan.prefill(event.move):
-            self.last_hint = event.move  # the preview's title says so: no toast needed
+    def on_answered(self, event: msg.Answered) -> None:
+        reply = event.reply
+        changed = False
+        if isinstance(reply, sm.Hint) and self.plan is not None and self.plan.prefill(reply.move):
+            self.last_hint = reply.move  # the preview's title says so: no toast needed
+            changed = True
+        if event.asked.rid == self.awaiting:
+            self.awaiting = None  # the move's own state has come
+            changed = True
+        if changed:
             self._redraw()
 
-    def on_move_refused(self, event: msg.MoveRefused) -> None:
-        self.awaiting = None  # the state is unchanged: keep the choices, let them fix it
-        self._redraw()
+    def on_refused(self, event: msg.Refused) -> None:
+        if event.asked.rid == self.awaiting:
+            self.awaiting = None  # the state is unchanged: keep the choices, let them fix it
+            self._redraw()
 
     def action_clear(self) -> None:
         chat = self.query_one("#chat-input", Input)
         if chat.has_focus:
             self.set_focus(None)
         elif self.plan is not None:
-            self.plan = plan_for(self.gapp.view)
+            self.plan = plan_for(self.session.view)
             self._redraw()
 
     # -- the rest ---------------------------------------------------------------------------
 
     def action_start(self) -> None:
-        self.gapp.request("start")
+        self.session.request(self, "start")
 
     def action_rematch(self) -> None:
-        if self.gapp.request("rematch") is not None:
+        if self.session.request(self, "rematch") is not None:
             self.notify("Rematch asked for: it starts when every player has asked.")
 
     def action_results(self) -> None:
-        view = self.gapp.view or {}
-        if view.get("phase") == "over" and self.is_current:
-            self.app.push_screen(GameOverScreen(self.history, read_only=self.READ_ONLY))
+        view = self.session.view
+        if view is not None and view.over and self.is_current:
+            screen = GameOverScreen(self.session, self.history, read_only=self.READ_ONLY)
+            self.app.push_screen(screen)
 
     def action_chat(self) -> None:
         # set_focus, not Input.focus() (which waits a turn): the next key must find it
@@ -265,37 +346,37 @@ class TableScreen(Screen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        if text and self.gapp.request("chat", text=text) is not None:
+        if text and self.session.request(self, "chat", text=text) is not None:
             event.input.value = ""
 
     def action_fates(self) -> None:
-        view = self.gapp.view
-        if view:
-            text = fates_text(view, self.gapp.catalogue, self.gapp.glyphs)
+        session = self.session
+        if session.view is not None:
+            text = fates_text(session.view, session.catalogue, session.glyphs)
             self.app.push_screen(TextViewer("Every Fate pile (Esc closes)", text))
 
     def action_discard_pile(self) -> None:
-        view = self.gapp.view
-        if view:
-            text = discard_text(view, self.gapp.catalogue, self.gapp.glyphs)
+        session = self.session
+        if session.view is not None:
+            text = discard_text(session.view, session.catalogue, session.glyphs)
             self.app.push_screen(TextViewer("The discard pile (Esc closes)", text))
 
     def action_full_log(self) -> None:
-        text = log_text(self.gapp.view, self.gapp.catalogue)
+        text = log_text(self.session.view, self.session.catalogue)
         self.app.push_screen(TextViewer("The log: the latest events (Esc closes)", text))
 
     def action_leave(self) -> None:
-        view = self.gapp.view or {}
-        if view.get("you") is None:
+        view = self.session.view
+        if view is None or view.you is None:
             question = "Stop watching this table?"
-        elif view.get("phase") in ("lobby", "over"):
+        elif view.phase in ("lobby", "over"):
             question = "Leave this table?"
         else:
             question = "Leave the game? A bot takes your seat for good."
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.gapp.request("leave")
+                self.session.request(self, "leave")
 
         self.app.push_screen(ConfirmScreen(question), answered)
 
@@ -303,7 +384,7 @@ class TableScreen(Screen[None]):
 def _missing(plan: Plan) -> str:
     if plan.kind == "distribute":
         missing = plan.count - len(plan.assigned)
-        return f"Give {missing} more card(s) first: 1-5 gives the highlighted card."
+        return f"Give {missing} more card(s) first: 1-{SEATS.stop - 1} gives the highlighted card."
     if plan.kind == "draw":
         return "Choose where to draw from: d the draw pile, p the discard pile."
     return "Choose a card first."

@@ -3,8 +3,7 @@ pile, the whole log. Esc (or the key that opened it) closes it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,41 +12,42 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from gother_tui.catalogue import Catalogue
+from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
 from gother_tui.prompts import player_names
+from protocol.constants import NAME_MAX
+from protocol.view import View
 
 
-def fates_text(view: Mapping[str, Any], catalogue: Catalogue, glyphs: Glyphs) -> Text:
+def fates_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
     names = player_names(view)
     text = Text()
-    for p in view.get("players", ()):
-        fate = list(p.get("fate", ()))
-        seat = p["seat"]
-        scores = p.get("scores", {})
-        text.append(f"{seat + 1} {names[seat]}", "bold")
+    for p in view.players:
+        fate = p.fate
+        text.append(f"{p.seat + 1} {names[p.seat]}", "bold")
         text.append(
-            f"  {glyphs.goth}{scores.get('goth', 0)} {glyphs.sickness}{scores.get('sickness', 0)}"
-            f" {glyphs.money}{scores.get('money', 0)}  {len(fate)} card{'s' * (len(fate) != 1)}"
-            ", top first\n"
+            f"  {glyphs.goth}{p.goth} {glyphs.sickness}{p.sickness} {glyphs.money}{p.money}"
+            f"  {len(fate)} card{'s' * (len(fate) != 1)}, top first\n"
         )
         if not fate:
             text.append("    (empty)\n", "dim")
         for i, card in enumerate(reversed(fate)):
             c = catalogue[card]
-            text.append(f"  {'top ' if i == 0 else '    '}{c.name:<24} {c.values(glyphs)}\n")
+            text.append(
+                f"  {'top ' if i == 0 else '    '}{c.name:<{NAME_MAX}} {values(c, glyphs)}\n"
+            )
         text.append("\n")
     return text
 
 
-def discard_text(view: Mapping[str, Any], catalogue: Catalogue, glyphs: Glyphs) -> Text:
-    pile = list(reversed(view.get("discard", ())))
+def discard_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
+    pile = list(reversed(view.discard))
     if not pile:
         return Text("The discard pile is empty.", style="dim")
     text = Text(f"{len(pile)} cards, top first\n\n")
     for i, card in enumerate(pile):
         c = catalogue[card]
-        text.append(f"{i + 1:>3}  {c.name:<24} {c.values(glyphs)}\n")
+        text.append(f"{i + 1:>3}  {c.name:<{NAME_MAX}} {values(c, glyphs)}\n")
     return text
 
 

@@ -1,1 +1,2 @@
-"""Widgets of the table screen; each renders from the app's state, none talks to the server."""
+"""Widgets of the table screen: each draws from the session it is given; none talks to
+the server."""

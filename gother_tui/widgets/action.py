@@ -3,37 +3,35 @@ who gets what), and the preview of the move being composed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
+from gother_tui.palette import BOLD
 from gother_tui.plans import Plan
-from gother_tui.prompts import player, player_names, preview, prompt
+from gother_tui.prompts import fate_of, player_names, preview, prompt
+from gother_tui.session import Session
 from gother_tui.widgets.cards import NAME_W, CardList, CardRow, values_header
 from gother_tui.widgets.cells import fit
+from protocol.view import View
 
 
 def card_rows(
-    view: Mapping[str, Any], plan: Plan | None, glyphs: Glyphs
+    view: View, plan: Plan | None, glyphs: Glyphs
 ) -> tuple[str, list[CardRow], int | None]:
     """(title, rows, cursor row) for the decision: which pile the list shows."""
-    you = view.get("you") or {}
-    hand = list(you.get("hand", ()))
+    hand = list(view.hand or ())
     if plan is None:
         return "Your hand", [CardRow(c) for c in hand], None
     current = plan.current
     if plan.kind == "discard_fate":
-        fate = list(reversed(player(view, you.get("seat")).get("fate", ())))
+        fate = list(reversed(fate_of(view, view.seat)))
         rows = [CardRow(c, "top" if i == 0 else "", c in plan.choices) for i, c in enumerate(fate)]
         return "Your Fate pile, top first", rows, _index(fate, current)
     if plan.kind == "draw" and plan.source == "discard":
-        pile = list(reversed(view.get("discard", ())))
+        pile = list(reversed(view.discard))
         rows = [CardRow(c, "", c in plan.choices) for c in pile]
         return "Discard pile (Esc: back)", rows, _index(pile, current)
     if plan.kind == "distribute":
@@ -50,50 +48,56 @@ def card_rows(
     return "Your hand", [CardRow(c) for c in hand], None
 
 
-def _headline(app: Any, view: Mapping[str, Any], plan: Plan | None) -> Text:
-    g = app.glyphs
-    if app.link == "offline":
-        # Colours as spans, not as the Text's base style: spans keep their ANSI colour.
-        return Text.assemble(
-            (
-                f"{g.warning} Connection lost: reconnecting{g.ellipsis} "
-                "This is the last state seen.",
-                "bold yellow",
-            )
-        )
-    if app.link == "closed":
-        return Text.assemble((f"{g.warning} Disconnected: {app.link_detail}.", "bold red"))
-    return Text(prompt(view, plan), style="bold")
-
-
 def _index(cards: list[int], card: int | None) -> int | None:
     return cards.index(card) if card is not None and card in cards else None
 
 
 class ActionPanel(Vertical):
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+
     def compose(self) -> ComposeResult:
         yield Static(id="prompt")
         yield Static(id="list-title", classes="section")
-        yield CardList(id="cards")
+        yield CardList(self.session, id="cards")
         yield Static(Text("If you confirm (Enter):"), id="preview-title", classes="section")
         yield Static(id="preview")
 
-    def show(self, view: Mapping[str, Any] | None, plan: Plan | None, hinted: bool = False) -> None:
-        app: Any = self.app
-        glyphs: Glyphs = app.glyphs
-        catalogue: Catalogue = app.catalogue
-        if not view:
+    def show(self, view: View | None, plan: Plan | None, hinted: bool = False) -> None:
+        if view is None:
             return
-        self.query_one("#prompt", Static).update(_headline(app, view, plan))
+        glyphs = self.session.glyphs
+        self.query_one("#prompt", Static).update(self._headline(view, plan))
         title, rows, cursor = card_rows(view, plan, glyphs)
         header = fit(title, 2 + NAME_W, glyphs.ellipsis) + values_header(glyphs)
         self.query_one("#list-title", Static).update(Text(header))
         self.query_one(CardList).show(rows, cursor)
-        lines = preview(view, plan, catalogue, glyphs)
-        title = self.query_one("#preview-title", Static)
-        title.display = bool(lines) and plan is not None
-        title.update(Text("The hint; Enter plays it:" if hinted else "If you confirm (Enter):"))
+        lines = preview(view, plan, self.session.catalogue, glyphs)
+        preview_title = self.query_one("#preview-title", Static)
+        preview_title.display = bool(lines) and plan is not None
+        preview_title.update(
+            Text("The hint; Enter plays it:" if hinted else "If you confirm (Enter):")
+        )
         text = Text("\n".join(lines))
-        text.highlight_regex(r"SWOON|DEBT", "bold red")
-        text.highlight_regex(r"\d from swoon", "bold yellow")
+        palette = self.session.palette
+        text.highlight_regex(r"SWOON|DEBT", BOLD + palette.error)
+        text.highlight_regex(r"\d from swoon", BOLD + palette.warning)
         self.query_one("#preview", Static).update(text)
+
+    def _headline(self, view: View, plan: Plan | None) -> Text:
+        g, link = self.session.glyphs, self.session.link
+        if link == "offline":
+            # Colours as spans, not as the Text's base style: spans keep their ANSI colour.
+            return Text.assemble(
+                (
+                    f"{g.warning} Connection lost: reconnecting{g.ellipsis} "
+                    "This is the last state seen.",
+                    BOLD + self.session.palette.warning,
+                )
+            )
+        if link == "closed":
+            detail = self.session.link_detail
+            closed = BOLD + self.session.palette.error
+            return Text.assemble((f"{g.warning} Disconnected: {detail}.", closed))
+        return Text(prompt(view, plan), style="bold")

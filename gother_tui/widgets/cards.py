@@ -8,14 +8,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
+from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
+from protocol.constants import NAME_MAX
 
-NAME_W = 24  # the longest name a deck file allows
+NAME_W = NAME_MAX  # the longest name a deck file allows
 VALUE_W = 3  # each of the three values, right-aligned under the header's glyphs
 
 
@@ -39,8 +42,8 @@ def card_line(
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{mark} ", "bold")
     text.append(fit(card.name, NAME_W, glyphs.ellipsis), "bold" if selected else "")
-    values = (card.goth, card.sickness, card.money)
-    text.append("".join(f"{v:+d}".rjust(VALUE_W) for v in values) + " ")
+    numbers = (card.goth, card.sickness, card.money)
+    text.append("".join(f"{v:+d}".rjust(VALUE_W) for v in numbers) + " ")
     if row.note:
         text.append(fit(row.note, max(0, width - text.cell_len), glyphs.ellipsis), "bold")
     if selected:
@@ -56,17 +59,19 @@ class CardList(Widget):
     rows: reactive[tuple[CardRow, ...]] = reactive((), layout=True)
     cursor: reactive[int | None] = reactive(None)
 
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+
     def show(self, rows: Sequence[CardRow], cursor: int | None) -> None:
         self.rows = tuple(rows)
         self.cursor = cursor
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(1, len(self.rows))
 
     def render(self) -> Text:
-        app = self.app
-        glyphs: Glyphs = app.glyphs  # type: ignore[attr-defined]
-        catalogue: Catalogue = app.catalogue  # type: ignore[attr-defined]
+        glyphs, catalogue = self.session.glyphs, self.session.catalogue
         if not self.rows:
             return Text("(no cards)", style="dim")
         height = max(1, self.size.height)

@@ -1,40 +1,44 @@
-"""The game log (sentences from the view's recent events) and the table chat. Both show
-their newest lines at the bottom; the whole log opens with `l`.
+"""The game log (the view's recent events) and the table chat. Both show their newest
+lines at the bottom; the whole log opens with `l`.
 
 Chat text and player names are untrusted: they are put in a Text as plain strings, so
 "[bold]x[/]" shows as typed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from gother_tui.catalogue import Catalogue
 from gother_tui.logtext import Narrator
+from gother_tui.session import Session
+from protocol import server_messages as sm
+from protocol.view import GameOver, Swooned, TurnBegan, View
 
 
-def log_text(view: Mapping[str, Any] | None, catalogue: Any) -> Text:
-    if not view or not view.get("log"):
+def log_text(view: View | None, catalogue: Catalogue) -> Text:
+    if view is None or not view.log:
         return Text("Nothing has happened yet.", style="dim")
     narrator = Narrator.for_view(view, catalogue)
     lines = []
-    for event in view["log"]:
+    for event in view.log:
         sentence = Text(narrator.sentence(event))
-        if event.get("kind") in ("swoon", "over"):
+        if isinstance(event, Swooned | GameOver):
             sentence.stylize("bold")
-        elif event.get("kind") == "turn":
+        elif isinstance(event, TurnBegan):
             sentence.stylize("dim")
         lines.append(sentence)
     return Text("\n").join(lines)
 
 
-def chat_text(lines: Sequence[tuple[str, str]]) -> Text:
+def chat_text(lines: Sequence[sm.Chat]) -> Text:
     if not lines:
         return Text("No one has said anything.", style="dim")
-    return Text("\n").join(Text.assemble((sender, "bold"), ": ", text) for sender, text in lines)
+    return Text("\n").join(Text.assemble((line.sender, "bold"), ": ", line.text) for line in lines)
 
 
 class TailScroll(VerticalScroll, can_focus=False):
@@ -42,7 +46,11 @@ class TailScroll(VerticalScroll, can_focus=False):
 
     DEFAULT_CSS = "TailScroll { height: 1fr; scrollbar-size-vertical: 1; }"
 
-    def compose(self):
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+
+    def compose(self) -> ComposeResult:
         yield Static(id="content")
 
     def set_text(self, text: Text) -> None:
@@ -54,10 +62,13 @@ class GameLog(TailScroll):
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._show)
 
-    def _show(self, view: dict[str, Any] | None) -> None:
-        self.set_text(log_text(view, self.app.catalogue))  # type: ignore[attr-defined]
+    def _show(self) -> None:
+        self.set_text(log_text(self.session.view, self.session.catalogue))
 
 
 class ChatLog(TailScroll):
     def on_mount(self) -> None:
-        self.watch(self.app, "chat_lines", lambda lines: self.set_text(chat_text(lines)))
+        self.watch(self.app, "chat", self._show)
+
+    def _show(self) -> None:
+        self.set_text(chat_text(self.session.chat))

@@ -1,13 +1,16 @@
 """The four kinds of move, as typed values (what a game record stores), and MoveError.
 
 A move names the seat that makes it: with `overflow = "immediate"` a player who is not
-the active one may have to discard down.
+the active one may have to discard down. Moves are frozen msgspec Structs rather than
+dataclasses: a bot or a search makes one per decision, and a frozen dataclass costs several
+times as much to build (its `__init__` goes through `object.__setattr__` per field).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
+
+import msgspec
 
 
 class MoveError(ValueError):
@@ -19,38 +22,35 @@ class MoveError(ValueError):
         self.code, self.message = code, message
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardFate:
+class DiscardFate(msgspec.Struct, frozen=True):
     """R10: one card of one's own Fate pile to the discard pile."""
 
     seat: int
     card: int
-    kind = "discard_fate"
+    kind: ClassVar[str] = "discard_fate"
 
     def to_wire(self) -> dict[str, Any]:
         return {"kind": self.kind, "card": self.card}
 
 
-@dataclass(frozen=True, slots=True)
-class Distribute:
+class Distribute(msgspec.Struct, frozen=True):
     """R11: the whole placement step at once, as (recipient seat, card) pairs."""
 
     seat: int
     give: tuple[tuple[int, int], ...]
-    kind = "distribute"
+    kind: ClassVar[str] = "distribute"
 
     def to_wire(self) -> dict[str, Any]:
         return {"kind": self.kind, "give": [list(pair) for pair in self.give]}
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(msgspec.Struct, frozen=True):
     """R12: one card, from the top of the draw pile or any card of the discard pile."""
 
     seat: int
     source: Literal["deck", "discard"]
     card: int | None = None  # only for source="discard"
-    kind = "draw"
+    kind: ClassVar[str] = "draw"
 
     def to_wire(self) -> dict[str, Any]:
         if self.source == "deck":
@@ -58,13 +58,12 @@ class Draw:
         return {"kind": self.kind, "source": "discard", "card": self.card}
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardHand:
+class DiscardHand(msgspec.Struct, frozen=True):
     """R13: one card from an over-full hand to the discard pile."""
 
     seat: int
     card: int
-    kind = "discard_hand"
+    kind: ClassVar[str] = "discard_hand"
 
     def to_wire(self) -> dict[str, Any]:
         return {"kind": self.kind, "card": self.card}

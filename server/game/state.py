@@ -1,22 +1,25 @@
-"""The rules engine: one game's state as an explicit phase machine (R3-R15, H1, H2).
+"""The rules engine: one game's state as an explicit phase machine, laid out as a turn is
+played (R3-R15, H1, H2).
 
 A game is (deck, variants, seed, ordered moves): `Game.new` deals from the seed and
-`Game.replay` rebuilds any position by applying the recorded moves again. For each kind of
-move there is a `verify_…` (raises MoveError with a reason), a `can_…` and the move itself;
-`apply` dispatches a typed Move and records it. Pure: no I/O, no clocks, no asyncio.
+`Game.replay` rebuilds any position by applying the recorded moves again. `apply` verifies a
+typed Move, makes it, records it, runs the game on to the next decision and returns the
+events it caused. Pure: no I/O, no clocks, no asyncio.
 
-Phases of a turn: `discard_fate` (R10) -> `distribute` (R11) -> `draw` (R12, R13) -> next
-turn, or `over`. A step that asks nothing of anyone (an empty Fate pile, an empty hand,
-a full hand) is passed through at once. With `overflow = "immediate"` any player whose
-hand is over their limit must discard down before anyone else moves: that pending decision
-is derived from the hands, never stored, so it cannot go stale.
+A turn, section by section below: R10 Fate discard -> R11 distribute -> R12/R14 draw (and
+reshuffle) -> R13 discard down -> R15/H1 end of turn (a win, the round cap, or the next
+seat). Each step has its `verify_…` (raises MoveError with the reason), its `can_…` (the
+verifier as a bool) and its applier. A step that asks nothing of anyone (an empty Fate pile,
+an empty hand, a full hand) is passed through at once by `_settle`. Who must discard down
+(R13, and at once under `overflow = "immediate"`) is one predicate, `must_discard_down`,
+derived from the hands, never stored, so it cannot go stale.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Literal
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Literal, ParamSpec
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
 from protocol.view import (
@@ -35,12 +38,26 @@ from protocol.view import (
 from .cards import Deck
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
 
+if TYPE_CHECKING:
+    from .view import Memo
+
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
+Source = Literal["deck", "discard"]
+P = ParamSpec("P")
 
 
 def dealer_for(game_no: int, players: int) -> int:
     """R4: game 1 at a table is dealt by seat 0, and each rematch by the next seat left."""
     return (game_no - 1) % players
+
+
+def _passes(verify: Callable[P, None], *args: P.args, **kwargs: P.kwargs) -> bool:
+    """A verifier as a bool: the body of every `can_…`."""
+    try:
+        verify(*args, **kwargs)
+    except MoveError:
+        return False
+    return True
 
 
 class Game:
@@ -68,6 +85,10 @@ class Game:
         self.goth = [0] * players
         self.sickness_sum = [0] * players
         self.money = [0] * players
+        # Per seat, how often its hand, Fate pile or known cards changed: the view rebuilds a
+        # seat's public entry only when this moved (every change goes through the pile helpers).
+        self.changes = [0] * players
+        self.view_memo: Memo | None = None  # what view.py keeps between views of this game
         self.draw_pile: list[int] = []
         self.discard: list[int] = []
         self.dealer = 0  # R4: deals and plays first; a round ends when the turn is back
@@ -79,7 +100,7 @@ class Game:
         self.moves: list[Move] = []
         self.events: list[Event] = []
 
-    # -- construction -------------------------------------------------------------------
+    # -- construction (R3, R4; Principle 3) ----------------------------------------------
 
     @classmethod
     def new(
@@ -100,7 +121,9 @@ class Game:
         for _ in range(HAND_SIZE):
             for seat in range(players):
                 game.hands[seat].append(game.draw_pile.pop())
-        game._begin_turn(dealer)
+        game.turn = dealer
+        game.events.append(TurnBegan(dealer, game.round))
+        game._settle()
         return game
 
     @classmethod
@@ -169,6 +192,8 @@ class Game:
             self.sickness_sum[:],
             self.money[:],
         )
+        other.changes = self.changes[:]
+        other.view_memo = None  # the copy goes its own way: its views build their own
         other.draw_pile, other.discard = self.draw_pile[:], self.discard[:]
         other.moves, other.events = self.moves[:], self.events[:]
         return other
@@ -177,11 +202,13 @@ class Game:
 
     def sickness(self, seat: int) -> int:
         """R6: effective Sickness is never below zero."""
-        return max(0, self.sickness_sum[seat])
+        sickness = self.sickness_sum[seat]
+        return sickness if sickness > 0 else 0
 
     def hand_limit(self, seat: int) -> int:
-        """R8."""
-        return HAND_SIZE - self.sickness(seat)
+        """R8: five less the effective Sickness (R6)."""
+        sickness = self.sickness_sum[seat]
+        return HAND_SIZE - sickness if sickness > 0 else HAND_SIZE
 
     def in_debt(self, seat: int) -> bool:
         """R9."""
@@ -191,43 +218,96 @@ class Game:
     def over(self) -> bool:
         return self.phase == "over"
 
-    def overflowing(self) -> int | None:
-        """With `overflow = "immediate"`: the first seat, from the active one leftwards,
-        whose hand is over its limit and who must therefore discard before play goes on."""
-        if self.variants.overflow != "immediate" or self.phase == "over":
-            return None
-        for step in range(self.players):
-            seat = (self.turn + step) % self.players
-            if len(self.hands[seat]) > self.hand_limit(seat):
-                return seat
-        return None
+    # -- a move: whose it is, verified, applied, recorded ------------------------------
 
     def to_act(self) -> int | None:
         """The seat whose decision the game is waiting for, or None when it is over."""
         if self.phase == "over":
             return None
-        pending = self.overflowing()
+        if self.variants.overflow != "immediate":
+            return self.turn  # then only the active player can owe a discard-down (R13)
+        pending = self.discarding_down()
         return self.turn if pending is None else pending
 
-    # -- verification: one verify_/can_ pair per move kind ---------------------------------
+    def verify(self, move: Move) -> None:
+        """Raise MoveError, with the reason, unless `move` may be made now."""
+        # Dispatched on the exact type: a match statement costs several times as much here.
+        if type(move) is DiscardFate:
+            self.verify_discard_fate(move.seat, move.card)
+        elif type(move) is Distribute:
+            self.verify_distribute(move.seat, move.give)
+        elif type(move) is Draw:
+            self.verify_draw(move.seat, move.source, move.card)
+        elif type(move) is DiscardHand:
+            self.verify_discard_hand(move.seat, move.card)
+        else:
+            raise MoveError("illegal_move", f"not a move: {move!r}")
 
-    def _verify_actor(self, seat: int, phase: Phase) -> None:
+    def can(self, move: Move) -> bool:
+        return _passes(self.verify, move)
+
+    def apply(self, move: Move) -> list[Event]:
+        """Verify, then make the move, record it, and run the game on to the next decision.
+        Returns the events this caused, in order (a refused move changes nothing)."""
+        first = len(self.events)
+        if type(move) is DiscardFate:  # by exact type, as in verify()
+            self.verify_discard_fate(move.seat, move.card)
+            self._discard_fate(move.seat, move.card)
+        elif type(move) is Distribute:
+            self.verify_distribute(move.seat, move.give)
+            self._distribute(move.seat, move.give)
+        elif type(move) is Draw:
+            self.verify_draw(move.seat, move.source, move.card)
+            self._draw(move.seat, move.source, move.card)
+        elif type(move) is DiscardHand:
+            self.verify_discard_hand(move.seat, move.card)
+            self._discard_hand(move.seat, move.card)
+        else:
+            raise MoveError("illegal_move", f"not a move: {move!r}")
+        self.moves.append(move)
+        self._settle()
+        return self.events[first:]
+
+    def _verify_turn(self, seat: int, step: Phase | None) -> None:
+        """The game goes on and it is `seat`'s decision; for the steps of R10-R12 (`step`),
+        that it owes no discard-down first (R13) and that the turn is at that step."""
         if self.phase == "over":
             raise MoveError("game_over", "the game is over")
-        if not 0 <= seat < self.players:
-            raise MoveError("not_your_turn", f"there is no seat {seat}")
-        actor = self.to_act()
+        pending = self.discarding_down()
+        actor = self.turn if pending is None else pending
         if seat != actor:
+            if not 0 <= seat < self.players:
+                raise MoveError("not_your_turn", f"there is no seat {seat}")
             raise MoveError("not_your_turn", f"it is seat {actor}'s move, not seat {seat}'s")
-        if self.overflowing() == seat:
+        if step is None:
+            return
+        if pending == seat:
             raise MoveError(
-                "illegal_move", f"you must first discard down to {self.hand_limit(seat)} cards"
+                "illegal_move",
+                f"your hand is full: discard down to {self.hand_limit(seat)} cards first",
             )
-        if self.phase != phase:
-            raise MoveError("illegal_move", f"this is the {self.phase} step, not {phase}")
+        if self.phase != step:
+            raise MoveError("illegal_move", f"this is the {self.phase} step, not {step}")
+
+    def _settle(self) -> None:
+        """Run the game on through every step that needs no decision (R10-R15)."""
+        while self.phase != "over" and self.discarding_down() is None:
+            seat = self.turn
+            if self.phase == "discard_fate" and not self.fates[seat]:
+                self.phase = "distribute"  # R10: nothing to discard
+            elif self.phase == "distribute" and not self.hands[seat]:
+                self.phase = "draw"  # R11: an empty hand places nothing
+            elif self.phase == "draw" and self._drawn_enough():
+                self._end_turn()
+            else:
+                return
+
+    # -- R10 Fate discard ----------------------------------------------------------------
 
     def verify_discard_fate(self, seat: int, card: int) -> None:
-        self._verify_actor(seat, "discard_fate")
+        """R10: one card of the own Fate pile, any of them (H2 `fate_discard = "top"`: the
+        top one)."""
+        self._verify_turn(seat, "discard_fate")
         fate = self.fates[seat]
         if card not in fate:
             raise MoveError("illegal_move", f"{self.deck.card_name(card)} is not in your Fate pile")
@@ -238,8 +318,24 @@ class Game:
                 "may be discarded at this table",
             )
 
+    def can_discard_fate(self, seat: int, card: int) -> bool:
+        """R10: `verify_discard_fate` as a bool."""
+        return _passes(self.verify_discard_fate, seat, card)
+
+    def _discard_fate(self, seat: int, card: int) -> None:
+        """R10: the card goes to the discard pile; its effect leaves with it (R5)."""
+        self._take_from_fate(seat, card)
+        self.discard.append(card)
+        self.events.append(FateDiscarded(seat, card))
+        self._check_swoon(seat)  # R7: a cure leaving the pile can make one swoon
+        self.phase = "distribute"
+
+    # -- R11 distribute ------------------------------------------------------------------
+
     def verify_distribute(self, seat: int, give: Sequence[tuple[int, int]]) -> None:
-        self._verify_actor(seat, "distribute")
+        """R11: one card of the hand on every Fate pile, the own included; or, holding fewer
+        cards than there are players, every card, no player receiving two."""
+        self._verify_turn(seat, "distribute")
         hand = self.hands[seat]
         cards = [card for _, card in give]
         recipients = [to for to, _ in give]
@@ -261,11 +357,31 @@ class Game:
                 why = f"you hold fewer cards than there are players: place all {len(hand)}"
             raise MoveError("illegal_move", f"{why} (you placed {len(give)})")
 
+    def can_distribute(self, seat: int, give: Sequence[tuple[int, int]]) -> bool:
+        """R11: `verify_distribute` as a bool."""
+        return _passes(self.verify_distribute, seat, give)
+
+    def _distribute(self, seat: int, give: Sequence[tuple[int, int]]) -> None:
+        """R11: the cards go on top of their piles in seat order, each placement checked for
+        a swoon (R7) before the next."""
+        for to, card in sorted(give):
+            self._take_from_hand(seat, card)
+            self._add_to_fate(to, card)
+            self.events.append(Placed(seat, to, card))
+            self._check_swoon(to)
+        self.phase = "draw"
+
+    # -- R12 draw, R14 reshuffle -----------------------------------------------------------
+
     def verify_draw(self, seat: int, source: str, card: int | None = None) -> None:
-        self._verify_actor(seat, "draw")
-        if len(self.hands[seat]) >= self.hand_limit(seat):
-            raise MoveError("illegal_move", "your hand is full")
+        """R12: the top card of the draw pile (a deck draw names no card), or, when not in
+        debt (R9), any named card of the discard pile."""
+        self._verify_turn(seat, "draw")
         if source == "deck":
+            if card is not None:
+                raise MoveError(
+                    "illegal_move", "a draw from the draw pile takes its top card: name no card"
+                )
             if not self.draw_pile and not self.discard:
                 raise MoveError("illegal_move", "the draw pile and the discard pile are empty")
             return
@@ -283,119 +399,25 @@ class Game:
                 "illegal_move", f"{self.deck.card_name(card)} is not in the discard pile"
             )
 
-    def verify_discard_hand(self, seat: int, card: int) -> None:
-        if self.phase == "over":
-            raise MoveError("game_over", "the game is over")
-        actor = self.to_act()
-        if seat != actor:
-            raise MoveError("not_your_turn", f"it is seat {actor}'s move, not seat {seat}'s")
-        if len(self.hands[seat]) <= self.hand_limit(seat):
-            raise MoveError("illegal_move", "your hand is not over its limit: keep your cards")
-        if self.overflowing() != seat and self.phase != "draw":
-            raise MoveError("illegal_move", "you discard down at your draw step (R13)")
-        if card not in self.hands[seat]:
-            raise MoveError("illegal_move", f"{self.deck.card_name(card)} is not in your hand")
+    def can_draw(self, seat: int, source: str, card: int | None = None) -> bool:
+        """R12: `verify_draw` as a bool."""
+        return _passes(self.verify_draw, seat, source, card)
 
-    def verify(self, move: Move) -> None:
-        match move:
-            case DiscardFate(seat, card):
-                self.verify_discard_fate(seat, card)
-            case Distribute(seat, give):
-                self.verify_distribute(seat, give)
-            case Draw(seat, source, card):
-                self.verify_draw(seat, source, card)
-            case DiscardHand(seat, card):
-                self.verify_discard_hand(seat, card)
-            case _:
-                raise MoveError("illegal_move", f"not a move: {move!r}")
-
-    def can(self, move: Move) -> bool:
-        try:
-            self.verify(move)
-        except MoveError:
-            return False
-        return True
-
-    # -- applying moves ---------------------------------------------------------------
-
-    def apply(self, move: Move) -> None:
-        """Verify, then make the move, record it, and run the game on to the next decision."""
-        self.verify(move)
-        match move:
-            case DiscardFate(seat, card):
-                self._discard_fate(seat, card)
-            case Distribute(seat, give):
-                self._distribute(seat, give)
-            case Draw(seat, source, card):
-                self._draw(seat, source, card)
-            case DiscardHand(seat, card):
-                self._discard_hand(seat, card)
-        self.moves.append(move)
-        self._settle()
-
-    def _discard_fate(self, seat: int, card: int) -> None:
-        self._take_from_fate(seat, card)
-        self.discard.append(card)
-        self.events.append(FateDiscarded(seat, card))
-        self._check_swoon(seat)  # R10: a cure leaving the pile can make one swoon
-        self.phase = "distribute"
-
-    def _distribute(self, seat: int, give: Sequence[tuple[int, int]]) -> None:
-        hand = self.hands[seat]
-        for to, card in sorted(give):
-            hand.remove(card)
-            self._forget(seat, card)
-            self._add_to_fate(to, card)
-            self.events.append(Placed(seat, to, card))
-            self._check_swoon(to)  # R7: each placement may cause a swoon
-        self.phase = "draw"
-
-    def _draw(self, seat: int, source: str, card: int | None) -> None:
+    def _draw(self, seat: int, source: Source, card: int | None) -> None:
+        """R12: one card into the hand; a card taken from the discard pile is known to all.
+        R14: the draw pile is never left empty while the discard pile holds cards."""
         if source == "deck":
             if not self.draw_pile:
-                self._reshuffle()  # the deck ran dry earlier with nothing to reshuffle
+                self._reshuffle()  # R14: it ran dry earlier, with nothing to reshuffle then
             card = self.draw_pile.pop()
             if not self.draw_pile:
-                self._reshuffle()  # R14
+                self._reshuffle()  # R14: the last card was taken
+            self._take_into_hand(seat, card, seen=False)
         else:
-            assert card is not None
+            assert card is not None  # verified
             self.discard.remove(card)
-            self.known[seat].add(card)
-        self.hands[seat].append(card)
-        self.events.append(Drew(seat, source, card))  # type: ignore[arg-type]
-
-    def _discard_hand(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
-        self._forget(seat, card)
-        self.discard.append(card)
-        self.events.append(HandDiscarded(seat, card))
-
-    # -- piles -----------------------------------------------------------------------
-
-    def _add_to_fate(self, seat: int, card: int) -> None:
-        self.fates[seat].append(card)
-        self.goth[seat] += self.deck.goth[card]
-        self.sickness_sum[seat] += self.deck.sickness[card]
-        self.money[seat] += self.deck.money[card]
-
-    def _take_from_fate(self, seat: int, card: int) -> None:
-        self.fates[seat].remove(card)
-        self.goth[seat] -= self.deck.goth[card]
-        self.sickness_sum[seat] -= self.deck.sickness[card]
-        self.money[seat] -= self.deck.money[card]
-
-    def _check_swoon(self, seat: int) -> None:
-        """R7: at 5+ effective Sickness the whole Fate pile goes to the discard pile."""
-        if self.sickness(seat) < SWOON_AT:
-            return
-        cards = tuple(self.fates[seat])
-        self.discard.extend(cards)
-        self.fates[seat] = []
-        self.goth[seat] = self.sickness_sum[seat] = self.money[seat] = 0
-        self.events.append(Swooned(seat, cards))
-
-    def _forget(self, seat: int, card: int) -> None:
-        self.known[seat].discard(card)
+            self._take_into_hand(seat, card, seen=True)
+        self.events.append(Drew(seat, source, card))
 
     def _reshuffle(self) -> None:
         """R14: the discard pile, shuffled, becomes the draw pile."""
@@ -405,33 +427,66 @@ class Game:
         self.rng.shuffle(self.draw_pile)
         self.events.append(Reshuffled(len(self.draw_pile)))
 
-    # -- the turn machine --------------------------------------------------------------
+    def _drawn_enough(self) -> bool:
+        """R12, R14: the draw step is over once the hand reaches its limit, or falls short
+        of it with both piles empty."""
+        turn = self.turn
+        sickness = self.sickness_sum[turn]
+        limit = HAND_SIZE - sickness if sickness > 0 else HAND_SIZE  # R8 (hand_limit, inlined)
+        return len(self.hands[turn]) >= limit or not (self.draw_pile or self.discard)
 
-    def _begin_turn(self, seat: int) -> None:
-        self.turn = seat
-        self.phase = "discard_fate"
-        self.events.append(TurnBegan(seat, self.round))
-        self._settle()
+    # -- R13 discard down ------------------------------------------------------------------
 
-    def _draw_step_done(self) -> bool:
-        held = len(self.hands[self.turn])
-        limit = self.hand_limit(self.turn)
-        return held == limit or (held < limit and not self.draw_pile and not self.discard)
+    def must_discard_down(self, seat: int) -> bool:
+        """R13: `seat` holds more cards than its limit and must discard one now: at its own
+        draw step, or at any moment under `overflow = "immediate"` (H2). The one home of the
+        rule: `legal()`, the verifiers and `_settle` all ask this."""
+        sickness = self.sickness_sum[seat]
+        if len(self.hands[seat]) <= (HAND_SIZE - sickness if sickness > 0 else HAND_SIZE):
+            return False  # within its limit (R8, hand_limit inlined: this is asked very often)
+        if self.variants.overflow == "immediate":
+            return self.phase != "over"
+        return self.phase == "draw" and seat == self.turn
 
-    def _settle(self) -> None:
-        """Run the game on through every step that needs no decision (R10-R15)."""
-        while self.phase != "over" and self.overflowing() is None:
-            seat = self.turn
-            if self.phase == "discard_fate" and not self.fates[seat]:
-                self.phase = "distribute"
-            elif self.phase == "distribute" and not self.hands[seat]:
-                self.phase = "draw"
-            elif self.phase == "draw" and self._draw_step_done():
-                self._end_turn()
-            else:
-                return
+    def discarding_down(self) -> int | None:
+        """R13: the seat that must discard down before play goes on, if any. Under
+        `overflow = "immediate"` the first from the active player leftwards; otherwise only
+        the active player can be."""
+        if self.variants.overflow != "immediate":
+            # The phase test first only spares the predicate's call away from the draw step.
+            turn = self.turn
+            return turn if self.phase == "draw" and self.must_discard_down(turn) else None
+        for step in range(self.players):
+            seat = (self.turn + step) % self.players
+            if self.must_discard_down(seat):
+                return seat
+        return None
+
+    def verify_discard_hand(self, seat: int, card: int) -> None:
+        """R13: one card of a hand that must discard down."""
+        self._verify_turn(seat, None)
+        if not self.must_discard_down(seat):
+            if len(self.hands[seat]) <= self.hand_limit(seat):
+                raise MoveError("illegal_move", "your hand is not over its limit: keep your cards")
+            raise MoveError("illegal_move", "you discard down at your draw step (R13)")
+        if card not in self.hands[seat]:
+            raise MoveError("illegal_move", f"{self.deck.card_name(card)} is not in your hand")
+
+    def can_discard_hand(self, seat: int, card: int) -> bool:
+        """R13: `verify_discard_hand` as a bool."""
+        return _passes(self.verify_discard_hand, seat, card)
+
+    def _discard_hand(self, seat: int, card: int) -> None:
+        """R13: the card goes to the discard pile, face up."""
+        self._take_from_hand(seat, card)
+        self.discard.append(card)
+        self.events.append(HandDiscarded(seat, card))
+
+    # -- R15 win, H1 round cap: the end of a turn ----------------------------------------
 
     def _end_turn(self) -> None:
+        """R15: 20+ Goth Points at the end of one's own turn wins. H1: after the last round
+        the highest Goth Points win. Else the turn passes left (R4)."""
         seat = self.turn
         if self.goth[seat] >= WIN_GOTH:  # R15: judged only at the end of one's own turn
             self._finish((seat,), "goth")
@@ -451,7 +506,49 @@ class Game:
         self.events.append(TurnBegan(following, self.round))
 
     def _finish(self, winners: tuple[int, ...], reason: Literal["goth", "round_cap"]) -> None:
+        """R15 or H1: the game is over; nobody is asked anything any more."""
         self.phase = "over"
         self.winners = winners
         self.end_reason = reason
         self.events.append(GameOver(winners, reason))
+
+    # -- the piles: every change to a hand or Fate pile goes through here -----------------
+
+    def _add_to_fate(self, seat: int, card: int) -> None:
+        """R5: the card's effect joins the pile's sums."""
+        self.fates[seat].append(card)
+        self.goth[seat] += self.deck.goth[card]
+        self.sickness_sum[seat] += self.deck.sickness[card]
+        self.money[seat] += self.deck.money[card]
+        self.changes[seat] += 1
+
+    def _take_from_fate(self, seat: int, card: int) -> None:
+        """R5: the card's effect leaves with it."""
+        self.fates[seat].remove(card)
+        self.goth[seat] -= self.deck.goth[card]
+        self.sickness_sum[seat] -= self.deck.sickness[card]
+        self.money[seat] -= self.deck.money[card]
+        self.changes[seat] += 1
+
+    def _check_swoon(self, seat: int) -> None:
+        """R7: at 5+ effective Sickness the whole Fate pile goes to the discard pile."""
+        if self.sickness_sum[seat] < SWOON_AT:  # R6's floor at 0 cannot reach 5
+            return
+        cards = tuple(self.fates[seat])
+        self.discard.extend(cards)
+        self.fates[seat] = []
+        self.goth[seat] = self.sickness_sum[seat] = self.money[seat] = 0
+        self.changes[seat] += 1
+        self.events.append(Swooned(seat, cards))
+
+    def _take_into_hand(self, seat: int, card: int, *, seen: bool) -> None:
+        """A card joins a hand; `seen`: everyone saw which (taken from the discard pile)."""
+        self.hands[seat].append(card)
+        if seen:
+            self.known[seat].add(card)
+        self.changes[seat] += 1
+
+    def _take_from_hand(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        self.known[seat].discard(card)
+        self.changes[seat] += 1

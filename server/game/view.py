@@ -9,12 +9,23 @@ drawer. After `over` (and for the referee, who is the server itself) everything 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
 from protocol.constants import HAND_SIZE
-from protocol.view import Drew, Event, Player, Reveal, Scores, SeatInfo, TableInfo, View, You
+from protocol.view import (
+    Drew,
+    Event,
+    Player,
+    Reveal,
+    Scores,
+    SeatInfo,
+    TableInfo,
+    View,
+    You,
+)
 
-from .legal import legal
+from .legal import decision
 from .state import Game
 
 Viewer = int | Literal["spectator", "referee"]
@@ -23,6 +34,7 @@ REFEREE: Viewer = "referee"
 LOG_SIZE = 30
 
 
+@cache
 def anonymous_seats(players: int) -> tuple[SeatInfo, ...]:
     """Lobby facts for a game played without a lobby (bots in process, simulations)."""
     return tuple(
@@ -57,54 +69,96 @@ def view(
 
     `table` and `seats` are the lobby facts the server adds (names, presence, clocks);
     without them the view describes a game played without a lobby."""
-    revealed = viewer == REFEREE or game.over
     seat = viewer if isinstance(viewer, int) else None
-    seats = seats or anonymous_seats(game.players)
-    players = tuple(
-        Player(
-            info.seat,
-            info.name,
-            info.bot,
-            info.connected,
-            info.covered,
-            info.rematch,
-            info.clock,
-            hand_count=len(hand),
-            hand_limit=HAND_SIZE - max(0, sick),
-            fate=tuple(fate),
-            scores=Scores(goth, max(0, sick), money),
-            in_debt=money < 0,
-            known_hand=tuple(sorted(known)) if known else (),
-            hand=tuple(hand) if revealed else None,
-        )
-        for info, hand, fate, goth, sick, money, known in zip(
-            seats,
-            game.hands,
-            game.fates,
-            game.goth,
-            game.sickness_sum,
-            game.money,
-            game.known,
-            strict=True,
-        )
-    )
+    revealed = game.phase == "over" or (seat is None and viewer == REFEREE)
+    actor = game.to_act()
+    memo = game.view_memo or _remember(game)
     events = game.events[-log_size:] if log_size else ()
+    if events and not revealed:
+        events = [_redacted(e, viewer) for e in events]
     return View(
-        table=table or local_table(game),
+        table=table or memo.table,
         phase=game.phase,
         turn=game.turn,
         dealer=game.dealer,
-        to_act=game.to_act(),
+        to_act=actor,
         round=game.round,
         round_cap=game.variants.round_cap,
         deck_count=len(game.draw_pile),
         discard=tuple(game.discard),
-        players=players,
+        players=_players(game, memo, seats or memo.anonymous, revealed),
         you=None if seat is None else You(seat, tuple(game.hands[seat])),
-        legal=None if seat is None else legal(game, seat),
+        legal=decision(game, seat) if seat == actor and seat is not None else None,
         winner=game.winners,
-        log=tuple(events) if revealed else tuple(_redacted(e, viewer) for e in events),
+        log=tuple(events),
         reveal=Reveal(tuple(game.draw_pile), game.seed) if revealed else None,
+    )
+
+
+class Memo:
+    """What the views of one game keep from one view to the next (held by the game, used
+    only here). Each seat's public entry is the same for every viewer, so it is rebuilt
+    only when that seat's piles (`Game.changes`) or lobby facts changed: a view per viewer
+    after every move then costs a few comparisons instead of a player per seat."""
+
+    __slots__ = ("anonymous", "built_at", "infos", "players", "revealed", "seats", "table")
+
+    def __init__(self, game: Game) -> None:
+        self.table = local_table(game)  # the lobby facts of a game without a server
+        self.anonymous = anonymous_seats(game.players)
+        self.built_at: list[int] = []  # the `Game.changes` each seat's entry was built at
+        self.infos: list[SeatInfo] = []  # and the lobby facts it was built from
+        self.players: list[Player] = []
+        self.seats: Sequence[SeatInfo] = ()
+        self.revealed = False
+
+
+def _players(
+    game: Game, memo: Memo, seats: Sequence[SeatInfo], revealed: bool
+) -> tuple[Player, ...]:
+    changes, players = game.changes, memo.players
+    if not players or revealed != memo.revealed:  # the first view, or hands shown or hidden
+        players[:] = [_player(game, info, revealed) for info in seats]
+        memo.built_at, memo.infos = changes[:], list(seats)
+        memo.seats, memo.revealed = seats, revealed
+        return tuple(players)
+    built_at, infos = memo.built_at, memo.infos
+    same_seats = memo.seats == seats
+    if built_at != changes or not same_seats:
+        for seat, info in enumerate(seats):
+            if built_at[seat] != changes[seat] or (not same_seats and infos[seat] != info):
+                players[seat] = _player(game, info, revealed)
+                built_at[seat], infos[seat] = changes[seat], info
+        memo.seats = seats
+    return tuple(players)
+
+
+def _remember(game: Game) -> Memo:
+    memo = game.view_memo = Memo(game)
+    return memo
+
+
+def _player(game: Game, info: SeatInfo, revealed: bool) -> Player:
+    """One seat's public position (R5-R9), its hand only once revealed."""
+    seat = info.seat
+    hand, known = game.hands[seat], game.known[seat]
+    sickness, money = game.sickness_sum[seat], game.money[seat]
+    sickness = sickness if sickness > 0 else 0  # R6
+    return Player(
+        seat,
+        info.name,
+        info.bot,
+        info.connected,
+        info.covered,
+        info.rematch,
+        info.clock,
+        hand_count=len(hand),
+        hand_limit=HAND_SIZE - sickness,
+        fate=tuple(game.fates[seat]),
+        scores=Scores(game.goth[seat], sickness, money),
+        in_debt=money < 0,
+        known_hand=tuple(sorted(known)) if known else (),
+        hand=tuple(hand) if revealed else None,
     )
 
 

@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from gother_tui import cli, cli_play
+from gother_tui import cli, logs
+from gother_tui.address import address_problem
 from gother_tui.app import GotherApp
-from gother_tui.cli_play import LocalServer, MemorySeatStore
+from gother_tui.cli import client as cli_client
+from gother_tui.cli import play as cli_play
+from gother_tui.cli.play import LocalServer, MemorySeatStore
 from gother_tui.discovery import Found
-from gother_tui.start_menu import AddressScreen, FindScreen, HostScreen, StartApp, check_url
+from gother_tui.start_menu import AddressScreen, FindScreen, HostScreen, StartApp
 from protocol import PROTOCOL_VERSION, decode, encode
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
@@ -155,7 +158,7 @@ def test_the_memory_seat_store_writes_no_file(tmp_path, monkeypatch):
 
 def test_play_runs_the_client_at_the_new_table_and_cleans_up(tmp_path, monkeypatch, capfd):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setattr(cli, "_log_to_file", lambda: None)
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
     seen: dict[str, Any] = {}
 
     def run(app: GotherApp, **kwargs: Any) -> None:
@@ -169,20 +172,23 @@ def test_play_runs_the_client_at_the_new_table_and_cleans_up(tmp_path, monkeypat
     options = seen["app"].options
     assert options.url.startswith("ws://127.0.0.1:") and options.table
     assert (options.name, options.watch, options.ascii) == ("Raven", False, True)
-    assert isinstance(seen["app"]._store, MemorySeatStore)
+    assert isinstance(seen["app"].flow.store, MemorySeatStore)
     assert seen["listening"] and seen["threads"] == 1 and seen["kwargs"] == {"mouse": True}
     assert refuses(seen["port"]) and server_threads() == []
     out, err = capfd.readouterr()
     assert (out, err) == ("", "")  # the server logs to a file, never to the terminal
-    logs = list((tmp_path / "state").rglob("play.log"))
-    assert len(logs) == 1
-    text = logs[0].read_text(encoding="utf-8")
+    play_logs = list((tmp_path / "state").rglob("play.log"))
+    assert len(play_logs) == 1
+    text = play_logs[0].read_text(encoding="utf-8")
     assert f"listening on ws://127.0.0.1:{seen['port']}" in text
     assert f"table {options.table} created" in text
 
 
 def test_play_module_does_not_import_the_server_until_it_runs():
-    code = "import sys, gother_tui.cli, gother_tui.cli_play; print('server' in sys.modules)"
+    code = (
+        "import sys, gother_tui.cli, gother_tui.cli.play, gother_tui.cli.host;"
+        " print('server' in sys.modules)"
+    )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
     )
@@ -235,7 +241,7 @@ async def test_watch_and_back_out_with_escape():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("w")
         await pilot.pause()
-        assert isinstance(app.screen, AddressScreen) and app.screen.watch
+        assert isinstance(app.screen, AddressScreen) and app.screen.watching
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, AddressScreen)
@@ -311,15 +317,15 @@ async def test_find_with_no_servers_says_so_and_goes_back_to_the_menu():
     ("url", "ok"),
     [("ws://h:1", True), ("wss://h", True), ("h:1", False), ("ws://", False), ("ws://h:x", False)],
 )
-def test_check_url(url, ok):
-    assert (check_url(url) is None) is ok
+def test_address_problem(url, ok):
+    assert (address_problem(url) is None) is ok
 
 
 def test_no_arguments_on_a_terminal_runs_the_chosen_command(monkeypatch):
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(cli, "_start_menu", lambda: ["play", "--players", "3"])
-    monkeypatch.setattr(cli, "_log_to_file", lambda: None)
+    monkeypatch.setattr(cli_client, "start_menu", lambda: ["play", "--players", "3"])
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
     calls: list[argparse.Namespace] = []
     monkeypatch.setattr(cli_play, "play", calls.append)
     assert cli.main([]) == 0
@@ -329,7 +335,7 @@ def test_no_arguments_on_a_terminal_runs_the_chosen_command(monkeypatch):
 def test_no_arguments_and_quit_does_nothing(monkeypatch):
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(cli, "_start_menu", lambda: None)
+    monkeypatch.setattr(cli_client, "start_menu", lambda: None)
     monkeypatch.setattr(cli_play, "play", lambda args: pytest.fail("must not start"))
     assert cli.main([]) == 0
 

@@ -133,6 +133,14 @@ def notices(pilot: Pilot) -> list[str]:
     return [n.message for n in pilot.app._notifications]
 
 
+def lobby_tables(app: Any) -> tuple[Any, ...]:
+    """The tables the lobby shows (its own answer to `list`), once it has been shown."""
+    try:
+        return tuple(app.get_screen_stack("lobby")[0].tables)
+    except KeyError:  # no lobby yet
+        return ()
+
+
 async def at_table(pilot: Pilot) -> None:
     """Wait until the app shows the table screen with a view."""
     await until(pilot, lambda: pilot.app.view is not None, "the first state")

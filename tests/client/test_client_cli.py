@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from gother_tui import cli
+from gother_tui import cli, logs
 from gother_tui.app import GotherApp
 
 
@@ -15,7 +15,7 @@ def started(monkeypatch) -> list[tuple[GotherApp, dict]]:
     """Record the app the command would run, instead of taking over the terminal."""
     runs: list[tuple[GotherApp, dict]] = []
     monkeypatch.setattr(GotherApp, "run", lambda self, **kw: runs.append((self, kw)))
-    monkeypatch.setattr(cli, "_log_to_file", lambda: None)
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
     return runs
 
 
@@ -77,15 +77,15 @@ def test_an_unknown_theme_is_refused(capsys, started):
 def test_a_bad_name_is_refused(capsys, started):
     with pytest.raises(SystemExit):
         cli.main(["join", "ws://h:1", "--name", "   "])
-    assert "1 to 24 printable characters" in capsys.readouterr().err
+    assert "argument --name: name: must be 1 to 24 characters, got 0" in capsys.readouterr().err
 
 
 def test_the_client_logs_to_a_file_not_the_terminal(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("platformdirs.user_log_dir", lambda app: str(tmp_path / "logs"))
+    monkeypatch.setattr(logs, "user_log_dir", lambda app: str(tmp_path / "logs"))
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     try:
-        cli._log_to_file()
+        logs.log_client_to_file()
         logging.getLogger("gother.client").warning("a warning for the file")
         assert all(isinstance(h, logging.FileHandler) for h in root.handlers)
     finally:

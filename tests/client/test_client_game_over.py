@@ -9,6 +9,7 @@ from gother_tui.glyphs import ASCII, UNICODE
 from gother_tui.history import ASCII_LEVELS, UNICODE_LEVELS, GothHistory, levels
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
+from protocol.view import View
 from tests.client.clientkit import at_table, reply, screen_text, until
 from tests.client.viewkit import joined, played_views, state
 
@@ -71,13 +72,13 @@ async def test_rematch_and_leave_keys_and_the_panel_closes_on_a_new_deal(make_ap
         await pilot.press("r")
         await until(pilot, lambda: fake.conn.requests("rematch"), "the rematch request")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the new deal")
-        assert app.view["phase"] != "over"
+        assert app.view.phase != "over"
         assert app.screen.history.rounds == [1]  # a new game: a fresh chart
 
 
 async def test_escape_shows_the_final_table_o_opens_the_panel_again_and_l_leaves(make_app, fake):
     fake.handlers["join"] = seat_from(VIEWS)
-    fake.handlers["leave"] = lambda m: [reply(m, "left")]
+    fake.handlers["leave"] = lambda m: [reply(m, "left", table="t1")]
     app = make_app(table="t1")
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
@@ -95,9 +96,9 @@ async def test_escape_shows_the_final_table_o_opens_the_panel_again_and_l_leaves
 def test_history_starts_afresh_on_a_new_game_and_levels_share_one_scale():
     history = GothHistory()
     for v in VIEWS:
-        history.record(v)
+        history.record(View.from_wire(v))
     assert history.rounds == [1, 2, 3]
-    history.record({**VIEWS[0], "table": {**VIEWS[0]["table"], "game": 2}})
+    history.record(View.from_wire({**VIEWS[0], "table": {**VIEWS[0]["table"], "game": 2}}))
     assert history.rounds == [1]
     assert levels([0, 5, 10], 0, 10, UNICODE, 10) == "▁▅█"
     assert levels([0, 5, 10], 0, 20, ASCII, 10) == "_-="

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.message import Message
 from textual.pilot import Pilot
 
+from gother_tui import messages as msg
 from gother_tui.app import GotherApp
 from gother_tui.options import ClientOptions
 from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
+from protocol import server_messages as sm
 from server.app import GotherServer, ServerConfig
 from tests.client.clientkit import screen_text, until, widget_text
 
@@ -34,42 +37,56 @@ async def create_through_the_lobby(pilot: Pilot, *keys: str) -> None:
     await pilot.press("n")
     await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
     await pilot.press(*keys, "enter")
-    await until(pilot, lambda: app.view and app.view["phase"] != "lobby", "the deal")
+    await until(pilot, lambda: app.view and app.view.phase != "lobby", "the deal")
 
 
-async def play_one_decision(pilot: Pilot) -> None:
-    """Ask for a hint, check it is filled in, and send it with Enter."""
+class Answers(list[msg.Answered]):
+    """A message hook keeping every answer the app's screens were given."""
+
+    def __call__(self, message: Message) -> None:
+        if isinstance(message, msg.Answered):
+            self.append(message)
+
+    def to(self, t: str) -> list[msg.Answered]:
+        return [a for a in self if a.asked.t == t]
+
+
+async def play_one_decision(pilot: Pilot, answers: Answers) -> None:
+    """Ask for a hint, check it is filled in, send it with Enter, and wait for the state
+    that answers the move."""
     app = pilot.app
     screen = app.screen
     assert isinstance(screen, TableScreen)
     screen.last_hint = None
-    answered = app.last_reply_rid
+    moved = len(answers.to("move"))
     await pilot.press("h")
     await until(pilot, lambda: screen.last_hint is not None, "the hint")
     assert screen.plan is not None and screen.plan.move() == screen.last_hint
     await pilot.press("enter")
-    await until(pilot, lambda: app.last_reply_rid != answered, "the move's state")
+    await until(pilot, lambda: len(answers.to("move")) > moved, "the move's state")
+    assert isinstance(answers.to("move")[-1].reply, sm.State)
 
 
 async def my_decision_or_over(pilot: Pilot) -> bool:
     """Wait until the game asks this seat something (True) or is over (False)."""
     app = pilot.app
-    await until(pilot, lambda: app.view["legal"] or app.view["phase"] == "over", "a decision")
-    return app.view["phase"] != "over"
+    await until(pilot, lambda: app.view.legal or app.view.phase == "over", "a decision")
+    return app.view.phase != "over"
 
 
 async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_server, store):
     app = client(live_server, store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
         await create_through_the_lobby(pilot)  # the defaults: 4 seats, 3 bots
         view = app.view
-        assert [p["bot"] for p in view["players"]] == [False, True, True, True]
-        assert view["you"]["seat"] == 0 and len(view["you"]["hand"]) == 5
+        assert [p.bot for p in view.players] == [False, True, True, True]
+        assert view.seat == 0 and len(view.hand) == 5
         decisions = 0
-        while await my_decision_or_over(pilot) and app.view["round"] < 3:
-            await play_one_decision(pilot)
+        while await my_decision_or_over(pilot) and app.view.round < 3:
+            await play_one_decision(pilot, answers)
             decisions += 1
-        assert app.view["round"] >= 3 or app.view["phase"] == "over"
+        assert app.view.round >= 3 or app.view.phase == "over"
         assert decisions >= 4  # two turns: at least a distribution and a draw each
         names = widget_text(pilot, "#players")
         assert all(bot in names for bot in ("Morticia", "Vlad", "Lenore"))
@@ -77,14 +94,15 @@ async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_serve
 
 async def test_a_whole_short_game_to_the_end(live_server, store):
     app = client(live_server, store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
         # 3 seats, 2 bots, round cap 2
         keys = ("tab", "backspace", "3", "tab", "backspace", "2", "tab", "tab", "tab")
         await create_through_the_lobby(pilot, *keys, "backspace", "backspace", "backspace", "2")
-        assert app.view["round_cap"] == 2
+        assert app.view.round_cap == 2
         while await my_decision_or_over(pilot):
-            await play_one_decision(pilot)
-        assert app.view["winner"]
+            await play_one_decision(pilot, answers)
+        assert app.view.winner
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
         assert "WINNER" in screen_text(pilot) and "Goth Points by round" in screen_text(pilot)
         await pilot.press("escape")
@@ -100,8 +118,9 @@ async def test_watch_a_bots_only_table(live_server, store):
     app = client(live_server, store, name="Crow", watch=True, table=table.id)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.view and app.current_mode == "table", "the table")
-        assert app.view["you"] is None and app.seat is None
-        assert not app.table_screen.query_one("#action").display  # (the game may be over)
+        assert app.view.you is None and app.seat is None
+        table_screen = app.get_screen_stack("table")[0]
+        assert not table_screen.query_one("#action").display  # (the game may be over)
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game's end")
         text = screen_text(pilot)
         assert "WINNER" in text and "Rematch" not in text  # a spectator cannot ask for one
@@ -117,20 +136,21 @@ async def test_a_server_restart_resumes_the_same_seat(tmp_path, store):
     await first.start()
     port = first.port
     app = client(first, store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
         await create_through_the_lobby(pilot)
         seat, table = app.seat, app.table_id
-        hand = app.view["you"]["hand"]
+        hand = app.view.hand
         await first.close()
         await until(pilot, lambda: app.link == "offline", "the loss")
-        assert app.screen.has_class("-offline") and app.view["you"]["hand"] == hand
+        assert app.screen.has_class("-offline") and app.view.hand == hand
         second = GotherServer(ServerConfig(host="127.0.0.1", port=port, db=db, bot_delay=0.0))
         await second.start()
         try:
-            await until(pilot, lambda: app.link == "online" and app.view["legal"], "the resume")
+            await until(pilot, lambda: app.link == "online" and app.view.legal, "the resume")
             assert (app.seat, app.table_id) == (seat, table)
-            assert app.view["you"]["hand"] == hand
+            assert app.view.hand == hand
             assert store.find(f"ws://127.0.0.1:{port}") is not None
-            await play_one_decision(pilot)
+            await play_one_decision(pilot, answers)
         finally:
             await second.close()

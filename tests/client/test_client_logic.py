@@ -4,35 +4,44 @@ sentences, glyph choice, the seat-token file."""
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 from rich.cells import cell_len
+from rich.style import Style
 
+from gother_tui import messages as msg
 from gother_tui.catalogue import Catalogue
+from gother_tui.connection import incoming
 from gother_tui.glyphs import ASCII, UNICODE, wants_ascii
 from gother_tui.logtext import Narrator
+from gother_tui.palette import Palette
 from gother_tui.plans import keep_or_replace, plan_for
-from gother_tui.preview import Outcome, Scores, fate_scores
+from gother_tui.preview import Outcome, Sums, fate_sums
 from gother_tui.seat_store import SeatStore
+from gother_tui.theme import GOTHER
 from gother_tui.widgets.players import player_line
+from protocol.view import Event, convert
 from server.game import Variants
 from tests.client.viewkit import (
-    CATALOGUE,
+    DECK,
     ID,
     RAVEN_FATE,
     debt_game,
     distribute_game,
     draw_game,
     fate_discard_game,
+    state,
+    table_view,
     wire_view,
 )
 
-CAT = Catalogue.from_wire(CATALOGUE)
+CAT = Catalogue(DECK.catalogue())
 
 
 # -- plans --------------------------------------------------------------------------------
 
 
 def test_a_distribute_plan_gives_one_card_per_seat_and_builds_pairs():
-    plan = plan_for(wire_view(distribute_game()))
+    plan = plan_for(table_view(distribute_game()))
     assert plan is not None and plan.kind == "distribute" and plan.count == 3
     assert plan.move() is None
     assert plan.assign(2) is None  # Consumption Chic -> seat 2; cursor moves on
@@ -48,28 +57,28 @@ def test_a_distribute_plan_gives_one_card_per_seat_and_builds_pairs():
 
 
 def test_a_plan_offers_only_the_cards_legal_lists():
-    top_only = plan_for(wire_view(fate_discard_game(Variants(fate_discard="top"))))
+    top_only = plan_for(table_view(fate_discard_game(Variants(fate_discard="top"))))
     assert top_only is not None and top_only.choices == [ID["Chamomile Tea"]]
-    anything = plan_for(wire_view(fate_discard_game()))
+    anything = plan_for(table_view(fate_discard_game()))
     assert anything is not None
     assert anything.choices == [ID["Chamomile Tea"], ID["Fishnet Pneumonia"], ID["Anaemia"]]
 
 
 def test_a_draw_plan_needs_a_source_and_refuses_the_discard_pile_in_debt():
-    plan = plan_for(wire_view(draw_game()))
+    plan = plan_for(table_view(draw_game()))
     assert plan is not None and plan.move() is None
     assert plan.open_discard() is None
     assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Sunburn"]}
     assert plan.choose_deck() is None
     assert plan.move() == {"kind": "draw", "source": "deck"}
-    debt = plan_for(wire_view(debt_game()))
+    debt = plan_for(table_view(debt_game()))
     assert debt is not None
     assert "in debt" in (debt.open_discard() or "")
     assert debt.move() is None
 
 
 def test_a_hint_prefills_only_when_it_fits_the_decision():
-    plan = plan_for(wire_view(draw_game()))
+    plan = plan_for(table_view(draw_game()))
     assert plan is not None
     assert not plan.prefill({"kind": "distribute", "give": [[0, 1]]})
     assert not plan.prefill({"kind": "draw", "source": "discard", "card": 4})  # not in the pile
@@ -79,18 +88,18 @@ def test_a_hint_prefills_only_when_it_fits_the_decision():
 
 def test_choices_survive_a_state_that_asks_the_same_decision():
     game = distribute_game()
-    plan = plan_for(wire_view(game))
+    plan = plan_for(table_view(game))
     assert plan is not None
     plan.assign(1)
-    assert keep_or_replace(plan, wire_view(game, away=[2])) is plan
-    assert keep_or_replace(plan, wire_view(draw_game())) is not plan
+    assert keep_or_replace(plan, table_view(game, away=[2])) is plan
+    assert keep_or_replace(plan, table_view(draw_game())) is not plan
     assert keep_or_replace(plan, None) is None
 
 
 def test_a_spectator_or_a_waiting_player_has_no_plan():
     game = distribute_game()
-    assert plan_for(wire_view(game, "spectator")) is None
-    assert plan_for(wire_view(game, 1)) is None
+    assert plan_for(table_view(game, "spectator")) is None
+    assert plan_for(table_view(game, 1)) is None
 
 
 # -- previews -----------------------------------------------------------------------------
@@ -98,13 +107,13 @@ def test_a_spectator_or_a_waiting_player_has_no_plan():
 
 def test_the_preview_sums_fate_values_and_names_a_swoon():
     outcome = Outcome.placing("Raven", RAVEN_FATE, ID["Consumption Chic"], CAT)
-    assert outcome.before == Scores(14, 4, -3)
+    assert outcome.before == Sums(14, 4, -3)
     assert outcome.describe(UNICODE) == "Raven: Goth 14 → 17, Sickness 4 → 5: SWOON"
     assert outcome.describe(ASCII) == "Raven: Goth 14 -> 17, Sickness 4 -> 5: SWOON"
 
 
 def test_sickness_is_floored_at_zero_in_previews():
-    assert fate_scores([ID["A Long Nap"], ID["Early Night"]], CAT) == Scores(-1, 0, 0)
+    assert fate_sums([ID["A Long Nap"], ID["Early Night"]], CAT) == Sums(-1, 0, 0)
     outcome = Outcome.removing("Vlad", [ID["A Long Nap"], ID["Stomach Bug"]], ID["A Long Nap"], CAT)
     assert outcome.describe(UNICODE) == "Vlad: Sickness 1 → 3: 2 from swoon"
 
@@ -161,12 +170,23 @@ def test_the_preview_flags_debt_and_leaving_it():
             {"kind": "over", "winners": [0, 2], "reason": "round_cap"},
             "Game over at the round cap: You and Vlad win on Goth Points.",
         ),
-        ({"kind": "comet", "seat": 1}, "(comet)"),
     ],
 )
 def test_log_events_read_as_sentences(event, sentence):
     narrator = Narrator({0: "Raven", 1: "Morticia", 2: "Vlad"}, CAT, you=0)
-    assert narrator.sentence(event) == sentence
+    assert narrator.sentence(convert(event, Event, "event")) == sentence
+
+
+def test_a_log_event_of_a_kind_this_client_does_not_know_makes_the_state_unreadable():
+    """Parsed on arrival (the protocol's View): an unknown event is a malformed view, shown
+    as a notice, never guessed at."""
+    wire = wire_view(distribute_game())
+    frame = state(1, {**wire, "log": [{"kind": "comet", "seat": 1}]})
+    message = incoming(frame)
+    assert isinstance(message, msg.Unreadable)
+    assert message.problem == "state.view.log[0].kind: Invalid value 'comet'"
+    assert isinstance(incoming(state(1, wire)), msg.Received)
+    assert incoming({"t": "comet"}) is None  # a message type it does not know: dropped
 
 
 def test_an_unknown_card_id_still_reads():
@@ -228,14 +248,31 @@ def test_a_seat_is_only_resumed_under_the_name_it_was_taken_with(tmp_path):
 
 
 def test_a_player_line_keeps_every_mark_and_warning_in_words():
-    view = wire_view(distribute_game(), names=("Raven", "A" * 24, "Vlad"), away=[2])
-    view["players"][1]["clock"] = 151.5
-    view["players"][2]["bot"] = False
-    lines = [player_line(p, view, CAT, UNICODE, 80).plain for p in view["players"]]
+    view = table_view(distribute_game(), names=("Raven", "A" * 24, "Vlad"), away=[2])
+    raven, morticia, vlad = view.players
+    players = (raven, replace(morticia, clock=151.5), replace(vlad, bot=False))
+    view = replace(view, players=players)
+    lines = [player_line(p, view, CAT, UNICODE, 80).plain for p in view.players]
     assert lines[0].startswith("▶ 1 Raven (you)")
     assert "✚ 4 ⚠" in lines[0] and "$ -3 DEBT" in lines[0]
     assert "6: Fog Machine Cough ☠+2 ✚+1" in lines[0]
     assert "⚙ 2:31" in lines[1] and "AAAA…" in lines[1]  # the name gives way, not the marks
     assert "Vlad (away)" in lines[2]
-    ascii_line = player_line(view["players"][0], view, CAT, ASCII, 80).plain
+    ascii_line = player_line(view.players[0], view, CAT, ASCII, 80).plain
     assert ascii_line.startswith("> 1 Raven (you)") and "S 4 !" in ascii_line
+
+
+def test_a_player_lines_warnings_take_the_themes_colours():
+    """Near swoon in the theme's $warning, debt in its $error (the gother theme: the
+    terminal's own yellow and red), bold, beside their words."""
+    palette = Palette.of_theme(GOTHER.to_color_system().generate())
+    view = table_view(distribute_game())
+    line = player_line(view.players[0], view, CAT, UNICODE, 80, palette)
+    styled = {line.plain[span.start : span.end].strip(): span.style for span in line.spans}
+    near, debt = styled["✚ 4 ⚠"], styled["$ -3 DEBT"]
+    assert isinstance(near, Style) and isinstance(debt, Style)
+    assert (near.bold, near.color.number, debt.bold, debt.color.number) == (True, 3, True, 1)
+    plain = player_line(view.players[0], view, CAT, UNICODE, 80)
+    assert all(
+        span.style in ("", "bold", "italic", "dim") or not span.style.color for span in plain.spans
+    )

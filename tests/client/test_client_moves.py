@@ -4,6 +4,8 @@ exact `move` that goes to the server."""
 from __future__ import annotations
 
 from gother_tui.screens.table import TableScreen
+from protocol.view import View
+from server.game import Game, Variants, parse_deck
 from tests.client.clientkit import (
     at_table,
     notices,
@@ -14,6 +16,7 @@ from tests.client.clientkit import (
     widget_text,
 )
 from tests.client.viewkit import (
+    CARDS,
     ID,
     debt_game,
     discard_down_game,
@@ -190,7 +193,7 @@ async def test_an_illegal_move_error_is_shown_and_the_state_stays(make_app, fake
         await at_table(pilot)
         await pilot.press("down", "enter")
         await until(pilot, lambda: any("top card" in n for n in notices(pilot)), "the error")
-        assert app.view == wire
+        assert app.view == View.from_wire(wire)
         screen = table(pilot)
         assert screen.awaiting is None and screen.plan is not None
         assert screen.plan.current == ID["Fishnet Pneumonia"]  # the choice is kept
@@ -206,7 +209,7 @@ async def test_a_new_state_for_the_same_decision_keeps_the_choices(make_app, fak
         await at_table(pilot)
         await pilot.press("2")
         fake.conn.feed(state(2, wire_view(game, away=[2])))  # Vlad's connection went
-        await until(pilot, lambda: not app.view["players"][2]["connected"], "the new state")
+        await until(pilot, lambda: not app.view.players[2].connected, "the new state")
         assert table(pilot).plan.assigned == {ID["Consumption Chic"]: 1}
         assert "Vlad ⚙" in screen_text(pilot)
 
@@ -218,5 +221,31 @@ async def test_stale_states_are_ignored(make_app, fake):
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
         fake.conn.feed(state(4, older), state(5, older), {"t": "chat", "from": "V", "text": "x"})
-        await until(pilot, lambda: app.chat_lines, "the chat line after the stale states")
-        assert app.view == first
+        await until(pilot, lambda: app.chat, "the chat line after the stale states")
+        assert app.view == View.from_wire(first)
+
+
+async def test_the_sixth_seat_of_a_house_rule_table_has_its_key(make_app, fake):
+    """R2's 6-seat house rule: key 6 gives the highlighted card to the sixth seat."""
+    names = ("Raven", "Morticia", "Vlad", "Lenore", "Edgar", "Lilith")
+    cards = "".join(  # the test deck twice, enough to deal six (the catalogue is the first)
+        f'[[card]]\nid = {i}\nname = "{name} {i}"\nflavour = ""\n'
+        f"goth = {goth}\nsickness = {sickness}\nmoney = {money}\n"
+        for i, (name, goth, sickness, money) in enumerate(CARDS * 2)
+    )
+    deck = parse_deck(cards, "six.toml")
+    game = Game.from_position(
+        deck,
+        hands=[[0, 1, 2, 3, 4, 5], [6, 7], [8, 9], [10, 11], [12, 13], [14, 15]],
+        fates=[[]] * 6,
+        draw_pile=list(range(16, len(deck))),
+        phase="distribute",
+        variants=Variants(two_or_six=True),
+    )
+    fake.handlers["join"] = join_with(wire_view(game, names=names))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("6")
+        assert table(pilot).plan.assigned == {0: 5}
+        assert "Pet Raven +4 +0 -3 → 6 Lilith" in widget_text(pilot, "#cards")

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Any
 
 from textual.worker import WorkerState
 
+from gother_tui import messages as msg
+from protocol.view import View
 from tests.client.clientkit import URL, at_table, notices, reply, screen_text, until, widget_text
 from tests.client.viewkit import (
     TABLE,
@@ -47,10 +50,10 @@ async def test_a_lost_connection_dims_the_table_then_resumes_the_seat(make_app, 
         assert "reconnecting…" in widget_text(pilot, "#status")
         assert "Connection lost: reconnecting…" in widget_text(pilot, "#prompt")
         assert "Morticia" in widget_text(pilot, "#players")  # the last state is still shown
-        assert app.view == before
+        assert app.view == View.from_wire(before)
         await pilot.press("1", "2", "3", "enter")  # no moves while offline
         fake.refusals = 0
-        await until(pilot, lambda: app.view == after, "the resumed state")
+        await until(pilot, lambda: app.view == View.from_wire(after), "the resumed state")
         second = fake.connections[-1]
         assert [m["t"] for m in second.sent] == ["hello", "resume"]
         assert second.last("resume")["token"] == TOKEN
@@ -115,7 +118,8 @@ async def test_a_spectator_watches_again_after_a_loss(make_app, fake, store):
         await until(pilot, lambda: fake.conn.requests("watch"), "watch again")
         assert fake.conn.last("watch")["table"] == TABLE
         assert not fake.conn.requests("resume") and store.find(URL) is None
-        await until(pilot, lambda: app.link == "online" and app.view == wire, "the state again")
+        again = View.from_wire(wire)
+        await until(pilot, lambda: app.link == "online" and app.view == again, "the state again")
 
 
 async def test_a_seat_taken_over_elsewhere_does_not_reconnect(make_app, fake):
@@ -156,16 +160,30 @@ async def test_another_name_on_the_same_account_does_not_take_the_seat(make_app,
 
 
 async def test_every_server_frame_becomes_a_typed_message(make_app, fake):
-    seen: list[str] = []
-    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    """Parsed once, on arrival: the app handles the protocol's typed messages; a frame of
+    a type it does not know is dropped, one that is malformed is a notice, never a view
+    with a default filled in."""
+    seen: list[Any] = []
+    wire = wire_view(distribute_game())
+    fake.handlers["join"] = join_with(wire)
     fake.handlers["hint"] = lambda m: [reply(m, "error", code="not_your_turn", message="no")]
     app = make_app(table=TABLE)
-    hook = lambda message: seen.append(type(message).__name__)  # noqa: E731
-    async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+    async with app.run_test(size=(80, 24), message_hook=seen.append) as pilot:
         await at_table(pilot)
-        fake.conn.feed({"t": "chat", "from": "Vlad", "text": "hi"}, {"t": "comet", "x": 1})
+        broken = {**wire, "players": [{**wire["players"][0], "fate": ["x"]}]}
+        fake.conn.feed(
+            {"t": "chat", "from": "Vlad", "text": "hi"},
+            {"t": "comet", "x": 1},
+            state(7, broken),
+        )
         await pilot.press("h")
-        await until(pilot, lambda: "ServerError" in seen and "UnknownFrame" in seen, "frames")
-    order = [name for name in seen if name in {"Connected", "Welcome", "Seated", "StateUpdate"}]
-    assert order[:4] == ["Connected", "Welcome", "Seated", "StateUpdate"]
-    assert "ChatLine" in seen
+        await until(pilot, lambda: any(isinstance(m, msg.Refused) for m in seen), "the refusal")
+        await until(pilot, lambda: any("cannot read" in n for n in notices(pilot)), "notice")
+        assert app.view == View.from_wire(wire)  # the malformed state changed nothing
+    received = [type(m.message).__name__ for m in seen if isinstance(m, msg.Received)]
+    assert received[:3] == ["Welcome", "Joined", "State"]
+    assert "Chat" in received and "Error" in received and len(received) == 5
+    (unreadable,) = [m for m in seen if isinstance(m, msg.Unreadable)]
+    assert unreadable.problem == "state.view.players[0].fate[0]: Expected `int`, got `str`"
+    (refused,) = [m for m in seen if isinstance(m, msg.Refused)]
+    assert (refused.asked.t, refused.error.code) == ("hint", "not_your_turn")

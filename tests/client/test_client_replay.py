@@ -13,7 +13,7 @@ import msgpack
 import pytest
 from textual.widgets import Input
 
-from gother_tui import cli
+from gother_tui import cli, logs
 from gother_tui.options import ClientOptions
 from gother_tui.record import load_record
 from gother_tui.replay_app import ReplayApp
@@ -52,7 +52,7 @@ async def test_step_through_a_record_with_the_arrow_keys(record_file):
         await pilot.pause()
         assert widget_text(pilot, "#replay-pos").startswith(f"move 0/{total} the deal")
         assert "Replay Crypt" in widget_text(pilot, "#status") and "replay" in screen_text(pilot)
-        first_hand = app.catalogue.name(views[0]["players"][0]["hand"][0])
+        first_hand = app.catalogue.name(views[0].players[0].hand[0])
         assert first_hand in widget_text(pilot, "#hands")  # every hand is shown
         await pilot.press("left")  # already at the deal: stays
         assert app.position == 0
@@ -62,7 +62,7 @@ async def test_step_through_a_record_with_the_arrow_keys(record_file):
         assert widget_text(pilot, "#replay-pos").startswith(f"move 2/{total} ")
         await pilot.press("end")
         await pilot.pause()
-        assert app.view is views[-1] and app.view["phase"] == "over"
+        assert app.view is views[-1] and app.view.phase == "over"
         assert widget_text(pilot, "#replay-pos").startswith(f"move {total}/{total} ")
         assert "game over" in widget_text(pilot, "#status")
         assert not isinstance(app.screen, GameOverScreen)  # a replay does not pop it up
@@ -82,7 +82,7 @@ async def test_a_replay_is_read_only_and_shows_the_results_at_the_end(record_fil
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the results")
         await pilot.pause()
         text = screen_text(pilot)
-        rounds = app.record.views[-1]["round"]
+        rounds = app.record.views[-1].round
         assert f"Goth Points by round, rounds 1-{rounds}" in text and "WINNER" in text
         assert "Rematch" not in text and "Leave" not in text
         assert all(ch.isascii() for ch in text)
@@ -91,7 +91,7 @@ async def test_a_replay_is_read_only_and_shows_the_results_at_the_end(record_fil
 def test_the_command_line_opens_the_record(record_file, monkeypatch):
     runs: list[ReplayApp] = []
     monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: runs.append(self))
-    monkeypatch.setattr(cli, "_log_to_file", lambda: None)
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
     assert cli.main(["replay", str(record_file), "--ascii"]) == 0
     (app,) = runs
     assert app.options.ascii and len(app.record.views) == len(app.record.moves) + 1
@@ -125,5 +125,7 @@ def test_the_installed_command_reports_a_bad_file_without_a_traceback(tmp_path):
         [GOTHER, "replay", str(path)], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 2
-    assert done.stderr.strip() == f"gother replay: {path} is not a game record: no 'views' list"
+    assert done.stderr.strip() == (
+        f"gother replay: {path} is not a game record: record: Object missing required field `views`"
+    )
     assert "Traceback" not in done.stderr and done.stdout == ""

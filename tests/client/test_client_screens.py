@@ -5,16 +5,28 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual import events
 from textual.widgets import Input
 
 from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.help import HelpScreen
+from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.too_small import TooSmallScreen
 from gother_tui.screens.viewer import TextViewer
-from tests.client.clientkit import at_table, notices, reply, screen_text, until, widget_text
+from protocol import validate_request
+from protocol.view import Variants
+from tests.client.clientkit import (
+    at_table,
+    lobby_tables,
+    notices,
+    reply,
+    screen_text,
+    until,
+    widget_text,
+)
 from tests.client.viewkit import (
     CATALOGUE,
     TABLE,
@@ -38,10 +50,13 @@ def listing(**overrides: Any) -> dict[str, Any]:
         "seated": 2,
         "free": 2,
         "bots": 1,
+        "players": ["Morticia", "Lenore", None, None],
         "phase": "lobby",
         "started": False,
         "spectators": 3,
         "password": False,
+        "variants": Variants().to_wire(),
+        "deck": "original",
     }
     return {**row, **overrides}
 
@@ -64,7 +79,7 @@ async def test_the_lobby_lists_tables_with_names_shown_literally(make_app, fake)
     ]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: len(app.tables) == 2, "the table list")
+        await until(pilot, lambda: len(lobby_tables(app)) == 2, "the table list")
         await pilot.pause()
         text = screen_text(pilot)
         assert "Table" in text and "Watching" in text
@@ -115,7 +130,10 @@ async def test_the_create_form_refuses_bad_numbers_and_sends_nothing(make_app, f
         await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
         await pilot.press("tab", "backspace", "7", "enter")
         await pilot.pause()
-        assert "seats must be 3, 4 or 5" in screen_text(pilot)
+        assert "create.seats: must be between 2 and 6, got 7" in screen_text(pilot)
+        await pilot.press("backspace", "4", "tab", "backspace", "5", "enter")  # 5 bots, 4 seats
+        await pilot.pause()
+        assert "create.bots: must be at most seats (4), got 5" in screen_text(pilot)
         assert not fake.conn.requests("create")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen), "cancel")
@@ -128,7 +146,7 @@ async def test_join_errors_are_shown_plainly_in_the_lobby(make_app, fake):
     ]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: app.tables, "the table list")
+        await until(pilot, lambda: lobby_tables(app), "the table list")
         await pilot.press("enter")
         await until(pilot, lambda: "no free seat" in widget_text(pilot, "#lobby-status"), "why")
         assert "Table full: table ab12 has no free seat" in widget_text(pilot, "#lobby-status")
@@ -140,7 +158,7 @@ async def test_a_password_table_asks_for_it_before_joining(make_app, fake):
     fake.tables = [listing(password=True)]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: app.tables, "the table list")
+        await until(pilot, lambda: lobby_tables(app), "the table list")
         await pilot.press("enter")
         await until(pilot, lambda: "Password for The Crypt" in screen_text(pilot), "the prompt")
         await pilot.press(*"s3cret", "enter")
@@ -162,7 +180,7 @@ async def test_watch_from_the_lobby_shows_the_table_without_hand_or_moves(make_a
     ]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: app.tables, "the table list")
+        await until(pilot, lambda: lobby_tables(app), "the table list")
         await pilot.press("w")
         await at_table(pilot)
         assert fake.conn.last("watch")["table"] == "ab12"
@@ -225,7 +243,7 @@ async def test_untrusted_names_and_chat_show_literally(make_app, fake):
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
         fake.conn.feed({"t": "chat", "from": "[link=http://x]me[/link]", "text": "[blink]hi[/]"})
-        await until(pilot, lambda: app.chat_lines, "the chat line")
+        await until(pilot, lambda: app.chat, "the chat line")
         await pilot.pause()
         assert f"1 {MARKUP} (you)" in widget_text(pilot, "#players")
         assert "2 [red]Mort[/red]" in widget_text(pilot, "#players")
@@ -314,7 +332,7 @@ async def test_a_spectators_enter_watches_from_the_lobby(make_app, fake):
     fake.tables = [listing()]
     app = make_app(watch=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: app.tables, "the table list")
+        await until(pilot, lambda: lobby_tables(app), "the table list")
         await pilot.pause()
         assert "Join" not in widget_text(pilot, "Footer")
         await pilot.press("enter")
@@ -343,3 +361,33 @@ async def test_a_table_given_on_the_command_line_that_is_gone_lands_in_the_lobby
         await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
         await until(pilot, lambda: "no table 'zz'" in widget_text(pilot, "#lobby-status"), "why")
         assert "No such table" in widget_text(pilot, "#lobby-status")
+
+
+@pytest.mark.parametrize(("seats", "bots"), [("2", "1"), ("6", "5")])
+async def test_the_create_form_offers_the_2_and_6_seat_house_rule(make_app, fake, seats, bots):
+    """R2: 2 or 6 seats only as the labelled house rule, which the server accepts; the form
+    used to refuse them with its own copy of the 3-5 range."""
+    fake.handlers["create"] = lambda m: [reply(m, "created", table="new1")]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+        await pilot.press("tab", "backspace", seats, "tab", "backspace", bots, "enter")
+        await until(pilot, lambda: fake.conn.requests("create"), "the create request")
+        create = fake.conn.last("create")
+        assert (create["seats"], create["bots"]) == (int(seats), int(bots))
+        assert create["variants"]["two_or_six"] is True
+        assert validate_request(create) == create  # as the server will check it
+
+
+async def test_the_lobby_refreshes_its_list_by_itself(make_app, fake, monkeypatch):
+    monkeypatch.setattr(LobbyScreen, "REFRESH_EVERY", 0.05)
+    fake.tables = [listing()]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: lobby_tables(app), "the first list")
+        fake.tables = [listing(), listing(id="cd34", name="The Attic")]
+        await until(pilot, lambda: len(lobby_tables(app)) == 2, "the list, refreshed")
+        assert len(fake.conn.requests("list")) >= 2
+        assert "The Attic" in screen_text(pilot)  # no key was pressed

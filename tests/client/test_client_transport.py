@@ -1,18 +1,21 @@
 """The websocket transport against a tiny server in the test's loop: frames decoded, an
-unreadable frame skipped, the close code kept, a refused connection a TransportError."""
+unreadable frame reported, the close code kept, a refused connection a TransportError, and
+the socket let go of even when closing is cut short."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from gother_tui.transport import TransportError, WebSocketTransport
-from protocol import MAX_FRAME, decode, encode
+from protocol import MAX_FRAME, ProtocolError, decode, encode
 
 
-async def test_frames_are_decoded_bad_ones_skipped_and_the_close_code_kept():
+async def test_frames_are_decoded_bad_ones_reported_and_the_close_code_kept():
     received: list[dict] = []
 
     async def handler(ws: ServerConnection) -> None:
@@ -29,7 +32,9 @@ async def test_frames_are_decoded_bad_ones_skipped_and_the_close_code_kept():
         frames = [frame async for frame in transport.messages()]
         await transport.close()
     assert received == [{"t": "hello", "v": 1, "name": "Raven"}]
-    assert frames == [{"t": "welcome", "v": 1, "server": "tiny"}]
+    bad, welcome = frames  # the unreadable frame is reported, and the connection goes on
+    assert isinstance(bad, ProtocolError) and bad.code == "bad_frame"
+    assert welcome == {"t": "welcome", "v": 1, "server": "tiny"}
     assert transport.close_code == 4000
     assert transport.close_reason == "seat resumed from another connection"
     with pytest.raises(TransportError):
@@ -42,3 +47,35 @@ async def test_a_refused_connection_is_a_transport_error():
         port = sock.getsockname()[1]
     with pytest.raises(TransportError):
         await WebSocketTransport(f"ws://127.0.0.1:{port}").connect()
+
+
+async def test_a_close_cut_short_still_lets_go_of_the_socket():
+    """`gother play` quit slowly: the exiting app's event loop ended while its close
+    handshake waited for the server, the socket stayed open in the process, and the server
+    in that same process waited its whole close timeout (10 s) for it. Here the client's
+    loop ends mid-close (the server is not reading, so it cannot answer); the server must
+    then see the connection end at once, well inside that timeout."""
+    reading = asyncio.Event()
+    ended = asyncio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        ws.transport.pause_reading()  # deaf until the client's loop is gone
+        await reading.wait()
+        ws.transport.resume_reading()
+        await ws.wait_closed()
+        ended.set()
+
+    def client(url: str) -> None:
+        async def quit_mid_close() -> None:
+            transport = WebSocketTransport(url)
+            await transport.connect()
+            with contextlib.suppress(TimeoutError):  # the app exits before any answer
+                await asyncio.wait_for(transport.close(), 0.2)
+
+        asyncio.run(quit_mid_close())
+
+    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
+        port = server.sockets[0].getsockname()[1]
+        await asyncio.to_thread(client, f"ws://127.0.0.1:{port}")
+        reading.set()
+        await asyncio.wait_for(ended.wait(), 5)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.view import SeatInfo, TableInfo
+from protocol.view import SeatInfo, TableInfo, View
 from server.game import SPECTATOR, Game, Variants, parse_deck, view
 
 # (name, goth, sickness, money); card id = index.
@@ -56,7 +56,7 @@ def _deck_toml() -> str:
 
 
 DECK = parse_deck(_deck_toml(), "client-test.toml")
-CATALOGUE = [card.to_wire() for card in DECK.catalogue()]
+CATALOGUE = [card.to_wire() for card in DECK.catalogue()]  # as `joined` carries it
 NAMES = ("Raven", "Morticia", "Vlad")
 TOKEN = "raven-secret-token-0123456789"
 TABLE = "t1"
@@ -84,11 +84,19 @@ def table_info(game: Game, name: str = "The Crypt") -> TableInfo:
     )
 
 
+def table_view(
+    game: Game, viewer: int | str = 0, names: Sequence[str] = NAMES, away: Sequence[int] = ()
+) -> View:
+    """`viewer`'s view of the game at table t1, as the engine builds it."""
+    seats = seats_meta(names, away)
+    return view(game, viewer, table=table_info(game), seats=seats)  # type: ignore[arg-type]
+
+
 def wire_view(
     game: Game, viewer: int | str = 0, names: Sequence[str] = NAMES, away: Sequence[int] = ()
 ) -> dict[str, Any]:
-    seats = seats_meta(names, away)
-    return view(game, viewer, table=table_info(game), seats=seats).to_wire()  # type: ignore[arg-type, no-any-return]
+    """The same view as a `state` frame carries it."""
+    return table_view(game, viewer, names, away).to_wire()  # type: ignore[no-any-return]
 
 
 def spectator_view(game: Game) -> dict[str, Any]:
@@ -176,25 +184,23 @@ def discard_down_game() -> Game:
 
 
 def lobby_view(names: Sequence[str | None] = ("Raven", None, None)) -> dict[str, Any]:
-    """The server's view of a table before the deal (server/table.py `_lobby_view`)."""
-    return {
-        "table": {"id": TABLE, "name": "The Crypt", "variants": Variants().to_wire(), "seats": 3},
-        "phase": "lobby",
-        "turn": None,
-        "to_act": None,
-        "round": 0,
-        "round_cap": 100,
-        "deck_count": 0,
-        "discard": [],
-        "players": [
-            {"seat": s, "name": n, "bot": False, "connected": n is not None}
-            for s, n in enumerate(names)
-        ],
-        "you": {"seat": 0, "hand": []},
-        "legal": None,
-        "winner": None,
-        "log": [],
-    }
+    """The server's view of a table before the deal (the protocol's `View.lobby`), for
+    seat 0, as a frame carries it."""
+    table = TableInfo(
+        variants=Variants(),
+        id=TABLE,
+        name="The Crypt",
+        deck="client-test",
+        seats=len(names),
+        game=0,
+        spectators=0,
+        password=False,
+    )
+    seats = tuple(
+        SeatInfo(s, n, bot=False, connected=n is not None, covered=False, rematch=False)
+        for s, n in enumerate(names)
+    )
+    return View.lobby(table, seats, 0).to_wire()  # type: ignore[no-any-return]
 
 
 def joined(rid: int | None = None, seat: int = 0, token: str = TOKEN) -> dict[str, Any]:

@@ -105,7 +105,7 @@ def immediate_active_overflows() -> Game:
         deck, hands=[[2, 3, 4, 5, 6], [7], [8]], fates=[[0, 1], [], []], variants=IMMEDIATE
     )
     game.apply(DiscardFate(0, 1))
-    assert game.phase == "distribute" and game.overflowing() == 0
+    assert game.phase == "distribute" and game.discarding_down() == 0
     return game
 
 
@@ -227,6 +227,7 @@ CASES: list[tuple[str, Callable[[], Game], Move, str, str]] = [
     # R12
     ("draw-hand-full", over_limit_at_draw, Draw(0, "deck"), "illegal_move", "full"),
     ("draw-nothing-left", at_draw_nothing_left, Draw(0, "deck"), "illegal_move", "empty"),
+    ("draw-deck-names-a-card", at_draw, Draw(0, "deck", 10), "illegal_move", "name no card"),
     ("draw-from-nowhere", at_draw, Draw(0, "hand"), "illegal_move", "cannot draw from"),  # type: ignore[arg-type]
     ("draw-in-debt", in_debt_at_draw, Draw(0, "discard", 10), "illegal_move", "debt"),
     ("draw-card-not-discarded", at_draw, Draw(0, "discard", 8), "illegal_move", "discard pile"),

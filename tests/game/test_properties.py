@@ -99,6 +99,11 @@ def check_state(game: Game) -> None:
     if game.variants.overflow == "immediate" and over_limit:
         assert actor == (game.turn + min(over_limit)) % game.players
         assert isinstance(legal(game, actor), LegalDiscardHand)
+    # R13 has one home: the predicate says exactly when legal() asks for a discard-down.
+    assert game.must_discard_down(actor) == isinstance(legal(game, actor), LegalDiscardHand)
+    if game.variants.overflow != "immediate":
+        must = [s for s in range(game.players) if game.must_discard_down(s)]
+        assert must == ([game.turn] if game.phase == "draw" and 0 in over_limit else [])
 
 
 def check_turn_ends(game: Game, new_events: list[Any]) -> None:
@@ -141,8 +146,8 @@ def play_checked(game: Game, rng: random.Random, *, each_move=None) -> None:
         if game.over:
             break
         seen = len(game.events)
-        game.apply(random_move(game, rng))
-        new_events = game.events[seen:]
+        new_events = game.apply(random_move(game, rng))
+        assert new_events == game.events[seen:]  # apply returns what it recorded, all of it
         check_state(game)
         check_turn_ends(game, new_events)
         track_known(known, new_events)
@@ -242,11 +247,18 @@ def check_legal_matches_can(game: Game, rng: random.Random) -> None:
             assert game.can(Draw(seat, "discard", card)) == (
                 isinstance(choice, LegalDraw) and card in choice.discard
             )
+            # Each step's own can_… is its verifier as a bool: the same answer as can().
+            assert game.can_discard_fate(seat, card) == game.can(DiscardFate(seat, card))
+            assert game.can_discard_hand(seat, card) == game.can(DiscardHand(seat, card))
+            assert game.can_draw(seat, "discard", card) == game.can(Draw(seat, "discard", card))
+            assert not game.can_draw(seat, "deck", card)  # a deck draw names no card
         assert game.can(Draw(seat, "deck")) == (isinstance(choice, LegalDraw) and choice.deck)
+        assert game.can_draw(seat, "deck") == game.can(Draw(seat, "deck"))
         if isinstance(choice, LegalDistribute):
             picked = rng.sample(choice.hand, choice.count)
             to = rng.sample(choice.recipients, choice.count)
             assert game.can(Distribute(seat, tuple(zip(to, picked, strict=True))))
+            assert game.can_distribute(seat, tuple(zip(to, picked, strict=True)))
             if choice.count > 1:  # one card short, or two cards to one seat: refused
                 assert not game.can(Distribute(seat, tuple(zip(to, picked, strict=True))[1:]))
                 doubled = [to[0], to[0], *to[2:]]
@@ -255,6 +267,7 @@ def check_legal_matches_can(game: Game, rng: random.Random) -> None:
             hand = game.hands[seat][: game.players]
             give = tuple(zip(range(game.players), hand, strict=False))
             assert not game.can(Distribute(seat, give))
+            assert not game.can_distribute(seat, give)
 
 
 @settings(max_examples=25, deadline=None)

@@ -519,6 +519,21 @@ def test_r12_debt_from_ones_own_placement_counts_at_the_draw_step():
     assert legal(game, 0) == LegalDraw(True, (), True, 5)
 
 
+def test_r12_a_deck_draw_takes_no_card():
+    """A draw from the draw pile takes its top card: a move naming a card (say, one of the
+    discard pile) is refused and changes nothing, so no record holds a card not drawn."""
+    game = position(make_deck(), hands=[[], [1], [2]], draw_pile=[7], discard=[3], phase="draw")
+    before = snapshot(game)
+    for named in (7, 3, 14):
+        move = Draw(0, "deck", named)
+        assert not game.can(move) and not game.can_draw(0, "deck", named)
+        with pytest.raises(MoveError) as caught:
+            game.apply(move)
+        assert caught.value.code == "illegal_move" and "name no card" in caught.value.message
+        assert snapshot(game) == before
+    assert game.apply(Draw(0, "deck"))[0] == Drew(0, "deck", 7)
+
+
 # -- R13 Discard down ------------------------------------------------------------------
 
 
@@ -628,6 +643,28 @@ def test_r14_both_piles_empty_drawing_stops_and_the_hand_stays_short():
     assert game.hands[1] == [3, 4, 10]
     assert Reshuffled(1) in game.events
     assert game.turn == 2  # short again: 3 cards, limit 5
+
+
+def test_r14_in_debt_one_draws_face_down_from_the_new_pile_even_of_one_card():
+    """RULES.md's clarified R14: the draw pile ran dry when the discard pile was empty; when
+    a card must be drawn, the discard pile is shuffled into a new draw pile first, so a
+    player in debt draws from it (face down) even when it is a single card."""
+    deck = make_deck({0: (1, 0, -2)})  # card 0 puts its holder in debt
+    game = position(
+        deck,
+        hands=[[1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13]],
+        fates=[[0], [], []],
+        draw_pile=[],
+        discard=[14],  # every card is named: the draw pile is empty
+        phase="draw",
+    )
+    assert game.in_debt(0)
+    assert legal(game, 0) == LegalDraw(True, (), True, 1)
+    game.apply(Draw(0, "deck"))
+    assert game.hands[0] == [1, 2, 3, 4, 14]
+    assert game.events[-3:-1] == [Reshuffled(1), Drew(0, "deck", 14)]
+    blind = view(game, SPECTATOR).log[-2]
+    assert blind == Drew(0, "deck")  # face down: nobody else is shown the card
 
 
 # -- R15 Win ---------------------------------------------------------------------------

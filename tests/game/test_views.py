@@ -188,3 +188,62 @@ def test_every_view_parses_back_from_its_frame(seed, moves, viewer):
     play_random(game, random.Random(seed), moves)
     built = view(game, viewer)
     assert View.from_wire(msgpack.unpackb(encode(built))) == built
+
+
+# -- the view's memo: entries rebuilt only when they changed, never stale ----------------
+
+variants_st = st.builds(
+    Variants,
+    fate_discard=st.sampled_from(["any", "top"]),
+    overflow=st.sampled_from(["draw_step", "immediate"]),
+    round_cap=st.sampled_from([None, 2, 100]),
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(min_value=3, max_value=5),
+    variants=variants_st,
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    play_seed=st.integers(min_value=0, max_value=2**32 - 1),
+)
+def test_views_built_from_the_memo_equal_views_built_from_scratch(
+    players, variants, seed, play_seed
+):
+    """After every move, for every viewer in turn (the referee's revealed entries and the
+    seats' hidden ones alternate), the view equals that of a copy with nothing remembered."""
+    game = Game.new(default_deck(), players, seed, variants)
+    rng = random.Random(play_seed)
+    viewers = [*range(players), SPECTATOR, REFEREE]
+    while True:
+        for viewer in rng.sample(viewers, len(viewers)):
+            assert view(game, viewer) == view(game.clone(), viewer)
+        if game.over:
+            break
+        play_random(game, rng, 1)
+
+
+def test_a_changed_seat_is_rebuilt_and_the_others_are_reused():
+    game = fresh()
+    seats = tuple(
+        SeatInfo(s, f"P{s}", bot=False, connected=True, covered=False, rematch=False)
+        for s in range(3)
+    )
+    before = view(game, SPECTATOR, seats=seats).players
+    game.apply(Distribute(0, ((0, 0), (1, 1), (2, 2))))
+    placed = view(game, SPECTATOR, seats=seats).players
+    assert [p.fate for p in placed] == [(0,), (12, 1), (2,)]
+    assert all(a is not b for a, b in zip(before, placed, strict=True))  # every pile changed
+    game.apply(Draw(0, "deck"))
+    drawn = view(game, 1, seats=seats).players
+    assert drawn[0].hand_count == 3 and drawn[0] is not placed[0]
+    assert drawn[1] is placed[1] and drawn[2] is placed[2]  # nothing of theirs changed
+    # A lobby fact of one seat changes (it went offline): only its entry is rebuilt.
+    offline = (
+        seats[0],
+        SeatInfo(1, "P1", bot=False, connected=False, covered=False, rematch=False),
+        seats[2],
+    )
+    moved = view(game, 2, seats=offline).players
+    assert moved[1].connected is False and moved[1] is not drawn[1]
+    assert moved[0] is drawn[0] and moved[2] is drawn[2]

@@ -31,7 +31,7 @@ def rejected(msg: object, code: str = "bad_message") -> ProtocolError:
 # One valid example of every message type, with every optional field that exists.
 FULL: dict[str, dict[str, Any]] = {
     "hello": {"t": "hello", "v": PROTOCOL_VERSION, "name": "Morticia", "password": "lan-party"},
-    "list": {"t": "list"},
+    "list": {"t": "list", "offset": 50},
     "create": {
         "t": "create",
         "name": "The Crypt",
@@ -57,6 +57,9 @@ FULL: dict[str, dict[str, Any]] = {
     "hint": {"t": "hint"},
     "leave": {"t": "leave"},
     "rematch": {"t": "rematch"},
+    "pause": {"t": "pause", "on": True},
+    "end": {"t": "end"},
+    "record": {"t": "record", "table": "t1", "game": 2, "part": 3, "password": "hunter2"},
 }
 
 
@@ -165,6 +168,36 @@ def test_names_are_stripped(sent: str, kept: str) -> None:
 )
 def test_bad_names_rejected(name: object) -> None:
     assert rejected({"t": "hello", "v": 1, "name": name}).message.startswith("hello.name:")
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\u3164", "invisible"),  # Hangul filler: a letter that draws nothing
+        ("\u2800\u2800", "invisible"),  # braille blank
+        ("\u115f\u1160", "invisible"),
+        ("Raven\u3164Nevermore", "invisible"),  # would pass for "Raven Nevermore"
+        ("\u0301\u0301", "visible"),  # combining marks alone
+        ("Victim (you)", "(you)"),  # a second "(you)" row on the victim's screen
+        ("Victim (YOU)", "(you)"),
+        ("Vlad ⚙", "marks"),  # the bot mark
+        ("Vlad [bot]", "[bot]"),  # the bot mark in ASCII
+        ("Eve (away)", "(away)"),
+        ("Ann (watching)", "(watching)"),
+        ("▶ Raven", "marks"),  # the turn mark
+        ("Lenore ☠ 20", "marks"),  # a score symbol
+    ],
+)
+def test_names_that_hide_or_impersonate_are_refused(name: str, why: str) -> None:
+    error = rejected({"t": "hello", "v": 1, "name": name})
+    assert error.message.startswith("hello.name:") and why in error.message, error.message
+    table = rejected({"t": "create", "name": name, "seats": 3, "bots": 0})
+    assert table.message.startswith("create.name:")
+
+
+@pytest.mark.parametrize("name", ["Vlad the 2nd", "Youngling", "Siouxsie (Sioux)", "ÆÞ ☾"])
+def test_names_with_something_visible_pass(name: str) -> None:
+    assert validate_request({"t": "hello", "v": 1, "name": name})["name"] == name
 
 
 # --- create --------------------------------------------------------------------------------
@@ -312,6 +345,11 @@ def test_join_bounds_accepted() -> None:
         ("\u202eevil\u202c \u2066iso\u2069", "evil iso"),
         ("  padded  ", "padded"),
         ("Ærsë 🦇 黒 👩\u200d👩\u200d👧", "Ærsë 🦇 黒 👩\u200d👩\u200d👧"),  # ZWJ emoji kept
+        ("ad\u200bmin\u200d \u200cok\ufeff", "admin ok"),  # zero-width characters
+        ("a\U000e0041\U000e007fb", "ab"),  # tag characters
+        ("\u3164\u2800 blank\u115f", "blank"),  # letters that draw nothing
+        ("x\u2066\u2067\u2068\u2069\u200e\u200fy", "xy"),  # isolates and direction marks
+        ("\ue000private", "private"),
     ],
 )
 def test_clean_text(raw: str, clean: str) -> None:

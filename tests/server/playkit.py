@@ -6,12 +6,14 @@ that arrived while the test was busy elsewhere is never missed.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from tests.server.netkit import Client, first_legal_move
 
 Message = dict[str, Any]
+RATE_BACKOFF = 0.1  # seconds a driver waits after `rate_limited` (the bucket refills at 50/s)
 
 
 def last_state(client: Client) -> Message | None:
@@ -62,6 +64,11 @@ async def drive(
             message = own  # the table changed meanwhile: look again
             continue
         reply = await players[seat].request("move", move=first_legal_move(own["view"]["legal"]))
+        if reply["t"] == "error" and reply["code"] == "rate_limited":
+            # Faster than the server's per-connection limit (50/s): back off, as a polite
+            # client does, and ask again. The move was dropped, not applied.
+            await asyncio.sleep(RATE_BACKOFF)
+            continue
         assert reply["t"] == "state", reply
         moves += 1
         message = reply

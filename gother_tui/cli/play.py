@@ -1,6 +1,5 @@
 """`gother play`: a private server in a background thread, a table of bots, and the client
-seated at it. Part of the command line (it starts a server, importing it lazily); the app,
-screens and widgets still never import `server`.
+seated at it.
 
 The server runs on its own event loop in its own thread, on 127.0.0.1 with a free port and
 an in-memory database; its log goes to `play.log` in the user's log folder, never to the
@@ -9,14 +8,17 @@ terminal the client draws on. Leaving the client closes the server and joins the
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import sys
 import threading
 from concurrent.futures import Future
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from gother_tui.cli.server_side import PrivateServer
 from gother_tui.seat_store import SeatStore
 
 log = logging.getLogger("gother.play")
@@ -30,18 +32,17 @@ class LocalServerError(RuntimeError):
 
 
 class LocalServer:
-    """A GotherServer on 127.0.0.1:0 with an in-memory database, in a thread of its own.
+    """A private server in a thread of its own.
 
     `start()` returns once it listens; `create_table()` makes a table in the server's loop;
     `close()` closes every connection, stops the loop and joins the thread (idempotent).
     """
 
     def __init__(self, bot_delay: float = 0.4) -> None:
-        self.bot_delay = bot_delay
         self.port: int | None = None
+        self._server = PrivateServer(bot_delay)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._server: Any = None  # server.app.GotherServer, imported lazily
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -66,7 +67,7 @@ class LocalServer:
         request = {"t": "create", "name": name, "seats": seats, "bots": bots, "bot": bot_kind}
 
         async def create() -> str:
-            return self._server.lobby.create(request).id
+            return self._server.create_table(request)
 
         assert self._loop is not None, "not started"
         future: Future[str] = asyncio.run_coroutine_threadsafe(create(), self._loop)
@@ -102,18 +103,14 @@ class LocalServer:
             self._ready.set()
 
     async def _serve(self) -> None:
-        from server.app import GotherServer, ServerConfig
-
-        config = ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
-        server = GotherServer(config)
         self._stop = asyncio.Event()
-        await server.start()
-        self._server, self._loop, self.port = server, asyncio.get_running_loop(), server.port
+        port = await self._server.start()
+        self._loop, self.port = asyncio.get_running_loop(), port
         self._ready.set()
         try:
             await self._stop.wait()
         finally:
-            await server.close()
+            await self._server.close()
             log.info("local server on port %s closed", self.port)
 
 
@@ -132,38 +129,25 @@ class MemorySeatStore(SeatStore):
         self._data = data
 
 
-def log_server_to_file(folder: Path | None = None) -> Path | None:
-    """Send the server's log (and websockets') to `play.log` in the user's log folder."""
-    from platformdirs import user_log_dir
+def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui import logs
+    from gother_tui.cli.client import check_theme
 
-    folder = folder or Path(user_log_dir("gother"))
+    check_theme(args, parser)
+    logs.log_client_to_file()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(folder / "play.log", encoding="utf-8")
-        path: Path | None = folder / "play.log"
-    except OSError:
-        handler, path = logging.NullHandler(), None
-    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
-    for name in ("gother.server", "gother.play", "websockets"):
-        logger = logging.getLogger(name)
-        for old in [h for h in logger.handlers if getattr(h, "_gother_play", False)]:
-            logger.removeHandler(old)
-            old.close()
-        handler._gother_play = True  # type: ignore[attr-defined]
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
-        logger.propagate = False
-    return path
+        play(args)
+    except LocalServerError as exc:
+        print(f"gother play: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
-def play(args: Any) -> None:
-    """`gother play`: the private server, a table of bots, and the client seated at it.
-
-    `args` carries players, bots, name, ascii, no_mouse and theme (checked by the parser).
-    """
+def play(args: argparse.Namespace) -> None:
+    """The private server, a table of bots, and the client seated at it."""
     from gother_tui.app import GotherApp
-    from gother_tui.glyphs import wants_ascii
-    from gother_tui.options import ClientOptions
+    from gother_tui.cli.client import client_options
+    from gother_tui.logs import log_server_to_file
 
     log_server_to_file()
     with LocalServer() as local:
@@ -171,12 +155,5 @@ def play(args: Any) -> None:
             f"{args.name}'s table", args.players, args.players - 1, args.bots
         )
         log.info("playing at table %s on %s", table, local.url)
-        options = ClientOptions(
-            url=local.url,
-            name=args.name,
-            table=table,
-            ascii=args.ascii or wants_ascii(),
-            mouse=not args.no_mouse,
-            theme=args.theme,
-        )
+        options = client_options(args, url=local.url, name=args.name, table=table)
         GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)

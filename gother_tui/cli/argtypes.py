@@ -1,0 +1,76 @@
+"""What a command-line argument may be: argparse types that ask the protocol (names, bot
+kinds, seat and round-cap ranges) instead of restating its limits."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+
+from gother_tui.address import address_problem
+from protocol import ProtocolError
+from protocol.constants import BOT_KINDS, ROUND_CAPS, SEATS
+from protocol.messages import NAME
+
+
+def whole_number(
+    low: int, high: int | None, out_of_range: str, noun: str = "whole number"
+) -> Callable[[str], int]:
+    """An argparse type: an int in low..high, else `out_of_range` (formatted with the
+    value) as the error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {noun}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(out_of_range.format(value))
+        return value
+
+    return parse
+
+
+LAST_SEAT = SEATS.stop - 1
+positive = whole_number(1, None, "must be at least 1, got {}")
+port = whole_number(0, 65535, "port must be 0-65535, got {}", noun="port number")
+play_players = whole_number(
+    SEATS.start, LAST_SEAT, f"the game is for {SEATS.start}-{LAST_SEAT} players, got {{}}"
+)
+round_cap = whole_number(
+    ROUND_CAPS.start,
+    ROUND_CAPS.stop - 1,
+    f"a round cap is {ROUND_CAPS.start} to {ROUND_CAPS.stop - 1}, got {{}}",
+)
+
+
+def bot_list(text: str) -> list[str]:
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in BOT_KINDS]
+    if not kinds or unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot kind {', '.join(unknown) or '(none)'}; choose from {', '.join(BOT_KINDS)}"
+        )
+    return kinds
+
+
+def player_name(text: str) -> str:
+    """A name as the server takes it in `hello` (the protocol's NAME check), tidied."""
+    try:
+        return str(NAME(text, "name"))
+    except ProtocolError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
+def default_name() -> str:
+    try:
+        return player_name(os.environ.get("USER", ""))
+    except argparse.ArgumentTypeError:
+        return "Player"
+
+
+def ws_url(text: str) -> str:
+    problem = address_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{text!r}: {problem}")
+    return text

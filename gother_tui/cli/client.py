@@ -1,0 +1,109 @@
+"""The full-screen commands: `gother join` / `watch` (or, with no address, the servers
+heard on the LAN), `gother replay`, and the start menu of a bare `gother`. Textual is
+imported only once one of them runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gother_tui import logs
+from gother_tui.address import DEFAULT_PORT
+from gother_tui.cli.passwords import CLIENT, read_secret
+from gother_tui.glyphs import wants_ascii
+from gother_tui.options import ClientOptions
+
+
+def check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    from textual.theme import BUILTIN_THEMES
+
+    from gother_tui.theme import THEMES
+
+    themes = sorted({*BUILTIN_THEMES, *(t.name for t in THEMES)})
+    if args.theme not in themes:
+        parser.error(f"--theme {args.theme}: choose from {', '.join(themes)}")
+
+
+def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
+    """The display options every full-screen command takes, with `options`."""
+    from gother_tui.keys import keymap_path
+
+    return ClientOptions(
+        ascii=args.ascii or wants_ascii(),
+        mouse=not args.no_mouse,
+        theme=args.theme,
+        keymap=keymap_path(),
+        **options,
+    )
+
+
+def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.app import GotherApp
+    from gother_tui.cli import certificates
+    from gother_tui.transport import WebSocketTransport
+
+    if args.url is None:
+        return list_lan_servers()
+    check_theme(args, parser)
+    trust = certificates.trust_for(args, parser)
+    if not certificates.settle(args.url, trust):  # an unknown or changed certificate
+        return 1
+    logs.log_client_to_file()
+    options = client_options(
+        args,
+        url=args.url,
+        name=args.name,
+        watch=args.watch,
+        table=args.table,
+        password=read_secret(args, parser, CLIENT),
+    )
+    app = GotherApp(options, transport=lambda url: WebSocketTransport(url, trust))
+    app.run(mouse=options.mouse)
+    return app.return_code or 0
+
+
+def list_lan_servers() -> int:
+    """No address given: look for announced servers on the LAN (2 s) and list them."""
+    from gother_tui.discovery import browse
+
+    print("looking for gother servers on the LAN…", file=sys.stderr)
+    found = browse()
+    for server in found:
+        print(f"{server.url}  {server.name}  (gother {server.version})")
+    if not found:
+        hint = f"none found: give the address, e.g. gother join ws://HOST:{DEFAULT_PORT}"
+        print(hint, file=sys.stderr)
+    return 0 if found else 1
+
+
+def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.record import RecordError, fetch_record, load_record
+    from gother_tui.replay_app import ReplayApp
+
+    check_theme(args, parser)
+    remote = args.file.startswith(("ws://", "wss://"))
+    if remote and not args.table:
+        parser.error("replaying from a server needs --table")
+    if not remote and (args.table or args.game or args.password):
+        parser.error("--table, --game and --password go with a ws:// URL")
+    try:
+        if remote:
+            record = fetch_record(args.file, args.table, args.game, args.password)
+        else:
+            record = load_record(args.file)
+    except RecordError as exc:
+        print(f"gother replay: {exc}", file=sys.stderr)
+        return 2
+    logs.log_client_to_file()
+    options = client_options(args, url=f"file:{args.file}")
+    ReplayApp(record, options).run(mouse=options.mouse)
+    return 0
+
+
+def start_menu() -> list[str] | None:
+    """`gother` alone: a menu that returns the chosen command's arguments (None: quit)."""
+    from gother_tui.start_menu import StartApp
+
+    logs.log_client_to_file()
+    return StartApp().run()

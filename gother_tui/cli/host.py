@@ -1,0 +1,162 @@
+"""The hosting commands, `gother simulate`, `serve`, `bot` and `export`: their arguments
+are checked here, the work is the server's (reached through `server_side`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gother_tui.cli import server_side
+from gother_tui.cli.passwords import BOT, SERVER, SSH, read_secret
+from gother_tui.logs import log_to_stderr
+from protocol.view import Variants
+
+
+def variants_of(args: argparse.Namespace) -> Variants:
+    return Variants(
+        fate_discard=args.fate_discard,
+        overflow=args.overflow,
+        round_cap=None if args.no_round_cap else args.round_cap,
+        two_or_six=args.two_or_six,
+    )
+
+
+def run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+
+    variants = variants_of(args)
+    if args.players not in variants.seat_range:
+        seats = variants.seat_range
+        parser.error(
+            f"--players {args.players}: the game is for {seats.start}-{seats.stop - 1} players "
+            "(2 or 6 only with --two-or-six)"
+        )
+    try:
+        summary, report = server_side.simulate(
+            args.deck, args.players, args.games, args.seed, args.bots, variants, args.jobs
+        )
+    except server_side.ServerSideError as exc:
+        parser.error(str(exc))
+    print(json.dumps(summary) if args.json else report)
+    return 0
+
+
+def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import sqlite3
+
+    if bool(args.certfile) != bool(args.keyfile):
+        parser.error("--certfile and --keyfile go together")
+    certfile, keyfile = args.certfile, args.keyfile
+    if args.decks and not Path(args.decks).is_dir():
+        parser.error(f"--decks {args.decks}: not a folder")
+    password = read_secret(args, parser, SERVER)
+    ssh = ssh_options(args, parser)
+    log_to_stderr()
+    try:
+        if args.tls and certfile is None:
+            certfile, keyfile = server_side.self_signed(args.db, args.host)
+        server_side.serve(
+            ssh,
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            password=password,
+            certfile=certfile,
+            keyfile=keyfile,
+            grace=args.grace,
+            bot_delay=args.bot_delay,
+            spectators=args.spectators,
+            decks_dir=args.decks,
+            max_tables=args.max_tables,
+            max_connections=args.max_connections,
+            announce=not args.no_announce,
+            **limit_config(args),
+        )
+    except OSError as exc:  # port in use, bad certificate…
+        print(f"gother serve: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:  # unwritable database folder, not a database file…
+        print(f"gother serve: database {args.db}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def limit_config(args: argparse.Namespace) -> dict[str, float]:
+    """The long-running host's limits (parser.py's `_add_limit_options`) as config fields."""
+    return {
+        "max_per_address": args.max_per_address,
+        "max_pending": args.max_pending,
+        "tables_per_connection": args.tables_per_connection,
+        "tables_per_address": args.tables_per_address,
+        "seats_per_connection": args.seats_per_connection,
+        "seats_per_address": args.seats_per_address,
+        "expire": args.expire,
+        "idle": args.idle,
+    }
+
+
+def ssh_options(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> dict[str, object] | None:
+    """The SSH door's options, or None without --ssh."""
+    given = (args.ssh_host_key, args.ssh_authorized_keys, args.ssh_password, args.ssh_password_file)
+    if args.ssh is None:
+        if any(given) or args.ssh_open:
+            parser.error("--ssh-… options need --ssh PORT")
+        return None
+    password = read_secret(args, parser, SSH)
+    keys = Path(args.ssh_authorized_keys) if args.ssh_authorized_keys else None
+    if keys is not None and not keys.is_file():
+        parser.error(f"--ssh-authorized-keys {keys}: no such file")
+    if args.ssh_open and (keys is not None or password is not None):
+        parser.error(
+            "--ssh-open lets in any key: it goes without --ssh-authorized-keys and a password"
+        )
+    if not (args.ssh_open or keys is not None or password is not None):
+        parser.error(
+            "--ssh needs an access rule: --ssh-authorized-keys FILE, --ssh-password "
+            "or, to let in any key at all, --ssh-open"
+        )
+    data_dir = server_side.default_data_dir(args.db)
+    return {
+        "port": args.ssh,
+        "host_key": Path(args.ssh_host_key) if args.ssh_host_key else data_dir / "ssh_host_key",
+        "data_dir": data_dir,
+        "authorized_keys": keys,
+        "password": password,
+        "open_access": args.ssh_open,
+        "limits": {
+            "sessions": args.ssh_max_sessions,
+            "per_address": args.ssh_sessions_per_address,
+            "per_key": args.ssh_sessions_per_key,
+            "per_connection": args.ssh_sessions_per_connection,
+            "startups": args.ssh_max_startups,
+        },
+    }
+
+
+def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from websockets.exceptions import WebSocketException
+
+    password = read_secret(args, parser, BOT)
+    log_to_stderr()
+    try:
+        winners = server_side.play_bot(
+            args.url, args.table, args.kind, args.name, args.seat, password
+        )
+    except (server_side.ServerSideError, OSError, WebSocketException) as exc:
+        print(f"gother bot: {exc}", file=sys.stderr)  # refused, unreachable, closed
+        return 1
+    print(f"game over: winner(s) {list(winners)}")
+    return 0
+
+
+def run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        count = server_side.export(args.db, args.table, args.file, args.game)
+    except server_side.ServerSideError as exc:
+        print(f"gother export: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.file}: {count} moves")
+    return 0

@@ -1,0 +1,258 @@
+"""Every `gother` subcommand and its options; nothing runs here. Each subcommand's `run`
+is the function that carries it out."""
+
+from __future__ import annotations
+
+import argparse
+
+from gother_tui.address import DEFAULT_PORT
+from gother_tui.cli import argtypes, client, host, play
+from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, add_secret
+from protocol.constants import BOT_KINDS, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
+from protocol.version import software_version
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gother", description="Gother Than Thou: the card game, in your terminal."
+    )
+    parser.add_argument("--version", action="version", version=f"gother {software_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play many bot games and report length, fairness and speed",
+        description="Play G bot games and report rounds, round-cap hits, win rates per seat "
+        "and per bot kind, swoons per game and games per second. Bots listed are "
+        "assigned to seats in rotation so every kind sits in every seat.",
+    )
+    sim.add_argument("--players", type=int, default=4, help="players per game (3-5)")
+    sim.add_argument("--games", type=argtypes.positive, default=100)
+    sim.add_argument("--seed", type=int, default=1, help="game i uses seed S+i")
+    sim.add_argument("--bots", type=argtypes.bot_list, default=["heuristic"], help="KIND[,KIND…]")
+    sim.add_argument("--deck", help="a deck file (TOML) instead of the original deck")
+    sim.add_argument("--jobs", type=argtypes.positive, default=1, help="processes to use")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_variant_options(sim)
+    sim.set_defaults(run=host.run_simulate)
+
+    srv = sub.add_parser(
+        "serve",
+        help="host games: a websocket server for your LAN",
+        description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
+        epilog="Wrong passwords (the server's, a table's, the SSH door's): from one address, "
+        "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
+        "connection close it. See docs/hosting.md.",
+    )
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
+    srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT)
+    srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
+    add_secret(srv, SERVER)
+    srv.add_argument(
+        "--tls",
+        action="store_true",
+        help="serve wss://; without --certfile, with a self-signed certificate made once "
+        "and kept in the data folder (its fingerprint is printed at every start)",
+    )
+    srv.add_argument("--certfile", help="TLS certificate (PEM), for wss://")
+    srv.add_argument("--keyfile", help="TLS private key (PEM)")
+    srv.add_argument(
+        "--grace", type=float, default=60.0, help="seconds before a bot covers an absent player"
+    )
+    srv.add_argument("--spectators", choices=("none", "public", "all"), default="public")
+    srv.add_argument("--decks", help="folder of extra deck files tables may use")
+    srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
+    srv.add_argument("--max-tables", type=argtypes.positive, default=200)
+    srv.add_argument("--max-connections", type=argtypes.positive, default=1000)
+    _add_limit_options(srv)
+    srv.add_argument(
+        "--no-announce", action="store_true", help="do not announce this server on the LAN (mDNS)"
+    )
+    ssh = srv.add_argument_group("SSH front door: `ssh -p PORT NAME@HOST` opens the client")
+    ssh.add_argument(
+        "--ssh", type=argtypes.port, metavar="PORT", help="also serve SSH on this port"
+    )
+    ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
+    ssh.add_argument(
+        "--ssh-authorized-keys",
+        metavar="FILE",
+        help="let in these keys (with --ssh-password: these keys need no password)",
+    )
+    add_secret(ssh, SSH)
+    ssh.add_argument(
+        "--ssh-open",
+        action="store_true",
+        help="let in any SSH key at all (one of these three access rules is required)",
+    )
+    # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
+    # and MaxStartups (server/ssh.py's SshLimits has the same defaults).
+    for flag, default, what in (
+        ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
+        ("--ssh-sessions-per-address", 8, "sessions from one address"),
+        ("--ssh-sessions-per-key", 3, "sessions with one key"),
+        ("--ssh-sessions-per-connection", 2, "sessions on one SSH connection"),
+        ("--ssh-max-startups", 10, "connections still logging in (3 from one address)"),
+    ):
+        ssh.add_argument(
+            flag,
+            type=argtypes.positive,
+            default=default,
+            metavar="N",
+            help=f"at most N {what}; one more is told it is full (default {default})",
+        )
+    srv.set_defaults(run=host.run_serve)
+
+    bot = sub.add_parser(
+        "bot",
+        help="a bot that joins a table over the network",
+        description="Join TABLE on the server at URL and play it to the end as a bot.",
+    )
+    bot.add_argument("url", type=argtypes.ws_url, metavar="URL", help="ws://HOST:PORT")
+    bot.add_argument("--table", required=True)
+    bot.add_argument("--kind", choices=BOT_KINDS, default="heuristic")
+    bot.add_argument("--name", default="Bot")
+    bot.add_argument("--seat", type=int)
+    add_secret(bot, BOT)
+    bot.set_defaults(run=host.run_bot)
+
+    export = sub.add_parser(
+        "export",
+        help="write a game record (msgpack) from a server database",
+        description="Write TABLE's current game (or --game N) from the database to FILE.",
+    )
+    export.add_argument("--db", required=True)
+    export.add_argument("table", metavar="TABLE")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--game", type=argtypes.positive)
+    export.set_defaults(run=host.run_export)
+
+    join = sub.add_parser(
+        "join",
+        help="sit down at a table on a server (full-screen client)",
+        description="Connect to the server at URL: resume your seat if you had one there, "
+        "else go to --table or to the lobby.",
+    )
+    _add_client_options(join)
+    join.set_defaults(run=client.run_client, watch=False)
+
+    watch = sub.add_parser(
+        "watch",
+        help="watch a table as a spectator (full-screen client)",
+        description="Connect to the server at URL and watch --table, or choose one in the lobby.",
+    )
+    _add_client_options(watch)
+    watch.set_defaults(run=client.run_client, watch=True)
+
+    seats = f"{SEATS.start}-{SEATS.stop - 1}"
+    local = sub.add_parser(
+        "play",
+        help="play against bots on this machine: no server to set up",
+        description="Start a private server on this machine (127.0.0.1, a free port, games in "
+        "memory), sit down at a table of PLAYERS seats with PLAYERS-1 bots, and play. "
+        "Leaving the client closes the server.",
+    )
+    local.add_argument(
+        "--players", type=argtypes.play_players, default=4, help=f"seats at the table ({seats})"
+    )
+    local.add_argument("--bots", choices=BOT_KINDS, default="heuristic", help="the bots' kind")
+    local.add_argument(
+        "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
+    )
+    _add_display_options(local)
+    local.set_defaults(run=play.run_play)
+
+    replay = sub.add_parser(
+        "replay",
+        help="step through a finished game: a record file (gother export) or from a server",
+        description="Show FILE, a game record written by `gother export`, or a finished game "
+        "of --table fetched from the server at URL, on the table screen with every hand "
+        "revealed: Left/Right step one move, Home/End jump to the deal or the end. Read-only.",
+    )
+    replay.add_argument("file", metavar="FILE|URL", help="a record file, or ws://HOST:PORT")
+    replay.add_argument("--table", help="with a URL: the table whose game to fetch")
+    replay.add_argument(
+        "--game", type=argtypes.positive, help="with a URL: which game (default: the last)"
+    )
+    replay.add_argument("--password", help="with a URL: the table's password, if it has one")
+    _add_display_options(replay)
+    replay.set_defaults(run=client.run_replay)
+    return parser
+
+
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """What a long-running host bounds (docs/hosting.md, "Limits")."""
+    group = parser.add_argument_group("limits of a long-running host (docs/hosting.md)")
+    positive = argtypes.positive
+    group.add_argument(
+        "--max-per-address", type=positive, default=32, help="connections from one address"
+    )
+    group.add_argument(
+        "--max-pending", type=positive, default=100, help="connections not yet past hello"
+    )
+    group.add_argument(
+        "--tables-per-connection", type=positive, default=10, help="open tables one creates"
+    )
+    group.add_argument("--tables-per-address", type=positive, default=10)
+    group.add_argument(
+        "--seats-per-connection", type=positive, default=4, help="seats one holds in games"
+    )
+    group.add_argument("--seats-per-address", type=positive, default=24)
+    group.add_argument(
+        "--expire", type=float, default=1800.0, help="seconds a table nobody is at stays open"
+    )
+    group.add_argument(
+        "--idle", type=float, default=300.0, help="seconds before a bot plays an idle turn"
+    )
+
+
+def _add_variant_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("house rules (H1, H2)")
+    group.add_argument("--fate-discard", choices=FATE_DISCARDS, default=FATE_DISCARDS[0])
+    group.add_argument("--overflow", choices=OVERFLOWS, default=OVERFLOWS[0])
+    group.add_argument(
+        "--round-cap",
+        type=argtypes.round_cap,
+        default=DEFAULT_ROUND_CAP,
+        help="rounds before the highest Goth wins",
+    )
+    group.add_argument("--no-round-cap", action="store_true", help="play until someone wins")
+    group.add_argument(
+        "--two-or-six", action="store_true", help="allow 2 or 6 players (house rule)"
+    )
+
+
+def _add_client_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "url",
+        type=argtypes.ws_url,
+        metavar="URL",
+        nargs="?",
+        help="ws://HOST:PORT (none: list servers on the LAN)",
+    )
+    parser.add_argument("--table", help="a table id: go straight to it")
+    parser.add_argument(
+        "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
+    )
+    add_secret(parser, CLIENT)
+    tls = parser.add_argument_group(
+        "wss:// servers",
+        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
+        "say so; it stays pinned, and a changed one is refused.",
+    )
+    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
+    tls.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
+    )
+    _add_display_options(parser)
+
+
+def _add_display_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="plain ASCII symbols (automatic on a Linux console or a non-UTF-8 locale)",
+    )
+    parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+    parser.add_argument("--theme", default="gother", help="colour theme (default: gother)")

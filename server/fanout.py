@@ -1,0 +1,68 @@
+"""Telling a table's people: every `state` and `chat` frame is made and sent here
+(the replies to a request, such as `joined`, are the handler's).
+
+After a change each connected seat and each spectator gets a `state` with the table's new
+`seq`: the lobby facts (names, presence, clocks) are computed once for the change, each
+seat's view is built once, and all spectators share one. Like a spectator in the websockets
+tutorial, a spectator is just one more member of the broadcast set.
+"""
+
+from __future__ import annotations
+
+from protocol import server_messages
+from server.game import SPECTATOR
+from server.table import CHAT_REPLAY_BYTES, Peer, Table
+
+
+def publish(table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
+    """Send everyone at `table` its newest state. `mover` is the connection whose request
+    made the change: its `state` is the reply to that request and carries its `rid`."""
+    facts = table.lobby_facts()
+    for seat, holder in enumerate(table.seats):
+        if holder is not None and holder.peer is not None:
+            answer = rid if holder.peer is mover else None
+            view = table.wire_view(seat, facts)
+            holder.peer.send(server_messages.State(seq=table.seq, view=view, rid=answer))
+    if table.spectators:
+        message = server_messages.State(seq=table.seq, view=table.wire_view(SPECTATOR, facts))
+        for peer in table.spectators:
+            peer.send(message)
+
+
+def show(table: Table, peer: Peer) -> None:
+    """The table as it is now, to a new spectator."""
+    peer.send(server_messages.State(seq=table.seq, view=table.wire_view(SPECTATOR)))
+
+
+def replay_chat(table: Table, peer: Peer) -> None:
+    """The newest chat lines kept at the table, up to CHAT_REPLAY_BYTES of text, to a
+    newcomer: what a join or a watch costs the server is bounded in bytes."""
+    lines: list[tuple[str, str]] = []
+    size = 0
+    for sender, text in reversed(table.chat):
+        size += len(sender.encode()) + len(text.encode())
+        if size > CHAT_REPLAY_BYTES:
+            break
+        lines.append((sender, text))
+    for sender, text in reversed(lines):
+        peer.send(server_messages.Chat(sender=sender, text=text))
+
+
+def close_table(table: Table, reason: str) -> list[Peer]:
+    """Tell everyone at a table that is gone; returns them (they are at no table now)."""
+    listeners = table.listeners()
+    message = server_messages.Closed(table=table.id, reason=reason)
+    for peer in listeners:
+        peer.send(message)
+    table.spectators.clear()
+    for holder in table.seats:
+        if holder is not None:
+            holder.peer = None
+    return listeners
+
+
+def chat(table: Table, sender: str, text: str) -> None:
+    """A chat line just said, to everyone at the table."""
+    message = server_messages.Chat(sender=sender, text=text)
+    for listener in table.listeners():
+        listener.send(message)
