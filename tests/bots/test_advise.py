@@ -47,4 +47,4 @@ def test_the_hint_message_carries_its_reason_and_an_older_one_parses_without():
     hint = server_messages.Hint(move={"kind": "draw", "source": "deck"}, reason="draws blind")
     assert server_messages.parse(decode(encode(hint))) == hint
     older = server_messages.parse({"t": "hint", "move": {"kind": "draw", "source": "deck"}})
-    assert isinstance(older, server_messages.Hint) and older.reason == ""
+    assert isinstance(older, server_messages.Hint) and older.reason is None
