@@ -26,6 +26,7 @@ class Glyphs:
     swoon: str
     debt: str
     arrow: str
+    dash: str  # between what happened and what it did: "gave you X — Sickness 2 → 5"
     sep: str
     ellipsis: str
     dot: str  # connected
@@ -45,6 +46,7 @@ UNICODE = Glyphs(
     swoon="✖ SWOON",
     debt="DEBT",
     arrow="→",
+    dash="—",
     sep="·",
     ellipsis="…",
     dot="●",
@@ -63,6 +65,7 @@ ASCII = Glyphs(
     swoon="X SWOON",
     debt="DEBT",
     arrow="->",
+    dash="-",
     sep="|",
     ellipsis="...",
     dot="*",

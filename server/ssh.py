@@ -2,7 +2,9 @@
 
 `ssh -p PORT NAME@HOST` lands straight in the full-screen client, connected to this server
 as NAME. Each session runs `python -m gother_tui join ws://…` on its own pseudo-terminal:
-the client's terminal type and size are passed in, window changes follow.
+the client's terminal type and size are passed in, window changes follow. The exec request
+`plain` (`ssh -p PORT NAME@HOST plain`) runs the plain line mode (`join --plain`) instead,
+on the channel's own streams: no terminal needed, for screen readers and scripts.
 
 Access is what the host chose, never a fallback: the keys in an authorized_keys file, a
 shared password (then a key gets in without it only if that file lists it), both, or
@@ -33,10 +35,11 @@ from protocol.messages import NAME
 from server.attempts import Attempts, Guessing
 from server.caps import OVERALL, Caps
 from server.files import private_file, private_folder
-from server.ssh_client import run_client
+from server.ssh_client import run_client, run_plain
 
 log = logging.getLogger("gother.ssh")
 LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
+PLAIN = "plain"  # the exec request for the plain line mode
 
 
 @dataclass(frozen=True)
@@ -267,8 +270,9 @@ class SshFrontDoor:
     async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         gate = process.get_extra_info("connection").get_owner()
         name = player_name(process.get_extra_info("username") or "")
-        if process.get_terminal_type() is None:
-            _refuse(process, "needs a terminal; connect with ssh -t")
+        plain = process.command == PLAIN
+        if process.get_terminal_type() is None and not plain:
+            _refuse(process, "needs a terminal; connect with ssh -t (or ask for plain)")
             return
         try:
             NAME(name, "name")
@@ -288,8 +292,10 @@ class SshFrontDoor:
         private_folder(folder)
         log.info("ssh: %s from %s (key %s)", name, gate.peer[0], gate.fingerprint or "none")
         try:
-            code = await run_client(
-                process, *self._client(process, name, folder), who=f"{name}@{gate.peer[0]}"
+            # plain over a bare channel: its own streams; otherwise a pty, as for the table
+            run = run_plain if plain and process.get_terminal_type() is None else run_client
+            code = await run(
+                process, *self._client(process, name, folder, plain), who=f"{name}@{gate.peer[0]}"
             )
         finally:
             if throwaway:
@@ -309,7 +315,7 @@ class SshFrontDoor:
         return f"{_sessions(n)} {'is' if n == 1 else 'are'} open {where} already"
 
     def _client(
-        self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path
+        self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path, plain: bool
     ) -> tuple[list[str], dict[str, str], list[int]]:
         """The client's command line, environment and handed fds for this session."""
         env = {
@@ -322,6 +328,10 @@ class SshFrontDoor:
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
         argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
+        if plain:
+            argv.append("--plain")
+            if process.get_terminal_type() is None:
+                env["TERM"] = "dumb"
         if self.tls_pin is not None:  # dialled by address, so by pin, not by name
             argv += ["--fingerprint", self.tls_pin]
         handed = []  # the server's password goes through a pipe: argv is public (`ps`)

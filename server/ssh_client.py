@@ -1,5 +1,6 @@
 """One SSH session's client: a `gother join` process on its own pseudo-terminal, joined to
-the session's channel (screen out, keys in, window changes), until either side ends.
+the session's channel (screen out, keys in, window changes), until either side ends; or,
+for the plain line mode without a terminal, on the channel's own streams (`run_plain`).
 
 Two things never reach the player. A burst of window changes: the client's terminal
 library handles SIGWINCH in a Python signal handler, and one signal arriving while the
@@ -93,6 +94,77 @@ async def run_client(
         os.close(master)
         os.close(errors_read)
     return child.returncode or 0
+
+
+async def run_plain(
+    process: asyncssh.SSHServerProcess[bytes],
+    argv: Sequence[str],
+    env: dict[str, str],
+    handed: Sequence[int] = (),
+    who: str = "?",
+) -> int:
+    """Run `argv` (the plain line mode) with the channel's own streams as its stdin and
+    stdout: no terminal, for screen readers and scripts; the exit code. Its stderr goes to
+    the channel too, but what it would print on the way out goes to the host's log, as for
+    `run_client`."""
+    errors_read, errors_write = os.pipe()
+    pipe = asyncio.subprocess.PIPE
+    try:
+        child = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=pipe,
+            stdout=pipe,
+            stderr=pipe,
+            env={**env, ERRORS_FD: str(errors_write)},
+            start_new_session=True,
+            pass_fds=(*handed, errors_write),
+        )
+    finally:
+        for fd in (errors_write, *handed):
+            os.close(fd)
+    os.set_blocking(errors_read, False)
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    pumps = [
+        asyncio.create_task(_copy_in(process, child.stdin)),
+        asyncio.create_task(_copy_out(child.stdout, process.stdout)),
+        asyncio.create_task(_copy_out(child.stderr, process.stderr)),
+    ]
+    errors = asyncio.create_task(_collect(errors_read))
+    try:
+        code = await child.wait()  # it quits at the end of its input: the player hung up
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*pumps[1:]), 2)  # its last lines
+        said = await asyncio.wait_for(asyncio.shield(errors), 2)
+        if said:
+            log.error("ssh: the plain client of %s stopped on an error:\n%s", who, said.rstrip())
+    except (TimeoutError, asyncio.CancelledError):  # the server is closing
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        raise
+    finally:
+        for task in (*pumps, errors):
+            task.cancel()
+        await asyncio.gather(*pumps, errors, return_exceptions=True)
+        os.close(errors_read)
+    return code
+
+
+async def _copy_in(process: asyncssh.SSHServerProcess[bytes], sink: asyncio.StreamWriter) -> None:
+    """Typed lines: SSH channel → the plain client's stdin, then its end."""
+    with contextlib.suppress(OSError, asyncssh.Error):
+        while data := await process.stdin.read(4096):
+            sink.write(data)
+            await sink.drain()
+    with contextlib.suppress(OSError):
+        sink.close()
+
+
+async def _copy_out(source: asyncio.StreamReader, sink: asyncssh.SSHWriter[bytes]) -> None:
+    """The plain client's lines → SSH channel, until it closes its end."""
+    with contextlib.suppress(OSError, asyncssh.Error):
+        while data := await source.read(65536):
+            sink.write(data)
+            await sink.drain()
 
 
 class WindowSize:

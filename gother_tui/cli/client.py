@@ -1,11 +1,12 @@
-"""The full-screen commands: `gother join` / `watch` (or, with no address, the servers
-heard on the LAN), `gother replay`, and the start menu of a bare `gother`. Textual is
-imported only once one of them runs."""
+"""The client commands: `gother join` / `watch` (or, with no address, the servers heard on
+the LAN), full-screen or `--plain`, `gother replay`, and the start menu of a bare `gother`.
+A Textual app starts only for a full-screen one."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import Any
 
 from gother_tui import logs
@@ -38,27 +39,39 @@ def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
     )
 
 
+def plain_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
+    """The options of the plain line mode: no theme, mouse or keymap, only ASCII or not."""
+    return ClientOptions(ascii=args.ascii or wants_ascii(), **options)
+
+
 def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.app import GotherApp
+    if args.url is None:
+        return list_lan_servers()
     from gother_tui.cli import certificates
     from gother_tui.transport import WebSocketTransport
 
-    if args.url is None:
-        return list_lan_servers()
-    check_theme(args, parser)
+    if not args.plain:
+        check_theme(args, parser)
     trust = certificates.trust_for(args, parser)
     if not certificates.settle(args.url, trust):  # an unknown or changed certificate
         return 1
+    seat = {
+        "url": args.url,
+        "name": args.name,
+        "watch": args.watch,
+        "table": args.table,
+        "password": read_secret(args, parser, CLIENT),
+    }
     logs.log_client_to_file()
-    options = client_options(
-        args,
-        url=args.url,
-        name=args.name,
-        watch=args.watch,
-        table=args.table,
-        password=read_secret(args, parser, CLIENT),
-    )
-    app = GotherApp(options, transport=lambda url: WebSocketTransport(url, trust))
+    connect = partial(WebSocketTransport, trust=trust)
+    if args.plain:
+        from gother_tui import plain
+
+        return plain.run(plain_options(args, **seat), transport=connect)
+    from gother_tui.app import GotherApp
+
+    options = client_options(args, **seat)
+    app = GotherApp(options, transport=connect)
     app.run(mouse=options.mouse)
     return app.return_code or 0
 

@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = sub.add_parser(
         "join",
-        help="sit down at a table on a server (full-screen client)",
+        help="sit down at a table on a server (full-screen client, or --plain)",
         description="Connect to the server at URL: resume your seat if you had one there, "
         "else go to --table or to the lobby.",
     )
@@ -144,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     watch = sub.add_parser(
         "watch",
-        help="watch a table as a spectator (full-screen client)",
+        help="watch a table as a spectator (full-screen client, or --plain)",
         description="Connect to the server at URL and watch --table, or choose one in the lobby.",
     )
     _add_client_options(watch)
@@ -167,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
+    _add_plain_option(local)
     _add_display_options(local)
     local.set_defaults(run=play.run_play)
 
@@ -254,7 +255,17 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         metavar="SHA256",
         help="trust exactly the certificate with this fingerprint (gother serve prints it)",
     )
+    _add_plain_option(parser)
     _add_display_options(parser)
+
+
+def _add_plain_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain line mode: one line per event, commands typed one a line (for screen "
+        "readers, braille displays and scripts; see docs/plain.md)",
+    )
 
 
 def _add_display_options(parser: argparse.ArgumentParser) -> None:

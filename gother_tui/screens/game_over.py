@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.history import GothHistory, levels
-from gother_tui.logtext import Narrator
+from gother_tui.narrator import Narrator, names_of
 from gother_tui.prompts import player_names
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
@@ -26,13 +26,13 @@ from protocol.view import GameOver, View
 NAME_W = 22
 
 
-def headline(view: View, catalogue: Catalogue) -> str:
-    """The log's own "Game over: …" sentence when the view still holds it."""
-    narrator = Narrator.for_view(view, catalogue)
-    over = [e for e in view.log if isinstance(e, GameOver)]
-    if over:
-        return narrator.sentence(over[-1])
-    winners = [narrator.who(s) for s in view.winner or ()]
+def headline(view: View, catalogue: Catalogue, glyphs: Glyphs) -> str:
+    """The narrator's "Game over: …" sentence, from the view's own end."""
+    narrator = Narrator(catalogue, glyphs, names_of(view.players), view.seat)
+    over = next((e for e in reversed(view.log) if isinstance(e, GameOver)), None)
+    if over is not None:
+        return narrator.tell(over).text
+    winners = [narrator.who(s) for s in view.winner or ()]  # the end is out of the log
     return f"Game over: {' and '.join(winners) or 'nobody'} won."
 
 
@@ -116,7 +116,9 @@ class GameOverScreen(ModalScreen[None]):
                 self.dismiss(None)  # a rematch dealt, or we left the table
             return
         glyphs = self.session.glyphs
-        self.query_one("#over-title", Static).update(Text(headline(view, self.session.catalogue)))
+        self.query_one("#over-title", Static).update(
+            Text(headline(view, self.session.catalogue, glyphs))
+        )
         self.query_one("#over-scores", Static).update(scores_text(view, glyphs))
         width = self.query_one("#game-over").content_region.width or 76
         self.query_one("#over-chart", Static).update(chart_text(view, self.history, glyphs, width))

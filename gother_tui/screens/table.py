@@ -362,7 +362,7 @@ class TableScreen(Screen[None]):
             self.app.push_screen(TextViewer("The discard pile (Esc closes)", text))
 
     def action_full_log(self) -> None:
-        text = log_text(self.session.view, self.session.catalogue)
+        text = log_text(self.session.view, self.session.catalogue, self.session.glyphs)
         self.app.push_screen(TextViewer("The log: the latest events (Esc closes)", text))
 
     def action_leave(self) -> None:

@@ -14,22 +14,22 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from gother_tui.catalogue import Catalogue
-from gother_tui.logtext import Narrator
+from gother_tui.glyphs import Glyphs
+from gother_tui.narrator import tell_view
 from gother_tui.session import Session
 from protocol import server_messages as sm
-from protocol.view import GameOver, Swooned, TurnBegan, View
+from protocol.view import View
 
 
-def log_text(view: View | None, catalogue: Catalogue) -> Text:
+def log_text(view: View | None, catalogue: Catalogue, glyphs: Glyphs) -> Text:
     if view is None or not view.log:
         return Text("Nothing has happened yet.", style="dim")
-    narrator = Narrator.for_view(view, catalogue)
     lines = []
-    for event in view.log:
-        sentence = Text(narrator.sentence(event))
-        if isinstance(event, Swooned | GameOver):
+    for line in tell_view(view, catalogue, glyphs):
+        sentence = Text(line.text)
+        if line.loud:
             sentence.stylize("bold")
-        elif isinstance(event, TurnBegan):
+        elif line.kind == "turn":
             sentence.stylize("dim")
         lines.append(sentence)
     return Text("\n").join(lines)
@@ -63,7 +63,7 @@ class GameLog(TailScroll):
         self.watch(self.app, "view", self._show)
 
     def _show(self) -> None:
-        self.set_text(log_text(self.session.view, self.session.catalogue))
+        self.set_text(log_text(self.session.view, self.session.catalogue, self.session.glyphs))
 
 
 class ChatLog(TailScroll):

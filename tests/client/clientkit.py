@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from gother_tui.transport import TransportError
 
@@ -118,6 +119,21 @@ def screen_text(pilot: Pilot) -> str:
     """The text on the terminal now (the top screen), line by line."""
     strips = pilot.app.screen._compositor.render_strips()
     return "\n".join(strip.text for strip in strips)
+
+
+async def shown(pilot: Pilot, screen: type[Screen[Any]], *texts: str) -> str:
+    """Wait until the top screen is a `screen` *and painted* with every one of `texts` on
+    it; returns its text. A screen is on top as soon as it is pushed, but its text is empty
+    until its first layout, which a busy machine can leave for a later turn of the loop."""
+    what = f"a {screen.__name__} showing {texts}"
+    await until(
+        pilot,
+        lambda: (
+            isinstance(pilot.app.screen, screen) and all(t in screen_text(pilot) for t in texts)
+        ),
+        what,
+    )
+    return screen_text(pilot)
 
 
 def widget_text(pilot: Pilot, selector: str) -> str:

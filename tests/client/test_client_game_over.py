@@ -10,7 +10,7 @@ from gother_tui.history import ASCII_LEVELS, UNICODE_LEVELS, GothHistory, levels
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
 from protocol.view import View
-from tests.client.clientkit import at_table, reply, screen_text, until
+from tests.client.clientkit import at_table, reply, screen_text, shown, until
 from tests.client.viewkit import joined, played_views, state
 
 VIEWS = played_views()
@@ -34,9 +34,7 @@ async def test_game_over_shows_winner_scores_and_goth_by_round(make_app, fake):
     fake.handlers["join"] = seat_from(VIEWS)
     app = make_app(table="t1")
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
-        await pilot.pause()
-        text = screen_text(pilot)
+        text = await shown(pilot, GameOverScreen, "Goth Points by round")
         winner = final["players"][final["winner"][0]]["name"]
         assert "Game over at the round cap" in text
         assert next(line for line in text.splitlines() if "WINNER" in line).count(winner) == 1
@@ -55,10 +53,7 @@ async def test_a_late_joiner_charts_only_the_rounds_it_saw(make_app, fake):
     fake.handlers["join"] = seat_from(VIEWS[late:])
     app = make_app(table="t1", ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
-        await pilot.pause()
-        text = screen_text(pilot)
-        assert "Goth Points by round, rounds 2-3" in text
+        text = await shown(pilot, GameOverScreen, "Goth Points by round, rounds 2-3")
         assert app.screen.history.rounds == [2, 3]
         assert all(ch.isascii() for ch in text)
 

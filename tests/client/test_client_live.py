@@ -16,7 +16,7 @@ from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
 from protocol import server_messages as sm
 from server.app import GotherServer, ServerConfig
-from tests.client.clientkit import screen_text, until, widget_text
+from tests.client.clientkit import shown, until, widget_text
 
 
 def client(server: GotherServer, store, **options: Any) -> GotherApp:
@@ -103,8 +103,7 @@ async def test_a_whole_short_game_to_the_end(live_server, store):
         while await my_decision_or_over(pilot):
             await play_one_decision(pilot, answers)
         assert app.view.winner
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
-        assert "WINNER" in screen_text(pilot) and "Goth Points by round" in screen_text(pilot)
+        await shown(pilot, GameOverScreen, "WINNER", "Goth Points by round")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the final table")
         assert "game over" in widget_text(pilot, "#status")
@@ -121,9 +120,9 @@ async def test_watch_a_bots_only_table(live_server, store):
         assert app.view.you is None and app.seat is None
         table_screen = app.get_screen_stack("table")[0]
         assert not table_screen.query_one("#action").display  # (the game may be over)
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game's end")
-        text = screen_text(pilot)
-        assert "WINNER" in text and "Rematch" not in text  # a spectator cannot ask for one
+        # the whole panel, its footer included ("Esc Table"), before looking for Rematch
+        text = await shown(pilot, GameOverScreen, "WINNER", "Table")
+        assert "Rematch" not in text  # a spectator cannot ask for one
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the final table")
         assert "watching" in widget_text(pilot, "#status")

@@ -19,7 +19,7 @@ from gother_tui.record import load_record
 from gother_tui.replay_app import ReplayApp
 from gother_tui.screens.game_over import GameOverScreen
 from server.export import export_game
-from tests.client.clientkit import TIMEOUT, screen_text, until, widget_text
+from tests.client.clientkit import TIMEOUT, screen_text, shown, until, widget_text
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
 
@@ -79,11 +79,9 @@ async def test_a_replay_is_read_only_and_shows_the_results_at_the_end(record_fil
         assert app.position == 0 and app.view is app.record.views[0]
         assert app.workers._workers == set()  # no network worker, nothing sent
         await pilot.press("end", "o")
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the results")
-        await pilot.pause()
-        text = screen_text(pilot)
         rounds = app.record.views[-1].round
-        assert f"Goth Points by round, rounds 1-{rounds}" in text and "WINNER" in text
+        chart = f"Goth Points by round, rounds 1-{rounds}"
+        text = await shown(pilot, GameOverScreen, chart, "WINNER", "Table")
         assert "Rematch" not in text and "Leave" not in text
         assert all(ch.isascii() for ch in text)
 

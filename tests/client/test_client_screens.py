@@ -24,6 +24,7 @@ from tests.client.clientkit import (
     notices,
     reply,
     screen_text,
+    shown,
     until,
     widget_text,
 )
@@ -200,10 +201,7 @@ async def test_help_opens_with_f1_and_question_mark(make_app, fake):
         await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
         for key in ("f1", "question_mark"):
             await pilot.press(key)
-            await until(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
-            text = screen_text(pilot)
-            assert "Help: keys and rules" in text
-            assert "give the highlighted card" in text
+            await shown(pilot, HelpScreen, "Help: keys and rules", "give the highlighted card")
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, HelpScreen), "closed")
 
@@ -225,9 +223,7 @@ async def test_too_small_says_the_size_needed_and_recovers(make_app, fake):
     app = make_app(table=TABLE)
     async with app.run_test(size=(79, 23)) as pilot:
         await until(pilot, lambda: app.view is not None, "the first state")
-        await until(pilot, lambda: isinstance(app.screen, TooSmallScreen), "too small")
-        text = screen_text(pilot)
-        assert "needs at least 80x24" in text and "this terminal is 79x23" in text
+        await shown(pilot, TooSmallScreen, "needs at least 80x24", "this terminal is 79x23")
         await pilot.resize_terminal(80, 24)
         await until(pilot, lambda: not isinstance(app.screen, TooSmallScreen), "recovered")
         await pilot.pause()
@@ -287,9 +283,7 @@ async def test_the_pile_viewers_show_every_card(make_app, fake):
         await at_table(pilot)
         assert "Discard pile 3, top: Sunburn" in widget_text(pilot, "#piles")
         await pilot.press("x")
-        await until(pilot, lambda: isinstance(app.screen, TextViewer), "the discard viewer")
-        text = screen_text(pilot)
-        assert all(name in text for name in ("Sunburn", "Club Night", "Consumption Chic"))
+        await shown(pilot, TextViewer, "Sunburn", "Club Night", "Consumption Chic")
         await pilot.press("escape", "f")
         await until(pilot, lambda: "Every Fate pile" in screen_text(pilot), "the fate viewer")
         text = screen_text(pilot)

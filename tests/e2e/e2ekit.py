@@ -151,7 +151,7 @@ def gother_serve(
             stdout=subprocess.DEVNULL,
             stderr=sink,
         )
-    listening = re.compile(rf"listening on ws://{re.escape(host)}:(\d+)")
+    listening = re.compile(rf"listening on wss?://{re.escape(host)}:(\d+)")
     try:
         match = wait_for(
             "gother serve to listen",
