@@ -169,3 +169,23 @@ def test_simulate_refuses_an_unknown_bot_before_playing():
 
     with pytest.raises(ValueError, match="unknown bot 'genius'"):
         simulate(default_deck(), 3, games=1, seed=1, kinds=["normal", "genius"])
+
+
+def test_simulate_takes_difficulty_names_and_reports_under_them():
+    result = gother(
+        "simulate", "--players", "3", "--games", "6", "--bots", "easy,normal,random", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    rates = json.loads(result.stdout)["bot_win_rate"]
+    assert set(rates) == {"easy", "normal", "random"}
+    assert abs(sum(rates.values()) - 1.0) < 0.01  # every game's win shared among the names
+
+
+def test_play_and_bot_take_difficulty_names_and_kinds():
+    from gother_tui.cli.parser import build_parser
+
+    parser = build_parser()
+    for name in ("easy", "normal", "hard", "gentle", "ismcts"):
+        assert parser.parse_args(["play", "--bots", name]).bots == name
+        bot = parser.parse_args(["bot", "ws://127.0.0.1:1", "--table", "t", "--kind", name])
+        assert bot.kind == name
