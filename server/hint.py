@@ -7,12 +7,11 @@ keeps serving every other table meanwhile, and the reply comes when the search i
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from protocol import ProtocolError, server_messages
 from server.bots.advise import advise
 from server.game import Game, View, view
-from server.table import Table
+from server.table import Peer, Table
 
 
 def asked(table: Table, seat: int) -> View:
@@ -27,22 +26,25 @@ def asked(table: Table, seat: int) -> View:
 
 
 class Hints:
-    """The hints being thought, so a server going down can call them off."""
+    """The hints being thought, one a connection (a search holds a worker thread that the
+    bots need too), so a server going down can call them off."""
 
     def __init__(self) -> None:
-        self.thinking: set[asyncio.Task[None]] = set()
+        self.thinking: dict[Peer, asyncio.Task[None]] = {}
 
-    def ask(self, table: Table, seat: int, peer: Any, rid: int | None) -> None:
+    def ask(self, table: Table, seat: int, peer: Peer, rid: int | None) -> None:
         """Answer `peer` with a `hint` for `seat`, or an `error` if the game moved on."""
+        if peer in self.thinking:
+            raise ProtocolError("rate_limited", "a hint is on its way: wait for it")
         seen = asked(table, seat)
         assert table.game is not None  # `asked` refuses a table without a game
         at = (table.game, len(table.game.events))
         task = asyncio.get_running_loop().create_task(self._think(table, seen, at, peer, rid))
-        self.thinking.add(task)
-        task.add_done_callback(self.thinking.discard)
+        self.thinking[peer] = task
+        task.add_done_callback(lambda _: self.thinking.pop(peer, None))
 
     async def _think(
-        self, table: Table, seen: View, at: tuple[Game, int], peer: Any, rid: int | None
+        self, table: Table, seen: View, at: tuple[Game, int], peer: Peer, rid: int | None
     ) -> None:
         advice = await asyncio.to_thread(advise, seen, table.deck, table.seq)
         game, events = at
@@ -56,5 +58,5 @@ class Hints:
         peer.send(server_messages.Hint(move=advice.move.to_wire(), reason=advice.reason, rid=rid))
 
     def close(self) -> None:
-        for task in self.thinking:
+        for task in self.thinking.values():
             task.cancel()
