@@ -37,4 +37,7 @@ DEFAULT_ROUND_CAP = 100
 NAME_MAX = 24  # player, table and card names
 CHAT_MAX = 280
 PASSWORD_MAX = 64
-BOT_KINDS = ("random", "heuristic", "ismcts")
+BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they play
+# The names players choose bots by, and the kind each stands for; both are accepted.
+DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
+BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)

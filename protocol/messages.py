@@ -21,7 +21,7 @@ from protocol.checks import (
     tagged,
 )
 from protocol.constants import (
-    BOT_KINDS,
+    BOT_NAMES,
     CHAT_MAX,
     FATE_DISCARDS,
     HOUSE_SEATS,
@@ -61,7 +61,7 @@ PASSWORD = string(1, PASSWORD_MAX)
 TABLE_ID = string(1, 32)
 TOKEN = string(16, 128)
 CHAT_TEXT = string(1, CHAT_MAX, tidy=clean_text)
-BOT_KIND = one_of(*BOT_KINDS)
+BOT_KIND = one_of(*BOT_NAMES)  # a difficulty or a kind
 
 VARIANTS = record(
     {},

@@ -78,7 +78,7 @@ class Watching(Reply, tag="watching", kw_only=True, frozen=True):
 
 class Hint(Reply, tag="hint", kw_only=True, frozen=True):
     move: dict[str, Any]  # a `move` map, as a client would send it
-    reason: str = ""  # one line on why, for the player; left out by an older server
+    reason: str | None = None  # one line on why, for people; an older server leaves it out
 
 
 class Left(Reply, tag="left", kw_only=True, frozen=True):

@@ -41,7 +41,7 @@ from server.attempts import Attempts, Guessing
 from server.fanout import chat, close_table, publish, replay_chat, show
 from server.game import MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
-from server.hint import hint
+from server.hint import Hints
 from server.limits import AcceptLog, descriptor_budget, is_local
 from server.lobby import Lobby
 from server.pacer import Pacer
@@ -195,6 +195,7 @@ class GotherServer:
         self.store = Store(config.db)
         self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay, idle=config.idle)
         self.pacer = Pacer(moved=self.after_change)
+        self.hints = Hints()
         self.lobby = Lobby(
             self.store,
             self.settings,
@@ -278,6 +279,7 @@ class GotherServer:
         for chore in self.chores:
             chore.cancel()
         self.pacer.close()
+        self.hints.close()
         self.store.close()
         log.info("server stopped")
 
@@ -508,7 +510,7 @@ class GotherServer:
 
     def on_hint(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
-        conn.send(server_messages.Hint(move=hint(table, seat), rid=request.get("rid")))
+        self.hints.ask(table, seat, conn, request.get("rid"))  # answered when thought
 
     def on_chat(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.table is None:

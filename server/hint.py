@@ -1,22 +1,62 @@
-"""`hint`: what the cover bot would do in a seat now, from that seat's own view only."""
+"""Hints: the strongest bot's move for a seat now, and why, from that seat's own view only.
+
+`advise` searches for a fifth of a second, so it runs on a worker thread: the event loop
+keeps serving every other table meanwhile, and the reply comes when the search is done.
+"""
 
 from __future__ import annotations
 
-import random
-from typing import Any
+import asyncio
 
-from protocol import ProtocolError
-from server.bots.registry import make_bot
-from server.game import view
-from server.table import Table
+from protocol import ProtocolError, server_messages
+from server.bots.advise import advise
+from server.game import Game, View, view
+from server.table import Peer, Table
 
 
-def hint(table: Table, seat: int) -> dict[str, Any]:
-    """The wire move the bot suggests; the bot sees nothing the seat cannot (issue 2)."""
+def asked(table: Table, seat: int) -> View:
+    """The view a hint for `seat` is thought from; refused at once if there is nothing to
+    hint at. The whole log: the search reads what it says of a reshuffled draw pile."""
     if table.game is None or table.game.over:
         raise ProtocolError("not_started", "there is no game in progress")
-    seen = view(table.game, seat, log_size=0)
+    seen = view(table.game, seat, log_size=len(table.game.events))
     if seen.legal is None:
         raise ProtocolError("not_your_turn", "there is no decision of yours to hint at")
-    bot = make_bot(table.settings.cover_kind, table.deck, random.Random(table.seq))
-    return bot.choose(seen).to_wire()
+    return seen
+
+
+class Hints:
+    """The hints being thought, one a connection (a search holds a worker thread that the
+    bots need too), so a server going down can call them off."""
+
+    def __init__(self) -> None:
+        self.thinking: dict[Peer, asyncio.Task[None]] = {}
+
+    def ask(self, table: Table, seat: int, peer: Peer, rid: int | None) -> None:
+        """Answer `peer` with a `hint` for `seat`, or an `error` if the game moved on."""
+        if peer in self.thinking:
+            raise ProtocolError("rate_limited", "a hint is on its way: wait for it")
+        seen = asked(table, seat)
+        assert table.game is not None  # `asked` refuses a table without a game
+        at = (table.game, len(table.game.events))
+        task = asyncio.get_running_loop().create_task(self._think(table, seen, at, peer, rid))
+        self.thinking[peer] = task
+        task.add_done_callback(lambda _: self.thinking.pop(peer, None))
+
+    async def _think(
+        self, table: Table, seen: View, at: tuple[Game, int], peer: Peer, rid: int | None
+    ) -> None:
+        advice = await asyncio.to_thread(advise, seen, table.deck, table.seq)
+        game, events = at
+        if table.game is not game or len(game.events) != events:
+            peer.send(
+                server_messages.Error(
+                    code="not_your_turn", message="the game moved on before the hint", rid=rid
+                )
+            )
+            return
+        peer.send(server_messages.Hint(move=advice.move.to_wire(), reason=advice.reason, rid=rid))
+
+    def close(self) -> None:
+        for task in self.thinking.values():
+            task.cancel()

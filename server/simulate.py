@@ -1,7 +1,10 @@
 """`gother simulate`: play many bot games and measure length, fairness and speed.
 
 Used to tune the deck's balance (docs/balance.md) and to measure the bot ladder.
-A shared win (H1 round cap, tied leaders) counts 1/k to each of the k winners.
+A shared win (H1 round cap, tied leaders) counts 1/k to each of the k winners. Bots are
+named by difficulty or kind (`server.bots.registry`), and win rates are reported under the
+names given. A searching bot runs a fixed number of iterations a move (`iterations`), never
+a think time, so a run repeats exactly from its seed.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from server.bots.registry import make_bot
-from server.game import Deck, Game, Swooned, Variants, view
+from server.bots.registry import kind_of, make_bot
+from server.game import Deck, Game, Reshuffled, Swooned, Variants, view
+
+ITERATIONS = 200  # a searching bot's iterations a move in a simulation
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,8 +29,9 @@ class GameResult:
     rounds: int
     capped: bool
     winners: tuple[int, ...]
-    kinds: tuple[str, ...]  # bot kind per seat
+    kinds: tuple[str, ...]  # bot name per seat, as given
     swoons: int
+    reshuffles: int
     moves: int
 
 
@@ -35,15 +41,25 @@ def seat_kinds(kinds: Sequence[str], players: int, game_index: int) -> tuple[str
 
 
 def play_game(
-    deck: Deck, players: int, seed: int, kinds: Sequence[str], variants: Variants
+    deck: Deck,
+    players: int,
+    seed: int,
+    kinds: Sequence[str],
+    variants: Variants,
+    iterations: int = ITERATIONS,
 ) -> GameResult:
     game = Game.new(deck, players, seed, variants)
-    bots = [make_bot(kind, deck, random.Random(seed * 8 + s)) for s, kind in enumerate(kinds)]
+    bots = [
+        make_bot(kind, deck, random.Random(seed * 8 + s), iterations=iterations)
+        for s, kind in enumerate(kinds)
+    ]
     while not game.over:
         seat = game.to_act()
         assert seat is not None
-        # Bots do not read the log, so their view leaves it out; nothing else differs.
-        game.apply(bots[seat].choose(view(game, seat, log_size=0)))
+        bot = bots[seat]
+        # Only a bot that reads the log gets it (the whole of it): building it costs time.
+        log_size = len(game.events) if bot.reads_log else 0
+        game.apply(bot.choose(view(game, seat, log_size=log_size)))
     assert game.winners is not None
     return GameResult(
         rounds=game.round,
@@ -51,6 +67,7 @@ def play_game(
         winners=game.winners,
         kinds=tuple(kinds),
         swoons=sum(isinstance(e, Swooned) for e in game.events),
+        reshuffles=sum(isinstance(e, Reshuffled) for e in game.events),
         moves=len(game.moves),
     )
 
@@ -62,10 +79,12 @@ def _play_games(
     indices: Sequence[int],
     kinds: Sequence[str],
     variants: Variants,
+    iterations: int,
 ) -> list[GameResult]:
     """Games number `indices` of a run: game i uses seed + i and rotation i."""
     return [
-        play_game(deck, players, seed + i, seat_kinds(kinds, players, i), variants) for i in indices
+        play_game(deck, players, seed + i, seat_kinds(kinds, players, i), variants, iterations)
+        for i in indices
     ]
 
 
@@ -77,18 +96,23 @@ def simulate(
     kinds: Sequence[str],
     variants: Variants | None = None,
     jobs: int = 1,
+    iterations: int = ITERATIONS,
 ) -> dict[str, Any]:
-    """Play `games` games and summarise them; `jobs` > 1 spreads them over processes."""
+    """Play `games` games and summarise them; `jobs` > 1 spreads them over processes.
+    `kinds`: bot names (difficulties or kinds), rotated over the seats; a ValueError names
+    an unknown one before any game is played."""
+    for kind in kinds:
+        kind_of(kind)
     variants = variants or Variants()
     jobs = max(1, min(jobs, games))
     started = time.perf_counter()
     if jobs == 1:
-        results = _play_games(deck, players, seed, range(games), kinds, variants)
+        results = _play_games(deck, players, seed, range(games), kinds, variants, iterations)
     else:
         parts = [range(j, games, jobs) for j in range(jobs)]
         with ProcessPoolExecutor(jobs) as pool:
             futures = [
-                pool.submit(_play_games, deck, players, seed, part, kinds, variants)
+                pool.submit(_play_games, deck, players, seed, part, kinds, variants, iterations)
                 for part in parts
             ]
             results = [r for f in futures for r in f.result()]
@@ -114,6 +138,7 @@ def summarise(results: Sequence[GameResult], players: int, elapsed: float) -> di
         "seat_win_rate": [round(w / n, 4) for w in seat_wins],
         "bot_win_rate": {k: round(kind_wins[k] / n, 4) for k in all_kinds},
         "swoons_per_game": round(sum(r.swoons for r in results) / n, 3),
+        "reshuffles_per_game": round(sum(r.reshuffles for r in results) / n, 3),
         "moves_per_game": round(sum(r.moves for r in results) / n, 1),
         "games_per_second": round(n / elapsed, 2) if elapsed > 0 else None,
     }
@@ -131,6 +156,7 @@ def format_report(summary: dict[str, Any]) -> str:
             f"win rate by seat  {seats}   (fair {fair:.1%})",
             f"win rate by bot   {kinds}   (share of games won)",
             f"swoons per game   {summary['swoons_per_game']}",
+            f"reshuffles a game {summary['reshuffles_per_game']}",
             f"moves per game    {summary['moves_per_game']}",
             f"games per second  {summary['games_per_second']}",
         ]

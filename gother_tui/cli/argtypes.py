@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from gother_tui.address import address_problem
 from protocol import ProtocolError
-from protocol.constants import BOT_KINDS, ROUND_CAPS, SEATS
+from protocol.constants import BOT_NAMES, ROUND_CAPS, SEATS
 from protocol.messages import NAME
 
 
@@ -47,10 +47,10 @@ round_cap = whole_number(
 
 def bot_list(text: str) -> list[str]:
     kinds = [k.strip() for k in text.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in BOT_KINDS]
+    unknown = [k for k in kinds if k not in BOT_NAMES]
     if not kinds or unknown:
         raise argparse.ArgumentTypeError(
-            f"unknown bot kind {', '.join(unknown) or '(none)'}; choose from {', '.join(BOT_KINDS)}"
+            f"unknown bot kind {', '.join(unknown) or '(none)'}; choose from {', '.join(BOT_NAMES)}"
         )
     return kinds
 

@@ -8,7 +8,7 @@ import argparse
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
 from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, WEB, add_secret
-from protocol.constants import BOT_KINDS, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
+from protocol.constants import BOT_NAMES, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
 from protocol.version import software_version
 
 
@@ -29,7 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=4, help="players per game (3-5)")
     sim.add_argument("--games", type=argtypes.positive, default=100)
     sim.add_argument("--seed", type=int, default=1, help="game i uses seed S+i")
-    sim.add_argument("--bots", type=argtypes.bot_list, default=["heuristic"], help="KIND[,KIND…]")
+    sim.add_argument(
+        "--bots",
+        type=argtypes.bot_list,
+        default=["heuristic"],
+        help="BOT[,BOT…]: easy, normal, hard or a kind",
+    )
     sim.add_argument("--deck", help="a deck file (TOML) instead of the original deck")
     sim.add_argument("--jobs", type=argtypes.positive, default=1, help="processes to use")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
@@ -111,7 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bot.add_argument("url", type=argtypes.ws_url, metavar="URL", help="ws://HOST:PORT")
     bot.add_argument("--table", required=True)
-    bot.add_argument("--kind", choices=BOT_KINDS, default="heuristic")
+    bot.add_argument(
+        "--kind", choices=BOT_NAMES, default="heuristic", help="a difficulty or a bot kind"
+    )
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
     add_secret(bot, BOT)
@@ -156,7 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_argument(
         "--players", type=argtypes.play_players, default=4, help=f"seats at the table ({seats})"
     )
-    local.add_argument("--bots", choices=BOT_KINDS, default="heuristic", help="the bots' kind")
+    local.add_argument(
+        "--bots", choices=BOT_NAMES, default="heuristic", help="the bots' difficulty (or kind)"
+    )
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )

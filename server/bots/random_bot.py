@@ -30,9 +30,9 @@ class RandomBot(BotBase):
             case LegalDistribute(hand, recipients, count, each_gets_one):
                 # Random cards to a fixed order of seats (or random seats for a short hand)
                 # is uniform over all the legal assignments.
-                cards = rng.sample(hand, count)
+                picked = rng.sample(hand, count)
                 seats = recipients if each_gets_one else rng.sample(recipients, count)
-                return Distribute(seat, tuple(zip(seats, cards, strict=True)))
+                return Distribute(seat, tuple(zip(seats, picked, strict=True)))
             case LegalDraw(deck, discard):
                 pick = rng.randrange(len(discard) + deck)
                 if pick < len(discard):

@@ -4,117 +4,59 @@ bot on the ladder."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
 
-from server.bots.heuristic import HeuristicBot, pile_value
+from server.bots.evaluate import pile_value
+from server.bots.heuristic import HeuristicBot
 from server.bots.random_bot import RandomBot
-from server.game import (
-    Card,
-    Deck,
-    DiscardFate,
-    Distribute,
-    Draw,
-    Game,
-    Phase,
-    Variants,
-    default_deck,
-    view,
+from server.game import DiscardFate, Distribute, Draw, Game, Variants, default_deck, view
+from tests.bots.botkit import (
+    ABSINTHE,
+    ANAEMIA,
+    ANKH,
+    BOOTS,
+    BROODING,
+    CHILL,
+    CREPT,
+    DEATHROCK,
+    DYE,
+    FANGS,
+    GLOVES,
+    HANGOVER,
+    KHAKI,
+    LIPSTICK,
+    MIXTAPE,
+    NAP,
+    NOVEL,
+    PASTEL,
+    PICNIC,
+    PIE,
+    PNEUMONIA,
+    POETRY,
+    RAVEN,
+    SMILING,
+    SOUP,
+    STOMACH_BUG,
+    STUDENT_LOAN,
+    TRENCHCOAT,
+    S,
+    bot,
+    decide,
+    placements,
+    position,
+    stomach_bug_in_plain_sight,
 )
 
 DECK = default_deck()  # the real deck, for the legality and ladder tests
 
-# Scenarios use a frozen copy of the original deck's (goth, sickness, money), card by card,
-# so that tuning the deck file does not quietly change what a scenario tests.
-# fmt: off
-SCENARIO_VALUES = (
-    # ids 0-6
-    (3, 0, -2), (3, 0, -1), (2, 0, 0), (3, 1, -2), (3, 0, 0), (4, 0, -1), (3, 0, 0),
-    # ids 7-13
-    (3, 0, -1), (2, 0, 0), (2, 0, 0), (4, 0, -3), (2, 0, 0), (3, 0, -2), (2, 0, 0),
-    # ids 14-20
-    (3, 0, 0), (2, 0, 0), (2, 0, 0), (3, 0, -1), (3, 0, -2), (2, 0, 0), (1, 0, 0),
-    # ids 21-27
-    (2, 1, 0), (4, 0, -1), (2, 0, 0), (-2, 1, 0), (-3, 0, 1), (-3, 0, 1), (-1, 0, 0),
-    # ids 28-34
-    (-2, 0, 0), (-2, 0, 1), (-2, 0, -1), (-1, 0, -1), (-2, 0, 0), (-1, 0, 0), (1, 2, 0),
-    # ids 35-41
-    (1, 2, 0), (1, 1, 0), (0, 3, 0), (1, 2, 0), (0, 2, 0), (0, 2, 0), (1, 3, 0),
-    # ids 42-48
-    (1, 1, 0), (0, -1, 0), (0, -2, 0), (-1, -2, 0), (-1, -2, 0), (0, -2, -1), (-1, -1, 0),
-    # ids 49-54
-    (-1, 0, 2), (-1, 0, 3), (0, 0, 3), (0, 0, 2), (1, 0, 2), (-1, 0, 3),
-)
-# fmt: on
-SCENARIO_DECK = Deck.of(
-    "scenario", tuple(Card(i, f"card {i}", "", *v) for i, v in enumerate(SCENARIO_VALUES))
-)
-
-# The scenario cards, by what they do (goth, sickness, money).
-CREPT, DEATHROCK = 5, 22  # (4, 0, -1)
-RAVEN = 10  # (4, 0, -3)
-MIXTAPE, PICNIC, NOVEL = 4, 6, 14  # (3, 0, 0)
-BOOTS, ABSINTHE, DYE = 1, 7, 17  # (3, 0, -1)
-FANGS, TRENCHCOAT = 12, 18  # (3, 0, -2)
-LIPSTICK, POETRY, GLOVES, ANKH = 2, 8, 9, 11  # (2, 0, 0)
-BROODING = 20  # (1, 0, 0)
-KHAKI = 25  # (-3, 0, 1)
-PASTEL = 28  # (-2, 0, 0)
-SMILING = 27  # (-1, 0, 0)
-STOMACH_BUG = 37  # (0, 3, 0)
-PNEUMONIA = 41  # (1, 3, 0)
-ANAEMIA = 35  # (1, 2, 0)
-HANGOVER, PIE = 39, 40  # (0, 2, 0)
-CHILL = 36  # (1, 1, 0)
-SOUP = 45  # (-1, -2, 0): a cure, but a negative Goth card
-STUDENT_LOAN = 51  # (0, 0, 3)
-S = SCENARIO_DECK.sickness
-
-
-def bot(seed: int = 0, deck: Deck = SCENARIO_DECK) -> HeuristicBot:
-    return HeuristicBot(deck, random.Random(seed))
-
-
-def position(
-    hands: Sequence[Sequence[int]],
-    fates: Sequence[Sequence[int]],
-    *,
-    discard: Sequence[int] = (),
-    phase: Phase = "distribute",
-    turn: int = 0,
-) -> Game:
-    """A game with these piles; every other card is in the draw pile."""
-    used = {c for pile in (*hands, *fates, discard) for c in pile}
-    rest = [c for c in range(len(SCENARIO_DECK)) if c not in used]
-    return Game.from_position(
-        SCENARIO_DECK,
-        hands=hands,
-        fates=fates,
-        draw_pile=rest,
-        discard=discard,
-        phase=phase,
-        turn=turn,
-    )
-
-
-def decide(game: Game, seat: int = 0):
-    move = bot().choose(view(game, seat))
-    assert game.can(move), move
-    return move
-
-
-def placements(move) -> dict[int, int]:
-    assert isinstance(move, Distribute)
-    return dict(move.give)
-
 
 def test_pile_value_orders_piles_sensibly():
-    assert pile_value((20, 0, 0)) > pile_value((19, 0, 0)) + 20  # R15: 20+ wins
-    assert pile_value((10, 0, 0)) > pile_value((10, 4, 0)) > 0  # near a swoon is a risk
-    assert pile_value((10, 0, 0)) > pile_value((10, 0, -1))  # debt is a penalty ...
-    assert pile_value((10, 0, -1)) > pile_value((8, 0, 0))  # ... a mild one
-    assert pile_value((0, 5, 0)) == 0  # a swooned pile is gone
+    assert pile_value(20, 0, 0) > pile_value(19, 0, 0) + 20  # R15: 20+ wins
+    assert pile_value(10, 0, 0) > pile_value(10, 4, 0) > 0  # near a swoon is a risk
+    assert pile_value(10, 0, 0) > pile_value(10, 0, -1)  # debt is a penalty ...
+    assert pile_value(10, 0, -1) > pile_value(8, 0, 0)  # ... a mild one
+    assert pile_value(0, 5, 0) == 0  # a swooned pile is gone
 
 
 # -- always legal ------------------------------------------------------------------------
@@ -300,3 +242,50 @@ def ladder(games: int, seed: int = 0) -> float:
 def test_ladder_beats_random_bots():
     # Measured: about 99 % over 400 games; chance alone would be 25 %.
     assert ladder(200) >= 0.4
+
+
+# -- the bugs of issue 12 ------------------------------------------------------------------
+
+
+def test_the_visible_stomach_bug_is_answered_with_the_cure():
+    """Issue 12: the old heuristic put the +4 card on itself and was swooned from 19 by
+    the Stomach Bug everyone had seen seat 1 take. The cure on its own pile saves it."""
+    game = stomach_bug_in_plain_sight()
+    greedy = game.clone()  # the trap is real: +4 on itself, then the Stomach Bug swoons it
+    greedy.apply(Distribute(0, ((0, CREPT), (1, PASTEL), (2, SMILING), (3, GLOVES))))
+    assert greedy.sickness(0) + S[STOMACH_BUG] >= 5
+    assert placements(decide(game))[0] == NAP
+
+
+def test_a_cure_is_banked_rather_than_given_to_a_healthy_opponent():
+    """R6: a cure on a healthy pile is kept in its sum and absorbs Sickness to come. With
+    two cards for four players (R11: each to a different seat, none need be ours), the cure
+    is ours and the Goth loss is the leader's; the old heuristic saw no worth in the cure
+    anywhere and gave it to the first seat in order, a healthy opponent."""
+    game = position(
+        hands=[[], [], [SMILING, NAP], []],
+        fates=[[LIPSTICK], [POETRY], [MIXTAPE], [CREPT, DEATHROCK]],
+        turn=2,
+    )
+    assert placements(decide(game, seat=2)) == {2: NAP, 3: SMILING}
+
+
+def test_cures_go_to_healthy_opponents_rarely():
+    """Issue 12 measured 79 % of the old heuristic's cures going to opponents already at
+    Sickness 0 or less, making them immune. Four new heuristic bots, 40 games."""
+    to_healthy = placed = 0
+    for seed in range(40):
+        bots = [HeuristicBot(DECK, random.Random(seed * 8 + s)) for s in range(4)]
+        game = Game.new(DECK, 4, seed)
+        while not game.over:
+            seat = game.to_act()
+            assert seat is not None
+            move = bots[seat].choose(view(game, seat, log_size=0))
+            if isinstance(move, Distribute):
+                for to, card in move.give:
+                    if DECK.sickness[card] < 0:
+                        placed += 1
+                        to_healthy += to != seat and game.sickness_sum[to] <= 0
+            game.apply(move)
+    assert placed > 100
+    assert to_healthy / placed < 0.3

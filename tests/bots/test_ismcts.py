@@ -8,9 +8,14 @@ import time
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from server.bots.heuristic import HeuristicBot
-from server.bots.ismcts import IsmctsBot, determinize, reproduces, unseen_cards
+from server.bots.evaluate import Evaluator
+from server.bots.heuristic import HeuristicBot, scored_moves
+from server.bots.ismcts import IsmctsBot, rewards, root_candidates
+from server.bots.position import Position
+from server.bots.worlds import determinize, reproduces, unseen_cards
 from server.game import (
     DiscardFate,
     Draw,
@@ -20,6 +25,13 @@ from server.game import (
     View,
     default_deck,
     view,
+)
+from tests.bots.botkit import (
+    CREPT,
+    NAP,
+    SCENARIO_DECK,
+    placements,
+    stomach_bug_in_plain_sight,
 )
 
 DECK = default_deck()
@@ -215,6 +227,87 @@ def test_a_single_option_is_answered_at_once():
 
 def test_rewards_are_win_estimates():
     game, _ = next(p for i, p in enumerate(positions(4, Variants(), 2)) if i == 12)
-    rewards = ismcts().rewards(game)
-    assert all(0.0 <= r <= 1.0 for r in rewards)
-    assert sum(rewards) == pytest.approx(1.0)
+    estimates = rewards(game, 0)
+    assert all(0.0 <= r <= 1.0 for r in estimates)
+    assert sum(estimates) == pytest.approx(1.0)
+
+
+# -- the bugs of issue 12 ------------------------------------------------------------------
+
+
+def test_the_saving_move_is_searched_and_chosen():
+    """Issue 12: all four root moves of the old search put the +4 card on itself, so the
+    cure against the Stomach Bug seat 1 was seen to take was never searched."""
+    game = stomach_bug_in_plain_sight()
+    seen = view(game, 0)
+    position = Position.of_view(seen, SCENARIO_DECK)
+    assert seen.legal is not None
+    scored = scored_moves(Evaluator(position, after_placing=True), seen.legal)
+    roots = [move for _, move in root_candidates(position, seen.legal, scored)]
+    assert len(roots) > 4
+    assert any(placements(move)[0] == NAP for move in roots)
+    assert any(placements(move)[0] == CREPT for move in roots)
+    for seed in range(2):
+        bot = IsmctsBot(SCENARIO_DECK, random.Random(seed), iterations=200, think_time=None)
+        assert placements(bot.choose(seen))[0] == NAP
+
+
+def redealt(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position with every card `seat` cannot see dealt again: the other hands'
+    hidden cards and the draw pile shuffled among themselves, hand sizes and known cards
+    kept."""
+    hidden = [sorted(set(game.hands[s]) - game.known[s]) for s in range(game.players)]
+    pool = [c for s in range(game.players) if s != seat for c in hidden[s]] + game.draw_pile
+    rng.shuffle(pool)
+    hands = []
+    for s in range(game.players):
+        if s == seat:
+            hands.append(list(game.hands[s]))
+        else:
+            count = len(hidden[s])
+            hands.append(sorted(game.known[s]) + pool[:count])
+            del pool[:count]
+    return Game.from_position(
+        DECK,
+        hands=hands,
+        fates=game.fates,
+        draw_pile=pool,
+        discard=game.discard,
+        turn=game.turn,
+        phase=game.phase,
+        round=game.round,
+        variants=game.variants,
+        known=game.known,
+        dealer=game.dealer,
+    )
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    players=st.integers(3, 5),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 60),
+    shuffle=st.integers(0, 10_000),
+)
+def test_the_move_is_unchanged_when_the_hidden_cards_are_dealt_again(players, seed, steps, shuffle):
+    """The search reads only its view: re-dealing what it cannot see, consistently with
+    what it sees, never changes its move."""
+    game = next(
+        (
+            g
+            for i, (g, _) in enumerate(positions(players, Variants(round_cap=12), seed, 1))
+            if i == steps
+        ),
+        None,
+    )
+    if game is None:  # the game ended sooner
+        return
+    seat = game.to_act()
+    assert seat is not None
+    original = redealt(game, seat, random.Random(-1))  # both without a log, as equals
+    other = redealt(game, seat, random.Random(shuffle))
+    seen = view(original, seat)
+    assert view(other, seat) == seen
+    move = ismcts(seed, iterations=6).choose(seen)
+    assert move == ismcts(seed, iterations=6).choose(view(other, seat))
+    assert original.can(move) and other.can(move)

@@ -17,6 +17,7 @@ JSON_KEYS = {
     "seat_win_rate",
     "bot_win_rate",
     "swoons_per_game",
+    "reshuffles_per_game",
     "games_per_second",
 }
 
@@ -135,3 +136,56 @@ def test_version_and_help():
     for command in ("simulate", "serve", "bot", "export"):
         result = gother(command, "--help")
         assert result.returncode == 0 and "usage: gother " + command in result.stdout
+
+
+def test_simulate_with_the_search_in_iterations_mode_repeats_from_its_seed():
+    """Issue 12: a searching bot in a simulation runs a fixed number of iterations a move,
+    never a think time, so the same seed gives the same report; win rates are reported
+    under the names given, difficulties included."""
+    from server.game import Variants, default_deck
+    from server.simulate import simulate
+
+    def run() -> dict:
+        summary = simulate(
+            default_deck(),
+            3,
+            games=3,
+            seed=4,
+            kinds=["hard", "normal", "easy"],
+            variants=Variants(round_cap=6),
+            iterations=8,
+        )
+        summary.pop("games_per_second")
+        return summary
+
+    first = run()
+    assert set(first["bot_win_rate"]) == {"hard", "normal", "easy"}
+    assert first == run()
+
+
+def test_simulate_refuses_an_unknown_bot_before_playing():
+    from server.game import default_deck
+    from server.simulate import simulate
+
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+        simulate(default_deck(), 3, games=1, seed=1, kinds=["normal", "genius"])
+
+
+def test_simulate_takes_difficulty_names_and_reports_under_them():
+    result = gother(
+        "simulate", "--players", "3", "--games", "6", "--bots", "easy,normal,random", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    rates = json.loads(result.stdout)["bot_win_rate"]
+    assert set(rates) == {"easy", "normal", "random"}
+    assert abs(sum(rates.values()) - 1.0) < 0.01  # every game's win shared among the names
+
+
+def test_play_and_bot_take_difficulty_names_and_kinds():
+    from gother_tui.cli.parser import build_parser
+
+    parser = build_parser()
+    for name in ("easy", "normal", "hard", "gentle", "ismcts"):
+        assert parser.parse_args(["play", "--bots", name]).bots == name
+        bot = parser.parse_args(["bot", "ws://127.0.0.1:1", "--table", "t", "--kind", name])
+        assert bot.kind == name

@@ -1,0 +1,93 @@
+"""What one seat knows of a game, as the bots read it.
+
+A `Position` holds the public piles and scores, the seat's own hand, the cards others are
+known to hold (taken from the discard pile in plain sight) and the cards the seat cannot
+see. Bots build it from their `View`; the search builds it from a sampled world for each
+seat it plays, with `of_game`, which reads exactly what that seat's view would show (a test
+holds the two equal), so no bot ever reads a card it could not see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.game import Deck, Game, View
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    deck: Deck
+    me: int
+    turn: int  # the active player
+    placed: bool  # whether the active player has placed its cards this turn (R11 is done)
+    goth: tuple[int, ...]  # per seat, sums of the Fate pile (R5)
+    sickness: tuple[int, ...]  # raw sums, negative when a cure is banked (R6)
+    money: tuple[int, ...]
+    hand_count: tuple[int, ...]
+    known: tuple[tuple[int, ...], ...]  # per seat, cards known to be in its hand (ours: all)
+    hand: tuple[int, ...]
+    discard: tuple[int, ...]
+    deck_count: int
+    unseen: tuple[int, ...]  # the other hands' hidden cards and the draw pile, sorted
+
+    @property
+    def players(self) -> int:
+        return len(self.goth)
+
+    @classmethod
+    def of_view(cls, view: View, deck: Deck) -> Position:
+        me, hand, turn = view.seat, view.hand, view.turn
+        assert me is not None and hand is not None and turn is not None
+        fates = [p.fate for p in view.players]
+        known = tuple(hand if p.seat == me else p.known_hand for p in view.players)
+        return cls(
+            deck=deck,
+            me=me,
+            turn=turn,
+            placed=view.phase in ("draw", "over"),
+            goth=tuple(p.scores.goth for p in view.players),
+            # the view floors Sickness for display (R6); a banked cure is in the pile's sum
+            sickness=tuple(sum(deck.sickness[c] for c in fate) for fate in fates),
+            money=tuple(p.scores.money for p in view.players),
+            hand_count=tuple(p.hand_count for p in view.players),
+            known=known,
+            hand=tuple(hand),
+            discard=view.discard,
+            deck_count=view.deck_count,
+            unseen=_unseen(len(deck), fates, view.discard, known),
+        )
+
+    @classmethod
+    def of_game(cls, game: Game, seat: int) -> Position:
+        """The position `seat` sees in `game` (a sampled world): the same as of_view."""
+        hand = tuple(game.hands[seat])
+        known = tuple(
+            hand if s == seat else tuple(sorted(game.known[s])) for s in range(game.players)
+        )
+        return cls(
+            deck=game.deck,
+            me=seat,
+            turn=game.turn,
+            placed=game.phase in ("draw", "over"),
+            goth=tuple(game.goth),
+            sickness=tuple(game.sickness_sum),
+            money=tuple(game.money),
+            hand_count=tuple(len(h) for h in game.hands),
+            known=known,
+            hand=hand,
+            discard=tuple(game.discard),
+            deck_count=len(game.draw_pile),
+            unseen=_unseen(len(game.deck), game.fates, game.discard, known),
+        )
+
+
+def _unseen(
+    deck_size: int,
+    fates: list[list[int]] | list[tuple[int, ...]],
+    discard: tuple[int, ...] | list[int],
+    known: tuple[tuple[int, ...], ...],
+) -> tuple[int, ...]:
+    seen = set(discard)
+    for pile in (*fates, *known):
+        seen.update(pile)
+    return tuple(c for c in range(deck_size) if c not in seen)
