@@ -1,5 +1,6 @@
-"""The forms of the lobby: a new table (name, seats, bots, house rules, password) and the
-password of a private table. Tab moves between fields, Enter submits, Esc cancels.
+"""The forms of the lobby: a new table (name, seats, bots and how well they play, house
+rules, password) and the password of a private table. Tab moves between fields, Enter
+submits, Esc cancels.
 
 The form knows no limits of its own: it builds the `create` request it is about to send
 and asks the protocol (`validate_request`) whether the server would take it.
@@ -19,6 +20,7 @@ from textual.widgets import Footer, Input, Label, Select, Static
 from protocol import ProtocolError, validate_request
 from protocol.constants import (
     DEFAULT_ROUND_CAP,
+    DIFFICULTIES,
     HOUSE_SEATS,
     NAME_MAX,
     PASSWORD_MAX,
@@ -28,12 +30,14 @@ from protocol.constants import (
 
 FATE_DISCARD = (("any card (standard)", "any"), ("the top card only", "top"))
 OVERFLOW = (("at the draw step (standard)", "draw_step"), ("immediately, any turn", "immediate"))
+BOT_PLAY = tuple((name, name) for name in DIFFICULTIES)  # easy, normal, hard: the players' words
 
 
 def build_request(
     name: str,
     seats: str,
     bots: str,
+    bot: str,
     fate_discard: str,
     overflow: str,
     round_cap: str,
@@ -52,6 +56,7 @@ def build_request(
         "name": name,
         "seats": seat_count,
         "bots": _whole(bots, "bots"),
+        "bot": bot,
         "variants": variants,
     }
     if password:
@@ -102,6 +107,8 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
                 yield Input("4", id="seats", type="integer", max_length=1, compact=True)
                 yield Label("Bots")
                 yield Input("3", id="bots", type="integer", max_length=1, compact=True)
+                yield Label("Bots play")
+                yield Select(BOT_PLAY, value="normal", allow_blank=False, id="bot", compact=True)
                 yield Label("Fate discard")
                 yield Select(FATE_DISCARD, value="any", allow_blank=False, id="fate", compact=True)
                 yield Label("Over the limit")
@@ -141,6 +148,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
                 value("#name"),
                 value("#seats"),
                 value("#bots"),
+                str(self.query_one("#bot", Select).value),
                 str(self.query_one("#fate", Select).value),
                 str(self.query_one("#overflow", Select).value),
                 value("#cap"),

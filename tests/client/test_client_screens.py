@@ -100,6 +100,7 @@ async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
         await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
         await pilot.press("tab", "backspace", "3")  # seats 3
         await pilot.press("tab", "backspace", "2")  # bots 2
+        await pilot.press("tab", "enter", "down", "enter")  # bots play: hard (after normal)
         await pilot.press("tab", "enter", "down", "enter")  # fate discard: top card only
         await pilot.press("tab", "tab")  # past "over the limit", to the round cap
         await pilot.press(*["backspace"] * 3)  # empty: no round cap
@@ -112,6 +113,7 @@ async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
             "name": "Raven's table",
             "seats": 3,
             "bots": 2,
+            "bot": "hard",
             "variants": {"fate_discard": "top", "overflow": "draw_step", "round_cap": None},
             "password": "pw",
         }
