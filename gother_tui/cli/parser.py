@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("url", type=argtypes.ws_url, metavar="URL", help="ws://HOST:PORT")
     bot.add_argument("--table", required=True)
     bot.add_argument(
-        "--kind", choices=BOT_NAMES, default="heuristic", help="a difficulty or a bot kind"
+        "--kind", choices=BOT_NAMES, default="normal", help="a difficulty or a bot kind"
     )
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--players", type=argtypes.play_players, default=4, help=f"seats at the table ({seats})"
     )
     local.add_argument(
-        "--bots", choices=BOT_NAMES, default="heuristic", help="the bots' difficulty (or kind)"
+        "--bots", choices=BOT_NAMES, default="normal", help="the bots' difficulty (or kind)"
     )
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
