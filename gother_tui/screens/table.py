@@ -304,7 +304,9 @@ class TableScreen(Screen[None]):
         reply = event.reply
         changed = False
         if isinstance(reply, sm.Hint) and self.plan is not None and self.plan.prefill(reply.move):
-            self.last_hint = reply.move  # the preview's title says so: no toast needed
+            # as the plan builds it (gives sorted by seat), so "is this still the hint?" is
+            # a plain comparison whatever order the server listed the gives in
+            self.last_hint = self.plan.move()
             changed = True
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the move's own state has come

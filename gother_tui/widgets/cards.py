@@ -23,7 +23,7 @@ VALUE_W = 3  # each of the three values, right-aligned under the header's glyphs
 
 
 def values_header(glyphs: Glyphs) -> str:
-    """The glyphs over the three value columns: "  ☠  ✚  $"."""
+    """The glyphs over the three value columns: "  ☥  ☠  $"."""
     return "".join(g.rjust(VALUE_W) for g in (glyphs.goth, glyphs.sickness, glyphs.money))
 
 

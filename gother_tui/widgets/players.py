@@ -40,7 +40,7 @@ def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> s
         return fit("(free seat)", width)
     marks = []
     if p.seat == you:
-        marks.append("(you)")
+        marks.append(glyphs.you)
     if p.bot:
         marks.append(glyphs.bot)
     elif p.covered:
@@ -48,7 +48,7 @@ def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> s
     elif not p.connected:
         marks.append(glyphs.away)
     if p.rematch:
-        marks.append("(rematch)")
+        marks.append(glyphs.rematch)
     if p.clock is not None:  # seconds left, on tables with a clock
         seconds = int(p.clock)
         marks.append(f"{seconds // 60}:{seconds % 60:02d}")

@@ -44,7 +44,7 @@ async def test_game_over_shows_winner_scores_and_goth_by_round(make_app, fake):
             assert app.screen.history.series(p["seat"]) == series
             label = f"{p['seat'] + 1} {p['name']}"
             row = [line for line in text.splitlines() if label in line][-1]  # scores, chart
-            assert f"☠{series[-1]}" in row
+            assert f"☥{series[-1]}" in row
             assert sum(ch in UNICODE_LEVELS for ch in row) == 3 * 4  # 4 cells a round
 
 

@@ -95,7 +95,7 @@ async def test_fate_discard_previews_a_swoon_and_sends_the_card(make_app, fake):
         await at_table(pilot)
         text = screen_text(pilot)
         assert "Your Fate pile, top first" in text
-        assert "Discard Chamomile Tea (✚-1)" in text
+        assert "Discard Chamomile Tea (☠-1)" in text
         assert "Raven: Sickness 4 → 5: SWOON" in text
         await pilot.press("down")  # Fishnet Pneumonia: Sickness 4 -> 1
         assert "Raven: Goth 2 → 1, Sickness 4 → 1" in screen_text(pilot)
@@ -127,7 +127,7 @@ async def test_draw_a_chosen_card_from_the_discard_pile(make_app, fake):
         await pilot.press("p")
         text = screen_text(pilot)
         assert "Discard pile (Esc: back)" in text
-        assert "Take Sunburn (☠-2 ✚+1) into your hand." in text
+        assert "Take Sunburn (☥-2 ☠+1) into your hand." in text
         await pilot.press("down", "down")  # Sunburn, Club Night, Consumption Chic
         assert "Take Consumption Chic" in screen_text(pilot)
         await pilot.press("enter")

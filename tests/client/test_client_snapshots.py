@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from gother_tui.screens.game_over import GameOverScreen
-from tests.client.clientkit import at_table, until
+from tests.client.clientkit import at_table, shown
 from tests.client.viewkit import distribute_game, join_with, joined, played_views, state, wire_view
 
 
@@ -36,7 +36,6 @@ def test_game_over(snap_compare, make_app, fake):
     app = make_app(table="t1")
 
     async def over(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
-        await pilot.pause()
+        await shown(pilot, GameOverScreen, "Goth Points by round", "Table")
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=over)
