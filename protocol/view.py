@@ -285,6 +285,9 @@ class View(Wire, frozen=True):
     winner: tuple[int, ...] | None
     log: tuple[Event, ...]  # the recent events, oldest first
     reveal: Reveal | None = None
+    # The place of log[0] in the game's whole log (0: the log starts at the deal): a client
+    # that keeps every event it saw knows which are new and how many it missed.
+    log_start: int = 0
 
     @property
     def seat(self) -> int | None:
