@@ -19,8 +19,10 @@ from textual.geometry import Size
 from textual.reactive import reactive
 
 from gother_tui.catalogue import Catalogue
+from gother_tui.chronicle import Chronicle
 from gother_tui.glyphs import Glyphs, glyphs_for
 from gother_tui.keys import KeymapError, binding_ids, key_rows, load_keymap
+from gother_tui.narrator import Line
 from gother_tui.options import ClientOptions
 from gother_tui.palette import Palette
 from gother_tui.screens.help import HelpScreen, KeyRows
@@ -74,6 +76,28 @@ class ClientApp(App[None]):
         self.glyphs: Glyphs = glyphs_for(options.ascii)
         self.catalogue = Catalogue()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's keymap file
+        self.chronicle = Chronicle()  # the game's story so far, as this client saw it
+        self._terminal_title = ""
+
+    def watch_view(self, before: View | None, view: View | None) -> None:
+        # Runs before the screens' own watchers: they find the new lines already told.
+        self.told(before, view, self.chronicle.follow(view, self.catalogue, self.glyphs))
+
+    def told(self, before: View | None, view: View | None, added: list[Line]) -> None:
+        """The chronicle has taken `view` and told `added`: the network client alerts."""
+
+    @property
+    def terminal_title(self) -> str:
+        return self._terminal_title
+
+    @terminal_title.setter
+    def terminal_title(self, title: str) -> None:
+        """The terminal window's title (OSC 2), written only when it changes."""
+        if title == self._terminal_title:
+            return
+        self._terminal_title = title
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(f"\x1b]2;{title}\x07")  # names hold no control characters
 
     @property
     def palette(self) -> Palette:

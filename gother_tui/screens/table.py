@@ -18,15 +18,17 @@ from textual.widgets import Footer, Input, Static
 
 from gother_tui import messages as msg
 from gother_tui.history import GothHistory
+from gother_tui.narrator import summary
 from gother_tui.plans import Plan, keep_or_replace, plan_for
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
 from gother_tui.session import Session
 from gother_tui.widgets.action import ActionPanel
 from gother_tui.widgets.players import PlayersPanel
 from gother_tui.widgets.status import PilesLine, StatusLine
-from gother_tui.widgets.talk import ChatLog, GameLog, log_text
+from gother_tui.widgets.talk import ChatLog, GameLog
 from protocol import server_messages as sm
 from protocol.constants import CHAT_MAX, MAX_SEATS, SEATS
 from protocol.view import View
@@ -128,7 +130,14 @@ class TableScreen(Screen[None]):
             id="view.discard",
             tooltip="the whole discard pile",
         ),
-        Binding("l", "full_log", "Log", show=False, id="view.log", tooltip="the whole log"),
+        Binding(
+            "l",
+            "full_log",
+            "Log",
+            show=False,
+            id="view.log",
+            tooltip="the whole game's log, newest last (m: only the lines about you)",
+        ),
         Binding("L", "leave", "Leave", show=False, id="leave", tooltip="leave the table"),
         Binding(
             "escape",
@@ -160,6 +169,7 @@ class TableScreen(Screen[None]):
             with Horizontal(id="middle"):
                 yield ActionPanel(session, id="action")
                 with Vertical(id="side"):
+                    yield Static(id="since")
                     yield Static(Text("Log (l: all)"), classes="section")
                     yield GameLog(session, id="log")
                     yield Static(Text("Chat (c: talk, Esc: back)"), classes="section")
@@ -185,7 +195,21 @@ class TableScreen(Screen[None]):
         if self.plan is not old:
             self.awaiting = None  # another decision: whatever was in flight is settled
         self.set_class(view is not None and view.you is None, "-spectator")
+        self._show_since(view)
         self._redraw()
+
+    def _show_since(self, view: View | None) -> None:
+        """On your turn: what the others did to you since your previous one."""
+        since = self.query_one("#since", Static)
+        told = []
+        if view is not None and view.seat is not None and view.turn == view.seat and not view.over:
+            session = self.session
+            told = summary(session.chronicle.lines, view, session.catalogue, session.glyphs)
+        since.display = bool(told)
+        if told:
+            text = Text("Since your last turn\n", style="bold")
+            text.append("\n".join(told))
+            since.update(text)
 
     def _follow_game(self, view: View | None) -> None:
         """Keep the Goth history; open the game-over panel once when a game ends."""
@@ -364,8 +388,7 @@ class TableScreen(Screen[None]):
             self.app.push_screen(TextViewer("The discard pile (Esc closes)", text))
 
     def action_full_log(self) -> None:
-        text = log_text(self.session.view, self.session.catalogue, self.session.glyphs)
-        self.app.push_screen(TextViewer("The log: the latest events (Esc closes)", text))
+        self.app.push_screen(StoryScreen(self.session))
 
     def action_leave(self) -> None:
         view = self.session.view

@@ -291,7 +291,7 @@ async def test_the_pile_viewers_show_every_card(make_app, fake):
         await pilot.press("f")  # the same key closes it
         await until(pilot, lambda: not isinstance(app.screen, TextViewer), "closed")
         await pilot.press("l")
-        await until(pilot, lambda: "The log" in screen_text(pilot), "the log viewer")
+        await until(pilot, lambda: "The whole game" in screen_text(pilot), "the log viewer")
 
 
 async def test_ascii_mode_draws_no_unicode_symbols(make_app, fake):

@@ -17,6 +17,7 @@ from tests.client.viewkit import distribute_game, join_with, joined, played_view
 async def settled_table(pilot: Pilot) -> None:
     await at_table(pilot)
     await pilot.press("1")  # give the first card to yourself: the preview shows
+    pilot.app.clear_notifications()  # toasts time out: a snapshot must not race them
     await pilot.pause()
 
 
@@ -37,5 +38,7 @@ def test_game_over(snap_compare, make_app, fake):
 
     async def over(pilot: Pilot) -> None:
         await shown(pilot, GameOverScreen, "Goth Points by round", "Table")
+        app.clear_notifications()  # the alerts' toast times out: a snapshot must not race it
+        await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=over)
