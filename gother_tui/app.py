@@ -32,6 +32,7 @@ from gother_tui.screens.create_table import CreateTableScreen, PasswordScreen
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
+from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.viewer import TextViewer
 from gother_tui.seat_store import SeatStore
@@ -64,6 +65,7 @@ class GotherApp(ClientApp):
         PasswordScreen.BINDINGS,
         ConfirmScreen.BINDINGS,
         TextViewer.BINDINGS,
+        StoryScreen.BINDINGS,
         HelpScreen.BINDINGS,
     )
 
@@ -104,6 +106,19 @@ class GotherApp(ClientApp):
         await self.connection.run()
 
     async def action_quit(self) -> None:
+        view = self.view
+        in_play = view is not None and view.phase not in ("lobby", "over")
+        if self.options.private and in_play and not isinstance(self.screen, ConfirmScreen):
+            question = "Quit? This ends the game: its server runs inside this client."
+            self.push_screen(ConfirmScreen(question), self._quit_if)
+            return
+        await self._quit()
+
+    async def _quit_if(self, yes: bool | None) -> None:
+        if yes:
+            await self._quit()
+
+    async def _quit(self) -> None:
         await self.connection.close()  # say goodbye first: the server need not wait for us
         self.exit()
 

@@ -54,6 +54,7 @@ class ClientApp(App[None]):
             "quit",
             "Quit",
             key_display="^q",
+            priority=True,  # anywhere, as help says: a modal panel's own keys come after it
             id="app.quit",
             tooltip="quit (your seat is kept: run the same command to come back)",
         ),
@@ -155,6 +156,9 @@ class ClientApp(App[None]):
             self.pop_screen()
 
     def get_key_display(self, binding: Binding) -> str:
+        view = self.view
+        if binding.id == "give.1" and view is not None and view.players:
+            return f"1-{len(view.players)}"  # one footer entry stands for this table's seat keys
         display = super().get_key_display(binding)
         if self.glyphs.ascii_only and not display.isascii():
             return "Enter" if "enter" in binding.key else binding.key

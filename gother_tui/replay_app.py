@@ -15,6 +15,7 @@ from gother_tui.record import GameRecord
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.replay import ReplayScreen
+from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.viewer import TextViewer
 
@@ -26,6 +27,7 @@ class ReplayApp(ClientApp):
         TableScreen.BINDINGS,
         GameOverScreen.BINDINGS,
         TextViewer.BINDINGS,
+        StoryScreen.BINDINGS,
         HelpScreen.BINDINGS,
     )
 

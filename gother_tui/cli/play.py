@@ -155,5 +155,5 @@ def play(args: argparse.Namespace) -> None:
             f"{args.name}'s table", args.players, args.players - 1, args.bots
         )
         log.info("playing at table %s on %s", table, local.url)
-        options = client_options(args, url=local.url, name=args.name, table=table)
+        options = client_options(args, url=local.url, name=args.name, table=table, private=True)
         GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)

@@ -18,7 +18,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.history import GothHistory, levels
 from gother_tui.narrator import Narrator, names_of
-from gother_tui.prompts import player_names
+from gother_tui.prompts import player_names, rematch_line
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
 from protocol.view import GameOver, View
@@ -103,6 +103,7 @@ class GameOverScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="game-over"):
             yield Static(id="over-title", classes="section")
+            yield Static(id="over-rematch")
             yield Static(id="over-scores")
             yield Static(id="over-chart")
         yield Footer()
@@ -120,6 +121,7 @@ class GameOverScreen(ModalScreen[None]):
             Text(headline(view, self.session.catalogue, glyphs))
         )
         self.query_one("#over-scores", Static).update(scores_text(view, glyphs))
+        self.query_one("#over-rematch", Static).update(Text(rematch_line(view)))
         width = self.query_one("#game-over").content_region.width or 76
         self.query_one("#over-chart", Static).update(chart_text(view, self.history, glyphs, width))
 
@@ -136,8 +138,7 @@ class GameOverScreen(ModalScreen[None]):
         return True
 
     def action_rematch(self) -> None:
-        if self.session.request(self, "rematch") is not None:
-            self.notify("Rematch asked for: it starts when every player has asked.")
+        self.session.request(self, "rematch")  # the panel's rematch line follows the view
 
     def action_leave(self) -> None:
         self.session.request(self, "leave")

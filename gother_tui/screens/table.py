@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, Static
 
 from gother_tui import messages as msg
 from gother_tui.history import GothHistory
-from gother_tui.narrator import summary
+from gother_tui.narrator import plural, summary
 from gother_tui.plans import Plan, keep_or_replace, plan_for
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.game_over import GameOverScreen
@@ -33,7 +33,16 @@ from protocol import server_messages as sm
 from protocol.constants import CHAT_MAX, MAX_SEATS, SEATS
 from protocol.view import View
 
-MOVE_ACTIONS = {"cursor", "give", "take_back", "confirm", "draw_deck", "pick_discard", "hint"}
+MOVE_ACTIONS = {
+    "cursor",
+    "give",
+    "take_back",
+    "confirm",
+    "draw_deck",
+    "draw_all",
+    "pick_discard",
+    "hint",
+}
 
 
 CURSOR = "move the cursor over the cards listed on the left"
@@ -74,9 +83,17 @@ class TableScreen(Screen[None]):
         Binding(
             "d",
             "draw_deck",
-            "Deck",
+            "Draw",
             id="draw.deck",
-            tooltip="draw the top card of the draw pile (d again, or Enter, to confirm)",
+            tooltip="draw: take the top card of the draw pile, at once",
+        ),
+        Binding(
+            "D",
+            "draw_all",
+            "Draw all",
+            show=False,
+            id="draw.all",
+            tooltip="draw: fill your hand from the draw pile, one card after another",
         ),
         Binding(
             "p",
@@ -159,6 +176,7 @@ class TableScreen(Screen[None]):
         self._footer_keys: tuple[object, ...] = ()
         self.history = GothHistory()  # Goth per round, from the views this client saw
         self._shown_over = False  # the game-over panel opened once for this game
+        self.drawing_all = False  # D: drawing from the draw pile until the hand is full
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -197,6 +215,7 @@ class TableScreen(Screen[None]):
         self.set_class(view is not None and view.you is None, "-spectator")
         self._show_since(view)
         self._redraw()
+        self._keep_drawing()
 
     def _show_since(self, view: View | None) -> None:
         """On your turn: what the others did to you since your previous one."""
@@ -256,8 +275,10 @@ class TableScreen(Screen[None]):
                 return False
             if action in ("give", "take_back"):
                 return plan.kind == "distribute"
-            if action in ("draw_deck", "pick_discard"):
+            if action in ("draw_deck", "draw_all"):
                 return plan.kind == "draw"
+            if action == "pick_discard":  # greyed, not hidden: in debt or an empty pile
+                return None if plan.kind == "draw" and not plan.choices else plan.kind == "draw"
             if action == "confirm":  # enabled even when incomplete: Enter then says what's missing
                 return None if self.awaiting is not None else True
             return True
@@ -292,15 +313,28 @@ class TableScreen(Screen[None]):
             self._redraw()
 
     def action_draw_deck(self) -> None:
-        if self.plan is None:
-            return
-        if self.plan.source == "deck":  # d twice: draw
-            self.action_confirm()
+        """One key, one card: the top of the draw pile is taken at once."""
+        if self.plan is None or self.awaiting is not None:
             return
         problem = self.plan.choose_deck()
         if problem:
             self.notify(problem, severity="warning")
-        self._redraw()
+            self._redraw()
+            return
+        self.action_confirm()
+
+    def action_draw_all(self) -> None:
+        """Fill the hand from the draw pile: a draw now, and one after each state that
+        still asks this player to draw (see _keep_drawing)."""
+        self.drawing_all = True
+        self.action_draw_deck()
+
+    def _keep_drawing(self) -> None:
+        plan = self.plan
+        if not self.drawing_all or plan is None or plan.kind != "draw":
+            self.drawing_all = False
+        elif self.awaiting is None and self.session.link == "online":
+            self.action_draw_deck()
 
     def action_pick_discard(self) -> None:
         if self.plan is None:
@@ -341,6 +375,7 @@ class TableScreen(Screen[None]):
     def on_refused(self, event: msg.Refused) -> None:
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the state is unchanged: keep the choices, let them fix it
+            self.drawing_all = False
             self._redraw()
 
     def action_clear(self) -> None:
@@ -357,8 +392,7 @@ class TableScreen(Screen[None]):
         self.session.request(self, "start")
 
     def action_rematch(self) -> None:
-        if self.session.request(self, "rematch") is not None:
-            self.notify("Rematch asked for: it starts when every player has asked.")
+        self.session.request(self, "rematch")  # the prompt and the panel say who is waited for
 
     def action_results(self) -> None:
         view = self.session.view
@@ -371,9 +405,12 @@ class TableScreen(Screen[None]):
         self.set_focus(self.query_one("#chat-input", Input))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter sends the line and gives the keys back to the table: the next 1, 2 or f
+        is a move again, not more chat."""
         text = event.value.strip()
         if text and self.session.request(self, "chat", text=text) is not None:
             event.input.value = ""
+        self.set_focus(None)
 
     def action_fates(self) -> None:
         session = self.session
@@ -409,7 +446,8 @@ class TableScreen(Screen[None]):
 def _missing(plan: Plan) -> str:
     if plan.kind == "distribute":
         missing = plan.count - len(plan.assigned)
-        return f"Give {missing} more card(s) first: 1-{SEATS.stop - 1} gives the highlighted card."
+        keys = f"1-{len(plan.recipients)}"
+        return f"Give {plural(missing, 'more card')} first: {keys} gives the highlighted card."
     if plan.kind == "draw":
         return "Choose where to draw from: d the draw pile, p the discard pile."
     return "Choose a card first."

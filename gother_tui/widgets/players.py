@@ -65,7 +65,7 @@ def player_line(
     width: int,
     palette: Palette = NO_COLOUR,
 ) -> Text:
-    acting = view.to_act if view.to_act is not None else view.turn
+    acting = None if view.over else view.to_act if view.to_act is not None else view.turn
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(fit(glyphs.turn if p.seat == acting else "", 2), style="bold")
     line.append(fit(str(p.seat + 1), 2), style="bold")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gother_tui.screens.table import TableScreen
 from protocol.view import View
-from server.game import Game, Variants, parse_deck
+from server.game import Game, Variants, move_from_wire, parse_deck
 from tests.client.clientkit import (
     at_table,
     notices,
@@ -24,6 +24,7 @@ from tests.client.viewkit import (
     draw_game,
     fate_discard_game,
     join_with,
+    position,
     short_hand_game,
     state,
     wire_view,
@@ -73,7 +74,11 @@ async def test_distribute_lets_the_player_change_their_mind(make_app, fake):
         await pilot.press("down", "0")  # Pet Raven taken back
         assert plan.assigned == {}
         await pilot.press("enter")  # incomplete: nothing is sent, the reason is shown
-        await until(pilot, lambda: any("Give 3 more card(s)" in n for n in notices(pilot)), "why")
+        await until(
+            pilot,
+            lambda: any("Give 3 more cards first: 1-3 gives" in n for n in notices(pilot)),
+            "why",
+        )
         assert sent_moves(fake) == []
 
 
@@ -104,19 +109,37 @@ async def test_fate_discard_previews_a_swoon_and_sends_the_card(make_app, fake):
         assert sent_moves(fake) == [{"kind": "discard_fate", "card": ID["Fishnet Pneumonia"]}]
 
 
-async def test_draw_from_the_deck_with_d_then_enter(make_app, fake):
+async def test_d_draws_one_card_from_the_draw_pile_at_once(make_app, fake):
+    """One key, one card: a plain d sends the draw, with no preview to confirm."""
     fake.handlers["join"] = join_with(wire_view(draw_game()))
     app = make_app(table="t1")
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
+        assert "Draw 3 more cards: d from the draw pile, D all" in widget_text(pilot, "#prompt")
         await pilot.press("d")
-        text = screen_text(pilot)
-        assert "Draw the top card of the draw pile" in text
-        assert "2 more to draw after this." in text
-        assert sent_moves(fake) == []  # previewed, not sent
-        await pilot.press("enter")
         await until(pilot, lambda: sent_moves(fake), "a move")
         assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}]
+
+
+async def test_shift_d_fills_the_hand_from_the_draw_pile(make_app, fake):
+    """D draws, and draws again after each state that still asks this player to draw."""
+    game = draw_game()
+    seq = iter(range(2, 100))
+
+    def move(m):
+        game.apply(move_from_wire(0, m["move"]))
+        return [state(next(seq), wire_view(game), rid=m["rid"])]
+
+    fake.handlers["join"] = join_with(wire_view(game))
+    fake.handlers["move"] = move
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("D")
+        await until(pilot, lambda: app.view.phase != "draw", "the hand filled")
+        assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}] * 3
+        assert len(app.view.hand) == 5
+        assert not table(pilot).drawing_all
 
 
 async def test_draw_a_chosen_card_from_the_discard_pile(make_app, fake):
@@ -135,18 +158,42 @@ async def test_draw_a_chosen_card_from_the_discard_pile(make_app, fake):
         assert sent_moves(fake) == [{"kind": "draw", "source": "discard", "card": 22}]
 
 
-async def test_in_debt_the_discard_pile_is_refused_with_the_reason(make_app, fake):
+async def test_in_debt_the_discard_pile_is_greyed_out_and_the_prompt_says_why(make_app, fake):
     fake.handlers["join"] = join_with(wire_view(debt_game()))
     app = make_app(table="t1")
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
-        assert "(you are in debt: not the discard pile)" in widget_text(pilot, "#prompt")
+        prompt = widget_text(pilot, "#prompt")
+        assert "you are in debt, so not the discard pile" in prompt
+        pick = next(b for b in app.screen.active_bindings.values() if b.binding.key == "p")
+        assert not pick.enabled  # the footer greys it out instead of offering it
         await pilot.press("p")
-        await until(pilot, lambda: any("you are in debt" in n for n in notices(pilot)), "why")
+        await pilot.pause()
         assert "Discard pile (Esc: back)" not in screen_text(pilot)
-        await pilot.press("d", "d")  # d twice draws at once
+        await pilot.press("d")
         await until(pilot, lambda: sent_moves(fake), "a move")
         assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}]
+
+
+HELD = {0, 4, 3, 7, 8, 10, 12, 14, 15, 16, 17, 18, 11, 2}  # every other card is discarded
+
+
+async def test_an_empty_draw_pile_says_the_discard_pile_is_shuffled_in_first(make_app, fake):
+    """R14: drawing from an empty draw pile shuffles the discard pile into a new one."""
+    game = position(
+        hands=[[0, 4], [3, 7, 8, 10, 12], [14, 15, 16, 17, 18]],
+        fates=[[11, 2], [], []],
+        discard=[c for c in range(len(CARDS)) if c not in HELD],
+        phase="draw",
+    )
+    assert not game.draw_pile
+    fake.handlers["join"] = join_with(wire_view(game))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        prompt = widget_text(pilot, "#prompt")
+        assert "(it is empty: the discard pile is shuffled into a new one first)" in prompt
+        assert "(0 left)" not in screen_text(pilot)
 
 
 async def test_discard_down_previews_the_hand_size(make_app, fake):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from protocol.view import View
@@ -29,6 +30,7 @@ async def test_the_full_log_holds_the_whole_game_and_opens_at_its_end(make_app, 
         await until(pilot, lambda: app.view and app.view.over, "the end")
         assert len(app.chronicle.lines) == EVENTS and app.chronicle.missed == 0
         assert app.chronicle.lines[0].text == "Round 1: your turn."
+        await shown(pilot, GameOverScreen, "Table")
         await pilot.press("escape")  # the game-over panel
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         await pilot.press("l")
@@ -55,6 +57,7 @@ async def test_a_late_joiner_is_told_how_many_events_it_missed(make_app, fake):
         assert app.chronicle.missed == first.log_start > 0
         assert app.chronicle.lines[0].kind == "gap"
         assert f"{first.log_start} events not seen here" in app.chronicle.lines[0].text
+        await shown(pilot, GameOverScreen, "Table")
         await pilot.press("escape", "l")
         await shown(pilot, StoryScreen, f"({first.log_start} events happened while")
 
