@@ -157,7 +157,7 @@ class ClientApp(App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         view = self.view
-        if binding.id == "give.1" and view is not None and view.players:
+        if binding.id == "give.1" and binding.key_display and view is not None and view.players:
             return f"1-{len(view.players)}"  # one footer entry stands for this table's seat keys
         display = super().get_key_display(binding)
         if self.glyphs.ascii_only and not display.isascii():

@@ -89,7 +89,7 @@ class Connection:
             try:
                 await transport.connect()
             except TransportError as exc:
-                reason = f"cannot reach {self.url}: {exc}"
+                reason = str(exc)  # the transport's sentence names the address
             else:
                 delay = self._first_retry
                 await self._session(transport)

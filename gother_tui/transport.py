@@ -7,6 +7,7 @@ real one is a thin layer over the websockets asyncio client.
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
@@ -25,7 +26,24 @@ Frame = dict[str, Any]
 
 
 class TransportError(Exception):
-    """The connection could not be made, or was lost."""
+    """The connection could not be made, or was lost: a sentence for the player."""
+
+
+def unreachable(url: str, exc: BaseException) -> str:
+    """Why `url` could not be reached, in words a player can act on (no "[Errno 111]")."""
+    if isinstance(exc, ConnectionRefusedError):
+        return f"nothing is listening at {url} — is the server running?"
+    if isinstance(exc, TimeoutError):
+        return f"{url} did not answer in time — is the address right, and the server up?"
+    if isinstance(exc, socket.gaierror):
+        return f"there is no host of that name in {url} — is the address right?"
+    if isinstance(exc, InvalidURI):
+        return f"{url} is not a server address (it should look like ws://HOST:PORT)"
+    if isinstance(exc, InvalidHandshake):
+        return f"{url} answered, but it is not a gother server"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot reach {url}: {exc.strerror.lower()}"
+    return f"cannot reach {url}"
 
 
 class Transport(Protocol):
@@ -69,7 +87,8 @@ class WebSocketTransport:
                 open_timeout=CONNECT_TIMEOUT,
             )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
-            raise TransportError(str(exc) or type(exc).__name__) from exc
+            log.info("cannot connect to %s: %r", self.url, exc)  # the raw error, for the log
+            raise TransportError(unreachable(self.url, exc)) from exc
 
     async def send(self, message: Frame) -> None:
         if self._ws is None:

@@ -73,6 +73,7 @@ class Watching(Reply, tag="watching", kw_only=True, frozen=True):
 
 class Hint(Reply, tag="hint", kw_only=True, frozen=True):
     move: dict[str, Any]  # a `move` map, as a client would send it
+    reason: str = ""  # one line on why, for the player; left out by an older server
 
 
 class Left(Reply, tag="left", kw_only=True, frozen=True):

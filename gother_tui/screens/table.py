@@ -173,6 +173,7 @@ class TableScreen(Screen[None]):
         self.plan: Plan | None = None
         self.awaiting: int | None = None  # rid of the move sent, until the server answers
         self.last_hint: dict[str, Any] | None = None  # the latest suggestion filled in
+        self.hint_reason = ""  # why, in one line, from the server
         self._footer_keys: tuple[object, ...] = ()
         self.history = GothHistory()  # Goth per round, from the views this client saw
         self._shown_over = False  # the game-over panel opened once for this game
@@ -250,7 +251,7 @@ class TableScreen(Screen[None]):
         plan = self.plan
         hinted = plan is not None and self.last_hint is not None and plan.move() == self.last_hint
         view = self.session.view
-        self.query_one(ActionPanel).show(view, plan, hinted)
+        self.query_one(ActionPanel).show(view, plan, self.hint_reason if hinted else None)
         # The footer is rebuilt whole on refresh_bindings (slow): only when its keys change.
         keys = (
             self.plan.kind if self.plan else None,
@@ -361,16 +362,37 @@ class TableScreen(Screen[None]):
     def on_answered(self, event: msg.Answered) -> None:
         reply = event.reply
         changed = False
-        if isinstance(reply, sm.Hint) and self.plan is not None and self.plan.prefill(reply.move):
-            # as the plan builds it (gives sorted by seat), so "is this still the hint?" is
-            # a plain comparison whatever order the server listed the gives in
-            self.last_hint = self.plan.move()
-            changed = True
+        if isinstance(reply, sm.Hint) and self.plan is not None:
+            self._offer_hint(self.plan, reply)
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the move's own state has come
             changed = True
         if changed:
             self._redraw()
+
+    def _offer_hint(self, plan: Plan, hint: sm.Hint) -> None:
+        """Fill the hint in; if the player had chosen something already, ask first."""
+        if not plan.touched:
+            self._take_hint(plan, hint)
+            return
+        question = "Replace your choices with the hint?"
+        if hint.reason:
+            question += f"\nIt says: {hint.reason}"
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.plan is plan:  # the same decision still: else the hint is stale
+                self._take_hint(plan, hint)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def _take_hint(self, plan: Plan, hint: sm.Hint) -> None:
+        if not plan.prefill(hint.move):
+            return
+        # as the plan builds it (gives sorted by seat), so "is this still the hint?" is a
+        # plain comparison whatever order the server listed the gives in
+        self.last_hint = plan.move()
+        self.hint_reason = hint.reason
+        self._redraw()
 
     def on_refused(self, event: msg.Refused) -> None:
         if event.asked.rid == self.awaiting:

@@ -64,7 +64,8 @@ class ActionPanel(Vertical):
         yield Static(Text("If you confirm (Enter):"), id="preview-title", classes="section")
         yield Static(id="preview")
 
-    def show(self, view: View | None, plan: Plan | None, hinted: bool = False) -> None:
+    def show(self, view: View | None, plan: Plan | None, hint: str | None = None) -> None:
+        """`hint`: the plan is the server's hint, for this reason ("" if it gave none)."""
         if view is None:
             return
         glyphs = self.session.glyphs
@@ -74,10 +75,12 @@ class ActionPanel(Vertical):
         self.query_one("#list-title", Static).update(Text(header))
         self.query_one(CardList).show(rows, cursor)
         lines = preview(view, plan, self.session.catalogue, glyphs)
+        if hint:
+            lines.insert(0, f"Why: {hint}")
         preview_title = self.query_one("#preview-title", Static)
         preview_title.display = bool(lines) and plan is not None
         preview_title.update(
-            Text("The hint; Enter plays it:" if hinted else "If you confirm (Enter):")
+            Text("The hint; Enter plays it:" if hint is not None else "If you confirm (Enter):")
         )
         text = Text("\n".join(lines))
         palette = self.session.palette

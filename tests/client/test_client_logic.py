@@ -254,3 +254,25 @@ def test_a_player_lines_warnings_take_the_themes_colours():
     assert all(
         span.style in ("", "bold", "italic", "dim") or not span.style.color for span in plain.spans
     )
+
+
+async def test_a_banked_cure_shows_on_the_players_panel(make_app, fake):
+    """R6: Morticia's pile sums to Sickness -3 (A Long Nap, Early Night): it shows as 0 with
+    the cure banked, on the panel and in the Fate piles viewer."""
+    from gother_tui.screens.viewer import TextViewer
+    from tests.client.clientkit import at_table, shown, widget_text
+    from tests.client.viewkit import join_with, position, wire_view
+
+    game = position(
+        hands=[[22, 0, 4, 11, 10], [3, 9, 12, 13, 1], [14, 16, 17, 18, 19]],
+        fates=[[2], [ID["A Long Nap"], ID["Early Night"]], []],
+        phase="distribute",
+    )
+    fake.handlers["join"] = join_with(wire_view(game))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        players = widget_text(pilot, "#players")
+        assert "☠ 0 (-3 banked)" in players
+        await pilot.press("f")
+        await shown(pilot, TextViewer, "Every Fate pile", "☠0 (-3 banked)")

@@ -3,6 +3,7 @@ exact `move` that goes to the server."""
 
 from __future__ import annotations
 
+from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.table import TableScreen
 from protocol.view import View
 from server.game import Game, Variants, move_from_wire, parse_deck
@@ -12,6 +13,7 @@ from tests.client.clientkit import (
     reply,
     screen_text,
     sent_moves,
+    shown,
     until,
     widget_text,
 )
@@ -224,6 +226,32 @@ async def test_hint_prefills_the_move_and_enter_sends_it(make_app, fake):
         assert "3 Vlad: Goth -1 → 3, Money 0 → -3: DEBT" in widget_text(pilot, "#preview")
         assert "The hint; Enter plays it:" in widget_text(pilot, "#preview-title")
         assert sent_moves(fake) == []  # the player still confirms
+        await pilot.press("enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [hinted]
+
+
+async def test_a_hint_gives_its_reason_and_asks_before_replacing_your_choices(make_app, fake):
+    hinted = {"kind": "distribute", "give": [[0, 11], [1, 10], [2, 0]]}
+    why = "keeps you out of debt; gives the leader Khaki Shorts"
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    fake.handlers["hint"] = lambda m: [reply(m, "hint", move=hinted, reason=why)]
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("2")  # a choice of the player's own: Consumption Chic to Morticia
+        plan = table(pilot).plan
+        assert plan.assigned == {ID["Consumption Chic"]: 1}
+        await pilot.press("h")
+        await shown(pilot, ConfirmScreen, "Replace your choices with the hint?", "keeps you out")
+        await pilot.press("n")  # kept
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no")
+        assert plan.assigned == {ID["Consumption Chic"]: 1}
+        await pilot.press("h")
+        await shown(pilot, ConfirmScreen, "Replace your choices")
+        await pilot.press("y")
+        await until(pilot, lambda: len(plan.assigned) == 3, "the hint filled in")
+        assert f"Why: {why}" in widget_text(pilot, "#preview")
         await pilot.press("enter")
         await until(pilot, lambda: sent_moves(fake), "a move")
         assert sent_moves(fake) == [hinted]
