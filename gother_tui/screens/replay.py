@@ -19,7 +19,6 @@ from gother_tui.prompts import player_names
 from gother_tui.record import GameRecord, RecordMove
 from gother_tui.screens.table import MOVE_ACTIONS, TableScreen
 from gother_tui.session import Session
-from gother_tui.widgets.talk import ChatLog
 from protocol.view import View
 
 DISABLED = {"chat", "hint", "start", "rematch", "leave"}
@@ -101,11 +100,11 @@ class ReplayScreen(TableScreen):
         return [*cls.BINDINGS, *shown]
 
     def on_mount(self) -> None:
-        # The chat has no place in a replay: its corner lists every (revealed) hand.
-        for widget in (self.query_one(ChatLog), self.query_one("#chat-input", Input)):
-            widget.display = False
-        self.query(".section").last(Static).update(Text("Hands (all revealed)"))
-        self.query_one("#side").mount(Static(id="hands"))
+        # Nothing is typed in a replay; the record's chat shows where the chat was, and the
+        # left column lists every (revealed) hand.
+        self.query_one("#chat-input", Input).display = False
+        self.query(".section").last(Static).update(Text("Chat (as recorded)"))
+        self.query_one("#action").mount(Static(id="hands"), before="#spectating")
         self.mount(Static(id="replay-pos"), before=self.query_one(Footer))
         # TableScreen.on_mount runs next (Textual calls every class's handler)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -46,6 +47,7 @@ MOVE_ACTIONS = {
 
 
 CURSOR = "move the cursor over the cards listed on the left"
+CARD_TABLE = (120, 36)  # the smallest terminal (columns, lines) for the card-table layout
 
 
 def _give_bindings() -> list[Binding]:
@@ -204,6 +206,14 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._on_view)
         self.watch(self.app, "link", self._on_link)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The card-table layout from CARD_TABLE up; the compact one below it."""
+        width, height = event.size
+        cards = width >= CARD_TABLE[0] and height >= CARD_TABLE[1]
+        if cards != self.has_class("-cards"):
+            self.set_class(cards, "-cards")
+            self._redraw()
 
     # -- following the app's state ---------------------------------------------------------
 

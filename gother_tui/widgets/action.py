@@ -8,13 +8,16 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.palette import BOLD
 from gother_tui.plans import Plan
+from gother_tui.preview import fate_sums, sickness_text
 from gother_tui.prompts import fate_of, player_names, preview, prompt
 from gother_tui.session import Session
 from gother_tui.widgets.cards import NAME_W, CardList, CardRow, values_header
 from gother_tui.widgets.cells import fit
+from gother_tui.widgets.table_cards import CardFan, PilesRow, Seats
 from protocol.view import View
 
 
@@ -48,6 +51,22 @@ def card_rows(
     return "Your hand", [CardRow(c) for c in hand], None
 
 
+def watching_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
+    """For a spectator: each player's Fate pile, top first, and the discard pile's top."""
+    names = player_names(view)
+    text = Text()
+    for p in view.players:
+        text.append(f"{p.seat + 1} {names[p.seat]}", "bold")
+        sick = sickness_text(fate_sums(p.fate, catalogue))
+        text.append(f"  {glyphs.goth}{p.goth} {glyphs.sickness}{sick} {glyphs.money}{p.money}\n")
+        top = [catalogue.name(c) for c in reversed(p.fate)][:3]
+        more = f" {glyphs.ellipsis} +{len(p.fate) - 3}" if len(p.fate) > 3 else ""
+        text.append(
+            f"  Fate: {', '.join(top) + more if top else 'empty'}\n", "italic" if top else "dim"
+        )
+    return text
+
+
 def _index(cards: list[int], card: int | None) -> int | None:
     return cards.index(card) if card is not None and card in cards else None
 
@@ -58,9 +77,13 @@ class ActionPanel(Vertical):
         self.session = session
 
     def compose(self) -> ComposeResult:
+        yield Seats(self.session, id="around")  # the card-table layout only (-cards)
+        yield PilesRow(self.session, id="between")
         yield Static(id="prompt")
+        yield Static(id="spectating")  # a spectator's: every player's piles, in the compact layout
         yield Static(id="list-title", classes="section")
         yield CardList(self.session, id="cards")
+        yield CardFan(self.session, id="fan")
         yield Static(Text("If you confirm (Enter):"), id="preview-title", classes="section")
         yield Static(id="preview")
 
@@ -71,9 +94,17 @@ class ActionPanel(Vertical):
         glyphs = self.session.glyphs
         self.query_one("#prompt", Static).update(self._headline(view, plan))
         title, rows, cursor = card_rows(view, plan, glyphs)
-        header = fit(title, 2 + NAME_W, glyphs.ellipsis) + values_header(glyphs)
-        self.query_one("#list-title", Static).update(Text(header))
-        self.query_one(CardList).show(rows, cursor)
+        if self.screen.has_class("-cards"):  # only the one on screen: a redraw costs less
+            self.query_one("#list-title", Static).update(Text(title))
+            self.query_one(CardFan).show(rows, cursor)
+        else:
+            header = fit(title, 2 + NAME_W, glyphs.ellipsis) + values_header(glyphs)
+            self.query_one("#list-title", Static).update(Text(header))
+            self.query_one(CardList).show(rows, cursor)
+        if view.you is None:
+            self.query_one("#spectating", Static).update(
+                watching_text(view, self.session.catalogue, glyphs)
+            )
         lines = preview(view, plan, self.session.catalogue, glyphs)
         if hint:
             lines.insert(0, f"Why: {hint}")

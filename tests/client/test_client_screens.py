@@ -188,7 +188,9 @@ async def test_watch_from_the_lobby_shows_the_table_without_hand_or_moves(make_a
         text = screen_text(pilot)
         assert "watching" in widget_text(pilot, "#status")
         assert "Your hand" not in text and "Give" not in text
-        assert not app.screen.query_one("#action").display
+        assert not app.screen.query_one("#cards").display  # no hand, no card list
+        spectating = widget_text(pilot, "#spectating")  # the left column: everyone's piles
+        assert "2 Morticia ☥0 ☠0 $0 Fate: empty" in spectating
         await pilot.press("1", "2", "3", "enter", "d", "h")
         await pilot.pause()
         assert not fake.conn.requests("move") and not fake.conn.requests("hint")

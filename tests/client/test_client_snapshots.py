@@ -1,5 +1,6 @@
-"""Snapshots (pytest-textual-snapshot) of the table at 80x24 and 120x40, in Unicode and in
-ASCII, and of the game-over panel: fixed positions, fixed names, a scripted server.
+"""Snapshots (pytest-textual-snapshot) of the table at 80x24 (compact) and 140x44 (the card
+table), in Unicode and in ASCII, and of the game-over panel: fixed positions, fixed names, a
+scripted server.
 
 Update the baselines with `pytest tests/client/test_client_snapshots.py --snapshot-update`
 and look at them (tests/client/__snapshots__/) before committing."""
@@ -21,7 +22,7 @@ async def settled_table(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("size", [(80, 24), (140, 44)], ids=["80x24", "140x44"])
 @pytest.mark.parametrize("ascii", [False, True], ids=["unicode", "ascii"])
 def test_table(snap_compare, make_app, fake, size, ascii):
     fake.handlers["join"] = join_with(wire_view(distribute_game()))
