@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from gother_tui import messages as msg
 from gother_tui.history import GothHistory
@@ -27,7 +27,9 @@ from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
 from gother_tui.session import Session
 from gother_tui.widgets.action import ActionPanel
+from gother_tui.widgets.footer import KeyBar
 from gother_tui.widgets.players import PlayersPanel
+from gother_tui.widgets.quiet import display, show
 from gother_tui.widgets.status import PilesLine, StatusLine
 from gother_tui.widgets.talk import ChatLog, GameLog
 from protocol import server_messages as sm
@@ -100,7 +102,7 @@ class TableScreen(Screen[None]):
         Binding(
             "p",
             "pick_discard",
-            "Pick discard",
+            "Take",
             id="draw.discard",
             tooltip="draw: open the discard pile to take a card from it (not when in debt)",
         ),
@@ -201,7 +203,7 @@ class TableScreen(Screen[None]):
                         max_length=CHAT_MAX,
                         select_on_focus=False,  # coming back keeps the draft, typing adds
                     )
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._on_view)
@@ -235,11 +237,11 @@ class TableScreen(Screen[None]):
         if view is not None and view.seat is not None and view.turn == view.seat and not view.over:
             session = self.session
             told = summary(session.chronicle.lines, view, session.catalogue, session.glyphs)
-        since.display = bool(told)
+        display(since, bool(told))
         if told:
             text = Text("Since your last turn\n", style="bold")
             text.append("\n".join(told))
-            since.update(text)
+            show(since, text)
 
     def _follow_game(self, view: View | None) -> None:
         """Keep the Goth history; open the game-over panel once when a game ends."""
@@ -282,14 +284,16 @@ class TableScreen(Screen[None]):
         phase = view and view.phase
         if action in MOVE_ACTIONS:
             plan = self.plan
+            if not seated or phase in ("lobby", "over"):
+                return False  # not a player in a game: the keys are not offered at all
             if plan is None or self.session.link != "online":
-                return False
+                return None  # one set of keys for the whole game: greyed out, not hidden
             if action in ("give", "take_back"):
-                return plan.kind == "distribute"
+                return True if plan.kind == "distribute" else None
             if action in ("draw_deck", "draw_all"):
-                return plan.kind == "draw"
-            if action == "pick_discard":  # greyed, not hidden: in debt or an empty pile
-                return None if plan.kind == "draw" and not plan.choices else plan.kind == "draw"
+                return True if plan.kind == "draw" else None
+            if action == "pick_discard":  # in debt, or an empty pile, greys it out too
+                return True if plan.kind == "draw" and plan.choices else None
             if action == "confirm":  # enabled even when incomplete: Enter then says what's missing
                 return None if self.awaiting is not None else True
             return True

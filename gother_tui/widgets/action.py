@@ -17,6 +17,7 @@ from gother_tui.prompts import fate_of, player_names, preview, prompt
 from gother_tui.session import Session
 from gother_tui.widgets.cards import NAME_W, CardList, CardRow, values_header
 from gother_tui.widgets.cells import fit
+from gother_tui.widgets.quiet import show
 from gother_tui.widgets.table_cards import CardFan, PilesRow, Seats
 from protocol.view import View
 
@@ -92,32 +93,30 @@ class ActionPanel(Vertical):
         if view is None:
             return
         glyphs = self.session.glyphs
-        self.query_one("#prompt", Static).update(self._headline(view, plan))
+        show(self.query_one("#prompt", Static), self._headline(view, plan))
         title, rows, cursor = card_rows(view, plan, glyphs)
         if self.screen.has_class("-cards"):  # only the one on screen: a redraw costs less
-            self.query_one("#list-title", Static).update(Text(title))
+            show(self.query_one("#list-title", Static), Text(title))
             self.query_one(CardFan).show(rows, cursor)
         else:
             header = fit(title, 2 + NAME_W, glyphs.ellipsis) + values_header(glyphs)
-            self.query_one("#list-title", Static).update(Text(header))
+            show(self.query_one("#list-title", Static), Text(header))
             self.query_one(CardList).show(rows, cursor)
         if view.you is None:
-            self.query_one("#spectating", Static).update(
-                watching_text(view, self.session.catalogue, glyphs)
-            )
+            spectating = watching_text(view, self.session.catalogue, glyphs)
+            show(self.query_one("#spectating", Static), spectating)
         lines = preview(view, plan, self.session.catalogue, glyphs)
         if hint:
             lines.insert(0, f"Why: {hint}")
         preview_title = self.query_one("#preview-title", Static)
-        preview_title.display = bool(lines) and plan is not None
-        preview_title.update(
-            Text("The hint; Enter plays it:" if hint is not None else "If you confirm (Enter):")
-        )
+        title = "The hint; Enter plays it:" if hint is not None else "If you confirm (Enter):"
+        # emptied rather than hidden: hiding lays the whole screen out again
+        show(preview_title, Text(title if lines and plan is not None else ""))
         text = Text("\n".join(lines))
         palette = self.session.palette
         text.highlight_regex(r"SWOON|DEBT", BOLD + palette.error)
         text.highlight_regex(r"\d from swoon", BOLD + palette.warning)
-        self.query_one("#preview", Static).update(text)
+        show(self.query_one("#preview", Static), text)
 
     def _headline(self, view: View, plan: Plan | None) -> Text:
         g, link = self.session.glyphs, self.session.link

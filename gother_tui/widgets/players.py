@@ -15,6 +15,7 @@ from gother_tui.palette import BOLD, NO_COLOUR, Palette
 from gother_tui.preview import NEAR_SWOON, fate_sums
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
+from gother_tui.widgets.quiet import show
 from protocol.view import Player, View
 
 NAME_W, HAND_W, GOTH_W, SICK_W, MONEY_W = 20, 5, 6, 7, 10
@@ -108,7 +109,8 @@ class PlayersPanel(Static):
         self.watch(self.app, "view", self._show)
 
     def _show(self) -> None:
-        self.update(self.render_view(self.session.view))
+        if self.display:  # hidden in the card-table layout
+            show(self, self.render_view(self.session.view))
 
     def on_resize(self) -> None:
         self._show()

@@ -103,7 +103,7 @@ class CardFan(Widget):
 
     DEFAULT_CSS = "CardFan { height: auto; }"
 
-    rows: reactive[tuple[CardRow, ...]] = reactive((), layout=True)
+    rows: reactive[tuple[CardRow, ...]] = reactive(())
     cursor: reactive[int | None] = reactive(None)
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
@@ -112,8 +112,12 @@ class CardFan(Widget):
         self.max_rows = 2
 
     def show(self, rows: Sequence[CardRow], cursor: int | None) -> None:
+        across = per_row(self.size.width)
+        resized = -(-len(rows) // across) != -(-len(self.rows) // across)  # rows of cards
         self.rows = tuple(rows)
         self.cursor = cursor
+        if resized:
+            self.refresh(layout=True)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         count = -(-len(self.rows) // per_row(width)) if self.rows else 1
@@ -200,7 +204,8 @@ class Seats(Widget):
         self.watch(self.app, "view", self._changed)
 
     def _changed(self) -> None:
-        self.refresh(layout=True)
+        if self.display:  # shown in the card-table layout only; always the same height
+            self.refresh()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 3 + CARD_H
@@ -241,7 +246,8 @@ class PilesRow(Widget):
         self.watch(self.app, "view", self._changed)
 
     def _changed(self) -> None:
-        self.refresh()
+        if self.display:
+            self.refresh()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return CARD_H

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from gother_tui.glyphs import Glyphs
 from gother_tui.narrator import Line
 from gother_tui.session import Session
+from gother_tui.widgets.quiet import show
 from protocol import server_messages as sm
 
 
@@ -57,7 +58,10 @@ class TailScroll(VerticalScroll, can_focus=False):
         yield Static(id="content")
 
     def set_text(self, text: Text) -> None:
-        self.query_one("#content", Static).update(text)
+        content = self.query_one("#content", Static)
+        if content.content == text:
+            return
+        show(content, text)
         self.call_after_refresh(self.scroll_end, animate=False)
 
 

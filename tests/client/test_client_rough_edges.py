@@ -80,7 +80,7 @@ async def test_the_footer_offers_the_seat_keys_this_table_has(make_app, fake):
     app = make_app(table=TABLE)
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
-        footer = widget_text(pilot, "Footer")
+        footer = widget_text(pilot, "#keys")
         assert "1-3 Give" in footer and "1-5" not in footer
 
 
