@@ -8,7 +8,9 @@ protocol bots in this process, and let each table play until it has made `--move
 - moves per second over the whole run, and errors (any `error` frame, any lost connection);
 - latency from sending a move to the moment the LAST of the table's four viewers has the
   resulting `state` (same clock, same process), p50 and p99;
-- the server's resident memory (VmRSS) at the end;
+- the server's resident memory (VmRSS) at the end, and its CPU time (user + system) per
+  move over the whole load, tables created and games played, with persistence on (the
+  server's database is a file, as a host runs it);
 - in the same run, the p50 round trip of a bare `websockets` echo server on loopback with a
   frame of the same size as a typical `state`, as the baseline for the ratio.
 Targets: 200 tables (800 connections) with 0 errors and p99 <= 50 ms; at 1 table, move
@@ -50,24 +52,18 @@ class Run:
     frame_sizes: list[int] = field(default_factory=list)
 
 
-async def start_server(log: IO[str]) -> tuple[subprocess.Popen, int]:
+async def start_server(log: IO[str], db: str) -> tuple[subprocess.Popen, int]:
     """`gother serve` on a free port; its log goes to a file, since a pipe nobody reads
-    would fill up and block the server mid-benchmark."""
+    would fill up and block the server mid-benchmark. One host drives every table here, so
+    the per-connection limits are opened up to the load's size."""
     gother = os.path.join(os.path.dirname(sys.executable), "gother")
     proc = subprocess.Popen(
         [
             gother,
             "serve",
-            "--host",
-            HOST,
-            "--port",
-            "0",
-            "--bot-delay",
-            "0",
-            "--max-tables",
-            "1000",
-            "--max-connections",
-            "5000",
+            *("--host", HOST, "--port", "0", "--db", db, "--bot-delay", "0"),
+            *("--max-tables", "1000", "--max-connections", "5000"),
+            *("--tables-per-connection", "1000", "--max-pending", "5000"),
         ],
         stderr=log,
     )
@@ -80,6 +76,19 @@ async def start_server(log: IO[str]) -> tuple[subprocess.Popen, int]:
         await asyncio.sleep(0.05)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+def cpu_times(pid: int) -> tuple[float, float]:
+    """User and system CPU time the process has used so far, in seconds."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    return sum(cpu_times(pid))
 
 
 def rss_mib(pid: int) -> float:
@@ -141,15 +150,21 @@ async def seat(
 
 
 async def load(tables: int, moves: int, think: float) -> dict[str, float]:
-    with tempfile.NamedTemporaryFile("w+", prefix="gother-serve-", suffix=".log") as log:
-        return await load_logged(tables, moves, think, log)
+    with (
+        tempfile.NamedTemporaryFile("w+", prefix="gother-serve-", suffix=".log") as log,
+        tempfile.TemporaryDirectory(prefix="gother-db-") as folder,
+    ):
+        return await load_logged(tables, moves, think, log, os.path.join(folder, "games.db"))
 
 
-async def load_logged(tables: int, moves: int, think: float, log: IO[str]) -> dict[str, float]:
-    proc, port = await start_server(log)
+async def load_logged(
+    tables: int, moves: int, think: float, log: IO[str], db: str
+) -> dict[str, float]:
+    proc, port = await start_server(log, db)
     url = f"ws://{HOST}:{port}"
     run = Run()
     try:
+        user_before, system_before = cpu_times(proc.pid)
         async with connect(url, max_size=MAX_FRAME) as host:
             await request(host, {"t": "hello", "v": PROTOCOL_VERSION, "name": "host"})
             ids = [
@@ -171,6 +186,8 @@ async def load_logged(tables: int, moves: int, think: float, log: IO[str]) -> di
         elapsed = time.perf_counter() - started
         run.errors += sum(isinstance(r, BaseException) for r in results)
         memory = rss_mib(proc.pid)
+        user, system = cpu_times(proc.pid)
+        user, system = user - user_before, system - system_before
     finally:
         proc.terminate()
         proc.wait(10)
@@ -181,6 +198,8 @@ async def load_logged(tables: int, moves: int, think: float, log: IO[str]) -> di
         "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000,
         "errors": run.errors,
         "rss_mib": memory,
+        "cpu_us_per_move": (user + system) / max(1, run.moves) * 1e6,
+        "user_us_per_move": user / max(1, run.moves) * 1e6,
         "frame_bytes": statistics.median(run.frame_sizes),
         "measured": len(ordered),
     }
@@ -215,7 +234,7 @@ def main() -> None:
     baseline_size = 0
     print(
         f"{'tables':>6} {'conns':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
-        f"{'errors':>6} {'RSS MiB':>8} {'measured':>8}"
+        f"{'errors':>6} {'RSS MiB':>8} {'CPU µs/move':>11} {'measured':>8}"
     )
     one_table_p50 = None
     for tables in (int(t) for t in args.tables.split(",")):
@@ -227,7 +246,8 @@ def main() -> None:
         print(
             f"{tables:>6} {tables * 4:>6} {figures['moves_per_s']:>9.1f} "
             f"{figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} {figures['errors']:>6} "
-            f"{figures['rss_mib']:>8.1f} {figures['measured']:>8}"
+            f"{figures['rss_mib']:>8.1f} {figures['cpu_us_per_move']:>11.0f} "
+            f"{figures['measured']:>8}"
         )
     echo = asyncio.run(echo_round_trip(baseline_size)) * 1000
     print(f"bare websockets echo p50 ({baseline_size} B frames): {echo:.3f} ms")

@@ -244,6 +244,10 @@ class GotherApp(ClientApp):
                 self._do(self.flow.watching(message))
             case sm.Left():
                 self._do(self.flow.left())
+            case sm.Closed():  # the table is gone (its players ended the game): as if left
+                self.notify(message.reason, title="Table closed", markup=False)
+                self._do(self.flow.left())
+                return
         self._answer(message)
 
     def _enter_table(self, cards: tuple[Card, ...]) -> None:

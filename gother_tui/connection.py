@@ -89,6 +89,9 @@ class Connection:
             try:
                 await transport.connect()
             except TransportError as exc:
+                if exc.final:  # e.g. a certificate not to be trusted: retrying cannot help
+                    self._post(msg.ConnectionLost(str(exc), None))
+                    return
                 reason = str(exc)  # the transport's sentence names the address
             else:
                 delay = self._first_retry

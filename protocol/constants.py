@@ -9,6 +9,11 @@ PROTOCOL_VERSION = 1
 # Largest frame, in bytes, either end sends or accepts; also the websocket `max_size`.
 MAX_FRAME = 64 * 1024
 
+# Bytes of a game record per `record` reply: with its envelope a part fits in one frame.
+RECORD_PART = 48 * 1024
+# Tables per `tables` reply: with the largest rows a page still fits in one frame.
+LIST_PAGE = 50
+
 # Deepest nesting of maps/arrays in a frame (the top-level map is depth 1). The deepest real
 # message is a `state` (frame → view → players → player → scores) at 5; 8 leaves headroom
 # while keeping every later walk over a decoded frame far from Python's recursion limit.

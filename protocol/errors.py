@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     SEAT_TAKEN = "seat_taken"
     BAD_TOKEN = "bad_token"
     WRONG_PASSWORD = "wrong_password"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
     RATE_LIMITED = "rate_limited"
     NOT_SEATED = "not_seated"
     ALREADY_STARTED = "already_started"
@@ -26,6 +27,12 @@ class ErrorCode(StrEnum):
     BAD_DECK = "bad_deck"
     HELLO_FIRST = "hello_first"
     NO_SPECTATORS = "no_spectators"
+    STORE_FAILED = "store_failed"
+    TABLE_STOPPED = "table_stopped"
+    TABLE_BROKEN = "table_broken"
+    PAUSED = "paused"
+    TOO_MANY_SEATS = "too_many_seats"
+    NO_RECORD = "no_record"
 
 
 class ProtocolError(Exception):

@@ -114,7 +114,7 @@ REQUESTS: dict[str, Check] = {
         {"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME},
         {"password": PASSWORD},  # the server's own password, when it has one
     ),
-    "list": _request(),
+    "list": _request({}, {"offset": integer(0, 100_000)}),  # a page of the tables from here
     "create": _request(
         {
             "name": NAME,
@@ -139,6 +139,13 @@ REQUESTS: dict[str, Check] = {
     "hint": _request(),
     "leave": _request(),
     "rematch": _request(),
+    "pause": _request({"on": boolean}),  # vote to pause (true) or to go on (false)
+    "end": _request(),  # vote to end the game in progress unfinished
+    # a finished game's record, in parts of at most RECORD_PART bytes
+    "record": _request(
+        {"table": TABLE_ID},
+        {"game": integer(1, 1_000_000), "part": integer(0, 10_000), "password": PASSWORD},
+    ),
 }
 
 

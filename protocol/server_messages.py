@@ -49,10 +49,15 @@ class TableRow(Wire, frozen=True):
     password: bool  # whether `join` needs one
     variants: Variants
     deck: str
+    broken: str | None = None  # why this table could not be restored: it takes nobody
 
 
 class Tables(Reply, tag="tables", kw_only=True, frozen=True):
+    """One page of the listing: `tables` from `offset` on, of `total` in all."""
+
     tables: tuple[TableRow, ...]
+    offset: int = 0
+    total: int | None = None  # None only from servers older than pages
 
 
 class Created(Reply, tag="created", kw_only=True, frozen=True):
@@ -80,6 +85,24 @@ class Left(Reply, tag="left", kw_only=True, frozen=True):
     table: str
 
 
+class Record(Reply, tag="record", kw_only=True, frozen=True):
+    """Part `part` of `parts` of a finished game's record: the parts' `data` joined in order
+    are the msgpack record `gother export` writes (with the same fields)."""
+
+    table: str
+    game: int
+    part: int
+    parts: int
+    data: bytes
+
+
+class Closed(Wire, tag_field="t", tag="closed", frozen=True):
+    """The table is gone (its game was ended by a vote, or it expired): no more `state`."""
+
+    table: str
+    reason: str
+
+
 class Error(Reply, tag="error", kw_only=True, frozen=True):
     code: str  # one of ErrorCode: clients branch on it
     message: str  # one sentence for people, not to be parsed
@@ -101,7 +124,20 @@ class Chat(Wire, tag_field="t", tag="chat", frozen=True):
     text: str
 
 
-Message = Welcome | Tables | Created | Joined | Watching | Hint | Left | Error | State | Chat
+Message = (
+    Welcome
+    | Tables
+    | Created
+    | Joined
+    | Watching
+    | Hint
+    | Left
+    | Record
+    | Closed
+    | Error
+    | State
+    | Chat
+)
 _KNOWN = frozenset(cls.__struct_config__.tag for cls in get_args(Message))
 
 

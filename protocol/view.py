@@ -112,6 +112,13 @@ class ClockRule(Wire, frozen=True):
     increment: float  # seconds added after each move the player makes
 
 
+class CoverWarning(Wire, frozen=True):
+    """A bot covers this present player's decision in `seconds` unless they act."""
+
+    seat: int
+    seconds: float
+
+
 class TableInfo(Wire, frozen=True):
     """The table the view is of: lobby facts, nothing secret."""
 
@@ -124,6 +131,11 @@ class TableInfo(Wire, frozen=True):
     spectators: int
     password: bool
     clock: ClockRule | None = None
+    paused: bool = False  # every human present voted to pause: clocks and bots wait
+    pause_votes: tuple[int, ...] = ()  # seats asking to pause (or, paused, to stay paused)
+    end_votes: tuple[int, ...] = ()  # seats asking to end the game unfinished
+    warning: CoverWarning | None = None
+    stopped: str | None = None  # why the table takes no moves now (a failed write)
 
 
 class Scores(Wire, frozen=True):

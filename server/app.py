@@ -10,16 +10,21 @@ answers, and re-arms the table's timer (server/pacer.py).
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
+import math
 import signal
 import ssl
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from protocol import (
     MAX_FRAME,
@@ -32,26 +37,37 @@ from protocol import (
 )
 from protocol.version import software_version
 from server.announce import announce
-from server.fanout import chat, publish, replay_chat, show
+from server.attempts import Attempts, Guessing
+from server.fanout import chat, close_table, publish, replay_chat, show
 from server.game import MoveError
+from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import hint
+from server.limits import AcceptLog, descriptor_budget, is_local
 from server.lobby import Lobby
 from server.pacer import Pacer
+from server.passwords import check_password
 from server.ratelimit import TokenBucket
-from server.store import Store
-from server.table import Peer, Settings, Table
-from server.tokens import matches
+from server.records import Records
+from server.store import Store, StoreError
+from server.table import Peer, Seat, Settings, StoreFailed, Table
+from server.tls import certificate_fingerprint, server_context
 
 if TYPE_CHECKING:
     from server.ssh import SshOptions
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
-OUTBOX_LIMIT = 512  # frames queued for a client that reads too slowly before it is dropped
+OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: over it, dropped
+WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
+# What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
+# a `list`, a `watch` or a record part costs the server far more than a move.
+COSTS = {"list": 5, "watch": 5, "create": 5, "record": 5, "join": 2, "resume": 2, "hint": 2}
+CLOSE_POLICY = 1008  # said no hello in time
 CLOSE_RESTART = 1012  # "service restart": the server is going down, come back later
 CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
+CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
 
 
 @dataclass
@@ -67,11 +83,27 @@ class ServerConfig:
     spectators: str = "public"  # none | public (tables without a password) | all
     decks_dir: str | None = None
     max_connections: int = 1000
+    max_pending: int = 100  # connections that have not said hello yet
+    max_per_address: int = 32  # connections from one address (loopback: no cap)
+    hello_timeout: float = 5.0  # seconds a new connection has to say hello
+    cap_loopback: bool = False  # address caps for loopback too (tests; the SSH door is local)
     max_tables: int = 200
+    tables_per_connection: int = 10  # live tables one connection may have created
+    tables_per_address: int = 10
+    seats_per_connection: int = 4  # seats one connection may hold (in games not over)
+    seats_per_address: int = 24
+    expire: float = 1800.0  # seconds a table nobody is at stays live
+    sweep_every: float = 60.0  # seconds between two looks for tables nobody is at
+    stats_every: float = STATS_EVERY  # seconds between two stats lines in the log
+    idle: float = 300.0  # seconds a present player may think before a bot covers that turn
     rate: float = 50.0  # requests per second per connection, sustained (bots play fast)
     burst: float = 100.0
     chat_rate: float = 1.0  # chat lines per second, sustained
     chat_burst: float = 5.0
+    costly_rate: float = 20.0  # cost units per second for the dear requests (COSTS)
+    costly_burst: float = 100.0
+    # wrong passwords: waits per address, closes per connection
+    guessing: Guessing = field(default_factory=Guessing)
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
 
@@ -79,30 +111,79 @@ class ServerConfig:
 @dataclass(eq=False)
 class Connection:
     """One client. Sends go through an outbox drained by its own task, so a slow reader
-    never holds up a table's broadcast to everyone else."""
+    never holds up a table's broadcast to everyone else; the outbox is bounded in bytes, and
+    a reader that lets more than OUTBOX_BYTES pile up is cut off at once."""
 
     ws: ServerConnection
     limiter: TokenBucket
     chat_limiter: TokenBucket
+    costly: TokenBucket  # the dear requests' own budget (COSTS)
     name: str = ""
     table: Table | None = None
-    outbox: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    outbox: deque[bytes] = field(default_factory=deque)
+    queued: int = 0  # bytes in the outbox and being sent
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    dropped: bool = False
     refused: int = 0  # rate-limited requests in a row
+    on_drop: Callable[[], None] | None = None
+    taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
+    wrong_passwords: int = 0  # passwords refused, of any kind
+
+    @property
+    def address(self) -> str:
+        return str(self.ws.remote_address[0]) if self.ws.remote_address else ""
 
     def send(self, message: Any) -> None:
-        try:
-            self.outbox.put_nowait(encode(message))
-        except asyncio.QueueFull:
-            log.warning("%s reads too slowly; dropping the connection", self.describe())
-            asyncio.get_running_loop().create_task(self.ws.close(CLOSE_TRY_LATER, "too slow"))
+        if self.dropped:
+            return
+        frame = message if isinstance(message, bytes) else encode(message)
+        if not self.outbox and self._writes_at_once():
+            # The common case, written now: a frame through the pump costs a task wake-up
+            # and websockets' async send path, most of the server's CPU per move.
+            self.ws.protocol.send_binary(frame)
+            for data in self.ws.protocol.data_to_send():
+                self.ws.transport.write(data)
+            return
+        if self.queued + len(frame) > OUTBOX_BYTES:
+            self.drop()
+            return
+        self.outbox.append(frame)
+        self.queued += len(frame)
+        self.ready.set()
+
+    def _writes_at_once(self) -> bool:
+        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD."""
+        transport = self.ws.transport
+        return (
+            self.ws.protocol.state is State.OPEN
+            and transport is not None
+            and not transport.is_closing()
+            and transport.get_write_buffer_size() < WRITE_AHEAD
+        )
+
+    def drop(self) -> None:
+        """Cut off a reader too slow for its outbox: logged once, no closing handshake
+        (it would wait behind everything the reader does not read)."""
+        self.dropped = True
+        self.outbox.clear()
+        log.warning("%s reads too slowly; dropped", self.describe())
+        if self.on_drop is not None:
+            self.on_drop()
+        if self.ws.transport is not None:
+            self.ws.transport.abort()
 
     async def pump(self) -> None:
         while True:
-            frame = await self.outbox.get()
+            while not self.outbox:
+                self.ready.clear()
+                await self.ready.wait()
+            frame = self.outbox.popleft()
             await self.ws.send(frame)
+            self.queued -= len(frame)
 
     def describe(self) -> str:
-        host, port = self.ws.remote_address[:2]
+        # None once a TLS socket is gone (a client that dropped it mid-handshake)
+        host, port = (self.ws.remote_address or ("?", 0))[:2]
         return f"{self.name or '?'}@{host}:{port}"
 
 
@@ -110,7 +191,7 @@ class GotherServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.store = Store(config.db)
-        self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay)
+        self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay, idle=config.idle)
         self.pacer = Pacer(moved=self.after_change)
         self.lobby = Lobby(
             self.store,
@@ -118,14 +199,27 @@ class GotherServer:
             changed=self.after_change,
             decks_dir=Path(config.decks_dir) if config.decks_dir else None,
             max_tables=config.max_tables,
+            expire=config.expire,
         )
+        self.records = Records(self.store)
         self.connections: set[Connection] = set()
+        self.max_connections = config.max_connections  # lowered at start to what fits
+        self.pending = 0  # connections that have not said hello yet
+        self.by_address: Counter[str] = Counter()
+        self.counters = Counters()
         self.server: Server | None = None
+        self.chores: list[asyncio.Task[None]] = []
+        self.server_guesses = Attempts(config.guessing)  # of the server's own password
+        self.table_guesses = Attempts(config.guessing)  # of tables' passwords
 
     # -- life cycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
         self.lobby.restore()
+        self.max_connections = descriptor_budget(
+            self.config.max_connections, self.config.max_pending
+        )
+        asyncio.get_running_loop().set_exception_handler(AcceptLog())
         self.server = await serve(
             self.handle,
             self.config.host,
@@ -135,10 +229,28 @@ class GotherServer:
             compression=None,
             ping_interval=20,
             ping_timeout=20,
+            open_timeout=self.config.hello_timeout,
+            process_request=partial(healthz, self),
         )
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
+        self.chores = [
+            asyncio.create_task(self._every(self.config.sweep_every, self.sweep)),
+            asyncio.create_task(
+                self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
+            ),
+        ]
         log.info("listening on %s", ", ".join(self.addresses()))
+
+    async def _every(self, seconds: float, chore: Callable[[], None]) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            chore()
+
+    def sweep(self) -> None:
+        """Retire the tables nobody has been at for a while (server/lobby.py)."""
+        for table in self.lobby.sweep():
+            self.pacer.disarm(table)
 
     @property
     def port(self) -> int:
@@ -161,6 +273,8 @@ class GotherServer:
                 return_exceptions=True,
             )
             await self.server.wait_closed()
+        for chore in self.chores:
+            chore.cancel()
         self.pacer.close()
         self.store.close()
         log.info("server stopped")
@@ -168,31 +282,62 @@ class GotherServer:
     def _ssl(self) -> ssl.SSLContext | None:
         if not self.config.certfile:
             return None
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(self.config.certfile, self.config.keyfile)
-        return context
+        return server_context(self.config.certfile, self.config.keyfile)
 
     # -- connections ------------------------------------------------------------------------
 
     async def handle(self, ws: ServerConnection) -> None:
-        if len(self.connections) >= self.config.max_connections:
-            await ws.close(CLOSE_TRY_LATER, "server full")
-            return
         c = self.config
-        conn = Connection(ws, TokenBucket(c.rate, c.burst), TokenBucket(c.chat_rate, c.chat_burst))
+        conn = Connection(
+            ws,
+            TokenBucket(c.rate, c.burst),
+            TokenBucket(c.chat_rate, c.chat_burst),
+            TokenBucket(c.costly_rate, c.costly_burst),
+        )
+        refusal = self._refusal(conn)
+        if refusal is not None:
+            await ws.close(CLOSE_TRY_LATER, refusal)
+            return
+        conn.on_drop = partial(self.counters.count, "dropped")
         self.connections.add(conn)
+        self.pending += 1
+        self.by_address[conn.address] += 1
         log.info("connection from %s", conn.describe())
         pump = asyncio.create_task(conn.pump())
+        overdue = asyncio.get_running_loop().call_later(c.hello_timeout, self._no_hello, conn)
         try:
             async for frame in ws:
                 self.dispatch(conn, frame)
         except ConnectionClosed:
             pass
         finally:
+            overdue.cancel()
             pump.cancel()
             self.connections.discard(conn)
+            self.pending -= not conn.name
+            self.by_address[conn.address] -= 1
+            if not self.by_address[conn.address]:
+                del self.by_address[conn.address]
             self._leave_current(conn)
             log.info("connection closed: %s", conn.describe())
+
+    def _refusal(self, conn: Connection) -> str | None:
+        """Why a new connection cannot have a slot, if it cannot: the server is full, too
+        many connections have not said hello, or too many come from its address."""
+        if len(self.connections) >= self.max_connections:
+            return "server full"
+        if self.pending >= self.config.max_pending:
+            return "too many connections waiting to say hello"
+        per_address = self.config.max_per_address
+        if self._capped(conn.address) and self.by_address[conn.address] >= per_address:
+            return f"at most {per_address} connections from one address"
+        return None
+
+    def _no_hello(self, conn: Connection) -> None:
+        if not conn.name:
+            asyncio.get_running_loop().create_task(
+                conn.ws.close(CLOSE_POLICY, f"say hello within {self.config.hello_timeout:g} s")
+            )
 
     def dispatch(self, conn: Connection, frame: bytes | str) -> None:
         """Handle one frame. Nothing here awaits: a request is applied whole, in order."""
@@ -217,12 +362,22 @@ class GotherServer:
             request = validate_request(raw)
             if request["t"] != "hello" and not conn.name:
                 raise ProtocolError("hello_first", "say hello first")
+            cost = COSTS.get(request["t"])
+            if cost is not None and not conn.costly.allow(cost):
+                raise ProtocolError("rate_limited", f"too many {request['t']} requests: slow down")
             HANDLERS[request["t"]](self, conn, request)
         except (ProtocolError, MoveError) as exc:
+            self.counters.count("errors")
             if exc.code != "rate_limited" or conn.refused <= self.config.burst:
                 conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+            guessed = exc.code in ("wrong_password", "too_many_attempts")
+            if guessed and conn.wrong_passwords >= self.config.guessing.tries:  # told, closed
+                closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")
+                asyncio.get_running_loop().create_task(closing)
             if exc.code not in ("rate_limited", "not_your_turn", "illegal_move"):
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
+            if isinstance(exc, StoreFailed) and exc.table is not None:
+                self.after_change(exc.table)  # everyone there hears that the table stopped
 
     def after_change(self, table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
         """Tell everyone at `table` of its change (`mover`'s state answers its request `rid`)
@@ -235,17 +390,33 @@ class GotherServer:
     def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.name:
             raise ProtocolError("bad_message", "hello: already said")
-        if self.config.password is not None and request.get("password") != self.config.password:
-            raise ProtocolError("wrong_password", "this server needs a password")
+        right = self.config.password
+        if right is not None:
+            given = request.get("password", "")
+            self._password(
+                conn,
+                self.server_guesses,
+                lambda: hmac.compare_digest(given.encode(), right.encode()),
+                "this server needs a password",
+            )
         conn.name = request["name"]
+        self.pending -= 1
         conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
 
     def on_list(self, conn: Connection, request: dict[str, Any]) -> None:
-        rows = tuple(self.lobby.listing())
-        conn.send(server_messages.Tables(tables=rows, rid=request.get("rid")))
+        offset = request.get("offset", 0)
+        rows, total = self.lobby.listing(offset)
+        conn.send(
+            server_messages.Tables(
+                tables=tuple(rows), offset=offset, total=total, rid=request.get("rid")
+            )
+        )
 
     def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
-        table = self.lobby.create(request)
+        c = self.config
+        per_address = c.tables_per_address if self._capped(conn.address) else None
+        self.lobby.check_quota(conn, conn.address, c.tables_per_connection, per_address)
+        table = self.lobby.create(request, conn, conn.address)
         conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
 
     def on_join(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -253,9 +424,15 @@ class GotherServer:
         held = table.seat_of(conn)
         if held is not None:  # one connection, one seat: a second would be left away forever
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
-        table.check_join(request.get("seat"), request.get("password"))  # refused: no change
+        self._table_password(conn, table, request.get("password"))
+        table.check_join(request.get("seat"))  # refused: no change
+        self._check_seat_quota(conn)
         self._leave_current(conn)
-        seat, token = table.join(conn, request.get("seat"), request.get("password"))
+        seat, token = table.join(conn, request.get("seat"))
+        holder = table.seats[seat]
+        assert holder is not None
+        holder.address = conn.address
+        conn.taken.append(holder)
         conn.table = table
         conn.send(
             server_messages.Joined(
@@ -301,8 +478,10 @@ class GotherServer:
         if table.password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
-            if not matches(request.get("password", ""), table.password_hash):
-                raise ProtocolError("wrong_password", "wrong password for this table")
+            self._table_password(conn, table, request.get("password"))
+        if conn.table is table and conn in table.spectators:  # already watching: a no-op
+            conn.send(server_messages.Watching(table=table.id, cards=(), rid=request.get("rid")))
+            return
         self._leave_current(conn)
         conn.table = table
         conn.send(
@@ -322,6 +501,7 @@ class GotherServer:
     def on_move(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
         table.move(seat, request["move"])
+        self.counters.count("moves")
         self.after_change(table, conn, request.get("rid"))
 
     def on_hint(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -337,18 +517,120 @@ class GotherServer:
         chat(conn.table, conn.name, request["text"])
 
     def on_leave(self, conn: Connection, request: dict[str, Any]) -> None:
-        if conn.table is None:
+        table = conn.table
+        if table is None:
             raise ProtocolError("not_seated", "you are at no table")
-        table_id = conn.table.id
-        self._leave_current(conn, for_good=True)
-        conn.send(server_messages.Left(table=table_id, rid=request.get("rid")))
+        if table.leave(conn):  # StoreFailed: still seated, nothing changed
+            self.after_change(table)
+        conn.table = None
+        conn.send(server_messages.Left(table=table.id, rid=request.get("rid")))
 
     def on_rematch(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn)
         table.vote_rematch(seat)
         self.after_change(table, conn, request.get("rid"))
 
+    def on_pause(self, conn: Connection, request: dict[str, Any]) -> None:
+        table, seat = self._seated(conn)
+        table.vote_pause(seat, request["on"])
+        self.after_change(table, conn, request.get("rid"))
+
+    def on_end(self, conn: Connection, request: dict[str, Any]) -> None:
+        table, seat = self._seated(conn)
+        if not table.vote_end(seat):
+            self.after_change(table, conn, request.get("rid"))
+            return
+        try:
+            self.lobby.retire(table, "the players ended the game")
+        except StoreError as exc:
+            raise ProtocolError("store_failed", f"the game cannot be ended now ({exc})") from None
+        self.pacer.disarm(table)
+        for listener in close_table(table, "the players ended the game"):
+            if isinstance(listener, Connection):
+                listener.table = None
+
+    def on_record(self, conn: Connection, request: dict[str, Any]) -> None:
+        """A finished game's record, one part per request (server/records.py)."""
+        table_id = request["table"]
+        live = self.lobby.tables.get(table_id)
+        at_table = live is not None and conn.table is live
+        if not at_table:
+            self._check_may_see(conn, table_id, request.get("password"))
+        game_no = request.get("game")
+        if game_no is None:
+            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        conn.send(self.records.part(table_id, game_no, request.get("part", 0), request.get("rid")))
+
+    # -- passwords -------------------------------------------------------------------------
+
+    def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
+        if table.password_hash is not None:
+            opens = table.password_opens
+            self._password(
+                conn, self.table_guesses, lambda: opens(given), "wrong password for this table"
+            )
+
+    def _password(
+        self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
+    ) -> None:
+        """Go on if `right()`, else refuse with `wrong`. An address that guessed wrong too
+        often must wait first (its try is refused unread), and a connection that gave too
+        many wrong passwords is closed once told why (in dispatch)."""
+        address = conn.address or "?"
+        wait = guesses.wait(address)
+        if wait == 0 and right():
+            guesses.succeeded(address)
+            return
+        conn.wrong_passwords += 1
+        if wait > 0:
+            raise ProtocolError(
+                "too_many_attempts",
+                f"too many wrong passwords from your address: try again in {math.ceil(wait)} s",
+            )
+        guesses.failed(address)
+        raise ProtocolError("wrong_password", wrong)
+
     # -- helpers ---------------------------------------------------------------------------
+
+    def _check_may_see(self, conn: Connection, table_id: str, password: str | None) -> None:
+        """Whoever may watch a table may see its finished games (live or archived)."""
+        if not self.store.has_table(table_id):
+            raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
+        policy = self.config.spectators
+        if policy == "none":
+            raise ProtocolError("no_spectators", "this server shows games to their players only")
+        password_hash = self.store.table(table_id).password_hash
+        if password_hash is not None:
+            if policy == "public":
+                raise ProtocolError("no_spectators", "private tables cannot be watched here")
+            self._password(
+                conn,
+                self.table_guesses,
+                lambda: check_password(password or "", password_hash)[0],
+                "wrong password for this table",
+            )
+
+    def _capped(self, address: str) -> bool:
+        """Whether per-address caps apply to `address` (not to this host's own doors)."""
+        return self.config.cap_loopback or not is_local(address)
+
+    def _check_seat_quota(self, conn: Connection) -> None:
+        """A connection, and an address, may hold only so many seats in games not over:
+        squatting every seat of every table takes more than a few connections."""
+        held = [
+            holder
+            for table in self.lobby.tables.values()
+            if table.game is None or not table.game.over
+            for holder in table.seats
+            if holder is not None and holder.token_hash is not None
+        ]
+        conn.taken = [s for s in conn.taken if any(s is h for h in held)]
+        if len(conn.taken) >= self.config.seats_per_connection:
+            raise ProtocolError("too_many_seats", "this connection holds enough seats")
+        if not self._capped(conn.address):
+            return
+        if sum(h.address == conn.address for h in held) >= self.config.seats_per_address:
+            raise ProtocolError("too_many_seats", "your address holds enough seats")
 
     def _seated(self, conn: Connection) -> tuple[Table, int]:
         table = conn.table
@@ -357,12 +639,10 @@ class GotherServer:
             raise ProtocolError("not_seated", "you hold no seat: join a table first")
         return table, seat
 
-    def _leave_current(self, conn: Connection, for_good: bool = False) -> None:
+    def _leave_current(self, conn: Connection) -> None:
         """Moving elsewhere keeps a seat (marked away, resumable); `leave` gives it up."""
         table, conn.table = conn.table, None
-        if table is None:
-            return
-        if table.leave(conn) if for_good else table.disconnected(conn):
+        if table is not None and table.disconnected(conn):
             self.after_change(table)
 
 
@@ -392,6 +672,9 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "hint",
         "leave",
         "rematch",
+        "pause",
+        "end",
+        "record",
     )
 }
 
@@ -404,7 +687,9 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     if config.ssh is not None:
         from server.ssh import SshFrontDoor
 
-        front_door = SshFrontDoor(config.ssh, config.host, server.port, bool(config.certfile))
+        # the door's clients dial this server: they trust exactly its own certificate
+        pin = certificate_fingerprint(config.certfile) if config.certfile else None
+        front_door = SshFrontDoor(config.ssh, config.host, server.port, pin)
         front_door.ws_password = config.password
         try:
             await front_door.start()

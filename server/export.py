@@ -34,11 +34,15 @@ class ExportError(LookupError):
 
 
 def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict[str, Any]:
-    record = next((r for r in store.load() if r.id == table_id), None)
-    if record is None:
+    """The record of one game of a table, live or archived (its current game by default)."""
+    if not store.has_table(table_id):
         raise ExportError(f"no table {table_id!r} in this database")
-    game_no = record.game_no if game_no is None else game_no
-    seed, moves = store.game(table_id, game_no)
+    try:
+        record = store.table(table_id)
+        game_no = record.game_no if game_no is None else game_no
+        seed, moves = store.game(table_id, game_no)
+    except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+        raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
     if seed is None:
         raise ExportError(f"table {table_id!r} has no game {game_no}")
     deck = parse_deck(record.deck_toml, record.deck_name)
@@ -54,6 +58,7 @@ def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict
         "game": game_no,
         "moves": [[seat, move] for seat, move in moves],
         "chat": [[name, text] for name, text in record.chat],
+        "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
         "views": replay_views(record, game_no, deck, seed, moves, players),
     }
 

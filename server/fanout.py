@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from protocol import server_messages
 from server.game import SPECTATOR
-from server.table import Peer, Table
+from server.table import CHAT_REPLAY_BYTES, Peer, Table
 
 
 def publish(table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
@@ -35,9 +35,30 @@ def show(table: Table, peer: Peer) -> None:
 
 
 def replay_chat(table: Table, peer: Peer) -> None:
-    """The chat lines kept at the table, to a newcomer."""
-    for sender, text in table.chat:
+    """The newest chat lines kept at the table, up to CHAT_REPLAY_BYTES of text, to a
+    newcomer: what a join or a watch costs the server is bounded in bytes."""
+    lines: list[tuple[str, str]] = []
+    size = 0
+    for sender, text in reversed(table.chat):
+        size += len(sender.encode()) + len(text.encode())
+        if size > CHAT_REPLAY_BYTES:
+            break
+        lines.append((sender, text))
+    for sender, text in reversed(lines):
         peer.send(server_messages.Chat(sender=sender, text=text))
+
+
+def close_table(table: Table, reason: str) -> list[Peer]:
+    """Tell everyone at a table that is gone; returns them (they are at no table now)."""
+    listeners = table.listeners()
+    message = server_messages.Closed(table=table.id, reason=reason)
+    for peer in listeners:
+        peer.send(message)
+    table.spectators.clear()
+    for holder in table.seats:
+        if holder is not None:
+            holder.peer = None
+    return listeners
 
 
 def chat(table: Table, sender: str, text: str) -> None:

@@ -1,28 +1,41 @@
-"""The lobby: every table of this server, the deck folder, and the seat-token index."""
+"""The lobby: every table of this server, the deck folder, and the seat-token index.
+
+Tables come and go here: a stored table that cannot be restored is quarantined (listed as
+broken, joined by nobody) while every other starts; a table nobody has been at for
+`expire` seconds leaves the live tables, to the archive if it dealt a game (its records
+stay), for good if it never did; and creating tables has quotas, per connection and per
+address, so that no one can take every table there is.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from protocol import ProtocolError, server_messages
+from protocol.constants import LIST_PAGE
 from protocol.view import ClockRule
 from server.game import (
+    Deck,
     DeckError,
     Game,
+    Move,
+    MoveError,
     Variants,
     dealer_for,
     default_deck_text,
     move_from_wire,
     parse_deck,
 )
-from server.store import Store, TableRecord
-from server.table import CHAT_KEPT, Seat, Settings, Table
-from server.tokens import hash_secret
+from server.passwords import hash_password
+from server.store import BrokenRecord, Store, StoreError, TableRecord
+from server.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
 
 log = logging.getLogger("gother.server")
 
@@ -38,26 +51,62 @@ class Lobby:
         changed: Callable[[Table], None],
         decks_dir: Path | None = None,
         max_tables: int = 200,
+        expire: float = 1800.0,
     ) -> None:
         self.store = store
         self.settings = settings
         self.decks_dir = decks_dir
         self.max_tables = max_tables
+        self.expire = expire  # seconds a table nobody is at stays live
         self.changed = changed  # a table started by itself: tell its people, pace its bots
         self.tables: dict[str, Table] = {}
+        self.broken: dict[str, BrokenRecord] = {}  # quarantined at restore
+        self.creators: dict[str, tuple[object, str]] = {}  # table id -> (connection, address)
+        self._pages: tuple[object, list[server_messages.TableRow]] | None = None
 
     # -- tables -------------------------------------------------------------------------
 
-    def listing(self) -> list[server_messages.TableRow]:
-        return [t.summary() for t in self.tables.values()]
+    def listing(self, offset: int = 0) -> tuple[list[server_messages.TableRow], int]:
+        """A page of the tables (live, then broken) from `offset`, and how many there are.
+        The rows are made once per change of any table, not once per `list`."""
+        key = (
+            tuple((t.id, t.seq, len(t.spectators), t.stopped) for t in self.tables.values()),
+            tuple(self.broken),
+        )
+        if self._pages is None or self._pages[0] != key:
+            rows = [t.summary() for t in self.tables.values()]
+            rows += [_broken_row(b) for b in self.broken.values()]
+            self._pages = key, rows
+        rows = self._pages[1]
+        return rows[offset : offset + LIST_PAGE], len(rows)
 
     def find(self, table_id: str) -> Table:
-        try:
-            return self.tables[table_id]
-        except KeyError:
-            raise ProtocolError("no_such_table", f"there is no table {table_id!r}") from None
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        broken = self.broken.get(table_id)
+        if broken is not None:
+            raise ProtocolError(
+                "table_broken", f"table {table_id} could not be restored: {broken.problem}"
+            )
+        raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
 
-    def create(self, request: dict[str, Any]) -> Table:
+    def check_quota(
+        self, owner: object, address: str, per_owner: int, per_address: int | None
+    ) -> None:
+        """May this connection (`owner`) from `address` create one more table? (None: no
+        quota for this address: loopback, this host's own doors.)"""
+        live = [c for t, c in self.creators.items() if t in self.tables]
+        if sum(o is owner for o, _ in live) >= per_owner:
+            raise ProtocolError(
+                "too_many_tables", f"one connection may keep at most {per_owner} tables open"
+            )
+        if per_address is not None and sum(a == address for _, a in live) >= per_address:
+            raise ProtocolError(
+                "too_many_tables", f"one address may keep at most {per_address} tables open"
+            )
+
+    def create(self, request: dict[str, Any], owner: object = None, address: str = "") -> Table:
         """A new table from a validated `create` request; bot seats are filled at once, and
         a table of bots only starts at once (a show for spectators)."""
         if len(self.tables) >= self.max_tables:
@@ -68,57 +117,136 @@ class Lobby:
         deck_name = request.get("deck", DEFAULT_DECK)
         deck_toml = self._deck_text(deck_name, request["seats"])
         clock = request.get("clock")
-        table = self._build(
-            TableRecord(
-                id=self._new_id(),
-                name=request["name"],
-                seats=request["seats"],
-                bot_kind=request.get("bot", "heuristic"),
-                variants=variants.to_wire(),
-                deck_name=deck_name,
-                deck_toml=deck_toml,
-                password_hash=hash_secret(request["password"]) if "password" in request else None,
-                clock=clock,
-            )
+        record = TableRecord(
+            id=self._new_id(),
+            name=request["name"],
+            seats=request["seats"],
+            bot_kind=request.get("bot", "heuristic"),
+            variants=variants.to_wire(),
+            deck_name=deck_name,
+            deck_toml=deck_toml,
+            password_hash=hash_password(request["password"]) if "password" in request else None,
+            clock=clock,
         )
-        self.store.save_table(self._record_of(table, deck_toml))
-        table.add_bots(request["bots"])
+        table = self._build(record)
+        try:
+            self.store.save_table(record)
+        except StoreError as exc:  # not stored: the table does not exist
+            log.error("table %s not created: a write failed (%s)", record.id, exc)
+            raise StoreFailed(None, f"the server cannot save a new table now ({exc})") from exc
+        self.tables[table.id] = table
+        self.creators[table.id] = (owner, address)
+        table.attended = self.settings.clock()
+        # if the bots cannot be stored, the table exists, stopped until a write lands
+        with contextlib.suppress(StoreFailed):
+            table.add_bots(request["bots"])
         log.info("table %s created: %r, %d seats", table.id, table.name, table.seat_count)
         self.start_if_full(table)
         return table
 
     def start_if_full(self, table: Table) -> None:
         """A table deals by itself once every seat is taken."""
-        if table.start_if_full():
+        try:
+            started = table.start_if_full()
+        except StoreFailed:
+            started = True  # not dealt: the table stopped, and its people must hear it
+        if started:
             self.changed(table)
 
     def restore(self) -> None:
-        """Rebuild every stored table; games are replayed move by move (Principle 3)."""
+        """Rebuild every stored table, each on its own; games are replayed move by move
+        (Principle 3). A table that cannot be rebuilt is quarantined, and logged once."""
         for record in self.store.load():
-            table = self._build(record)
-            for seat in record.seat_records:
-                table.seats[seat.seat] = Seat(
-                    name=seat.name,
-                    token_hash=seat.token_hash,
-                    bot_kind=seat.bot_kind,
-                    away_since=None if seat.bot_kind else self.settings.clock(),
-                )
-            table.game_no = record.game_no
-            if record.seed is not None:
+            if isinstance(record, BrokenRecord):
+                self._quarantine(record)
+                continue
+            try:
+                table = self._restored(record)
+            except Exception as exc:  # whatever is wrong with one table, the rest start
+                self._quarantine(BrokenRecord(record.id, record.name, _problem(exc)))
+                continue
+            self.tables[table.id] = table
+            log.info("table %s restored (%d moves)", table.id, len(record.moves))
+
+    def _quarantine(self, broken: BrokenRecord) -> None:
+        self.broken[broken.id] = broken
+        log.error("table %s (%r) cannot be restored: %s", broken.id, broken.name, broken.problem)
+
+    def _restored(self, record: TableRecord) -> Table:
+        table = self._build(record)
+        now = self.settings.clock()
+        for seat in record.seat_records:
+            if not 0 <= seat.seat < record.seats:
+                raise ValueError(f"a seat {seat.seat} at a table of {record.seats}")
+            table.seats[seat.seat] = Seat(
+                name=seat.name,
+                token_hash=seat.token_hash,
+                bot_kind=seat.bot_kind,
+                away_since=None if seat.bot_kind else now,
+                bank=seat.bank or 0.0,
+            )
+        table.game_no = record.game_no
+        if record.seed is not None:
+            if any(s is None for s in table.seats):
+                raise ValueError(f"game {record.game_no} was dealt with a seat missing")
+            replayed = [0]  # how far the replay got, to name the move at fault
+
+            def moves() -> Iterator[Move]:
+                for seat, move in record.moves:
+                    yield move_from_wire(seat, move)
+                    replayed[0] += 1
+
+            try:
                 game = Game.replay(
                     table.deck,
                     record.seats,
                     record.seed,
-                    (move_from_wire(seat, move) for seat, move in record.moves),
+                    moves(),
                     table.variants,
                     dealer_for(record.game_no, record.seats),
                 )
-                table.restore_game(game)
-            table.chat = record.chat[-CHAT_KEPT:]
-            log.info("table %s restored (%d moves)", table.id, len(record.moves))
+            except (MoveError, ProtocolError) as exc:
+                raise ValueError(
+                    f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
+                ) from None
+            table.restore_game(game)
+        table.chat = record.chat[-CHAT_KEPT:]
+        table.attended = now
+        return table
+
+    # -- tables nobody is at ------------------------------------------------------------
+
+    def sweep(self) -> list[Table]:
+        """Retire the tables nobody has been at for `expire` seconds; returns them. One
+        whose retirement cannot be written stays live, and is tried again next time."""
+        now = self.settings.clock()
+        retired = []
+        for table in list(self.tables.values()):
+            if table.listeners():
+                table.attended = now
+            elif now - table.attended >= self.expire:
+                try:
+                    self.retire(table, "nobody was at the table")
+                except StoreError as exc:
+                    log.error("table %s cannot be retired now: %s", table.id, exc)
+                    continue
+                retired.append(table)
+        return retired
+
+    def retire(self, table: Table, reason: str) -> None:
+        """Take `table` out of the live tables: to the archive if it dealt a game (a game in
+        progress is recorded as abandoned), else for good. StoreError: it stays."""
+        if table.game_no == 0:
+            self.store.delete_table(table.id)
+        else:
+            in_progress = table.game is not None and not table.game.over
+            self.store.archive_table(table.id, abandoned=in_progress)
+        del self.tables[table.id]
+        self.creators.pop(table.id, None)
+        log.info("table %s retired: %s", table.id, reason)
 
     def _build(self, record: TableRecord) -> Table:
-        deck = parse_deck(record.deck_toml, record.deck_name)
+        deck = _parsed_deck(record.deck_toml, record.deck_name)
         clock = record.clock
         table = Table(
             id=record.id,
@@ -134,28 +262,12 @@ class Lobby:
             clock_rule=None if clock is None else ClockRule(clock["initial"], clock["increment"]),
             seats=[None] * record.seats,
         )
-        self.tables[table.id] = table
         return table
-
-    @staticmethod
-    def _record_of(table: Table, deck_toml: str) -> TableRecord:
-        rule = table.clock_rule
-        return TableRecord(
-            id=table.id,
-            name=table.name,
-            seats=table.seat_count,
-            bot_kind=table.bot_kind,
-            variants=table.variants.to_wire(),
-            deck_name=table.deck_name,
-            deck_toml=deck_toml,
-            password_hash=table.password_hash,
-            clock=None if rule is None else {"initial": rule.initial, "increment": rule.increment},
-        )
 
     def _new_id(self) -> str:
         while True:
             table_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))
-            if table_id not in self.tables:
+            if table_id not in self.tables and not self.store.has_table(table_id):
                 return table_id
 
     def _deck_text(self, name: str, seats: int) -> str:
@@ -170,7 +282,7 @@ class Lobby:
             raise ProtocolError("bad_deck", f"no deck named {name!r} on this server")
         try:
             text = path.read_text(encoding="utf-8")
-            parse_deck(text, path.name).check_seats(seats, path.name)
+            _parsed_deck(text, path.name).check_seats(seats, path.name)
         except (OSError, UnicodeDecodeError) as exc:
             raise ProtocolError("bad_deck", f"{path.name} cannot be read ({exc})") from None
         except DeckError as exc:
@@ -185,3 +297,36 @@ class Lobby:
             if seat is not None:
                 return table, seat
         raise ProtocolError("bad_token", "that token holds no seat here")
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_deck(text: str, name: str) -> Deck:
+    """Decks are immutable and most tables share one: parse each text once (TOML is slow)."""
+    return parse_deck(text, name)
+
+
+def _broken_row(broken: BrokenRecord) -> server_messages.TableRow:
+    return server_messages.TableRow(
+        id=broken.id,
+        name=broken.name,
+        seats=0,
+        seated=0,
+        free=0,
+        bots=0,
+        players=(),
+        phase="lobby",
+        started=False,
+        spectators=0,
+        password=False,
+        variants=Variants(),
+        deck="",
+        broken=broken.problem,
+    )
+
+
+def _problem(exc: Exception) -> str:
+    """One line naming what is wrong with a stored table."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if isinstance(exc, ValueError) and text:
+        return text  # ours: already says what is wrong
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

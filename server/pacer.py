@@ -1,14 +1,17 @@
 """The asyncio side of the tables' timing: one timer per table, armed from `pace.due`.
 
 After every change the table's timer is armed afresh from what server/pace.py says is due
-next. When it fires, nothing has changed since (a change would have re-armed it), so the bot
-makes that seat's move: on a worker thread if the bot thinks long, so that a search never
-stalls the other tables.
+next. When it fires, nothing has changed since (a change would have re-armed it), so it does
+what is due: a bot makes that seat's move (on a worker thread if the bot thinks long, so that
+a search never stalls the other tables), the table warns an idle player, a pause runs out,
+or a stopped table tries to write again. Whatever happens, the table is armed again: a bot
+move the store refused stops the table, and the retry it arms is what starts it again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Callable
@@ -17,28 +20,31 @@ from server.bots.base import Bot
 from server.bots.registry import make_bot
 from server.game import MoveError, view
 from server.pace import Due, due
-from server.table import Table
+from server.table import StoreFailed, Table
 
 log = logging.getLogger("gother.server")
 
 
 class Pacer:
     def __init__(self, moved: Callable[[Table], None]) -> None:
-        self.moved = moved  # after a bot's move: tell everyone and arm again
+        self.moved = moved  # after a change made here: tell everyone and arm again
         self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
         self.thinking: set[asyncio.Task[None]] = set()  # bots choosing a move now
 
     def arm(self, table: Table) -> None:
-        """(Re)arm the table's timer for its next due bot decision, if there is one."""
-        timer = self.timers.pop(table.id, None)
-        if timer is not None:
-            timer.cancel()
+        """(Re)arm the table's timer for what is due next there, if anything."""
+        self.disarm(table)
         next_due = due(table)
         if next_due is None:
             return
         delay = max(0.0, next_due.at - table.settings.clock())
         loop = asyncio.get_running_loop()
         self.timers[table.id] = loop.call_later(delay, self._act, table, next_due, table.seq)
+
+    def disarm(self, table: Table) -> None:
+        timer = self.timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
 
     def close(self) -> None:
         """Stop every timer and every bot still thinking (the server is going down)."""
@@ -50,8 +56,23 @@ class Pacer:
 
     def _act(self, table: Table, next_due: Due, seq: int) -> None:
         del self.timers[table.id]
-        if next_due.why == "clock":
-            table.clock_ran_out(next_due.seat)
+        if next_due.why == "retry":
+            if table.try_reopen():
+                self.moved(table)
+            else:
+                self.arm(table)
+            return
+        if next_due.why == "warn":
+            table.warn(next_due.seat)
+            self.moved(table)
+            return
+        if next_due.why == "go_on":
+            table.go_on(table.settings.clock())
+            table.changed()
+            self.moved(table)
+            return
+        if next_due.why in ("clock", "idle"):
+            table.time_out(next_due.seat)
         holder = table.seats[next_due.seat]
         assert holder is not None
         bot = make_bot(holder.bot_kind or table.settings.cover_kind, table.deck, random.Random(seq))
@@ -68,7 +89,11 @@ class Pacer:
             return  # or while it thought
         try:
             table.apply(move)
-        except MoveError:  # a bot bug must not stop the table: log it and let a human see
-            log.exception("table %s: bot move %r refused", table.id, move)
-            return
+        except StoreFailed:
+            pass  # the table stopped and says why; the retry it now arms starts it again
+        except MoveError:  # a bot bug must not stall the table: log it, play any legal move
+            log.exception("table %s: bot move %r refused; a random one instead", table.id, move)
+            fallback = make_bot("random", table.deck, random.Random(seq)).choose(seen)
+            with contextlib.suppress(StoreFailed):
+                table.apply(fallback)
         self.moved(table)

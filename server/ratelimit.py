@@ -14,11 +14,12 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = clock()
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1.0) -> bool:
+        """Take `cost` tokens (a request that costs the server more takes more), or none."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
+        if self.tokens < cost:
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True

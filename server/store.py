@@ -2,20 +2,31 @@
 
 Games are event-sourced (Principle 3): a restarted server rebuilds each game by replaying its
 moves on the same deck, variants and seed. Each write is committed at once, so a `kill -9`
-loses nothing that a client was told about.
+loses nothing that a client was told about. A write that fails raises StoreError, and the
+caller has changed nothing yet (Principle 6: durable before applied).
+
+The schema has a version (`PRAGMA user_version`): a new database is made as version 0 and
+brought up by the same upgrade steps as an old one, so both paths are one.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgpack
 
-SCHEMA = """
+from server.files import private_database
+
+CHAT_STORED = 50  # chat lines kept per table: history is bounded, not a log of everything
+
+# Version 0: the schema before it had a version (tests/server/fixtures/schema0.db).
+SCHEMA_0 = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -59,6 +70,30 @@ CREATE TABLE IF NOT EXISTS chat (
 );
 """
 
+# UPGRADES[n] takes a database from version n to n + 1, inside one transaction.
+UPGRADES = (
+    # 1: clock banks survive a restart (issue 13, item 11); finished and deserted tables
+    # move to an archive instead of counting as live; chat history is bounded per table.
+    f"""
+    ALTER TABLE seats ADD COLUMN bank REAL;      -- clock seconds left as its decision began
+    ALTER TABLE tables ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN ended TEXT;     -- 'abandoned' when the players ended it
+    CREATE INDEX chat_by_table ON chat (table_id, id);
+    CREATE TABLE probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+    DELETE FROM chat WHERE id IN (
+        SELECT id FROM (
+            SELECT id, ROW_NUMBER() OVER (PARTITION BY table_id ORDER BY id DESC) AS n
+            FROM chat
+        ) WHERE n > {CHAT_STORED}
+    );
+    """,
+)
+SCHEMA_VERSION = len(UPGRADES)
+
+
+class StoreError(Exception):
+    """A write did not reach the database (disk full, I/O error, read-only file…)."""
+
 
 @dataclass
 class SeatRecord:
@@ -66,6 +101,7 @@ class SeatRecord:
     name: str
     token_hash: str | None
     bot_kind: str | None
+    bank: float | None = None
 
 
 @dataclass
@@ -84,6 +120,16 @@ class TableRecord:
     seed: int | None = None  # of the current game
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
     chat: list[tuple[str, str]] = field(default_factory=list)
+    ended: str | None = None  # the current game's end, when the players ended it
+
+
+@dataclass(frozen=True)
+class BrokenRecord:
+    """A stored table that cannot be read back: its id, name and what is wrong."""
+
+    id: str
+    name: str
+    problem: str
 
 
 class Store:
@@ -91,109 +137,328 @@ class Store:
         if readonly:  # export reads a host's database and must never change it
             uri = f"{Path(path).resolve().as_uri()}?mode=ro"
             self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            if self.version < SCHEMA_VERSION:  # read an older schema through a copy
+                self.db = _upgraded_copy(self.db)
             return
+        private_database(path)  # it holds the seeds: no one else may read it
         self.db = sqlite3.connect(path, isolation_level=None)  # autocommit: every write lands
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        self.upgrade()
 
     def close(self) -> None:
         self.db.close()
 
+    # -- the schema ------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    def upgrade(self) -> None:
+        """Bring the database to SCHEMA_VERSION, one step (one transaction) at a time."""
+        with self._write():
+            self.db.executescript(SCHEMA_0)
+        version = self.version
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"schema version {version} is newer than this server's ({SCHEMA_VERSION})"
+            )
+        for step in range(version, SCHEMA_VERSION):
+            # executescript commits first; BEGIN…COMMIT in the script makes the step atomic
+            self.db.executescript(
+                f"BEGIN; {UPGRADES[step]}; PRAGMA user_version = {step + 1}; COMMIT;"
+            )
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.rollback()
+            raise StoreError(str(exc)) from exc
+
+    def _transaction(self, *statements: tuple[str, dict[str, Any]]) -> None:
+        """Run `statements` as one transaction: all of them land, or none (StoreError).
+        A single statement is a transaction by itself (autocommit): no BEGIN to pay for."""
+        with self._write():
+            if len(statements) == 1:
+                self.db.execute(*statements[0])
+                return
+            self.db.execute("BEGIN IMMEDIATE")
+            for sql, params in statements:
+                self.db.execute(sql, params)
+            self.db.execute("COMMIT")
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def probe(self, now: int) -> None:
+        """A real write, to learn whether writes land again after a failure."""
+        self._transaction(("INSERT OR REPLACE INTO probe (id, at) VALUES (1, :at)", {"at": now}))
+
     def save_table(self, record: TableRecord) -> None:
-        self.db.execute(
-            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        self._transaction(
             (
-                record.id,
-                record.name,
-                record.seats,
-                record.bot_kind,
-                json.dumps(record.variants),
-                record.deck_name,
-                record.deck_toml,
-                record.password_hash,
-                None if record.clock is None else json.dumps(record.clock),
-                record.game_no,
+                "INSERT INTO tables (id, name, seats, bot_kind, variants, deck_name, deck_toml,"
+                " password_hash, clock, game_no) VALUES (:id, :name, :seats, :bot_kind,"
+                " :variants, :deck_name, :deck_toml, :password_hash, :clock, :game_no)",
+                {
+                    "id": record.id,
+                    "name": record.name,
+                    "seats": record.seats,
+                    "bot_kind": record.bot_kind,
+                    "variants": json.dumps(record.variants),
+                    "deck_name": record.deck_name,
+                    "deck_toml": record.deck_toml,
+                    "password_hash": record.password_hash,
+                    "clock": None if record.clock is None else json.dumps(record.clock),
+                    "game_no": record.game_no,
+                },
+            )
+        )
+
+    def save_seats(self, table_id: str, seats: Sequence[SeatRecord]) -> None:
+        """Write these seats as one change (a seat taken, bots filling a table)."""
+        self._transaction(*(_seat_statement(table_id, seat) for seat in seats))
+
+    def save_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str | None,
+        bot_kind: str | None,
+        bank: float | None = None,
+    ) -> None:
+        self.save_seats(table_id, [SeatRecord(seat, name, token_hash, bot_kind, bank)])
+
+    def delete_seat(self, table_id: str, seat: int) -> None:
+        self._transaction(
+            (
+                "DELETE FROM seats WHERE table_id = :table AND seat = :seat",
+                {"table": table_id, "seat": seat},
+            )
+        )
+
+    def start_game(
+        self, table_id: str, game_no: int, seed: int, seats: Sequence[SeatRecord] = ()
+    ) -> None:
+        """A deal, with the seats it fills with bots and the banks it sets, as one change."""
+        self._transaction(
+            *(_seat_statement(table_id, seat) for seat in seats),
+            (
+                "INSERT INTO games (table_id, game_no, seed) VALUES (:table, :game, :seed)",
+                {"table": table_id, "game": game_no, "seed": seed},
+            ),
+            (
+                "UPDATE tables SET game_no = :game WHERE id = :table",
+                {"table": table_id, "game": game_no},
             ),
         )
 
-    def save_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str | None, bot_kind: str | None
-    ) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?)",
-            (table_id, seat, name, token_hash, bot_kind),
+    def set_password_hash(self, table_id: str, password_hash: str) -> None:
+        self._transaction(
+            (
+                "UPDATE tables SET password_hash = :hash WHERE id = :id",
+                {"hash": password_hash, "id": table_id},
+            )
         )
-
-    def delete_seat(self, table_id: str, seat: int) -> None:
-        self.db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
-
-    def start_game(self, table_id: str, game_no: int, seed: int) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO games VALUES (?, ?, ?)", (table_id, game_no, seed))
-            self.db.execute("UPDATE tables SET game_no = ? WHERE id = ?", (game_no, table_id))
 
     def add_move(
-        self, table_id: str, game_no: int, idx: int, seat: int, move: dict[str, Any]
+        self,
+        table_id: str,
+        game_no: int,
+        idx: int,
+        seat: int,
+        move: dict[str, Any],
+        bank: float | None = None,
     ) -> None:
-        self.db.execute(
-            "INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
-            (table_id, game_no, idx, seat, msgpack.packb(move)),
-        )
+        """One move, and the mover's clock bank after it when the table has a clock."""
+        statements = [
+            (
+                "INSERT INTO moves (table_id, game_no, idx, seat, move)"
+                " VALUES (:table, :game, :idx, :seat, :move)",
+                {
+                    "table": table_id,
+                    "game": game_no,
+                    "idx": idx,
+                    "seat": seat,
+                    "move": msgpack.packb(move),
+                },
+            )
+        ]
+        if bank is not None:
+            statements.append(
+                (
+                    "UPDATE seats SET bank = :bank WHERE table_id = :table AND seat = :seat",
+                    {"bank": bank, "table": table_id, "seat": seat},
+                )
+            )
+        self._transaction(*statements)
 
     def add_chat(self, table_id: str, game_no: int, name: str, text: str) -> None:
-        self.db.execute(
-            "INSERT INTO chat (table_id, game_no, name, text) VALUES (?, ?, ?, ?)",
-            (table_id, game_no, name, text),
+        """A chat line; only the newest CHAT_STORED of a table are kept."""
+        self._transaction(
+            (
+                "INSERT INTO chat (table_id, game_no, name, text)"
+                " VALUES (:table, :game, :name, :text)",
+                {"table": table_id, "game": game_no, "name": name, "text": text},
+            ),
+            (
+                "DELETE FROM chat WHERE table_id = :table AND id <= (SELECT id FROM chat"
+                " WHERE table_id = :table ORDER BY id DESC LIMIT 1 OFFSET :kept)",
+                {"table": table_id, "kept": CHAT_STORED},
+            ),
         )
 
-    def load(self) -> list[TableRecord]:
-        """Every table, with its seats and its current game's seed, moves and chat."""
-        records = []
-        for row in self.db.execute("SELECT * FROM tables ORDER BY rowid"):
-            record = TableRecord(
-                id=row[0],
-                name=row[1],
-                seats=row[2],
-                bot_kind=row[3],
-                variants=json.loads(row[4]),
-                deck_name=row[5],
-                deck_toml=row[6],
-                password_hash=row[7],
-                clock=None if row[8] is None else json.loads(row[8]),
-                game_no=row[9],
+    def archive_table(self, table_id: str, abandoned: bool) -> None:
+        """The table is no longer live: its games stay for records and export, its seat
+        tokens stop working; `abandoned` marks a current game that did not finish."""
+        statements = [
+            ("UPDATE tables SET archived = 1 WHERE id = :table", {"table": table_id}),
+            ("UPDATE seats SET token_hash = NULL WHERE table_id = :table", {"table": table_id}),
+        ]
+        if abandoned:
+            statements.append(
+                (
+                    "UPDATE games SET ended = 'abandoned' WHERE table_id = :table"
+                    " AND game_no = (SELECT game_no FROM tables WHERE id = :table)",
+                    {"table": table_id},
+                )
             )
-            record.seat_records = [
-                SeatRecord(*r)
-                for r in self.db.execute(
-                    "SELECT seat, name, token_hash, bot_kind FROM seats WHERE table_id = ?"
-                    " ORDER BY seat",
-                    (record.id,),
-                )
-            ]
-            record.seed, record.moves = self.game(record.id, record.game_no)
-            record.chat = [
-                (name, text)
-                for name, text in self.db.execute(
-                    "SELECT name, text FROM chat WHERE table_id = ? ORDER BY id", (record.id,)
-                )
-            ]
-            records.append(record)
+        self._transaction(*statements)
+
+    def delete_table(self, table_id: str) -> None:
+        """A table that never dealt a game: nothing of it is worth keeping."""
+        self._transaction(
+            *(
+                (f"DELETE FROM {name} WHERE table_id = :table", {"table": table_id})
+                for name in ("chat", "moves", "games", "seats")
+            ),
+            ("DELETE FROM tables WHERE id = :table", {"table": table_id}),
+        )
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def load(self, archived: bool = False) -> list[TableRecord | BrokenRecord]:
+        """Every live table (or every archived one) with its seats and its current game's
+        seed, moves and chat. A table that cannot be read is a BrokenRecord, on its own."""
+        records: list[TableRecord | BrokenRecord] = []
+        rows = self.db.execute(
+            "SELECT id, name FROM tables WHERE archived = :archived ORDER BY rowid",
+            {"archived": int(archived)},
+        ).fetchall()
+        for table_id, name in rows:
+            try:
+                records.append(self.table(table_id))
+            except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+                records.append(BrokenRecord(table_id, str(name), str(exc) or type(exc).__name__))
         return records
+
+    def has_table(self, table_id: str) -> bool:
+        """Whether any table, live, archived or broken, has this id."""
+        row = self.db.execute("SELECT 1 FROM tables WHERE id = :table", {"table": table_id})
+        return row.fetchone() is not None
+
+    def table(self, table_id: str) -> TableRecord:
+        """One stored table; ValueError (and kin) when a stored field cannot be read."""
+        row = self.db.execute(
+            "SELECT id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash,"
+            " clock, game_no FROM tables WHERE id = :table",
+            {"table": table_id},
+        ).fetchone()
+        if row is None:
+            raise KeyError(f"no table {table_id!r}")
+        try:
+            variants, clock = json.loads(row[4]), None if row[8] is None else json.loads(row[8])
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"its variants or clock are not JSON ({exc})") from None
+        record = TableRecord(
+            id=row[0],
+            name=row[1],
+            seats=row[2],
+            bot_kind=row[3],
+            variants=variants,
+            deck_name=row[5],
+            deck_toml=row[6],
+            password_hash=row[7],
+            clock=clock,
+            game_no=row[9],
+        )
+        record.seat_records = [
+            SeatRecord(*r)
+            for r in self.db.execute(
+                "SELECT seat, name, token_hash, bot_kind, bank FROM seats WHERE table_id = :table"
+                " ORDER BY seat",
+                {"table": table_id},
+            )
+        ]
+        record.seed, record.moves = self.game(table_id, record.game_no)
+        record.ended = self.ended(table_id, record.game_no)
+        record.chat = [
+            (name, text)
+            for name, text in self.db.execute(
+                "SELECT name, text FROM chat WHERE table_id = :table ORDER BY id",
+                {"table": table_id},
+            )
+        ]
+        return record
 
     def game(
         self, table_id: str, game_no: int
     ) -> tuple[int | None, list[tuple[int, dict[str, Any]]]]:
-        """One game's seed and its moves as (seat, wire move), in order."""
+        """One game's seed and its moves as (seat, wire move), in order; ValueError when a
+        move is missing from the sequence."""
         row = self.db.execute(
-            "SELECT seed FROM games WHERE table_id = ? AND game_no = ?", (table_id, game_no)
+            "SELECT seed FROM games WHERE table_id = :table AND game_no = :game",
+            {"table": table_id, "game": game_no},
         ).fetchone()
-        moves = [
-            (seat, msgpack.unpackb(blob))
-            for seat, blob in self.db.execute(
-                "SELECT seat, move FROM moves WHERE table_id = ? AND game_no = ? ORDER BY idx",
-                (table_id, game_no),
+        moves = []
+        for expected, (idx, seat, blob) in enumerate(
+            self.db.execute(
+                "SELECT idx, seat, move FROM moves WHERE table_id = :table AND game_no = :game"
+                " ORDER BY idx",
+                {"table": table_id, "game": game_no},
             )
-        ]
+        ):
+            if idx != expected:
+                raise ValueError(f"game {game_no} has no move {expected}")
+            try:
+                moves.append((seat, msgpack.unpackb(blob)))
+            except (ValueError, msgpack.UnpackException) as exc:
+                raise ValueError(f"move {idx} of game {game_no} is not msgpack ({exc!r})") from None
         return (None if row is None else row[0]), moves
+
+    def ended(self, table_id: str, game_no: int) -> str | None:
+        row = self.db.execute(
+            "SELECT ended FROM games WHERE table_id = :table AND game_no = :game",
+            {"table": table_id, "game": game_no},
+        ).fetchone()
+        return None if row is None else row[0]
+
+
+def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:
+    return (
+        "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank)"
+        " VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank)",
+        {
+            "table": table_id,
+            "seat": seat.seat,
+            "name": seat.name,
+            "token_hash": seat.token_hash,
+            "bot_kind": seat.bot_kind,
+            "bank": seat.bank,
+        },
+    )
+
+
+def _upgraded_copy(db: sqlite3.Connection) -> sqlite3.Connection:
+    """An in-memory copy of `db` brought to SCHEMA_VERSION; `db` itself is left as it is."""
+    copy = sqlite3.connect(":memory:", isolation_level=None)
+    db.backup(copy)
+    db.close()
+    store = Store.__new__(Store)
+    store.db = copy
+    store.upgrade()
+    return copy

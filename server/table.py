@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
-from protocol.view import ClockRule, SeatInfo, TableInfo, View
+from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
     Deck,
@@ -30,7 +30,9 @@ from server.game import (
     move_from_wire,
     view,
 )
-from server.store import Store
+from server.pace import cover_warning
+from server.passwords import check_password
+from server.store import SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 
 log = logging.getLogger("gother.server")
@@ -45,7 +47,17 @@ BOT_NAMES = (
     "Lestat",
     "Ophelia",
 )
-CHAT_KEPT = 50  # lines replayed to a newcomer
+CHAT_KEPT = 50  # lines kept in memory; a newcomer gets the newest CHAT_REPLAY_BYTES of them
+CHAT_REPLAY_BYTES = 8 * 1024  # of chat text replayed on join or watch: a bounded cost
+
+
+class StoreFailed(ProtocolError):
+    """A write failed: the request changed nothing and `table` now takes no moves."""
+
+    def __init__(self, table: Table | None, message: str) -> None:
+        super().__init__("store_failed", message)
+        self.table = table
+
 
 LobbyFacts = tuple[TableInfo, tuple[SeatInfo, ...]]
 
@@ -67,6 +79,12 @@ class Seat:
     away_since: float | None = None  # when the player's connection went (Settings.clock)
     bank: float = 0.0  # clock seconds left as the current decision began (table with a clock)
     rematch: bool = False
+    pause: bool = False  # votes to pause the game (or to go on, once paused: False)
+    end: bool = False  # votes to end the game unfinished
+    address: str = ""  # where the player connected from (seat quotas; not stored)
+
+    def record(self, seat: int) -> SeatRecord:
+        return SeatRecord(seat, self.name, self.token_hash, self.bot_kind, self.bank)
 
     @property
     def is_bot(self) -> bool:
@@ -80,6 +98,9 @@ class Settings:
     grace: float = 60.0  # seconds an absent player keeps the seat before a bot covers
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
     cover_kind: str = "heuristic"  # the bot that covers absent players and runs out clocks
+    idle: float = 300.0  # seconds a present player may think before a bot finishes the turn
+    warn: float = 30.0  # seconds of warning before a bot covers an idle player (0: none)
+    pause_max: float = 3600.0  # a pause ends by itself after this long
     clock: Callable[[], float] = time.monotonic
 
 
@@ -105,11 +126,54 @@ class Table:
     # When the game began waiting on its current decision: only a deal or a move starts a
     # new one, whatever else happens meanwhile (players coming and going, chat).
     decision_since: float = 0.0
-    clock_out: int | None = None  # seat whose clock ran out: a bot finishes its turn
+    timed_out: int | None = None  # seat whose clock or patience ran out: a bot finishes its turn
+    warned: int | None = None  # seat told that a bot covers it soon (this decision)
+    paused_at: float | None = None  # when the game was paused, by every human's vote
+    stopped: str | None = None  # why the table takes no change: its last write failed
+    write_failed_at: float = 0.0  # when a write (or a retry) last failed
+    attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
         self.seq += 1
+
+    # -- durability ----------------------------------------------------------------------
+
+    def _write(self, write: Callable[[], None]) -> None:
+        """Run a store write before the change it records (Principle 6). If it fails the
+        table stops taking changes until a write lands again; nothing has changed yet."""
+        self.check_open()
+        try:
+            write()
+        except StoreError as exc:
+            self.stopped = (
+                "the server cannot save this table's changes right now"
+                f" ({exc}); it waits until it can"
+            )
+            self.write_failed_at = self.settings.clock()
+            log.error("table %s stopped: a write failed (%s)", self.id, exc)
+            self.changed()  # everyone is told the table stopped
+            raise StoreFailed(self, f"not saved, nothing changed: {self.stopped}") from exc
+
+    def check_open(self) -> None:
+        if self.stopped is not None:
+            raise ProtocolError("table_stopped", f"table {self.id} is stopped: {self.stopped}")
+
+    def try_reopen(self) -> bool:
+        """After a failed write: does a write land now? Then the table takes changes again."""
+        if self.stopped is None:
+            return True
+        try:
+            self.store.probe(int(time.time()))
+        except StoreError:
+            self.write_failed_at = self.settings.clock()
+            return False
+        self.stopped = None
+        log.info("table %s: writes land again; the table goes on", self.id)
+        self.decision_since = self.settings.clock()  # nobody could act while it was stopped
+        self.warned = None
+        self.changed()
+        return True
 
     # -- the lobby -----------------------------------------------------------------------
 
@@ -139,19 +203,41 @@ class Table:
     def add_bots(self, count: int) -> None:
         """Seat `count` bots in the last free seats (the host's choice at create)."""
         free = [i for i, s in enumerate(self.seats) if s is None]
-        for seat in free[len(free) - count :]:
-            self._seat_bot(seat)
+        bots = self._bots_for(free[len(free) - count :])
+        self._write(lambda: self.store.save_seats(self.id, [b.record(i) for i, b in bots]))
+        for seat, bot in bots:
+            self.seats[seat] = bot
 
-    def _seat_bot(self, seat: int) -> None:
+    def _bots_for(self, seats: list[int]) -> list[tuple[int, Seat]]:
+        """Bots (with names no one at the table has) for these free seats."""
         used = {s.name for s in self.seats if s is not None}
-        name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat}")
-        self.store.save_seat(self.id, seat, name, None, self.bot_kind)
-        self.seats[seat] = Seat(name=name, bot_kind=self.bot_kind)
+        bots = []
+        for seat in seats:
+            name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat}")
+            used.add(name)
+            bots.append((seat, Seat(name=name, bot_kind=self.bot_kind)))
+        return bots
 
-    def check_join(self, seat: int | None, password: str | None) -> int:
-        """The seat a `join` would take, or the ProtocolError it gets; changes nothing."""
-        if self.password_hash is not None and not matches(password or "", self.password_hash):
-            raise ProtocolError("wrong_password", "wrong password for this table")
+    def password_opens(self, password: str | None) -> bool:
+        """Whether `password` opens this table (any does when it has none). An older
+        server's unsalted hash, once the right password is given, is stored salted (if that
+        write fails the old hash stays: it still opens the table)."""
+        if self.password_hash is None:
+            return True
+        ok, better = check_password(password or "", self.password_hash)
+        if better is not None:
+            try:
+                self.store.set_password_hash(self.id, better)
+            except StoreError as exc:
+                log.warning("table %s: could not store the salted password hash: %s", self.id, exc)
+            else:
+                self.password_hash = better
+        return ok
+
+    def check_join(self, seat: int | None) -> int:
+        """The seat a `join` would take, or the ProtocolError it gets; changes nothing. The
+        table's password is the caller's to check first (server/app.py limits guesses)."""
+        self.check_open()
         if self.game is not None:
             raise ProtocolError(
                 "already_started", "the game has started: resume your seat with its token"
@@ -168,12 +254,12 @@ class Table:
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         return seat
 
-    def join(self, peer: Peer, seat: int | None, password: str | None) -> tuple[int, str]:
+    def join(self, peer: Peer, seat: int | None) -> tuple[int, str]:
         """Seat a player; returns (seat, token)."""
-        seat = self.check_join(seat, password)
+        seat = self.check_join(seat)
         token = new_token()
         holder = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer)
-        self.store.save_seat(self.id, seat, holder.name, holder.token_hash, None)
+        self._write(lambda: self.store.save_seats(self.id, [holder.record(seat)]))
         self.seats[seat] = holder
         log.info("table %s: %s sits at seat %d", self.id, peer.name, seat)
         self.changed()
@@ -196,8 +282,19 @@ class Table:
         """Give `seat` to `peer`; returns the connection it replaces, if any."""
         holder = self.seats[seat]
         assert holder is not None
+        if holder.name != peer.name and self.stopped is None:
+            # the name shown is the one the player comes back with, once it is stored
+            renamed = Seat(peer.name, holder.token_hash, bank=holder.bank)
+            try:
+                self._write(lambda: self.store.save_seats(self.id, [renamed.record(seat)]))
+                holder.name = peer.name
+            except StoreFailed:
+                pass  # the seat is still theirs; the table is stopped and says why
+        self.spectators.discard(peer)  # watching this table, it sits down again: one role
+        for other in self.seats:  # one connection plays one seat: any other it held is away
+            if other is not None and other is not holder and other.peer is peer:
+                other.peer, other.away_since = None, self.settings.clock()
         replaced, holder.peer, holder.away_since = holder.peer, peer, None
-        holder.name = peer.name
         log.info("table %s: %s resumes seat %d", self.id, peer.name, seat)
         self.changed()
         return replaced if replaced is not peer else None
@@ -212,11 +309,13 @@ class Table:
         holder = self.seats[seat]
         assert holder is not None
         if self.game is None:
-            self.store.delete_seat(self.id, seat)
+            self._write(lambda: self.store.delete_seat(self.id, seat))
             self.seats[seat] = None
         else:
-            self.store.save_seat(self.id, seat, holder.name, None, self.settings.cover_kind)
+            bot = Seat(holder.name, None, self.settings.cover_kind, bank=holder.bank)
+            self._write(lambda: self.store.save_seats(self.id, [bot.record(seat)]))
             holder.peer, holder.token_hash, holder.bot_kind = None, None, self.settings.cover_kind
+            holder.pause = holder.end = False
         log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
         self.changed()
         return True
@@ -242,6 +341,7 @@ class Table:
 
     def start(self) -> None:
         """A seated player's `start`: fill the empty seats with bots and deal."""
+        self.check_open()
         if self.game is not None:
             raise ProtocolError("already_started", "the game has already started")
         self._deal()
@@ -254,32 +354,34 @@ class Table:
         return True
 
     def _deal(self) -> None:
-        """Fill empty seats with bots and deal a new game (also a rematch's)."""
-        for seat, holder in enumerate(self.seats):
-            if holder is None:
-                self._seat_bot(seat)
+        """Fill empty seats with bots and deal a new game (also a rematch's): one write."""
+        bots = self._bots_for([i for i, s in enumerate(self.seats) if s is None])
         game_no = self.game_no + 1
         seed = secrets.randbits(63)
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
-        self.store.start_game(self.id, game_no, seed)
+        bank = self.clock_rule.initial if self.clock_rule else 0.0
+        seats = dict(bots) | {i: s for i, s in enumerate(self.seats) if s is not None}
+        records = [
+            SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank) for i, s in sorted(seats.items())
+        ]
+        self._write(lambda: self.store.start_game(self.id, game_no, seed, records))
+        for seat, bot in bots:
+            self.seats[seat] = bot
         self.game_no, self.game = game_no, game
         for holder in self.seats:
             assert holder is not None
-            holder.rematch = False
-            holder.bank = self.clock_rule.initial if self.clock_rule else 0.0
-        self.clock_out = None
+            holder.rematch = holder.pause = holder.end = False
+            holder.bank = bank
+        self.timed_out = self.warned = self.paused_at = None
         self.decision_since = self.settings.clock()
         log.info("table %s: game %d starts", self.id, self.game_no)
         self.changed()
 
     def restore_game(self, game: Game) -> None:
         """A game replayed from the store after a restart: its current decision starts now,
-        and clocks restart full (the store keeps no banks)."""
+        with the banks the store kept (the time the server was down is nobody's)."""
         self.game = game
-        for holder in self.seats:
-            if holder is not None and self.clock_rule is not None:
-                holder.bank = self.clock_rule.initial
         self.decision_since = self.settings.clock()
 
     def move(self, seat: int, wire_move: dict[str, Any]) -> None:
@@ -288,43 +390,113 @@ class Table:
         self.apply(move_from_wire(seat, wire_move))
 
     def apply(self, move: Move) -> None:
-        """Verify one move, write it to the store, then apply it (MoveError, or a store
-        error, and nothing changed)."""
+        """Verify one move, write it (with the mover's clock bank) to the store, then apply
+        it (MoveError, or StoreFailed, and nothing changed)."""
         game = self.game
         assert game is not None
+        self.check_open()
+        if self.paused_at is not None:
+            raise ProtocolError("paused", "the game is paused: vote to go on first")
         game.verify(move)
-        self.store.add_move(self.id, self.game_no, len(game.moves), move.seat, move.to_wire())
-        game.apply(move)
         now = self.settings.clock()
-        self._charge_clock(move.seat, now)
-        self.decision_since = now
-        if self.clock_out is not None and game.to_act() != self.clock_out:
-            self.clock_out = None  # that turn is done: the player is back on their clock
+        bank = self._bank_after(move.seat, now)
+        idx = len(game.moves)
+        self._write(
+            lambda: self.store.add_move(self.id, self.game_no, idx, move.seat, move.to_wire(), bank)
+        )
+        game.apply(move)
+        if bank is not None:
+            holder = self.seats[move.seat]
+            assert holder is not None
+            holder.bank = bank
+        self.decision_since, self.warned = now, None
+        for holder in self.seats:
+            assert holder is not None
+            holder.end = False  # a game that moves is not abandoned: end votes start over
+        if self.timed_out is not None and game.to_act() != self.timed_out:
+            self.timed_out = None  # that turn is done: the player decides again next time
         if game.over:
             log.info("table %s: game %d over, winners %s", self.id, self.game_no, game.winners)
         self.changed()
 
-    def clock_ran_out(self, seat: int) -> None:
-        """A present player's clock ran out: bots finish this turn for them."""
-        if self.clock_out != seat:
-            self.clock_out = seat
+    def time_out(self, seat: int) -> None:
+        """A present player's clock or patience ran out: bots finish this turn for them."""
+        if self.timed_out != seat:
+            self.timed_out = seat
             log.info("table %s: seat %d ran out of time; a bot finishes the turn", self.id, seat)
 
+    def warn(self, seat: int) -> None:
+        """Tell everyone that a bot covers `seat` soon unless its player acts."""
+        self.warned = seat
+        self.changed()
+
+    # -- votes: rematch, pause, end ------------------------------------------------------
+
+    def _humans_present(self) -> list[Seat]:
+        return [s for s in self.seats if s is not None and not s.is_bot and s.peer is not None]
+
+    def vote_pause(self, seat: int, pause: bool) -> None:
+        """Pause once every human present asks; any one of them going on ends the pause."""
+        self.check_open()
+        game = self.game
+        if game is None or game.over:
+            raise ProtocolError("not_started", "only a game in progress can be paused")
+        holder = self.seats[seat]
+        assert holder is not None
+        now = self.settings.clock()
+        holder.pause = pause
+        if self.paused_at is None and pause and all(s.pause for s in self._humans_present()):
+            to_act = game.to_act()
+            assert to_act is not None
+            self._charge_thinking(to_act, now)
+            self.paused_at = now
+            log.info("table %s: paused", self.id)
+        elif self.paused_at is not None and not pause:
+            self.go_on(now)
+        self.changed()
+
+    def go_on(self, now: float) -> None:
+        """End the pause (a vote, or its time is up): clocks and cover start where they were."""
+        assert self.paused_at is not None
+        for holder in self.seats:
+            assert holder is not None
+            holder.pause = False
+            if holder.away_since is not None:
+                holder.away_since += now - self.paused_at
+        self.paused_at, self.warned = None, None
+        self.decision_since = now
+        log.info("table %s: the game goes on", self.id)
+
+    def vote_end(self, seat: int) -> bool:
+        """Vote to end the game unfinished; returns True once every human present agrees
+        (the lobby then archives the table as abandoned)."""
+        self.check_open()
+        if self.game is None or self.game.over:
+            raise ProtocolError("not_started", "only a game in progress can be ended")
+        holder = self.seats[seat]
+        assert holder is not None
+        holder.end = True
+        if all(s.end for s in self._humans_present()):
+            log.info("table %s: the players ended game %d", self.id, self.game_no)
+            return True
+        self.changed()
+        return False
+
     def vote_rematch(self, seat: int) -> None:
+        self.check_open()
         if self.game is None or not self.game.over:
             raise ProtocolError("not_started", "a rematch can be asked for once the game is over")
         holder = self.seats[seat]
         assert holder is not None
         holder.rematch = True
-        humans = [s for s in self.seats if s is not None and not s.is_bot and s.peer is not None]
-        if all(s.rematch for s in humans):
+        if all(s.rematch for s in self._humans_present()):
             self._deal()
         else:
             self.changed()
 
     def say(self, sender: str, text: str) -> None:
         """Keep a chat line (it is a broadcast of its own, not a change of the state)."""
-        self.store.add_chat(self.id, self.game_no, sender, text)
+        self._write(lambda: self.store.add_chat(self.id, self.game_no, sender, text))
         self.chat.append((sender, text))
         del self.chat[:-CHAT_KEPT]
 
@@ -336,23 +508,35 @@ class Table:
         if holder is None or holder.is_bot:
             return False
         gone = holder.away_since is not None and now - holder.away_since >= self.settings.grace
-        return gone or self.clock_out == seat
+        return gone or self.timed_out == seat
+
+    def thinking(self, now: float) -> float:
+        """Seconds the game has waited on its current decision (a pause does not count)."""
+        return (self.paused_at if self.paused_at is not None else now) - self.decision_since
 
     def bank_left(self, seat: int, now: float) -> float:
         """Seconds left on this seat's clock: its bank runs while the game waits on it."""
         holder = self.seats[seat]
         assert holder is not None
         acting = self.game is not None and not self.game.over and self.game.to_act() == seat
-        spent = now - self.decision_since if acting else 0.0
+        spent = self.thinking(now) if acting else 0.0
         return max(0.0, holder.bank - spent)
 
-    def _charge_clock(self, seat: int, now: float) -> None:
+    def _bank_after(self, seat: int, now: float) -> float | None:
+        """The mover's bank after this move (None: no clock to keep, or a bot's seat)."""
         holder = self.seats[seat]
         assert holder is not None
         if self.clock_rule is None or holder.is_bot:
-            return
-        holder.bank = max(0.0, holder.bank - (now - self.decision_since))
-        holder.bank += self.clock_rule.increment
+            return None
+        return self.bank_left(seat, now) + self.clock_rule.increment
+
+    def _charge_thinking(self, seat: int, now: float) -> None:
+        """Take the time thought so far off the acting seat's bank (before a pause)."""
+        holder = self.seats[seat]
+        assert holder is not None
+        if self.clock_rule is not None and not holder.is_bot:
+            holder.bank = self.bank_left(seat, now)
+        self.decision_since = now
 
     # -- what each viewer sees -----------------------------------------------------------
 
@@ -362,6 +546,8 @@ class Table:
         return seated + list(self.spectators)
 
     def table_info(self) -> TableInfo:
+        now = self.settings.clock()
+        warning = cover_warning(self, now)
         return TableInfo(
             variants=self.variants,
             id=self.id,
@@ -372,6 +558,16 @@ class Table:
             spectators=len(self.spectators),
             password=self.password_hash is not None,
             clock=self.clock_rule,
+            paused=self.paused_at is not None,
+            pause_votes=self._votes("pause"),
+            end_votes=self._votes("end"),
+            warning=None if warning is None else CoverWarning(*warning),
+            stopped=self.stopped,
+        )
+
+    def _votes(self, kind: str) -> tuple[int, ...]:
+        return tuple(
+            i for i, s in enumerate(self.seats) if s is not None and getattr(s, kind) is True
         )
 
     def seats_meta(self) -> tuple[SeatInfo, ...]:

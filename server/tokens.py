@@ -12,8 +12,8 @@ def new_token() -> str:
 
 
 def hash_secret(secret: str) -> str:
-    """Tokens are random and long, so a plain SHA-256 is enough; table passwords are hashed
-    the same way only so the database never holds them in clear."""
+    """Tokens are random and long (192 bits), so a plain SHA-256 is enough: no guess can
+    find one. (Table passwords are people's words: server/passwords.py salts and slows.)"""
     return hashlib.sha256(secret.encode()).hexdigest()
 
 

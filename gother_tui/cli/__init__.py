@@ -14,11 +14,13 @@ from collections.abc import Sequence
 
 from gother_tui.cli import client
 from gother_tui.cli.parser import build_parser
+from gother_tui.logs import errors_to_host
 
 __all__ = ["build_parser", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    errors_to_host()  # a door's client: no traceback on a remote player's screen
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

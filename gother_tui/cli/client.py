@@ -1,15 +1,17 @@
-"""The full-screen commands: `gother join` / `watch` (or, with no address, the servers
-heard on the LAN), `gother replay`, and the start menu of a bare `gother`. Textual is
-imported only once one of them runs."""
+"""The client commands: `gother join` / `watch` (or, with no address, the servers heard on
+the LAN), full-screen or `--plain`, `gother replay`, and the start menu of a bare `gother`.
+A Textual app starts only for a full-screen one."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import Any
 
 from gother_tui import logs
 from gother_tui.address import DEFAULT_PORT
+from gother_tui.cli.passwords import CLIENT, read_secret
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
 
@@ -37,23 +39,41 @@ def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
     )
 
 
-def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.app import GotherApp
+def plain_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
+    """The options of the plain line mode: no theme, mouse or keymap, only ASCII or not."""
+    return ClientOptions(ascii=args.ascii or wants_ascii(), **options)
 
+
+def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.url is None:
         return list_lan_servers()
-    check_theme(args, parser)
+    from gother_tui.cli import certificates
+    from gother_tui.transport import WebSocketTransport
+
+    if not args.plain:
+        check_theme(args, parser)
+    trust = certificates.trust_for(args, parser)
+    if not certificates.settle(args.url, trust):  # an unknown or changed certificate
+        return 1
+    seat = {
+        "url": args.url,
+        "name": args.name,
+        "watch": args.watch,
+        "table": args.table,
+        "password": read_secret(args, parser, CLIENT),
+    }
     logs.log_client_to_file()
-    options = client_options(
-        args,
-        url=args.url,
-        name=args.name,
-        watch=args.watch,
-        table=args.table,
-        password=args.password,
-    )
-    GotherApp(options).run(mouse=options.mouse)
-    return 0
+    connect = partial(WebSocketTransport, trust=trust)
+    if args.plain:
+        from gother_tui import plain
+
+        return plain.run(plain_options(args, **seat), transport=connect)
+    from gother_tui.app import GotherApp
+
+    options = client_options(args, **seat)
+    app = GotherApp(options, transport=connect)
+    app.run(mouse=options.mouse)
+    return app.return_code or 0
 
 
 def list_lan_servers() -> int:
@@ -71,12 +91,20 @@ def list_lan_servers() -> int:
 
 
 def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.record import RecordError, load_record
+    from gother_tui.record import RecordError, fetch_record, load_record
     from gother_tui.replay_app import ReplayApp
 
     check_theme(args, parser)
+    remote = args.file.startswith(("ws://", "wss://"))
+    if remote and not args.table:
+        parser.error("replaying from a server needs --table")
+    if not remote and (args.table or args.game or args.password):
+        parser.error("--table, --game and --password go with a ws:// URL")
     try:
-        record = load_record(args.file)
+        if remote:
+            record = fetch_record(args.file, args.table, args.game, args.password)
+        else:
+            record = load_record(args.file)
     except RecordError as exc:
         print(f"gother replay: {exc}", file=sys.stderr)
         return 2

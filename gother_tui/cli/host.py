@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from gother_tui.cli import server_side
+from gother_tui.cli.passwords import BOT, SERVER, SSH, read_secret
 from gother_tui.logs import log_to_stderr
 from protocol.view import Variants
 
@@ -46,19 +47,23 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     if bool(args.certfile) != bool(args.keyfile):
         parser.error("--certfile and --keyfile go together")
+    certfile, keyfile = args.certfile, args.keyfile
     if args.decks and not Path(args.decks).is_dir():
         parser.error(f"--decks {args.decks}: not a folder")
+    password = read_secret(args, parser, SERVER)
     ssh = ssh_options(args, parser)
     log_to_stderr()
     try:
+        if args.tls and certfile is None:
+            certfile, keyfile = server_side.self_signed(args.db, args.host)
         server_side.serve(
             ssh,
             host=args.host,
             port=args.port,
             db=args.db,
-            password=args.password,
-            certfile=args.certfile,
-            keyfile=args.keyfile,
+            password=password,
+            certfile=certfile,
+            keyfile=keyfile,
             grace=args.grace,
             bot_delay=args.bot_delay,
             spectators=args.spectators,
@@ -66,6 +71,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             max_tables=args.max_tables,
             max_connections=args.max_connections,
             announce=not args.no_announce,
+            **limit_config(args),
         )
     except OSError as exc:  # port in use, bad certificate…
         print(f"gother serve: {exc}", file=sys.stderr)
@@ -76,34 +82,68 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def limit_config(args: argparse.Namespace) -> dict[str, float]:
+    """The long-running host's limits (parser.py's `_add_limit_options`) as config fields."""
+    return {
+        "max_per_address": args.max_per_address,
+        "max_pending": args.max_pending,
+        "tables_per_connection": args.tables_per_connection,
+        "tables_per_address": args.tables_per_address,
+        "seats_per_connection": args.seats_per_connection,
+        "seats_per_address": args.seats_per_address,
+        "expire": args.expire,
+        "idle": args.idle,
+    }
+
+
 def ssh_options(
     args: argparse.Namespace, parser: argparse.ArgumentParser
 ) -> dict[str, object] | None:
     """The SSH door's options, or None without --ssh."""
+    given = (args.ssh_host_key, args.ssh_authorized_keys, args.ssh_password, args.ssh_password_file)
     if args.ssh is None:
-        if args.ssh_host_key or args.ssh_authorized_keys or args.ssh_password:
+        if any(given) or args.ssh_open:
             parser.error("--ssh-… options need --ssh PORT")
         return None
+    password = read_secret(args, parser, SSH)
     keys = Path(args.ssh_authorized_keys) if args.ssh_authorized_keys else None
     if keys is not None and not keys.is_file():
         parser.error(f"--ssh-authorized-keys {keys}: no such file")
+    if args.ssh_open and (keys is not None or password is not None):
+        parser.error(
+            "--ssh-open lets in any key: it goes without --ssh-authorized-keys and a password"
+        )
+    if not (args.ssh_open or keys is not None or password is not None):
+        parser.error(
+            "--ssh needs an access rule: --ssh-authorized-keys FILE, --ssh-password "
+            "or, to let in any key at all, --ssh-open"
+        )
     data_dir = server_side.default_data_dir(args.db)
     return {
         "port": args.ssh,
         "host_key": Path(args.ssh_host_key) if args.ssh_host_key else data_dir / "ssh_host_key",
         "data_dir": data_dir,
         "authorized_keys": keys,
-        "password": args.ssh_password,
+        "password": password,
+        "open_access": args.ssh_open,
+        "limits": {
+            "sessions": args.ssh_max_sessions,
+            "per_address": args.ssh_sessions_per_address,
+            "per_key": args.ssh_sessions_per_key,
+            "per_connection": args.ssh_sessions_per_connection,
+            "startups": args.ssh_max_startups,
+        },
     }
 
 
 def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from websockets.exceptions import WebSocketException
 
+    password = read_secret(args, parser, BOT)
     log_to_stderr()
     try:
         winners = server_side.play_bot(
-            args.url, args.table, args.kind, args.name, args.seat, args.password
+            args.url, args.table, args.kind, args.name, args.seat, password
         )
     except (server_side.ServerSideError, OSError, WebSocketException) as exc:
         print(f"gother bot: {exc}", file=sys.stderr)  # refused, unreachable, closed

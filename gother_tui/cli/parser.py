@@ -7,6 +7,7 @@ import argparse
 
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
+from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, add_secret
 from protocol.constants import BOT_KINDS, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
 from protocol.version import software_version
 
@@ -39,11 +40,20 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
+        epilog="Wrong passwords (the server's, a table's, the SSH door's): from one address, "
+        "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
+        "connection close it. See docs/hosting.md.",
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT)
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
-    srv.add_argument("--password", help="players must give it to connect")
+    add_secret(srv, SERVER)
+    srv.add_argument(
+        "--tls",
+        action="store_true",
+        help="serve wss://; without --certfile, with a self-signed certificate made once "
+        "and kept in the data folder (its fingerprint is printed at every start)",
+    )
     srv.add_argument("--certfile", help="TLS certificate (PEM), for wss://")
     srv.add_argument("--keyfile", help="TLS private key (PEM)")
     srv.add_argument(
@@ -54,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
     srv.add_argument("--max-tables", type=argtypes.positive, default=200)
     srv.add_argument("--max-connections", type=argtypes.positive, default=1000)
+    _add_limit_options(srv)
     srv.add_argument(
         "--no-announce", action="store_true", help="do not announce this server on the LAN (mDNS)"
     )
@@ -62,8 +73,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--ssh", type=argtypes.port, metavar="PORT", help="also serve SSH on this port"
     )
     ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
-    ssh.add_argument("--ssh-authorized-keys", metavar="FILE", help="let in only these keys")
-    ssh.add_argument("--ssh-password", help="let in anyone with this password (or any key)")
+    ssh.add_argument(
+        "--ssh-authorized-keys",
+        metavar="FILE",
+        help="let in these keys (with --ssh-password: these keys need no password)",
+    )
+    add_secret(ssh, SSH)
+    ssh.add_argument(
+        "--ssh-open",
+        action="store_true",
+        help="let in any SSH key at all (one of these three access rules is required)",
+    )
+    # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
+    # and MaxStartups (server/ssh.py's SshLimits has the same defaults).
+    for flag, default, what in (
+        ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
+        ("--ssh-sessions-per-address", 8, "sessions from one address"),
+        ("--ssh-sessions-per-key", 3, "sessions with one key"),
+        ("--ssh-sessions-per-connection", 2, "sessions on one SSH connection"),
+        ("--ssh-max-startups", 10, "connections still logging in (3 from one address)"),
+    ):
+        ssh.add_argument(
+            flag,
+            type=argtypes.positive,
+            default=default,
+            metavar="N",
+            help=f"at most N {what}; one more is told it is full (default {default})",
+        )
     srv.set_defaults(run=host.run_serve)
 
     bot = sub.add_parser(
@@ -76,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--kind", choices=BOT_KINDS, default="heuristic")
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
-    bot.add_argument("--password")
+    add_secret(bot, BOT)
     bot.set_defaults(run=host.run_bot)
 
     export = sub.add_parser(
@@ -92,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = sub.add_parser(
         "join",
-        help="sit down at a table on a server (full-screen client)",
+        help="sit down at a table on a server (full-screen client, or --plain)",
         description="Connect to the server at URL: resume your seat if you had one there, "
         "else go to --table or to the lobby.",
     )
@@ -101,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     watch = sub.add_parser(
         "watch",
-        help="watch a table as a spectator (full-screen client)",
+        help="watch a table as a spectator (full-screen client, or --plain)",
         description="Connect to the server at URL and watch --table, or choose one in the lobby.",
     )
     _add_client_options(watch)
@@ -122,20 +158,52 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
+    _add_plain_option(local)
     _add_display_options(local)
     local.set_defaults(run=play.run_play)
 
     replay = sub.add_parser(
         "replay",
-        help="step through an exported game record (gother export)",
-        description="Show FILE, a game record written by `gother export`, on the table screen "
-        "with every hand revealed: Left/Right step one move, Home/End jump to the deal or the "
-        "end. Read-only; nothing is sent anywhere.",
+        help="step through a finished game: a record file (gother export) or from a server",
+        description="Show FILE, a game record written by `gother export`, or a finished game "
+        "of --table fetched from the server at URL, on the table screen with every hand "
+        "revealed: Left/Right step one move, Home/End jump to the deal or the end. Read-only.",
     )
-    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("file", metavar="FILE|URL", help="a record file, or ws://HOST:PORT")
+    replay.add_argument("--table", help="with a URL: the table whose game to fetch")
+    replay.add_argument(
+        "--game", type=argtypes.positive, help="with a URL: which game (default: the last)"
+    )
+    replay.add_argument("--password", help="with a URL: the table's password, if it has one")
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
     return parser
+
+
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """What a long-running host bounds (docs/hosting.md, "Limits")."""
+    group = parser.add_argument_group("limits of a long-running host (docs/hosting.md)")
+    positive = argtypes.positive
+    group.add_argument(
+        "--max-per-address", type=positive, default=32, help="connections from one address"
+    )
+    group.add_argument(
+        "--max-pending", type=positive, default=100, help="connections not yet past hello"
+    )
+    group.add_argument(
+        "--tables-per-connection", type=positive, default=10, help="open tables one creates"
+    )
+    group.add_argument("--tables-per-address", type=positive, default=10)
+    group.add_argument(
+        "--seats-per-connection", type=positive, default=4, help="seats one holds in games"
+    )
+    group.add_argument("--seats-per-address", type=positive, default=24)
+    group.add_argument(
+        "--expire", type=float, default=1800.0, help="seconds a table nobody is at stays open"
+    )
+    group.add_argument(
+        "--idle", type=float, default=300.0, help="seconds before a bot plays an idle turn"
+    )
 
 
 def _add_variant_options(parser: argparse.ArgumentParser) -> None:
@@ -166,8 +234,29 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
-    parser.add_argument("--password", help="the table's (or the server's) password")
+    add_secret(parser, CLIENT)
+    tls = parser.add_argument_group(
+        "wss:// servers",
+        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
+        "say so; it stays pinned, and a changed one is refused.",
+    )
+    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
+    tls.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
+    )
+    _add_plain_option(parser)
     _add_display_options(parser)
+
+
+def _add_plain_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain line mode: one line per event, commands typed one a line (for screen "
+        "readers, braille displays and scripts; see docs/plain.md)",
+    )
 
 
 def _add_display_options(parser: argparse.ArgumentParser) -> None:

@@ -133,20 +133,20 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from gother_tui import logs
     from gother_tui.cli.client import check_theme
 
-    check_theme(args, parser)
+    if not args.plain:
+        check_theme(args, parser)
     logs.log_client_to_file()
     try:
-        play(args)
+        return play(args)
     except LocalServerError as exc:
         print(f"gother play: {exc}", file=sys.stderr)
         return 1
-    return 0
 
 
-def play(args: argparse.Namespace) -> None:
-    """The private server, a table of bots, and the client seated at it."""
-    from gother_tui.app import GotherApp
-    from gother_tui.cli.client import client_options
+def play(args: argparse.Namespace) -> int:
+    """The private server, a table of bots, and the client seated at it; the client's
+    exit status."""
+    from gother_tui.cli.client import client_options, plain_options
     from gother_tui.logs import log_server_to_file
 
     log_server_to_file()
@@ -155,5 +155,13 @@ def play(args: argparse.Namespace) -> None:
             f"{args.name}'s table", args.players, args.players - 1, args.bots
         )
         log.info("playing at table %s on %s", table, local.url)
-        options = client_options(args, url=local.url, name=args.name, table=table, private=True)
+        seat = {"url": local.url, "name": args.name, "table": table}
+        if args.plain:
+            from gother_tui import plain
+
+            return plain.run(plain_options(args, **seat), seat_store=MemorySeatStore())
+        from gother_tui.app import GotherApp
+
+        options = client_options(args, **seat, private=True)  # Ctrl+Q asks first
         GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)
+        return 0

@@ -47,13 +47,22 @@ def default_data_dir(db: str) -> Path:
     return data_dir(db)
 
 
+def self_signed(db: str, host: str) -> tuple[str, str]:
+    """`gother serve --tls` without a certificate: (certfile, keyfile) of the one made
+    and kept in the data folder."""
+    from server.tls import self_signed as kept
+
+    cert, key = kept(default_data_dir(db) / "tls", host)
+    return str(cert), str(key)
+
+
 def serve(ssh: dict[str, Any] | None, **config: Any) -> None:
     """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
     `ssh` an SshOptions' (or None: no SSH door)."""
     from server.app import ServerConfig, run
-    from server.ssh import SshOptions
+    from server.ssh import SshLimits, SshOptions
 
-    options = None if ssh is None else SshOptions(**ssh)
+    options = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
     asyncio.run(run(ServerConfig(**config, ssh=options)))
 
 

@@ -327,7 +327,7 @@ def test_no_arguments_on_a_terminal_runs_the_chosen_command(monkeypatch):
     monkeypatch.setattr(cli_client, "start_menu", lambda: ["play", "--players", "3"])
     monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
     calls: list[argparse.Namespace] = []
-    monkeypatch.setattr(cli_play, "play", calls.append)
+    monkeypatch.setattr(cli_play, "play", lambda args: calls.append(args) or 0)  # its status
     assert cli.main([]) == 0
     assert [c.players for c in calls] == [3]
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,7 +22,7 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 
 GOTHER = Path(sys.executable).with_name("gother")  # the venv's, wherever this clone lives
 STARTUP = 60.0  # seconds: a cold start on two busy cores can be slow
-LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)")
+LISTENING = re.compile(r"listening on wss?://127\.0\.0\.1:(\d+)")
 PLAYER_ROW = re.compile(r"^\W{0,3}([1-9]) (\w+).*?\s\d+/\d+\s", re.MULTILINE)  # seat, name, hand
 HAND = re.compile(r"Your hand.*\n.*[+-]\d+ +[+-]\d+ +[+-]\d+")  # heading, then a card row
 
@@ -132,25 +132,30 @@ class Tmux:
 
 
 @contextmanager
-def gother_serve(folder: Path, *args: str) -> Iterator[int]:
-    """`gother serve` on 127.0.0.1, port 0, its database `folder/games.db`, its log (stderr)
-    written to `folder/serve.log`, with `args` added; yields the port it logged, and stops
-    the server on the way out."""
+def gother_serve(
+    folder: Path, *args: str, host: str = "127.0.0.1", prefix: Sequence[str] = ()
+) -> Iterator[int]:
+    """`gother serve` on `host` (127.0.0.1 unless a test made its own network), port 0, its
+    database `folder/games.db`, its log (stderr) written to `folder/serve.log`, with `args`
+    added, run after `prefix` (e.g. `ip netns exec NAME`); yields the port it logged, and
+    stops the server on the way out."""
     log = folder / "serve.log"
     with log.open("w") as sink:  # a file, never an unread pipe: the server cannot block on it
         proc = subprocess.Popen(
             [
-                *(str(GOTHER), "serve", "--host", "127.0.0.1", "--port", "0"),
+                *prefix,
+                *(str(GOTHER), "serve", "--host", host, "--port", "0"),
                 *("--db", str(folder / "games.db"), *args),
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=sink,
         )
+    listening = re.compile(rf"listening on wss?://{re.escape(host)}:(\d+)")
     try:
         match = wait_for(
             "gother serve to listen",
-            lambda: proc.poll() is not None or LISTENING.search(log.read_text()),
+            lambda: proc.poll() is not None or listening.search(log.read_text()),
         )
         assert proc.poll() is None, "gother serve did not start:\n" + log.read_text()
         yield int(match.group(1))

@@ -23,6 +23,7 @@ CONTRACT_CODES = {
     "seat_taken",
     "bad_token",
     "wrong_password",
+    "too_many_attempts",
     "rate_limited",
     "not_seated",
     "already_started",
@@ -31,6 +32,12 @@ CONTRACT_CODES = {
     "bad_deck",
     "hello_first",
     "no_spectators",
+    "store_failed",
+    "table_stopped",
+    "table_broken",
+    "paused",
+    "too_many_seats",
+    "no_record",
 }
 
 

@@ -31,7 +31,7 @@ def rejected(msg: object, code: str = "bad_message") -> ProtocolError:
 # One valid example of every message type, with every optional field that exists.
 FULL: dict[str, dict[str, Any]] = {
     "hello": {"t": "hello", "v": PROTOCOL_VERSION, "name": "Morticia", "password": "lan-party"},
-    "list": {"t": "list"},
+    "list": {"t": "list", "offset": 50},
     "create": {
         "t": "create",
         "name": "The Crypt",
@@ -57,6 +57,9 @@ FULL: dict[str, dict[str, Any]] = {
     "hint": {"t": "hint"},
     "leave": {"t": "leave"},
     "rematch": {"t": "rematch"},
+    "pause": {"t": "pause", "on": True},
+    "end": {"t": "end"},
+    "record": {"t": "record", "table": "t1", "game": 2, "part": 3, "password": "hunter2"},
 }
 
 

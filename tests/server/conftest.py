@@ -1,12 +1,16 @@
-"""A real server on 127.0.0.1, port 0, in the test's own event loop."""
+"""A real server on 127.0.0.1, port 0, in the test's own event loop; SSH doors on it."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
+import asyncssh
 import pytest
 
 from server.app import GotherServer, ServerConfig
+from server.ssh import SshFrontDoor, SshOptions
 
 
 @pytest.fixture
@@ -32,3 +36,30 @@ async def server(config) -> AsyncIterator[GotherServer]:
 @pytest.fixture
 def url(server) -> str:
     return f"ws://127.0.0.1:{server.port}"
+
+
+@pytest.fixture
+def keys(tmp_path: Path) -> dict[str, asyncssh.SSHKey]:
+    """Two new SSH keys: "good" is in tmp_path/authorized_keys, "bad" is not."""
+    made = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("good", "bad")}
+    (tmp_path / "authorized_keys").write_bytes(made["good"].export_public_key())
+    return made
+
+
+@pytest.fixture
+async def make_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[Any]:
+    """Start a door on the test's server with these SshOptions fields (data under
+    tmp_path/data); every door started is closed at the end."""
+    doors: list[SshFrontDoor] = []
+
+    async def make(**fields: Any) -> SshFrontDoor:
+        data = tmp_path / "data"
+        options = SshOptions(port=0, host_key=data / "ssh_host_key", data_dir=data, **fields)
+        door = SshFrontDoor(options, "127.0.0.1", server.port)
+        await door.start()
+        doors.append(door)
+        return door
+
+    yield make
+    for door in doors:
+        await door.close()

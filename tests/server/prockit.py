@@ -8,6 +8,7 @@ never blocks on a full pipe. `run_cli` runs a short command and returns its outp
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 GOTHER = str(Path(sys.executable).with_name("gother"))  # the venv's console script
 STARTUP = 60.0  # seconds: a cold Python start on two busy cores can be slow
 EXIT = 30.0
-LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:(\d+))")
+LISTENING = re.compile(r"listening on (wss?://127\.0\.0\.1:(\d+))")
 
 
 class ServerProcess:
@@ -25,10 +26,12 @@ class ServerProcess:
         self.lines: list[str] = []  # stderr, line by line
         self.url = ""
         self._ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._more = asyncio.Event()  # set at each new line of stderr
         self._drain = asyncio.create_task(self._read_stderr())
 
     @classmethod
-    async def start(cls, *args: str) -> ServerProcess:
+    async def start(cls, *args: str, env: dict[str, str] | None = None) -> ServerProcess:
+        """`gother serve … ARGS`, with `env` added to this process's environment."""
         proc = await asyncio.create_subprocess_exec(
             GOTHER,
             "serve",
@@ -40,6 +43,7 @@ class ServerProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
+            env=None if env is None else {**os.environ, **env},
         )
         server = cls(proc)
         try:
@@ -54,13 +58,28 @@ class ServerProcess:
         async for raw in self.proc.stderr:
             line = raw.decode(errors="replace").rstrip("\n")
             self.lines.append(line)
+            self._more.set()
             match = LISTENING.search(line)
             if match and not self._ready.done():
                 self._ready.set_result(match.group(1))
+        self._more.set()  # the end: a waiter looks once more, then gives up
         if not self._ready.done():
             self._ready.set_exception(
                 RuntimeError("gother serve exited before listening:\n" + self.stderr)
             )
+
+    async def log_line(self, pattern: re.Pattern[str], timeout: float = STARTUP) -> re.Match[str]:
+        """The first line of stderr that `pattern` finds, waiting for it while the server
+        runs."""
+        async with asyncio.timeout(timeout):
+            while True:
+                for line in self.lines:
+                    if match := pattern.search(line):
+                        return match
+                if self._drain.done():
+                    raise AssertionError(f"no {pattern.pattern!r} in the log:\n{self.stderr}")
+                self._more.clear()
+                await self._more.wait()
 
     @property
     def stderr(self) -> str:

@@ -16,6 +16,7 @@ from tests.server.netkit import first_legal_move
 
 GRACE = 60.0
 BOT_DELAY = 0.4
+IDLE = 300.0
 
 
 @dataclass
@@ -49,8 +50,10 @@ def make_table(
     variants: Variants | None = None,
     bot_kind: str = "heuristic",
     table_id: str = "t1",
+    warn: float = 0.0,
 ) -> Table:
-    """A table as the lobby makes it, its last `bots` seats taken by bots."""
+    """A table as the lobby makes it, its last `bots` seats taken by bots. Warnings before
+    a bot covers a player are off unless `warn` is given: most tests are about the rest."""
     store = store or Store(":memory:")
     table = Table(
         id=table_id,
@@ -59,7 +62,7 @@ def make_table(
         deck=default_deck(),
         deck_name="original",
         variants=variants or Variants(),
-        settings=Settings(grace=GRACE, bot_delay=BOT_DELAY, clock=clock),
+        settings=Settings(grace=GRACE, bot_delay=BOT_DELAY, idle=IDLE, warn=warn, clock=clock),
         store=store,
         bot_kind=bot_kind,
         clock_rule=clock_rule,
@@ -88,7 +91,7 @@ def seat_players(table: Table) -> list[Keeper]:
     for seat, holder in enumerate(table.seats):
         if holder is None:
             player = Keeper(f"P{seat}")
-            table.join(player, seat, None)
+            table.join(player, seat)
             players.append(player)
     return players
 

@@ -28,6 +28,7 @@ from protocol import (
 )
 from protocol.messages import REQUESTS
 from server.app import CLOSE_FLOOD, GotherServer, ServerConfig
+from server.attempts import Guessing
 from server.game import Game
 from tests.server.netkit import TIMEOUT, Client, close_all, first_legal_move, play_to_end
 from tests.server.playkit import newest
@@ -47,6 +48,7 @@ STABLE_CODES = {
     "seat_taken",
     "table_full",
     "wrong_password",
+    "too_many_attempts",
     "bad_token",
     "not_seated",
     "already_started",
@@ -54,6 +56,12 @@ STABLE_CODES = {
     "not_your_turn",
     "illegal_move",
     "game_over",
+    "store_failed",
+    "table_stopped",
+    "table_broken",
+    "paused",
+    "too_many_seats",
+    "no_record",
 }
 
 
@@ -411,6 +419,9 @@ async def test_every_request_before_hello_is_hello_first(server, url):
         "chat": {"text": "hi"},
         "leave": {},
         "rematch": {},
+        "pause": {"on": True},
+        "end": {},
+        "record": {"table": table},
     }
     for t in REQUESTS.keys() - requests.keys() - {"hello"}:
         requests[t] = {}  # a type added since: one without required fields, or a bad_message
@@ -677,7 +688,15 @@ async def test_forged_and_stale_tokens_are_bad_token(server, url):
     await close_all(a, b, thief)
 
 
-@pytest.mark.parametrize("config", [{"spectators": "all"}], indirect=True)
+# Twelve wrong passwords from one address: with the usual limits on guesses
+# (tests/server/test_guessing.py) the later ones would be refused unread and the
+# connection closed; here every one must be looked at, and refused.
+UNLIMITED_GUESSES = Guessing(tries=1000, free=1000)
+
+
+@pytest.mark.parametrize(
+    "config", [{"spectators": "all", "guessing": UNLIMITED_GUESSES}], indirect=True
+)
 async def test_wrong_table_passwords_are_refused_and_change_nothing(server, url):
     host = await Client.connect(url, "Host")
     private = (await host.request("create", name="Velvet", seats=3, bots=1, password="s3cret"))[

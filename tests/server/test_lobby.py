@@ -246,7 +246,7 @@ async def test_join_at_a_full_table_that_has_not_started_is_table_full(server, u
     host = await Client.connect(url, "Host")
     table = await create(host, seats=3)
     for seat in range(3):
-        server.lobby.tables[table].join(Absent(f"Ghost{seat}"), seat, None)
+        server.lobby.tables[table].join(Absent(f"Ghost{seat}"), seat)
     expect_error(await host.request("join", table=table), "table_full")
     expect_error(await host.request("join", table=table, seat=1), "seat_taken")
     assert server.lobby.tables[table].game is None

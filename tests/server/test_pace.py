@@ -9,6 +9,7 @@ from server.pace import Due, due
 from tests.server.tablekit import (
     BOT_DELAY,
     GRACE,
+    IDLE,
     FakeClock,
     Keeper,
     make_table,
@@ -32,14 +33,18 @@ def test_nothing_is_due_before_the_deal_or_after_the_game():
     assert due(table) is None
 
 
-def test_a_present_player_without_a_clock_is_waited_for():
+def test_a_present_player_without_a_clock_is_waited_for_until_their_patience_runs_out():
     clock = FakeClock()
     table = make_table(clock)
     seat_players(table)
     table.start_if_full()
-    assert due(table) is None
-    clock.advance(3600)
-    assert due(table) is None
+    began = clock.now
+    assert due(table) == Due(0, began + IDLE, "idle")
+    clock.advance(IDLE - 1)
+    assert due(table) == Due(0, began + IDLE, "idle") and not table.covered(0, clock.now)
+    play_one(table)  # any move starts the next decision's patience afresh
+    assert table.game is not None
+    assert due(table) == Due(table.game.to_act(), clock.now + IDLE, "idle")
 
 
 def test_a_bot_moves_its_delay_after_the_decision_began_whatever_happens_meanwhile():
@@ -69,7 +74,7 @@ def test_an_absent_player_is_covered_once_the_grace_is_over_until_they_resume():
     table.start_if_full()
     play_turn(table)  # seat 1's decision now
     assert table.disconnected(players[2])  # absent, but not their decision
-    assert due(table) is None
+    assert due(table) == Due(1, clock.now + IDLE, "idle")  # seat 1 is there and thinking
     clock.advance(2)
     left = clock.now
     assert table.disconnected(players[1])
@@ -80,7 +85,8 @@ def test_an_absent_player_is_covered_once_the_grace_is_over_until_they_resume():
     clock.advance(0.1)
     assert table.covered(1, clock.now)
     table.resume(Keeper("P1 again"), 1)
-    assert due(table) is None and not table.covered(1, clock.now)
+    assert not table.covered(1, clock.now)
+    assert due(table) == Due(1, table.decision_since + IDLE, "idle")  # theirs again
 
 
 def test_a_player_who_left_for_good_is_played_by_a_bot_at_a_bots_pace():
@@ -123,7 +129,7 @@ def test_once_a_clock_ran_out_bots_finish_that_turn_at_once_and_only_that_turn()
     clock.advance(10)
     ran_out = due(table)
     assert ran_out == Due(0, began + 10, "clock") and ran_out.at <= clock.now
-    table.clock_ran_out(0)
+    table.time_out(0)
     assert table.covered(0, clock.now)
     assert due(table) == Due(0, began, "clock")  # at once
     play_one(table)
@@ -132,7 +138,7 @@ def test_once_a_clock_ran_out_bots_finish_that_turn_at_once_and_only_that_turn()
         assert due(table) == Due(0, clock.now, "clock") and table.covered(0, clock.now)
         play_one(table)
     # the turn is over: the player is back on their clock, which the moves refilled
-    assert table.clock_out is None and not table.covered(0, clock.now)
+    assert table.timed_out is None and not table.covered(0, clock.now)
     assert due(table) == Due(1, clock.now + 10, "clock")
     play_turn(table)
     play_turn(table)

@@ -1,16 +1,18 @@
 """`gother serve --ssh`: the SSH front door (server/ssh.py), on 127.0.0.1 free ports.
 
 An asyncssh client asks for an 80x24 xterm-256color pty and reads the channel until the
-client's screen appears; a key not in authorized_keys is refused; a key's fingerprint
-names the state folder whose saved seat token puts the player back in their seat.
+client's screen appears; a key not in authorized_keys is refused; a set password is
+required of every key the file does not list; open access is only ever asked for; a key's
+fingerprint names the state folder whose saved seat token puts the player back in their
+seat.
 """
 
 from __future__ import annotations
 
-import asyncio
+import logging
+import os
 import re
-import time
-from collections.abc import AsyncIterator
+import stat
 from pathlib import Path
 
 import asyncssh
@@ -18,82 +20,21 @@ import pytest
 
 from gother_tui.cli import build_parser
 from gother_tui.seat_store import SeatStore
-from server.app import GotherServer
 from server.ssh import SshFrontDoor, SshOptions, player_name, state_dir
 from tests.server.netkit import Client
+from tests.server.sshkit import close, log_in, open_session, read_until
 
-SCREEN_TIMEOUT = 60.0  # a cold client start (Python + Textual) on a busy CI core
-ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
-
-
-@pytest.fixture
-def keys(tmp_path: Path) -> dict[str, asyncssh.SSHKey]:
-    made = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("good", "bad")}
-    (tmp_path / "authorized_keys").write_bytes(made["good"].export_public_key())
-    return made
+PASSWORD = "crypt-door"
 
 
 @pytest.fixture
-async def front_door(server: GotherServer, tmp_path: Path, keys) -> AsyncIterator[SshFrontDoor]:
-    options = SshOptions(
-        port=0,
-        host_key=tmp_path / "data" / "ssh_host_key",
-        data_dir=tmp_path / "data",
-        authorized_keys=tmp_path / "authorized_keys",
-    )
-    door = SshFrontDoor(options, "127.0.0.1", server.port)
-    await door.start()
-    yield door
-    await door.close()
-
-
-async def log_in(door: SshFrontDoor, key: asyncssh.SSHKey, user: str = "Raven"):
-    return await asyncssh.connect(
-        "127.0.0.1",
-        door.port,
-        username=user,
-        client_keys=[key],
-        known_hosts=None,
-        agent_path=None,
-        config=[],
-        preferred_auth="publickey",
-    )
-
-
-async def open_session(door: SshFrontDoor, key: asyncssh.SSHKey, user: str = "Raven"):
-    conn = await log_in(door, key, user)
-    process = await conn.create_process(
-        term_type="xterm-256color", term_size=(80, 24), encoding=None
-    )
-    return conn, process
-
-
-async def read_until(process, pattern: re.Pattern[str]) -> str:
-    """Channel output, escape sequences removed, until `pattern` shows up in it."""
-    seen = b""
-    deadline = time.monotonic() + SCREEN_TIMEOUT
-    while not pattern.search(ANSI.sub(b"", seen).decode(errors="replace")):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"no {pattern.pattern!r} on screen; saw:\n{seen[-2000:]!r}")
-        try:
-            chunk = await asyncio.wait_for(process.stdout.read(65536), left)
-        except TimeoutError:
-            continue
-        if not chunk:
-            raise AssertionError(f"session ended before {pattern.pattern!r}:\n{seen[-2000:]!r}")
-        seen += chunk
-    return ANSI.sub(b"", seen).decode(errors="replace")
-
-
-async def close(conn, process) -> None:
-    process.close()
-    conn.close()
-    await conn.wait_closed()
+async def front_door(make_door, tmp_path: Path, keys) -> SshFrontDoor:
+    door: SshFrontDoor = await make_door(authorized_keys=tmp_path / "authorized_keys")
+    return door
 
 
 async def test_an_authorized_key_lands_in_the_client_lobby(front_door, keys):
-    conn, process = await open_session(front_door, keys["good"])
+    conn, process = await open_session(front_door.port, keys["good"])
     try:
         text = await read_until(process, re.compile(r"(?i)lobby|tables"))
         assert "Traceback" not in text
@@ -103,7 +44,79 @@ async def test_an_authorized_key_lands_in_the_client_lobby(front_door, keys):
 
 async def test_a_key_not_in_authorized_keys_is_refused(front_door, keys):
     with pytest.raises(asyncssh.PermissionDenied):
-        await open_session(front_door, keys["bad"])
+        await open_session(front_door.port, keys["bad"])
+
+
+async def test_with_a_password_a_new_key_without_it_is_refused(make_door, keys):
+    """Once a password is set it is required: a key no file lists proves nothing (a random
+    new key was once let in with no password at all)."""
+    door = await make_door(password=PASSWORD)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await log_in(door.port, keys["bad"])
+    with pytest.raises(asyncssh.PermissionDenied):
+        await log_in(door.port, keys["bad"], password="not-it")
+    conn, process = await open_session(door.port, keys["bad"], password=PASSWORD)
+    try:
+        await read_until(process, re.compile(r"(?i)tables yet"))
+    finally:
+        await close(conn, process)
+
+
+async def test_with_a_password_only_listed_keys_skip_it(make_door, keys, tmp_path):
+    door = await make_door(password=PASSWORD, authorized_keys=tmp_path / "authorized_keys")
+    listed = await log_in(door.port, keys["good"])  # no password asked
+    listed.close()
+    await listed.wait_closed()
+    with pytest.raises(asyncssh.PermissionDenied):
+        await log_in(door.port, keys["bad"])
+    unlisted = await log_in(door.port, keys["bad"], password=PASSWORD)
+    unlisted.close()
+    await unlisted.wait_closed()
+
+
+async def test_open_access_lets_any_key_in_only_when_asked_for(make_door, keys, tmp_path):
+    door = await make_door(open_access=True)
+    conn = await log_in(door.port, keys["bad"])
+    conn.close()
+    await conn.wait_closed()
+    with pytest.raises(ValueError, match="needs keys, a password or open access"):
+        SshOptions(port=0, host_key=tmp_path / "k", data_dir=tmp_path)
+    with pytest.raises(ValueError, match="lets anyone in"):
+        SshOptions(port=0, host_key=tmp_path / "k", data_dir=tmp_path, open_access=True,
+                   password=PASSWORD)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("fields", "stated"),
+    [
+        ({"password": PASSWORD}, ["the password only (no key is let in without it)"]),
+        ({"keys": True}, ["only keys in ", "authorized_keys"]),
+        ({"keys": True, "password": PASSWORD}, ["keys in ", "authorized_keys, or the password"]),
+        ({"open_access": True}, ["OPEN (--ssh-open): any SSH key is let in"]),
+    ],
+)
+async def test_the_start_up_log_states_who_gets_in(make_door, tmp_path, caplog, fields, stated):
+    if fields.pop("keys", False):
+        fields["authorized_keys"] = tmp_path / "authorized_keys"
+    with caplog.at_level(logging.INFO, logger="gother.ssh"):
+        await make_door(**fields)
+    assert re.search("access: " + ".*".join(map(re.escape, stated)), caplog.text), caplog.text
+    assert PASSWORD not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["--ssh", "2222"], "--ssh needs an access rule"),
+        (["--ssh", "2222", "--ssh-open", "--ssh-password", "x"], "--ssh-open lets in any key"),
+        (["--ssh-open"], "need --ssh PORT"),
+    ],
+)
+def test_serve_refuses_a_door_without_one_access_rule(argv, error, capsys):
+    args = build_parser().parse_args(["serve", *argv])
+    with pytest.raises(SystemExit):
+        args.run(args, build_parser())
+    assert error in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("allowed", "let_in"), [("127.0.0.1", True), ("10.0.0.0/8", False)])
@@ -116,9 +129,9 @@ async def test_a_keys_from_option_is_matched_on_the_clients_address(
     (tmp_path / "authorized_keys").write_bytes(entry)  # read afresh for each connection
     if not let_in:
         with pytest.raises(asyncssh.PermissionDenied):
-            await log_in(front_door, keys["good"])
+            await log_in(front_door.port, keys["good"])
         return
-    conn = await log_in(front_door, keys["good"])
+    conn = await log_in(front_door.port, keys["good"])
     conn.close()
     await conn.wait_closed()
 
@@ -154,7 +167,7 @@ async def test_the_key_s_saved_seat_is_resumed(front_door, server, url, keys):
     folder = state_dir(front_door.options.data_dir, fingerprint)
     SeatStore(folder / "gother" / "seats.json").save(url, table, joined["token"], "Raven")
 
-    conn, process = await open_session(front_door, keys["good"])
+    conn, process = await open_session(front_door.port, keys["good"])
     try:
         text = await read_until(process, re.compile(r"Keyed.*Round|Your hand"))
         assert "Keyed" in text  # straight back at the table, not in the lobby
@@ -177,3 +190,28 @@ def test_serve_takes_the_ssh_options():
         ["serve", "--ssh", "2222", "--ssh-authorized-keys", "keys", "--ssh-host-key", "hk"]
     )
     assert (args.ssh, args.ssh_authorized_keys, args.ssh_host_key) == (2222, "keys", "hk")
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+async def test_the_host_key_and_the_players_folders_are_private(make_door, keys, tmp_path):
+    """Seat tokens are secrets: the players' folder and each key's folder are 0700 (an
+    older server's 0755 folder is tightened), the host key 0600, whatever the umask."""
+    players = tmp_path / "data" / "ssh-players"
+    players.mkdir(parents=True)
+    players.chmod(0o755)
+    old = os.umask(0o022)
+    try:
+        door = await make_door(authorized_keys=tmp_path / "authorized_keys")
+        conn, process = await open_session(door.port, keys["good"])
+        try:
+            await read_until(process, re.compile(r"(?i)tables yet"))
+            folder = state_dir(door.options.data_dir, keys["good"].get_fingerprint())
+            assert (mode(players), mode(folder)) == (0o700, 0o700)
+            assert mode(door.options.host_key) == 0o600
+        finally:
+            await close(conn, process)
+    finally:
+        os.umask(old)

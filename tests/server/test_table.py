@@ -5,14 +5,14 @@ store before it is applied (DESIGN Principle 6); one publish tells everyone."""
 from __future__ import annotations
 
 import ast
-import sqlite3
 
 import pytest
 
-from protocol import server_messages
+from protocol import ProtocolError, server_messages
 from server.fanout import publish
 from server.game import REFEREE, Game, MoveError, move_from_wire, view
 from server.store import Store
+from server.table import StoreFailed
 from tests.server.netkit import first_legal_move
 from tests.server.tablekit import FakeClock, Keeper, make_table, play_one, seat_players
 from tests.test_layering import ROOT, imported_modules
@@ -86,14 +86,21 @@ def test_a_move_is_written_to_the_store_before_it_is_applied(tmp_path):
     table.start_if_full()
     assert table.game is not None
     wire = first_legal_move(table.wire_view(0).to_wire()["legal"])
-    before = (table.seq, table.referee_view(), len(table.game.moves))
+    before = (view(table.game, REFEREE), len(table.game.moves))
 
     store.db.execute("PRAGMA query_only = ON")  # every write now fails, as on a full disk
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StoreFailed) as refused:
         table.move(0, wire)
-    assert (table.seq, table.referee_view(), len(table.game.moves)) == before
+    assert refused.value.code == "store_failed" and refused.value.table is table
+    assert (view(table.game, REFEREE), len(table.game.moves)) == before
+    assert table.stopped is not None and table.wire_view(0).table.stopped == table.stopped
+    with pytest.raises(ProtocolError) as stopped:  # until a write lands, the table waits
+        table.move(0, wire)
+    assert stopped.value.code == "table_stopped"
+    assert not table.try_reopen() and table.stopped is not None
 
     store.db.execute("PRAGMA query_only = OFF")
+    assert table.try_reopen() and table.stopped is None
     table.move(0, wire)
     seed, moves = store.game(table.id, table.game_no)
     assert seed is not None and moves == [(0, wire)]
@@ -120,8 +127,9 @@ def test_a_deal_is_written_before_it_is_dealt(tmp_path):
     store = file_store(tmp_path)
     table = make_table(clock, store=store)
     seat_players(table)
-    seq = table.seq
+    seats = list(table.seats)
     store.db.execute("PRAGMA query_only = ON")
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StoreFailed):
         table.start_if_full()
-    assert table.game is None and table.game_no == 0 and table.seq == seq
+    assert table.game is None and table.game_no == 0 and table.seats == seats
+    assert table.stopped is not None  # and the table says why it waits

@@ -1,0 +1,294 @@
+"""The numbered options of a decision, taken from the server's `legal` and nothing else.
+
+Each option is one line saying what it does, with the wire move it plays (checked by the
+client's `Plan`, which offers only what `legal` lists). A Fate discard, a draw or a
+discard-down lists every card `legal` allows. A distribution is a whole placement: the
+server's hint first, then a few sensible others, each found among every placement `legal`
+allows by what it does to the scores (the sums the preview shows, R5): the most Goth Points
+for you, the fewest for the leader, the widest lead. No rule is worked out here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any
+
+from gother_tui.catalogue import Catalogue
+from gother_tui.glyphs import Glyphs
+from gother_tui.narrator import names_of, plural
+from gother_tui.plain.words import card_text
+from gother_tui.plans import Plan, plan_for
+from gother_tui.preview import Outcome
+from gother_tui.prompts import fate_of, step_label
+from protocol import server_messages as sm
+from protocol.view import LegalDiscardFate, LegalDiscardHand, LegalDistribute, LegalDraw, View
+
+Move = dict[str, Any]
+Placement = dict[int, int]  # seat -> card
+OFFERED = 4  # placements offered: the hint and three others, when that many differ
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    text: str
+    move: Move
+    every: bool = False  # "draw all": the same move again until the step is done
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    heading: str
+    options: tuple[Option, ...]
+    footer: str
+
+    def number_of(self, move: Move) -> int | None:
+        """The number of the option that plays `move` (a hint's), if one does."""
+        wanted = _normal(move)
+        return next((i for i, o in enumerate(self.options, 1) if _normal(o.move) == wanted), None)
+
+    def lines(self) -> list[str]:
+        listed = [f"  {i}: {option.text}" for i, option in enumerate(self.options, 1)]
+        return [self.heading, *listed, self.footer]
+
+
+def _normal(move: Move) -> Move:
+    """A move with its placement in seat order, so two spellings of one compare equal."""
+    if move.get("kind") == "distribute":
+        return {**move, "give": sorted(map(tuple, move.get("give", ())))}
+    return move
+
+
+def decision(
+    view: View, catalogue: Catalogue, glyphs: Glyphs, hint: sm.Hint | None = None
+) -> Decision | None:
+    """The decision `view.legal` asks of this viewer, or None when it asks none."""
+    plan = plan_for(view)
+    if plan is None:
+        return None
+    step = step_label(view)
+    step = step[:1].upper() + step[1:]
+    legal = plan.legal
+    if isinstance(legal, LegalDiscardFate):
+        return _discard_fate(view, plan, legal, catalogue, glyphs, step)
+    if isinstance(legal, LegalDistribute):
+        return _distribute(view, legal, catalogue, glyphs, step, hint)
+    if isinstance(legal, LegalDraw):
+        return _draw(view, plan, legal, catalogue, glyphs, step)
+    return _discard_hand(plan, legal, catalogue, glyphs, step)
+
+
+def _choose(count: int, rest: str) -> str:
+    numbers = "1" if count == 1 else f"1-{count}"
+    return f"Choose {numbers}{rest}"
+
+
+def _discard_fate(
+    view: View,
+    plan: Plan,
+    legal: LegalDiscardFate,
+    catalogue: Catalogue,
+    glyphs: Glyphs,
+    step: str,
+) -> Decision:
+    fate = fate_of(view, view.seat)
+    if view.variants.fate_discard == "top":
+        heading = f"{step}: discard the top card of your Fate pile (house rule: top only)."
+    else:
+        heading = f"{step}: discard one card of your Fate pile."
+    options = []
+    for card in plan.choices:
+        top = " (the top card)" if fate and card == fate[-1] else ""
+        outcome = Outcome.removing("you", fate, card, catalogue)
+        text = f"discard {card_text(catalogue, glyphs, card)}{top} {glyphs.dash} "
+        options.append(Option(text + outcome.describe(glyphs), {"kind": legal.kind, "card": card}))
+    return Decision(heading, tuple(options), _choose(len(options), " (or discard NAME)."))
+
+
+def _draw(
+    view: View, plan: Plan, legal: LegalDraw, catalogue: Catalogue, glyphs: Glyphs, step: str
+) -> Decision:
+    heading = f"{step}: draw {plural(legal.remaining, 'more card')}."
+    if legal.in_debt:
+        heading += " You are in debt: from the draw pile only."
+    options = []
+    if legal.deck:
+        deck = {"kind": "draw", "source": "deck"}
+        if view.deck_count:
+            pile = f"the draw pile ({view.deck_count} left)"
+        else:
+            pile = "the draw pile (empty: the discard pile is shuffled into a new one first)"
+        options.append(Option(f"draw from {pile}", deck))
+        if legal.remaining > 1:
+            options.append(Option(f"draw all {legal.remaining} from the draw pile", deck, True))
+    for card in plan.choices:
+        move = {"kind": "draw", "source": "discard", "card": card}
+        text = f"take {card_text(catalogue, glyphs, card)} from the discard pile"
+        options.append(Option(text, move))
+    rest = " (or draw deck, draw deck all, take NAME)."
+    return Decision(heading, tuple(options), _choose(len(options), rest))
+
+
+def _discard_hand(
+    plan: Plan, legal: LegalDiscardHand, catalogue: Catalogue, glyphs: Glyphs, step: str
+) -> Decision:
+    heading = f"{step}: your hand is over its limit; drop {plural(legal.count, 'card')}."
+    options = tuple(
+        Option(f"drop {card_text(catalogue, glyphs, card)}", {"kind": legal.kind, "card": card})
+        for card in plan.choices
+    )
+    return Decision(heading, options, _choose(len(options), " (or drop NAME)."))
+
+
+# -- distributions -------------------------------------------------------------------------
+
+
+def _distribute(
+    view: View,
+    legal: LegalDistribute,
+    catalogue: Catalogue,
+    glyphs: Glyphs,
+    step: str,
+    hint: sm.Hint | None,
+) -> Decision:
+    if legal.each_gets_one:
+        heading = f"{step}: give each player one card of your hand, yourself included."
+    else:
+        heading = (
+            f"{step}: place all {plural(legal.count, 'card')} of your hand, at most one per player."
+        )
+    hinted = hinted_placement(view, hint)
+    hint_why = "the hint" + (f": {hint.reason}" if hint is not None and hint.reason else "")
+    chosen = offered(view, legal, catalogue, hinted, hint_why)
+    options = tuple(
+        Option(
+            describe_placement(view, placement, catalogue, glyphs, why),
+            placement_move(placement),
+        )
+        for placement, why in chosen
+    )
+    rest = ", or give CARD to NAME, ... (give alone asks seat by seat)."
+    return Decision(heading, options, _choose(len(options), rest))
+
+
+def placement_move(placement: Mapping[int, int]) -> Move:
+    return {
+        "kind": "distribute",
+        "give": [[seat, card] for seat, card in sorted(placement.items())],
+    }
+
+
+def hinted_placement(view: View, hint: sm.Hint | None) -> Placement | None:
+    """The hint's placement, if it is one this decision allows (the plan checks)."""
+    plan = plan_for(view)
+    if hint is None or plan is None or plan.kind != "distribute" or not plan.prefill(hint.move):
+        return None
+    return {seat: card for card, seat in plan.assigned.items()}
+
+
+def placements(legal: LegalDistribute) -> list[Placement]:
+    """Every placement `legal` allows: a card for every recipient, or every card placed."""
+    seats, hand = legal.recipients, legal.hand
+    if legal.each_gets_one:
+        return [dict(zip(seats, cards, strict=True)) for cards in permutations(hand, len(seats))]
+    return [dict(zip(chosen, hand, strict=True)) for chosen in permutations(seats, len(hand))]
+
+
+def outcomes(view: View, placement: Mapping[int, int], catalogue: Catalogue) -> dict[int, Outcome]:
+    you, names = view.seat, names_of(view.players)
+    return {
+        seat: Outcome.placing(
+            "you" if seat == you else names[seat], fate_of(view, seat), card, catalogue
+        )
+        for seat, card in placement.items()
+    }
+
+
+def offered(
+    view: View,
+    legal: LegalDistribute,
+    catalogue: Catalogue,
+    hinted: Placement | None = None,
+    hint_why: str = "the hint",
+) -> list[tuple[Placement, str]]:
+    """The placements to offer, each with what it aims at: the hint first, then the best
+    for each aim (one placement may meet several), then more of the best for you, up to
+    OFFERED."""
+    ranked = ranking(view, legal, catalogue)
+    chosen: list[tuple[Placement, list[str]]] = []
+
+    def offer(placement: Placement, why: str) -> None:
+        for seen, whys in chosen:
+            if seen == placement:
+                whys.append(why)
+                return
+        chosen.append((placement, [why]))
+
+    if hinted is not None:
+        offer(hinted, hint_why)
+    for why, order in ranked:
+        offer(order[0], why)
+    for placement in ranked[0][1] if ranked else ():
+        if len(chosen) >= OFFERED:
+            break
+        if all(placement != seen for seen, _ in chosen):
+            chosen.append((placement, ["also good for you"]))
+    return [(placement, "; ".join(whys)) for placement, whys in chosen]
+
+
+def ranking(
+    view: View, legal: LegalDistribute, catalogue: Catalogue
+) -> list[tuple[str, list[Placement]]]:
+    """Every placement `legal` allows, best first, for each aim: the most Goth Points for
+    you, the fewest for the leader (when someone leads), the widest lead for you."""
+    you = view.seat
+    others = [p for p in view.players if p.seat != you]
+    if you is None or not others:
+        return []
+    leader = max(others, key=lambda p: p.goth)
+    now = {p.seat: p.goth for p in view.players}
+    # What each card would do to each recipient, worked out once: a placement only picks.
+    sums = {
+        (seat, card): Outcome.placing("", fate_of(view, seat), card, catalogue).after
+        for seat in legal.recipients
+        for card in legal.hand
+    }
+
+    def goth(seat: int, placement: Placement) -> int:
+        """A seat's Goth Points after `placement`: none after a swoon."""
+        card = placement.get(seat)
+        if card is None:
+            return now[seat]
+        after = sums[seat, card]
+        return 0 if after.swoon else after.goth
+
+    scored = []
+    for placement in placements(legal):
+        mine = goth(you, placement)
+        theirs = [goth(p.seat, placement) for p in others]
+        debt = int(you in placement and sums[you, placement[you]].in_debt)
+        scored.append((placement, mine, theirs, goth(leader.seat, placement), debt))
+    aims: list[tuple[str, Callable[[Any], tuple[int, ...]]]] = [
+        ("most Goth for you", lambda s: (s[1], -s[4], -max(s[2]), -sum(s[2]))),
+        ("widest lead for you", lambda s: (s[1] - max(s[2]), s[1], -s[4])),
+    ]
+    if leader.goth > 0:  # someone to hold back: the others' best
+        name = names_of(view.players)[leader.seat]
+        aims.insert(1, (f"fewest for the leader, {name}", lambda s: (-s[3], s[1], -sum(s[2]))))
+    return [(why, [s[0] for s in sorted(scored, key=key, reverse=True)]) for why, key in aims]
+
+
+def describe_placement(
+    view: View, placement: Mapping[int, int], catalogue: Catalogue, glyphs: Glyphs, why: str = ""
+) -> str:
+    """ "Velvet Cape to you, Stomach Bug to Vlad (why) — you: Goth 3 → 6; Vlad: …"."""
+    names = names_of(view.players)
+    given = ", ".join(
+        f"{catalogue.name(card)} to {'you' if seat == view.seat else names[seat]}"
+        for seat, card in sorted(placement.items())
+    )
+    result = outcomes(view, placement, catalogue)
+    effects = "; ".join(result[seat].describe(glyphs) for seat in sorted(result))
+    aim = f" ({why})" if why else ""
+    return f"{given}{aim} {glyphs.dash} {effects}"

@@ -1,0 +1,346 @@
+"""The plain client: the game as lines of text, commands typed one a line.
+
+It is the same client as the full-screen one, without a screen: the same connection (every
+frame parsed once into the protocol's types), the same flow (resume, --table, the lobby),
+the same seat store, and the narrator's sentences for everything that happens. When the
+game asks this player something it says the step and numbers the choices `legal` gives
+(gother_tui.plain.choices); a command is checked against the view, and its request by the
+protocol (`validate_request`), before anything is sent.
+
+Commands are done one at a time, in the order typed: a request's answer is in before the
+next line is read, so a script's commands meet the table as it reads them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from gother_tui import messages as msg
+from gother_tui.asked import Asked, title
+from gother_tui.catalogue import Catalogue
+from gother_tui.connection import Connection
+from gother_tui.flow import Ask, Flow, Step
+from gother_tui.glyphs import Glyphs, glyphs_for
+from gother_tui.narrator import Line
+from gother_tui.options import ClientOptions
+from gother_tui.plain.choices import Decision, decision
+from gother_tui.plain.player import Player
+from gother_tui.plain.story import same_game, told
+from gother_tui.plain.terminal import Output
+from gother_tui.plain.words import arrival_lines, table_lines
+from gother_tui.plans import Plan
+from gother_tui.seat_store import SeatStore
+from gother_tui.transport import TransportFactory, WebSocketTransport
+from protocol import ProtocolError, validate_request
+from protocol import server_messages as sm
+from protocol.view import Card, Legal, LegalDistribute, View
+
+log = logging.getLogger("gother.plain")
+
+REPLY_TIMEOUT = 30.0  # seconds a command waits for the server's answer
+Reply = sm.Reply | sm.State
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    asked: Asked
+    answer: asyncio.Future[Reply | sm.Error | None] | None  # None: the flow's own request
+
+
+class PlainClient:
+    """`run(lines)` connects, follows the server and does each line's command until `quit`,
+    the end of input, or a server that will not have us; returns the exit status."""
+
+    def __init__(
+        self,
+        options: ClientOptions,
+        out: Output,
+        transport: TransportFactory = WebSocketTransport,
+        seat_store: SeatStore | None = None,
+    ) -> None:
+        self.options = options
+        self.out = out
+        self.glyphs: Glyphs = glyphs_for(options.ascii)
+        self.catalogue = Catalogue()
+        self.flow = Flow(options, seat_store or SeatStore())
+        self.connection = Connection(
+            options.url, self._post, transport, options.first_retry, options.max_retry
+        )
+        self.online = False
+        self.view: View | None = None
+        self.story: list[Line] = []  # this game's lines, as told here
+        self.tables: tuple[sm.TableRow, ...] = ()  # the lobby's list, as last shown
+        self.hint: tuple[Legal, sm.Hint] | None = None  # the hint, and the decision it is for
+        self.plan: Plan | None = None  # a placement composed in parts
+        self.drawing_all = False  # "draw all" under way: it speaks when it is done
+        self._shown: Legal | None = None  # the decision last followed
+        self.said: Legal | None = None  # the decision whose options were printed last
+        self._seq = -1
+        self._rids = itertools.count(1)
+        self._pending: dict[int, Pending] = {}
+        self._ready = asyncio.Event()  # in the lobby or at a table: commands may start
+        self._ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._last_loss = ""
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- running ----------------------------------------------------------------------------
+
+    async def run(self, lines: AsyncIterator[str]) -> int:
+        """Connect and do every line's command; the exit status."""
+        network = asyncio.create_task(self.connection.run())
+        try:
+            commands = asyncio.create_task(Player(self).follow(lines, self._ready))
+            either: set[asyncio.Future[Any]] = {commands, self._ended}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if commands.done():
+                commands.result()  # an error in a command is a bug: let it show
+                self.end(0)
+            else:
+                commands.cancel()
+            return await self._ended
+        finally:
+            await self.connection.close()
+            network.cancel()
+            for task in self._tasks:
+                task.cancel()
+
+    def end(self, status: int) -> None:
+        if not self._ended.done():
+            self._ended.set_result(status)
+
+    def say(self, *lines: str) -> None:
+        self.out.lines(list(lines))
+        if self.out.closed:  # no one reads any more: as quit
+            self.end(0)
+
+    def spawn(self, job: Any) -> None:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- requests ---------------------------------------------------------------------------
+
+    async def ask(
+        self, t: str, *, quiet: bool = False, answered: bool = True, **fields: Any
+    ) -> Reply | sm.Error | None:
+        """Send request `t` (checked by the protocol first) and wait for its answer: the
+        reply, the server's error (said, unless `quiet`), or None (nothing sent, or no
+        answer; said). A request with no reply of its own (`chat`: it comes back as the
+        table's chat) is not `answered`: None once it is sent; a refusal of it is said."""
+        if not (self.online and self.connection.open):
+            self.say("Not connected to the server right now.")
+            return None
+        asked = Asked(next(self._rids), t, fields)
+        try:
+            validate_request(asked.wire())
+        except ProtocolError as exc:
+            self.say(f"Not sent: the server would refuse it ({exc.message}).")
+            return None
+        if not answered:
+            self.connection.send(asked.wire())
+            return None
+        answer: asyncio.Future[Reply | sm.Error | None] = asyncio.get_running_loop().create_future()
+        self._pending[asked.rid] = Pending(asked, answer)
+        self.connection.send(asked.wire())
+        try:
+            reply = await asyncio.wait_for(answer, REPLY_TIMEOUT)
+        except TimeoutError:
+            self._pending.pop(asked.rid, None)
+            self.say(f"No answer from the server to {t} in {REPLY_TIMEOUT:g} s.")
+            return None
+        if isinstance(reply, sm.Error) and not quiet:
+            self.say(f"The server refused: {reply.message}")
+        return reply
+
+    def _ask_flow(self, ask: Ask) -> None:
+        if not self.connection.open:
+            return
+        asked = Asked(next(self._rids), ask.t, ask.fields)
+        self._pending[asked.rid] = Pending(asked, None)
+        self.connection.send(asked.wire())
+
+    def _settle(self, rid: int | None, answer: Reply | sm.Error | None) -> None:
+        pending = self._pending.pop(rid, None) if rid is not None else None
+        if pending is not None and pending.answer is not None and not pending.answer.done():
+            pending.answer.set_result(answer)
+
+    # -- the connection ---------------------------------------------------------------------
+
+    def _post(self, message: object) -> None:
+        """What the connection hears, in order (it calls this from its own task)."""
+        match message:
+            case msg.Connected():
+                self.online, self._last_loss = True, ""
+                self._drop_pending()
+                self._ask_flow(self.flow.hello())
+            case msg.ConnectionLost(reason=reason, retry_in=retry_in):
+                self.online = False
+                self._drop_pending()
+                if retry_in is None:
+                    self.say(f"Disconnected: {reason}.")
+                    self.end(1)
+                elif reason != self._last_loss:
+                    self._last_loss = reason
+                    self.say(f"Connection: {reason}; trying again every few seconds.")
+            case msg.Unreadable(problem=problem):
+                self.say(f"The server sent something this client cannot read ({problem}).")
+            case msg.Received(message=received):
+                self._received(received)
+
+    def _drop_pending(self) -> None:
+        for rid in list(self._pending):
+            self._settle(rid, None)
+
+    def _received(self, message: sm.Message) -> None:
+        match message:
+            case sm.State():
+                if message.seq > self._seq:
+                    self._seq = message.seq
+                    self._show_state(message.view)
+            case sm.Chat():
+                self.say(f"{message.sender} says: {message.text}")
+                return
+            case sm.Error():
+                self._refused(message)
+                return
+            case sm.Welcome():
+                self.say(
+                    f"Connected to {self.options.url} ({message.server}) as {self.options.name}."
+                )
+                self._do(self.flow.welcomed())
+            case sm.Joined():
+                self._enter_table(message.cards)
+                self._do(self.flow.seated(message))
+            case sm.Watching():
+                self._enter_table(message.cards)
+                self._do(self.flow.watching(message))
+            case sm.Left():
+                self.say("You left the table.")
+                self._do(self.flow.left())
+            case sm.Closed():  # the table is gone (its players ended the game): as if left
+                self.say(f"The table was closed: {message.reason}")
+                self._do(self.flow.left())
+                return
+        self._settle(message.rid, message)
+
+    def _refused(self, error: sm.Error) -> None:
+        rid = error.rid
+        pending = self._pending.get(rid) if rid is not None else None
+        what = pending.asked.t if pending is not None else None
+        log.info("server error %s for %s: %s", error.code, what, error.message)
+        if rid is not None and pending is not None and pending.answer is None:
+            del self._pending[rid]
+            asked = pending.asked
+            self._do(self.flow.refused(asked, error))
+            if asked.t == "hello":  # a wrong server password, another protocol version
+                self.end(1)
+            return
+        if pending is None:
+            self.say(f"{title(error.code)}: {error.message}")
+        self._settle(error.rid, error)
+
+    def _enter_table(self, cards: tuple[Card, ...]) -> None:
+        self.catalogue = Catalogue(cards)
+        self._seq = -1  # a new connection's snapshots are the truth, whatever their seq
+
+    def _do(self, step: Step) -> None:
+        if step.forget_view:
+            self._forget()
+        if step.detail is not None:
+            self.say(step.detail)
+        elif step.notice is not None:
+            notice = step.notice
+            self.say(f"{notice.title}: {notice.text}" if notice.title else notice.text)
+        if step.go == "table":
+            self._ready.set()
+        elif step.go == "lobby":
+            self.spawn(self._lobby())
+        if step.ask is not None:
+            self._ask_flow(step.ask)
+
+    def _forget(self) -> None:
+        self.view, self.story, self.plan, self._shown, self.said = None, [], None, None, None
+        self.hint = None
+
+    async def _lobby(self) -> None:
+        self.say(f"You are in the lobby of {self.options.url}.")
+        reply = await self.ask("list")
+        if isinstance(reply, sm.Tables):
+            self.tables = reply.tables
+            self.say(*table_lines(reply.tables))
+        self._ready.set()
+
+    # -- the table --------------------------------------------------------------------------
+
+    def _show_state(self, view: View) -> None:
+        before, self.view = self.view, view
+        new_table = before is None or before.table.id != view.table.id
+        if not same_game(before, view):
+            self.story, self.hint = [], None
+        if new_table:
+            self.say(*arrival_lines(view))
+            if view.log and view.phase != "lobby":
+                self.say("What happened lately:")
+        elif before is not None and _between_games(before) and not _between_games(view):
+            self.say(f"The cards are dealt: game {view.table.game} begins.")
+        lines = told(before, view, self.catalogue, self.glyphs)
+        self.story.extend(lines)
+        self.say(*(line.text for line in lines))
+        if view.over and view.seat is not None and not (before is not None and before.over):
+            self.say("Type rematch to play again, leave to leave the table, or quit.")
+        self._follow_decision()
+
+    def _follow_decision(self) -> None:
+        """Say the decision in front of us once, when it is new."""
+        view = self.view
+        legal = view.legal if view is not None and view.you is not None else None
+        if legal == self._shown:
+            return
+        self._shown, self.plan = legal, None  # a placement in the making was for the old one
+        if legal is None or self.drawing_all:
+            return
+        if isinstance(legal, LegalDistribute) and self.hint_for(legal) is None:
+            self.spawn(self._hint_then_say(legal))
+        else:
+            self.say_decision()
+
+    def decision_again(self) -> None:
+        """Say the decision in front of us now, whether or not it was said (after "draw all")."""
+        self._shown = None
+        self._follow_decision()
+
+    async def _hint_then_say(self, legal: Legal) -> None:
+        """A placement's options start with the hint: ask for it, then say them."""
+        reply = await self.ask("hint", quiet=True)
+        if isinstance(reply, sm.Hint):
+            self.hint = (legal, reply)
+        if self.view is not None and self.view.legal == legal and self._shown == legal:
+            self.say_decision()
+
+    def decision(self) -> Decision | None:
+        view = self.view
+        if view is None or view.you is None:
+            return None
+        return decision(view, self.catalogue, self.glyphs, self.hint_for(view.legal))
+
+    def hint_for(self, legal: Legal | None) -> sm.Hint | None:
+        """The hint kept, if it was given for `legal` (a decision is one move: it is kept
+        until the next)."""
+        if self.hint is None or legal is None or self.hint[0] != legal:
+            return None
+        return self.hint[1]
+
+    def say_decision(self) -> None:
+        found = self.decision()
+        if found is not None and self.view is not None:
+            self.said = self.view.legal
+            self.say(*found.lines())
+
+
+def _between_games(view: View) -> bool:
+    return view.phase in ("lobby", "over")

@@ -1,0 +1,483 @@
+"""The plain client's commands, done: each line typed is one command, checked against the
+view before anything is sent, and answered with at least one line.
+
+A move is made from the decision's numbered options or from the player's words
+(gother_tui.plain.moves); a placement may be composed in parts (`give … to …` several
+times, or `give` alone, which asks seat by seat) and is then sent with `confirm`. Not your
+turn, not this step, a card you do not hold, a seat that cannot receive: one line, nothing
+sent, nothing changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gother_tui.narrator import names_of, plural
+from gother_tui.plain import words
+from gother_tui.plain.choices import Option, describe_placement
+from gother_tui.plain.commands import Command, Unknown, help_lines, parse
+from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
+from gother_tui.plans import Plan, plan_for
+from gother_tui.prompts import step_label
+from protocol import server_messages as sm
+from protocol.view import (
+    Legal,
+    LegalDiscardFate,
+    LegalDiscardHand,
+    LegalDistribute,
+    LegalDraw,
+    View,
+)
+
+if TYPE_CHECKING:
+    from gother_tui.plain.client import PlainClient
+
+Handler = Callable[[str], Awaitable[bool | None]]  # False: quit
+NO_SERVER = frozenset({"help", "quit"})  # commands that need no answer from the server
+# What may be done while `give` asks seat by seat, without ending the questions.
+BETWEEN_QUESTIONS = frozenset(
+    {"hand", "piles", "scores", "discard", "log", "who", "options", "help", "say"}
+)
+DEFAULT_LOG = 10
+NONE = frozenset({"none", "nobody", "no one", "-"})
+
+
+@dataclass
+class Asking:
+    """`give` alone: the seats still to be asked, for the decision it was started for."""
+
+    legal: Legal
+    seats: list[int]
+
+
+class Player:
+    def __init__(self, client: PlainClient) -> None:
+        self.client = client
+        self.asking: Asking | None = None
+
+    @property
+    def view(self) -> View | None:
+        return self.client.view
+
+    def say(self, *lines: str) -> None:
+        self.client.say(*lines)
+
+    # -- the lines ------------------------------------------------------------------------
+
+    async def follow(self, lines: AsyncIterator[str], ready: asyncio.Event) -> None:
+        """Do every line's command in order, once the client has somewhere to be (a quit
+        typed before that ends at once: the server may be out of reach)."""
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+        async def read() -> None:
+            async for line in lines:
+                command = parse(line)
+                if not ready.is_set() and isinstance(command, Command) and command.name == "quit":
+                    self.client.end(0)
+                queue.put_nowait(line)
+            queue.put_nowait(None)
+
+        self.client.spawn(read())
+        while (line := await queue.get()) is not None:
+            command = parse(line)
+            if not (isinstance(command, Command) and command.name in NO_SERVER):
+                await ready.wait()
+            if await self.do(line) is False:
+                return
+
+    async def do(self, line: str) -> bool:
+        """One line of input; False when it was `quit`."""
+        if self.asking is not None and await self._answer(line):
+            return True
+        command = parse(line)
+        if command is None:
+            return True
+        if isinstance(command, Unknown):
+            self.say(command.problem)
+            return True
+        handler: Handler = getattr(self, f"do_{command.name}")
+        try:
+            return await handler(command.args) is not False
+        except Problem as problem:
+            self.say(str(problem))
+            return True
+
+    # -- where we are -----------------------------------------------------------------------
+
+    def at_table(self) -> View:
+        if self.view is None:
+            raise Problem("You are not at a table: list, join N, watch N or create.")
+        return self.view
+
+    def deciding(self, *kinds: type[Any]) -> tuple[View, Plan]:
+        """The view and a fresh plan of our decision, if it is of one of `kinds`."""
+        view = self.at_table()
+        if view.you is None:
+            raise Problem("You are watching: spectators make no moves.")
+        plan = plan_for(view)
+        if plan is None:
+            raise Problem(_waiting(view))
+        if not isinstance(plan.legal, kinds):
+            raise Problem(f"Not now: you are at {step_label(view)} (options says what to do).")
+        return view, plan
+
+    async def play(self, move: dict[str, Any]) -> bool:
+        reply = await self.client.ask("move", move=move)
+        return isinstance(reply, sm.State)
+
+    # -- looking ----------------------------------------------------------------------------
+
+    async def do_help(self, args: str) -> None:
+        self.say(*help_lines(args))
+
+    async def do_quit(self, args: str) -> bool:
+        self.say("Goodbye.")
+        self.client.end(0)
+        return False
+
+    async def do_hand(self, args: str) -> None:
+        self.say(*words.hand_lines(self.at_table(), self.client.catalogue, self.client.glyphs))
+
+    async def do_piles(self, args: str) -> None:
+        self.say(*words.piles_lines(self.at_table(), self.client.catalogue, self.client.glyphs))
+
+    async def do_scores(self, args: str) -> None:
+        self.say(*words.scores_lines(self.at_table(), self.client.catalogue))
+
+    async def do_who(self, args: str) -> None:
+        self.say(*words.who_lines(self.at_table()))
+
+    async def do_log(self, args: str) -> None:
+        self.at_table()
+        if args and not args.isdigit():
+            raise Problem("log N: N is how many lines, e.g. log 20.")
+        count = int(args) if args else DEFAULT_LOG
+        story = [line.text for line in self.client.story[-count:]] if count else []
+        self.say(*(story or ["Nothing has happened yet."]))
+
+    async def do_options(self, args: str) -> None:
+        self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
+        self.client.say_decision()
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def option(self, number: str) -> Option:
+        view, _ = self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
+        found = self.client.decision()
+        if found is None or self.client.said != view.legal:
+            raise Problem("Your options are not listed yet: they come in a moment.")
+        index = int(number) - 1
+        if not 0 <= index < len(found.options):
+            count = len(found.options)
+            raise Problem(f"There is no option {number}: choose 1 to {count}.")
+        return found.options[index]
+
+    async def do_option(self, args: str) -> None:
+        chosen = self.option(args)
+        if chosen.every:
+            await self.draw_all()
+        else:
+            await self.play(chosen.move)
+
+    async def do_discard(self, args: str) -> None:
+        if not args:
+            self.say(
+                *words.discard_lines(self.at_table(), self.client.catalogue, self.client.glyphs)
+            )
+            return
+        _view, plan = self.deciding(LegalDiscardFate)
+        if args.isdigit():
+            await self.play(self.option(args).move)
+            return
+        card = find_card(args, plan.choices, self.client.catalogue)
+        await self.play({"kind": "discard_fate", "card": card})
+
+    async def do_draw(self, args: str) -> None:
+        _view, plan = self.deciding(LegalDraw)
+        what = args.lower()
+        if what not in ("", "deck", "all", "deck all"):
+            raise Problem("draw deck draws one card, draw deck all the rest; take NAME takes one.")
+        if problem := plan.choose_deck():
+            raise Problem(problem[:1].upper() + problem[1:] + ".")
+        if what.endswith("all"):
+            await self.draw_all()
+        else:
+            await self.play({"kind": "draw", "source": "deck"})
+
+    async def draw_all(self) -> None:
+        """Draw from the draw pile until the step is done (or something else is asked)."""
+        client = self.client
+        client.drawing_all = True
+        try:
+            while await self.play({"kind": "draw", "source": "deck"}):
+                legal = self.view.legal if self.view is not None else None
+                if not (isinstance(legal, LegalDraw) and legal.deck):
+                    break
+        finally:
+            client.drawing_all = False
+            client.decision_again()
+
+    async def do_take(self, args: str) -> None:
+        view, plan = self.deciding(LegalDraw)
+        if not args:
+            raise Problem("take NAME: name a card of the discard pile (discard lists them).")
+        if isinstance(plan.legal, LegalDraw) and plan.legal.in_debt:
+            raise Problem("You are in debt: you may only draw from the draw pile.")
+        top_first = tuple(reversed(view.discard))
+        card = find_card(args, plan.choices, self.client.catalogue, top_first)
+        await self.play({"kind": "draw", "source": "discard", "card": card})
+
+    async def do_drop(self, args: str) -> None:
+        view, plan = self.deciding(LegalDiscardHand)
+        if not args:
+            raise Problem("drop NAME: name a card of your hand (hand lists it).")
+        card = find_card(args, plan.choices, self.client.catalogue, view.hand or ())
+        await self.play({"kind": "discard_hand", "card": card})
+
+    # -- a placement ------------------------------------------------------------------------
+
+    def composing(self) -> tuple[View, Plan]:
+        view, fresh = self.deciding(LegalDistribute)
+        plan = self.client.plan
+        return view, plan if plan is not None and plan.legal == fresh.legal else fresh
+
+    async def do_give(self, args: str) -> None:
+        view, plan = self.composing()
+        if not args:
+            self.start_asking(view, plan)
+            return
+        _, fresh = self.deciding(LegalDistribute)
+        alone = placing(fresh, view, args, self.client.catalogue)
+        if alone.move() is not None:  # the whole placement in one line: play it
+            self.client.plan = None
+            await self.play(move_of(alone))
+            return
+        self.client.plan = placing(plan, view, args, self.client.catalogue)
+        self.say_placement()
+
+    def say_placement(self) -> None:
+        view, plan = self.composing()
+        placed = placement_of(plan)
+        if not placed:
+            self.say("No card is placed yet.")
+            return
+        client = self.client
+        shown = describe_placement(view, placed, client.catalogue, client.glyphs)
+        missing = plan.count - len(plan.assigned)
+        if missing:
+            self.say(f"Placed so far: {shown}.", f"{plural(missing, 'more card')} to place.")
+        else:
+            self.say(f"Your placement: {shown}.", "Type confirm to play it, or clear.")
+
+    async def do_confirm(self, args: str) -> None:
+        _view, plan = self.composing()
+        if not plan.assigned:
+            raise Problem("Nothing to confirm: give places cards, or choose an option.")
+        move = move_of(plan)
+        self.client.plan = None
+        await self.play(move)
+
+    async def do_clear(self, args: str) -> None:
+        if self.client.plan is None or not self.client.plan.assigned:
+            self.say("Nothing to clear.")
+        else:
+            self.say("The placement is cleared.")
+        self.client.plan = None
+        self.asking = None
+
+    def start_asking(self, view: View, plan: Plan) -> None:
+        seats = [s for s in plan.recipients if plan.holder_of(s) is None]
+        self.client.plan = plan
+        self.asking = Asking(plan.legal, seats)
+        self.say(
+            "Placing your cards seat by seat: answer with a hand number or a card's name "
+            "(cancel stops).",
+            *words.hand_lines(view, self.client.catalogue, self.client.glyphs)[1:],
+        )
+        self.ask_next()
+
+    def ask_next(self) -> None:
+        view, plan = self.composing()
+        assert self.asking is not None
+        if plan.move() is not None or not self.asking.seats:
+            self.asking = None
+            self.say_placement()
+            return
+        seat = self.asking.seats[0]
+        name = "you" if seat == view.seat else names_of(view.players)[seat]
+        none = " (or none)" if self._may_skip(plan) else ""
+        self.say(f"Which card for {name}, seat {seat + 1}?{none}")
+
+    def _may_skip(self, plan: Plan) -> bool:
+        assert self.asking is not None
+        return len(self.asking.seats) > plan.count - len(plan.assigned)
+
+    async def _answer(self, line: str) -> bool:
+        """A line while `give` asks: the answer, or a looking command; False when the line
+        is to be done as a command (the decision changed, or another command was typed)."""
+        asking = self.asking
+        assert asking is not None
+        view = self.view
+        if view is None or view.legal != asking.legal:
+            self.asking = None
+            self.say("The decision changed: the placement is dropped.")
+            return False
+        text = " ".join(line.split()).lower()
+        if text in ("cancel", "clear", "stop"):
+            await self.do_clear("")
+            return True
+        command = parse(line)
+        # A command by its whole name (a card's number or the start of its name is an
+        # answer): looking or talking, then the same question; anything else ends them.
+        if isinstance(command, Command) and (text[:1] == "'" or text.split()[0] == command.name):
+            if command.name not in BETWEEN_QUESTIONS:
+                self.asking = None  # the cards placed so far stay: give asks again
+                return False
+            await self._between(line)
+            self.ask_next()
+            return True
+        view, plan = self.composing()
+        seat = asking.seats[0]
+        if text in NONE:
+            if not self._may_skip(plan):
+                self.say("Every seat left must get a card: name one.")
+                return True
+            asking.seats.pop(0)
+            self.ask_next()
+            return True
+        try:
+            card = find_card(text, plan.choices, self.client.catalogue, view.hand or ())
+        except Problem as problem:
+            self.say(str(problem))
+            return True
+        if card in plan.assigned:
+            to = plan.assigned[card]
+            whom = "you" if to == view.seat else names_of(view.players)[to]
+            self.say(f"{self.client.catalogue.name(card)} already goes to {whom}.")
+            return True
+        plan.point_at(card)
+        plan.assign(seat)
+        asking.seats.pop(0)
+        self.ask_next()
+        return True
+
+    async def _between(self, line: str) -> None:
+        saved, self.asking = self.asking, None
+        try:
+            await self.do(line)
+        finally:
+            self.asking = saved
+
+    # -- the rest ---------------------------------------------------------------------------
+
+    async def do_hint(self, args: str) -> None:
+        view, _ = self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
+        reply = await self.client.ask("hint")
+        if not isinstance(reply, sm.Hint):
+            return
+        if view.legal is not None:
+            self.client.hint = (view.legal, reply)
+        found = self.client.decision()
+        number = found.number_of(reply.move) if found is not None else None
+        reason = f": {reply.reason}" if reply.reason else ""
+        if found is None or number is None:
+            self.say(f"Hint: the move {reply.move}{reason}.")
+        else:
+            self.say(f"Hint: option {number}, {found.options[number - 1].text}{reason}.")
+
+    async def do_say(self, args: str) -> None:
+        self.at_table()
+        if not args:
+            raise Problem("say TEXT: what to say, on the same line.")
+        await self.client.ask("chat", answered=False, text=args)
+
+    async def do_list(self, args: str) -> None:
+        reply = await self.client.ask("list")
+        if isinstance(reply, sm.Tables):
+            self.client.tables = reply.tables
+            self.say(*words.table_lines(reply.tables))
+
+    def in_lobby(self) -> None:
+        if self.view is not None:
+            raise Problem("You are at a table: leave it first.")
+
+    async def do_create(self, args: str) -> None:
+        self.in_lobby()
+        numbers: list[int] = []
+        rest = args.split()
+        while rest and rest[0].isdigit() and len(numbers) < 2:
+            numbers.append(int(rest.pop(0)))
+        seats = numbers[0] if numbers else 4
+        bots = numbers[1] if len(numbers) > 1 else max(seats - 1, 0)
+        name = " ".join(rest) or f"{self.client.options.name}'s table"
+        reply = await self.client.ask("create", name=name, seats=seats, bots=bots)
+        if isinstance(reply, sm.Created):
+            self.say(f"Table {name} is made (table {reply.table}).")
+            await self.enter(reply.table, None, watch=self.client.options.watch)
+
+    def table_numbered(self, text: str) -> sm.TableRow | str:
+        tables = self.client.tables
+        if text.isdigit():
+            index = int(text) - 1
+            if not 0 <= index < len(tables):
+                count = len(tables)
+                raise Problem(f"There is no table {text}: list shows {plural(count, 'table')}.")
+            return tables[index]
+        return text  # a table id
+
+    async def do_join(self, args: str) -> None:
+        await self._enter_numbered(args, watch=self.client.options.watch)
+
+    async def do_watch(self, args: str) -> None:
+        await self._enter_numbered(args, watch=True)
+
+    async def _enter_numbered(self, args: str, *, watch: bool) -> None:
+        self.in_lobby()
+        which, _, password = args.partition(" ")
+        if not which:
+            raise Problem(f"{'watch' if watch else 'join'} N: N is a table's number in list.")
+        table = self.table_numbered(which)
+        table_id = table.id if isinstance(table, sm.TableRow) else table
+        if isinstance(table, sm.TableRow) and not watch:
+            if not table.free:
+                raise Problem(f"{table.name} has no free seat: watch {which} watches it.")
+            if table.password and not password:
+                raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
+        await self.enter(table_id, password or None, watch=watch)
+
+    async def enter(self, table: str, password: str | None, *, watch: bool) -> None:
+        fields: dict[str, Any] = {"table": table}
+        if password:
+            fields["password"] = password
+        await self.client.ask("watch" if watch else "join", **fields)
+
+    async def do_start(self, args: str) -> None:
+        view = self.at_table()
+        if view.you is None or view.phase != "lobby":
+            raise Problem("start deals a new table's first game, for a player seated there.")
+        await self.client.ask("start")
+
+    async def do_rematch(self, args: str) -> None:
+        view = self.at_table()
+        if view.you is None or not view.over:
+            raise Problem("rematch asks for another game once this one is over.")
+        reply = await self.client.ask("rematch")
+        if isinstance(reply, sm.State) and reply.view.over:  # others have yet to ask
+            self.say("Rematch asked for: it starts once every player has asked.")
+
+    async def do_leave(self, args: str) -> None:
+        self.at_table()
+        await self.client.ask("leave")
+
+
+def _waiting(view: View) -> str:
+    if view.phase == "lobby":
+        return "The game has not started: start deals now, with bots in the free seats."
+    if view.over:
+        return "The game is over: rematch asks for another."
+    actor = view.to_act if view.to_act is not None else view.turn
+    name = names_of(view.players).get(actor, "someone") if actor is not None else "someone"
+    return f"It is not your turn: waiting for {name} ({step_label(view)})."

@@ -1,0 +1,95 @@
+"""The plain client's two ends of the terminal: lines out, lines in.
+
+Out: one whole line at a time, flushed, nothing but printable text and the newline: every
+control character is dropped (a name or a chat line can never move the cursor or colour
+the screen), and in ASCII mode everything else is made ASCII ("Zoë" reads "Zoe"), so a
+dumb terminal, a braille display or a script reading the output sees only plain text.
+
+In: stdin read on a thread of its own (a pipe, a file or a terminal alike, without asking
+the event loop to poll something it may not be able to), handed to the loop line by line
+as an async iterator; it ends at end of input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import unicodedata
+from collections.abc import AsyncIterator
+from contextlib import suppress
+from typing import Protocol
+
+
+def printable(text: str, ascii_only: bool) -> str:
+    """`text` with every control and invisible character removed; ASCII only if asked."""
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C")
+    if not ascii_only or kept.isascii():
+        return kept
+    # Letters with accents lose them; what has no ASCII form at all becomes "?".
+    bare = "".join(c for c in unicodedata.normalize("NFKD", kept) if not unicodedata.combining(c))
+    return bare.encode("ascii", "replace").decode("ascii")
+
+
+class Sink(Protocol):
+    """Where lines go: a text stream (stdout), or a test's transcript."""
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> object: ...
+
+
+class Output:
+    """Writes whole lines to `stream`, each made printable, each flushed at once. Once the
+    reader has gone (a closed pipe, a hung-up SSH channel) it is `closed` and writes no
+    more."""
+
+    def __init__(self, stream: Sink, ascii_only: bool) -> None:
+        self.stream = stream
+        self.ascii_only = ascii_only
+        self.closed = False
+
+    def line(self, text: str = "") -> None:
+        if self.closed:
+            return
+        try:
+            self.stream.write(printable(text, self.ascii_only) + "\n")
+            self.stream.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: the stream itself was closed
+            self.closed = True
+
+    def lines(self, texts: list[str]) -> None:
+        for text in texts:
+            self.line(text)
+
+
+async def read_lines(fd: int) -> AsyncIterator[str]:
+    """Every line read from file descriptor `fd` (decoded as UTF-8, a bad byte replaced),
+    until its end."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def hand_over(line: str | None) -> None:
+        with suppress(RuntimeError):  # the loop closed first: the client has quit
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+
+    def read() -> None:
+        # os.read, not a file object: a daemon thread blocked in a buffered reader holds
+        # its lock, and the interpreter aborts when it finds it taken at exit.
+        pending = b""
+        try:
+            while chunk := os.read(fd, 4096):
+                *whole, pending = (pending + chunk).split(b"\n")
+                for raw in whole:
+                    hand_over(raw.decode("utf-8", "replace").rstrip("\r"))
+        except OSError:  # the descriptor was closed under us
+            pass
+        finally:
+            if pending:
+                hand_over(pending.decode("utf-8", "replace").rstrip("\r"))
+            hand_over(None)
+
+    # A daemon thread: a read blocked on a terminal must not keep the process alive.
+    threading.Thread(target=read, name="gother-plain-stdin", daemon=True).start()
+    while (line := await queue.get()) is not None:
+        yield line

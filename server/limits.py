@@ -1,0 +1,69 @@
+"""The host's limits that are not a single request's: file descriptors, the accept-error
+log, and which addresses are this host's own.
+
+When the process runs out of file descriptors, asyncio logs every failed `accept()` with a
+traceback (14 MB of log in 25 s under a flood of half-open handshakes); one line a minute
+says the same. The soft descriptor limit is raised to the hard one at start, and the
+connection limit is kept a reserve below it so the database, the log and the SSH door can
+always open a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("gother.server")
+FD_RESERVE = 64  # descriptors never given to connections
+ACCEPT_LOG_EVERY = 60.0  # seconds between two lines about failing accepts
+
+
+def is_local(address: str) -> bool:
+    """Loopback: this host's own doors (the SSH door's clients), exempt from address caps."""
+    return address.startswith("127.") or address in ("::1", "localhost", "")
+
+
+def descriptor_budget(wanted: int, pending: int) -> int:
+    """Raise the soft RLIMIT_NOFILE to the hard one; the connections (with `pending`
+    handshakes) that fit under it with FD_RESERVE to spare, at most `wanted`."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    room = max(1, soft - FD_RESERVE - pending)
+    if room < wanted:
+        log.warning("only %d file descriptors: at most %d connections (not %d)", soft, room, wanted)
+    return min(wanted, room)
+
+
+class AcceptLog:
+    """An event-loop exception handler that lets one accept failure a minute through."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.last = -ACCEPT_LOG_EVERY
+        self.quiet = 0  # failures not logged since the last line
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if not str(context.get("message", "")).startswith("socket.accept() out of"):
+            loop.default_exception_handler(context)
+            return
+        now = self.clock()
+        if now - self.last < ACCEPT_LOG_EVERY:
+            self.quiet += 1
+            return
+        exc = context.get("exception")
+        log.error(
+            "cannot accept connections: %s (%d more such failures since the last line)",
+            exc,
+            self.quiet,
+        )
+        self.last, self.quiet = now, 0

@@ -1,0 +1,104 @@
+"""LAN discovery over real mDNS, between two hosts this test makes: two network namespaces
+joined by a veth pair, with private addresses. `gother serve` announces in one; `gother
+join` with no address, in the other, must hear it. Nothing leaves the namespaces: the veth
+pair is their only link, and both are deleted at the end.
+
+Needs root and iproute2 (`ip netns`), as CI has; skipped with the reason otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+
+from tests.e2e.e2ekit import GOTHER, gother_serve, wait_for
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("ip") is None,
+    reason="network namespaces need root and iproute2 (`ip`)",
+)
+
+SUBNET = "10.213.{}.{}"  # private, and only ever inside the test's namespaces
+ANNOUNCED = "announcing _gother._tcp"  # server/announce.py's log line once it announces
+
+
+def ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
+
+
+@dataclass(frozen=True)
+class Host:
+    netns: str
+    address: str
+
+    def command(self, *args: str) -> list[str]:
+        return ["ip", "netns", "exec", self.netns, *args]
+
+
+@contextmanager
+def two_hosts() -> Iterator[tuple[Host, Host]]:
+    """Two namespaces on one private /24, linked by a veth pair; torn down on the way out."""
+    tag = uuid.uuid4().hex[:6]
+    net = int(tag[:2], 16)
+    hosts = (Host(f"gt-{tag}-a", SUBNET.format(net, 1)), Host(f"gt-{tag}-b", SUBNET.format(net, 2)))
+    ends = (f"gt{tag}a", f"gt{tag}b")  # interface names: at most 15 characters
+    made: list[str] = []
+    try:
+        for host in hosts:
+            ip("netns", "add", host.netns)
+            made.append(host.netns)
+        ip("link", "add", ends[0], "type", "veth", "peer", "name", ends[1])
+        for host, end in zip(hosts, ends, strict=True):
+            ip("link", "set", end, "netns", host.netns)
+            ip("-n", host.netns, "addr", "add", f"{host.address}/24", "dev", end)
+            ip("-n", host.netns, "link", "set", end, "up")
+            ip("-n", host.netns, "link", "set", "lo", "up")
+        yield hosts
+    finally:
+        for netns in made:  # deleting a namespace deletes its end of the pair too
+            subprocess.run(["ip", "netns", "del", netns], capture_output=True, timeout=30)
+
+
+def listing(host: Host) -> subprocess.CompletedProcess[str]:
+    """`gother join` with no address in `host`: it listens for two seconds, then lists."""
+    return subprocess.run(
+        host.command(str(GOTHER), "join"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_a_server_on_the_lan_is_found_from_another_host(tmp_path):
+    log = tmp_path / "serve.log"
+    with (
+        two_hosts() as (server_host, player_host),
+        gother_serve(tmp_path, host=server_host.address, prefix=server_host.command()) as port,
+    ):
+        wait_for("the announcement", lambda: ANNOUNCED in log.read_text())
+        found = listing(player_host)
+    assert found.returncode == 0, found.stderr
+    assert f"ws://{server_host.address}:{port}" in found.stdout
+
+
+@pytest.mark.parametrize(
+    ("on_loopback", "args"),
+    [(True, []), (False, ["--no-announce"])],
+    ids=["loopback-never-announces", "no-announce"],
+)
+def test_a_server_that_must_not_announce_is_not_found(tmp_path, on_loopback, args):
+    with two_hosts() as (server_host, player_host):
+        host = "127.0.0.1" if on_loopback else server_host.address
+        with gother_serve(tmp_path, *args, host=host, prefix=server_host.command()):
+            found = listing(player_host)
+            assert ANNOUNCED not in (tmp_path / "serve.log").read_text()
+    assert found.returncode == 1 and "none found" in found.stderr
+    assert "ws://" not in found.stdout

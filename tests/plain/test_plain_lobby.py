@@ -1,0 +1,106 @@
+"""The plain client's lobby and seat: list, create, start, join N and watch N by the
+list's numbers, a spectator's view, chat, leave, and a seat resumed by the next run.
+Plain clients in this process, on real websockets to a real server."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.plain.plainkit import InProcess
+
+
+async def test_create_start_list_watch_and_join_by_number(url, tmp_path):
+    async with InProcess(url, tmp_path / "a") as raven:
+        await raven.transcript.until(
+            r"^Connected to ws://127\.0\.0\.1:\d+ \(gother .*\) as Raven\.$"
+        )
+        await raven.transcript.until(r"^No tables on this server yet: type create to make one\.$")
+        raven.type("join 1")
+        await raven.transcript.until(r"^There is no table 1: list shows 0 tables\.$")
+        raven.type("create 3 0 The Crypt")
+        await raven.transcript.until(r"^Table The Crypt is made \(table \w+\)\.$")
+        await raven.transcript.until(r"^You sit at The Crypt \(table \w+\), seat 1 of 3\.$")
+        await raven.transcript.until(r"^Waiting for players: 1 of 3 seats taken\. Type start")
+
+        async with InProcess(url, tmp_path / "b", name="Lenore") as lenore:
+            await lenore.transcript.until(r"^1 table \(join N, watch N, or create\):$")
+            await lenore.transcript.until(
+                r"^  1: The Crypt \(table \w+\), 1 of 3 seats taken, waiting\.$"
+            )
+            lenore.type("join 1")
+            await lenore.transcript.until(r"^You sit at The Crypt \(table \w+\), seat 2 of 3\.$")
+            await raven.transcript.until(r"^Lenore joined\.$")
+            lenore.type("say hello, crypt")
+            await raven.transcript.until(r"^Lenore says: hello, crypt$")
+            lenore.type("start")
+            await raven.transcript.until(r"^The cards are dealt: game 1 begins\.$")
+            await lenore.transcript.until(r"^The cards are dealt: game 1 begins\.$")
+            lenore.type("leave")
+            await lenore.transcript.until(r"^You left the table\.$")
+            await lenore.transcript.until(r"^You are in the lobby of ")
+            await lenore.transcript.until(
+                r"^  1: The Crypt \(table \w+\), 3 of 3 seats taken, 2 bots, playing\.$"
+            )
+            lenore.type("join 1")
+            await lenore.transcript.until(r"^The Crypt has no free seat: watch 1 watches it\.$")
+            lenore.type("watch 1")
+            await lenore.transcript.until(r"^You are watching The Crypt \(table \w+\)\.$")
+            await lenore.transcript.until(r"^What happened lately:$")
+            for line in ("1", "give 1 to me", "draw deck", "hint"):
+                lenore.type(line)
+                await lenore.transcript.until(r"^You are watching: spectators make no moves\.$")
+            lenore.type("hand")
+            await lenore.transcript.until(r"^You are watching: you hold no hand\.$")
+            lenore.type("who")
+            await lenore.transcript.until(r"^  1 Raven$")
+            await lenore.transcript.until(r"^  2 Lenore \(a bot\)$")  # a bot took the seat left
+            lenore.type("quit")
+        assert [f for f in lenore.sent if f["t"] == "move"] == []
+        assert lenore.errors() == [] and raven.errors() == []
+        raven.type("quit")
+
+
+async def test_the_next_run_resumes_the_seat(url, tmp_path):
+    async with InProcess(url, tmp_path) as first:
+        await first.transcript.until(r"^No tables on this server yet")
+        first.type("create 3")  # two bots: the table is full, the cards are dealt
+        await first.transcript.until(r"^The cards are dealt: game 1 begins\.$")
+        first.type("quit")
+    async with InProcess(url, tmp_path) as again:  # the same seat file, no --table
+        await again.transcript.until(r"^You sit at Raven's table \(table \w+\), seat 1 of 3\.$")
+        await again.transcript.until(r"^Game 1 is under way\. Round 1 of 100: you to play")
+        await again.transcript.until(r"^What happened lately:$")
+        await again.transcript.until(r"^Round 1: your turn\.$")
+        await again.transcript.until(r"^Choose 1")
+        again.type("quit")
+    assert not [f for f in again.sent if f["t"] in ("join", "list")]  # resumed, not joined
+    assert [f["t"] for f in again.sent][:2] == ["hello", "resume"]
+
+
+async def test_looking_between_the_questions_of_give_and_quitting_from_them(url, tmp_path):
+    async with InProcess(url, tmp_path) as plain:
+        await plain.transcript.until(r"^No tables on this server yet")
+        plain.type("create 3")  # this seat deals: its first decision is a placement
+        await plain.transcript.until(r"^Choose 1")
+        plain.type("give")
+        await plain.transcript.until(r"^Which card for you, seat 1\?$")
+        plain.type("who")
+        await plain.transcript.until(r"^  3 \w+ \(a bot\)$")
+        await plain.transcript.until(r"^Which card for you, seat 1\?$")  # asked again
+        plain.type("1")
+        await plain.transcript.until(r"^Which card for \w+, seat 2\?$")
+        plain.type("quit")  # a command by its name ends the questions, and is done
+        await plain.transcript.until(r"^Goodbye\.$")
+        assert await plain.task == 0
+        assert [f for f in plain.sent if f["t"] == "move"] == []
+
+
+@pytest.mark.parametrize("config", [{"password": "sesame"}], indirect=True)
+async def test_a_server_that_will_not_have_the_client_ends_it_with_status_1(url, tmp_path):
+    async with InProcess(url, tmp_path) as plain:
+        await plain.transcript.until(r"^The server refused us: this server needs a password$")
+        assert await plain.task == 1
+    async with InProcess(url, tmp_path, password="sesame") as plain:
+        await plain.transcript.until(r"^Connected to ws://127\.0\.0\.1:\d+ .* as Raven\.$")
+        plain.type("quit")
+    assert await plain.task == 0
