@@ -28,6 +28,7 @@ from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
 from gother_tui.session import Session
 from gother_tui.widgets.action import ActionPanel
 from gother_tui.widgets.footer import KeyBar
+from gother_tui.widgets.notice import TableNotice
 from gother_tui.widgets.players import PlayersPanel
 from gother_tui.widgets.quiet import display, show
 from gother_tui.widgets.status import PilesLine, StatusLine
@@ -186,6 +187,7 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         session = self.session
         yield StatusLine(session, id="status")
+        yield TableNotice(session, id="notice")
         with Vertical(id="body"):
             yield PlayersPanel(session, id="players")
             yield PilesLine(session, id="piles")
