@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+from rich.style import Style
 from rich.text import Text
 from textual.timer import Timer
 from textual.widget import Widget
@@ -41,7 +42,7 @@ def notice_text(
     if view is None:
         return None
     table = view.table
-    parts: list[tuple[str, str]] = []
+    parts: list[tuple[str, Style | str]] = []
     if table.stopped is not None:
         parts.append(
             (
