@@ -160,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_plain_option(local)
     _add_display_options(local)
+    _add_bell_option(local)
     local.set_defaults(run=play.run_play)
 
     replay = sub.add_parser(
@@ -248,6 +249,13 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
     )
     _add_plain_option(parser)
     _add_display_options(parser)
+    _add_bell_option(parser)
+
+
+def _add_bell_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bell", action="store_true", help="ring the terminal's bell when your turn begins"
+    )
 
 
 def _add_plain_option(parser: argparse.ArgumentParser) -> None:

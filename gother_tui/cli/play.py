@@ -162,6 +162,6 @@ def play(args: argparse.Namespace) -> int:
             return plain.run(plain_options(args, **seat), seat_store=MemorySeatStore())
         from gother_tui.app import GotherApp
 
-        options = client_options(args, **seat, private=True)  # Ctrl+Q asks first
+        options = client_options(args, **seat, private=True, bell=args.bell)  # Ctrl+Q asks first
         GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)
         return 0

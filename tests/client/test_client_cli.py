@@ -96,3 +96,12 @@ def test_the_client_logs_to_a_file_not_the_terminal(tmp_path, monkeypatch, capsy
     assert "a warning for the file" in (tmp_path / "logs" / "client.log").read_text()
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
+
+
+def test_the_bell_is_off_unless_asked_for(started):
+    cli.main(["join", "ws://127.0.0.1:8765"])
+    cli.main(["watch", "ws://127.0.0.1:8765", "--bell"])
+    (quiet, _), (loud, _) = started
+    assert quiet.options.bell is False and loud.options.bell is True
+    assert cli.build_parser().parse_args(["play"]).bell is False
+    assert cli.build_parser().parse_args(["play", "--bell"]).bell is True

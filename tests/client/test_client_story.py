@@ -4,6 +4,7 @@ summary of what was done to you and an alert that takes no key."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from gother_tui.screens.game_over import GameOverScreen
@@ -87,3 +88,19 @@ async def test_your_turn_alerts_without_taking_the_keys_and_says_what_was_done_t
         fake.conn.feed(state(YOUR_TURN_2 + 2, VIEWS[YOUR_TURN_2 + 4]))  # the next turn
         await until(pilot, lambda: app.view.turn != 0, "the next player's turn")
         await until(pilot, lambda: not app.screen.query_one("#since").display, "hidden")
+
+
+@pytest.mark.parametrize("bell", [False, True])
+async def test_your_turn_rings_the_bell_only_when_asked(make_app, fake, bell):
+    fake.handlers["join"] = seat_from(VIEWS[:YOUR_TURN_2])
+    app = make_app(table="t1", bell=bell)
+    rang: list[bool] = []
+    app.bell = lambda: rang.append(True)  # type: ignore[method-assign]  # no terminal to hear
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await until(pilot, lambda: app.view.round == 1 and app.view.turn != 0, "others' turns")
+        fake.conn.feed(state(YOUR_TURN_2 + 1, VIEWS[YOUR_TURN_2]))
+        await until(
+            pilot, lambda: any("Your turn (round 2)" in n.message for n in app._notifications)
+        )
+        assert rang == ([True] if bell else [])
