@@ -181,6 +181,14 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
+    local.add_argument(
+        "--bot-speed",
+        choices=tuple(play.BOT_SPEEDS),
+        default="normal",
+        help="how long a bot waits before each move: "
+        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items()),
+    )
+    _add_variant_options(local)
     _add_plain_option(local)
     _add_display_options(local)
     _add_bell_option(local)
