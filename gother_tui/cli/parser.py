@@ -81,9 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.add_argument("--decks", help="folder of extra deck files tables may use")
     srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
-    srv.add_argument(
-        "--max-tables", type=argtypes.positive, default=200, help="open tables in all"
-    )
+    srv.add_argument("--max-tables", type=argtypes.positive, default=200, help="open tables in all")
     srv.add_argument(
         "--max-connections", type=argtypes.positive, default=1000, help="connections in all"
     )

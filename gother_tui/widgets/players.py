@@ -22,7 +22,11 @@ NAME_W, HAND_W, GOTH_W, SICK_W, MONEY_W = 20, 5, 6, 7, 10
 BANKED_SICK_W = SICK_W + 13  # "☠ 0 ⚠ (-12 banked)"
 
 
-def header(glyphs: Glyphs, sick_w: int = SICK_W) -> Text:
+def header(glyphs: Glyphs, sick_w: int = SICK_W, width: int = 80) -> Text:
+    """One line: the last column's title cut to the room left (a wider Sick column for
+    banked cures must not push it onto a line of its own)."""
+    used = 2 + 2 + NAME_W + HAND_W + GOTH_W + sick_w + MONEY_W
+    fate = "Fate pile: cards, top" if width - used >= 21 else "Fate pile"
     parts = [
         fit("", 2),
         fit("#", 2),
@@ -31,9 +35,9 @@ def header(glyphs: Glyphs, sick_w: int = SICK_W) -> Text:
         fit("Goth", GOTH_W),
         fit("Sick", sick_w),
         fit("Money", MONEY_W),
-        "Fate pile: cards, top",
+        fit(fate, max(0, width - used), glyphs.ellipsis).rstrip(),
     ]
-    return Text("".join(parts), style="bold")
+    return Text("".join(parts), style="bold", no_wrap=True, overflow="ellipsis")
 
 
 def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> str:
@@ -123,7 +127,7 @@ class PlayersPanel(Static):
         catalogue = session.catalogue
         banking = any(fate_sums(p.fate, catalogue).banked for p in view.players)
         sick_w = BANKED_SICK_W if banking else SICK_W  # room for "(-3 banked)" when needed
-        lines = [header(session.glyphs, sick_w)]
+        lines = [header(session.glyphs, sick_w, width)]
         lines += [
             player_line(p, view, catalogue, session.glyphs, width, palette, sick_w)
             for p in view.players

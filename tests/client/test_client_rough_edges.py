@@ -1,7 +1,8 @@
 """Issue 9's bugs, one Pilot test each (each failed before its fix): the chat line gave no
 keys back, Ctrl+Q did nothing over the game-over panel, the rematch toast went stale, the
 turn mark stayed on the winner's row, the footer offered seat keys the table lacks, and
-`gother play` ended the game on Ctrl+Q without asking."""
+`gother play` ended the game on Ctrl+Q without asking, the players header wrapped when a
+pile banked a cure."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from textual.widgets import Input
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.game_over import GameOverScreen
 from tests.client.clientkit import at_table, notices, shown, until, widget_text
-from tests.client.viewkit import TABLE, distribute_game, join_with, state, wire_view
+from tests.client.viewkit import (
+    ID,
+    TABLE,
+    distribute_game,
+    join_with,
+    position,
+    state,
+    wire_view,
+)
 
 
 def over_view(**players: Any) -> dict[str, Any]:
@@ -98,3 +107,21 @@ async def test_ctrl_q_in_gother_play_asks_before_it_ends_the_game(make_app, fake
         await shown(pilot, ConfirmScreen, "This ends the game")
         await pilot.press("y")
         await until(pilot, lambda: not app.is_running, "the app to quit")
+
+
+async def test_the_players_header_stays_one_line_when_a_pile_banks_a_cure(make_app, fake):
+    # Seen in tmux at 80x24: "(-3 banked)" widened the Sick column and the header's last
+    # words wrapped onto a line of their own, pushing every player down.
+    game = position(
+        hands=[[ID["Pet Raven"]], [ID["Velvet Cape"]], [ID["Black Lipstick"]]],
+        fates=[[], [ID["A Long Nap"], ID["Chamomile Tea"]], []],
+    )
+    fake.handlers["join"] = join_with(wire_view(game))
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await until(pilot, lambda: "banked" in widget_text(pilot, "#players"), "the banked cure")
+        panel = app.screen.query_one("#players")
+        rows = [strip.text for strip in panel.render_lines(panel.region.reset_offset)]
+        assert rows[0].lstrip().startswith("# Player") and rows[1].startswith("▶ 1 Raven")
+        assert panel.size.height == 1 + len(game.hands)
