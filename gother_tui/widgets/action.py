@@ -22,6 +22,11 @@ from gother_tui.widgets.table_cards import CardFan, PilesRow, Seats
 from protocol.view import View
 
 
+def share_line(url: str, table: str) -> str:
+    """What to send the others so they sit down at this table."""
+    return f"Others join with: gother join {url} --table {table}"
+
+
 def card_rows(
     view: View, plan: Plan | None, glyphs: Glyphs
 ) -> tuple[str, list[CardRow], int | None]:
@@ -112,6 +117,9 @@ class ActionPanel(Vertical):
         title = "The hint; Enter plays it:" if hint is not None else "If you confirm (Enter):"
         # emptied rather than hidden: hiding lays the whole screen out again
         show(preview_title, Text(title if lines and plan is not None else ""))
+        url = self.session.options.url
+        if view.phase == "lobby" and view.you is not None and url.startswith(("ws://", "wss://")):
+            lines = [share_line(url, view.table.id)]  # the lobby has no move to preview
         text = Text("\n".join(lines))
         palette = self.session.palette
         text.highlight_regex(r"SWOON|DEBT", BOLD + palette.error)

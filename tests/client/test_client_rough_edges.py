@@ -12,12 +12,13 @@ from textual.widgets import Input
 
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.game_over import GameOverScreen
-from tests.client.clientkit import at_table, notices, shown, until, widget_text
+from tests.client.clientkit import URL, at_table, notices, shown, until, widget_text
 from tests.client.viewkit import (
     ID,
     TABLE,
     distribute_game,
     join_with,
+    lobby_view,
     position,
     state,
     wire_view,
@@ -125,3 +126,12 @@ async def test_the_players_header_stays_one_line_when_a_pile_banks_a_cure(make_a
         rows = [strip.text for strip in panel.render_lines(panel.region.reset_offset)]
         assert rows[0].lstrip().startswith("# Player") and rows[1].startswith("▶ 1 Raven")
         assert panel.size.height == 1 + len(game.hands)
+
+
+async def test_a_player_waiting_in_the_lobby_sees_the_line_to_share(make_app, fake):
+    fake.handlers["join"] = join_with(lobby_view())
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.view is not None and app.view.phase == "lobby", "lobby")
+        line = f"Others join with: gother join {URL} --table {TABLE}"
+        await until(pilot, lambda: line in widget_text(pilot, "#preview"), "the share line")
