@@ -97,7 +97,8 @@ class TableNotice(Widget):
         shown = self._text() is not None
         if self.display != shown:
             self.display = shown  # lays the screen out again, only then
-        self.refresh()
+        elif shown:
+            self.refresh()  # hidden, it has nothing to draw
 
     def _text(self) -> Text | None:
         session = self.session
