@@ -136,6 +136,8 @@ class TableInfo(Wire, frozen=True):
     end_votes: tuple[int, ...] = ()  # seats asking to end the game unfinished
     warning: CoverWarning | None = None
     stopped: str | None = None  # why the table takes no moves now (a failed write)
+    wins: tuple[int, ...] = ()  # games won per seat at this table since it was made (or the
+    # server restarted); empty until a game is won
 
 
 class Scores(Wire, frozen=True):

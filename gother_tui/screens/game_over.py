@@ -44,14 +44,16 @@ def scores_text(view: View, glyphs: Glyphs) -> Text:
     names = player_names(view)
     winners = set(view.winner or ())
     text = Text(no_wrap=True)
+    wins = view.table.wins  # the series at this table, once a game has been won
     head = fit("", 7) + fit("Player", NAME_W) + "  Goth  Sick  Money  Fate"
-    text.append(head, "bold")
+    text.append(head + ("  Games won" if wins else ""), "bold")
     for p in view.players:
         mark = "WINNER" if p.seat in winners else ""
         row = (
             fit(mark, 7)
             + fit(f"{p.seat + 1} {_name(view, p.seat, names)}", NAME_W, glyphs.ellipsis)
             + f"{p.goth:>6}{p.sickness:>6}{p.money:>7}{len(p.fate):>6}"
+            + (f"{wins[p.seat]:>11}" if p.seat < len(wins) else "")
         )
         text.append("\n" + row, "bold" if p.seat in winners else "")
     return text
