@@ -150,8 +150,14 @@ class GotherApp(ClientApp):
         if old is not None and old in self._notifications:
             self._unnotify(old, refresh=False)
         self.post_message(Notify(note))
+        # Under tmux the expired toast (and what changed beneath it) was sometimes left on
+        # the terminal until something repainted the whole screen: repaint once it is gone.
+        self.set_timer(self.NOTIFICATION_TIMEOUT + 0.1, self._repaint)
         if self.options.bell and any(a.your_turn for a in found):
             self.bell()
+
+    def _repaint(self) -> None:
+        self.screen.refresh()
 
     # -- requests -------------------------------------------------------------------------
 
