@@ -15,13 +15,16 @@ from typing import Any, ClassVar
 
 from textual import work
 from textual.message_pump import MessagePump
+from textual.notifications import Notification, Notify
 
 from gother_tui import messages as msg
+from gother_tui.alerts import SEVERITIES, Alert, alerts
 from gother_tui.asked import Asked, title
 from gother_tui.catalogue import Catalogue
 from gother_tui.client_app import ClientApp
 from gother_tui.connection import Connection
 from gother_tui.flow import Ask, Flow, Step
+from gother_tui.narrator import Line
 from gother_tui.options import ClientOptions
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.connecting import ConnectingScreen
@@ -30,16 +33,18 @@ from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.name import NameScreen
+from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.viewer import TextViewer
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import TransportFactory, WebSocketTransport
 from protocol import server_messages as sm
-from protocol.view import Card
+from protocol.view import Card, View
 
 log = logging.getLogger("gother.client")
 
 CHAT_KEPT = 200
+MAX_ALERTS = 3  # in one toast: the newest, when states came faster than the screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,7 @@ class GotherApp(ClientApp):
         PasswordScreen.BINDINGS,
         ConfirmScreen.BINDINGS,
         TextViewer.BINDINGS,
+        StoryScreen.BINDINGS,
         HelpScreen.BINDINGS,
     )
 
@@ -78,6 +84,8 @@ class GotherApp(ClientApp):
         self._seq = -1
         self._rids = itertools.count(1)
         self._pending: dict[int, Pending] = {}  # rid -> the request, until answered
+        self._alert_note: Notification | None = None  # the toast of the latest alerts
+        self._alerts: list[Alert] = []  # not shown yet
         self.add_mode("connecting", lambda: ConnectingScreen(self))
         self.add_mode("lobby", lambda: LobbyScreen(self))
         self.add_mode("table", lambda: TableScreen(self))
@@ -115,8 +123,58 @@ class GotherApp(ClientApp):
         await self.connection.run()
 
     async def action_quit(self) -> None:
+        view = self.view
+        in_play = view is not None and view.phase not in ("lobby", "over")
+        if self.options.private and in_play and not isinstance(self.screen, ConfirmScreen):
+            question = "Quit? This ends the game: its server runs inside this client."
+            self.push_screen(ConfirmScreen(question), self._quit_if)
+            return
+        await self._quit()
+
+    async def _quit_if(self, yes: bool | None) -> None:
+        if yes:
+            await self._quit()
+
+    async def _quit(self) -> None:
         await self.connection.close()  # say goodbye first: the server need not wait for us
         self.exit()
+
+    # -- alerts ---------------------------------------------------------------------------
+
+    def told(self, before: View | None, view: View | None, added: list[Line]) -> None:
+        """Toasts for what matters (gother_tui.alerts), the turn in the terminal's title too.
+        None takes the focus: a toast is drawn over the screen, keys go where they went."""
+        if view is None:
+            self.terminal_title = self.TITLE
+            return
+        if before is not None:  # arriving at a table is no news
+            if not self._alerts:
+                self.call_after_refresh(self._alert)
+            self._alerts += alerts(before, view, added)
+        yours = view.to_act is not None and view.to_act == view.seat
+        self.terminal_title = f"Your turn {self.glyphs.sep} {self.TITLE}" if yours else self.TITLE
+
+    def _alert(self) -> None:
+        """One toast for the alerts of the states since the last screen refresh, replacing
+        the previous one: bots move fast, and a pile of stale toasts would cover the table."""
+        found, self._alerts = self._alerts[-MAX_ALERTS:], []
+        if not found:
+            return
+        severity = max((a.severity for a in found), key=SEVERITIES.index)
+        text = "\n".join(a.text for a in found)
+        note = Notification(text, "", severity, self.NOTIFICATION_TIMEOUT, markup=False)
+        old, self._alert_note = self._alert_note, note
+        if old is not None and old in self._notifications:
+            self._unnotify(old, refresh=False)
+        self.post_message(Notify(note))
+        # Under tmux the expired toast (and what changed beneath it) was sometimes left on
+        # the terminal until something repainted the whole screen: repaint once it is gone.
+        self.set_timer(self.NOTIFICATION_TIMEOUT + 0.1, self._repaint)
+        if self.options.bell and any(a.your_turn for a in found):
+            self.bell()
+
+    def _repaint(self) -> None:
+        self.screen.refresh()
 
     # -- requests -------------------------------------------------------------------------
 

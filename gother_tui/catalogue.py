@@ -10,7 +10,7 @@ from protocol.view import Card
 
 
 def values(card: Card, glyphs: Glyphs, *, all_three: bool = True) -> str:
-    """ "☠+4 ✚+0 $-3" (every value) or "☠+4 $-3" (only what the card changes)."""
+    """ "☥+4 ☠+0 $-3" (every value) or "☥+4 $-3" (only what the card changes)."""
     parts = [
         f"{glyph}{value:+d}"
         for glyph, value in (

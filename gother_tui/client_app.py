@@ -19,8 +19,10 @@ from textual.geometry import Size
 from textual.reactive import reactive
 
 from gother_tui.catalogue import Catalogue
+from gother_tui.chronicle import Chronicle
 from gother_tui.glyphs import Glyphs, glyphs_for
 from gother_tui.keys import KeymapError, binding_ids, key_rows, load_keymap
+from gother_tui.narrator import Line
 from gother_tui.options import ClientOptions
 from gother_tui.palette import Palette
 from gother_tui.screens.help import HelpScreen, KeyRows
@@ -56,9 +58,11 @@ class ClientApp(App[None]):
             "quit",
             "Quit",
             key_display="^q",
+            # anywhere, as help says: before a modal panel's own keys, and from a text field
+            # (whose ^x, the web quit key, is "cut")
+            priority=True,
             id="app.quit",
             tooltip="quit (your seat is kept: run the same command to come back)",
-            priority=True,  # also from a text field (whose ^x, the web quit key, is "cut")
         ),
     ]
     ENABLE_COMMAND_PALETTE = False
@@ -80,6 +84,28 @@ class ClientApp(App[None]):
         self.catalogue = Catalogue()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's keymap file
         self._started_blurred = False  # the web driver's own blur at start-up has come
+        self.chronicle = Chronicle()  # the game's story so far, as this client saw it
+        self._terminal_title = ""
+
+    def watch_view(self, before: View | None, view: View | None) -> None:
+        # Runs before the screens' own watchers: they find the new lines already told.
+        self.told(before, view, self.chronicle.follow(view, self.catalogue, self.glyphs))
+
+    def told(self, before: View | None, view: View | None, added: list[Line]) -> None:
+        """The chronicle has taken `view` and told `added`: the network client alerts."""
+
+    @property
+    def terminal_title(self) -> str:
+        return self._terminal_title
+
+    @terminal_title.setter
+    def terminal_title(self, title: str) -> None:
+        """The terminal window's title (OSC 2), written only when it changes."""
+        if title == self._terminal_title:
+            return
+        self._terminal_title = title
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(f"\x1b]2;{title}\x07")  # names hold no control characters
 
     @property
     def palette(self) -> Palette:
@@ -145,6 +171,9 @@ class ClientApp(App[None]):
             self.pop_screen()
 
     def get_key_display(self, binding: Binding) -> str:
+        view = self.view
+        if binding.id == "give.1" and binding.key_display and view is not None and view.players:
+            return f"1-{len(view.players)}"  # one footer entry stands for this table's seat keys
         display = super().get_key_display(binding)
         if self.glyphs.ascii_only and not display.isascii():
             return "Enter" if "enter" in binding.key else binding.key

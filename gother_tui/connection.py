@@ -92,7 +92,7 @@ class Connection:
                 if exc.final:  # e.g. a certificate not to be trusted: retrying cannot help
                     self._post(msg.ConnectionLost(str(exc), None))
                     return
-                reason = f"cannot reach {self.url}: {exc}"
+                reason = str(exc)  # the transport's sentence names the address
             else:
                 delay = self._first_retry
                 await self._session(transport)

@@ -30,12 +30,35 @@ class Glyphs:
     sep: str
     ellipsis: str
     dot: str  # connected
+    you: str = "(you)"
+    rematch: str = "(rematch)"  # asked for a rematch
+    watching: str = "(watching)"  # a spectator's chat line
     ascii_only: bool = False
 
 
+# The marks drawn beside a player's name (the players panel, chat, the game-over table): a
+# name may contain none of them (protocol.text.RESERVED_*), so none can be faked.
+NAME_MARKS = (
+    "goth",
+    "sickness",
+    "money",
+    "turn",
+    "cursor",
+    "bot",
+    "away",
+    "covered",
+    "warning",
+    "swoon",
+    "dot",
+    "you",
+    "rematch",
+    "watching",
+)
+
+
 UNICODE = Glyphs(
-    goth="☠",
-    sickness="✚",
+    goth="☥",
+    sickness="☠",
     money="$",
     turn="▶",
     cursor="›",  # noqa: RUF001 (a glyph, meant)

@@ -10,7 +10,8 @@ API
   `actor` (the seat that acted, or that it is about), `target` (the seat it was done to,
   when another), `mine` (it is about the viewer: they acted or it happened to them),
   `loud` (a swoon or the end: worth a bold line, an alert), `marks` (what it did to a
-  player: "swoon", "debt", "out_of_debt", "banked"), `round`.
+  player: "swoon", "debt", "out_of_debt", "banked"), `round`, `card` (the card it moved, if
+  named) and `effect` (what it did to the target's scores, e.g. "Sickness 2 → 5, you swoon").
 - `Narrator(catalogue, glyphs, names, you, piles)`: tells a run of events in order with
   `tell(event) -> Line`, keeping each Fate pile as it goes so a card's effect reads "Sickness
   2 → 5: you swoon". `names` maps seat to name, `you` is the viewer's seat (None: a
@@ -23,6 +24,8 @@ API
   is now played for by a bot, between two views of a table.
 - `since_last_turn(lines, you) -> list[Line]`: of a game's lines so far, those since the
   viewer's previous turn that were done to them, or were loud, by others.
+- `summary(lines, view, catalogue, glyphs) -> list[str]`: that, short, one line per thing
+  done to the viewer, then the standings: the "since your last turn" panel.
 - `gap(count) -> Line`: the line that says events were not seen (a late join, a lost link).
 """
 
@@ -60,6 +63,8 @@ class Line:
     loud: bool = False
     marks: frozenset[str] = frozenset()
     round: int = 0
+    card: int | None = None  # the card the event moved, when one is named
+    effect: str = ""  # what it did to the target's scores: "Sickness 2 → 5, you swoon"
 
 
 def plural(count: int, noun: str) -> str:
@@ -185,6 +190,7 @@ class Narrator:
         *,
         loud: bool = False,
         marks: Iterable[str] = (),
+        effect: str = "",
     ) -> Line:
         you = self.you
         mine = you is not None and you in (actor, target)
@@ -199,6 +205,8 @@ class Narrator:
             loud,
             frozenset(marks),
             self.round,
+            getattr(event, "card", None),
+            effect,
         )
 
     def _effect(self, text: str, event: Event, actor: int, target: int, outcome: Outcome) -> Line:
@@ -221,8 +229,9 @@ class Narrator:
         if (rise > 0 and before.banked) or (rise < 0 and after.banked):
             marks.add("banked")
         dash = self.glyphs.dash
-        sentence = f"{text} {dash} {', '.join(parts)}." if parts else f"{text}."
-        return self._make(sentence, event, actor, target, marks=marks)
+        effect = ", ".join(parts)
+        sentence = f"{text} {dash} {effect}." if parts else f"{text}."
+        return self._make(sentence, event, actor, target, marks=marks, effect=effect)
 
     def _over(self, winners: Sequence[int], reason: str) -> str:
         names = [self.who(s) for s in winners]
@@ -292,6 +301,24 @@ def presence(before: View | None, after: View, you: int | None) -> list[Line]:
         elif p.connected and not was.connected:
             lines.append(Line(f"{name} is back.", "back", p.seat))
     return lines
+
+
+def summary(lines: Sequence[Line], view: View, catalogue: Catalogue, glyphs: Glyphs) -> list[str]:
+    """Since the viewer's previous turn, short: what each other player did to them, who
+    swooned, and the standings now. Empty when nothing was done to the viewer."""
+    narrator = Narrator(catalogue, glyphs, names_of(view.players), view.seat)
+    told = []
+    for line in since_last_turn(lines, view.seat):
+        if line.target == view.seat and line.card is not None:
+            effect = f" {glyphs.dash} {line.effect}" if line.effect else ""
+            told.append(f"{narrator.who(line.actor)}: {narrator.card(line.card)}{effect}")
+        else:
+            told.append(line.text)
+    if not told:
+        return []
+    ranked = sorted(view.players, key=lambda p: (-p.goth, p.seat))
+    standing = f" {glyphs.sep} ".join(f"{narrator.who(p.seat)} {p.goth}" for p in ranked)
+    return [*told, f"Goth now: {standing}"]
 
 
 def gap(count: int) -> Line:

@@ -31,6 +31,7 @@ class Plan:
     cursor: int = 0
     assigned: dict[int, int] = field(default_factory=dict)  # distribute: card -> seat
     source: Literal["deck", "discard"] | None = None  # draw: None until chosen
+    touched: bool = False  # the player chose something: a hint must ask before replacing it
 
     @property
     def kind(self) -> str:
@@ -52,6 +53,7 @@ class Plan:
     def move_cursor(self, delta: int) -> None:
         if self.choices:
             self.cursor = (self.cursor + delta) % len(self.choices)
+            self.touched = True
 
     def point_at(self, card: int) -> bool:
         if card not in self.choices:
@@ -87,6 +89,7 @@ class Plan:
         if card not in self.assigned and len(self.assigned) >= self.count:
             return f"{self.count} cards are already given: take one back first (0)"
         self.assigned[card] = seat
+        self.touched = True
         self._next_unassigned()
         return None
 
@@ -94,6 +97,7 @@ class Plan:
         card = self.current
         if card is not None:
             self.assigned.pop(card, None)
+            self.touched = True
 
     def _next_unassigned(self) -> None:
         if len(self.assigned) >= self.count:
@@ -117,10 +121,10 @@ class Plan:
 
     def open_discard(self) -> str | None:
         if self.choices:
-            self.source, self.cursor = "discard", 0
+            self.source, self.cursor, self.touched = "discard", 0, True
             return None
         if isinstance(self.legal, LegalDraw) and self.legal.in_debt:
-            return "you are in debt (Money below 0): you may only draw from the deck (R12)"
+            return "you are in debt (Money below 0): you may only draw from the draw pile"
         return "the discard pile is empty"
 
     # -- the move ---------------------------------------------------------------------

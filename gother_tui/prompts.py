@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
+from gother_tui.narrator import plural
 from gother_tui.plans import Plan
 from gother_tui.preview import Outcome
 from protocol.view import LegalDistribute, LegalDraw, Player, View
@@ -69,13 +70,15 @@ def prompt(view: View, plan: Plan | None) -> str:
             return f"Give each player one card: {given}."
         return f"Place your whole hand, one card per player: {given}."
     if isinstance(legal, LegalDraw):
-        remaining = legal.remaining
-        head = f"Draw {remaining} more card{'s' * (remaining != 1)}: d from the draw pile"
+        head = f"Draw {plural(legal.remaining, 'more card')}: d from the draw pile, D all"
+        if not legal.deck:
+            return "The draw and discard piles are both empty: your hand stays short."
+        if view.deck_count == 0:  # R14: the discard pile is shuffled in first
+            head += " (it is empty: the discard pile is shuffled into a new one first)"
         if legal.in_debt:
-            return f"{head} (you are in debt: not the discard pile)."
-        return f"{head}, p from the discard pile." if plan.choices else f"{head}."
-    count = plan.count
-    return f"Discard down: {count} more card{'s' * (count != 1)} to discard."
+            return f"{head}; you are in debt, so not the discard pile."
+        return f"{head}; p from the discard pile." if plan.choices else f"{head}."
+    return f"Discard down: {plural(plan.count, 'more card')} to discard."
 
 
 def _idle_prompt(view: View) -> str:
@@ -88,8 +91,21 @@ def _idle_prompt(view: View) -> str:
             "s: start now with bots."
         )
     if view.phase == "over":
-        return "The game is over. r: ask for a rematch, L: leave the table."
+        return rematch_line(view)
     return f"Waiting for {waiting_for(view)}."
+
+
+def rematch_line(view: View) -> str:
+    """Where the rematch stands, from the view: nothing to go stale."""
+    if view.you is None:
+        return "The game is over."
+    mine = player(view, view.seat)
+    if mine is None or not mine.rematch:
+        return "The game is over. r: ask for a rematch, L: leave the table."
+    waiting = [p.name or "?" for p in view.players if not p.bot and not p.rematch]
+    if not waiting:
+        return "Rematch: everyone asked, dealing."
+    return f"You asked for a rematch: waiting for {' and '.join(waiting)}. L: leave the table."
 
 
 def preview(view: View, plan: Plan | None, catalogue: Catalogue, glyphs: Glyphs) -> list[str]:
@@ -118,7 +134,12 @@ def preview(view: View, plan: Plan | None, catalogue: Catalogue, glyphs: Glyphs)
         after = plan.legal.remaining - 1
         more = f"{after} more to draw after this." if after else "Your last draw this turn."
         if plan.source == "deck":
-            return [f"Draw the top card of the draw pile ({view.deck_count} left).", more]
+            if view.deck_count == 0:
+                return ["Shuffle the discard pile into a new draw pile, and draw.", more]
+            return [
+                f"Draw the top card of the draw pile ({plural(view.deck_count, 'card')} left).",
+                more,
+            ]
         if card is not None:
             return [f"Take {_card(catalogue, card, glyphs)} into your hand.", more]
         return []  # nothing chosen yet: the prompt says which keys

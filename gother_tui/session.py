@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 from textual.message_pump import MessagePump
 
 from gother_tui.catalogue import Catalogue
+from gother_tui.chronicle import Chronicle
 from gother_tui.glyphs import Glyphs
 from gother_tui.options import ClientOptions
 from gother_tui.palette import Palette
@@ -46,6 +47,12 @@ class Session(Protocol):
 
     @property
     def catalogue(self) -> Catalogue: ...
+
+    @property
+    def chronicle(self) -> Chronicle:
+        """The game's story so far as this client saw it: updated before the screens hear
+        of a new `view`."""
+        ...
 
     @property
     def glyphs(self) -> Glyphs: ...

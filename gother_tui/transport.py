@@ -9,6 +9,7 @@ mends, so the connection stops trying.
 from __future__ import annotations
 
 import logging
+import socket
 import ssl
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
@@ -65,6 +66,23 @@ class CertificateChanged(TransportError):
                 else f"remove the line for {self.server} from {where}, then join again."
             )
         )
+
+
+def unreachable(url: str, exc: BaseException) -> str:
+    """Why `url` could not be reached, in words a player can act on (no "[Errno 111]")."""
+    if isinstance(exc, ConnectionRefusedError):
+        return f"nothing is listening at {url} — is the server running?"
+    if isinstance(exc, TimeoutError):
+        return f"{url} did not answer in time — is the address right, and the server up?"
+    if isinstance(exc, socket.gaierror):
+        return f"there is no host of that name in {url} — is the address right?"
+    if isinstance(exc, InvalidURI):
+        return f"{url} is not a server address (it should look like ws://HOST:PORT)"
+    if isinstance(exc, InvalidHandshake):
+        return f"{url} answered, but it is not a gother server"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot reach {url}: {exc.strerror.lower()}"
+    return f"cannot reach {url}"
 
 
 class Transport(Protocol):
@@ -137,7 +155,8 @@ class WebSocketTransport:
         except ssl.SSLCertVerificationError:
             raise
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
-            raise TransportError(str(exc) or type(exc).__name__) from exc
+            log.info("cannot connect to %s: %r", self.url, exc)  # the raw error, for the log
+            raise TransportError(unreachable(self.url, exc)) from exc
 
     async def send(self, message: Frame) -> None:
         if self._ws is None:

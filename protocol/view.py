@@ -136,6 +136,8 @@ class TableInfo(Wire, frozen=True):
     end_votes: tuple[int, ...] = ()  # seats asking to end the game unfinished
     warning: CoverWarning | None = None
     stopped: str | None = None  # why the table takes no moves now (a failed write)
+    wins: tuple[int, ...] = ()  # games won per seat at this table since it was made (or the
+    # server restarted); empty until a game is won
 
 
 class Scores(Wire, frozen=True):
@@ -297,6 +299,9 @@ class View(Wire, frozen=True):
     winner: tuple[int, ...] | None
     log: tuple[Event, ...]  # the recent events, oldest first
     reveal: Reveal | None = None
+    # The place of log[0] in the game's whole log (0: the log starts at the deal): a client
+    # that keeps every event it saw knows which are new and how many it missed.
+    log_start: int = 0
 
     @property
     def seat(self) -> int | None:

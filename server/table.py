@@ -132,6 +132,7 @@ class Table:
     stopped: str | None = None  # why the table takes no change: its last write failed
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
+    wins: dict[int, int] = field(default_factory=dict)  # the series: games won per seat
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -417,6 +418,8 @@ class Table:
             self.timed_out = None  # that turn is done: the player decides again next time
         if game.over:
             log.info("table %s: game %d over, winners %s", self.id, self.game_no, game.winners)
+            for seat in game.winners or ():
+                self.wins[seat] = self.wins.get(seat, 0) + 1
         self.changed()
 
     def time_out(self, seat: int) -> None:
@@ -563,6 +566,7 @@ class Table:
             end_votes=self._votes("end"),
             warning=None if warning is None else CoverWarning(*warning),
             stopped=self.stopped,
+            wins=tuple(self.wins.get(s, 0) for s in range(self.seat_count)) if self.wins else (),
         )
 
     def _votes(self, kind: str) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from gother_tui.address import address_problem
 from protocol import ProtocolError
-from protocol.constants import BOT_NAMES, ROUND_CAPS, SEATS
+from protocol.constants import BOT_NAMES, HOUSE_SEATS, ROUND_CAPS, SEATS
 from protocol.messages import NAME
 
 
@@ -35,8 +35,11 @@ def whole_number(
 LAST_SEAT = SEATS.stop - 1
 positive = whole_number(1, None, "must be at least 1, got {}")
 port = whole_number(0, 65535, "port must be 0-65535, got {}", noun="port number")
-play_players = whole_number(
-    SEATS.start, LAST_SEAT, f"the game is for {SEATS.start}-{LAST_SEAT} players, got {{}}"
+play_players = whole_number(  # 2 or 6 only with --two-or-six: run_play checks it
+    HOUSE_SEATS.start,
+    HOUSE_SEATS.stop - 1,
+    f"the game is for {SEATS.start}-{LAST_SEAT} players, got {{}} "
+    f"({HOUSE_SEATS.start} or {HOUSE_SEATS.stop - 1} only with --two-or-six)",
 )
 round_cap = whole_number(
     ROUND_CAPS.start,

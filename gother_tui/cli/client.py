@@ -71,7 +71,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         return plain.run(plain_options(args, **seat), transport=connect)
     from gother_tui.app import GotherApp
 
-    options = client_options(args, **seat)
+    options = client_options(args, **seat, bell=args.bell)
     app = GotherApp(options, transport=connect)
     app.run(mouse=options.mouse)
     return app.return_code or 0

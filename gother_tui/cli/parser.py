@@ -12,9 +12,22 @@ from protocol.constants import BOT_NAMES, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVER
 from protocol.version import software_version
 
 
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Each option's help ends with its default, unless it has none or already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if default in (None, False, argparse.SUPPRESS) or "default" in text:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="gother", description="Gother Than Thou: the card game, in your terminal."
+        prog="gother",
+        description="Gother Than Thou: the card game, in your terminal. `gother` alone opens "
+        "the start menu (play against bots, join, host, watch, replay).",
     )
     parser.add_argument("--version", action="version", version=f"gother {software_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -45,13 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
+        formatter_class=DefaultsHelpFormatter,
         epilog="Wrong passwords (the server's, a table's, the SSH and web doors'): from one "
         "address, "
         "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
         "connection close it. See docs/hosting.md.",
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
-    srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT)
+    srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
     add_secret(srv, SERVER)
     srv.add_argument(
@@ -65,11 +79,18 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument(
         "--grace", type=float, default=60.0, help="seconds before a bot covers an absent player"
     )
-    srv.add_argument("--spectators", choices=("none", "public", "all"), default="public")
+    srv.add_argument(
+        "--spectators",
+        choices=("none", "public", "all"),
+        default="public",
+        help="who may watch: nobody, tables without a password, or every table",
+    )
     srv.add_argument("--decks", help="folder of extra deck files tables may use")
     srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
-    srv.add_argument("--max-tables", type=argtypes.positive, default=200)
-    srv.add_argument("--max-connections", type=argtypes.positive, default=1000)
+    srv.add_argument("--max-tables", type=argtypes.positive, default=200, help="open tables in all")
+    srv.add_argument(
+        "--max-connections", type=argtypes.positive, default=1000, help="connections in all"
+    )
     _add_limit_options(srv)
     srv.add_argument(
         "--no-announce", action="store_true", help="do not announce this server on the LAN (mDNS)"
@@ -169,8 +190,17 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
+    local.add_argument(
+        "--bot-speed",
+        choices=tuple(play.BOT_SPEEDS),
+        default="normal",
+        help="how long a bot waits before each move: "
+        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items()),
+    )
+    _add_variant_options(local)
     _add_plain_option(local)
     _add_display_options(local)
+    _add_bell_option(local)
     local.set_defaults(run=play.run_play)
 
     replay = sub.add_parser(
@@ -242,11 +272,15 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--tables-per-connection", type=positive, default=10, help="open tables one creates"
     )
-    group.add_argument("--tables-per-address", type=positive, default=10)
+    group.add_argument(
+        "--tables-per-address", type=positive, default=10, help="open tables one address creates"
+    )
     group.add_argument(
         "--seats-per-connection", type=positive, default=4, help="seats one holds in games"
     )
-    group.add_argument("--seats-per-address", type=positive, default=24)
+    group.add_argument(
+        "--seats-per-address", type=positive, default=24, help="seats one address holds in games"
+    )
     group.add_argument(
         "--expire", type=float, default=1800.0, help="seconds a table nobody is at stays open"
     )
@@ -302,6 +336,13 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         help="ask your name on the first screen (what the web door starts)",
     )
     _add_display_options(parser)
+    _add_bell_option(parser)
+
+
+def _add_bell_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bell", action="store_true", help="ring the terminal's bell when your turn begins"
+    )
 
 
 def _add_plain_option(parser: argparse.ArgumentParser) -> None:

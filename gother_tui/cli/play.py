@@ -18,11 +18,15 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from gother_tui.cli.host import variants_of
 from gother_tui.cli.server_side import PrivateServer
 from gother_tui.seat_store import SeatStore
+from protocol.constants import SEATS
+from protocol.view import Variants
 
 log = logging.getLogger("gother.play")
 
+BOT_SPEEDS = {"slow": 0.8, "normal": 0.4, "fast": 0.1}  # seconds a bot waits to move
 START_TIMEOUT = 30.0  # seconds for the server to listen and the table to exist
 STOP_TIMEOUT = 10.0
 
@@ -62,9 +66,14 @@ class LocalServer:
             self.close()
             raise LocalServerError(f"the local server could not start: {self._error}")
 
-    def create_table(self, name: str, seats: int, bots: int, bot_kind: str) -> str:
-        """A table of `seats` seats, `bots` of them taken by bots of `bot_kind`; its id."""
+    def create_table(
+        self, name: str, seats: int, bots: int, bot_kind: str, variants: Variants | None = None
+    ) -> str:
+        """A table of `seats` seats, `bots` of them taken by bots of `bot_kind`, with the
+        house rules `variants` (none: the published rules); its id."""
         request = {"t": "create", "name": name, "seats": seats, "bots": bots, "bot": bot_kind}
+        if variants is not None:
+            request["variants"] = variants.to_wire()
 
         async def create() -> str:
             return self._server.create_table(request)
@@ -135,6 +144,11 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     if not args.plain:
         check_theme(args, parser)
+    if args.players not in variants_of(args).seat_range:
+        parser.error(
+            f"argument --players: the game is for {SEATS.start}-{SEATS.stop - 1} players, got "
+            f"{args.players} ({args.players} only with --two-or-six)"
+        )
     logs.log_client_to_file()
     try:
         return play(args)
@@ -150,9 +164,9 @@ def play(args: argparse.Namespace) -> int:
     from gother_tui.logs import log_server_to_file
 
     log_server_to_file()
-    with LocalServer() as local:
+    with LocalServer(BOT_SPEEDS[args.bot_speed]) as local:
         table = local.create_table(
-            f"{args.name}'s table", args.players, args.players - 1, args.bots
+            f"{args.name}'s table", args.players, args.players - 1, args.bots, variants_of(args)
         )
         log.info("playing at table %s on %s", table, local.url)
         seat = {"url": local.url, "name": args.name, "table": table}
@@ -162,6 +176,6 @@ def play(args: argparse.Namespace) -> int:
             return plain.run(plain_options(args, **seat), seat_store=MemorySeatStore())
         from gother_tui.app import GotherApp
 
-        options = client_options(args, **seat)
+        options = client_options(args, **seat, private=True, bell=args.bell)  # Ctrl+Q asks first
         GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)
         return 0

@@ -128,7 +128,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             yield Static(
                 Text(
                     "Enter: create  Tab: next field  Esc: cancel  (no round cap: empty)\n"
-                    f"{HOUSE_SEATS.start} or {HOUSE_SEATS.stop - 1} seats: the house rule (R2)"
+                    f"{HOUSE_SEATS.start} or {HOUSE_SEATS.stop - 1} seats: only as a house rule"
                 ),
                 id="create-help",
             )

@@ -18,7 +18,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.history import GothHistory, levels
 from gother_tui.narrator import Narrator, names_of
-from gother_tui.prompts import player_names
+from gother_tui.prompts import player_names, rematch_line
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
 from protocol.view import GameOver, View
@@ -44,14 +44,16 @@ def scores_text(view: View, glyphs: Glyphs) -> Text:
     names = player_names(view)
     winners = set(view.winner or ())
     text = Text(no_wrap=True)
+    wins = view.table.wins  # the series at this table, once a game has been won
     head = fit("", 7) + fit("Player", NAME_W) + "  Goth  Sick  Money  Fate"
-    text.append(head, "bold")
+    text.append(head + ("  Games won" if wins else ""), "bold")
     for p in view.players:
         mark = "WINNER" if p.seat in winners else ""
         row = (
             fit(mark, 7)
             + fit(f"{p.seat + 1} {_name(view, p.seat, names)}", NAME_W, glyphs.ellipsis)
             + f"{p.goth:>6}{p.sickness:>6}{p.money:>7}{len(p.fate):>6}"
+            + (f"{wins[p.seat]:>11}" if p.seat < len(wins) else "")
         )
         text.append("\n" + row, "bold" if p.seat in winners else "")
     return text
@@ -103,6 +105,7 @@ class GameOverScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="game-over"):
             yield Static(id="over-title", classes="section")
+            yield Static(id="over-rematch")
             yield Static(id="over-scores")
             yield Static(id="over-chart")
         yield Footer()
@@ -120,6 +123,7 @@ class GameOverScreen(ModalScreen[None]):
             Text(headline(view, self.session.catalogue, glyphs))
         )
         self.query_one("#over-scores", Static).update(scores_text(view, glyphs))
+        self.query_one("#over-rematch", Static).update(Text(rematch_line(view)))
         width = self.query_one("#game-over").content_region.width or 76
         self.query_one("#over-chart", Static).update(chart_text(view, self.history, glyphs, width))
 
@@ -136,8 +140,7 @@ class GameOverScreen(ModalScreen[None]):
         return True
 
     def action_rematch(self) -> None:
-        if self.session.request(self, "rematch") is not None:
-            self.notify("Rematch asked for: it starts when every player has asked.")
+        self.session.request(self, "rematch")  # the panel's rematch line follows the view
 
     def action_leave(self) -> None:
         self.session.request(self, "leave")

@@ -6,10 +6,12 @@ binding's tooltip, with the keys the user's keymap gives it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import ClassVar
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -28,6 +30,7 @@ KeyRows = Sequence[tuple[str, str]]  # (keys, what they do)
 def marks(g: Glyphs) -> KeyRows:
     return (
         (f"{g.goth} {g.sickness} {g.money}", "Goth Points, Sickness, Money"),
+        (f"{g.sickness}0 (-3 banked)", "a cure that soaks up the next 3 Sickness"),
         (g.turn, "whose decision the game is waiting for"),
         (
             f"{g.warning} after Sickness",
@@ -38,8 +41,30 @@ def marks(g: Glyphs) -> KeyRows:
     )
 
 
-def rules_text() -> str:
-    return files("gother_tui").joinpath("help/rules.txt").read_text(encoding="utf-8")
+def rules_text(glyphs: Glyphs) -> str:
+    """The rules in short, one paragraph a line (the screen wraps them to its width), in
+    the glyphs the table draws with."""
+    text = files("gother_tui").joinpath("help/rules.txt").read_text(encoding="utf-8")
+    return text.replace("☥", glyphs.goth).replace("☠", glyphs.sickness)
+
+
+def rules_view(text: str) -> Group:
+    """Paragraphs that wrap to the screen's width; a numbered step keeps a hanging indent."""
+    parts: list[Text | Table] = [Text("")]
+    steps: Table | None = None
+    for line in text.splitlines():
+        step = re.match(r"\s+(\d+\.)\s+(.*)", line)
+        if step:
+            if steps is None:
+                steps = Table(box=None, show_header=False, padding=(0, 1, 0, 0), expand=True)
+                steps.add_column(width=4, justify="right", no_wrap=True)
+                steps.add_column(ratio=1)
+                parts.append(steps)
+            steps.add_row(step[1], Text(step[2]))
+            continue
+        steps = None
+        parts.append(Text(line, style="bold" if line.isupper() else ""))
+    return Group(*parts)
 
 
 def keys_table(sections: Sequence[tuple[str, KeyRows]]) -> Table:
@@ -63,13 +88,14 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, glyphs: Glyphs, keys: Sequence[tuple[str, KeyRows]]) -> None:
         super().__init__()
         self.sections = [*keys, ("Marks on the table", marks(glyphs))]
+        self.glyphs = glyphs
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help"):
             yield Static(Text("Help: keys and rules", style="bold"), classes="section")
             with VerticalScroll(id="help-body"):
                 yield Static(keys_table(self.sections))
-                yield Static(Text("\n" + rules_text()))
+                yield Static(rules_view(rules_text(self.glyphs)))
         yield Footer()
 
     def action_close(self) -> None:

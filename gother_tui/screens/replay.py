@@ -11,7 +11,7 @@ from typing import ClassVar, Protocol
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.history import GothHistory
@@ -19,7 +19,7 @@ from gother_tui.prompts import player_names
 from gother_tui.record import GameRecord, RecordMove
 from gother_tui.screens.table import MOVE_ACTIONS, TableScreen
 from gother_tui.session import Session
-from gother_tui.widgets.talk import ChatLog
+from gother_tui.widgets.footer import KeyBar
 from protocol.view import View
 
 DISABLED = {"chat", "hint", "start", "rematch", "leave"}
@@ -101,12 +101,12 @@ class ReplayScreen(TableScreen):
         return [*cls.BINDINGS, *shown]
 
     def on_mount(self) -> None:
-        # The chat has no place in a replay: its corner lists every (revealed) hand.
-        for widget in (self.query_one(ChatLog), self.query_one("#chat-input", Input)):
-            widget.display = False
-        self.query(".section").last(Static).update(Text("Hands (all revealed)"))
-        self.query_one("#side").mount(Static(id="hands"))
-        self.mount(Static(id="replay-pos"), before=self.query_one(Footer))
+        # Nothing is typed in a replay; the record's chat shows where the chat was, and the
+        # left column lists every (revealed) hand.
+        self.query_one("#chat-input", Input).display = False
+        self.query(".section").last(Static).update(Text("Chat (as recorded)"))
+        self.query_one("#action").mount(Static(id="hands"), before="#spectating")
+        self.mount(Static(id="replay-pos"), before=self.query_one(KeyBar))
         # TableScreen.on_mount runs next (Textual calls every class's handler)
 
     def _follow_game(self, view: View | None) -> None:

@@ -10,31 +10,47 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from gother_tui import messages as msg
 from gother_tui.history import GothHistory
+from gother_tui.narrator import plural, summary
 from gother_tui.plans import Plan, keep_or_replace, plan_for
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
 from gother_tui.session import Session
 from gother_tui.widgets.action import ActionPanel
+from gother_tui.widgets.footer import KeyBar
+from gother_tui.widgets.notice import TableNotice
 from gother_tui.widgets.players import PlayersPanel
+from gother_tui.widgets.quiet import display, show
 from gother_tui.widgets.status import PilesLine, StatusLine
-from gother_tui.widgets.talk import ChatLog, GameLog, log_text
+from gother_tui.widgets.talk import ChatLog, GameLog
 from protocol import server_messages as sm
 from protocol.constants import CHAT_MAX, MAX_SEATS, SEATS
 from protocol.view import View
 
-MOVE_ACTIONS = {"cursor", "give", "take_back", "confirm", "draw_deck", "pick_discard", "hint"}
+MOVE_ACTIONS = {
+    "cursor",
+    "give",
+    "take_back",
+    "confirm",
+    "draw_deck",
+    "draw_all",
+    "pick_discard",
+    "hint",
+}
 
 
 CURSOR = "move the cursor over the cards listed on the left"
+CARD_TABLE = (120, 36)  # the smallest terminal (columns, lines) for the card-table layout
 
 
 def _give_bindings() -> list[Binding]:
@@ -72,14 +88,22 @@ class TableScreen(Screen[None]):
         Binding(
             "d",
             "draw_deck",
-            "Deck",
+            "Draw",
             id="draw.deck",
-            tooltip="draw the top card of the draw pile (d again, or Enter, to confirm)",
+            tooltip="draw: take the top card of the draw pile, at once",
+        ),
+        Binding(
+            "D",
+            "draw_all",
+            "Draw all",
+            show=False,
+            id="draw.all",
+            tooltip="draw: fill your hand from the draw pile, one card after another",
         ),
         Binding(
             "p",
             "pick_discard",
-            "Pick discard",
+            "Take",
             id="draw.discard",
             tooltip="draw: open the discard pile to take a card from it (not when in debt)",
         ),
@@ -128,7 +152,14 @@ class TableScreen(Screen[None]):
             id="view.discard",
             tooltip="the whole discard pile",
         ),
-        Binding("l", "full_log", "Log", show=False, id="view.log", tooltip="the whole log"),
+        Binding(
+            "l",
+            "full_log",
+            "Log",
+            show=False,
+            id="view.log",
+            tooltip="the whole game's log, newest last (m: only the lines about you)",
+        ),
         Binding("L", "leave", "Leave", show=False, id="leave", tooltip="leave the table"),
         Binding(
             "escape",
@@ -147,19 +178,23 @@ class TableScreen(Screen[None]):
         self.plan: Plan | None = None
         self.awaiting: int | None = None  # rid of the move sent, until the server answers
         self.last_hint: dict[str, Any] | None = None  # the latest suggestion filled in
+        self.hint_reason = ""  # why, in one line, from the server
         self._footer_keys: tuple[object, ...] = ()
         self.history = GothHistory()  # Goth per round, from the views this client saw
         self._shown_over = False  # the game-over panel opened once for this game
+        self.drawing_all = False  # D: drawing from the draw pile until the hand is full
 
     def compose(self) -> ComposeResult:
         session = self.session
         yield StatusLine(session, id="status")
+        yield TableNotice(session, id="notice")
         with Vertical(id="body"):
             yield PlayersPanel(session, id="players")
             yield PilesLine(session, id="piles")
             with Horizontal(id="middle"):
                 yield ActionPanel(session, id="action")
                 with Vertical(id="side"):
+                    yield Static(id="since")
                     yield Static(Text("Log (l: all)"), classes="section")
                     yield GameLog(session, id="log")
                     yield Static(Text("Chat (c: talk, Esc: back)"), classes="section")
@@ -170,11 +205,19 @@ class TableScreen(Screen[None]):
                         max_length=CHAT_MAX,
                         select_on_focus=False,  # coming back keeps the draft, typing adds
                     )
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._on_view)
         self.watch(self.app, "link", self._on_link)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The card-table layout from CARD_TABLE up; the compact one below it."""
+        width, height = event.size
+        cards = width >= CARD_TABLE[0] and height >= CARD_TABLE[1]
+        if cards != self.has_class("-cards"):
+            self.set_class(cards, "-cards")
+            self._redraw()
 
     # -- following the app's state ---------------------------------------------------------
 
@@ -185,7 +228,22 @@ class TableScreen(Screen[None]):
         if self.plan is not old:
             self.awaiting = None  # another decision: whatever was in flight is settled
         self.set_class(view is not None and view.you is None, "-spectator")
+        self._show_since(view)
         self._redraw()
+        self._keep_drawing()
+
+    def _show_since(self, view: View | None) -> None:
+        """On your turn: what the others did to you since your previous one."""
+        since = self.query_one("#since", Static)
+        told = []
+        if view is not None and view.seat is not None and view.turn == view.seat and not view.over:
+            session = self.session
+            told = summary(session.chronicle.lines, view, session.catalogue, session.glyphs)
+        display(since, bool(told))
+        if told:
+            text = Text("Since your last turn\n", style="bold")
+            text.append("\n".join(told))
+            show(since, text)
 
     def _follow_game(self, view: View | None) -> None:
         """Keep the Goth history; open the game-over panel once when a game ends."""
@@ -207,7 +265,7 @@ class TableScreen(Screen[None]):
         plan = self.plan
         hinted = plan is not None and self.last_hint is not None and plan.move() == self.last_hint
         view = self.session.view
-        self.query_one(ActionPanel).show(view, plan, hinted)
+        self.query_one(ActionPanel).show(view, plan, self.hint_reason if hinted else None)
         # The footer is rebuilt whole on refresh_bindings (slow): only when its keys change.
         keys = (
             self.plan.kind if self.plan else None,
@@ -228,12 +286,16 @@ class TableScreen(Screen[None]):
         phase = view and view.phase
         if action in MOVE_ACTIONS:
             plan = self.plan
+            if not seated or phase in ("lobby", "over"):
+                return False  # not a player in a game: the keys are not offered at all
             if plan is None or self.session.link != "online":
-                return False
+                return None  # one set of keys for the whole game: greyed out, not hidden
             if action in ("give", "take_back"):
-                return plan.kind == "distribute"
-            if action in ("draw_deck", "pick_discard"):
-                return plan.kind == "draw"
+                return True if plan.kind == "distribute" else None
+            if action in ("draw_deck", "draw_all"):
+                return True if plan.kind == "draw" else None
+            if action == "pick_discard":  # in debt, or an empty pile, greys it out too
+                return True if plan.kind == "draw" and plan.choices else None
             if action == "confirm":  # enabled even when incomplete: Enter then says what's missing
                 return None if self.awaiting is not None else True
             return True
@@ -268,15 +330,28 @@ class TableScreen(Screen[None]):
             self._redraw()
 
     def action_draw_deck(self) -> None:
-        if self.plan is None:
-            return
-        if self.plan.source == "deck":  # d twice: draw
-            self.action_confirm()
+        """One key, one card: the top of the draw pile is taken at once."""
+        if self.plan is None or self.awaiting is not None:
             return
         problem = self.plan.choose_deck()
         if problem:
             self.notify(problem, severity="warning")
-        self._redraw()
+            self._redraw()
+            return
+        self.action_confirm()
+
+    def action_draw_all(self) -> None:
+        """Fill the hand from the draw pile: a draw now, and one after each state that
+        still asks this player to draw (see _keep_drawing)."""
+        self.drawing_all = True
+        self.action_draw_deck()
+
+    def _keep_drawing(self) -> None:
+        plan = self.plan
+        if not self.drawing_all or plan is None or plan.kind != "draw":
+            self.drawing_all = False
+        elif self.awaiting is None and self.session.link == "online":
+            self.action_draw_deck()
 
     def action_pick_discard(self) -> None:
         if self.plan is None:
@@ -303,18 +378,42 @@ class TableScreen(Screen[None]):
     def on_answered(self, event: msg.Answered) -> None:
         reply = event.reply
         changed = False
-        if isinstance(reply, sm.Hint) and self.plan is not None and self.plan.prefill(reply.move):
-            self.last_hint = reply.move  # the preview's title says so: no toast needed
-            changed = True
+        if isinstance(reply, sm.Hint) and self.plan is not None:
+            self._offer_hint(self.plan, reply)
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the move's own state has come
             changed = True
         if changed:
             self._redraw()
 
+    def _offer_hint(self, plan: Plan, hint: sm.Hint) -> None:
+        """Fill the hint in; if the player had chosen something already, ask first."""
+        if not plan.touched:
+            self._take_hint(plan, hint)
+            return
+        question = "Replace your choices with the hint?"
+        if hint.reason:
+            question += f"\nIt says: {hint.reason}"
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.plan is plan:  # the same decision still: else the hint is stale
+                self._take_hint(plan, hint)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def _take_hint(self, plan: Plan, hint: sm.Hint) -> None:
+        if not plan.prefill(hint.move):
+            return
+        # as the plan builds it (gives sorted by seat), so "is this still the hint?" is a
+        # plain comparison whatever order the server listed the gives in
+        self.last_hint = plan.move()
+        self.hint_reason = hint.reason or ""
+        self._redraw()
+
     def on_refused(self, event: msg.Refused) -> None:
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the state is unchanged: keep the choices, let them fix it
+            self.drawing_all = False
             self._redraw()
 
     def action_clear(self) -> None:
@@ -331,8 +430,7 @@ class TableScreen(Screen[None]):
         self.session.request(self, "start")
 
     def action_rematch(self) -> None:
-        if self.session.request(self, "rematch") is not None:
-            self.notify("Rematch asked for: it starts when every player has asked.")
+        self.session.request(self, "rematch")  # the prompt and the panel say who is waited for
 
     def action_results(self) -> None:
         view = self.session.view
@@ -345,9 +443,12 @@ class TableScreen(Screen[None]):
         self.set_focus(self.query_one("#chat-input", Input))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter sends the line and gives the keys back to the table: the next 1, 2 or f
+        is a move again, not more chat."""
         text = event.value.strip()
         if text and self.session.request(self, "chat", text=text) is not None:
             event.input.value = ""
+        self.set_focus(None)
 
     def action_fates(self) -> None:
         session = self.session
@@ -362,8 +463,7 @@ class TableScreen(Screen[None]):
             self.app.push_screen(TextViewer("The discard pile (Esc closes)", text))
 
     def action_full_log(self) -> None:
-        text = log_text(self.session.view, self.session.catalogue, self.session.glyphs)
-        self.app.push_screen(TextViewer("The log: the latest events (Esc closes)", text))
+        self.app.push_screen(StoryScreen(self.session))
 
     def action_leave(self) -> None:
         view = self.session.view
@@ -384,7 +484,8 @@ class TableScreen(Screen[None]):
 def _missing(plan: Plan) -> str:
     if plan.kind == "distribute":
         missing = plan.count - len(plan.assigned)
-        return f"Give {missing} more card(s) first: 1-{SEATS.stop - 1} gives the highlighted card."
+        keys = f"1-{len(plan.recipients)}"
+        return f"Give {plural(missing, 'more card')} first: {keys} gives the highlighted card."
     if plan.kind == "draw":
         return "Choose where to draw from: d the draw pile, p the discard pile."
     return "Choose a card first."

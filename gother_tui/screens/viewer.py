@@ -14,6 +14,8 @@ from textual.widgets import Footer, Static
 
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
+from gother_tui.narrator import plural
+from gother_tui.preview import fate_sums, sickness_text
 from gother_tui.prompts import player_names
 from protocol.constants import NAME_MAX
 from protocol.view import View
@@ -25,9 +27,10 @@ def fates_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
     for p in view.players:
         fate = p.fate
         text.append(f"{p.seat + 1} {names[p.seat]}", "bold")
+        sick = sickness_text(fate_sums(fate, catalogue))
         text.append(
-            f"  {glyphs.goth}{p.goth} {glyphs.sickness}{p.sickness} {glyphs.money}{p.money}"
-            f"  {len(fate)} card{'s' * (len(fate) != 1)}, top first\n"
+            f"  {glyphs.goth}{p.goth} {glyphs.sickness}{sick} {glyphs.money}{p.money}"
+            f"  {plural(len(fate), 'card')}, top first\n"
         )
         if not fate:
             text.append("    (empty)\n", "dim")
@@ -44,7 +47,7 @@ def discard_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
     pile = list(reversed(view.discard))
     if not pile:
         return Text("The discard pile is empty.", style="dim")
-    text = Text(f"{len(pile)} cards, top first\n\n")
+    text = Text(f"{plural(len(pile), 'card')}, top first\n\n")
     for i, card in enumerate(pile):
         c = catalogue[card]
         text.append(f"{i + 1:>3}  {c.name:<{NAME_MAX}} {values(c, glyphs)}\n")

@@ -8,14 +8,23 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.palette import BOLD
 from gother_tui.plans import Plan
+from gother_tui.preview import fate_sums, sickness_text
 from gother_tui.prompts import fate_of, player_names, preview, prompt
 from gother_tui.session import Session
 from gother_tui.widgets.cards import NAME_W, CardList, CardRow, values_header
 from gother_tui.widgets.cells import fit
+from gother_tui.widgets.quiet import show
+from gother_tui.widgets.table_cards import CardFan, PilesRow, Seats
 from protocol.view import View
+
+
+def share_line(url: str, table: str) -> str:
+    """What to send the others so they sit down at this table."""
+    return f"Others join with: gother join {url} --table {table}"
 
 
 def card_rows(
@@ -48,6 +57,22 @@ def card_rows(
     return "Your hand", [CardRow(c) for c in hand], None
 
 
+def watching_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
+    """For a spectator: each player's Fate pile, top first, and the discard pile's top."""
+    names = player_names(view)
+    text = Text()
+    for p in view.players:
+        text.append(f"{p.seat + 1} {names[p.seat]}", "bold")
+        sick = sickness_text(fate_sums(p.fate, catalogue))
+        text.append(f"  {glyphs.goth}{p.goth} {glyphs.sickness}{sick} {glyphs.money}{p.money}\n")
+        top = [catalogue.name(c) for c in reversed(p.fate)][:3]
+        more = f" {glyphs.ellipsis} +{len(p.fate) - 3}" if len(p.fate) > 3 else ""
+        text.append(
+            f"  Fate: {', '.join(top) + more if top else 'empty'}\n", "italic" if top else "dim"
+        )
+    return text
+
+
 def _index(cards: list[int], card: int | None) -> int | None:
     return cards.index(card) if card is not None and card in cards else None
 
@@ -58,32 +83,48 @@ class ActionPanel(Vertical):
         self.session = session
 
     def compose(self) -> ComposeResult:
+        yield Seats(self.session, id="around")  # the card-table layout only (-cards)
+        yield PilesRow(self.session, id="between")
         yield Static(id="prompt")
+        yield Static(id="spectating")  # a spectator's: every player's piles, in the compact layout
         yield Static(id="list-title", classes="section")
         yield CardList(self.session, id="cards")
+        yield CardFan(self.session, id="fan")
         yield Static(Text("If you confirm (Enter):"), id="preview-title", classes="section")
         yield Static(id="preview")
 
-    def show(self, view: View | None, plan: Plan | None, hinted: bool = False) -> None:
+    def show(self, view: View | None, plan: Plan | None, hint: str | None = None) -> None:
+        """`hint`: the plan is the server's hint, for this reason ("" if it gave none)."""
         if view is None:
             return
         glyphs = self.session.glyphs
-        self.query_one("#prompt", Static).update(self._headline(view, plan))
+        show(self.query_one("#prompt", Static), self._headline(view, plan))
         title, rows, cursor = card_rows(view, plan, glyphs)
-        header = fit(title, 2 + NAME_W, glyphs.ellipsis) + values_header(glyphs)
-        self.query_one("#list-title", Static).update(Text(header))
-        self.query_one(CardList).show(rows, cursor)
+        if self.screen.has_class("-cards"):  # only the one on screen: a redraw costs less
+            show(self.query_one("#list-title", Static), Text(title))
+            self.query_one(CardFan).show(rows, cursor)
+        else:
+            header = fit(title, 2 + NAME_W, glyphs.ellipsis) + values_header(glyphs)
+            show(self.query_one("#list-title", Static), Text(header))
+            self.query_one(CardList).show(rows, cursor)
+        if view.you is None:
+            spectating = watching_text(view, self.session.catalogue, glyphs)
+            show(self.query_one("#spectating", Static), spectating)
         lines = preview(view, plan, self.session.catalogue, glyphs)
+        if hint:
+            lines.insert(0, f"Why: {hint}")
         preview_title = self.query_one("#preview-title", Static)
-        preview_title.display = bool(lines) and plan is not None
-        preview_title.update(
-            Text("The hint; Enter plays it:" if hinted else "If you confirm (Enter):")
-        )
+        title = "The hint; Enter plays it:" if hint is not None else "If you confirm (Enter):"
+        # emptied rather than hidden: hiding lays the whole screen out again
+        show(preview_title, Text(title if lines and plan is not None else ""))
+        url = self.session.options.url
+        if view.phase == "lobby" and view.you is not None and url.startswith(("ws://", "wss://")):
+            lines = [share_line(url, view.table.id)]  # the lobby has no move to preview
         text = Text("\n".join(lines))
         palette = self.session.palette
         text.highlight_regex(r"SWOON|DEBT", BOLD + palette.error)
         text.highlight_regex(r"\d from swoon", BOLD + palette.warning)
-        self.query_one("#preview", Static).update(text)
+        show(self.query_one("#preview", Static), text)
 
     def _headline(self, view: View, plan: Plan | None) -> Text:
         g, link = self.session.glyphs, self.session.link

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -23,7 +22,7 @@ VALUE_W = 3  # each of the three values, right-aligned under the header's glyphs
 
 
 def values_header(glyphs: Glyphs) -> str:
-    """The glyphs over the three value columns: "  ☠  ✚  $"."""
+    """The glyphs over the three value columns: "  ☥  ☠  $"."""
     return "".join(g.rjust(VALUE_W) for g in (glyphs.goth, glyphs.sickness, glyphs.money))
 
 
@@ -54,9 +53,9 @@ def card_line(
 
 
 class CardList(Widget):
-    DEFAULT_CSS = "CardList { height: auto; max-height: 8; }"
+    DEFAULT_CSS = "CardList { height: 6; }"  # fixed: a new list never moves the rest
 
-    rows: reactive[tuple[CardRow, ...]] = reactive((), layout=True)
+    rows: reactive[tuple[CardRow, ...]] = reactive(())
     cursor: reactive[int | None] = reactive(None)
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
@@ -66,9 +65,6 @@ class CardList(Widget):
     def show(self, rows: Sequence[CardRow], cursor: int | None) -> None:
         self.rows = tuple(rows)
         self.cursor = cursor
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(self.rows))
 
     def render(self) -> Text:
         glyphs, catalogue = self.session.glyphs, self.session.catalogue

@@ -12,26 +12,32 @@ from textual.widgets import Static
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
 from gother_tui.palette import BOLD, NO_COLOUR, Palette
-from gother_tui.preview import NEAR_SWOON
+from gother_tui.preview import NEAR_SWOON, fate_sums
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
+from gother_tui.widgets.quiet import show
 from protocol.view import Player, View
 
 NAME_W, HAND_W, GOTH_W, SICK_W, MONEY_W = 20, 5, 6, 7, 10
+BANKED_SICK_W = SICK_W + 13  # "☠ 0 ⚠ (-12 banked)"
 
 
-def header(glyphs: Glyphs) -> Text:
+def header(glyphs: Glyphs, sick_w: int = SICK_W, width: int = 80) -> Text:
+    """One line: the last column's title cut to the room left (a wider Sick column for
+    banked cures must not push it onto a line of its own)."""
+    used = 2 + 2 + NAME_W + HAND_W + GOTH_W + sick_w + MONEY_W
+    fate = "Fate pile: cards, top" if width - used >= 21 else "Fate pile"
     parts = [
         fit("", 2),
         fit("#", 2),
         fit("Player", NAME_W),
         fit("Hand", HAND_W),
         fit("Goth", GOTH_W),
-        fit("Sick", SICK_W),
+        fit("Sick", sick_w),
         fit("Money", MONEY_W),
-        "Fate pile: cards, top",
+        fit(fate, max(0, width - used), glyphs.ellipsis).rstrip(),
     ]
-    return Text("".join(parts), style="bold")
+    return Text("".join(parts), style="bold", no_wrap=True, overflow="ellipsis")
 
 
 def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> str:
@@ -40,7 +46,7 @@ def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> s
         return fit("(free seat)", width)
     marks = []
     if p.seat == you:
-        marks.append("(you)")
+        marks.append(glyphs.you)
     if p.bot:
         marks.append(glyphs.bot)
     elif p.covered:
@@ -48,7 +54,7 @@ def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> s
     elif not p.connected:
         marks.append(glyphs.away)
     if p.rematch:
-        marks.append("(rematch)")
+        marks.append(glyphs.rematch)
     if p.clock is not None:  # seconds left, on tables with a clock
         seconds = int(p.clock)
         marks.append(f"{seconds // 60}:{seconds % 60:02d}")
@@ -64,8 +70,9 @@ def player_line(
     glyphs: Glyphs,
     width: int,
     palette: Palette = NO_COLOUR,
+    sick_w: int = SICK_W,
 ) -> Text:
-    acting = view.to_act if view.to_act is not None else view.turn
+    acting = None if view.over else view.to_act if view.to_act is not None else view.turn
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(fit(glyphs.turn if p.seat == acting else "", 2), style="bold")
     line.append(fit(str(p.seat + 1), 2), style="bold")
@@ -74,11 +81,14 @@ def player_line(
     line.append(fit(f"{p.hand_count}/{p.hand_limit}", HAND_W))
     line.append(fit(f"{glyphs.goth}{p.goth:>3}", GOTH_W), "bold")
     warn = p.sickness >= NEAR_SWOON
+    banked = fate_sums(p.fate, catalogue).banked  # R6: a cure kept against later Sickness
     sick_text = f"{glyphs.sickness}{p.sickness:>2}" + (f" {glyphs.warning}" if warn else "")
-    line.append(fit(sick_text, SICK_W), BOLD + palette.warning if warn else "")
+    if banked:
+        sick_text += f" (-{banked} banked)"
+    line.append(fit(sick_text, sick_w), BOLD + palette.warning if warn else "")
     money_text = f"{glyphs.money}{p.money:>3}" + (f" {glyphs.debt}" if p.in_debt else "")
     line.append(fit(money_text, MONEY_W), BOLD + palette.error if p.in_debt else "")
-    used = 2 + 2 + NAME_W + HAND_W + GOTH_W + SICK_W + MONEY_W
+    used = 2 + 2 + NAME_W + HAND_W + GOTH_W + sick_w + MONEY_W
     if p.fate:
         top = catalogue[p.fate[-1]]
         fate_text = f"{len(p.fate)}: {top.name} {values(top, glyphs, all_three=False)}"
@@ -103,7 +113,8 @@ class PlayersPanel(Static):
         self.watch(self.app, "view", self._show)
 
     def _show(self) -> None:
-        self.update(self.render_view(self.session.view))
+        if self.display:  # hidden in the card-table layout
+            show(self, self.render_view(self.session.view))
 
     def on_resize(self) -> None:
         self._show()
@@ -113,9 +124,12 @@ class PlayersPanel(Static):
             return Text("")
         session = self.session
         width, palette = self.size.width or 80, session.palette
-        lines = [header(session.glyphs)]
+        catalogue = session.catalogue
+        banking = any(fate_sums(p.fate, catalogue).banked for p in view.players)
+        sick_w = BANKED_SICK_W if banking else SICK_W  # room for "(-3 banked)" when needed
+        lines = [header(session.glyphs, sick_w, width)]
         lines += [
-            player_line(p, view, session.catalogue, session.glyphs, width, palette)
+            player_line(p, view, catalogue, session.glyphs, width, palette, sick_w)
             for p in view.players
         ]
         return Text("\n").join(lines)

@@ -1,5 +1,5 @@
-"""The game log (the view's recent events) and the table chat. Both show their newest
-lines at the bottom; the whole log opens with `l`.
+"""The game's story (the chronicle's lines, told by the narrator) and the table chat. Both
+show their newest lines at the bottom; the whole story opens with `l`.
 
 Chat text and player names are untrusted: they are put in a Text as plain strings, so
 "[bold]x[/]" shows as typed."""
@@ -13,26 +13,30 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import tell_view
+from gother_tui.narrator import Line
 from gother_tui.session import Session
+from gother_tui.widgets.quiet import show
 from protocol import server_messages as sm
-from protocol.view import View
 
 
-def log_text(view: View | None, catalogue: Catalogue, glyphs: Glyphs) -> Text:
-    if view is None or not view.log:
+def lines_text(lines: Sequence[Line], glyphs: Glyphs, *, only_mine: bool = False) -> Text:
+    """The story's lines, those about the viewer marked (a mark, not only a style)."""
+    shown = [ln for ln in lines if ln.mine or ln.kind == "gap"] if only_mine else list(lines)
+    if not shown:
         return Text("Nothing has happened yet.", style="dim")
-    lines = []
-    for line in tell_view(view, catalogue, glyphs):
-        sentence = Text(line.text)
-        if line.loud:
-            sentence.stylize("bold")
-        elif line.kind == "turn":
-            sentence.stylize("dim")
-        lines.append(sentence)
-    return Text("\n").join(lines)
+    text = Text()
+    for i, line in enumerate(shown):
+        if i:
+            text.append("\n")
+        mark = f"{glyphs.cursor} " if line.mine else "  "
+        style = "bold" if line.loud or line.mine else ("dim" if line.kind in DIM else "")
+        text.append(mark + line.text, style)
+    return text
+
+
+DIM = frozenset({"turn", "gap", "joined", "left", "away", "back", "covered"})
+PANEL_LINES = 60  # the log panel shows the newest lines; `l` opens them all
 
 
 def chat_text(lines: Sequence[sm.Chat]) -> Text:
@@ -54,7 +58,10 @@ class TailScroll(VerticalScroll, can_focus=False):
         yield Static(id="content")
 
     def set_text(self, text: Text) -> None:
-        self.query_one("#content", Static).update(text)
+        content = self.query_one("#content", Static)
+        if content.content == text:
+            return
+        show(content, text)
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
@@ -63,7 +70,8 @@ class GameLog(TailScroll):
         self.watch(self.app, "view", self._show)
 
     def _show(self) -> None:
-        self.set_text(log_text(self.session.view, self.session.catalogue, self.session.glyphs))
+        lines = self.session.chronicle.lines[-PANEL_LINES:]
+        self.set_text(lines_text(lines, self.session.glyphs))
 
 
 class ChatLog(TailScroll):

@@ -468,7 +468,7 @@ class Game:
         if not self.must_discard_down(seat):
             if len(self.hands[seat]) <= self.hand_limit(seat):
                 raise MoveError("illegal_move", "your hand is not over its limit: keep your cards")
-            raise MoveError("illegal_move", "you discard down at your draw step (R13)")
+            raise MoveError("illegal_move", "you discard down at your draw step, once drawn")
         if card not in self.hands[seat]:
             raise MoveError("illegal_move", f"{self.deck.card_name(card)} is not in your hand")
 

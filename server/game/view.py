@@ -92,6 +92,7 @@ def view(
         winner=game.winners,
         log=tuple(events),
         reveal=Reveal(tuple(game.draw_pile), game.seed) if revealed else None,
+        log_start=len(game.events) - len(events),
     )
 
 

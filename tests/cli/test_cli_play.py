@@ -347,3 +347,45 @@ def test_no_arguments_without_a_terminal_prints_help():
         )
         assert result.returncode == 0
         assert result.stdout.startswith("usage: gother") and "play" in result.stdout
+
+
+def test_play_takes_the_house_rules_and_the_bot_speed(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
+    made: list[LocalServer] = []
+
+    class Recorded(LocalServer):
+        def __init__(self, bot_delay: float) -> None:
+            super().__init__(bot_delay)
+            made.append(self)
+
+    monkeypatch.setattr(cli_play, "LocalServer", Recorded)
+    seen: dict[str, Any] = {}
+
+    def run(app: GotherApp, **kwargs: Any) -> None:  # ask the private server what it made
+        with connect(app.options.url, open_timeout=10) as ws:
+            ws.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Eve"}))
+            assert decode(ws.recv(10))["t"] == "welcome"
+            ws.send(encode({"t": "list"}))
+            frame = decode(ws.recv(10))
+            while frame["t"] != "tables":
+                frame = decode(ws.recv(10))
+            seen["tables"] = frame["tables"]
+
+    monkeypatch.setattr(GotherApp, "run", run)
+    argv = ["play", "--players", "6", "--two-or-six", "--round-cap", "2", "--fate-discard", "top"]
+    assert cli.main([*argv, "--overflow", "immediate", "--bot-speed", "fast"]) == 0
+    ((table,),) = [seen["tables"]]
+    assert table["seats"] == 6 and table["bots"] == 5
+    variants = table["variants"]
+    assert (variants["two_or_six"], variants["round_cap"]) == (True, 2)
+    assert (variants["fate_discard"], variants["overflow"]) == ("top", "immediate")
+    assert made[0]._server.bot_delay == cli_play.BOT_SPEEDS["fast"] < cli_play.BOT_SPEEDS["normal"]
+
+
+def test_six_players_without_the_house_rule_are_refused(capsys, monkeypatch):
+    monkeypatch.setattr(cli_play, "play", lambda args: pytest.fail("must not start"))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["play", "--players", "6"])
+    assert exc.value.code == 2
+    assert "6 only with --two-or-six" in capsys.readouterr().err

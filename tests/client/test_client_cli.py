@@ -96,3 +96,27 @@ def test_the_client_logs_to_a_file_not_the_terminal(tmp_path, monkeypatch, capsy
     assert "a warning for the file" in (tmp_path / "logs" / "client.log").read_text()
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
+
+
+def test_the_bell_is_off_unless_asked_for(started):
+    cli.main(["join", "ws://127.0.0.1:8765"])
+    cli.main(["watch", "ws://127.0.0.1:8765", "--bell"])
+    (quiet, _), (loud, _) = started
+    assert quiet.options.bell is False and loud.options.bell is True
+    assert cli.build_parser().parse_args(["play"]).bell is False
+    assert cli.build_parser().parse_args(["play", "--bell"]).bell is True
+
+
+def test_gother_help_says_that_gother_alone_opens_the_start_menu():
+    assert "`gother` alone opens the start menu" in " ".join(
+        cli.build_parser().format_help().split()
+    )
+
+
+def test_every_serve_option_has_a_help_line_and_its_default():
+    serve = cli.build_parser()._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    text = " ".join(serve.format_help().split())
+    for action in serve._actions:
+        assert action.help, action.option_strings
+        if action.default not in (None, False, "==SUPPRESS=="):
+            assert f"default: {action.default}" in text or "default" in action.help, action

@@ -44,7 +44,7 @@ async def test_game_over_shows_winner_scores_and_goth_by_round(make_app, fake):
             assert app.screen.history.series(p["seat"]) == series
             label = f"{p['seat'] + 1} {p['name']}"
             row = [line for line in text.splitlines() if label in line][-1]  # scores, chart
-            assert f"☠{series[-1]}" in row
+            assert f"☥{series[-1]}" in row
             assert sum(ch in UNICODE_LEVELS for ch in row) == 3 * 4  # 4 cells a round
 
 
@@ -99,3 +99,15 @@ def test_history_starts_afresh_on_a_new_game_and_levels_share_one_scale():
     assert levels([0, 5, 10], 0, 20, ASCII, 10) == "_-="
     assert levels([-3, 0], -3, 0, ASCII, 10) == ASCII_LEVELS[0] + ASCII_LEVELS[-1]
     assert levels([1, 2, 3, 4], 0, 4, UNICODE, 2) == levels([3, 4], 0, 4, UNICODE, 2)
+
+
+async def test_game_over_shows_the_series_won_at_this_table(make_app, fake):
+    final = {**VIEWS[-1], "table": {**VIEWS[-1]["table"], "game": 3, "wins": [2, 0, 1]}}
+    fake.handlers["join"] = seat_from([*VIEWS[:-1], final])
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = await shown(pilot, GameOverScreen, "Games won")
+        lines = text.replace("│", " ").splitlines()
+        for p, won in zip(final["players"], (2, 0, 1), strict=True):
+            row = next(ln for ln in lines if f"{p['seat'] + 1} {p['name']}" in ln)  # scores first
+            assert row.split()[-1] == str(won), text

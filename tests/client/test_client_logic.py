@@ -3,6 +3,8 @@ sentences, glyph choice, the seat-token file."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from msgspec.structs import replace
 from rich.cells import cell_len
@@ -11,13 +13,14 @@ from rich.style import Style
 from gother_tui import messages as msg
 from gother_tui.catalogue import Catalogue
 from gother_tui.connection import incoming
-from gother_tui.glyphs import ASCII, UNICODE, wants_ascii
+from gother_tui.glyphs import ASCII, NAME_MARKS, UNICODE, wants_ascii
 from gother_tui.palette import Palette
 from gother_tui.plans import keep_or_replace, plan_for
 from gother_tui.preview import Outcome, Sums, fate_sums
 from gother_tui.seat_store import SeatStore
 from gother_tui.theme import GOTHER
 from gother_tui.widgets.players import player_line
+from protocol.text import RESERVED_SYMBOLS, name_problem
 from server.game import Variants
 from tests.client.viewkit import (
     DECK,
@@ -177,6 +180,21 @@ def test_ascii_glyphs_are_ascii_and_unicode_ones_are_one_cell_each():
     assert all(cell_len(getattr(UNICODE, f)) == len(getattr(UNICODE, f)) for f in symbols)
 
 
+def test_every_mark_drawn_beside_a_name_is_one_no_name_may_hold():
+    """protocol.text reserves the marks: a player named "Vlad ⚙" or "Eve (rematch)" would
+    fake them on everyone's screen. (ASCII's single characters, G > * !, cannot be kept out
+    of names: the ASCII set is the fallback for terminals without Unicode.)"""
+    for glyphs in (UNICODE, ASCII):
+        for field in NAME_MARKS:
+            mark = getattr(glyphs, field)
+            symbols = [c for c in mark if not c.isascii()]
+            assert all(c in RESERVED_SYMBOLS for c in symbols), (field, mark)
+            for tag in re.findall(r"[(\[][^)\]]*[)\]]", mark):
+                assert name_problem(f"Eve {tag}") is not None, (field, tag)
+    assert UNICODE.goth == "☥" and UNICODE.sickness == "☠" and UNICODE.money == "$"
+    assert (ASCII.goth, ASCII.sickness, ASCII.money) == ("G", "S", "$")
+
+
 def test_the_seat_file_keeps_the_latest_seat_per_server(tmp_path):
     store = SeatStore(tmp_path / "state" / "seats.json")
     assert store.find("ws://a:1") is None
@@ -214,8 +232,8 @@ def test_a_player_line_keeps_every_mark_and_warning_in_words():
     view = replace(view, players=players)
     lines = [player_line(p, view, CAT, UNICODE, 80).plain for p in view.players]
     assert lines[0].startswith("▶ 1 Raven (you)")
-    assert "✚ 4 ⚠" in lines[0] and "$ -3 DEBT" in lines[0]
-    assert "6: Fog Machine Cough ☠+2 ✚+1" in lines[0]
+    assert "☠ 4 ⚠" in lines[0] and "$ -3 DEBT" in lines[0]
+    assert "6: Fog Machine Cough ☥+2 ☠+1" in lines[0]
     assert "⚙ 2:31" in lines[1] and "AAAA…" in lines[1]  # the name gives way, not the marks
     assert "Vlad (away)" in lines[2]
     ascii_line = player_line(view.players[0], view, CAT, ASCII, 80).plain
@@ -229,10 +247,32 @@ def test_a_player_lines_warnings_take_the_themes_colours():
     view = table_view(distribute_game())
     line = player_line(view.players[0], view, CAT, UNICODE, 80, palette)
     styled = {line.plain[span.start : span.end].strip(): span.style for span in line.spans}
-    near, debt = styled["✚ 4 ⚠"], styled["$ -3 DEBT"]
+    near, debt = styled["☠ 4 ⚠"], styled["$ -3 DEBT"]
     assert isinstance(near, Style) and isinstance(debt, Style)
     assert (near.bold, near.color.number, debt.bold, debt.color.number) == (True, 3, True, 1)
     plain = player_line(view.players[0], view, CAT, UNICODE, 80)
     assert all(
         span.style in ("", "bold", "italic", "dim") or not span.style.color for span in plain.spans
     )
+
+
+async def test_a_banked_cure_shows_on_the_players_panel(make_app, fake):
+    """R6: Morticia's pile sums to Sickness -3 (A Long Nap, Early Night): it shows as 0 with
+    the cure banked, on the panel and in the Fate piles viewer."""
+    from gother_tui.screens.viewer import TextViewer
+    from tests.client.clientkit import at_table, shown, widget_text
+    from tests.client.viewkit import join_with, position, wire_view
+
+    game = position(
+        hands=[[22, 0, 4, 11, 10], [3, 9, 12, 13, 1], [14, 16, 17, 18, 19]],
+        fates=[[2], [ID["A Long Nap"], ID["Early Night"]], []],
+        phase="distribute",
+    )
+    fake.handlers["join"] = join_with(wire_view(game))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        players = widget_text(pilot, "#players")
+        assert "☠ 0 (-3 banked)" in players
+        await pilot.press("f")
+        await shown(pilot, TextViewer, "Every Fate pile", "☠0 (-3 banked)")

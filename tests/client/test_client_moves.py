@@ -3,15 +3,17 @@ exact `move` that goes to the server."""
 
 from __future__ import annotations
 
+from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.table import TableScreen
 from protocol.view import View
-from server.game import Game, Variants, parse_deck
+from server.game import Game, Variants, move_from_wire, parse_deck
 from tests.client.clientkit import (
     at_table,
     notices,
     reply,
     screen_text,
     sent_moves,
+    shown,
     until,
     widget_text,
 )
@@ -24,6 +26,7 @@ from tests.client.viewkit import (
     draw_game,
     fate_discard_game,
     join_with,
+    position,
     short_hand_game,
     state,
     wire_view,
@@ -73,7 +76,11 @@ async def test_distribute_lets_the_player_change_their_mind(make_app, fake):
         await pilot.press("down", "0")  # Pet Raven taken back
         assert plan.assigned == {}
         await pilot.press("enter")  # incomplete: nothing is sent, the reason is shown
-        await until(pilot, lambda: any("Give 3 more card(s)" in n for n in notices(pilot)), "why")
+        await until(
+            pilot,
+            lambda: any("Give 3 more cards first: 1-3 gives" in n for n in notices(pilot)),
+            "why",
+        )
         assert sent_moves(fake) == []
 
 
@@ -95,7 +102,7 @@ async def test_fate_discard_previews_a_swoon_and_sends_the_card(make_app, fake):
         await at_table(pilot)
         text = screen_text(pilot)
         assert "Your Fate pile, top first" in text
-        assert "Discard Chamomile Tea (✚-1)" in text
+        assert "Discard Chamomile Tea (☠-1)" in text
         assert "Raven: Sickness 4 → 5: SWOON" in text
         await pilot.press("down")  # Fishnet Pneumonia: Sickness 4 -> 1
         assert "Raven: Goth 2 → 1, Sickness 4 → 1" in screen_text(pilot)
@@ -104,19 +111,37 @@ async def test_fate_discard_previews_a_swoon_and_sends_the_card(make_app, fake):
         assert sent_moves(fake) == [{"kind": "discard_fate", "card": ID["Fishnet Pneumonia"]}]
 
 
-async def test_draw_from_the_deck_with_d_then_enter(make_app, fake):
+async def test_d_draws_one_card_from_the_draw_pile_at_once(make_app, fake):
+    """One key, one card: a plain d sends the draw, with no preview to confirm."""
     fake.handlers["join"] = join_with(wire_view(draw_game()))
     app = make_app(table="t1")
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
+        assert "Draw 3 more cards: d from the draw pile, D all" in widget_text(pilot, "#prompt")
         await pilot.press("d")
-        text = screen_text(pilot)
-        assert "Draw the top card of the draw pile" in text
-        assert "2 more to draw after this." in text
-        assert sent_moves(fake) == []  # previewed, not sent
-        await pilot.press("enter")
         await until(pilot, lambda: sent_moves(fake), "a move")
         assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}]
+
+
+async def test_shift_d_fills_the_hand_from_the_draw_pile(make_app, fake):
+    """D draws, and draws again after each state that still asks this player to draw."""
+    game = draw_game()
+    seq = iter(range(2, 100))
+
+    def move(m):
+        game.apply(move_from_wire(0, m["move"]))
+        return [state(next(seq), wire_view(game), rid=m["rid"])]
+
+    fake.handlers["join"] = join_with(wire_view(game))
+    fake.handlers["move"] = move
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("D")
+        await until(pilot, lambda: app.view.phase != "draw", "the hand filled")
+        assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}] * 3
+        assert len(app.view.hand) == 5
+        assert not table(pilot).drawing_all
 
 
 async def test_draw_a_chosen_card_from_the_discard_pile(make_app, fake):
@@ -127,7 +152,7 @@ async def test_draw_a_chosen_card_from_the_discard_pile(make_app, fake):
         await pilot.press("p")
         text = screen_text(pilot)
         assert "Discard pile (Esc: back)" in text
-        assert "Take Sunburn (☠-2 ✚+1) into your hand." in text
+        assert "Take Sunburn (☥-2 ☠+1) into your hand." in text
         await pilot.press("down", "down")  # Sunburn, Club Night, Consumption Chic
         assert "Take Consumption Chic" in screen_text(pilot)
         await pilot.press("enter")
@@ -135,18 +160,42 @@ async def test_draw_a_chosen_card_from_the_discard_pile(make_app, fake):
         assert sent_moves(fake) == [{"kind": "draw", "source": "discard", "card": 22}]
 
 
-async def test_in_debt_the_discard_pile_is_refused_with_the_reason(make_app, fake):
+async def test_in_debt_the_discard_pile_is_greyed_out_and_the_prompt_says_why(make_app, fake):
     fake.handlers["join"] = join_with(wire_view(debt_game()))
     app = make_app(table="t1")
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
-        assert "(you are in debt: not the discard pile)" in widget_text(pilot, "#prompt")
+        prompt = widget_text(pilot, "#prompt")
+        assert "you are in debt, so not the discard pile" in prompt
+        pick = next(b for b in app.screen.active_bindings.values() if b.binding.key == "p")
+        assert not pick.enabled  # the footer greys it out instead of offering it
         await pilot.press("p")
-        await until(pilot, lambda: any("you are in debt" in n for n in notices(pilot)), "why")
+        await pilot.pause()
         assert "Discard pile (Esc: back)" not in screen_text(pilot)
-        await pilot.press("d", "d")  # d twice draws at once
+        await pilot.press("d")
         await until(pilot, lambda: sent_moves(fake), "a move")
         assert sent_moves(fake) == [{"kind": "draw", "source": "deck"}]
+
+
+HELD = {0, 4, 3, 7, 8, 10, 12, 14, 15, 16, 17, 18, 11, 2}  # every other card is discarded
+
+
+async def test_an_empty_draw_pile_says_the_discard_pile_is_shuffled_in_first(make_app, fake):
+    """R14: drawing from an empty draw pile shuffles the discard pile into a new one."""
+    game = position(
+        hands=[[0, 4], [3, 7, 8, 10, 12], [14, 15, 16, 17, 18]],
+        fates=[[11, 2], [], []],
+        discard=[c for c in range(len(CARDS)) if c not in HELD],
+        phase="draw",
+    )
+    assert not game.draw_pile
+    fake.handlers["join"] = join_with(wire_view(game))
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        prompt = widget_text(pilot, "#prompt")
+        assert "(it is empty: the discard pile is shuffled into a new one first)" in prompt
+        assert "(0 left)" not in screen_text(pilot)
 
 
 async def test_discard_down_previews_the_hand_size(make_app, fake):
@@ -177,6 +226,32 @@ async def test_hint_prefills_the_move_and_enter_sends_it(make_app, fake):
         assert "3 Vlad: Goth -1 → 3, Money 0 → -3: DEBT" in widget_text(pilot, "#preview")
         assert "The hint; Enter plays it:" in widget_text(pilot, "#preview-title")
         assert sent_moves(fake) == []  # the player still confirms
+        await pilot.press("enter")
+        await until(pilot, lambda: sent_moves(fake), "a move")
+        assert sent_moves(fake) == [hinted]
+
+
+async def test_a_hint_gives_its_reason_and_asks_before_replacing_your_choices(make_app, fake):
+    hinted = {"kind": "distribute", "give": [[0, 11], [1, 10], [2, 0]]}
+    why = "keeps you out of debt; gives the leader Khaki Shorts"
+    fake.handlers["join"] = join_with(wire_view(distribute_game()))
+    fake.handlers["hint"] = lambda m: [reply(m, "hint", move=hinted, reason=why)]
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        await pilot.press("2")  # a choice of the player's own: Consumption Chic to Morticia
+        plan = table(pilot).plan
+        assert plan.assigned == {ID["Consumption Chic"]: 1}
+        await pilot.press("h")
+        await shown(pilot, ConfirmScreen, "Replace your choices with the hint?", "keeps you out")
+        await pilot.press("n")  # kept
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "no")
+        assert plan.assigned == {ID["Consumption Chic"]: 1}
+        await pilot.press("h")
+        await shown(pilot, ConfirmScreen, "Replace your choices")
+        await pilot.press("y")
+        await until(pilot, lambda: len(plan.assigned) == 3, "the hint filled in")
+        assert f"Why: {why}" in widget_text(pilot, "#preview")
         await pilot.press("enter")
         await until(pilot, lambda: sent_moves(fake), "a move")
         assert sent_moves(fake) == [hinted]

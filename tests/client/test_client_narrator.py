@@ -8,7 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import ASCII
+from gother_tui.glyphs import ASCII, UNICODE
 from gother_tui.narrator import Narrator, gap, presence, since_last_turn, tell_view
 from protocol.view import Event, View, convert
 from tests.client.viewkit import DECK, ID, distribute_game, played_views, table_view
@@ -229,3 +229,11 @@ def test_the_summary_since_your_last_turn_holds_what_others_did_to_you():
 def test_a_gap_says_how_many_events_were_not_seen():
     assert gap(1).text.startswith("(1 event not seen here")
     assert gap(7).kind == "gap" and "7 events" in gap(7).text
+
+
+def test_unicode_sentences_use_the_published_marks():
+    narrator = Narrator(CAT, UNICODE, NAMES, 0, PILES)
+    event = convert({"kind": "place", "seat": 1, "to": 0, "card": 5}, Event, "e")
+    assert narrator.tell(event).text == (
+        "Morticia gave you Fishnet Pneumonia ☥+1 ☠+3 — Goth 1 → 2, Sickness 2 → 5, you swoon."
+    )

@@ -190,7 +190,9 @@ async def test_watch_from_the_lobby_shows_the_table_without_hand_or_moves(make_a
         text = screen_text(pilot)
         assert "watching" in widget_text(pilot, "#status")
         assert "Your hand" not in text and "Give" not in text
-        assert not app.screen.query_one("#action").display
+        assert not app.screen.query_one("#cards").display  # no hand, no card list
+        spectating = widget_text(pilot, "#spectating")  # the left column: everyone's piles
+        assert "2 Morticia ☥0 ☠0 $0 Fate: empty" in spectating
         await pilot.press("1", "2", "3", "enter", "d", "h")
         await pilot.pause()
         assert not fake.conn.requests("move") and not fake.conn.requests("hint")
@@ -293,7 +295,7 @@ async def test_the_pile_viewers_show_every_card(make_app, fake):
         await pilot.press("f")  # the same key closes it
         await until(pilot, lambda: not isinstance(app.screen, TextViewer), "closed")
         await pilot.press("l")
-        await until(pilot, lambda: "The log" in screen_text(pilot), "the log viewer")
+        await until(pilot, lambda: "The whole game" in screen_text(pilot), "the log viewer")
 
 
 async def test_ascii_mode_draws_no_unicode_symbols(make_app, fake):
@@ -387,3 +389,23 @@ async def test_the_lobby_refreshes_its_list_by_itself(make_app, fake, monkeypatc
         await until(pilot, lambda: len(lobby_tables(app)) == 2, "the list, refreshed")
         assert len(fake.conn.requests("list")) >= 2
         assert "The Attic" in screen_text(pilot)  # no key was pressed
+
+
+def test_the_rules_in_help_reflow_to_the_width_and_say_what_the_published_rules_say():
+    """At 80 columns (76 inside the box) every word of the rules is there, no line is cut;
+    discard down is part of step 3 (draw), and cures bank."""
+    from rich.console import Console
+
+    from gother_tui.glyphs import ASCII, UNICODE
+    from gother_tui.screens.help import rules_text, rules_view
+
+    text = rules_text(UNICODE)
+    console = Console(width=76, record=True, color_system=None)
+    console.print(rules_view(text))
+    shown = console.export_text()
+    assert all(len(line) <= 76 for line in shown.splitlines())
+    assert shown.split() == [w for line in text.splitlines() for w in line.split()]
+    step3 = text[text.index("  3. ") :].splitlines()[0]
+    assert "discard down" in step3 and "  4. " not in text
+    assert "soaks up Sickness" in text and "☠0 (-3 banked)" in text
+    assert "☥" not in rules_text(ASCII) and "S0 (-3 banked)" in rules_text(ASCII)

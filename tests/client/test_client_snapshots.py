@@ -1,5 +1,6 @@
-"""Snapshots (pytest-textual-snapshot) of the table at 80x24 and 120x40, in Unicode and in
-ASCII, and of the game-over panel: fixed positions, fixed names, a scripted server.
+"""Snapshots (pytest-textual-snapshot) of the table at 80x24 (compact) and 140x44 (the card
+table), in Unicode and in ASCII, and of the game-over panel: fixed positions, fixed names, a
+scripted server.
 
 Update the baselines with `pytest tests/client/test_client_snapshots.py --snapshot-update`
 and look at them (tests/client/__snapshots__/) before committing."""
@@ -10,17 +11,18 @@ import pytest
 from textual.pilot import Pilot
 
 from gother_tui.screens.game_over import GameOverScreen
-from tests.client.clientkit import at_table, until
+from tests.client.clientkit import at_table, shown
 from tests.client.viewkit import distribute_game, join_with, joined, played_views, state, wire_view
 
 
 async def settled_table(pilot: Pilot) -> None:
     await at_table(pilot)
     await pilot.press("1")  # give the first card to yourself: the preview shows
+    pilot.app.clear_notifications()  # toasts time out: a snapshot must not race them
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("size", [(80, 24), (140, 44)], ids=["80x24", "140x44"])
 @pytest.mark.parametrize("ascii", [False, True], ids=["unicode", "ascii"])
 def test_table(snap_compare, make_app, fake, size, ascii):
     fake.handlers["join"] = join_with(wire_view(distribute_game()))
@@ -36,7 +38,8 @@ def test_game_over(snap_compare, make_app, fake):
     app = make_app(table="t1")
 
     async def over(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen), "the game over")
+        await shown(pilot, GameOverScreen, "Goth Points by round", "Table")
+        app.clear_notifications()  # the alerts' toast times out: a snapshot must not race it
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=over)

@@ -4,13 +4,18 @@ the socket let go of even when closing is cut short."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import contextlib
+import re
 import socket
+from pathlib import Path
 
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
+import gother_tui
+import server.game.state
 from gother_tui.transport import TransportError, WebSocketTransport
 from protocol import MAX_FRAME, ProtocolError, decode, encode
 
@@ -79,3 +84,38 @@ async def test_a_close_cut_short_still_lets_go_of_the_socket():
         await asyncio.to_thread(client, f"ws://127.0.0.1:{port}")
         reading.set()
         await asyncio.wait_for(ended.wait(), 5)
+
+
+async def test_nothing_listening_is_said_in_words_not_errno():
+    """A refused connection reads as what it means and what to do, never "[Errno 111]"."""
+    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"ws://127.0.0.1:{port}"
+    with pytest.raises(TransportError) as caught:
+        await WebSocketTransport(url).connect()
+    assert str(caught.value) == f"nothing is listening at {url} — is the server running?"
+    assert "Errno" not in str(caught.value)
+
+
+def _strings(path: Path) -> list[str]:
+    """The string constants of a module, docstrings and comments left out."""
+    tree = ast.parse(path.read_text("utf-8"))
+    docs = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+    ]
+
+
+def test_rule_ids_never_reach_a_player():
+    """Messages are for players: "(R12)" means nothing to them (docs/rules.md is for us)."""
+    root = Path(gother_tui.__file__).parent
+    for path in [*root.rglob("*.py"), Path(server.game.state.__file__)]:
+        for text in _strings(path):
+            assert not re.search(r"\(R\d+\)", text), f"{path.name}: a rule id in {text!r}"

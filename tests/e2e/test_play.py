@@ -1,6 +1,6 @@
 """End to end: `gother play --players 3` in an 80x24 tmux pane (a private tmux socket, HOME
-and XDG folders in a temp dir) deals a table, and Ctrl+Q ends the process with status 0,
-no traceback, and its private server closed.
+and XDG folders in a temp dir) deals a table, and Ctrl+Q (once its question is answered
+yes) ends the process with status 0, no traceback, and its private server closed.
 
 The server listens on 127.0.0.1 only; its port is read from `play.log`, where `gother play`
 sends the server's log (never to the terminal)."""
@@ -60,7 +60,16 @@ def test_play_deals_a_table_and_ctrl_q_ends_everything(tmux: Tmux, tmp_path: Pat
     port = wait_for("the server's port in play.log", lambda: listening_port(tmp_path / "state"))
     assert accepts(port)
 
+    # mid-game, Ctrl+Q asks first (the game's server runs inside this client): No keeps
+    # the game, Yes ends it
     tmux.keys("play", "C-q")
+    wait_for("the question", lambda: "This ends the game" in tmux.screen("play"))
+    tmux.keys("play", "n")
+    wait_for("the table again", lambda: "This ends the game" not in tmux.screen("play"))
+    assert tmux.pane("play", "pane_dead") != "1" and accepts(port)
+    tmux.keys("play", "C-q")
+    wait_for("the question again", lambda: "This ends the game" in tmux.screen("play"))
+    tmux.keys("play", "y")
     wait_for("the process to end", lambda: tmux.pane("play", "pane_dead") == "1")
     assert wait_for("its exit status", lambda: exit_status.exists() and exit_status.read_text())
     assert exit_status.read_text().strip() == "0"

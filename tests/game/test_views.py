@@ -132,6 +132,16 @@ def test_the_log_keeps_the_most_recent_entries():
     assert view(game, SPECTATOR, log_size=0).log == ()
 
 
+def test_the_view_says_where_its_log_starts_in_the_whole_game():
+    game = Game.new(default_deck(), 3, seed=2)
+    assert view(game, SPECTATOR).log_start == 0
+    assert "log_start" not in view(game, SPECTATOR).to_wire()  # 0 is left out
+    play_random(game, random.Random(2), 60)
+    seen = view(game, SPECTATOR)
+    assert seen.log_start == len(game.events) - 30 > 0
+    assert seen.log[0] == game.events[seen.log_start]
+
+
 def test_the_view_carries_the_table_facts():
     game = position(
         make_deck(),

@@ -43,6 +43,8 @@ NON_CARD_KEYS = frozenset(
         "round",
         "round_cap",
         "deck_count",
+        "log_start",  # how many events came before log[0], not a card
+        "wins",  # games won per seat
         "hand_count",
         "hand_limit",
         "scores",

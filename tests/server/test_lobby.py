@@ -485,6 +485,27 @@ async def test_r4_rematch_starts_a_new_game_dealt_by_the_next_seat(server, url):
     await close_all(host, a, b)
 
 
+async def test_the_table_keeps_the_series_score_across_rematches(server, url):
+    host = await Client.connect(url, "Host")
+    table = await create(host, seats=3, bots=1, variants={"round_cap": 1})
+    a, _ = await join(url, table, "A")
+    b, _ = await join(url, table, "B")
+    view = await a.state(lambda v: v["phase"] != "lobby")
+    assert "wins" not in view["table"]  # no game won yet
+    wins = [0, 0, 0]
+    for game in (1, 2):
+        finals = await asyncio.gather(*(play_to_end(p, game=game) for p in (a, b)))
+        for seat in finals[0]["winner"]:
+            wins[seat] += 1
+        assert all(f["table"]["wins"] == wins for f in finals)  # the winners counted at once
+        if game == 1:
+            await a.request("rematch")
+            reply = await b.request("rematch")
+            assert reply["view"]["table"]["game"] == 2 and reply["view"]["table"]["wins"] == wins
+    assert sum(wins) >= 2  # a tie at the round cap counts for each winner
+    await close_all(host, a, b)
+
+
 # -- bots only -------------------------------------------------------------------------
 
 

@@ -1,0 +1,99 @@
+"""End to end in a real terminal: a whole game (one person, two bots, round cap 2) played
+in an 80x24 tmux pane where, at every decision, the player first says something in the
+chat and only then takes the hint and presses Enter. Before issue 9's fix the chat line
+kept the keys after a line was sent: the `h` and the Enter went into the chat instead of
+playing the move. Every move must still go through, and every chat line be shown."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+
+import msgpack
+import pytest
+
+from tests.e2e.e2ekit import GOTHER, Tmux, create_table, gother_serve, terminal_env, wait_for
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+HINTED = "The hint; Enter plays it"
+POLL = 0.03
+STEP_TIMEOUT = 15.0
+GAME_TIMEOUT = 150.0
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[int]:
+    with gother_serve(tmp_path, "--bot-delay", "0.05") as port:
+        yield port
+
+
+@pytest.fixture
+def tmux(tmp_path) -> Iterator[Tmux]:
+    home = tmp_path / "home"
+    home.mkdir()
+    mux = Tmux(terminal_env(home, PATH=os.environ.get("PATH", "/usr/bin:/bin"), LC_ALL="C.UTF-8"))
+    try:
+        yield mux
+    finally:
+        mux.kill()
+
+
+def step(tmux: Tmux, what: str, check: Callable[[str], bool]) -> None:
+    """Wait until the screen passes `check`; at the deadline, fail showing the screen."""
+    try:
+        wait_for(what, lambda: check(tmux.screen("p0")), STEP_TIMEOUT, POLL)
+    except AssertionError as timed_out:
+        raise AssertionError(f"{timed_out}:\n{tmux.screen('p0')}") from None
+
+
+def chat_then_move(tmux: Tmux, n: int) -> None:
+    """c, a line, Enter; wait for the line in the chat; then h, the hint, Enter, the move."""
+    line = f"move {n} coming"
+    tmux.keys("p0", "c")
+    tmux.keys("p0", "-l", line)  # literally, as typed
+    tmux.keys("p0", "Enter")
+    step(tmux, f"chat line {n}", lambda screen: f"P0: {line}" in screen)
+    tmux.keys("p0", "h")
+    step(tmux, f"the hint ({n})", lambda screen: HINTED in screen)
+    before = tmux.screen("p0")
+    tmux.keys("p0", "Enter")
+    step(tmux, f"move {n}", lambda screen: screen != before)
+
+
+def test_chat_mid_turn_and_every_move_still_goes_through(server, tmux, tmp_path):
+    url = f"ws://127.0.0.1:{server}"
+    table = create_table(server, "Chatty", seats=3, bots=2, variants={"round_cap": 2})
+    env = [f"{k}={v}" for k, v in tmux.env.items()]
+    command = [str(GOTHER), "join", url, "--name", "P0", "--table", table]
+    tmux.start("p0", " ".join(["exec", "env", *env, *command]))
+    wait_for("the table", lambda: "(you)" in tmux.screen("p0"), 60, POLL)
+
+    moves = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while "WINNER" not in (screen := tmux.screen("p0")):
+        assert time.monotonic() < deadline, "the game did not finish:\n" + screen
+        if "You: step" in screen.splitlines()[0]:
+            moves += 1
+            chat_then_move(tmux, moves)
+        else:
+            time.sleep(POLL)
+
+    out = tmp_path / "game.gother"
+    done = subprocess.run(
+        [str(GOTHER), "export", "--db", str(tmp_path / "games.db"), table, str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    record = msgpack.unpackb(out.read_bytes())
+    assert record["views"][-1]["phase"] == "over"
+    mine = [move for seat, move in record["moves"] if seat == 0]
+    assert moves > 0 and len(mine) == moves  # each decision: one chat line, then its move
+    said = [text for _name, text in record["chat"]]
+    assert said == [f"move {n} coming" for n in range(1, moves + 1)]
