@@ -162,6 +162,22 @@ class TableScreen(Screen[None]):
         ),
         Binding("L", "leave", "Leave", show=False, id="leave", tooltip="leave the table"),
         Binding(
+            "P",
+            "vote_pause",
+            "Pause",
+            show=False,
+            id="vote.pause",
+            tooltip="vote to pause the game (again: go on); it pauses once every player agrees",
+        ),
+        Binding(
+            "E",
+            "vote_end",
+            "End game",
+            show=False,
+            id="vote.end",
+            tooltip="vote to end this game unfinished; it ends once every player agrees",
+        ),
+        Binding(
             "escape",
             "clear",
             "Clear",
@@ -303,6 +319,8 @@ class TableScreen(Screen[None]):
             return seated and phase == "lobby"
         if action == "rematch":
             return seated and phase == "over"
+        if action in ("vote_pause", "vote_end"):  # votes are about a game being played
+            return seated and phase not in ("lobby", "over")
         if action == "results":
             return phase == "over"
         if action == "chat":  # typing a "c" into the chat line is just a "c"
@@ -431,6 +449,21 @@ class TableScreen(Screen[None]):
 
     def action_rematch(self) -> None:
         self.session.request(self, "rematch")  # the prompt and the panel say who is waited for
+
+    def action_vote_pause(self) -> None:
+        view = self.session.view
+        if view is not None and view.seat is not None:
+            # a second press takes the vote back; while paused, it goes on
+            self.session.request(self, "pause", on=view.seat not in view.table.pause_votes)
+
+    def action_vote_end(self) -> None:
+        question = "Vote to end this game unfinished? It ends once every player here agrees."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.session.request(self, "end")
+
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def action_results(self) -> None:
         view = self.session.view

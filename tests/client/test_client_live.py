@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from gother_tui import messages as msg
 from gother_tui.app import GotherApp
 from gother_tui.options import ClientOptions
+from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.table import TableScreen
@@ -96,8 +97,8 @@ async def test_a_whole_short_game_to_the_end(live_server, store):
     app = client(live_server, store)
     answers = Answers()
     async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
-        # 3 seats, 2 bots, round cap 2
-        keys = ("tab", "backspace", "3", "tab", "backspace", "2", "tab", "tab", "tab")
+        # 3 seats, 2 bots (how they play, fate discard, over the limit: as they are), round cap 2
+        keys = ("tab", "backspace", "3", "tab", "backspace", "2", "tab", "tab", "tab", "tab")
         await create_through_the_lobby(pilot, *keys, "backspace", "backspace", "backspace", "2")
         assert app.view.round_cap == 2
         while await my_decision_or_over(pilot):
@@ -155,3 +156,22 @@ async def test_a_server_restart_resumes_the_same_seat(tmp_path, store):
             await play_one_decision(pilot, answers)
         finally:
             await second.close()
+
+
+async def test_p_votes_to_pause_and_again_goes_on_and_e_ends_the_game(live_server, store):
+    """Issue 13's votes from the table's keys: alone with bots, one player's vote is every
+    human's, so P pauses the game at once (and P again goes on), and E, once confirmed,
+    ends it unfinished: the table is closed and the client is back in the lobby."""
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot)
+        await pilot.press("P")
+        await until(pilot, lambda: app.view.table.paused, "the pause")
+        await until(pilot, lambda: "paused" in widget_text(pilot, "#notice").lower(), "its notice")
+        await pilot.press("P")
+        await until(pilot, lambda: not app.view.table.paused, "the game going on")
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby, the table closed")
+        assert not live_server.lobby.tables  # closed for everyone, not only left
