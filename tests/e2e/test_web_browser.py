@@ -145,7 +145,7 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
 
             # the screen, read from the page, has the glyphs, all of them in the door's font
             text = screen(lydia)
-            assert {"☠", "✚", "⚙", "▶", "▏"} <= drawn(text)
+            assert {"☥", "☠", "⚙", "▶", "▏"} <= drawn(text)
             font = {chr(c) for c in TTFont(STATIC / "fonts" / "DejaVuSansMono.ttf").getBestCmap()}
             assert drawn(text) <= font
             loaded = lydia.evaluate(

@@ -67,7 +67,7 @@ async def test_every_glyph_the_client_draws_is_in_the_bundled_font(tmp_path):
             for c in drawn(value)}  # fmt: skip
     for name, (wire, keys) in views.items():
         seen |= await screens(tmp_path / f"{name}.json", wire, keys)
-    assert {"☠", "✚", "⚙", "▶", "▏", "·", "╭"} <= seen  # the screens were really drawn
+    assert {"☥", "☠", "⚙", "▶", "▏", "·", "╭"} <= seen  # the screens were really drawn
     for font in FONTS:
         missing = sorted(seen - covered(font))
         assert not missing, f"{font.name} lacks {missing}"
