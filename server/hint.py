@@ -19,7 +19,8 @@ def asked(table: Table, seat: int) -> View:
     hint at. The whole log: the search reads what it says of a reshuffled draw pile."""
     if table.game is None or table.game.over:
         raise ProtocolError("not_started", "there is no game in progress")
-    seen = view(table.game, seat, log_size=len(table.game.events))
+    info, seats = table.lobby_facts()  # the players' names, for the reason's words
+    seen = view(table.game, seat, log_size=len(table.game.events), table=info, seats=seats)
     if seen.legal is None:
         raise ProtocolError("not_your_turn", "there is no decision of yours to hint at")
     return seen

@@ -74,7 +74,7 @@ class Why:
         self.leader = max((s for s in range(len(goth)) if s != me), key=lambda s: goth[s])
 
     def name(self, seat: int) -> str:
-        named = self.view.players[seat].name or f"seat {seat}"
+        named = self.view.players[seat].name or f"seat {seat + 1}"  # as players count them
         return f"{named}, the leader" if seat == self.leader else named
 
     def card(self, card: int) -> str:

@@ -40,6 +40,18 @@ async def test_a_hint_is_a_legal_move_with_a_one_line_reason_the_server_accepts(
     await player.close()
 
 
+async def test_a_placement_hint_names_the_players_as_the_table_shows_them(url):
+    """The reason speaks of people by name: a hint thought from a view without the lobby's
+    names said "seat 2", counted from 0, of the player the table shows as 3."""
+    player = await seated_at_bots(url, "normal", searched=True)
+    names = [p["name"] for p in player.latest_view()["players"]]
+    hint = await player.request("hint")
+    assert hint["t"] == "hint", hint
+    assert "seat" not in hint["reason"], hint["reason"]
+    assert any(name in hint["reason"] for name in names if name != "Human"), hint["reason"]
+    await player.close()
+
+
 async def test_the_server_answers_other_requests_while_a_hint_is_thought(url):
     """The search runs for a fifth of a second on a worker thread: a `list` sent after the
     `hint` is answered first, which it could not be if the search held the event loop."""
