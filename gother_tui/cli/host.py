@@ -36,7 +36,14 @@ def run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
         )
     try:
         summary, report = server_side.simulate(
-            args.deck, args.players, args.games, args.seed, args.bots, variants, args.jobs
+            args.deck,
+            args.players,
+            args.games,
+            args.seed,
+            args.bots,
+            variants,
+            args.jobs,
+            args.iterations,
         )
     except server_side.ServerSideError as exc:
         parser.error(str(exc))

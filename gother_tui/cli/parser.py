@@ -48,6 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=["heuristic"],
         help="BOT[,BOT…]: easy, normal, hard or a kind",
     )
+    sim.add_argument(
+        "--iterations",
+        type=argtypes.positive,
+        metavar="N",
+        help="a searching bot's (hard's) iterations a move, so runs repeat from the seed "
+        "(default: 200)",
+    )
     sim.add_argument("--deck", help="a deck file (TOML) instead of the original deck")
     sim.add_argument("--jobs", type=argtypes.positive, default=1, help="processes to use")
     sim.add_argument("--json", action="store_true", help="print one JSON object")

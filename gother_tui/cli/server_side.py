@@ -26,10 +26,12 @@ def simulate(
     bots: list[str],
     variants: Variants,
     jobs: int,
+    iterations: int | None = None,
 ) -> tuple[dict[str, Any], str]:
-    """`gother simulate`: the summary, and the report people read."""
+    """`gother simulate`: the summary, and the report people read; `iterations`: a
+    searching bot's a move (None: the simulation's own default)."""
     from server.game import DeckError, default_deck, load_deck
-    from server.simulate import format_report
+    from server.simulate import ITERATIONS, format_report
     from server.simulate import simulate as run
 
     try:
@@ -37,7 +39,7 @@ def simulate(
         deck.check_seats(players, deck_path or "original deck")
     except DeckError as exc:
         raise ServerSideError(f"bad deck file: {exc}") from None
-    summary = run(deck, players, games, seed, bots, variants, jobs)
+    summary = run(deck, players, games, seed, bots, variants, jobs, iterations or ITERATIONS)
     return summary, format_report(summary)
 
 

@@ -104,6 +104,7 @@ def test_simulate_prints_a_readable_report():
         (("--players", "2"), "2 or 6 only with --two-or-six"),
         (("--games", "0"), "must be at least 1"),
         (("--games", "many"), "is not a whole number"),
+        (("--iterations", "0"), "must be at least 1"),
         (("--bots", "genius"), "unknown bot kind genius"),
         (("--fate-discard", "bottom"), "invalid choice"),
     ],
@@ -161,6 +162,19 @@ def test_simulate_with_the_search_in_iterations_mode_repeats_from_its_seed():
     first = run()
     assert set(first["bot_win_rate"]) == {"hard", "normal", "easy"}
     assert first == run()
+
+
+def test_gother_simulate_iterations_makes_a_hard_bot_repeat_from_its_seed():
+    """The command line's way to the same: `--iterations N` for the search."""
+    args = ("simulate", "--players", "3", "--games", "2", "--seed", "9", "--round-cap", "4")
+    args += ("--bots", "hard,normal,normal", "--iterations", "6", "--json")
+    first, second = gother(*args), gother(*args)
+    assert first.returncode == 0, first.stderr
+    reports = [json.loads(r.stdout) for r in (first, second)]
+    for report in reports:
+        report.pop("games_per_second")
+    assert reports[0] == reports[1]
+    assert set(reports[0]["bot_win_rate"]) == {"hard", "normal"}
 
 
 def test_simulate_refuses_an_unknown_bot_before_playing():
