@@ -21,6 +21,7 @@ import signal
 import struct
 import termios
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import asyncssh
 
@@ -42,25 +43,19 @@ async def run_client(
     `handed` (closed here once it has them); the exit code. `who` names the session in
     the host's log."""
     width, height = process.get_terminal_size()[:2]
-    errors_read, errors_write = os.pipe()
     master, slave = os.openpty()
     set_size(master, width or 80, height or 24)
-    try:
-        child = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env={**env, ERRORS_FD: str(errors_write)},
-            start_new_session=True,
-            preexec_fn=_take_terminal,
-            pass_fds=(*handed, errors_write),
-        )
-    finally:
-        for fd in (slave, errors_write, *handed):
-            os.close(fd)
+    child, errors_read = await _spawn(
+        argv,
+        env,
+        handed,
+        also_close=(slave,),
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        preexec_fn=_take_terminal,
+    )
     os.set_blocking(master, False)
-    os.set_blocking(errors_read, False)
     window = WindowSize(lambda w, h: set_size(master, w, h))
     output = asyncio.create_task(_pump_out(master, process))
     typing = asyncio.create_task(_pump_in(process, master, window))
@@ -79,9 +74,7 @@ async def run_client(
                 os.killpg(child.pid, signal.SIGKILL)
             await child.wait()
         await asyncio.wait_for(asyncio.shield(output), 2)  # the last frame drawn
-        said = await asyncio.wait_for(asyncio.shield(errors), 2)
-        if said:
-            log.error("ssh: the client of %s stopped on an error:\n%s", who, said.rstrip())
+        await _tell_host(errors, f"the client of {who}")
     except (TimeoutError, asyncio.CancelledError):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(child.pid, signal.SIGKILL)
@@ -107,22 +100,8 @@ async def run_plain(
     stdout: no terminal, for screen readers and scripts; the exit code. Its stderr goes to
     the channel too, but what it would print on the way out goes to the host's log, as for
     `run_client`."""
-    errors_read, errors_write = os.pipe()
     pipe = asyncio.subprocess.PIPE
-    try:
-        child = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=pipe,
-            stdout=pipe,
-            stderr=pipe,
-            env={**env, ERRORS_FD: str(errors_write)},
-            start_new_session=True,
-            pass_fds=(*handed, errors_write),
-        )
-    finally:
-        for fd in (errors_write, *handed):
-            os.close(fd)
-    os.set_blocking(errors_read, False)
+    child, errors_read = await _spawn(argv, env, handed, stdin=pipe, stdout=pipe, stderr=pipe)
     assert child.stdin is not None and child.stdout is not None and child.stderr is not None
     pumps = [
         asyncio.create_task(_copy_in(process, child.stdin)),
@@ -134,9 +113,7 @@ async def run_plain(
         code = await child.wait()  # it quits at the end of its input: the player hung up
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*pumps[1:]), 2)  # its last lines
-        said = await asyncio.wait_for(asyncio.shield(errors), 2)
-        if said:
-            log.error("ssh: the plain client of %s stopped on an error:\n%s", who, said.rstrip())
+        await _tell_host(errors, f"the plain client of {who}")
     except (TimeoutError, asyncio.CancelledError):  # the server is closing
         with contextlib.suppress(ProcessLookupError):
             os.killpg(child.pid, signal.SIGKILL)
@@ -147,6 +124,42 @@ async def run_plain(
         await asyncio.gather(*pumps, errors, return_exceptions=True)
         os.close(errors_read)
     return code
+
+
+async def _spawn(
+    argv: Sequence[str],
+    env: dict[str, str],
+    handed: Sequence[int],
+    also_close: Sequence[int] = (),
+    **streams: Any,
+) -> tuple[asyncio.subprocess.Process, int]:
+    """Start `argv` in a session of its own with `streams`, the fds `handed` and the
+    errors pipe (`ERRORS_FD`); every fd given to it is closed here once it has them, with
+    `also_close`. The child, and the read end of its errors pipe (non-blocking)."""
+    errors_read, errors_write = os.pipe()
+    try:
+        child = await asyncio.create_subprocess_exec(
+            *argv,
+            env={**env, ERRORS_FD: str(errors_write)},
+            start_new_session=True,
+            pass_fds=(*handed, errors_write),
+            **streams,
+        )
+    except BaseException:
+        os.close(errors_read)
+        raise
+    finally:
+        for fd in (*also_close, errors_write, *handed):
+            os.close(fd)
+    os.set_blocking(errors_read, False)
+    return child, errors_read
+
+
+async def _tell_host(errors: asyncio.Task[str], whose: str) -> None:
+    """What the client said on its errors pipe, if anything, into the host's log."""
+    said = await asyncio.wait_for(asyncio.shield(errors), 2)
+    if said:
+        log.error("ssh: %s stopped on an error:\n%s", whose, said.rstrip())
 
 
 async def _copy_in(process: asyncssh.SSHServerProcess[bytes], sink: asyncio.StreamWriter) -> None:
