@@ -6,16 +6,15 @@ playing the move. Every move must still go through, and every chat line be shown
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import msgpack
 import pytest
 
-from tests.e2e.e2ekit import GOTHER, Tmux, create_table, gother_serve, terminal_env, wait_for
+from tests.e2e.e2ekit import GOTHER, Tmux, create_table, wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -23,23 +22,6 @@ HINTED = "The hint; Enter plays it"
 POLL = 0.03
 STEP_TIMEOUT = 15.0
 GAME_TIMEOUT = 150.0
-
-
-@pytest.fixture
-def server(tmp_path) -> Iterator[int]:
-    with gother_serve(tmp_path, "--bot-delay", "0.05") as port:
-        yield port
-
-
-@pytest.fixture
-def tmux(tmp_path) -> Iterator[Tmux]:
-    home = tmp_path / "home"
-    home.mkdir()
-    mux = Tmux(terminal_env(home, PATH=os.environ.get("PATH", "/usr/bin:/bin"), LC_ALL="C.UTF-8"))
-    try:
-        yield mux
-    finally:
-        mux.kill()
 
 
 def step(tmux: Tmux, what: str, check: Callable[[str], bool]) -> None:
@@ -64,7 +46,8 @@ def chat_then_move(tmux: Tmux, n: int) -> None:
     step(tmux, f"move {n}", lambda screen: screen != before)
 
 
-def test_chat_mid_turn_and_every_move_still_goes_through(server, tmux, tmp_path):
+def test_chat_mid_turn_and_every_move_still_goes_through(quick_bots_server, utf8_tmux, tmp_path):
+    server, tmux = quick_bots_server, utf8_tmux
     url = f"ws://127.0.0.1:{server}"
     table = create_table(server, "Chatty", seats=3, bots=2, variants={"round_cap": 2})
     env = [f"{k}={v}" for k, v in tmux.env.items()]

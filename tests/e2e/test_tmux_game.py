@@ -6,18 +6,16 @@ server's export of the table must agree with what the panes show."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
 
 import msgpack
 import pytest
 
 from gother_tui.record import load_record
-from tests.e2e.e2ekit import GOTHER, Tmux, create_table, gother_serve, terminal_env, wait_for
+from tests.e2e.e2ekit import GOTHER, Tmux, create_table, wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -26,24 +24,6 @@ HINTED = "The hint; Enter plays it"
 POLL = 0.03  # seconds between screen reads inside a deadline loop
 STEP_TIMEOUT = 15.0  # one hint, one move: generous on two busy cores
 GAME_TIMEOUT = 120.0
-
-
-@pytest.fixture
-def server(tmp_path) -> Iterator[int]:
-    """The port of a `gother serve` keeping its games in tmp_path/games.db."""
-    with gother_serve(tmp_path, "--bot-delay", "0.05") as port:
-        yield port
-
-
-@pytest.fixture
-def tmux(tmp_path) -> Iterator[Tmux]:
-    home = tmp_path / "home"
-    home.mkdir()
-    mux = Tmux(terminal_env(home, PATH=os.environ.get("PATH", "/usr/bin:/bin"), LC_ALL="C.UTF-8"))
-    try:
-        yield mux
-    finally:
-        mux.kill()
 
 
 def join(tmux: Tmux, pane: str, command: list[str]) -> None:
@@ -65,7 +45,8 @@ def play_one(tmux: Tmux, pane: str) -> None:
     wait_for(f"the move from {pane}", lambda: tmux.screen(pane) != before, STEP_TIMEOUT, POLL)
 
 
-def test_a_whole_game_in_three_terminals(server, tmux, tmp_path):
+def test_a_whole_game_in_three_terminals(quick_bots_server, utf8_tmux, tmp_path):
+    server, tmux = quick_bots_server, utf8_tmux
     url = f"ws://127.0.0.1:{server}"
     table = create_table(server, "E2E", seats=SEATS, variants={"round_cap": 3})
     panes = [f"p{i}" for i in range(SEATS)]
