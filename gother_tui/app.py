@@ -254,6 +254,9 @@ class GotherApp(ClientApp):
             case sm.Chat():
                 self.chat = (*self.chat, message)[-CHAT_KEPT:]
                 return
+            case sm.Story():  # the game so far, told with the state that follows
+                self.chronicle.recall(message)
+                return
             case sm.Error():
                 self._on_error(message)
                 return

@@ -17,7 +17,7 @@ import msgspec
 
 from protocol.constants import PROTOCOL_VERSION
 from protocol.errors import ErrorCode
-from protocol.view import Card, Variants, View, Wire, convert
+from protocol.view import Card, Event, Variants, View, Wire, convert
 
 
 class Reply(Wire, tag_field="t", frozen=True):
@@ -119,6 +119,18 @@ class State(Wire, tag_field="t", tag="state", frozen=True):
     rid: int | None = None  # only on the state that answers the viewer's own `move`
 
 
+class Story(Wire, tag_field="t", tag="story", kw_only=True, frozen=True):
+    """Events `start` on of game `game`'s log, as this viewer's view tells them: sent in
+    parts after `joined` or `watching`, before the first `state`, so a client that comes
+    in late or comes back holds the whole game's story (a `state` carries only its newest
+    events)."""
+
+    table: str
+    game: int
+    start: int
+    log: tuple[Event, ...]
+
+
 class Chat(Wire, tag_field="t", tag="chat", frozen=True):
     sender: str = msgspec.field(name="from")  # `from` is a Python keyword
     text: str
@@ -136,6 +148,7 @@ Message = (
     | Closed
     | Error
     | State
+    | Story
     | Chat
 )
 _KNOWN = frozenset(cls.__struct_config__.tag for cls in get_args(Message))

@@ -38,8 +38,8 @@ from protocol import (
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
-from server.fanout import chat, close_table, publish, replay_chat, show
-from server.game import MoveError
+from server.fanout import chat, close_table, publish, replay_chat, show, tell_story
+from server.game import SPECTATOR, MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import Hints
 from server.limits import AcceptLog, descriptor_budget, is_local
@@ -448,6 +448,7 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        tell_story(table, conn, seat)
         self.after_change(table)
         self.lobby.start_if_full(table)
 
@@ -466,6 +467,7 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        tell_story(table, conn, seat)
         replaced = table.resume(conn, seat)
         self.after_change(table)
         if isinstance(replaced, Connection):
@@ -494,6 +496,7 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        tell_story(table, conn, SPECTATOR)
         table.watch(conn)
         show(table, conn)
 

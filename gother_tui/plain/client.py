@@ -205,6 +205,8 @@ class PlainClient:
             case sm.Chat():
                 self.say(f"{message.sender} says: {message.text}")
                 return
+            case sm.Story():  # read aloud, a whole game's past would drown the present
+                return
             case sm.Error():
                 self._refused(message)
                 return
