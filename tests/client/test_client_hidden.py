@@ -1,0 +1,59 @@
+"""Nothing you need is hidden at 80x24 (issue 19): the summary since your last turn names
+every player or says how many more, against a real server's five-seat game."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.text import Text
+
+from gother_tui.narrator import since_last_turn
+from gother_tui.widgets.cells import fit_lines
+from tests.client.clientkit import until, widget_text
+from tests.client.test_client_live import (
+    Answers,
+    client,
+    create_through_the_lobby,
+    my_decision_or_over,
+    play_one_decision,
+)
+
+CONSOLE = Console(width=200)
+words = st.text(st.sampled_from("ab ☥Ω漢"), min_size=1, max_size=60)
+
+
+@given(st.lists(words, max_size=8), st.integers(1, 40), st.integers(1, 8), words)
+def test_fitted_lines_fit_their_rows_and_count_what_they_leave_out(lines, width, rows, extra):
+    shown = fit_lines(lines, width, rows, CONSOLE, extra=extra)
+    height = sum(len(Text(line).wrap(CONSOLE, width)) for line in shown)
+    more = [line for line in shown if line.startswith("+") and " more" in line]
+    if len(more) and shown[-1] == more[-1] and shown[-1] not in lines:
+        left_out = int(shown[-1][1:].split()[0])
+        assert shown[:-1] == lines[: len(lines) - left_out] and left_out > 0
+    else:
+        assert shown in ([*lines, extra], lines)
+    assert height <= rows or shown == [f"+{len(lines)} more"]
+
+
+async def test_since_your_last_turn_names_every_player_or_how_many_more(live_server, store):
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        keys = ("tab", "backspace", "5", "tab", "backspace", "4")  # five seats, four bots
+        await create_through_the_lobby(pilot, *keys)
+        assert len(app.view.players) == 5
+        while await my_decision_or_over(pilot) and app.view.round < 2:
+            await play_one_decision(pilot, answers)
+        await until(pilot, lambda: app.screen.query_one("#since").display, "the summary")
+        done = since_last_turn(app.chronicle.lines, app.view.seat)
+        assert len(done) >= 4  # each of the four bots placed a card on our pile
+        text = widget_text(pilot, "#since")
+        named = sum(line.text.split()[0] in text for line in done)
+        more = int(found[1]) if (found := re.search(r"\+(\d+) more", text)) else 0
+        assert named + more >= len(done) and named >= 1, text
+        since = app.screen.query_one("#since")
+        rows = since.render().wrap(since.size.width)
+        assert len(rows) <= since.size.height  # nothing cut off
