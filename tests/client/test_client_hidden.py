@@ -1,18 +1,21 @@
 """Nothing you need is hidden at 80x24 (issue 19): the summary since your last turn names
-every player or says how many more, against a real server's five-seat game."""
+every player or says how many more (a real server's five-seat game); a toast covers neither
+the hand nor the decision, and in ASCII mode draws no Unicode."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.text import Text
+from textual.widgets._toast import Toast
 
 from gother_tui.narrator import since_last_turn
 from gother_tui.widgets.cells import fit_lines
-from tests.client.clientkit import until, widget_text
+from tests.client.clientkit import at_table, screen_text, until, widget_text
 from tests.client.test_client_live import (
     Answers,
     client,
@@ -20,6 +23,8 @@ from tests.client.test_client_live import (
     my_decision_or_over,
     play_one_decision,
 )
+from tests.client.test_client_story import VIEWS, YOUR_TURN_2, seat_from
+from tests.client.viewkit import state
 
 CONSOLE = Console(width=200)
 words = st.text(st.sampled_from("ab ☥Ω漢"), min_size=1, max_size=60)
@@ -57,3 +62,24 @@ async def test_since_your_last_turn_names_every_player_or_how_many_more(live_ser
         since = app.screen.query_one("#since")
         rows = since.render().wrap(since.size.width)
         assert len(rows) <= since.size.height  # nothing cut off
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_a_toast_covers_neither_the_hand_nor_the_decision_and_ascii_draws_ascii(
+    make_app, fake, ascii
+):
+    fake.handlers["join"] = seat_from(VIEWS[:YOUR_TURN_2])
+    app = make_app(table="t1", ascii=ascii)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await at_table(pilot)
+        await until(pilot, lambda: app.view.round == 1 and app.view.turn != 0, "others' turns")
+        fake.conn.feed(state(YOUR_TURN_2 + 1, VIEWS[YOUR_TURN_2]))  # your turn: an alert
+        shown = lambda: app.screen.query(Toast) and "Your turn" in screen_text(pilot)  # noqa: E731
+        await until(pilot, shown, "the toast")
+        toast = app.screen.query(Toast).first()
+        for covered in ("#action", "#cards", "#prompt", "#preview"):
+            region = app.screen.query_one(covered).region
+            assert not region.overlaps(toast.region), f"the toast covers {covered}"
+        if ascii:
+            text = screen_text(pilot)
+            assert all(ch.isascii() for ch in text), {ch for ch in text if not ch.isascii()}
