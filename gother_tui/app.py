@@ -29,7 +29,7 @@ from gother_tui.options import ClientOptions
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.connecting import ConnectingScreen
 from gother_tui.screens.create_table import CreateTableScreen, PasswordScreen
-from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.screens.game_over import EndedScreen, GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.name import NameScreen
@@ -62,6 +62,7 @@ class GotherApp(ClientApp):
         TableScreen.BINDINGS,
         LobbyScreen.BINDINGS,
         GameOverScreen.BINDINGS,
+        EndedScreen.BINDINGS,
         CreateTableScreen.BINDINGS,
         PasswordScreen.BINDINGS,
         ConfirmScreen.BINDINGS,
@@ -271,8 +272,13 @@ class GotherApp(ClientApp):
             case sm.Left():
                 self._do(self.flow.left())
             case sm.Closed():  # the table is gone (its players ended the game): as if left
-                self.notify(message.reason, title="Table closed", markup=False)
+                last = self.view
                 self._do(self.flow.left())
+                if last is not None and last.phase not in ("lobby", "over"):
+                    # an end vote: where the game stood, for everyone, over the lobby
+                    self.push_screen(EndedScreen(self, last, message.reason))
+                else:
+                    self.notify(message.reason, title="Table closed", markup=False)
                 return
         self._answer(message)
 

@@ -34,6 +34,7 @@ from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
 from gother_tui.plain.words import arrival_lines, table_lines
 from gother_tui.plans import Plan
+from gother_tui.prompts import standings
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import TransportFactory, WebSocketTransport
 from protocol import ProtocolError, validate_request
@@ -226,6 +227,9 @@ class PlainClient:
                 self._do(self.flow.left())
             case sm.Closed():  # the table is gone (its players ended the game): as if left
                 self.say(f"The table was closed: {message.reason}")
+                view = self.view
+                if view is not None and view.phase not in ("lobby", "over"):
+                    self.say(f"Final standings: {standings(view, self.glyphs)}.")
                 self._do(self.flow.left())
                 return
         self._settle(message.rid, message)

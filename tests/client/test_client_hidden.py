@@ -1,6 +1,7 @@
 """Nothing you need is hidden at 80x24 (issue 19): the summary since your last turn names
 every player or says how many more (a real server's five-seat game); a toast covers neither
-the hand nor the decision, and in ASCII mode draws no Unicode."""
+the hand nor the decision, and in ASCII mode draws no Unicode; an end vote shows players
+and spectators where the game stood."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from rich.text import Text
 from textual.widgets._toast import Toast
 
 from gother_tui.narrator import since_last_turn
+from gother_tui.screens.confirm import ConfirmScreen
+from gother_tui.screens.game_over import EndedScreen
+from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.widgets.cells import fit_lines
-from tests.client.clientkit import at_table, screen_text, until, widget_text
+from tests.client.clientkit import at_table, screen_text, shown, until, widget_text
 from tests.client.test_client_live import (
     Answers,
     client,
@@ -25,6 +29,7 @@ from tests.client.test_client_live import (
 )
 from tests.client.test_client_story import VIEWS, YOUR_TURN_2, seat_from
 from tests.client.viewkit import state
+from tests.server.netkit import Client
 
 CONSOLE = Console(width=200)
 words = st.text(st.sampled_from("ab ☥Ω漢"), min_size=1, max_size=60)
@@ -32,15 +37,15 @@ words = st.text(st.sampled_from("ab ☥Ω漢"), min_size=1, max_size=60)
 
 @given(st.lists(words, max_size=8), st.integers(1, 40), st.integers(1, 8), words)
 def test_fitted_lines_fit_their_rows_and_count_what_they_leave_out(lines, width, rows, extra):
-    shown = fit_lines(lines, width, rows, CONSOLE, extra=extra)
-    height = sum(len(Text(line).wrap(CONSOLE, width)) for line in shown)
-    more = [line for line in shown if line.startswith("+") and " more" in line]
-    if len(more) and shown[-1] == more[-1] and shown[-1] not in lines:
-        left_out = int(shown[-1][1:].split()[0])
-        assert shown[:-1] == lines[: len(lines) - left_out] and left_out > 0
+    fitted = fit_lines(lines, width, rows, CONSOLE, extra=extra)
+    height = sum(len(Text(line).wrap(CONSOLE, width)) for line in fitted)
+    more = re.match(r"\+(\d+) more", fitted[-1]) if fitted else None  # words hold no "+"
+    if more:
+        left_out = int(more[1])
+        assert left_out > 0 and fitted[:-1] == lines[: len(lines) - left_out]
     else:
-        assert shown in ([*lines, extra], lines)
-    assert height <= rows or shown == [f"+{len(lines)} more"]
+        assert fitted in ([*lines, extra], lines)
+    assert height <= rows or fitted == [f"+{len(lines)} more"]  # not even the count fits
 
 
 async def test_since_your_last_turn_names_every_player_or_how_many_more(live_server, store):
@@ -74,8 +79,9 @@ async def test_a_toast_covers_neither_the_hand_nor_the_decision_and_ascii_draws_
         await at_table(pilot)
         await until(pilot, lambda: app.view.round == 1 and app.view.turn != 0, "others' turns")
         fake.conn.feed(state(YOUR_TURN_2 + 1, VIEWS[YOUR_TURN_2]))  # your turn: an alert
-        shown = lambda: app.screen.query(Toast) and "Your turn" in screen_text(pilot)  # noqa: E731
-        await until(pilot, shown, "the toast")
+        await until(
+            pilot, lambda: app.screen.query(Toast) and "Your turn" in screen_text(pilot), "a toast"
+        )
         toast = app.screen.query(Toast).first()
         for covered in ("#action", "#cards", "#prompt", "#preview"):
             region = app.screen.query_one(covered).region
@@ -83,3 +89,34 @@ async def test_a_toast_covers_neither_the_hand_nor_the_decision_and_ascii_draws_
         if ascii:
             text = screen_text(pilot)
             assert all(ch.isascii() for ch in text), {ch for ch in text if not ch.isascii()}
+
+
+async def test_an_end_vote_shows_the_player_the_final_standings_over_the_lobby(live_server, store):
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot)  # alone with three bots: one vote decides
+        last = app.view
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        text = await shown(pilot, EndedScreen, "Final standings", "the players ended the game")
+        assert app.current_mode == "lobby" and not live_server.lobby.tables
+        assert all(p.name in text for p in last.players)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+
+async def test_an_end_vote_shows_a_spectator_the_final_standings(live_server, store):
+    request = {"name": "Wake", "seats": 3, "bots": 2}
+    table = live_server.lobby.create(request)
+    url = f"ws://127.0.0.1:{live_server.port}"
+    player = await Client.connect(url, "Lenore")
+    assert (await player.request("join", table=table.id))["t"] == "joined"
+    await player.state(lambda v: v["phase"] != "lobby")
+    app = client(live_server, store, name="Crow", watch=True, table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.view and app.current_mode == "table", "the table")
+        await player.send("end")  # the only human's vote decides (its reply: issue 19, 5)
+        text = await shown(pilot, EndedScreen, "Final standings")
+        assert "Lenore" in text and "Vlad" in text
+    await player.close()
