@@ -148,6 +148,9 @@ class GotherApp(ClientApp):
         if view is None:
             self.terminal_title = self.TITLE
             return
+        for line in added:  # coming back to a seat a bot kept: worth a long look
+            if line.kind == "welcome":
+                self.notify(line.text, title="Welcome back", timeout=15, markup=False)
         if before is not None:  # arriving at a table is no news
             if not self._alerts:
                 self.call_after_refresh(self._alert)
@@ -265,6 +268,7 @@ class GotherApp(ClientApp):
                 self._do(self.flow.welcomed())
             case sm.Joined():
                 self._enter_table(message.cards)
+                self.chronicle.welcome_back(message.covered_rounds)
                 self._do(self.flow.seated(message))
             case sm.Watching():
                 self._enter_table(message.cards)

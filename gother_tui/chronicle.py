@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import Line, Narrator, gap, presence
+from gother_tui.narrator import Line, Narrator, covered_for_you, gap, presence
 from protocol.server_messages import Story
 from protocol.view import Event, View
 
@@ -30,6 +30,12 @@ class Chronicle:
         self._next = 0  # the place in the game's log of the next event not yet told
         self._last: View | None = None
         self._recalled: tuple[Game | None, list[Event]] = (None, [])  # the server's story
+        self._covered = 0  # rounds a bot played for us while we were away, to tell
+
+    def welcome_back(self, rounds: int) -> None:
+        """The server says a bot played `rounds` rounds for us while we were away: told
+        after the story, with the next view (which says whether it won for us)."""
+        self._covered = rounds
 
     def recall(self, story: Story) -> None:
         """A part of the game's story the server sent: kept until the next view tells it.
@@ -63,6 +69,9 @@ class Chronicle:
             narrator = Narrator.for_view(view, catalogue, glyphs, new)
             added += [narrator.tell(event) for event in new]
             self._next = end
+        if self._covered:
+            added.append(covered_for_you(self._covered, view))
+            self._covered = 0
         self.lines += added
         return added
 

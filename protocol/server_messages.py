@@ -69,6 +69,7 @@ class Joined(Reply, tag="joined", kw_only=True, frozen=True):
     seat: int
     token: str  # secret: kept to `resume` the seat, never shown
     cards: tuple[Card, ...]  # the card catalogue, once per table
+    covered_rounds: int = 0  # on `resume`: rounds a bot played for this seat while away
 
 
 class Watching(Reply, tag="watching", kw_only=True, frozen=True):

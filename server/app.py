@@ -463,6 +463,7 @@ class GotherServer:
                 seat=seat,
                 token=request["token"],
                 cards=table.deck.catalogue(),
+                covered_rounds=self.pacer.covered_rounds(table, seat),
                 rid=request.get("rid"),
             )
         )

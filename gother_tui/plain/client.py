@@ -26,7 +26,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.connection import Connection
 from gother_tui.flow import Ask, Flow, Step
 from gother_tui.glyphs import Glyphs, glyphs_for
-from gother_tui.narrator import Line
+from gother_tui.narrator import Line, covered_for_you
 from gother_tui.options import ClientOptions
 from gother_tui.plain.choices import Decision, decision
 from gother_tui.plain.player import Player
@@ -218,6 +218,8 @@ class PlainClient:
                 self._do(self.flow.welcomed())
             case sm.Joined():
                 self._enter_table(message.cards)
+                if message.covered_rounds:
+                    self.say(covered_for_you(message.covered_rounds).text)
                 self._do(self.flow.seated(message))
             case sm.Watching():
                 self._enter_table(message.cards)

@@ -1,11 +1,13 @@
 """Nothing you need is hidden at 80x24 (issue 19): the summary since your last turn names
 every player or says how many more (a real server's five-seat game); a toast covers neither
 the hand nor the decision, and in ASCII mode draws no Unicode; an end vote shows players
-and spectators where the game stood."""
+and spectators where the game stood; a player coming back hears that a bot played for
+them (and won, if it did)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -14,12 +16,14 @@ from rich.console import Console
 from rich.text import Text
 from textual.widgets._toast import Toast
 
-from gother_tui.narrator import since_last_turn
+from gother_tui.narrator import covered_for_you, since_last_turn
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.game_over import EndedScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.widgets.cells import fit_lines
-from tests.client.clientkit import at_table, screen_text, shown, until, widget_text
+from protocol.view import View
+from server.app import GotherServer, ServerConfig
+from tests.client.clientkit import at_table, notices, screen_text, shown, until, widget_text
 from tests.client.test_client_live import (
     Answers,
     client,
@@ -28,7 +32,7 @@ from tests.client.test_client_live import (
     play_one_decision,
 )
 from tests.client.test_client_story import VIEWS, YOUR_TURN_2, seat_from
-from tests.client.viewkit import state
+from tests.client.viewkit import played_views, state
 from tests.server.netkit import Client
 
 CONSOLE = Console(width=200)
@@ -120,3 +124,42 @@ async def test_an_end_vote_shows_a_spectator_the_final_standings(live_server, st
         text = await shown(pilot, EndedScreen, "Final standings")
         assert "Lenore" in text and "Vlad" in text
     await player.close()
+
+
+async def test_a_player_coming_back_hears_that_a_bot_played_for_them(tmp_path, store):
+    config = ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "g.db"), grace=0.0)
+    server = GotherServer(replace(config, bot_delay=0.0))
+    await server.start()
+    try:
+        app = client(server, store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await create_through_the_lobby(pilot)  # and away at once: a bot covers the seat
+            table = app.table_id
+        watcher = await Client.connect(f"ws://127.0.0.1:{server.port}", "Crow")
+        assert (await watcher.request("watch", table=table))["t"] == "watching"
+        await watcher.state(lambda v: v["round"] >= 3 or v["phase"] == "over")
+        await watcher.close()
+        back = client(server, store)
+        async with back.run_test(size=(80, 24), notifications=True) as pilot:
+            await until(pilot, lambda: back.view and back.current_mode == "table", "the seat")
+            said = re.compile(r"While you were away a bot played for you in (\d+) rounds\.")
+            heard = await until(pilot, lambda: [m for n in notices(pilot) if (m := said.match(n))])
+            rounds = int(heard[0][1])
+            assert rounds >= 2
+            (welcome,) = [ln.text for ln in back.chronicle.lines if ln.kind == "welcome"]
+            assert welcome.startswith(f"While you were away a bot played for you in {rounds}")
+            if "It won the game for you." in welcome:  # it may have: the game goes on
+                assert back.view.over and back.seat in back.view.winner
+            assert "While you were away" in widget_text(pilot, "#log")
+    finally:
+        await server.close()
+
+
+def test_a_covered_seat_that_won_hears_that_the_bot_won_for_it():
+    final = View.from_wire(played_views(seed=7, round_cap=3)[-1])
+    assert final.over and final.winner
+    for seat in range(len(final.players)):
+        seen = View.from_wire(played_views(seed=7, round_cap=3, viewer=seat)[-1])
+        said = covered_for_you(2, seen).text
+        assert said.startswith("While you were away a bot played for you in 2 rounds.")
+        assert ("It won the game for you." in said) == (seat in final.winner)
