@@ -187,6 +187,22 @@ class TableScreen(Screen[None]):
             id="clear",
             tooltip="clear your choices / leave the chat line / close the discard pile list",
         ),
+        Binding(
+            "pagedown",
+            "preview_page(1)",
+            "More",
+            show=False,
+            id="preview.down",
+            tooltip="the rest of the preview, when its title says there is more",
+        ),
+        Binding(
+            "pageup",
+            "preview_page(-1)",
+            "Back",
+            show=False,
+            id="preview.up",
+            tooltip="the preview back to its top",
+        ),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -490,6 +506,9 @@ class TableScreen(Screen[None]):
         if text and self.session.request(self, "chat", text=text) is not None:
             event.input.value = ""
         self.set_focus(None)
+
+    def action_preview_page(self, pages: int) -> None:
+        self.query_one(ActionPanel).page_preview(pages)
 
     def action_fates(self) -> None:
         session = self.session

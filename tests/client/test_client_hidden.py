@@ -150,7 +150,6 @@ async def test_a_player_coming_back_hears_that_a_bot_played_for_them(tmp_path, s
             assert welcome.startswith(f"While you were away a bot played for you in {rounds}")
             if "It won the game for you." in welcome:  # it may have: the game goes on
                 assert back.view.over and back.seat in back.view.winner
-            assert "While you were away" in widget_text(pilot, "#log")
     finally:
         await server.close()
 
@@ -163,3 +162,26 @@ def test_a_covered_seat_that_won_hears_that_the_bot_won_for_it():
         said = covered_for_you(2, seen).text
         assert said.startswith("While you were away a bot played for you in 2 rounds.")
         assert ("It won the game for you." in said) == (seat in final.winner)
+
+
+async def test_the_hint_preview_shows_every_seat_or_says_pgdn_shows_the_rest(live_server, store):
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot, "tab", "backspace", "5", "tab", "backspace", "4")
+        screen = app.screen
+        await until(pilot, lambda: app.view.legal and app.view.phase == "distribute", "a deal")
+        await pilot.press("h")
+        await until(pilot, lambda: screen.last_hint is not None, "the hint")
+        names = [f"{p.seat + 1} {p.name}:" for p in app.view.players]
+        seen = set()
+        for _ in names:  # a page at least a line long: as many pages as seats at most
+            await until(pilot, lambda: "Enter plays it" in widget_text(pilot, "#preview-title"))
+            title = widget_text(pilot, "#preview-title")
+            box = screen.query_one("#preview-box").region
+            shown = "\n".join(screen_text(pilot).splitlines()[box.y : box.bottom])
+            seen |= {name for name in names if name in shown}
+            if "PgDn" not in title:
+                break
+            await pilot.press("pagedown")
+            await until(pilot, lambda t=title: widget_text(pilot, "#preview-title") != t)
+        assert seen == set(names)
