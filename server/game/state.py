@@ -91,6 +91,10 @@ class Game:
         self.view_memo: Memo | None = None  # what view.py keeps between views of this game
         self.draw_pile: list[int] = []
         self.discard: list[int] = []
+        # R14, public: the cards the draw pile was made of at the last reshuffle (None before
+        # the first: it is then the deal's remainder), and each seat's blind draws from them.
+        self.draw_pool: frozenset[int] | None = None
+        self.pool_draws = [0] * players
         self.dealer = 0  # R4: deals and plays first; a round ends when the turn is back
         self.turn = 0
         self.round = 1
@@ -158,6 +162,8 @@ class Game:
         variants: Variants | None = None,
         known: Sequence[Iterable[int]] | None = None,
         dealer: int = 0,
+        draw_pool: Iterable[int] | None = None,
+        pool_draws: Sequence[int] = (),
     ) -> Game:
         """A game set up from explicit piles: scenario tests and the ISMCTS bot's sampled
         worlds. Every card must be in exactly one place. Swoons already due are applied."""
@@ -169,6 +175,9 @@ class Game:
         game.draw_pile = list(draw_pile)
         game.discard = list(discard)
         game.known = [set(k) for k in known] if known else [set() for _ in hands]
+        if draw_pool is not None:
+            game.draw_pool = frozenset(draw_pool)
+            game.pool_draws = list(pool_draws) or [0] * game.players
         for seat, pile in enumerate(fates):
             for card in pile:
                 game._add_to_fate(seat, card)
@@ -195,6 +204,7 @@ class Game:
         other.changes = self.changes[:]
         other.view_memo = None  # the copy goes its own way: its views build their own
         other.draw_pile, other.discard = self.draw_pile[:], self.discard[:]
+        other.pool_draws = self.pool_draws[:]
         other.moves, other.events = self.moves[:], self.events[:]
         return other
 
@@ -410,6 +420,7 @@ class Game:
             if not self.draw_pile:
                 self._reshuffle()  # R14: it ran dry earlier, with nothing to reshuffle then
             card = self.draw_pile.pop()
+            self.pool_draws[seat] += 1  # a blind draw from the pool (if there is one yet)
             if not self.draw_pile:
                 self._reshuffle()  # R14: the last card was taken
             self._take_into_hand(seat, card, seen=False)
@@ -424,6 +435,8 @@ class Game:
         if not self.discard:
             return
         self.draw_pile, self.discard = self.discard, []
+        self.draw_pool = frozenset(self.draw_pile)
+        self.pool_draws = [0] * self.players
         self.rng.shuffle(self.draw_pile)
         self.events.append(Reshuffled(len(self.draw_pile)))
 

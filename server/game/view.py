@@ -93,6 +93,8 @@ def view(
         log=tuple(events),
         reveal=Reveal(tuple(game.draw_pile), game.seed) if revealed else None,
         log_start=len(game.events) - len(events),
+        draw_pool=None if game.draw_pool is None else tuple(sorted(game.draw_pool)),
+        pool_draws=() if game.draw_pool is None else tuple(game.pool_draws),
     )
 
 
