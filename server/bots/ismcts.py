@@ -125,9 +125,7 @@ class IsmctsBot(BotBase):
 
     # -- search --------------------------------------------------------------------------
 
-    def _search(
-        self, view: View, options: Candidates, started: float
-    ) -> Move:
+    def _search(self, view: View, options: Candidates, started: float) -> Move:
         """Grow the tree, then play the root move visited most (the robust child; ties go to
         the better mean, then to the heuristic's order)."""
         seat = view.seat
