@@ -44,3 +44,4 @@ BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they
 # The names players choose bots by, and the kind each stands for; both are accepted.
 DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
+PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic" -> "normal"

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
+from protocol.constants import PLAYERS_WORD
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
@@ -195,6 +196,7 @@ class Table:
             password=self.password_hash is not None,
             variants=self.variants,
             deck=self.deck_name,
+            bot=PLAYERS_WORD.get(self.bot_kind, self.bot_kind),
         )
 
     @property
