@@ -1,4 +1,4 @@
-"""`view(game, viewer)`: the one choke point for secrets (DESIGN Principle 1).
+"""`view(game, viewer)`: the one choke point for secrets (Principle 1).
 
 Everything a seat, a spectator or a bot learns about a game is built here, as the protocol's
 `View`. Until the game is over, nobody but a hand's owner sees that hand, nobody sees the

@@ -1,4 +1,4 @@
-"""The leak test (DESIGN Principle 1): whole games over the network, every frame each seat
+"""The leak test (Principle 1): whole games over the network, every frame each seat
 and spectator receives recorded and checked against the truth.
 
 After the game the test replays it on the engine from the table's seed and moves, which
