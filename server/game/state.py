@@ -65,7 +65,7 @@ class Game:
     (Fate piles are bottom first, as on the wire; the draw pile is drawn from the end)."""
 
     def __init__(self, deck: Deck, variants: Variants, seed: int, players: int) -> None:
-        if players not in variants.seat_range:
+        if players not in variants.seat_range:  # R2: 3 to 5, or 2 and 6 as a house rule
             raise ValueError(
                 f"{players} players: the game is for {variants.seat_range.start}-"
                 f"{variants.seat_range.stop - 1}"
