@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Literal, ParamSpec
+from typing import Literal, ParamSpec
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
 from protocol.view import (
@@ -37,9 +37,6 @@ from protocol.view import (
 
 from .cards import Deck
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
-
-if TYPE_CHECKING:
-    from .view import Memo
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
 Source = Literal["deck", "discard"]
@@ -88,7 +85,6 @@ class Game:
         # Per seat, how often its hand, Fate pile or known cards changed: the view rebuilds a
         # seat's public entry only when this moved (every change goes through the pile helpers).
         self.changes = [0] * players
-        self.view_memo: Memo | None = None  # what view.py keeps between views of this game
         self.draw_pile: list[int] = []
         self.discard: list[int] = []
         # R14, public: the cards the draw pile was made of at the last reshuffle (None before
@@ -202,7 +198,6 @@ class Game:
             self.money[:],
         )
         other.changes = self.changes[:]
-        other.view_memo = None  # the copy goes its own way: its views build their own
         other.draw_pile, other.discard = self.draw_pile[:], self.discard[:]
         other.pool_draws = self.pool_draws[:]
         other.moves, other.events = self.moves[:], self.events[:]
