@@ -1,0 +1,118 @@
+"""The plain mode for the ear: a seeded 4-seat game from a pipe against a real server, as a
+listener hears it (its words per round, and espeak-ng's phonemes for every line), and the
+commands that say again what was missed (`more`, `again`, `what`, `verbose`)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import statistics
+
+import pytest
+
+from tests.plain.earkit import (
+    MINUS,
+    NEGATIVE,
+    phonemes,
+    play_seeded,
+    rounds,
+    seeded_deals,
+    words,
+)
+from tests.plain.plainkit import InProcess
+
+WORDS_A_ROUND = 175  # a minute at espeak-ng's 175 words a minute
+
+needs_espeak = pytest.mark.skipif(
+    shutil.which("espeak-ng") is None, reason="needs Debian's espeak-ng (.ci/run installs it)"
+)
+
+
+async def test_a_round_at_four_seats_is_heard_in_a_minute(server, url, tmp_path):
+    with seeded_deals():
+        lines = await play_seeded(url, tmp_path / "home")
+    heard = rounds(lines)
+    assert len(heard) >= 3, "the game should last a few rounds"
+    counts = [words(round_) for round_ in heard]
+    assert statistics.mean(counts) <= WORDS_A_ROUND, counts
+    others = re.compile(r"^(Morticia|Vlad|Lenore) \(Goth -?\d+\) gave you ")
+    for round_ in heard:
+        # another player's turn is one line, and the discard pile is said once a turn
+        assert sum(1 for line in round_ if others.match(line)) <= 3, round_
+        assert sum(1 for line in round_ if re.match(r"^  \d+: take ", line)) <= 2, round_
+    assert not [line for line in lines if line.startswith(("The server refused", "Not sent"))]
+
+
+@needs_espeak
+async def test_every_negative_number_is_heard_as_negative(server, url, tmp_path):
+    with seeded_deals():
+        lines = await play_seeded(url, tmp_path / "home")
+    negative = [line for line in set(lines) if NEGATIVE.search(line)]
+    assert len(negative) >= 5, "the game should have scores below zero to say"
+    lost = [
+        (line, said)
+        for line in negative
+        if (said := phonemes(line)).count(MINUS) < len(NEGATIVE.findall(line))
+    ]
+    assert lost == [], f"{len(lost)} of {len(negative)} lines lose a minus, e.g. {lost[:3]}"
+
+
+async def test_more_again_what_and_verbose(url, tmp_path):
+    async with InProcess(url, tmp_path, ascii=False) as plain:
+        await plain.transcript.until(r"^No tables on this server yet")
+        plain.type("create 4")  # this seat deals: its first decision is a placement
+        await plain.transcript.until(r"^Give each a card:$")
+        first = await plain.transcript.until(r"^  1: keep .* \(hint\): ")
+        await plain.transcript.until(r"^Choose 1; \d more\.$")
+
+        plain.type("2")  # not said yet: nothing is sent
+        await plain.transcript.until(r"^Option 2 was not said: more says the rest of them\.$")
+        plain.type("more")
+        await plain.transcript.until(r"^  2: keep ")
+        plain.type("more")
+        await plain.transcript.until(r"^That is every option\.$")
+
+        plain.type("again")  # the decision as it was said, and only that
+        await plain.transcript.until(r"^Give each a card:$")
+        again = await plain.transcript.until(r"^  1: keep ")
+        assert again.string == first.string
+        await plain.transcript.until(r"^Choose 1; \d more\.$")
+        assert plain.moves_sent() == []
+
+        plain.type("1")  # your own placement goes unsaid: the draw follows
+        await plain.transcript.until(r"^Draw \d+")
+        plain.type("draw deck all")
+        await plain.transcript.until(r"^You drew .*\.$")
+        turn = await plain.transcript.until(r"^(Morticia|Vlad|Lenore) \(Goth -?\d+\) ")
+        await plain.transcript.until(r"^Round 2: your turn\.$")
+
+        plain.type("what")  # what changed since your last turn, as it was said
+        repeated = await plain.transcript.until(r"^(Morticia|Vlad|Lenore) \(Goth -?\d+\) ")
+        assert repeated.string == turn.string
+
+        plain.type("verbose on")
+        await plain.transcript.until(r"^Verbose: every event and every option, in full\.$")
+        plain.type("options")
+        await plain.transcript.until(r"^Step 1/4 Fate discard: discard one card")
+        await plain.transcript.until(r"^  1: discard .* \(the top card\) \u2014 you: ")
+        await plain.transcript.until(r"^Choose 1")
+        plain.type("verbose off")
+        await plain.transcript.until(r"^Short: a line a turn, the first options")
+        plain.type("scores")
+        await plain.transcript.until(r"^  1 Raven \(you\): Goth -?\d+, Sickness ")
+        assert plain.errors() == []
+        plain.type("quit")
+
+
+async def test_verbose_tells_every_event_and_option(url, tmp_path):
+    async with InProcess(url, tmp_path, verbose=True) as plain:
+        await plain.transcript.until(r"^No tables on this server yet")
+        plain.type("create 4")
+        await plain.transcript.until(r"^Step 2/4 Distribute: give each player one card")
+        await plain.transcript.until(r"^Choose 1(-\d)?, or give CARD to NAME")
+        plain.type("1")
+        await plain.transcript.until(r"^You kept ")  # your own moves are told too
+        await plain.transcript.until(r"^Step 3/4 Draw: draw \d+ more cards?\.")
+        plain.type("more")
+        await plain.transcript.until(r"^That is every option\.$")
+        plain.type("quit")
