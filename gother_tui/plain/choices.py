@@ -182,10 +182,10 @@ def _draw(
             pile = f"the draw pile ({view.deck_count} left)"
         else:
             pile = "the draw pile (empty: the discard pile is shuffled into a new one first)"
-        options.append(Option(f"draw from {pile}", deck, short="one from the draw pile"))
+        options.append(Option(f"draw from {pile}", deck, short="draw one"))
         if legal.remaining > 1:
             text = f"draw all {legal.remaining} from the draw pile"
-            options.append(Option(text, deck, True, short=f"all {legal.remaining}"))
+            options.append(Option(text, deck, True, short=f"draw all {legal.remaining}"))
     from_deck = len(options)
     for card in plan.choices:
         move = {"kind": "draw", "source": "discard", "card": card}

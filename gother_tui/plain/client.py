@@ -314,11 +314,13 @@ class PlainClient:
         names, teller = names_of(view.players), self.teller
         for line in lines:
             said = [line.text] if self.verbose else teller.tell(line, self.catalogue, names)
+            mine_ended = view.seat is not None and self._turn_of == view.seat != line.actor
+            if line.kind == "turn" and mine_ended:
+                self.heard = []  # `what` tells what changed since your turn (not its end)
+            else:
+                self.heard.extend(said)
             if line.kind == "turn":
-                if self._turn_of == view.seat and line.actor != view.seat:
-                    self.heard = []  # `what` tells what changed since your turn
                 self._turn_of = line.actor
-            self.heard.extend(said)
             self.story.extend(said)
             self.say(*said)
 
@@ -390,8 +392,7 @@ class PlainClient:
         else:
             self.say(*self.teller.draws(self.catalogue))
             # the discard pile is said at a turn's first draw, not again at every draw
-            drawing = isinstance(view.legal, LegalDraw)
-            pile_said = drawing and any(n > found.from_deck for n in self.spoken)
+            pile_said = isinstance(view.legal, LegalDraw) and bool(self.spoken)
             lines, count = found.short_lines(pile_said), found.heard(pile_said)
         self.spoken.update((i, o.move) for i, o in enumerate(found.options[:count], 1))
         self.decision_said, self._heard_count = lines, count

@@ -119,7 +119,7 @@ class Teller:
         """Your own move, unsaid (you chose it, the next question follows) but for what it
         did beyond your choice; a line of no one's (a reshuffle) as told."""
         if line.kind == "reshuffle":
-            return ["The discard pile is shuffled into a new draw pile."]
+            return ["Discard pile reshuffled into the draw pile."]
         if line.actor is None:
             return [line.text]
         if line.kind == "swoon":
@@ -142,12 +142,12 @@ class Teller:
         if not lines:
             return []
         seat = lines[0].actor
-        parts, now = [], ""
+        parts, now, after = [], "", []
         for line in lines:
             if line.kind == "swoon" and line.actor != self.you:
                 parts.append(f"{narrator.who(line.actor)} swoons")
             elif line.kind == "reshuffle":
-                parts.append("the discard pile is shuffled into a new draw pile")
+                after.append("discard pile reshuffled")
             elif line.kind != "place" or line.outcome is None or line.card is None:
                 continue
             elif line.target == self.you and self.you is not None:
@@ -160,4 +160,4 @@ class Teller:
                 now = f" (Goth {line.outcome.after.goth})"
         if not parts:
             parts = ["played" if self.you is None else "gave you nothing"]
-        return [f"{narrator.who(seat)}{now} {'; '.join(parts)}."]
+        return [f"{narrator.who(seat)}{now} {'; '.join(parts + after)}."]
