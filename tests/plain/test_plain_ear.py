@@ -1,15 +1,27 @@
 """The plain mode for the ear: a seeded 4-seat game from a pipe against a real server, as a
-listener hears it (its words per round, and espeak-ng's phonemes for every line), and the
-commands that say again what was missed (`more`, `again`, `what`, `verbose`)."""
+listener hears it (its words per round, and espeak-ng's phonemes for every line), the
+commands that say again what was missed (`more`, `again`, `what`, `verbose`), and on views
+of random games made by the real engine, what the ear's telling holds to always."""
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import statistics
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from gother_tui.catalogue import Catalogue
+from gother_tui.narrator import names_of
+from gother_tui.plain.choices import decision
+from gother_tui.plain.ear import SPOKEN, Teller
+from gother_tui.plain.story import told
+from protocol.view import Variants, View
+from server.game import Game, default_deck, view
+from tests.game.enginekit import random_move
 from tests.plain.earkit import (
     MINUS,
     NEGATIVE,
@@ -22,6 +34,8 @@ from tests.plain.earkit import (
 from tests.plain.plainkit import InProcess
 
 WORDS_A_ROUND = 175  # a minute at espeak-ng's 175 words a minute
+CATALOGUE = Catalogue(default_deck().catalogue())
+MARKS = re.compile("[\u2190-\u21ff\u2600-\u27bf\u2014]")  # arrows, symbols, a dash
 
 needs_espeak = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="needs Debian's espeak-ng (.ci/run installs it)"
@@ -116,3 +130,47 @@ async def test_verbose_tells_every_event_and_option(url, tmp_path):
         plain.type("more")
         await plain.transcript.until(r"^That is every option\.$")
         plain.type("quit")
+
+
+def sign_lost(text: str) -> list[str]:
+    """Each minus in `text` that a speech synthesizer may drop: one not after a word and a
+    space ("Goth -1" is heard "minus one"; "(-2", "→ -1", "☥-1" are not)."""
+    return [
+        text[max(0, m.start() - 8) : m.end()]
+        for m in NEGATIVE.finditer(text)
+        if not (
+            text[m.start() - 1 : m.start()] == " " and text[m.start() - 2 : m.start() - 1].isalnum()
+        )
+    ]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5]))
+def test_the_ear_says_another_turn_in_one_line_and_every_sign_in_words(seed, players):
+    game = Game.new(default_deck(), players, seed, Variants(), 0)
+    rng = random.Random(seed)
+    teller, before, said = Teller(0), None, []
+    turn_of: int | None = None
+    for _ in range(300):
+        now: View = view(game, 0)
+        names = names_of(now.players)
+        for line in told(before, now, CATALOGUE, SPOKEN):
+            out = teller.tell(line, CATALOGUE, names)
+            if line.kind in ("turn", "over") and turn_of not in (None, 0):
+                # the turn that has just ended, told in one line
+                assert sum(1 for text in out if text.startswith(names[turn_of])) == 1, out
+            elif turn_of not in (None, 0) and line.kind not in ("turn", "over"):
+                assert out == [], (line, out)  # nothing is said before their turn ends
+            if line.kind == "turn":
+                turn_of = line.actor
+            said.extend(out)
+        found = decision(now, CATALOGUE, SPOKEN)
+        if found is not None:
+            said.extend([*found.short_lines(), *found.more_lines(0)])
+        if game.over:
+            break
+        before = now
+        game.apply(random_move(game, rng))
+    assert said
+    assert [text for text in said if MARKS.search(text)] == []
+    assert [lost for text in said for lost in sign_lost(text)] == []
