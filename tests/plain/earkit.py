@@ -50,9 +50,10 @@ def _choice(block: list[str]) -> str:
     return "1"
 
 
-async def play_seeded(url: str, home: Path, *extra: str) -> list[str]:
+async def play_seeded(url: str, home: Path, *extra: str, looks: tuple[str, ...] = ()) -> list[str]:
     """A whole game of a 4-seat table (three bots) from a pipe: every line the client
-    wrote. `extra`: more options of `gother join` (`--verbose`)."""
+    wrote. `extra`: more options of `gother join` (`--verbose`); `looks`: commands typed
+    before the first decisions are answered, one a decision."""
     host = await Client.connect(url, "Host")
     variants = {"round_cap": ROUND_CAP}
     created = await host.request("create", name="Crypt", seats=SEATS, bots=3, variants=variants)
@@ -60,11 +61,11 @@ async def play_seeded(url: str, home: Path, *extra: str) -> list[str]:
     args = ("join", url, "--plain", "--name", "Raven", "--table", created["table"], *extra)
     proc = await PlainProcess.start(*args, env=plain_env(home, LANG="C.UTF-8", TERM="dumb"))
     try:
-        start = 0
+        start, looking = 0, list(looks)
         while (await proc.until(r"^(Choose 1|Game over)")).group(1) == "Choose 1":
             end = proc.transcript.read
-            await proc.type(_choice(proc.transcript.lines[start:end]))
-            start = end
+            await proc.type(*looking[:1], _choice(proc.transcript.lines[start:end]))
+            start, looking = end, looking[1:]
         await proc.type("quit")
         await proc.until(r"^Goodbye\.$")
         assert await proc.wait() == 0

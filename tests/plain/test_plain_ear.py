@@ -57,10 +57,14 @@ async def test_a_round_at_four_seats_is_heard_in_a_minute(server, url, tmp_path)
     assert not [line for line in lines if line.startswith(("The server refused", "Not sent"))]
 
 
+LOOKS = ("hand", "piles", "scores", "discard", "more", "what", "again", "hint", "log 5")
+
+
 @needs_espeak
 async def test_every_negative_number_is_heard_as_negative(server, url, tmp_path):
     with seeded_deals():
-        lines = await play_seeded(url, tmp_path / "home")
+        lines = await play_seeded(url, tmp_path / "home", looks=LOOKS * 2)
+    assert any(line.startswith("The Fate piles, top card first:") for line in lines)
     negative = [line for line in set(lines) if NEGATIVE.search(line)]
     assert len(negative) >= 5, "the game should have scores below zero to say"
     lost = [
