@@ -8,8 +8,9 @@ allows by what it does to the scores (the sums the preview shows, R5): the most 
 for you, the fewest for the leader, the widest lead. No rule is worked out here.
 
 Every option also has a `short` text, in the ear's words (gother_tui.plain.ear), and a
-decision a `brief`: how many options the ear hears first (the hint and one other of a
-placement; `more` says the rest). The numbers are the same in both tellings.
+decision a `brief`: how many options the ear hears first (a placement's hint, two cards of
+a Fate pile, the top two of the discard pile at a turn's first draw; `more` says the
+rest). The numbers are the same in both tellings.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def _discard_fate(
 
 
 def _spoken(what: str, outcome: Outcome) -> str:
-    """ "Fake Tan Accident (the top): Goth -1 to 0, you are out of debt"."""
+    """ "Fake Tan Accident (top): Goth -1 to 0, you are out of debt"."""
     effect = changes(outcome) + flags(outcome, "you", True)
     return f"{what}: {', '.join(effect) or 'no change'}"
 
@@ -385,7 +386,7 @@ def describe_placement(
 def spoken_placement(
     view: View, placement: Mapping[int, int], catalogue: Catalogue, hinted: bool = False
 ) -> str:
-    """ "keep Velvet Cape, Stomach Bug to Vlad (the hint): you Goth 3 to 6; Vlad swoons"."""
+    """ "keep Velvet Cape, Stomach Bug to Vlad (hint): you Goth 3 to 6; Vlad swoons"."""
     names = names_of(view.players)
     given = ", ".join(
         f"keep {catalogue.name(card)}"

@@ -401,7 +401,10 @@ class PlainClient:
     def say_more(self) -> None:
         """The options of the decision not said yet; their numbers may then be played."""
         found = self.decision()
-        if found is None:
+        if found is None or self.view is None:
+            return
+        if self.said != self.view.legal:
+            self.say("Your options are not listed yet: they come in a moment.")
             return
         rest = found.more_lines(self._heard_count)
         if not rest:
