@@ -158,6 +158,10 @@ class Teller:
                 parts.append(said + (f": {', '.join(done)}" if done else ""))
             elif line.target is None:  # what they kept: where their Goth stands now
                 now = f" (Goth {line.outcome.after.goth})"
+            elif self.you is None:  # a spectator hears who was given what
+                parts.append(
+                    f"gave {narrator.who(line.target)} {narrator.catalogue.name(line.card)}"
+                )
         if not parts:
             parts = ["played" if self.you is None else "gave you nothing"]
         return [f"{narrator.who(seat)}{now} {'; '.join(parts + after)}."]
