@@ -372,6 +372,12 @@ def _add_plain_option(parser: argparse.ArgumentParser) -> None:
         help="plain line mode: one line per event, commands typed one a line (for screen "
         "readers, braille displays and scripts; see docs/plain.md)",
     )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="with --plain: tell every event and every option in full, with the marks "
+        "(by default a round is told short, in words, to be heard in about a minute)",
+    )
 
 
 def _add_display_options(parser: argparse.ArgumentParser) -> None:
