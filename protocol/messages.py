@@ -19,6 +19,7 @@ from protocol.checks import (
     show,
     string,
     tagged,
+    wire_name,
 )
 from protocol.constants import (
     BOT_NAMES,
@@ -164,11 +165,17 @@ def validate_request(msg: Mapping[str, Any]) -> dict[str, Any]:
 
 def _check_version(msg: Mapping[str, Any]) -> None:
     # Before the shape check: another version's hello may well have other fields, and the
-    # useful answer to it is the version mismatch, not a complaint about a field.
-    version = msg.get("v")
-    if type(version) is int and version != PROTOCOL_VERSION:
+    # useful answer to any `v` but ours (missing, another number, "1", 1.0, true) is the
+    # version mismatch, not a complaint about a field.
+    if "v" not in msg:
         raise ProtocolError(
-            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {version}"
+            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent no version"
+        )
+    version = msg["v"]
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        sent = version if type(version) is int else f"{wire_name(version)} {show(version)}"
+        raise ProtocolError(
+            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {sent}"
         )
 
 
