@@ -283,6 +283,9 @@ async def test_whole_games_against_bots_as_the_document_tells_them(url):
     assert final["table"]["game"] == 1 and final["dealer"] == 0
     assert probe.gaps == 0  # a seated connection hears every change of its table
 
+    await probe.refused("game_over", "move", move={"kind": "draw", "source": "deck"})
+    await probe.refused("not_started", "pause", on=True)
+    await probe.refused("not_started", "end")
     rematch = await probe.ask("rematch")  # the only human asks: the next game is dealt
     assert rematch["t"] == "state" and rematch["view"]["table"]["game"] == 2
     assert rematch["view"]["dealer"] == 1  # R4: the deal passes to the left
@@ -365,6 +368,13 @@ async def test_every_request_is_answered_with_its_rid(url):
     }
     other = await raven.wait(lambda f: f["t"] == "chat", heard)
     assert "rid" not in other and other["text"] == said["text"]  # a broadcast to the rest
+    wendy = await Probe.open(url, "Wendy")  # a newcomer hears the recent chat, then the state
+    watching = await wendy.ask("watch", table=table)
+    assert watching["t"] == "watching" and watching["cards"], watching
+    after = await wendy.wait(lambda f: f["t"] == "state")
+    told = wendy.frames[wendy.frames.index(watching) + 1 : wendy.frames.index(after)]
+    assert told == [{"t": "chat", "from": "Lydia", "text": said["text"], "table": table}]
+    await wendy.close()
 
     legal = started["view"]["legal"]  # seat 0 dealt, so it plays first (R4)
     hint = await lydia.ask("hint")
@@ -496,6 +506,10 @@ async def test_bad_input_gets_the_documented_error_codes(url):
     )
     assert "card" in reply["message"]
     await asked.refused("illegal_move", "move", move={"kind": "discard_hand", "card": 254})
+    sent = [await probe.send("chat", text=f"line {i}") for i in range(8)]  # bursts of 5
+    replies = [await probe.wait(lambda f, rid=rid: f.get("rid") == rid) for rid in sent]
+    assert {r["t"] for r in replies} == {"chat", "error"}  # each answered: said, or refused
+    assert {r["code"] for r in replies if r["t"] == "error"} == {"rate_limited"}
     private = await new_table(probe, password="velvet", bots=0)
     await third.refused("wrong_password", "join", table=private, password="wrong")
     await third.refused("no_spectators", "watch", table=private)
