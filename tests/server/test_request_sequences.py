@@ -1,6 +1,6 @@
 """Random sequences of requests from several clients against an in-process server
 (Hypothesis `RuleBasedStateMachine`): hello, create, join, leave, resume, watch, start,
-move, chat, rematch and dropped connections, in any order.
+move, chat, rematch, requests naming a table, and dropped connections, in any order.
 
 Bots move at once; absent players are never covered and present ones never time out here
 (those delays are far beyond a run). So after each step, once no bot has a move due and
@@ -172,6 +172,25 @@ class RequestSequences(RuleBasedStateMachine):
     def plain(self, i: int, kind: str) -> None:
         if self.clients[i] is not None:
             self.ask(i, kind)
+
+    @precondition(lambda self: self.tables)
+    @rule(i=slot, which=pick, kind=st.sampled_from(["start", "leave", "rematch", "hint", "chat"]))
+    def named(self, i: int, which: int, kind: str) -> None:
+        """A request naming its table acts there, or is refused if this connection is not
+        at it (a seat for a seat's request) and changes nothing."""
+        if self.clients[i] is None:
+            return
+        table = self.table(which)
+        self.settle()  # a connection dropped before is gone from the server too
+        conn = next(c for c in self.server.connections if c.name == f"C{i}")
+        at = [t.id for t in (conn.seated, conn.watched) if t is not None]
+        allowed = at if kind in ("leave", "chat") else at[:1] if conn.seated else []
+        fields = {"text": "hi"} if kind == "chat" else {}
+        reply = self.ask(i, kind, table=table, **fields)
+        if table not in allowed:
+            assert reply["t"] == "error" and reply["code"] == "not_seated", reply
+        elif reply["t"] != "error" and kind in ("leave", "chat"):
+            assert reply["table"] == table, reply
 
     @rule(i=slot, text=st.text(min_size=1, max_size=20))
     def chat(self, i: int, text: str) -> None:
