@@ -46,6 +46,60 @@ REPLIES = {
     "end": {"state", "closed"},
     "record": {"record"},
 }
+# docs/protocol.md field by field: (the fields a map must have, those it may have as well).
+# A field the server sends beyond these is a behaviour the document does not describe.
+Fields = tuple[set[str], set[str]]
+FRAMES: dict[str, Fields] = {
+    "welcome": ({"t", "v", "server"}, {"rid"}),
+    "tables": ({"t", "tables", "total"}, {"rid", "offset"}),
+    "created": ({"t", "table"}, {"rid"}),
+    "joined": ({"t", "table", "seat", "token", "cards"}, {"rid"}),
+    "watching": ({"t", "table", "cards"}, {"rid"}),
+    "state": ({"t", "seq", "view"}, {"rid"}),
+    "chat": ({"t", "from", "text", "table"}, {"rid"}),
+    "hint": ({"t", "move"}, {"rid", "reason"}),
+    "left": ({"t", "table"}, {"rid"}),
+    "record": ({"t", "table", "game", "part", "parts", "data"}, {"rid"}),
+    "closed": ({"t", "table", "reason"}, {"rid"}),
+    "error": ({"t", "code", "message"}, {"rid"}),
+}
+ROW: Fields = (
+    {"id", "name", "seats", "seated", "free", "bots", "players", "phase", "started"}
+    | {"spectators", "password", "variants", "deck"},
+    {"broken"},
+)
+CARD: Fields = ({"id", "name", "flavour", "goth", "sickness", "money"}, set())
+VIEW: Fields = (
+    {"table", "phase", "turn", "dealer", "to_act", "round", "round_cap", "deck_count"}
+    | {"discard", "players", "you", "legal", "winner", "log"},
+    {"reveal", "log_start"},
+)
+TABLE: Fields = (
+    {"variants", "id", "name", "deck", "seats", "game", "spectators", "password"},
+    {"clock", "paused", "pause_votes", "end_votes", "warning", "stopped", "wins"},
+)
+VARIANTS: Fields = ({"fate_discard", "overflow", "round_cap", "two_or_six"}, set())
+PLAYER: Fields = (
+    {"seat", "name", "bot", "connected", "hand_count", "hand_limit", "fate", "scores"}
+    | {"in_debt", "known_hand"},
+    {"hand", "covered", "rematch", "clock"},
+)
+LEGAL: dict[str, Fields] = {
+    "discard_fate": ({"kind", "cards"}, set()),
+    "distribute": ({"kind", "hand", "recipients", "count", "each_gets_one"}, set()),
+    "draw": ({"kind", "deck", "discard", "in_debt", "remaining"}, set()),
+    "discard_hand": ({"kind", "cards", "count"}, set()),
+}
+EVENTS: dict[str, Fields] = {
+    "turn": ({"kind", "seat", "round"}, set()),
+    "discard_fate": ({"kind", "seat", "card"}, set()),
+    "place": ({"kind", "seat", "to", "card"}, set()),
+    "swoon": ({"kind", "seat", "cards"}, set()),
+    "draw": ({"kind", "seat", "source"}, {"card"}),
+    "discard_hand": ({"kind", "seat", "card"}, set()),
+    "reshuffle": ({"kind", "count"}, set()),
+    "over": ({"kind", "winners", "reason"}, set()),
+}
 ERROR_CODES = {  # the table of error codes in docs/protocol.md
     "bad_frame",
     "bad_message",
@@ -127,7 +181,13 @@ class Probe:
             self._more.set()
 
     def _note(self, frame: dict[str, Any]) -> None:
-        """Keep each table's newest view, checking that its seq only ever goes up."""
+        """Check a frame's fields, and keep each table's newest view, checking that its seq
+        only ever goes up."""
+        documented(frame["t"], frame, FRAMES[frame["t"]])
+        for row in frame.get("tables", ()):
+            documented("tables row", row, ROW)
+        for card in frame.get("cards", ()):
+            documented("card", card, CARD)
         if frame["t"] in ("joined", "watching"):
             self._seqs.pop(frame["table"], None)  # count afresh from each joined / watching
             if frame["cards"]:  # a second watch of the same table has no cards
@@ -193,7 +253,27 @@ class Probe:
 # -- what the document promises of a view -----------------------------------------------
 
 
+def documented(where: str, value: dict[str, Any], fields: Fields) -> None:
+    required, optional = fields
+    missing, extra = required - set(value), set(value) - required - optional
+    assert not missing and not extra, f"{where}: missing {missing}, undocumented {extra}"
+
+
 def check_view(view: dict[str, Any], cards: dict[int, dict[str, Any]]) -> None:
+    documented("view", view, VIEW)
+    documented("view.table", view["table"], TABLE)
+    documented("view.table.variants", view["table"]["variants"], VARIANTS)
+    for player in view["players"]:
+        documented("player", player, PLAYER)
+        documented("scores", player["scores"], ({*SCORES}, set()))
+    for event in view["log"]:
+        documented(f"log event {event['kind']}", event, EVENTS[event["kind"]])
+    if view["legal"] is not None:
+        documented("legal", view["legal"], LEGAL[view["legal"]["kind"]])
+    if view["you"] is not None:
+        documented("you", view["you"], ({"seat", "hand"}, set()))
+    if "reveal" in view:
+        documented("reveal", view["reveal"], ({"draw_pile", "seed"}, set()))
     players = view["players"]
     assert [p["seat"] for p in players] == list(range(view["table"]["seats"]))
     over = view["phase"] == "over"
