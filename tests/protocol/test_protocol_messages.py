@@ -112,6 +112,28 @@ def test_request_id_of_non_map_is_none() -> None:
     assert request_id([1]) is None
 
 
+# --- which table ---------------------------------------------------------------------------
+
+AT_TABLE = ("start", "move", "hint", "rematch", "pause", "end", "chat", "leave")
+
+
+@pytest.mark.parametrize("kind", AT_TABLE)
+def test_a_request_acting_on_a_table_may_name_it(kind: str) -> None:
+    msg = {**FULL[kind], "table": "t7"}
+    assert validate_request(msg)["table"] == "t7"
+    assert (
+        rejected({**msg, "table": ""}).message == f"{kind}.table: must be 1 to 32 characters, got 0"
+    )
+    assert validate_request(FULL[kind]).get("table") is None  # without it: the rule decides
+
+
+@pytest.mark.parametrize(
+    "kind", sorted(set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record"})
+)
+def test_requests_that_act_on_no_table_take_no_table(kind: str) -> None:
+    assert rejected({**FULL[kind], "table": "t7"}).message == f"{kind}: unknown field 'table'"
+
+
 # --- hello ---------------------------------------------------------------------------------
 
 
