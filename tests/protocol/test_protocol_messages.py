@@ -28,7 +28,8 @@ def rejected(msg: object, code: str = "bad_message") -> ProtocolError:
     return caught.value
 
 
-# One valid example of every message type, with every optional field that exists.
+# One valid example of every message type, with every optional field that exists (but the
+# `table` a request acting on a table may name: see "which table" below).
 FULL: dict[str, dict[str, Any]] = {
     "hello": {"t": "hello", "v": PROTOCOL_VERSION, "name": "Morticia", "password": "lan-party"},
     "list": {"t": "list", "offset": 50},
