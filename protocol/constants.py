@@ -39,9 +39,13 @@ DEFAULT_ROUND_CAP = 100
 
 # -- names, text and the rest of a request's limits -----------------------------------------
 NAME_MAX = 24  # player, table and card names
+# Cards a deck file may hold (H3): every id 0…DECK_MAX-1 must be one a move can name, so a
+# deck that deals a card no move could play is refused when it is read, not mid-game.
+DECK_MAX = 255
 CHAT_MAX = 280
 PASSWORD_MAX = 64
 BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they play
 # The names players choose bots by, and the kind each stands for; both are accepted.
 DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
+PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic" -> "normal"

@@ -24,6 +24,7 @@ from protocol.checks import (
 from protocol.constants import (
     BOT_NAMES,
     CHAT_MAX,
+    DECK_MAX,
     FATE_DISCARDS,
     HOUSE_SEATS,
     MAX_SEATS,
@@ -41,7 +42,7 @@ RID_MAX = 2**31 - 1
 
 RID = integer(0, RID_MAX)
 SEAT = integer(0, MAX_SEATS - 1)
-CARD = integer(0, 254)
+CARD = integer(0, DECK_MAX - 1)
 _NAME_TEXT = string(1, NAME_MAX, tidy=str.strip)
 
 

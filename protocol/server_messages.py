@@ -51,6 +51,9 @@ class TableRow(Wire, frozen=True):
     variants: Variants
     deck: str
     broken: str | None = None  # why this table could not be restored: it takes nobody
+    # How its bots play, in the players' words ("easy", "normal", "hard"; a kind that has
+    # none, such as "random", as itself); None from servers older than the field.
+    bot: str | None = None
 
 
 class Tables(Reply, tag="tables", kw_only=True, frozen=True):

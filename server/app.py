@@ -38,6 +38,7 @@ from protocol import (
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
+from server.bots.registry import kind_of
 from server.fanout import chat, close_table, publish, replay_chat, show
 from server.game import MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
@@ -81,6 +82,7 @@ class ServerConfig:
     keyfile: str | None = None
     grace: float = 60.0
     bot_delay: float = 0.4
+    cover: str = "normal"  # how the bot plays that covers an absent or idle player
     spectators: str = "public"  # none | public (tables without a password) | all
     decks_dir: str | None = None
     max_connections: int = 1000
@@ -211,7 +213,12 @@ class GotherServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.store = Store(config.db)
-        self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay, idle=config.idle)
+        self.settings = Settings(
+            grace=config.grace,
+            bot_delay=config.bot_delay,
+            idle=config.idle,
+            cover_kind=kind_of(config.cover),
+        )
         self.pacer = Pacer(moved=self.after_change)
         self.hints = Hints()
         self.lobby = Lobby(

@@ -5,7 +5,7 @@ each change that everyone can see adds one to `seq`, the number of the `state` t
 them. Nothing here sends a frame or arms a timer: telling people is server/fanout.py's job,
 deciding when a bot or a clock acts is server/pace.py's, and server/pacer.py runs both on the
 event loop after each change. A change is verified, then written to the store, then applied
-(DESIGN Principle 6): a write that fails leaves the table as it was.
+(Principle 6): a write that fails leaves the table as it was.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import SEED_BITS
+from protocol.constants import PLAYERS_WORD, SEED_BITS
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
@@ -196,6 +196,7 @@ class Table:
             password=self.password_hash is not None,
             variants=self.variants,
             deck=self.deck_name,
+            bot=PLAYERS_WORD.get(self.bot_kind, self.bot_kind),
         )
 
     @property

@@ -139,7 +139,7 @@ def table_lines(tables: tuple[sm.TableRow, ...]) -> list[str]:
     lines = [f"{plural(len(tables), 'table')} (join N, watch N, or create):"]
     for i, t in enumerate(tables, 1):
         state = "waiting" if t.phase == "lobby" else "over" if t.phase == "over" else "playing"
-        bots = f", {plural(t.bots, 'bot')}" if t.bots else ""
+        bots = f", {plural(t.bots, f'{t.bot} bot' if t.bot else 'bot')}" if t.bots else ""
         watching = f", {t.spectators} watching" if t.spectators else ""
         password = ", password" if t.password else ""
         lines.append(

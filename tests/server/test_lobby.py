@@ -91,6 +91,12 @@ async def test_list_summarises_every_table(server, url):
     }
     row = listing(reply, public)
     assert (row["seats"], row["seated"], row["bots"], row["password"]) == (5, 0, 0, False)
+    # how the bots play, in the words create takes (issue 23: the lobby shows it)
+    assert listing(reply, private)["bot"] == row["bot"] == "normal"
+    hard = await create(host, name="Hard Crypt", seats=3, bots=2, bot="hard")
+    rough = await create(host, name="Rough Crypt", seats=3, bots=2, bot="random")
+    reply = await host.request("list")
+    assert (listing(reply, hard)["bot"], listing(reply, rough)["bot"]) == ("hard", "random")
     # the rows follow the tables
     a, _ = await join(url, private, "A", password="pw")
     assert listing(await host.request("list"), private)["seated"] == 2
