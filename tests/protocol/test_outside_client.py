@@ -66,13 +66,13 @@ FRAMES: dict[str, Fields] = {
 ROW: Fields = (
     {"id", "name", "seats", "seated", "free", "bots", "players", "phase", "started"}
     | {"spectators", "password", "variants", "deck"},
-    {"broken"},
+    {"broken", "bot"},
 )
 CARD: Fields = ({"id", "name", "flavour", "goth", "sickness", "money"}, set())
 VIEW: Fields = (
     {"table", "phase", "turn", "dealer", "to_act", "round", "round_cap", "deck_count"}
     | {"discard", "players", "you", "legal", "winner", "log"},
-    {"reveal", "log_start"},
+    {"reveal", "log_start", "draw_pool", "pool_draws"},
 )
 TABLE: Fields = (
     {"variants", "id", "name", "deck", "seats", "game", "spectators", "password"},
@@ -274,6 +274,11 @@ def check_view(view: dict[str, Any], cards: dict[int, dict[str, Any]]) -> None:
         documented("you", view["you"], ({"seat", "hand"}, set()))
     if "reveal" in view:
         documented("reveal", view["reveal"], ({"draw_pile", "seed"}, set()))
+    assert ("draw_pool" in view) == ("pool_draws" in view)  # R14's public facts go together
+    if "draw_pool" in view:
+        assert view["deck_count"] <= len(view["draw_pool"]) and len(view["pool_draws"]) == len(
+            view["players"]
+        )
     players = view["players"]
     assert [p["seat"] for p in players] == list(range(view["table"]["seats"]))
     over = view["phase"] == "over"
