@@ -183,7 +183,9 @@ class Probe:
     def _note(self, frame: dict[str, Any]) -> None:
         """Check a frame's fields, and keep each table's newest view, checking that its seq
         only ever goes up."""
-        documented(frame["t"], frame, FRAMES[frame["t"]])
+        kind = frame["t"]
+        assert kind in FRAMES, f"a {kind!r} frame: no such message in docs/protocol.md (FRAMES)"
+        documented(kind, frame, FRAMES[kind])
         for row in frame.get("tables", ()):
             documented("tables row", row, ROW)
         for card in frame.get("cards", ()):
