@@ -14,6 +14,10 @@ RECORD_PART = 48 * 1024
 # Tables per `tables` reply: with the largest rows a page still fits in one frame.
 LIST_PAGE = 50
 
+# Bits of a game's seed (`view.reveal.seed`, a record's `seed`): a JavaScript number holds
+# every integer below 2**53 exactly, so a seed never rounds in a browser or Node client.
+SEED_BITS = 53
+
 # Deepest nesting of maps/arrays in a frame (the top-level map is depth 1). The deepest real
 # message is a `state` (frame → view → players → player → scores) at 5; 8 leaves headroom
 # while keeping every later walk over a decoded frame far from Python's recursion limit.

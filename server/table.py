@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import PLAYERS_WORD
+from protocol.constants import PLAYERS_WORD, SEED_BITS
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
@@ -360,7 +360,7 @@ class Table:
         """Fill empty seats with bots and deal a new game (also a rematch's): one write."""
         bots = self._bots_for([i for i, s in enumerate(self.seats) if s is None])
         game_no = self.game_no + 1
-        seed = secrets.randbits(63)
+        seed = secrets.randbits(SEED_BITS)  # exact as a JavaScript number too
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
         bank = self.clock_rule.initial if self.clock_rule else 0.0
