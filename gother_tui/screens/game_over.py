@@ -173,9 +173,10 @@ class EndedScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         glyphs = self.session.glyphs
         with Vertical(id="game-over"):
-            title = f"The game was ended in round {self.view.round}: {self.reason}."
+            title = f"Round {self.view.round}, unfinished: {self.reason}."
             yield Static(Text(title), id="over-title", classes="section")
-            yield Static(Text(f"Final standings: {standings(self.view, glyphs)}"))
+            ranked = Text(f"Final standings: {standings(self.view, glyphs)}")
+            yield Static(ranked, id="ended-standings")
             yield Static(scores_text(self.view, glyphs), id="over-scores")
         yield Footer()
 
