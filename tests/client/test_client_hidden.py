@@ -79,6 +79,7 @@ async def test_a_toast_covers_neither_the_hand_nor_the_decision_and_ascii_draws_
 ):
     fake.handlers["join"] = seat_from(VIEWS[:YOUR_TURN_2])
     app = make_app(table="t1", ascii=ascii)
+    app.NOTIFICATION_TIMEOUT = 60  # a busy machine must not see the toast go before we look
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await at_table(pilot)
         await until(pilot, lambda: app.view.round == 1 and app.view.turn != 0, "others' turns")
