@@ -122,6 +122,7 @@ class State(Wire, tag_field="t", tag="state", frozen=True):
 class Chat(Wire, tag_field="t", tag="chat", frozen=True):
     sender: str = msgspec.field(name="from")  # `from` is a Python keyword
     text: str
+    watching: bool = False  # said by a spectator (sent only when true; added in v1)
 
 
 Message = (

@@ -430,6 +430,7 @@ class GotherServer:
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
         self._table_password(conn, table, request.get("password"))
         table.check_join(request.get("seat"))  # refused: no change
+        table.check_name(conn.name, conn)
         self._check_seat_quota(conn)
         self._leave_current(conn)
         seat, token = table.join(conn, request.get("seat"))
@@ -517,8 +518,7 @@ class GotherServer:
             raise ProtocolError("not_seated", "join or watch a table to chat")
         if not conn.chat_limiter.allow():
             raise ProtocolError("rate_limited", "chatting too fast: wait a moment")
-        conn.table.say(conn.name, request["text"])
-        chat(conn.table, conn.name, request["text"])
+        chat(conn.table, conn.table.say(conn, request["text"]))
 
     def on_leave(self, conn: Connection, request: dict[str, Any]) -> None:
         table = conn.table

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from protocol import server_messages
 from server.game import SPECTATOR
+from server.store import ChatLine
 from server.table import CHAT_REPLAY_BYTES, Peer, Table
 
 
@@ -37,15 +38,15 @@ def show(table: Table, peer: Peer) -> None:
 def replay_chat(table: Table, peer: Peer) -> None:
     """The newest chat lines kept at the table, up to CHAT_REPLAY_BYTES of text, to a
     newcomer: what a join or a watch costs the server is bounded in bytes."""
-    lines: list[tuple[str, str]] = []
+    lines: list[ChatLine] = []
     size = 0
-    for sender, text in reversed(table.chat):
-        size += len(sender.encode()) + len(text.encode())
+    for line in reversed(table.chat):
+        size += len(line.sender.encode()) + len(line.text.encode())
         if size > CHAT_REPLAY_BYTES:
             break
-        lines.append((sender, text))
-    for sender, text in reversed(lines):
-        peer.send(server_messages.Chat(sender=sender, text=text))
+        lines.append(line)
+    for line in reversed(lines):
+        peer.send(_chat(line))
 
 
 def close_table(table: Table, reason: str) -> list[Peer]:
@@ -61,8 +62,12 @@ def close_table(table: Table, reason: str) -> list[Peer]:
     return listeners
 
 
-def chat(table: Table, sender: str, text: str) -> None:
+def chat(table: Table, line: ChatLine) -> None:
     """A chat line just said, to everyone at the table."""
-    message = server_messages.Chat(sender=sender, text=text)
+    message = _chat(line)
     for listener in table.listeners():
         listener.send(message)
+
+
+def _chat(line: ChatLine) -> server_messages.Chat:
+    return server_messages.Chat(sender=line.sender, text=line.text, watching=line.watching)

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 
@@ -87,8 +87,16 @@ UPGRADES = (
         ) WHERE n > {CHAT_STORED}
     );
     """,
+    # 2: a spectator's chat line stays marked as watching after a restart (issue 18, item 3).
+    "ALTER TABLE chat ADD COLUMN watching INTEGER NOT NULL DEFAULT 0;",
 )
 SCHEMA_VERSION = len(UPGRADES)
+
+
+class ChatLine(NamedTuple):
+    sender: str
+    text: str
+    watching: bool = False  # said by a spectator, not by a seated player
 
 
 class StoreError(Exception):
@@ -119,7 +127,7 @@ class TableRecord:
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
-    chat: list[tuple[str, str]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
 
 
@@ -297,13 +305,19 @@ class Store:
             )
         self._transaction(*statements)
 
-    def add_chat(self, table_id: str, game_no: int, name: str, text: str) -> None:
+    def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
         """A chat line; only the newest CHAT_STORED of a table are kept."""
         self._transaction(
             (
-                "INSERT INTO chat (table_id, game_no, name, text)"
-                " VALUES (:table, :game, :name, :text)",
-                {"table": table_id, "game": game_no, "name": name, "text": text},
+                "INSERT INTO chat (table_id, game_no, name, text, watching)"
+                " VALUES (:table, :game, :name, :text, :watching)",
+                {
+                    "table": table_id,
+                    "game": game_no,
+                    "name": line.sender,
+                    "text": line.text,
+                    "watching": int(line.watching),
+                },
             ),
             (
                 "DELETE FROM chat WHERE table_id = :table AND id <= (SELECT id FROM chat"
@@ -397,9 +411,9 @@ class Store:
         record.seed, record.moves = self.game(table_id, record.game_no)
         record.ended = self.ended(table_id, record.game_no)
         record.chat = [
-            (name, text)
-            for name, text in self.db.execute(
-                "SELECT name, text FROM chat WHERE table_id = :table ORDER BY id",
+            ChatLine(name, text, bool(watching))
+            for name, text, watching in self.db.execute(
+                "SELECT name, text, watching FROM chat WHERE table_id = :table ORDER BY id",
                 {"table": table_id},
             )
         ]

@@ -412,9 +412,10 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
     expected = {"t": "chat", "from": "Alice", "text": "hi[31m there friend!"}
     for client in (a, b, watcher):
         assert await client.next(is_chat) == expected
-    await watcher.send("chat", text="ça va? 🦇")  # a spectator chats too, as itself
+    await watcher.send("chat", text="ça va? 🦇")  # a spectator chats too, marked as watching
+    spectator_line = {"t": "chat", "from": "Wendy", "text": "ça va? 🦇", "watching": True}
     for client in (a, b, watcher):
-        assert await client.next(is_chat) == {"t": "chat", "from": "Wendy", "text": "ça va? 🦇"}
+        assert await client.next(is_chat) == spectator_line
     long = "x" * 280
     await b.send("chat", text=long + "\x1b")  # 281 sent, 280 once cleaned
     for client in (a, b, watcher):
@@ -427,10 +428,10 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
     reply = await newcomer.request("join", table=table)
     assert reply["t"] == "joined"
     history = [await newcomer.next() for _ in range(3)]
-    assert [(m["t"], m["from"]) for m in history] == [
-        ("chat", "Alice"),
-        ("chat", "Wendy"),
-        ("chat", "Bob"),
+    assert [(m["t"], m["from"], m.get("watching", False)) for m in history] == [
+        ("chat", "Alice", False),
+        ("chat", "Wendy", True),
+        ("chat", "Bob", False),
     ]
     assert (await newcomer.next())["t"] == "state"
     late = await Client.connect(url, "Late")
