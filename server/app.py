@@ -194,7 +194,7 @@ class GotherServer:
         self.config = config
         self.store = Store(config.db)
         self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay, idle=config.idle)
-        self.pacer = Pacer(moved=self.after_change)
+        self.pacer = Pacer(moved=self.after_change, ended=self.end_game)
         self.hints = Hints()
         self.lobby = Lobby(
             self.store,
@@ -545,9 +545,14 @@ class GotherServer:
             self.after_change(table, conn, request.get("rid"))
             return
         try:
-            self.lobby.retire(table, "the players ended the game")
+            self.end_game(table)
         except StoreError as exc:
             raise ProtocolError("store_failed", f"the game cannot be ended now ({exc})") from None
+
+    def end_game(self, table: Table) -> None:
+        """Every voter wants the game ended: archive the table and tell everyone there
+        (StoreError: it goes on as it was)."""
+        self.lobby.retire(table, "the players ended the game")
         self.pacer.disarm(table)
         for listener in close_table(table, "the players ended the game"):
             if isinstance(listener, Connection):

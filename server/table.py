@@ -467,25 +467,45 @@ class Table:
     def _humans_present(self) -> list[Seat]:
         return [s for s in self.seats if s is not None and not s.is_bot and s.peer is not None]
 
+    def voters(self, now: float) -> list[Seat]:
+        """The humans whose pause and end votes count: those present, and those away within
+        the grace (a blip must not let the others decide without them; server/pace.py
+        counts again when a grace ends)."""
+        return [
+            s
+            for s in self.seats
+            if s is not None
+            and not s.is_bot
+            and (s.away_since is None or now - s.away_since < self.settings.grace)
+        ]
+
     def vote_pause(self, seat: int, pause: bool) -> None:
-        """Pause once every human present asks; any one of them going on ends the pause."""
+        """Pause once every voter asks; go on once every voter asks that (alike)."""
         self.check_open()
         game = self.game
         if game is None or game.over:
             raise ProtocolError("not_started", "only a game in progress can be paused")
         holder = self.seats[seat]
         assert holder is not None
-        now = self.settings.clock()
         holder.pause = pause
-        if self.paused_at is None and pause and all(s.pause for s in self._humans_present()):
+        self.tally(self.settings.clock())
+        self.changed()
+
+    def tally(self, now: float) -> bool:
+        """Count the pause and end votes: pause or go on once every voter agrees. Returns
+        whether every voter wants the game ended (the lobby then archives it)."""
+        game = self.game
+        assert game is not None
+        voters = self.voters(now)
+        if self.paused_at is None and voters and all(s.pause for s in voters):
             to_act = game.to_act()
             assert to_act is not None
             self._charge_thinking(to_act, now)
             self.paused_at = now
             log.info("table %s: paused", self.id)
-        elif self.paused_at is not None and not pause:
+        elif self.paused_at is not None and not any(s.pause for s in voters):
             self.go_on(now)
-        self.changed()
+        return bool(voters) and all(s.end for s in voters)
 
     def go_on(self, now: float) -> None:
         """End the pause (a vote, or its time is up): clocks and cover start where they were."""
@@ -500,15 +520,15 @@ class Table:
         log.info("table %s: the game goes on", self.id)
 
     def vote_end(self, seat: int) -> bool:
-        """Vote to end the game unfinished; returns True once every human present agrees
-        (the lobby then archives the table as abandoned)."""
+        """Vote to end the game unfinished; returns True once every voter agrees (the lobby
+        then archives the table as abandoned)."""
         self.check_open()
         if self.game is None or self.game.over:
             raise ProtocolError("not_started", "only a game in progress can be ended")
         holder = self.seats[seat]
         assert holder is not None
         holder.end = True
-        if all(s.end for s in self._humans_present()):
+        if all(s.end for s in self.voters(self.settings.clock())):
             log.info("table %s: the players ended game %d", self.id, self.game_no)
             return True
         self.changed()
