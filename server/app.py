@@ -561,6 +561,7 @@ class GotherServer:
     def on_record(self, conn: Connection, request: dict[str, Any]) -> None:
         """A finished game's record, one part per request (server/records.py)."""
         table_id = request["table"]
+        self.lobby.check_not_broken(table_id)  # its rows cannot be read: nor its records
         live = self.lobby.tables.get(table_id)
         at_table = live is not None and conn.table is live
         if not at_table:

@@ -359,15 +359,17 @@ class Store:
         """Every live table (or every archived one) with its seats and its current game's
         seed, moves and chat. A table that cannot be read is a BrokenRecord, on its own."""
         records: list[TableRecord | BrokenRecord] = []
-        rows = self.db.execute(
-            "SELECT id, name FROM tables WHERE archived = :archived ORDER BY rowid",
+        rows = self.db.execute(  # as bytes: one row's bad text must not stop the listing
+            "SELECT CAST(id AS BLOB), CAST(name AS BLOB) FROM tables"
+            " WHERE archived = :archived ORDER BY rowid",
             {"archived": int(archived)},
         ).fetchall()
-        for table_id, name in rows:
+        for raw_id, raw_name in rows:
+            table_id, name = (bytes(b).decode(errors="replace") for b in (raw_id, raw_name))
             try:
                 records.append(self.table(table_id))
             except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
-                records.append(BrokenRecord(table_id, str(name), str(exc) or type(exc).__name__))
+                records.append(BrokenRecord(table_id, name, str(exc) or type(exc).__name__))
         return records
 
     def has_table(self, table_id: str) -> bool:
@@ -377,6 +379,10 @@ class Store:
 
     def table(self, table_id: str) -> TableRecord:
         """One stored table; ValueError (and kin) when a stored field cannot be read."""
+        with _utf8(table_id):
+            return self._table(table_id)
+
+    def _table(self, table_id: str) -> TableRecord:
         row = self.db.execute(
             "SELECT id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash,"
             " clock, game_no FROM tables WHERE id = :table",
@@ -450,6 +456,19 @@ class Store:
             {"table": table_id, "game": game_no},
         ).fetchone()
         return None if row is None else row[0]
+
+
+@contextmanager
+def _utf8(table_id: str) -> Iterator[None]:
+    """A text column that is not UTF-8 (SQLite stores whatever bytes it is given) is a
+    ValueError of that table, like any other field that cannot be read."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if "decode to UTF-8" not in str(exc):
+            raise  # not the data's fault: the database itself
+        column = str(exc).partition(" with text")[0].removeprefix("Could not decode to UTF-8 ")
+        raise ValueError(f"its {column} holds text that is not UTF-8") from None
 
 
 def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:

@@ -143,6 +143,17 @@ DAMAGE = {
     "undecodable move": (ILLEGAL, (b"\xc1\xc1\xc1",)),
     "broken variants": ("UPDATE tables SET variants = '{\"round_cap\": -4' WHERE id = 'tab0'", ()),
     "missing move": ("DELETE FROM moves WHERE table_id = 'tab0' AND idx = 3", ()),
+    # text rows that are not UTF-8 (SQLite keeps any bytes; integrity_check passes)
+    "non-UTF-8 seat name": (
+        "UPDATE seats SET name = CAST(x'ff4c796469' AS TEXT) WHERE table_id = 'tab0'",
+        (),
+    ),
+    "non-UTF-8 chat line": (
+        "INSERT INTO chat (table_id, game_no, name, text)"
+        " VALUES ('tab0', 1, 'P0', CAST(x'c328' AS TEXT))",
+        (),
+    ),
+    "non-UTF-8 deck": ("UPDATE tables SET deck_toml = CAST(x'80' AS TEXT) WHERE id = 'tab0'", ()),
 }
 
 
@@ -168,7 +179,12 @@ async def test_one_bad_table_is_quarantined_and_every_other_starts(tmp_path, dam
         rows = {row["id"]: row for row in listing["tables"]}
         assert rows["tab0"]["broken"] == problem
         assert all("broken" not in rows[i] for i in ids[1:])
-        for request, fields in (("join", {}), ("watch", {})):
+        for request, fields in (
+            ("join", {}),
+            ("watch", {}),
+            ("record", {}),
+            ("record", {"game": 1}),
+        ):
             reply = await client.request(request, table="tab0", **fields)
             assert reply["t"] == "error" and reply["code"] == "table_broken", reply
             assert problem in reply["message"]
@@ -188,3 +204,18 @@ def test_a_spectators_chat_line_stays_marked_as_watching_in_the_database(tmp_pat
     assert not isinstance(record, BrokenRecord)
     assert record.chat == [ChatLine("P0", "I sit here"), ChatLine("P0", "I only watch", True)]
     store.close()
+
+
+async def test_a_table_name_that_is_not_utf8_quarantines_its_table_only(tmp_path):
+    db, ids = played_db(tmp_path)
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE tables SET name = CAST(x'43727970ff' AS TEXT) WHERE id = 'tab0'")
+    raw.commit()
+    raw.close()
+    server = await serving(db)
+    try:
+        assert set(server.lobby.tables) == set(ids[1:])
+        broken = server.lobby.broken["tab0"]
+        assert broken.name == "Cryp\ufffd" and "not UTF-8" in broken.problem, broken
+    finally:
+        await server.close()
