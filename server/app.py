@@ -47,7 +47,7 @@ from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
-from server.records import Records
+from server.records import BUILD_BURST, BUILD_SHARE, Records
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
@@ -103,6 +103,8 @@ class ServerConfig:
     chat_burst: float = 5.0
     costly_rate: float = 20.0  # cost units per second for the dear requests (COSTS)
     costly_burst: float = 100.0
+    record_share: float = BUILD_SHARE  # seconds a second the server may spend making records
+    record_burst: float = BUILD_BURST
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
@@ -204,7 +206,7 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
-        self.records = Records(self.store)
+        self.records = Records(self.store, config.record_share, config.record_burst)
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         self.pending = 0  # connections that have not said hello yet
@@ -569,7 +571,8 @@ class GotherServer:
         game_no = request.get("game")
         if game_no is None:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
-        conn.send(self.records.part(table_id, game_no, request.get("part", 0), request.get("rid")))
+        part = request.get("part", 0)
+        conn.send(self.records.part(table_id, game_no, part, request.get("rid"), conn.costly))
 
     # -- passwords -------------------------------------------------------------------------
 
