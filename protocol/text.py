@@ -11,7 +11,7 @@ letters, or with an invisible mark inside, is the same name as "Lydia".
 from __future__ import annotations
 
 import unicodedata
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from confusable_homoglyphs.confusables import confusables_data
 
@@ -111,7 +111,7 @@ _CONFUSABLES: dict[str, list[str]] = {
 }
 
 
-@cache
+@lru_cache(maxsize=65536)  # bounded: names can hold any of a million code points
 def _prototype(char: str) -> str:
     """The one string every look-alike of `char` maps to: the centre of its star (a pair
     with no centre takes its smaller member, the same from either side)."""
