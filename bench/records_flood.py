@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.server.netkit import Client  # noqa: E402
-from tests.server.test_record_bounds import finished_games  # noqa: E402
+from tests.server.tablekit import finished_games  # noqa: E402
 
 
 def serve(db: str, bounds: bool, ports: multiprocessing.Queue[int]) -> None:

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from protocol import PROTOCOL_VERSION
+from protocol.text import looks_like
 from tests.server.netkit import Client, close_all
+from tests.server.tablekit import FakeClock, Keeper, make_table
 
 VICTIM = "Lydia"
 BOT = "Vlad"  # the second bot seated at a table takes this name
@@ -149,3 +151,13 @@ async def test_a_seat_resumed_under_a_look_alike_keeps_its_name(server, url):
     view = await back.state(lambda v: v["players"][0]["name"] == "Lydia B")
     assert view["players"][0]["connected"]
     await close_all(back, renamed)
+
+
+def test_bots_dealt_in_later_take_names_unlike_everyones():
+    table = make_table(FakeClock(), seats=4)
+    table.join(Keeper("M\u043ert\u0456c\u0456a"), 0)  # Cyrillic o and i: Morticia to the eye
+    table.join(Keeper("VLAD"), 1)
+    table.start()
+    names = [s.name for s in table.seats if s is not None]
+    assert names[2:] == ["Lenore", "Siouxsie"]
+    assert not any(looks_like(a, b) for i, a in enumerate(names) for b in names[i + 1 :])

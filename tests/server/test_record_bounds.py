@@ -5,32 +5,11 @@ of time for builds, so a flood of requests for records nobody else wants is refu
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from server.app import GotherServer, ServerConfig
-from server.bots.heuristic import HeuristicBot
-from server.game import view
-from server.store import Store
 from tests.server.netkit import Client, close_all
-from tests.server.tablekit import FakeClock, make_table
-
-
-def finished_games(db: Path, count: int) -> list[str]:
-    """A database of `count` tables whose one game three bots played to the end."""
-    store = Store(str(db))
-    ids = []
-    for i in range(count):
-        table = make_table(FakeClock(), bots=3, store=store, table_id=f"done{i}")
-        assert table.start_if_full() and table.game is not None
-        bots = [HeuristicBot(table.deck, random.Random(i * 3 + s)) for s in range(3)]
-        while not table.game.over:
-            seat = table.game.to_act()
-            assert seat is not None
-            table.apply(bots[seat].choose(view(table.game, seat)))
-        ids.append(table.id)
-    store.close()
-    return ids
+from tests.server.tablekit import finished_games
 
 
 async def serving(db: Path, **fields: object) -> GotherServer:
