@@ -6,6 +6,8 @@ same over real websockets."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocol import ProtocolError
 from protocol.view import ClockRule
@@ -262,3 +264,57 @@ async def test_an_end_vote_carries_once_the_absent_players_grace_is_over(server,
     assert table not in server.lobby.tables
     assert server.store.ended(table, 1) == "abandoned"
     await close_all(p0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["end", "pause", "go_on", "drop", "back", "wait"]),
+            st.integers(0, 2),
+            st.floats(0, GRACE, allow_nan=False),
+        ),
+        max_size=25,
+    )
+)
+def test_no_vote_carries_without_a_player_still_within_the_grace(steps):
+    """Whatever the order of drops, returns, votes and waits: the game ends, pauses or goes
+    on only with the vote of every player present or away for less than the grace."""
+    clock = FakeClock()
+    table = make_table(clock)
+    players = seat_players(table)
+    table.start_if_full()
+
+    def within(seat: int) -> bool:
+        holder = table.seats[seat]
+        assert holder is not None
+        return holder.away_since is None or clock.now - holder.away_since < GRACE
+
+    for what, seat, seconds in steps:
+        holder = table.seats[seat]
+        assert holder is not None
+        was_paused = table.paused_at is not None
+        present = holder.peer is not None
+        for_pause = {s: bool(table.seats[s].pause) for s in range(3)}  # before this step
+        if what == "go_on" and present:
+            for_pause[seat] = False
+        ended = False
+        if what == "end" and present:
+            ended = table.vote_end(seat)
+        elif what in ("pause", "go_on") and present:
+            table.vote_pause(seat, what == "pause")
+        elif what == "drop" and present:
+            table.disconnected(players[seat])
+        elif what == "back" and not present and within(seat):
+            table.resume(players[seat], seat)
+        elif what == "wait":
+            clock.advance(seconds)
+            ended = table.tally(clock.now)
+        counted = [s for s in range(3) if within(s)]
+        if ended:
+            assert all(table.seats[s].end for s in counted)
+            return
+        if table.paused_at is not None and not was_paused:
+            assert all(table.seats[s].pause for s in counted)
+        if was_paused and table.paused_at is None:  # go_on clears the flags: look before
+            assert not any(for_pause[s] for s in counted)
