@@ -32,7 +32,7 @@ _IGNORABLE_MARKS = (
 )
 
 
-def ignorable_mark(char: str) -> bool:
+def _ignorable_mark(char: str) -> bool:
     code = ord(char)
     return any(low <= code <= high for low, high in _IGNORABLE_MARKS)
 
@@ -65,7 +65,7 @@ def clean_text(text: str) -> str:
     kept = [
         c
         for i, c in enumerate(chars)
-        if (_shown(c) and c not in BLANKS and not ignorable_mark(c))
+        if (_shown(c) and c not in BLANKS and not _ignorable_mark(c))
         or (c == ZWJ and _joins_emoji(chars, i))
     ]
     return "".join(kept).strip()
@@ -74,7 +74,7 @@ def clean_text(text: str) -> str:
 def tidy_name(name: str) -> str:
     """A name as it is kept: the marks that draw nothing dropped, ends stripped. Anything
     else invisible is refused by `name_problem` rather than silently removed."""
-    return "".join(c for c in name if not ignorable_mark(c)).strip()
+    return "".join(c for c in name if not _ignorable_mark(c)).strip()
 
 
 def _joins_emoji(chars: list[str], i: int) -> bool:
