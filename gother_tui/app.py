@@ -29,7 +29,7 @@ from gother_tui.options import ClientOptions
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.connecting import ConnectingScreen
 from gother_tui.screens.create_table import CreateTableScreen, PasswordScreen
-from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.screens.game_over import EndedScreen, GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.name import NameScreen
@@ -62,6 +62,7 @@ class GotherApp(ClientApp):
         TableScreen.BINDINGS,
         LobbyScreen.BINDINGS,
         GameOverScreen.BINDINGS,
+        EndedScreen.BINDINGS,
         CreateTableScreen.BINDINGS,
         PasswordScreen.BINDINGS,
         ConfirmScreen.BINDINGS,
@@ -147,6 +148,9 @@ class GotherApp(ClientApp):
         if view is None:
             self.terminal_title = self.TITLE
             return
+        for line in added:  # coming back to a seat a bot kept: worth a long look
+            if line.kind == "welcome":
+                self.notify(line.text, title="Welcome back", timeout=15, markup=False)
         if before is not None:  # arriving at a table is no news
             if not self._alerts:
                 self.call_after_refresh(self._alert)
@@ -254,6 +258,9 @@ class GotherApp(ClientApp):
             case sm.Chat():
                 self.chat = (*self.chat, message)[-CHAT_KEPT:]
                 return
+            case sm.Story():  # the game so far, told with the state that follows
+                self.chronicle.recall(message)
+                return
             case sm.Error():
                 self._on_error(message)
                 return
@@ -261,6 +268,7 @@ class GotherApp(ClientApp):
                 self._do(self.flow.welcomed())
             case sm.Joined():
                 self._enter_table(message.cards)
+                self.chronicle.welcome_back(message.covered_rounds)
                 self._do(self.flow.seated(message))
             case sm.Watching():
                 self._enter_table(message.cards)
@@ -268,8 +276,13 @@ class GotherApp(ClientApp):
             case sm.Left():
                 self._do(self.flow.left())
             case sm.Closed():  # the table is gone (its players ended the game): as if left
-                self.notify(message.reason, title="Table closed", markup=False)
+                last = self.view
                 self._do(self.flow.left())
+                if last is not None and last.phase not in ("lobby", "over"):
+                    # an end vote: where the game stood, for everyone, over the lobby
+                    self.push_screen(EndedScreen(self, last, message.reason))
+                else:
+                    self.notify(message.reason, title="Table closed", markup=False)
                 return
         self._answer(message)
 

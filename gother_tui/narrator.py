@@ -6,9 +6,9 @@ plain line mode): none of them words an event itself. It imports nothing of Text
 
 API
 - `Line`: one sentence (`text`) and what it is about, for filtering and alerts: `kind` (the
-  event's kind, or a presence kind: "joined", "left", "away", "back", "covered", "gap"),
-  `actor` (the seat that acted, or that it is about), `target` (the seat it was done to,
-  when another), `mine` (it is about the viewer: they acted or it happened to them),
+  event's kind, or a presence kind: "joined", "left", "away", "back", "covered", "gap",
+  "welcome"), `actor` (the seat that acted, or that it is about), `target` (the seat it
+  was done to, when another), `mine` (it is about the viewer: they acted or it happened to them),
   `loud` (a swoon or the end: worth a bold line, an alert), `marks` (what it did to a
   player: "swoon", "debt", "out_of_debt", "banked"), `round`, `card` (the card it moved, if
   named), `effect` (what it did to the target's scores, e.g. "Sickness 2 → 5, you swoon")
@@ -28,6 +28,8 @@ API
 - `summary(lines, view, catalogue, glyphs) -> list[str]`: that, short, one line per thing
   done to the viewer, then the standings: the "since your last turn" panel.
 - `gap(count) -> Line`: the line that says events were not seen (a late join, a lost link).
+- `covered_for_you(rounds, view) -> Line`: to a player coming back, that a bot played for
+  them in so many rounds (and won the game for them, if it did).
 - `speaker(chat, glyphs) -> str`: who said a chat line, a spectator marked as watching.
 """
 
@@ -334,6 +336,14 @@ def gap(count: int) -> Line:
     return Line(
         f"({plural(count, 'event')} not seen here: this client was not connected then.)", "gap"
     )
+
+
+def covered_for_you(rounds: int, view: View | None = None) -> Line:
+    """Told to a player coming back: a bot played for them (and, if it won, that too)."""
+    text = f"While you were away a bot played for you in {plural(rounds, 'round')}."
+    if view is not None and view.over and view.seat in (view.winner or ()):
+        text += " It won the game for you."
+    return Line(text, "welcome", view.seat if view else None, mine=True)
 
 
 def since_last_turn(lines: Sequence[Line], you: int | None) -> list[Line]:

@@ -22,6 +22,16 @@ def player_names(view: View) -> dict[int, str]:
     return {p.seat: p.name or f"Seat {p.seat + 1}" for p in view.players}
 
 
+def standings(view: View, glyphs: Glyphs) -> str:
+    """Everyone by Goth Points, the most first: "Vlad 14 · Raven (you) 11 · …"."""
+    names = player_names(view)
+    ranked = sorted(view.players, key=lambda p: (-p.goth, p.seat))
+    you = view.seat
+    return f" {glyphs.sep} ".join(
+        f"{names[p.seat]}{' (you)' * (p.seat == you)} {p.goth}" for p in ranked
+    )
+
+
 def player(view: View, seat: int | None) -> Player | None:
     return next((p for p in view.players if p.seat == seat), None)
 

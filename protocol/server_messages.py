@@ -18,7 +18,7 @@ import msgspec
 
 from protocol.constants import PROTOCOL_VERSION
 from protocol.errors import ErrorCode
-from protocol.view import Card, Variants, View, Wire, convert
+from protocol.view import Card, Event, Variants, View, Wire, convert
 
 
 class Reply(Wire, tag_field="t", frozen=True):
@@ -73,6 +73,7 @@ class Joined(Reply, tag="joined", kw_only=True, frozen=True):
     seat: int
     token: str  # secret: kept to `resume` the seat, never shown
     cards: tuple[Card, ...]  # the card catalogue, once per table
+    covered_rounds: int = 0  # on `resume`: rounds a bot played for this seat while away
 
 
 class Watching(Reply, tag="watching", kw_only=True, frozen=True):
@@ -124,6 +125,18 @@ class State(Wire, tag_field="t", tag="state", frozen=True):
     rid: int | None = None  # only on the state that answers the viewer's own request
 
 
+class Story(Wire, tag_field="t", tag="story", kw_only=True, frozen=True):
+    """Events `start` on of game `game`'s log, as this viewer's view tells them: sent in
+    parts after `joined` or `watching`, before the first `state`, so a client that comes
+    in late or comes back holds the whole game's story (a `state` carries only its newest
+    events)."""
+
+    table: str
+    game: int
+    start: int
+    log: tuple[Event, ...]
+
+
 class Chat(Wire, tag_field="t", tag="chat", frozen=True):
     sender: str = msgspec.field(name="from")  # `from` is a Python keyword
     text: str
@@ -144,6 +157,7 @@ Message = (
     | Closed
     | Error
     | State
+    | Story
     | Chat
 )
 _KNOWN = frozenset(cls.__struct_config__.tag for cls in get_args(Message))

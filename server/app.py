@@ -39,8 +39,8 @@ from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
 from server.bots.registry import kind_of
-from server.fanout import chat, close_table, publish, replay_chat, show
-from server.game import MoveError
+from server.fanout import chat, close_table, publish, replay_chat, show, tell_story
+from server.game import SPECTATOR, MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import Hints
 from server.limits import AcceptLog, descriptor_budget, is_local
@@ -480,6 +480,7 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        tell_story(table, conn, seat)
         self.after_change(table)
         self.lobby.start_if_full(table)
 
@@ -497,10 +498,12 @@ class GotherServer:
                 seat=seat,
                 token=request["token"],
                 cards=table.deck.catalogue(),
+                covered_rounds=self.pacer.covered_rounds(table, seat),
                 rid=request.get("rid"),
             )
         )
         replay_chat(table, conn)
+        tell_story(table, conn, seat)
         replaced = table.resume(conn, seat)
         self.after_change(table)
         if isinstance(replaced, Connection):
@@ -530,6 +533,7 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        tell_story(table, conn, SPECTATOR)
         table.watch(conn)
         show(table, conn)
 

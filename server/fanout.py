@@ -13,9 +13,11 @@ from __future__ import annotations
 import msgspec
 
 from protocol import server_messages
-from server.game import SPECTATOR
+from server.game import SPECTATOR, Viewer, story
 from server.store import ChatLine
 from server.table import CHAT_REPLAY_BYTES, Peer, Table
+
+STORY_PART = 500  # events a `story` frame holds: ~15 KB, well under MAX_FRAME
 
 
 def publish(table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
@@ -36,6 +38,17 @@ def publish(table: Table, mover: Peer | None = None, rid: int | None = None) -> 
 def show(table: Table, peer: Peer) -> None:
     """The table as it is now, to a new spectator."""
     peer.send(server_messages.State(seq=table.seq, view=table.wire_view(SPECTATOR)))
+
+
+def tell_story(table: Table, peer: Peer, viewer: Viewer) -> None:
+    """The game's whole log so far, as `viewer` sees it, to a newcomer or a returning seat,
+    in parts, before its first `state`: bounded by the round cap (H1) and the outbox."""
+    game = table.game
+    if game is None:
+        return
+    for start in range(0, len(game.events), STORY_PART):
+        log = story(game, viewer, start, start + STORY_PART)
+        peer.send(server_messages.Story(table=table.id, game=table.game_no, start=start, log=log))
 
 
 def replay_chat(table: Table, peer: Peer) -> None:

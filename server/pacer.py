@@ -32,6 +32,9 @@ class Pacer:
         self.ended = ended  # every voter wants the game ended: archive the table
         self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
         self.thinking: set[asyncio.Task[None]] = set()  # bots choosing a move now
+        # (table, seat) -> (game, the rounds of it a bot covered an absent player in), kept
+        # until that player is back and told (`covered_rounds`)
+        self.covered: dict[tuple[str, int], tuple[int, set[int]]] = {}
 
     def arm(self, table: Table) -> None:
         """(Re)arm the table's timer for what is due next there, if anything."""
@@ -55,6 +58,20 @@ class Pacer:
         self.timers.clear()
         for task in self.thinking:
             task.cancel()
+
+    def covered_rounds(self, table: Table, seat: int) -> int:
+        """How many rounds of the game on now a bot played for `seat` while its player was
+        away; forgotten once asked (the player is back)."""
+        game, rounds = self.covered.pop((table.id, seat), (0, set()))
+        return len(rounds) if game == table.game_no else 0
+
+    def _cover(self, table: Table, seat: int) -> None:
+        assert table.game is not None
+        game, rounds = self.covered.get((table.id, seat), (table.game_no, set()))
+        if game != table.game_no:  # a game since: its rounds are not this one's
+            rounds = set()
+        rounds.add(table.game.round)
+        self.covered[table.id, seat] = (table.game_no, rounds)
 
     def _act(self, table: Table, next_due: Due, seq: int) -> None:
         del self.timers[table.id]
@@ -88,17 +105,22 @@ class Pacer:
         holder = table.seats[next_due.seat]
         assert holder is not None
         bot = make_bot(holder.bot_kind or table.settings.cover_kind, table.deck, random.Random(seq))
-        task = asyncio.get_running_loop().create_task(self._think(table, bot, next_due.seat, seq))
+        cover = next_due.why == "cover"
+        task = asyncio.get_running_loop().create_task(
+            self._think(table, bot, next_due.seat, seq, cover)
+        )
         self.thinking.add(task)
         task.add_done_callback(self.thinking.discard)
 
-    async def _think(self, table: Table, bot: Bot, seat: int, seq: int) -> None:
+    async def _think(self, table: Table, bot: Bot, seat: int, seq: int, cover: bool) -> None:
         if table.seq != seq or table.game is None:
             return  # the table changed before the bot began: its new state was armed anew
         seen = view(table.game, seat, log_size=0)  # no bot reads the log
         move = await asyncio.to_thread(bot.choose, seen) if bot.thinks_long else bot.choose(seen)
         if table.seq != seq:
             return  # or while it thought
+        if cover:
+            self._cover(table, seat)
         try:
             table.apply(move)
         except StoreFailed:

@@ -30,7 +30,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.connection import Connection
 from gother_tui.flow import Ask, Flow, Step
 from gother_tui.glyphs import Glyphs, glyphs_for
-from gother_tui.narrator import Line, names_of, speaker
+from gother_tui.narrator import Line, covered_for_you, names_of, speaker
 from gother_tui.options import ClientOptions
 from gother_tui.plain.choices import Decision, Move, decision
 from gother_tui.plain.ear import SPOKEN, Teller
@@ -39,6 +39,7 @@ from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
 from gother_tui.plain.words import arrival_lines, table_lines
 from gother_tui.plans import Plan
+from gother_tui.prompts import standings
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import TransportFactory, WebSocketTransport
 from protocol import ProtocolError, validate_request
@@ -220,6 +221,8 @@ class PlainClient:
             case sm.Chat():
                 self.say(f"{speaker(message, self.glyphs)} says: {message.text}")
                 return
+            case sm.Story():  # read aloud, a whole game's past would drown the present
+                return
             case sm.Error():
                 self._refused(message)
                 return
@@ -230,6 +233,8 @@ class PlainClient:
                 self._do(self.flow.welcomed())
             case sm.Joined():
                 self._enter_table(message.cards)
+                if message.covered_rounds:
+                    self.say(covered_for_you(message.covered_rounds).text)
                 self._do(self.flow.seated(message))
             case sm.Watching():
                 self._enter_table(message.cards)
@@ -239,6 +244,9 @@ class PlainClient:
                 self._do(self.flow.left())
             case sm.Closed():  # the table is gone (its players ended the game): as if left
                 self.say(f"The table was closed: {message.reason}")
+                view = self.view
+                if view is not None and view.phase not in ("lobby", "over"):
+                    self.say(f"Final standings: {standings(view, self.glyphs)}.")
                 self._do(self.flow.left())
                 return
         self._settle(message.rid, message)

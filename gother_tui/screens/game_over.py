@@ -1,6 +1,8 @@
 """The end of a game: who won, the final scores, and each player's Goth Points over the
 rounds this client saw. r asks for a rematch, L leaves the table, Esc goes back to the
-final table (o on the table opens this again). It closes by itself when a rematch deals."""
+final table (o on the table opens this again). It closes by itself when a rematch deals.
+A game the players ended by vote has no end of its own: `EndedScreen` shows where it
+stood, over the lobby."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.history import GothHistory, levels
 from gother_tui.narrator import Narrator, names_of
-from gother_tui.prompts import player_names, rematch_line
+from gother_tui.prompts import player_names, rematch_line, standings
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
 from protocol.view import GameOver, View
@@ -144,6 +146,39 @@ class GameOverScreen(ModalScreen[None]):
 
     def action_leave(self) -> None:
         self.session.request(self, "leave")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class EndedScreen(ModalScreen[None]):
+    """A game ended unfinished (the players' `end` vote closed the table): the standings
+    it ended at, for players and spectators alike, before the lobby beneath."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape,enter",
+            "close",
+            "Lobby",
+            key_display="Esc",
+            id="ended.close",
+            tooltip="the lobby (the table is closed)",
+        ),
+    ]
+
+    def __init__(self, session: Session, view: View, reason: str) -> None:
+        super().__init__()
+        self.session, self.view, self.reason = session, view, reason
+
+    def compose(self) -> ComposeResult:
+        glyphs = self.session.glyphs
+        with Vertical(id="game-over"):
+            title = f"Round {self.view.round}, unfinished: {self.reason}."
+            yield Static(Text(title), id="over-title", classes="section")
+            ranked = Text(f"Final standings: {standings(self.view, glyphs)}")
+            yield Static(ranked, id="ended-standings")
+            yield Static(scores_text(self.view, glyphs), id="over-scores")
+        yield Footer()
 
     def action_close(self) -> None:
         self.dismiss(None)

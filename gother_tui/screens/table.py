@@ -27,6 +27,7 @@ from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.viewer import TextViewer, discard_text, fates_text
 from gother_tui.session import Session
 from gother_tui.widgets.action import ActionPanel
+from gother_tui.widgets.cells import fit_lines
 from gother_tui.widgets.footer import KeyBar
 from gother_tui.widgets.notice import TableNotice
 from gother_tui.widgets.players import PlayersPanel
@@ -186,6 +187,22 @@ class TableScreen(Screen[None]):
             id="clear",
             tooltip="clear your choices / leave the chat line / close the discard pile list",
         ),
+        Binding(
+            "pagedown",
+            "preview_page(1)",
+            "More",
+            show=False,
+            id="preview.down",
+            tooltip="the rest of the preview, when its title says there is more",
+        ),
+        Binding(
+            "pageup",
+            "preview_page(-1)",
+            "Back",
+            show=False,
+            id="preview.up",
+            tooltip="the preview back to its top",
+        ),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -257,8 +274,15 @@ class TableScreen(Screen[None]):
             told = summary(session.chronicle.lines, view, session.catalogue, session.glyphs)
         display(since, bool(told))
         if told:
+            # at 80x24 the side column is ~28 cells: every player's line, or "+N more"
+            width = self.query_one("#side").content_size.width
+            most = since.styles.max_height
+            gutter = since.styles.gutter.height + 1  # the border, and the title's row
+            rows = int(most.value) - gutter if most is not None else len(told)
+            *done, standings = told
+            lines = fit_lines(done, width, rows, self.app.console, extra=standings)
             text = Text("Since your last turn\n", style="bold")
-            text.append("\n".join(told))
+            text.append("\n".join(lines))
             show(since, text)
 
     def _follow_game(self, view: View | None) -> None:
@@ -482,6 +506,9 @@ class TableScreen(Screen[None]):
         if text and self.session.request(self, "chat", text=text) is not None:
             event.input.value = ""
         self.set_focus(None)
+
+    def action_preview_page(self, pages: int) -> None:
+        self.query_one(ActionPanel).page_preview(pages)
 
     def action_fates(self) -> None:
         session = self.session

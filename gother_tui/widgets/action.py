@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
+from gother_tui.narrator import plural
 from gother_tui.palette import BOLD
 from gother_tui.plans import Plan
 from gother_tui.preview import fate_sums, sickness_text
@@ -73,6 +74,11 @@ def watching_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
     return text
 
 
+class PreviewScroll(VerticalScroll, can_focus=False):
+    """The preview, scrolled with PgUp/PgDn when it is longer than its room (a table of
+    five at 80x24): the keys stay the table's, and the title says what is out of sight."""
+
+
 def _index(cards: list[int], card: int | None) -> int | None:
     return cards.index(card) if card is not None and card in cards else None
 
@@ -81,6 +87,7 @@ class ActionPanel(Vertical):
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
+        self._preview_title = ""  # above the preview, before any mark of more
 
     def compose(self) -> ComposeResult:
         yield Seats(self.session, id="around")  # the card-table layout only (-cards)
@@ -91,7 +98,8 @@ class ActionPanel(Vertical):
         yield CardList(self.session, id="cards")
         yield CardFan(self.session, id="fan")
         yield Static(Text("If you confirm (Enter):"), id="preview-title", classes="section")
-        yield Static(id="preview")
+        with PreviewScroll(id="preview-box"):
+            yield Static(id="preview")
 
     def show(self, view: View | None, plan: Plan | None, hint: str | None = None) -> None:
         """`hint`: the plan is the server's hint, for this reason ("" if it gave none)."""
@@ -113,10 +121,9 @@ class ActionPanel(Vertical):
         lines = preview(view, plan, self.session.catalogue, glyphs)
         if hint:
             lines.insert(0, f"Why: {hint}")
-        preview_title = self.query_one("#preview-title", Static)
         title = "The hint; Enter plays it:" if hint is not None else "If you confirm (Enter):"
         # emptied rather than hidden: hiding lays the whole screen out again
-        show(preview_title, Text(title if lines and plan is not None else ""))
+        self._preview_title = title if lines and plan is not None else ""
         url = self.session.options.url
         if view.phase == "lobby" and view.you is not None and url.startswith(("ws://", "wss://")):
             lines = [share_line(url, view.table.id)]  # the lobby has no move to preview
@@ -125,6 +132,23 @@ class ActionPanel(Vertical):
         text.highlight_regex(r"SWOON|DEBT", BOLD + palette.error)
         text.highlight_regex(r"\d from swoon", BOLD + palette.warning)
         show(self.query_one("#preview", Static), text)
+        self.call_after_refresh(self.mark_preview)
+
+    def mark_preview(self) -> None:
+        """The preview's title, saying what of it is out of sight and the key that shows it."""
+        box = self.query_one(PreviewScroll)
+        below, above = round(box.max_scroll_y - box.scroll_y), round(box.scroll_y)
+        title = self._preview_title
+        if title and below > 0:
+            title += f" (PgDn: {plural(below, 'more line')})"
+        elif title and above > 0:
+            title += " (PgUp: the top)"
+        show(self.query_one("#preview-title", Static), Text(title))
+
+    def page_preview(self, pages: int) -> None:
+        box = self.query_one(PreviewScroll)
+        box.scroll_to(y=box.scroll_y + pages * box.scrollable_content_region.height, animate=False)
+        self.call_after_refresh(self.mark_preview)
 
     def _headline(self, view: View, plan: Plan | None) -> Text:
         g, link = self.session.glyphs, self.session.link

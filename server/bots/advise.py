@@ -119,12 +119,15 @@ class Why:
     def against(self, seat: int, card: int) -> str:
         p, deck = self.position, self.deck
         name, whom = self.card(card), self.name(seat)
-        if p.sickness[seat] + deck.sickness[card] >= SWOON_AT and p.goth[seat] > 0:
+        if p.sickness[seat] + deck.sickness[card] >= SWOON_AT:
             return f"{name} swoons {whom}"
         if deck.goth[card] < 0:
             return f"{name} to {whom}"
         if deck.sickness[card] > 0:
-            return f"{name} sickens {whom}"
+            # R6: a banked cure absorbs Sickness; only what gets past it sickens
+            if p.sickness[seat] + deck.sickness[card] > max(0, p.sickness[seat]):
+                return f"{name} sickens {whom}"
+            return f"{name} to {whom}, whose banked cure absorbs it"
         return f"{name} to {whom}, where it helps least"
 
     # -- R10, R12 ------------------------------------------------------------------------
@@ -133,6 +136,8 @@ class Why:
         p, deck = self.position, self.deck
         me = p.me
         name = self.card(card)
+        if p.sickness[me] - deck.sickness[card] >= SWOON_AT:
+            return f"drops {name}: you swoon, but your pile is worth less than a fresh start"
         if deck.sickness[card] > 0 and p.sickness[me] > 0:
             after = max(0, p.sickness[me] - deck.sickness[card])
             return f"drops {name}: Sickness {p.sickness[me]} to {after}"

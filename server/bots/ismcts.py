@@ -33,6 +33,7 @@ import time
 from collections.abc import Hashable
 
 from server.game import (
+    SWOON_AT,
     Deck,
     DiscardFate,
     DiscardHand,
@@ -301,9 +302,29 @@ def root_candidates(position: Position, choice: Legal, scored: Scored) -> Candid
             cards = best_distinct(deck, [item for item in scored if item[1] != blind], DRAW_WIDTH)
             keep = {move for _, move in cards} | {blind}
             return best_distinct(deck, [item for item in scored if item[1] in keep], len(keep))
-        case LegalDiscardFate() | LegalDiscardHand():
+        case LegalDiscardFate(cards):
+            kept = [item for item in scored if not keeps_worse(position, cards, item[1])]
+            return best_distinct(deck, kept, len(kept))
+        case LegalDiscardHand():
             return best_distinct(deck, scored, len(scored))
     raise AssertionError(f"unknown decision {choice!r}")
+
+
+def keeps_worse(position: Position, cards: tuple[int, ...], move: Move) -> bool:
+    """R10: whether dropping this card of `cards` (our Fate pile) would keep one worse in
+    every score (no more Goth, no less Sickness, no more Money). A search on a few hundred
+    sampled worlds can prefer such a drop by chance; no world makes it better. A drop that
+    swoons us (a cure taken off, R7) is a choice of its own and is always searched."""
+    assert isinstance(move, DiscardFate)
+    deck, me, card = position.deck, position.me, move.card
+    if position.sickness[me] - deck.sickness[card] >= SWOON_AT:
+        return False
+    mine = (deck.goth[card], -deck.sickness[card], deck.money[card])
+    for other in cards:
+        theirs = (deck.goth[other], -deck.sickness[other], deck.money[other])
+        if theirs != mine and all(t <= m for t, m in zip(theirs, mine, strict=True)):
+            return True
+    return False
 
 
 def reached(world: Game, horizon: int) -> bool:

@@ -30,7 +30,7 @@ from .cards import Deck, DeckError, default_deck, default_deck_text, load_deck, 
 from .legal import legal
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError, move_from_wire
 from .state import Game, Phase, dealer_for
-from .view import REFEREE, SPECTATOR, Viewer, view
+from .view import REFEREE, SPECTATOR, Viewer, story, view
 
 __all__ = [
     "HAND_SIZE",
@@ -74,5 +74,6 @@ __all__ = [
     "load_deck",
     "move_from_wire",
     "parse_deck",
+    "story",
     "view",
 ]

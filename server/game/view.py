@@ -99,6 +99,16 @@ def view(
     )
 
 
+def story(game: Game, viewer: Viewer, start: int = 0, end: int | None = None) -> tuple[Event, ...]:
+    """Events `start`..`end` of the game's log as `viewer`'s view tells them (a blind draw
+    names its card only to its drawer until the game is over): the whole story for a
+    client that comes in late or comes back."""
+    events = game.events[start:end]
+    if game.phase == "over" or viewer == REFEREE:
+        return tuple(events)
+    return tuple(_redacted(e, viewer) for e in events)
+
+
 class Memo:
     """What the views of one game keep from one view to the next (used only here). Each
     seat's public entry is the same for every viewer, so it is rebuilt only when that seat's

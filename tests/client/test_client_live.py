@@ -14,10 +14,13 @@ from gother_tui.options import ClientOptions
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from protocol import server_messages as sm
 from server.app import GotherServer, ServerConfig
 from tests.client.clientkit import shown, until, widget_text
+
+PRESENCE = frozenset({"gap", "joined", "left", "away", "back", "covered"})  # not events
 
 
 def client(server: GotherServer, store, **options: Any) -> GotherApp:
@@ -175,3 +178,24 @@ async def test_p_votes_to_pause_and_again_goes_on_and_e_ends_the_game(live_serve
         await pilot.press("y")
         await until(pilot, lambda: app.current_mode == "lobby", "the lobby, the table closed")
         assert not live_server.lobby.tables  # closed for everyone, not only left
+
+
+async def test_coming_back_holds_the_whole_story_of_the_game(live_server, store):
+    """The seat's story from the server (`story`): the log from the deal, nothing missed."""
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        await create_through_the_lobby(pilot)
+        while await my_decision_or_over(pilot) and app.view.round < 3:
+            await play_one_decision(pilot, answers)
+    back = client(live_server, store)  # the same player, the same seat store: a resume
+    async with back.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: back.view and back.view.legal, "the seat again")
+        view, chronicle = back.view, back.chronicle
+        assert view.log_start > 0  # the state alone no longer holds the deal
+        told = [line for line in chronicle.lines if line.kind not in PRESENCE]
+        assert chronicle.missed == 0 and len(told) == view.log_start + len(view.log)
+        assert told[0].text == "Round 1: your turn."
+        await pilot.press("l")
+        text = await shown(pilot, StoryScreen, "The whole game")
+        assert "away" not in text.splitlines()[0] and "not seen here" not in text

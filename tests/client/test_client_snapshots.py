@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from gother_tui.screens.game_over import GameOverScreen
+from gother_tui.screens.game_over import EndedScreen, GameOverScreen
 from tests.client.clientkit import at_table, shown
 from tests.client.viewkit import distribute_game, join_with, joined, played_views, state, wire_view
 
@@ -43,3 +43,19 @@ def test_game_over(snap_compare, make_app, fake):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=over)
+
+
+def test_ended_by_vote(snap_compare, make_app, fake):
+    """The standings a game ended by vote stood at, over the lobby (issue 19)."""
+    views = played_views()
+    fake.handlers["join"] = lambda m: [joined(m.get("rid")), state(1, views[20])]
+    app = make_app(table="t1")
+
+    async def ended(pilot: Pilot) -> None:
+        await at_table(pilot)
+        fake.conn.feed({"t": "closed", "table": "t1", "reason": "the players ended the game"})
+        await shown(pilot, EndedScreen, "Final standings")
+        app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=ended)

@@ -53,7 +53,7 @@ FRAMES: dict[str, Fields] = {
     "welcome": ({"t", "v", "server"}, {"rid"}),
     "tables": ({"t", "tables", "total"}, {"rid", "offset"}),
     "created": ({"t", "table"}, {"rid"}),
-    "joined": ({"t", "table", "seat", "token", "cards"}, {"rid"}),
+    "joined": ({"t", "table", "seat", "token", "cards"}, {"rid", "covered_rounds"}),
     "watching": ({"t", "table", "cards"}, {"rid"}),
     "state": ({"t", "seq", "view"}, {"rid"}),
     "chat": ({"t", "from", "text", "table"}, {"rid", "watching"}),
@@ -61,6 +61,7 @@ FRAMES: dict[str, Fields] = {
     "left": ({"t", "table"}, {"rid"}),
     "record": ({"t", "table", "game", "part", "parts", "data"}, {"rid"}),
     "closed": ({"t", "table", "reason"}, {"rid"}),
+    "story": ({"t", "table", "game", "start", "log"}, set()),
     "error": ({"t", "code", "message"}, {"rid"}),
 }
 ROW: Fields = (
@@ -190,6 +191,9 @@ class Probe:
             documented("tables row", row, ROW)
         for card in frame.get("cards", ()):
             documented("card", card, CARD)
+        if kind == "story":  # its events in the shapes of the view's log
+            for event in frame["log"]:
+                documented(f"{event['kind']} event", event, EVENTS[event["kind"]])
         if frame["t"] in ("joined", "watching"):
             self._seqs.pop(frame["table"], None)  # count afresh from each joined / watching
             if frame["cards"]:  # a second watch of the same table has no cards
@@ -455,12 +459,16 @@ async def test_every_request_is_answered_with_its_rid(url):
     }
     other = await raven.wait(lambda f: f["t"] == "chat", heard)
     assert "rid" not in other and other["text"] == said["text"]  # a broadcast to the rest
-    wendy = await Probe.open(url, "Wendy")  # a newcomer hears the recent chat, then the state
+    # a newcomer hears the recent chat, the game's story so far, then the state
+    wendy = await Probe.open(url, "Wendy")
     watching = await wendy.ask("watch", table=table)
     assert watching["t"] == "watching" and watching["cards"], watching
     after = await wendy.wait(lambda f: f["t"] == "state")
     told = wendy.frames[wendy.frames.index(watching) + 1 : wendy.frames.index(after)]
-    assert told == [{"t": "chat", "from": "Lydia", "text": said["text"], "table": table}]
+    assert told[0] == {"t": "chat", "from": "Lydia", "text": said["text"], "table": table}
+    assert [f["t"] for f in told[1:]] == ["story"] and told[1]["start"] == 0
+    story, view = told[1]["log"], after["view"]
+    assert story[view.get("log_start", 0) :] == view["log"]  # the state's log ends the story
     await wendy.close()
 
     legal = started["view"]["legal"]  # seat 0 dealt, so it plays first (R4)

@@ -27,9 +27,10 @@ from typing import Any
 
 import pytest
 
-from server.game import Drew, Game, Reshuffled
+from protocol import MAX_FRAME
+from server.game import Drew, Event, Game, Reshuffled
 from server.game.view import LOG_SIZE
-from tests.server.netkit import Client
+from tests.server.netkit import Client, close_all, first_legal_move
 
 # Keys whose integer values (and whole subtrees, for `scores`) are not card ids.
 NON_CARD_KEYS = frozenset(
@@ -130,8 +131,14 @@ def replay(played: Game) -> list[Position]:
 
 def expected_log(game: Game, position: Position, viewer: int | None) -> list[dict[str, Any]]:
     """docs/protocol.md's log table, written out independently of view.py."""
+    return redacted_for(game.events[: position.events][-LOG_SIZE:], viewer)
+
+
+def redacted_for(events: list[Event], viewer: int | None) -> list[dict[str, Any]]:
+    """Events as the wire carries them to `viewer` before the end: a blind draw names its
+    card to its drawer only."""
     log = []
-    for event in game.events[: position.events][-LOG_SIZE:]:
+    for event in events:
         entry: dict[str, Any] = {"kind": event.kind}
         for name in event.__struct_fields__:
             value = getattr(event, name)
@@ -342,6 +349,54 @@ async def test_no_frame_leaks_a_secret(server, url, seats, humans, variants):
             check_frames(watcher, None, game_no, game, positions)
     for client in (*players, *spectators):
         await client.close()
+
+
+def story_of(client: Client) -> list[dict[str, Any]]:
+    """The `story` parts a client received, checked to come in order, each under MAX_FRAME,
+    all before its first `state`; their events joined."""
+    kinds = [m["t"] for m in client.received]
+    assert "story" in kinds and kinds.index("state") > len(kinds) - kinds[::-1].index("story") - 1
+    events: list[dict[str, Any]] = []
+    for frame, part in zip(client.raw, client.received, strict=True):
+        if part["t"] == "story":
+            assert part["start"] == len(events) and len(frame) <= MAX_FRAME
+            events += part["log"]
+    return events
+
+
+async def test_a_seat_coming_back_and_a_late_spectator_get_the_story_of_their_own_view(server, url):
+    """Mid-game, before anything is revealed: the whole log so far, redacted as the view
+    redacts it (a blind draw names its card to its drawer only), to the returning seat and
+    to a new spectator."""
+    host = await Client.connect(url, "Host")
+    table = (await host.request("create", name="Story", seats=3, bots=2))["table"]
+    joined = await host.request("join", table=table)
+    seat, token = joined["seat"], joined["token"]
+
+    def asks(v: dict[str, Any]) -> bool:
+        return v["legal"] is not None
+
+    view = await host.state(asks)
+    game = server.lobby.tables[table].game
+    while len(game.events) < 60:  # a few rounds, the bots drawing blind
+        reply = await host.request("move", move=first_legal_move(view["legal"]))
+        view = reply["view"] if asks(reply["view"]) else await host.state(asks)
+    await host.close()
+    back = await Client.connect(url, "Host")
+    assert (await back.request("resume", token=token))["t"] == "joined"
+    watcher = await Client.connect(url, "Crow")
+    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    await back.next(lambda m: m["t"] == "state")
+    await watcher.next(lambda m: m["t"] == "state")
+    assert not game.over
+    for client, viewer in ((back, seat), (watcher, None)):
+        told = story_of(client)
+        assert len(told) >= 60 and told == redacted_for(list(game.events[: len(told)]), viewer)
+        blind = [e for e in told if e["kind"] == "draw" and e["source"] == "deck"]
+        assert any("card" not in e for e in blind)  # the bots' blind draws name no card
+        mine = [e for e in blind if e["seat"] == seat]
+        assert all(("card" in e) == (viewer == seat) for e in mine)
+    await close_all(back, watcher)
 
 
 def test_the_card_scan_finds_cards_anywhere():
