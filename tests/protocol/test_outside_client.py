@@ -481,7 +481,9 @@ async def test_every_request_is_answered_with_its_rid(url):
     paused = await raven.ask("pause", on=True)  # every human present voted: paused
     assert paused["view"]["table"]["paused"] is True
     await lydia.refused("paused", "move", move=move_for(legal))
-    going = await raven.ask("pause", on=False)
+    going = await raven.ask("pause", on=False)  # going on is a vote alike: one is not enough
+    assert going["t"] == "state" and going["view"]["table"]["paused"] is True
+    going = await lydia.ask("pause", on=False)  # every voter agrees: the game goes on
     assert going["t"] == "state" and not going["view"]["table"].get("paused")
 
     voted = await lydia.ask("end")
