@@ -115,10 +115,16 @@ async def test_a_spectator_chats_marked_as_watching_and_a_player_under_the_seats
     assert (await impostor.request("watch", table=table))["t"] == "watching"
     await impostor.send("chat", text="I am Lydia")
     said = await lydia.next(lambda m: m["t"] == "chat")
-    assert said == {"t": "chat", "from": "Lydia", "text": "I am Lydia", "watching": True}
+    assert said == {
+        "t": "chat",
+        "from": "Lydia",
+        "text": "I am Lydia",
+        "table": table,
+        "watching": True,
+    }
     await lydia.send("chat", text="no, I am")
     said = await impostor.next(lambda m: m["t"] == "chat" and m["text"] != "I am Lydia")
-    assert said == {"t": "chat", "from": "Lydia", "text": "no, I am"}  # no mark: seated
+    assert said == {"t": "chat", "from": "Lydia", "text": "no, I am", "table": table}  # seated
 
     # a chat line that shows "hi" and hides a sentence in variation selectors: only "hi"
     hidden = "hi" + "".join(chr(0xE0100 + b) for b in b"meet me at table 2")
