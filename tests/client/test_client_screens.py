@@ -340,13 +340,13 @@ async def test_a_spectators_enter_watches_from_the_lobby(make_app, fake):
 
 async def test_a_server_that_refuses_the_hello_says_why(make_app, fake):
     fake.handlers["hello"] = lambda m: [
-        reply(m, "error", code="wrong_password", message="this server needs a password")
+        reply(m, "error", code="bad_version", message="this server speaks protocol v1")
     ]
     app = make_app(password="guess")
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "needs a password" in screen_text(pilot), "the reason")
+        await until(pilot, lambda: "speaks protocol v1" in screen_text(pilot), "the reason")
         assert fake.conn.last("hello")["password"] == "guess"
-        assert "The server refused us: this server needs a password" in screen_text(pilot)
+        assert "The server refused us: this server speaks protocol v1" in screen_text(pilot)
         assert app.current_mode == "connecting"
 
 
