@@ -45,8 +45,9 @@ def run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
             args.jobs,
             args.iterations,
         )
-    except server_side.ServerSideError as exc:
-        parser.error(str(exc))
+    except server_side.ServerSideError as exc:  # the file is at fault, not the command line:
+        print(f"gother simulate: error: {exc}", file=sys.stderr)  # no usage to show
+        return 2
     print(json.dumps(summary) if args.json else report)
     return 0
 
