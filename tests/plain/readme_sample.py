@@ -42,5 +42,6 @@ def sample(seed: int = SEED) -> list[str]:
     assert found is not None
     return [printable(text, False) for text in (*turns[-2], *turns[-1], *found.lines())]
 
+
 if __name__ == "__main__":
     print("\n".join(sample()))
