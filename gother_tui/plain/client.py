@@ -276,8 +276,8 @@ class PlainClient:
 
     def _ask_password(self, why: str) -> None:
         self.connection.hold()  # no hello, so no other connection, until it is typed
+        self._echo(False)  # before the question: what is typed at once stays unseen
         self.say(f"{why} Type the server's password (it is not shown), or quit.")
-        self._echo(False)
         self._ready.set()  # the next line typed is the password
 
     def password_typed(self, password: str) -> None:

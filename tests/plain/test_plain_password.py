@@ -67,7 +67,7 @@ async def test_on_a_terminal_the_password_is_not_echoed(url, tmp_path):
         await asyncio.to_thread(pty.until, rb"^This server needs a password\.")
         pty.type(SECRET)
         await asyncio.to_thread(pty.until, rb"^Trying the password\.")
-        await asyncio.to_thread(pty.until, rb"^You are in the lobby of ")
+        await asyncio.to_thread(pty.until, rb"^No tables on this server yet")  # all of it
         pty.type("who-am-i")  # typing shows again once the password is in
         await asyncio.to_thread(pty.until, rb"^who-am-i\r$")  # the terminal's echo
         pty.type("quit")
