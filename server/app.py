@@ -570,9 +570,7 @@ class GotherServer:
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
         if table.password_hash is not None:
             opens = table.password_opens
-            self._password(
-                conn, self.table_guesses, lambda: opens(given), _wrong_for_table(given)
-            )
+            self._password(conn, self.table_guesses, lambda: opens(given), _wrong_for_table(given))
 
     def _password(
         self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
