@@ -28,6 +28,7 @@ API
 - `summary(lines, view, catalogue, glyphs) -> list[str]`: that, short, one line per thing
   done to the viewer, then the standings: the "since your last turn" panel.
 - `gap(count) -> Line`: the line that says events were not seen (a late join, a lost link).
+- `speaker(chat, glyphs) -> str`: who said a chat line, a spectator marked as watching.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
 from gother_tui.preview import Outcome
+from protocol import server_messages as sm
 from protocol.constants import WIN_GOTH
 from protocol.view import (
     Drew,
@@ -347,3 +349,9 @@ def since_last_turn(lines: Sequence[Line], you: int | None) -> list[Line]:
         for ln in lines[start + 1 : turns[-1]]
         if ln.actor != you and ln.kind != "turn" and (ln.target == you or ln.loud)
     ]
+
+
+def speaker(chat: sm.Chat, glyphs: Glyphs) -> str:
+    """Who said a chat line: a spectator is marked, so "Lydia (watching)" cannot pass for
+    the Lydia who sits at the table."""
+    return f"{chat.sender} {glyphs.watching}" if chat.watching else chat.sender

@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     PAUSED = "paused"
     TOO_MANY_SEATS = "too_many_seats"
     NO_RECORD = "no_record"
+    NAME_TAKEN = "name_taken"
 
 
 class ProtocolError(Exception):

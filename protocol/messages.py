@@ -36,14 +36,14 @@ from protocol.constants import (
     SEATS,
 )
 from protocol.errors import ProtocolError
-from protocol.text import clean_text, name_problem
+from protocol.text import clean_text, name_problem, tidy_name
 
 RID_MAX = 2**31 - 1
 
 RID = integer(0, RID_MAX)
 SEAT = integer(0, MAX_SEATS - 1)
 CARD = integer(0, DECK_MAX - 1)
-_NAME_TEXT = string(1, NAME_MAX, tidy=str.strip)
+_NAME_TEXT = string(1, NAME_MAX, tidy=tidy_name)
 
 
 def NAME(value: Any, where: str) -> str:

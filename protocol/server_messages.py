@@ -129,6 +129,7 @@ class Chat(Wire, tag_field="t", tag="chat", frozen=True):
     text: str
     table: str | None = None  # the table it was said at; None only from older servers
     rid: int | None = None  # only on the sender's own copy: the reply to its `chat`
+    watching: bool = False  # said by a spectator (sent only when true; added in v1)
 
 
 Message = (

@@ -48,7 +48,7 @@ from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
-from server.records import Records
+from server.records import BUILD_BURST, BUILD_SHARE, Records
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
@@ -105,6 +105,8 @@ class ServerConfig:
     chat_burst: float = 5.0
     costly_rate: float = 20.0  # cost units per second for the dear requests (COSTS)
     costly_burst: float = 100.0
+    record_share: float = BUILD_SHARE  # seconds a second the server may spend making records
+    record_burst: float = BUILD_BURST
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
@@ -219,7 +221,7 @@ class GotherServer:
             idle=config.idle,
             cover_kind=kind_of(config.cover),
         )
-        self.pacer = Pacer(moved=self.after_change)
+        self.pacer = Pacer(moved=self.after_change, ended=self.end_game)
         self.hints = Hints()
         self.lobby = Lobby(
             self.store,
@@ -229,7 +231,7 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
-        self.records = Records(self.store)
+        self.records = Records(self.store, config.record_share, config.record_burst)
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         self.pending = 0  # connections that have not said hello yet
@@ -456,6 +458,7 @@ class GotherServer:
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
         self._table_password(conn, table, request.get("password"))
         table.check_join(request.get("seat"))  # refused: no change
+        table.check_name(conn.name, conn)
         self._check_seat_quota(conn)
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
@@ -549,8 +552,7 @@ class GotherServer:
         table = self._present(conn, request, "join or watch a table to chat")
         if not conn.chat_limiter.allow():
             raise ProtocolError("rate_limited", "chatting too fast: wait a moment")
-        table.say(conn.name, request["text"])
-        chat(table, conn, request["text"], request.get("rid"))  # the speaker's copy answers
+        chat(table, conn, table.say(conn, request["text"]), request.get("rid"))  # its copy answers
 
     def on_leave(self, conn: Connection, request: dict[str, Any]) -> None:
         table = self._present(conn, request, "you are at no table")
@@ -575,17 +577,23 @@ class GotherServer:
             self.after_change(table, conn, request.get("rid"))
             return
         try:
-            self.lobby.retire(table, "the players ended the game")
+            self.end_game(table, conn, request.get("rid"))
         except StoreError as exc:
             raise ProtocolError("store_failed", f"the game cannot be ended now ({exc})") from None
+
+    def end_game(self, table: Table, closer: Peer | None = None, rid: int | None = None) -> None:
+        """Every voter wants the game ended: archive the table and tell everyone there; the
+        deciding voter's copy answers its request `rid` (StoreError: it goes on as it was)."""
+        self.lobby.retire(table, "the players ended the game")
         self.pacer.disarm(table)
-        for listener in close_table(table, "the players ended the game", conn, request.get("rid")):
+        for listener in close_table(table, "the players ended the game", closer, rid):
             if isinstance(listener, Connection):
                 listener.gone_from(table)
 
     def on_record(self, conn: Connection, request: dict[str, Any]) -> None:
         """A finished game's record, one part per request (server/records.py)."""
         table_id = request["table"]
+        self.lobby.check_not_broken(table_id)  # its rows cannot be read: nor its records
         live = self.lobby.tables.get(table_id)
         at_table = live is not None and live in (conn.seated, conn.watched)
         if not at_table:
@@ -593,7 +601,8 @@ class GotherServer:
         game_no = request.get("game")
         if game_no is None:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
-        conn.send(self.records.part(table_id, game_no, request.get("part", 0), request.get("rid")))
+        part = request.get("part", 0)
+        conn.send(self.records.part(table_id, game_no, part, request.get("rid"), conn.costly))
 
     # -- passwords -------------------------------------------------------------------------
 

@@ -57,7 +57,7 @@ def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict
         "seed": seed,
         "game": game_no,
         "moves": [[seat, move] for seat, move in moves],
-        "chat": [[name, text] for name, text in record.chat],
+        "chat": [[line.sender, line.text] for line in record.chat],
         "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
         "views": replay_views(record, game_no, deck, seed, moves, players),
     }

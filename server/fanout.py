@@ -14,6 +14,7 @@ import msgspec
 
 from protocol import server_messages
 from server.game import SPECTATOR
+from server.store import ChatLine
 from server.table import CHAT_REPLAY_BYTES, Peer, Table
 
 
@@ -40,15 +41,15 @@ def show(table: Table, peer: Peer) -> None:
 def replay_chat(table: Table, peer: Peer) -> None:
     """The newest chat lines kept at the table, up to CHAT_REPLAY_BYTES of text, to a
     newcomer: what a join or a watch costs the server is bounded in bytes."""
-    lines: list[tuple[str, str]] = []
+    lines: list[ChatLine] = []
     size = 0
-    for sender, text in reversed(table.chat):
-        size += len(sender.encode()) + len(text.encode())
+    for line in reversed(table.chat):
+        size += len(line.sender.encode()) + len(line.text.encode())
         if size > CHAT_REPLAY_BYTES:
             break
-        lines.append((sender, text))
-    for sender, text in reversed(lines):
-        peer.send(server_messages.Chat(sender=sender, text=text, table=table.id))
+        lines.append(line)
+    for line in reversed(lines):
+        peer.send(_chat(table, line))
 
 
 def close_table(
@@ -67,12 +68,18 @@ def close_table(
     return listeners
 
 
-def chat(table: Table, speaker: Peer, text: str, rid: int | None = None) -> None:
+def chat(table: Table, speaker: Peer, line: ChatLine, rid: int | None = None) -> None:
     """A chat line just said, to everyone at the table; the speaker's copy is the reply
     to its request `rid`."""
-    message = server_messages.Chat(sender=speaker.name, text=text, table=table.id)
+    message = _chat(table, line)
     for listener in table.listeners():
         listener.send(_answering(message, rid) if listener is speaker else message)
+
+
+def _chat(table: Table, line: ChatLine) -> server_messages.Chat:
+    return server_messages.Chat(
+        sender=line.sender, text=line.text, table=table.id, watching=line.watching
+    )
 
 
 def _answering(

@@ -84,12 +84,16 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        self.check_not_broken(table_id)
+        raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
+
+    def check_not_broken(self, table_id: str) -> None:
+        """A quarantined table answers every request with what is wrong with it."""
         broken = self.broken.get(table_id)
         if broken is not None:
             raise ProtocolError(
                 "table_broken", f"table {table_id} could not be restored: {broken.problem}"
             )
-        raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
 
     def check_quota(
         self, owner: object, address: str, per_owner: int, per_address: int | None

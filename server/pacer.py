@@ -20,14 +20,16 @@ from server.bots.base import Bot
 from server.bots.registry import make_bot
 from server.game import MoveError, view
 from server.pace import Due, due
+from server.store import StoreError
 from server.table import StoreFailed, Table
 
 log = logging.getLogger("gother.server")
 
 
 class Pacer:
-    def __init__(self, moved: Callable[[Table], None]) -> None:
+    def __init__(self, moved: Callable[[Table], None], ended: Callable[[Table], None]) -> None:
         self.moved = moved  # after a change made here: tell everyone and arm again
+        self.ended = ended  # every voter wants the game ended: archive the table
         self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
         self.thinking: set[asyncio.Task[None]] = set()  # bots choosing a move now
 
@@ -64,6 +66,16 @@ class Pacer:
             return
         if next_due.why == "warn":
             table.warn(next_due.seat)
+            self.moved(table)
+            return
+        if next_due.why == "tally":  # an absent player's grace ended: their vote with it
+            if table.tally(table.settings.clock()):
+                try:
+                    self.ended(table)
+                except StoreError as exc:  # the game goes on; the next change counts again
+                    log.error("table %s: the game cannot be ended now: %s", table.id, exc)
+                return
+            table.changed()
             self.moved(table)
             return
         if next_due.why == "go_on":

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 
@@ -87,8 +87,16 @@ UPGRADES = (
         ) WHERE n > {CHAT_STORED}
     );
     """,
+    # 2: a spectator's chat line stays marked as watching after a restart (issue 18, item 3).
+    "ALTER TABLE chat ADD COLUMN watching INTEGER NOT NULL DEFAULT 0;",
 )
 SCHEMA_VERSION = len(UPGRADES)
+
+
+class ChatLine(NamedTuple):
+    sender: str
+    text: str
+    watching: bool = False  # said by a spectator, not by a seated player
 
 
 class StoreError(Exception):
@@ -119,7 +127,7 @@ class TableRecord:
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
-    chat: list[tuple[str, str]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
 
 
@@ -297,13 +305,19 @@ class Store:
             )
         self._transaction(*statements)
 
-    def add_chat(self, table_id: str, game_no: int, name: str, text: str) -> None:
+    def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
         """A chat line; only the newest CHAT_STORED of a table are kept."""
         self._transaction(
             (
-                "INSERT INTO chat (table_id, game_no, name, text)"
-                " VALUES (:table, :game, :name, :text)",
-                {"table": table_id, "game": game_no, "name": name, "text": text},
+                "INSERT INTO chat (table_id, game_no, name, text, watching)"
+                " VALUES (:table, :game, :name, :text, :watching)",
+                {
+                    "table": table_id,
+                    "game": game_no,
+                    "name": line.sender,
+                    "text": line.text,
+                    "watching": int(line.watching),
+                },
             ),
             (
                 "DELETE FROM chat WHERE table_id = :table AND id <= (SELECT id FROM chat"
@@ -345,15 +359,17 @@ class Store:
         """Every live table (or every archived one) with its seats and its current game's
         seed, moves and chat. A table that cannot be read is a BrokenRecord, on its own."""
         records: list[TableRecord | BrokenRecord] = []
-        rows = self.db.execute(
-            "SELECT id, name FROM tables WHERE archived = :archived ORDER BY rowid",
+        rows = self.db.execute(  # as bytes: one row's bad text must not stop the listing
+            "SELECT CAST(id AS BLOB), CAST(name AS BLOB) FROM tables"
+            " WHERE archived = :archived ORDER BY rowid",
             {"archived": int(archived)},
         ).fetchall()
-        for table_id, name in rows:
+        for raw_id, raw_name in rows:
+            table_id, name = (bytes(b).decode(errors="replace") for b in (raw_id, raw_name))
             try:
                 records.append(self.table(table_id))
             except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
-                records.append(BrokenRecord(table_id, str(name), str(exc) or type(exc).__name__))
+                records.append(BrokenRecord(table_id, name, str(exc) or type(exc).__name__))
         return records
 
     def has_table(self, table_id: str) -> bool:
@@ -363,6 +379,10 @@ class Store:
 
     def table(self, table_id: str) -> TableRecord:
         """One stored table; ValueError (and kin) when a stored field cannot be read."""
+        with _utf8(table_id):
+            return self._table(table_id)
+
+    def _table(self, table_id: str) -> TableRecord:
         row = self.db.execute(
             "SELECT id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash,"
             " clock, game_no FROM tables WHERE id = :table",
@@ -397,9 +417,9 @@ class Store:
         record.seed, record.moves = self.game(table_id, record.game_no)
         record.ended = self.ended(table_id, record.game_no)
         record.chat = [
-            (name, text)
-            for name, text in self.db.execute(
-                "SELECT name, text FROM chat WHERE table_id = :table ORDER BY id",
+            ChatLine(name, text, bool(watching))
+            for name, text, watching in self.db.execute(
+                "SELECT name, text, watching FROM chat WHERE table_id = :table ORDER BY id",
                 {"table": table_id},
             )
         ]
@@ -436,6 +456,19 @@ class Store:
             {"table": table_id, "game": game_no},
         ).fetchone()
         return None if row is None else row[0]
+
+
+@contextmanager
+def _utf8(table_id: str) -> Iterator[None]:
+    """A text column that is not UTF-8 (SQLite stores whatever bytes it is given) is a
+    ValueError of that table, like any other field that cannot be read."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if "decode to UTF-8" not in str(exc):
+            raise  # not the data's fault: the database itself
+        column = str(exc).partition(" with text")[0].removeprefix("Could not decode to UTF-8 ")
+        raise ValueError(f"its {column} holds text that is not UTF-8") from None
 
 
 def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:

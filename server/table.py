@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import PLAYERS_WORD, SEED_BITS
+from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
@@ -33,7 +34,7 @@ from server.game import (
 )
 from server.pace import cover_warning
 from server.passwords import check_password
-from server.store import SeatRecord, Store, StoreError
+from server.store import ChatLine, SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 
 log = logging.getLogger("gother.server")
@@ -123,7 +124,7 @@ class Table:
     game: Game | None = None
     game_no: int = 0
     seq: int = 0
-    chat: list[tuple[str, str]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
     # When the game began waiting on its current decision: only a deal or a move starts a
     # new one, whatever else happens meanwhile (players coming and going, chat).
     decision_since: float = 0.0
@@ -212,12 +213,13 @@ class Table:
             self.seats[seat] = bot
 
     def _bots_for(self, seats: list[int]) -> list[tuple[int, Seat]]:
-        """Bots (with names no one at the table has) for these free seats."""
-        used = {s.name for s in self.seats if s is not None}
+        """Bots (with names that look like no one's at the table) for these free seats."""
+        used = [s.name for s in self.seats if s is not None]
         bots = []
         for seat in seats:
-            name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat}")
-            used.add(name)
+            unlike = (n for n in BOT_NAMES if not any(looks_like(n, u) for u in used))
+            name = next(unlike, f"Bot {seat}")
+            used.append(name)
             bots.append((seat, Seat(name=name, bot_kind=self.bot_kind)))
         return bots
 
@@ -236,6 +238,31 @@ class Table:
             else:
                 self.password_hash = better
         return ok
+
+    def check_name(self, name: str, peer: Peer) -> None:
+        """Refuse a seat to a name that would pass for someone else's here (the table's
+        seats, as its screen and the lobby's table list show them)."""
+        clash = self.name_clash(name, peer)
+        if clash is not None:
+            who = "a bot's name" if clash.is_bot else "the name of a player at this table"
+            raise ProtocolError(
+                "name_taken", f"{name!r} looks like {clash.name!r}, {who}: choose another name"
+            )
+
+    def name_clash(self, name: str, peer: Peer, mine: Seat | None = None) -> Seat | None:
+        """The seat whose name `name` would pass for, if any: a bot's, or one other than
+        `mine` that `peer` does not hold. (A bot dealt in later takes a name unlike all.)"""
+        return next(
+            (
+                s
+                for s in self.seats
+                if s is not None
+                and s is not mine
+                and (s.is_bot or s.peer is not peer)
+                and looks_like(name, s.name)
+            ),
+            None,
+        )
 
     def check_join(self, seat: int | None) -> int:
         """The seat a `join` would take, or the ProtocolError it gets; changes nothing. The
@@ -285,8 +312,10 @@ class Table:
         """Give `seat` to `peer`; returns the connection it replaces, if any."""
         holder = self.seats[seat]
         assert holder is not None
-        if holder.name != peer.name and self.stopped is None:
-            # the name shown is the one the player comes back with, once it is stored
+        renaming = holder.name != peer.name and self.name_clash(peer.name, peer, holder) is None
+        if renaming and self.stopped is None:
+            # the name shown is the one the player comes back with, once it is stored, unless
+            # it would pass for someone else's: then the seat keeps the name it had
             renamed = Seat(peer.name, holder.token_hash, bank=holder.bank)
             try:
                 self._write(lambda: self.store.save_seats(self.id, [renamed.record(seat)]))
@@ -440,25 +469,45 @@ class Table:
     def _humans_present(self) -> list[Seat]:
         return [s for s in self.seats if s is not None and not s.is_bot and s.peer is not None]
 
+    def voters(self, now: float) -> list[Seat]:
+        """The humans whose pause and end votes count: those present, and those away within
+        the grace (a blip must not let the others decide without them; server/pace.py
+        counts again when a grace ends)."""
+        return [
+            s
+            for s in self.seats
+            if s is not None
+            and not s.is_bot
+            and (s.away_since is None or now - s.away_since < self.settings.grace)
+        ]
+
     def vote_pause(self, seat: int, pause: bool) -> None:
-        """Pause once every human present asks; any one of them going on ends the pause."""
+        """Pause once every voter asks; go on once every voter asks that (alike)."""
         self.check_open()
         game = self.game
         if game is None or game.over:
             raise ProtocolError("not_started", "only a game in progress can be paused")
         holder = self.seats[seat]
         assert holder is not None
-        now = self.settings.clock()
         holder.pause = pause
-        if self.paused_at is None and pause and all(s.pause for s in self._humans_present()):
+        self.tally(self.settings.clock())
+        self.changed()
+
+    def tally(self, now: float) -> bool:
+        """Count the pause and end votes: pause or go on once every voter agrees. Returns
+        whether every voter wants the game ended (the lobby then archives it)."""
+        game = self.game
+        assert game is not None
+        voters = self.voters(now)
+        if self.paused_at is None and voters and all(s.pause for s in voters):
             to_act = game.to_act()
             assert to_act is not None
             self._charge_thinking(to_act, now)
             self.paused_at = now
             log.info("table %s: paused", self.id)
-        elif self.paused_at is not None and not pause:
+        elif self.paused_at is not None and not any(s.pause for s in voters):
             self.go_on(now)
-        self.changed()
+        return bool(voters) and all(s.end for s in voters)
 
     def go_on(self, now: float) -> None:
         """End the pause (a vote, or its time is up): clocks and cover start where they were."""
@@ -473,15 +522,15 @@ class Table:
         log.info("table %s: the game goes on", self.id)
 
     def vote_end(self, seat: int) -> bool:
-        """Vote to end the game unfinished; returns True once every human present agrees
-        (the lobby then archives the table as abandoned)."""
+        """Vote to end the game unfinished; returns True once every voter agrees (the lobby
+        then archives the table as abandoned)."""
         self.check_open()
         if self.game is None or self.game.over:
             raise ProtocolError("not_started", "only a game in progress can be ended")
         holder = self.seats[seat]
         assert holder is not None
         holder.end = True
-        if all(s.end for s in self._humans_present()):
+        if all(s.end for s in self.voters(self.settings.clock())):
             log.info("table %s: the players ended game %d", self.id, self.game_no)
             return True
         self.changed()
@@ -499,11 +548,16 @@ class Table:
         else:
             self.changed()
 
-    def say(self, sender: str, text: str) -> None:
-        """Keep a chat line (it is a broadcast of its own, not a change of the state)."""
-        self._write(lambda: self.store.add_chat(self.id, self.game_no, sender, text))
-        self.chat.append((sender, text))
+    def say(self, peer: Peer, text: str) -> ChatLine:
+        """Keep a chat line (it is a broadcast of its own, not a change of the state): a
+        seated player speaks under the seat's name, anyone else as watching."""
+        seat = self.seat_of(peer)
+        holder = None if seat is None else self.seats[seat]
+        line = ChatLine(peer.name, text, True) if holder is None else ChatLine(holder.name, text)
+        self._write(lambda: self.store.add_chat(self.id, self.game_no, line))
+        self.chat.append(line)
         del self.chat[:-CHAT_KEPT]
+        return line
 
     # -- presence and clocks -------------------------------------------------------------
 

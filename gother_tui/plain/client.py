@@ -31,7 +31,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.connection import Connection
 from gother_tui.flow import Ask, Flow, Step
 from gother_tui.glyphs import Glyphs, glyphs_for
-from gother_tui.narrator import Line, names_of
+from gother_tui.narrator import Line, names_of, speaker
 from gother_tui.options import ClientOptions
 from gother_tui.plain.choices import Decision, Move, decision
 from gother_tui.plain.ear import SPOKEN, Teller
@@ -225,7 +225,7 @@ class PlainClient:
                     self._seq = message.seq
                     self._show_state(message.view)
             case sm.Chat():
-                self.say(f"{message.sender} says: {message.text}")
+                self.say(f"{speaker(message, self.glyphs)} says: {message.text}")
                 return
             case sm.Error():
                 self._refused(message)

@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import Line
+from gother_tui.narrator import Line, speaker
 from gother_tui.session import Session
 from gother_tui.widgets.quiet import show
 from protocol import server_messages as sm
@@ -39,10 +39,12 @@ DIM = frozenset({"turn", "gap", "joined", "left", "away", "back", "covered"})
 PANEL_LINES = 60  # the log panel shows the newest lines; `l` opens them all
 
 
-def chat_text(lines: Sequence[sm.Chat]) -> Text:
+def chat_text(lines: Sequence[sm.Chat], glyphs: Glyphs) -> Text:
     if not lines:
         return Text("No one has said anything.", style="dim")
-    return Text("\n").join(Text.assemble((line.sender, "bold"), ": ", line.text) for line in lines)
+    return Text("\n").join(
+        Text.assemble((speaker(line, glyphs), "bold"), ": ", line.text) for line in lines
+    )
 
 
 class TailScroll(VerticalScroll, can_focus=False):
@@ -79,4 +81,4 @@ class ChatLog(TailScroll):
         self.watch(self.app, "chat", self._show)
 
     def _show(self) -> None:
-        self.set_text(chat_text(self.session.chat))
+        self.set_text(chat_text(self.session.chat, self.session.glyphs))

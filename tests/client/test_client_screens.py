@@ -253,6 +253,21 @@ async def test_untrusted_names_and_chat_show_literally(make_app, fake):
         assert "[link=http://x]me[/link]: [blink]hi[/]" in widget_text(pilot, "#chat")
 
 
+async def test_a_spectators_chat_line_is_marked_as_watching(make_app, fake):
+    fake.handlers["join"] = join_with(wire_view(distribute_game(), names=("Lydia", "B", "C")))
+    app = make_app(table=TABLE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_table(pilot)
+        fake.conn.feed(
+            {"t": "chat", "from": "Lydia", "text": "I am Lydia", "watching": True},
+            {"t": "chat", "from": "Lydia", "text": "no, I am"},
+        )
+        await until(pilot, lambda: len(app.chat) == 2, "both chat lines")
+        await pilot.pause()
+        chat = widget_text(pilot, "#chat")
+        assert "Lydia (watching): I am Lydia Lydia: no, I am" in chat  # the lines, joined
+
+
 async def test_chat_is_typed_after_c_and_escape_returns_to_the_table(make_app, fake):
     fake.handlers["join"] = join_with(wire_view(distribute_game()))
     app = make_app(table=TABLE)

@@ -56,6 +56,8 @@ async def test_create_start_list_watch_and_join_by_number(url, tmp_path):
             lenore.type("who")
             await lenore.transcript.until(r"^  1 Raven$")
             await lenore.transcript.until(r"^  2 Lenore \(a bot\)$")  # a bot took the seat left
+            lenore.type("say it is still me")  # the bot has her name now: she speaks marked
+            await raven.transcript.until(r"^Lenore \(watching\) says: it is still me$")
             lenore.type("quit")
         assert [f for f in lenore.sent if f["t"] == "move"] == []
         assert lenore.errors() == [] and raven.errors() == []

@@ -56,7 +56,7 @@ FRAMES: dict[str, Fields] = {
     "joined": ({"t", "table", "seat", "token", "cards"}, {"rid"}),
     "watching": ({"t", "table", "cards"}, {"rid"}),
     "state": ({"t", "seq", "view"}, {"rid"}),
-    "chat": ({"t", "from", "text", "table"}, {"rid"}),
+    "chat": ({"t", "from", "text", "table"}, {"rid", "watching"}),
     "hint": ({"t", "move"}, {"rid", "reason"}),
     "left": ({"t", "table"}, {"rid"}),
     "record": ({"t", "table", "game", "part", "parts", "data"}, {"rid"}),

@@ -4,12 +4,15 @@ seeded RNG, the time is the test's to choose)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from protocol.view import ClockRule
-from server.game import Variants, default_deck, default_deck_text
+from server.bots.heuristic import HeuristicBot
+from server.game import Variants, default_deck, default_deck_text, view
 from server.store import Store, TableRecord
 from server.table import Settings, Table
 from tests.server.netkit import first_legal_move
@@ -112,3 +115,20 @@ def play_turn(table: Table) -> None:
     seat = table.game.to_act()
     while not table.game.over and table.game.to_act() == seat:
         play_one(table)
+
+
+def finished_games(db: Path, count: int) -> list[str]:
+    """A database of `count` tables whose one game three bots played to the end."""
+    store = Store(str(db))
+    ids = []
+    for i in range(count):
+        table = make_table(FakeClock(), bots=3, store=store, table_id=f"done{i}")
+        assert table.start_if_full() and table.game is not None
+        bots = [HeuristicBot(table.deck, random.Random(i * 3 + s)) for s in range(3)]
+        while not table.game.over:
+            seat = table.game.to_act()
+            assert seat is not None
+            table.apply(bots[seat].choose(view(table.game, seat)))
+        ids.append(table.id)
+    store.close()
+    return ids

@@ -419,11 +419,12 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
     assert await a.next(is_chat) == {**expected, "rid": rid}  # the speaker's copy answers
     for client in (b, watcher):
         assert await client.next(is_chat) == expected
-    rid = await watcher.send("chat", text="ça va? 🦇")  # a spectator chats too, as itself
-    expected = {"t": "chat", "from": "Wendy", "text": "ça va? 🦇", "table": table}
-    assert await watcher.next(is_chat) == {**expected, "rid": rid}
+    rid = await watcher.send("chat", text="ça va? 🦇")  # a spectator chats too, marked as watching
+    spectator_line = {"t": "chat", "from": "Wendy", "text": "ça va? 🦇", "table": table}
+    spectator_line["watching"] = True
+    assert await watcher.next(is_chat) == {**spectator_line, "rid": rid}
     for client in (a, b):
-        assert await client.next(is_chat) == expected
+        assert await client.next(is_chat) == spectator_line
     long = "x" * 280
     await b.send("chat", text=long + "\x1b")  # 281 sent, 280 once cleaned
     for client in (a, b, watcher):
@@ -436,10 +437,10 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
     reply = await newcomer.request("join", table=table)
     assert reply["t"] == "joined"
     history = [await newcomer.next() for _ in range(3)]
-    assert [(m["t"], m["from"]) for m in history] == [
-        ("chat", "Alice"),
-        ("chat", "Wendy"),
-        ("chat", "Bob"),
+    assert [(m["t"], m["from"], m.get("watching", False)) for m in history] == [
+        ("chat", "Alice", False),
+        ("chat", "Wendy", True),
+        ("chat", "Bob", False),
     ]
     assert (await newcomer.next())["t"] == "state"
     late = await Client.connect(url, "Late")

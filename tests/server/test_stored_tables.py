@@ -13,9 +13,9 @@ import pytest
 
 from protocol.view import ClockRule
 from server.app import GotherServer, ServerConfig
-from server.store import CHAT_STORED, SCHEMA_VERSION, BrokenRecord, Store
+from server.store import CHAT_STORED, SCHEMA_VERSION, BrokenRecord, ChatLine, Store
 from tests.server.netkit import Client, close_all
-from tests.server.tablekit import FakeClock, make_table, play_one, play_turn, seat_players
+from tests.server.tablekit import FakeClock, Keeper, make_table, play_one, play_turn, seat_players
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema0.db"
 
@@ -69,7 +69,7 @@ async def test_a_database_made_by_the_previous_schema_is_upgraded_and_restored(t
         assert set(tables) == {"lobby1", "mid001", "done01"}
         mid = tables["mid001"]
         assert mid.game is not None and len(mid.game.moves) == old_moves["mid001"] == 12
-        assert mid.chat == [("P0", "who dealt this?"), ("P1", "the crypt did")]
+        assert mid.chat == [ChatLine("P0", "who dealt this?"), ChatLine("P1", "the crypt did")]
         assert tables["done01"].game is not None and tables["done01"].game.over
         assert tables["lobby1"].seats[0] is not None and tables["lobby1"].seats[0].name == "Ann"
         assert tables["lobby1"].clock_rule == ClockRule(300, 5)
@@ -125,11 +125,11 @@ def test_chat_kept_in_the_database_is_bounded_per_table(tmp_path):
     table = make_table(FakeClock(), store=store)
     other = make_table(FakeClock(), store=store, table_id="t2")
     for i in range(CHAT_STORED + 30):
-        table.say("P0", f"line {i}")
-    other.say("P1", "the only line")
+        table.say(Keeper("P0"), f"line {i}")
+    other.say(Keeper("P1"), "the only line")
     (record,) = [r for r in store.load() if r.id == table.id]
     assert not isinstance(record, BrokenRecord)
-    assert [text for _, text in record.chat] == [f"line {i}" for i in range(30, CHAT_STORED + 30)]
+    assert [line.text for line in record.chat] == [f"line {i}" for i in range(30, CHAT_STORED + 30)]
     assert store.db.execute("SELECT COUNT(*) FROM chat").fetchone() == (CHAT_STORED + 1,)
     store.close()
 
@@ -143,6 +143,17 @@ DAMAGE = {
     "undecodable move": (ILLEGAL, (b"\xc1\xc1\xc1",)),
     "broken variants": ("UPDATE tables SET variants = '{\"round_cap\": -4' WHERE id = 'tab0'", ()),
     "missing move": ("DELETE FROM moves WHERE table_id = 'tab0' AND idx = 3", ()),
+    # text rows that are not UTF-8 (SQLite keeps any bytes; integrity_check passes)
+    "non-UTF-8 seat name": (
+        "UPDATE seats SET name = CAST(x'ff4c796469' AS TEXT) WHERE table_id = 'tab0'",
+        (),
+    ),
+    "non-UTF-8 chat line": (
+        "INSERT INTO chat (table_id, game_no, name, text)"
+        " VALUES ('tab0', 1, 'P0', CAST(x'c328' AS TEXT))",
+        (),
+    ),
+    "non-UTF-8 deck": ("UPDATE tables SET deck_toml = CAST(x'80' AS TEXT) WHERE id = 'tab0'", ()),
 }
 
 
@@ -168,11 +179,43 @@ async def test_one_bad_table_is_quarantined_and_every_other_starts(tmp_path, dam
         rows = {row["id"]: row for row in listing["tables"]}
         assert rows["tab0"]["broken"] == problem
         assert all("broken" not in rows[i] for i in ids[1:])
-        for request, fields in (("join", {}), ("watch", {})):
+        for request, fields in (
+            ("join", {}),
+            ("watch", {}),
+            ("record", {}),
+            ("record", {"game": 1}),
+        ):
             reply = await client.request(request, table="tab0", **fields)
             assert reply["t"] == "error" and reply["code"] == "table_broken", reply
             assert problem in reply["message"]
         assert (await client.request("watch", table=ids[1]))["t"] == "watching"
         await close_all(client)
+    finally:
+        await server.close()
+
+
+def test_a_spectators_chat_line_stays_marked_as_watching_in_the_database(tmp_path):
+    store = Store(str(tmp_path / "games.db"))
+    table = make_table(FakeClock(), store=store)
+    p0 = seat_players(table)[0]
+    table.say(p0, "I sit here")
+    table.say(Keeper("P0"), "I only watch")  # a spectator with the same name
+    (record,) = [r for r in store.load() if r.id == table.id]
+    assert not isinstance(record, BrokenRecord)
+    assert record.chat == [ChatLine("P0", "I sit here"), ChatLine("P0", "I only watch", True)]
+    store.close()
+
+
+async def test_a_table_name_that_is_not_utf8_quarantines_its_table_only(tmp_path):
+    db, ids = played_db(tmp_path)
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE tables SET name = CAST(x'43727970ff' AS TEXT) WHERE id = 'tab0'")
+    raw.commit()
+    raw.close()
+    server = await serving(db)
+    try:
+        assert set(server.lobby.tables) == set(ids[1:])
+        broken = server.lobby.broken["tab0"]
+        assert broken.name == "Cryp\ufffd" and "not UTF-8" in broken.problem, broken
     finally:
         await server.close()

@@ -11,7 +11,7 @@ import pytest
 from protocol import ProtocolError, server_messages
 from server.fanout import publish
 from server.game import REFEREE, Game, MoveError, move_from_wire, view
-from server.store import Store
+from server.store import ChatLine, Store
 from server.table import StoreFailed
 from tests.server.netkit import first_legal_move
 from tests.server.tablekit import FakeClock, Keeper, make_table, play_one, seat_players
@@ -47,8 +47,8 @@ def test_changes_send_nothing_until_published_and_each_is_one_state_number():
     assert table.start_if_full() and table.seq == 3
     play_one(table)
     assert table.seq == 4
-    table.say("P0", "hello")
-    assert table.seq == 4 and table.chat[-1] == ("P0", "hello")  # chat is not a state
+    table.say(p0, "hello")
+    assert table.seq == 4 and table.chat[-1] == ChatLine("P0", "hello")  # chat is not a state
     assert not table.disconnected(watcher) and not table.leave(watcher)  # a spectator
     assert table.seq == 4
     assert p0.received == p1.received == watcher.received == []

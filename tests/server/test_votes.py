@@ -6,6 +6,8 @@ same over real websockets."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocol import ProtocolError
 from protocol.view import ClockRule
@@ -43,7 +45,9 @@ def test_a_game_pauses_once_every_human_present_asks_and_clocks_and_bots_wait():
     with pytest.raises(ProtocolError) as refused:
         play_one(table)
     assert refused.value.code == "paused"
-    table.vote_pause(1, False)  # any one of them goes on
+    table.vote_pause(1, False)  # going on is a vote like pausing: one alone does not
+    assert table.paused_at is not None and table.table_info().pause_votes == (0,)
+    table.vote_pause(0, False)
     assert table.paused_at is None and table.table_info().pause_votes == ()
     assert due(table) == Due(0, clock.now + 90, "clock")  # the bank runs on from 90
 
@@ -58,13 +62,18 @@ def test_a_pause_freezes_the_cover_of_an_absent_player_and_ends_by_itself():
     left = clock.now
     clock.advance(GRACE / 2)
     table.vote_pause(0, True)
-    table.vote_pause(2, True)  # the absent player has no say
-    assert table.paused_at is not None
+    table.vote_pause(2, True)  # the absent player counts until the grace ends
+    assert table.paused_at is None
+    assert due(table) == Due(1, left + GRACE, "tally")  # counted again before the cover
+    clock.advance(GRACE / 2)
+    assert not table.tally(clock.now)
+    assert table.paused_at == clock.now
     clock.advance(table.settings.pause_max)
     pause = due(table)
     assert pause is not None and pause.why == "go_on" and pause.at <= clock.now
     table.go_on(clock.now)
     assert due(table) == Due(1, left + GRACE + table.settings.pause_max, "cover")
+    assert table.covered(1, clock.now)  # its grace ran out before the pause
 
 
 def test_only_a_game_in_progress_can_be_paused_or_ended():
@@ -139,6 +148,8 @@ async def test_pause_and_go_on_over_the_wire(server, url):
     assert refused["t"] == "error" and refused["code"] == "paused", refused
     assert server.lobby.tables[table].paused_at is not None
     reply = await p0.request("pause", on=False)
+    assert reply["view"]["table"]["paused"] is True  # one player's "go on" is one vote
+    reply = await p1.request("pause", on=False)
     assert "paused" not in reply["view"]["table"]
     await close_all(p0, p1)
 
@@ -170,3 +181,140 @@ async def test_an_idle_player_sees_the_warning_then_a_bot_plays_their_turn(serve
     covered = await p1.state(lambda v: v["turn"] != 0)
     assert covered["players"][0]["connected"] is True  # present, but a bot played that turn
     await close_all(p0, p1)
+
+
+# -- votes and absent players (issue 18, item 4) -----------------------------------------
+
+
+def test_an_end_vote_waits_for_an_absent_player_until_the_grace_ends():
+    clock = FakeClock()
+    table = make_table(clock, bots=1)
+    players = seat_players(table)  # seats 0 and 1; seat 2 is a bot
+    table.start_if_full()  # seat 0 to act
+    assert table.disconnected(players[1])
+    left = clock.now
+    assert not table.vote_end(0)  # the absent player still counts
+    assert table.table_info().end_votes == (0,)
+    assert due(table) == Due(0, left + GRACE, "tally")
+    clock.advance(GRACE - 0.1)
+    assert not table.tally(clock.now)
+    clock.advance(0.1)
+    assert table.tally(clock.now)  # the grace is over: the vote of those left carries
+
+
+def test_an_absent_players_return_keeps_the_vote_open():
+    clock = FakeClock()
+    table = make_table(clock, bots=1)
+    players = seat_players(table)
+    table.start_if_full()
+    assert table.disconnected(players[1])
+    assert not table.vote_end(0)
+    clock.advance(GRACE / 2)
+    table.resume(players[1], 1)  # back: nothing is due for the vote any more
+    assert due(table) is not None and due(table).why != "tally"
+    clock.advance(GRACE)
+    assert not table.tally(clock.now)
+    assert table.table_info().end_votes == (0,)
+
+
+def test_going_on_waits_for_an_absent_voter_then_counts_without_them():
+    clock = FakeClock()
+    table = make_table(clock, bots=1)
+    players = seat_players(table)
+    table.start_if_full()
+    table.vote_pause(0, True)
+    table.vote_pause(1, True)
+    assert table.paused_at is not None
+    assert table.disconnected(players[1])
+    left = clock.now
+    table.vote_pause(0, False)
+    assert table.paused_at is not None  # the absent player's "pause" still counts
+    assert due(table) == Due(0, left + GRACE, "tally")
+    clock.advance(GRACE)
+    table.tally(clock.now)
+    assert table.paused_at is None
+
+
+@pytest.mark.parametrize("config", [{"grace": 60.0}], indirect=True)
+async def test_a_griefers_end_vote_during_a_blip_does_not_end_the_game(server, url):
+    table, (griefer, victim) = await two_humans_and_a_bot(url)
+    token = next(m["token"] for m in victim.received if m["t"] == "joined")
+    await victim.close()  # the victim's connection drops
+    await griefer.state(lambda v: not v["players"][1]["connected"])
+    reply = await griefer.request("end")
+    assert reply["t"] == "state" and reply["view"]["table"]["end_votes"] == [0], reply
+    back = await Client.connect(url, "P1")
+    joined = await back.request("resume", token=token)
+    assert joined["t"] == "joined" and joined["seat"] == 1, joined  # inside the grace
+    view = await back.state(lambda v: v["players"][1]["connected"])
+    assert view["table"]["end_votes"] == [0] and table in server.lobby.tables
+    assert not any(m["t"] == "closed" for m in griefer.received + back.received)
+    await close_all(griefer, back)
+
+
+@pytest.mark.parametrize("config", [{"grace": 0.5}], indirect=True)
+async def test_an_end_vote_carries_once_the_absent_players_grace_is_over(server, url):
+    table, (p0, p1) = await two_humans_and_a_bot(url)
+    await p1.close()
+    await p0.state(lambda v: not v["players"][1]["connected"])
+    reply = await p0.request("end")
+    assert reply["t"] == "state" and reply["view"]["table"]["end_votes"] == [0], reply
+    closed = await p0.next(lambda m: m["t"] == "closed")
+    assert closed["table"] == table and "ended" in closed["reason"]
+    assert table not in server.lobby.tables
+    assert server.store.ended(table, 1) == "abandoned"
+    await close_all(p0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["end", "pause", "go_on", "drop", "back", "wait"]),
+            st.integers(0, 2),
+            st.floats(0, GRACE, allow_nan=False),
+        ),
+        max_size=25,
+    )
+)
+def test_no_vote_carries_without_a_player_still_within_the_grace(steps):
+    """Whatever the order of drops, returns, votes and waits: the game ends, pauses or goes
+    on only with the vote of every player present or away for less than the grace."""
+    clock = FakeClock()
+    table = make_table(clock)
+    players = seat_players(table)
+    table.start_if_full()
+
+    def within(seat: int) -> bool:
+        holder = table.seats[seat]
+        assert holder is not None
+        return holder.away_since is None or clock.now - holder.away_since < GRACE
+
+    for what, seat, seconds in steps:
+        holder = table.seats[seat]
+        assert holder is not None
+        was_paused = table.paused_at is not None
+        present = holder.peer is not None
+        for_pause = {s: bool(table.seats[s].pause) for s in range(3)}  # before this step
+        if what == "go_on" and present:
+            for_pause[seat] = False
+        ended = False
+        if what == "end" and present:
+            ended = table.vote_end(seat)
+        elif what in ("pause", "go_on") and present:
+            table.vote_pause(seat, what == "pause")
+        elif what == "drop" and present:
+            table.disconnected(players[seat])
+        elif what == "back" and not present and within(seat):
+            table.resume(players[seat], seat)
+        elif what == "wait":
+            clock.advance(seconds)
+            ended = table.tally(clock.now)
+        counted = [s for s in range(3) if within(s)]
+        if ended:
+            assert all(table.seats[s].end for s in counted)
+            return
+        if table.paused_at is not None and not was_paused:
+            assert all(table.seats[s].pause for s in counted)
+        if was_paused and table.paused_at is None:  # go_on clears the flags: look before
+            assert not any(for_pause[s] for s in counted)
