@@ -28,11 +28,12 @@ from gother_tui.narrator import Line
 from gother_tui.options import ClientOptions
 from gother_tui.screens.confirm import ConfirmScreen
 from gother_tui.screens.connecting import ConnectingScreen
-from gother_tui.screens.create_table import CreateTableScreen, PasswordScreen
+from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.game_over import EndedScreen, GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.name import NameScreen
+from gother_tui.screens.password import PasswordScreen
 from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.viewer import TextViewer
@@ -65,6 +66,7 @@ class GotherApp(ClientApp):
         EndedScreen.BINDINGS,
         CreateTableScreen.BINDINGS,
         PasswordScreen.BINDINGS,
+        ConnectingScreen.BINDINGS,
         ConfirmScreen.BINDINGS,
         TextViewer.BINDINGS,
         StoryScreen.BINDINGS,
@@ -209,9 +211,40 @@ class GotherApp(ClientApp):
             self._show_lobby(step.why)
         if step.ask is not None:
             self._ask(step.ask)
+        if step.password is not None:
+            self._ask_password(step.password)
 
-    def _ask(self, ask: Ask) -> None:
-        self.request(None, ask.t, **ask.fields)
+    def _ask(self, ask: Ask | None) -> None:
+        if ask is not None:
+            self.request(None, ask.t, **ask.fields)
+
+    # -- the server's password ------------------------------------------------------------
+
+    def _ask_password(self, why: str) -> None:
+        self.connection.hold()  # no hello, so no other connection, until it is typed
+        self.link_detail = why
+        heading = f"The password of {self.options.url}"
+        self.push_screen(PasswordScreen(heading, why), self._password_given)
+
+    def _password_given(self, password: str | None) -> None:
+        if password is None:  # back to the connecting screen, which offers it again (p)
+            return
+        self.link_detail = f"Trying the password{self.glyphs.ellipsis}"
+        hello = self.flow.password_given(password)
+        self.refresh_bindings()
+        self.connection.resume()
+        if self.connection.open:  # else the next connection says it
+            self._ask(hello)
+
+    def action_password(self) -> None:
+        """The connecting screen's key: ask for the server's password again."""
+        if self.flow.wants_password and not isinstance(self.screen, PasswordScreen):
+            self._ask_password(self.link_detail)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "password":
+            return self.flow.wants_password
+        return super().check_action(action, parameters)
 
     def _show_lobby(self, why: tuple[Asked, sm.Error] | None) -> None:
         self._switch("lobby")
@@ -225,7 +258,7 @@ class GotherApp(ClientApp):
     def on_connected(self, _: msg.Connected) -> None:
         self.link, self.link_detail = "online", ""
         self._pending.clear()  # replies to a lost connection's requests will never come
-        self._ask(self.flow.hello())
+        self._ask(self.flow.hello())  # none while the player types the server's password
 
     def on_connection_lost(self, event: msg.ConnectionLost) -> None:
         log.info("connection lost: %s", event.reason)

@@ -43,7 +43,9 @@ def incoming(frame: dict[str, Any] | ProtocolError) -> Message | None:
 class Connection:
     """`run()` (the app's network worker) keeps a connection to `url`, posting `Connected`,
     `ConnectionLost` and every message to `post`; `send` queues a request on the open
-    connection; `close` says goodbye and stops trying."""
+    connection; `hold` stops reconnecting until `resume` (while the player types the
+    server's password: a connection that says no hello is closed by the server); `close`
+    says goodbye and stops trying."""
 
     def __init__(
         self,
@@ -61,6 +63,8 @@ class Connection:
         self._outbox: asyncio.Queue[dict[str, Any]] | None = None
         self._transport: Transport | None = None
         self._closing = False
+        self._wanted = asyncio.Event()  # cleared: held, no new connection until resumed
+        self._wanted.set()
 
     @property
     def open(self) -> bool:
@@ -73,9 +77,18 @@ class Connection:
         self._outbox.put_nowait(message)
         return True
 
+    def hold(self) -> None:
+        """Once the open connection ends, make no other until `resume`, and say nothing of
+        its loss: the server's close of a connection that waits is expected."""
+        self._wanted.clear()
+
+    def resume(self) -> None:
+        self._wanted.set()
+
     async def close(self) -> None:
         """Close the connection (waiting briefly for the server's answer) and stay closed."""
         self._closing = True
+        self._wanted.set()  # a held loop wakes, to end
         if self._transport is not None:
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._transport.close(), GOODBYE_TIMEOUT)
@@ -85,6 +98,9 @@ class Connection:
         doubling to 5 s by default) until closed or replaced."""
         delay = self._first_retry
         while not self._closing:
+            await self._wanted.wait()
+            if self._closing:  # closed while held
+                return
             transport = self._transport_factory(self.url)
             try:
                 await transport.connect()
@@ -98,6 +114,8 @@ class Connection:
                 await self._session(transport)
                 if self._closing:
                     return
+                if not self._wanted.is_set():
+                    continue  # held: the next connection waits for `resume`
                 if transport.close_code == CLOSE_REPLACED:
                     lost = "your seat was taken over from another terminal"
                     self._post(msg.ConnectionLost(lost, None))

@@ -1,5 +1,7 @@
 """Where the client goes as the server answers: welcome, then resume a saved seat, watch or
 join the table asked for, or the lobby; and back again after a loss, a refusal or `left`.
+A server that wants its password (none given, or a wrong one) has it asked of the player,
+and no hello is said until it is typed.
 
 A plain class, no Textual and no sockets (tested like `Plan`): the app tells it what the
 server said and does the `Step` it returns. It holds who we are at the server (the table,
@@ -17,6 +19,8 @@ from gother_tui.options import ClientOptions
 from gother_tui.seat_store import SeatStore
 from protocol import PROTOCOL_VERSION
 from protocol import server_messages as sm
+
+PASSWORD_REFUSALS = ("wrong_password", "too_many_attempts")  # of a hello: ask the player
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,7 @@ class Step:
     go: Literal["lobby", "table"] | None = None
     why: tuple[Asked, sm.Error] | None = None  # with go="lobby": the refusal it shows
     ask: Ask | None = None
+    password: str | None = None  # ask the player for the server's password, saying this
 
 
 class Flow:
@@ -56,13 +61,17 @@ class Flow:
         self._first_welcome = True
         self._tried_table = False  # --table is tried once; after that, the lobby
         self._resuming: str | None = None  # the table of the token being resumed
+        self._password = options.password  # secret: the server's, as last given
+        self.wants_password = False  # asked of the player: no hello until it is typed
 
-    def hello(self) -> Ask:
-        """The first request of every connection."""
-        fields: dict[str, Any] = {"v": PROTOCOL_VERSION, "name": self.options.name}
-        if self.options.password:  # a server with a password asks for it here (and a
-            fields["password"] = self.options.password  # server without one ignores it)
-        return Ask("hello", fields)
+    def hello(self) -> Ask | None:
+        """The first request of every connection (None while the password is asked)."""
+        return None if self.wants_password else self._hello()
+
+    def password_given(self, password: str) -> Ask:
+        """The player typed the server's password: the hello to say with it."""
+        self._password, self.wants_password = password, False
+        return self._hello()
 
     def welcomed(self) -> Step:
         """Back to the seat we hold, the table we watch; else, the first time, a saved
@@ -101,7 +110,11 @@ class Flow:
     def refused(self, asked: Asked, error: sm.Error) -> Step:
         """The server refused a request of the flow's own."""
         notice = Notice(error.message, "error", title(error.code))
-        if asked.t == "hello":  # e.g. a server password, or another protocol version
+        if asked.t == "hello" and error.code in PASSWORD_REFUSALS:
+            self.wants_password = True
+            why = error.message[:1].upper() + error.message[1:] + "."
+            return Step(password=why)
+        if asked.t == "hello":  # e.g. another protocol version
             return Step(detail=f"The server refused us: {error.message}", notice=notice)
         if asked.t == "resume":
             return self._resume_refused(error, notice)
@@ -111,6 +124,12 @@ class Flow:
         return Step(notice=notice)
 
     # -- the rest ---------------------------------------------------------------------------
+
+    def _hello(self) -> Ask:
+        fields: dict[str, Any] = {"v": PROTOCOL_VERSION, "name": self.options.name}
+        if self._password:  # a server with a password asks for it here (and a
+            fields["password"] = self._password  # server without one ignores it)
+        return Ask("hello", fields)
 
     def _resume(self, table: str, token: str) -> Step:
         self._resuming = table

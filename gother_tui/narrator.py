@@ -160,8 +160,9 @@ class Narrator:
                 return self._effect(text, event, seat, seat, outcome)
             case Placed(seat=seat, to=to, card=card):
                 outcome = Outcome.placing("", self.piles.get(to, []), card, self.catalogue)
-                if to == seat:
-                    text = f"{self.who(seat)} kept {self.card(card)}"
+                if to == seat:  # not "kept": that reads as kept in hand
+                    own = f"{self.whose(seat)} own Fate pile"
+                    text = f"{self.who(seat)} placed {self.card(card)} on {own}"
                 else:
                     text = f"{self.who(seat)} gave {self.whom(to)} {self.card(card)}"
                 return self._effect(text, event, seat, to, outcome)

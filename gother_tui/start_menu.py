@@ -37,6 +37,7 @@ ENTRIES = (
     ("find", "f", "Find games on this network"),
     ("watch", "w", "Watch a game on a server"),
     ("host", "h", "Host a game for your network: how"),
+    ("replay", "r", "Replay a finished game (a record file)"),
     ("quit", "q", "Quit"),
 )
 
@@ -75,6 +76,8 @@ class StartMenu(Screen[None]):
             app.push_screen(HostScreen())
         elif choice == "find":
             app.push_screen(FindScreen(), self._note)
+        elif choice == "replay":
+            app.push_screen(RecordScreen())
         else:
             app.push_screen(AddressScreen(watching=choice == "watch"))
 
@@ -135,6 +138,28 @@ class AddressScreen(ModalScreen[None]):
             self.query_one("#address-error", Static).update(Text(problem[0].upper() + problem[1:]))
             return
         self.app.exit(["watch" if self.watching else "join", url])
+
+
+class RecordScreen(ModalScreen[None]):
+    """The record file to replay (written by `gother export`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="start-dialog"):
+            yield Static("The game record to replay (Enter: go, Esc: back)", classes="section")
+            yield Input(placeholder="FILE (from gother export)", id="record")
+            yield Static("", id="record-error")
+        yield Footer()
+
+    @on(Input.Submitted, "#record")
+    def _submitted(self, event: Input.Submitted) -> None:
+        path = event.value.strip()
+        if not Path(path).expanduser().is_file():
+            problem = f"No file {path}" if path else "Type the record file's path"
+            self.query_one("#record-error", Static).update(Text(problem))
+            return
+        self.app.exit(["replay", str(Path(path).expanduser())])
 
 
 class FindScreen(ModalScreen[str | None]):
@@ -209,7 +234,7 @@ def host_instructions(hostname: str | None = None) -> str:
         f"  gother join ws://{host}:{DEFAULT_PORT}\n\n"
         "using this machine's name or LAN address. Open TCP port "
         f"{DEFAULT_PORT} in your firewall.\n"
-        "`gother serve --help`: passwords, TLS, saving games across restarts."
+        "For passwords, TLS and saving games across restarts: gother serve --help"
     )
 
 
@@ -219,7 +244,8 @@ class StartApp(App[list[str] | None]):
     TITLE = "Gother Than Thou"
     CSS_PATH: ClassVar = [STYLES / "start.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", key_display="^q"),
+        # priority: from every dialog too (a modal screen hides the app's other bindings)
+        Binding("ctrl+q", "quit", "Quit", key_display="^q", priority=True),
     ]
     ENABLE_COMMAND_PALETTE = False
 

@@ -429,7 +429,7 @@ class GotherServer:
                 conn,
                 self.server_guesses,
                 lambda: hmac.compare_digest(given.encode(), right.encode()),
-                "this server needs a password",
+                "wrong password" if given else "this server needs a password",
             )
         conn.name = request["name"]
         self.pending -= 1
@@ -613,9 +613,7 @@ class GotherServer:
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
         if table.password_hash is not None:
             opens = table.password_opens
-            self._password(
-                conn, self.table_guesses, lambda: opens(given), "wrong password for this table"
-            )
+            self._password(conn, self.table_guesses, lambda: opens(given), _wrong_for_table(given))
 
     def _password(
         self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
@@ -635,6 +633,9 @@ class GotherServer:
                 f"too many wrong passwords from your address: try again in {math.ceil(wait)} s",
             )
         guesses.failed(address)
+        wait = guesses.wait(address)  # a player told to wait does not spend a try in vain
+        if wait:
+            wrong += f": try again in {math.ceil(wait)} s"
         raise ProtocolError("wrong_password", wrong)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -654,7 +655,7 @@ class GotherServer:
                 conn,
                 self.table_guesses,
                 lambda: check_password(password or "", password_hash)[0],
-                "wrong password for this table",
+                _wrong_for_table(password),
             )
 
     def _capped(self, address: str) -> bool:
@@ -718,6 +719,10 @@ class GotherServer:
         if table is not None:
             conn.gone_from(table)
             table.spectators.discard(conn)
+
+
+def _wrong_for_table(given: str | None) -> str:
+    return "wrong password for this table" if given else "this table needs a password"
 
 
 def _peek_rid(frame: bytes | str) -> int | None:

@@ -80,6 +80,7 @@ def test_the_wheel_holds_every_data_file(wheel):
         "server/game/decks/original.toml",
         "gother_tui/help/rules.txt",
         "server/web/static/fonts/DejaVuSansMono.ttf",
+        "server/web/static/fonts/GotherAnkh.ttf",
         "server/web/static/fonts/LICENSE",
         "server/web/static/xterm/xterm.js",
         "server/web/static/xterm/LICENSE",

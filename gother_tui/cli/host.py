@@ -45,8 +45,9 @@ def run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
             args.jobs,
             args.iterations,
         )
-    except server_side.ServerSideError as exc:
-        parser.error(str(exc))
+    except server_side.ServerSideError as exc:  # the file is at fault, not the command line:
+        print(f"gother simulate: error: {exc}", file=sys.stderr)  # no usage to show
+        return 2
     print(json.dumps(summary) if args.json else report)
     return 0
 
@@ -148,6 +149,17 @@ def ssh_options(
     }
 
 
+PACKAGES_ROOT = Path(__file__).resolve().parents[2]  # a clone, or site-packages
+
+
+def web_extra_install(root: Path = PACKAGES_ROOT) -> str:
+    """The command that adds the web extra to this install: `root` is where the packages
+    live, a clone (installed with -e) when it holds the pyproject."""
+    if (root / "pyproject.toml").is_file():
+        return f"pip install -e '.[web]' (in {root})"
+    return "pip install 'gother-than-thou[web]'"
+
+
 def web_options(
     args: argparse.Namespace, parser: argparse.ArgumentParser, server_password: str | None
 ) -> dict[str, object] | None:
@@ -158,7 +170,7 @@ def web_options(
             parser.error("--web-… options need --web PORT")
         return None
     if importlib.util.find_spec("textual_serve") is None:
-        parser.error("--web needs the web extra: pip install 'gother-than-thou[web]'")
+        parser.error(f"--web needs the web extra: {web_extra_install()}")
     password = read_secret(args, parser, WEB) or server_password
     if password is not None and args.web_open:
         parser.error("--web-open lets any browser in: it goes without a password")

@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gother",
         description="Gother Than Thou: the card game, in your terminal. `gother` alone opens "
-        "the start menu (play against bots, join, host, watch, replay).",
+        "the start menu (play against bots, join, find, watch, host, replay).",
     )
     parser.add_argument("--version", action="version", version=f"gother {software_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -46,7 +46,11 @@ WEB = Secret(
     "GOTHER_WEB_PASSWORD",
     "asked on a page before any browser session starts (default: the server's password)",
 )
-CLIENT = Secret("--password", "GOTHER_PASSWORD", "the table's (or the server's) password")
+CLIENT = Secret(
+    "--password",
+    "GOTHER_PASSWORD",
+    "the table's (or the server's) password; without it, the server's is asked when needed",
+)
 BOT = Secret("--password", "GOTHER_PASSWORD", "the table's password")
 
 

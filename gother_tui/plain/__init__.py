@@ -25,10 +25,11 @@ import asyncio
 import io
 import os
 import sys
+from functools import partial
 
 from gother_tui.options import ClientOptions
 from gother_tui.plain.client import PlainClient
-from gother_tui.plain.terminal import Output, read_lines
+from gother_tui.plain.terminal import Output, read_lines, set_echo
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import TransportFactory, WebSocketTransport
 
@@ -45,7 +46,9 @@ def run(
     out = Output(sys.stdout, options.ascii)
 
     async def main() -> int:
-        client = PlainClient(options, out, transport=transport, seat_store=seat_store)
+        client = PlainClient(
+            options, out, transport=transport, seat_store=seat_store, echo=partial(set_echo, STDIN)
+        )
         return await client.run(read_lines(STDIN))
 
     try:

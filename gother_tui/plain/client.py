@@ -2,7 +2,8 @@
 
 It is the same client as the full-screen one, without a screen: the same connection (every
 frame parsed once into the protocol's types), the same flow (resume, --table, the lobby),
-the same seat store, and the narrator's sentences for everything that happens. When the
+the same seat store, and the narrator's sentences for everything that happens. A server
+that wants its password has the next line typed taken as it, unseen. When the
 game asks this player something it says the step and numbers the choices `legal` gives
 (gother_tui.plain.choices); a command is checked against the view, and its request by the
 protocol (`validate_request`), before anything is sent.
@@ -20,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,9 +69,11 @@ class PlainClient:
         out: Output,
         transport: TransportFactory = WebSocketTransport,
         seat_store: SeatStore | None = None,
+        echo: Callable[[bool], None] = lambda on: None,
     ) -> None:
         self.options = options
         self.out = out
+        self._echo = echo  # the terminal's echo, off while a password is typed
         self.verbose = options.verbose
         self.glyphs: Glyphs = glyphs_for(options.ascii) if self.verbose else SPOKEN
         self.catalogue = Catalogue()
@@ -120,6 +123,8 @@ class PlainClient:
                 commands.cancel()
             return await self._ended
         finally:
+            if self.flow.wants_password:  # quit at the password: show typing again
+                self._echo(True)
             await self.connection.close()
             network.cancel()
             for task in self._tasks:
@@ -193,7 +198,9 @@ class PlainClient:
             case msg.Connected():
                 self.online, self._last_loss = True, ""
                 self._drop_pending()
-                self._ask_flow(self.flow.hello())
+                hello = self.flow.hello()  # none while the server's password is asked
+                if hello is not None:
+                    self._ask_flow(hello)
             case msg.ConnectionLost(reason=reason, retry_in=retry_in):
                 self.online = False
                 self._drop_pending()
@@ -258,9 +265,9 @@ class PlainClient:
         log.info("server error %s for %s: %s", error.code, what, error.message)
         if rid is not None and pending is not None and pending.answer is None:
             del self._pending[rid]
-            asked = pending.asked
-            self._do(self.flow.refused(asked, error))
-            if asked.t == "hello":  # a wrong server password, another protocol version
+            step = self.flow.refused(pending.asked, error)
+            self._do(step)
+            if pending.asked.t == "hello" and step.password is None:  # e.g. another version
                 self.end(1)
             return
         if pending is None:
@@ -285,6 +292,26 @@ class PlainClient:
             self.spawn(self._lobby())
         if step.ask is not None:
             self._ask_flow(step.ask)
+        if step.password is not None:
+            self._ask_password(step.password)
+
+    # -- the server's password --------------------------------------------------------------
+
+    def _ask_password(self, why: str) -> None:
+        self.connection.hold()  # no hello, so no other connection, until it is typed
+        self._echo(False)  # before the question: what is typed at once stays unseen
+        self.say(f"{why} Type the server's password (it is not shown), or quit.")
+        self._ready.set()  # the next line typed is the password
+
+    def password_typed(self, password: str) -> None:
+        """The line typed at the password prompt: say hello with it."""
+        self._echo(True)
+        self.say("Trying the password.")
+        self._ready.clear()  # until the welcome: commands typed ahead wait for it
+        hello = self.flow.password_given(password)
+        self.connection.resume()
+        if self.connection.open:  # else the next connection says it
+            self._ask_flow(hello)
 
     def _forget(self) -> None:
         self.view, self.story, self.plan, self._shown, self.said = None, [], None, None, None

@@ -93,6 +93,10 @@ class Player:
         if self.asking is not None and await self._answer(line):
             return True
         command = parse(line)
+        quitting = isinstance(command, Command) and command.name == "quit"
+        if self.client.flow.wants_password and line and not quitting:
+            self.client.password_typed(line)
+            return True
         if command is None:
             return True
         if isinstance(command, Unknown):

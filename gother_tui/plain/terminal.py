@@ -7,13 +7,15 @@ dumb terminal, a braille display or a script reading the output sees only plain 
 
 In: stdin read on a thread of its own (a pipe, a file or a terminal alike, without asking
 the event loop to poll something it may not be able to), handed to the loop line by line
-as an async iterator; it ends at end of input.
+as an async iterator; it ends at end of input. A password is typed unseen: the terminal's
+echo is turned off while it is asked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import termios
 import threading
 import unicodedata
 from collections.abc import AsyncIterator
@@ -61,6 +63,15 @@ class Output:
     def lines(self, texts: list[str]) -> None:
         for text in texts:
             self.line(text)
+
+
+def set_echo(fd: int, on: bool) -> None:
+    """Show (or hide) what is typed on terminal `fd`; a pipe or a file has nothing to show."""
+    if not os.isatty(fd):
+        return
+    attrs = termios.tcgetattr(fd)
+    attrs[3] = attrs[3] | termios.ECHO if on else attrs[3] & ~termios.ECHO  # the local modes
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
 async def read_lines(fd: int) -> AsyncIterator[str]:

@@ -1,9 +1,13 @@
-"""What shows until the server has answered: where we connect, and why it failed if it did."""
+"""What shows until the server has answered: where we connect, and why it failed if it did.
+A server that wants its password has it asked in a dialog; back here, p asks again."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -11,6 +15,11 @@ from gother_tui.session import Session
 
 
 class ConnectingScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # shown only while the server waits for its password (GotherApp.check_action)
+        Binding("p", "app.password", "Password", id="connecting.password"),
+    ]
+
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session

@@ -1,6 +1,5 @@
-"""The forms of the lobby: a new table (name, seats, bots and how well they play, house
-rules, password) and the password of a private table. Tab moves between fields, Enter
-submits, Esc cancels.
+"""The lobby's form of a new table: name, seats, bots and how well they play, house
+rules, password. Tab moves between fields, Enter submits, Esc cancels.
 
 The form knows no limits of its own: it builds the `create` request it is about to send
 and asks the protocol (`validate_request`) whether the server would take it.
@@ -158,29 +157,6 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             self.query_one("#create-error", Static).update(Text(str(exc)))
             return
         self.dismiss(request)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class PasswordScreen(ModalScreen[str | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="password.cancel"),
-    ]
-
-    def __init__(self, table_name: str) -> None:
-        super().__init__()
-        self.table_name = table_name
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="password-box"):
-            yield Static(Text(f"Password for {self.table_name}", style="bold"))
-            yield Input(id="password", password=True, max_length=PASSWORD_MAX)
-        yield Footer()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.dismiss(event.value or None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

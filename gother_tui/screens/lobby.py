@@ -14,7 +14,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from gother_tui import messages as msg
 from gother_tui.asked import title
-from gother_tui.screens.create_table import CreateTableScreen, PasswordScreen
+from gother_tui.screens.create_table import CreateTableScreen
+from gother_tui.screens.password import PasswordScreen
 from gother_tui.session import Session
 from protocol import server_messages as sm
 
@@ -167,7 +168,7 @@ class LobbyScreen(Screen[None]):
                 if password:
                     self._go(table.id, password, watch=False)
 
-            self.app.push_screen(PasswordScreen(table.name), with_password)
+            self.app.push_screen(PasswordScreen(f"Password for {table.name}"), with_password)
             return
         self._status(f"{'Watching' if watch else 'Joining'} {table.name}…")
         self._go(table.id, None, watch=watch)

@@ -18,11 +18,20 @@ from websockets.sync.client import connect
 from gother_tui import cli, logs
 from gother_tui.address import address_problem
 from gother_tui.app import GotherApp
+from gother_tui.cli import build_parser
 from gother_tui.cli import client as cli_client
 from gother_tui.cli import play as cli_play
 from gother_tui.cli.play import LocalServer, MemorySeatStore
 from gother_tui.discovery import Found
-from gother_tui.start_menu import AddressScreen, FindScreen, HostScreen, StartApp
+from gother_tui.start_menu import (
+    ENTRIES,
+    AddressScreen,
+    FindScreen,
+    HostScreen,
+    RecordScreen,
+    StartApp,
+    host_instructions,
+)
 from protocol import PROTOCOL_VERSION, decode, encode
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
@@ -262,6 +271,44 @@ async def test_host_shows_the_serve_command_and_the_address():
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HostScreen)
+
+
+@pytest.mark.parametrize("entry", ["p", "j", "w", "h", "r"])
+async def test_ctrl_q_quits_from_every_dialog_of_the_menu(entry):
+    app = StartApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(entry)
+        await pilot.pause()
+        assert app.screen is not app.screen_stack[0]  # a dialog is open
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code == 0  # the app is exiting
+    assert app.return_value is None
+
+
+async def test_replay_asks_for_a_record_file_and_refuses_one_that_is_not_there(tmp_path):
+    record = tmp_path / "game.gother"
+    record.write_bytes(b"")
+    app = StartApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", *str(tmp_path / "nothing"), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordScreen)  # still asking
+        assert "No file" in str(app.screen.query_one("#record-error").render())
+        await pilot.press("ctrl+u", *str(record), "enter")
+        await pilot.pause()
+    assert app.return_value == ["replay", str(record)]
+
+
+def test_the_help_names_the_menus_entries():
+    described = build_parser().description or ""
+    listed = described[described.index("(") + 1 : described.index(")")]
+    words = {word.strip() for word in listed.replace("play against bots", "play").split(",")}
+    assert words == {id_ for id_, _, _ in ENTRIES if id_ != "quit"}
+
+
+def test_the_host_box_shows_no_markdown():
+    assert "`" not in host_instructions("attic")
 
 
 def fake_browse(found: list[Found]) -> tuple[Any, threading.Event]:

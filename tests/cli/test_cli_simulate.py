@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -124,6 +125,22 @@ def test_a_bad_deck_file_is_refused_before_any_game(tmp_path):
     result = gother("simulate", "--deck", str(deck), "--games", "1")
     assert result.returncode == 2
     assert f"{deck}: card #1 (id 0) field 'goth': 12 is outside -9..9" in result.stderr
+
+
+def test_the_readmes_bad_deck_sample_is_what_gother_says(tmp_path):
+    """README's sample: the original deck with card #7's Goth made 12, as the line says."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    sample = readme[readme.index("$ gother simulate --deck mydeck.toml") :].splitlines()
+    original = Path(__file__).resolve().parents[2] / "server/game/decks/original.toml"
+    cards = original.read_text(encoding="utf-8").split("[[card]]")
+    cards[7] = re.sub(r"goth = -?\d+", "goth = 12", cards[7], count=1)  # cards[0]: the header
+    (tmp_path / "mydeck.toml").write_text("[[card]]".join(cards), encoding="utf-8")
+    result = subprocess.run(
+        [GOTHER, *sample[0].split()[2:]], capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [sample[1]]
 
 
 def test_two_or_six_players_only_as_the_labelled_house_rule():

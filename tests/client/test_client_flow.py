@@ -45,7 +45,7 @@ def asked(t: str, **fields: Any) -> Asked:
 def test_every_connection_starts_with_hello_and_the_servers_password(store):
     assert flow(store).hello() == Ask("hello", {"v": PROTOCOL_VERSION, "name": "Raven"})
     with_password = flow(store, password="s3cret").hello()
-    assert with_password.fields["password"] == "s3cret"
+    assert with_password is not None and with_password.fields["password"] == "s3cret"
 
 
 def test_the_first_welcome_resumes_a_saved_seat(store):
@@ -114,8 +114,21 @@ def test_another_refused_resume_keeps_the_token(store):
 
 
 def test_a_refused_hello_says_why_on_the_connecting_screen(store):
-    step = flow(store).refused(asked("hello"), error("wrong_password", "needs a password"))
-    assert step.detail == "The server refused us: needs a password" and step.go is None
+    step = flow(store).refused(asked("hello"), error("bad_version", "this server speaks v1"))
+    assert step.detail == "The server refused us: this server speaks v1" and step.go is None
+    assert step.password is None
+
+
+@pytest.mark.parametrize("code", ["wrong_password", "too_many_attempts"])
+def test_a_server_that_wants_its_password_has_it_asked_and_no_hello_until_typed(store, code):
+    f = flow(store, password="guess", table="t9")
+    step = f.refused(asked("hello", password="guess"), error(code, "wrong password"))
+    assert step == Step(password="Wrong password.")
+    assert f.hello() is None  # a reconnect says nothing: it would spend a guess
+    typed = f.password_given("s3cret")
+    assert typed == Ask("hello", {"v": PROTOCOL_VERSION, "name": "Raven", "password": "s3cret"})
+    assert f.hello() == typed  # and every later connection says it too
+    assert f.welcomed().ask == Ask("join", {"table": "t9", "password": "guess"})  # the table's
 
 
 def test_a_refused_table_lands_in_the_lobby_with_the_reason(store):

@@ -47,9 +47,9 @@ CASES = [
     ),
     (
         {"kind": "place", "seat": 2, "to": 2, "card": ID["Student Loan"]},
-        "Vlad kept Student Loan $+3 - Money -3 -> 0, Vlad is out of debt.",
-        "Vlad kept Student Loan $+3 - Money -3 -> 0, Vlad is out of debt.",
-        "Vlad kept Student Loan $+3 - Money -3 -> 0, Vlad is out of debt.",
+        "Vlad placed Student Loan $+3 on their own Fate pile - Money -3 -> 0, Vlad is out of debt.",
+        "Vlad placed Student Loan $+3 on their own Fate pile - Money -3 -> 0, Vlad is out of debt.",
+        "Vlad placed Student Loan $+3 on their own Fate pile - Money -3 -> 0, Vlad is out of debt.",
     ),
     (
         {"kind": "place", "seat": 1, "to": 0, "card": ID["Velvet Cape"]},

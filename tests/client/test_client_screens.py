@@ -3,6 +3,7 @@ help, the pile viewers, too small; spectators; untrusted text shown literally.""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -357,13 +358,13 @@ async def test_a_spectators_enter_watches_from_the_lobby(make_app, fake):
 
 async def test_a_server_that_refuses_the_hello_says_why(make_app, fake):
     fake.handlers["hello"] = lambda m: [
-        reply(m, "error", code="wrong_password", message="this server needs a password")
+        reply(m, "error", code="bad_version", message="this server speaks protocol v1")
     ]
     app = make_app(password="guess")
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "needs a password" in screen_text(pilot), "the reason")
+        await until(pilot, lambda: "speaks protocol v1" in screen_text(pilot), "the reason")
         assert fake.conn.last("hello")["password"] == "guess"
-        assert "The server refused us: this server needs a password" in screen_text(pilot)
+        assert "The server refused us: this server speaks protocol v1" in screen_text(pilot)
         assert app.current_mode == "connecting"
 
 
@@ -410,10 +411,12 @@ async def test_the_lobby_refreshes_its_list_by_itself(make_app, fake, monkeypatc
 
 def test_the_rules_in_help_reflow_to_the_width_and_say_what_the_published_rules_say():
     """At 80 columns (76 inside the box) every word of the rules is there, no line is cut;
-    discard down is part of step 3 (draw), and cures bank."""
+    the turn's steps are the four the header counts (RULES.md: "four steps"), and cures
+    bank."""
     from rich.console import Console
 
     from gother_tui.glyphs import ASCII, UNICODE
+    from gother_tui.prompts import STEPS
     from gother_tui.screens.help import rules_text, rules_view
 
     text = rules_text(UNICODE)
@@ -422,7 +425,8 @@ def test_the_rules_in_help_reflow_to_the_width_and_say_what_the_published_rules_
     shown = console.export_text()
     assert all(len(line) <= 76 for line in shown.splitlines())
     assert shown.split() == [w for line in text.splitlines() for w in line.split()]
-    step3 = text[text.index("  3. ") :].splitlines()[0]
-    assert "discard down" in step3 and "  4. " not in text
+    steps = re.findall(r"^  (\d)\. ([^.]+)\.", text, re.MULTILINE)
+    assert steps == [(str(n), label) for n, label in STEPS.values()]
+    assert "four steps" in text
     assert "soaks up Sickness" in text and "☠0 (-3 banked)" in text
     assert "☥" not in rules_text(ASCII) and "S0 (-3 banked)" in rules_text(ASCII)

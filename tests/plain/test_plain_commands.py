@@ -106,7 +106,7 @@ async def test_bad_commands_are_answered_with_a_line_and_send_nothing(url, tmp_p
         await answered(plain, str(keep + 1), r"^Which card for \w+, seat 3\?$")
         await answered(plain, str(others[1] + 1), r"^Your placement: .*\.$")
         plain.type("confirm")
-        await plain.transcript.until(r"^You kept ")
+        await plain.transcript.until(r"^You placed .* on your own Fate pile")
         assert [m["kind"] for m in plain.moves_sent()] == ["discard_fate", "distribute"]
 
         # -- step 3: the draw
@@ -138,7 +138,7 @@ async def test_a_whole_placement_in_one_line_is_played_at_once(url, tmp_path):
         name = re.match(r"^  2: (.+?) [GS$][+-]", hand[1])
         assert name is not None
         plain.type(f"give 1 to me, {name.group(1).lower()} to seat 2 and 3 to seat 3")
-        await plain.transcript.until(r"^You kept ")
+        await plain.transcript.until(r"^You placed .* on your own Fate pile")
         (move,) = plain.moves_sent()
         assert move["kind"] == "distribute" and [seat for seat, _ in move["give"]] == [0, 1, 2]
         assert plain.client is not None

@@ -129,7 +129,8 @@ async def test_verbose_tells_every_event_and_option(url, tmp_path):
         await plain.transcript.until(r"^Step 2/4 Distribute: give each player one card")
         await plain.transcript.until(r"^Choose 1(-\d)?, or give CARD to NAME")
         plain.type("1")
-        await plain.transcript.until(r"^You kept ")  # your own moves are told too
+        # your own moves are told too
+        await plain.transcript.until(r"^You placed .* on your own Fate pile")
         await plain.transcript.until(r"^Step 3/4 Draw: draw \d+ more cards?\.")
         plain.type("more")
         await plain.transcript.until(r"^That is every option\.$")

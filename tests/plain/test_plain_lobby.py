@@ -4,9 +4,11 @@ Plain clients in this process, on real websockets to a real server."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from tests.plain.plainkit import InProcess
+from tests.plain.plainkit import InProcess, Recording
 
 
 async def test_create_start_list_watch_and_join_by_number(url, tmp_path):
@@ -97,12 +99,30 @@ async def test_looking_between_the_questions_of_give_and_quitting_from_them(url,
         assert [f for f in plain.sent if f["t"] == "move"] == []
 
 
-@pytest.mark.parametrize("config", [{"password": "sesame"}], indirect=True)
+class FromTheFuture(Recording):
+    """A client of a protocol version this server does not speak."""
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await super().send({**message, "v": 99} if message["t"] == "hello" else message)
+
+
+class FutureClient(InProcess):
+    def _transport(self, url: str) -> Recording:
+        transport = FromTheFuture(url)
+        self.transports.append(transport)
+        return transport
+
+
 async def test_a_server_that_will_not_have_the_client_ends_it_with_status_1(url, tmp_path):
-    async with InProcess(url, tmp_path) as plain:
-        await plain.transcript.until(r"^The server refused us: this server needs a password$")
+    async with FutureClient(url, tmp_path) as plain:
+        await plain.transcript.until(r"^The server refused us: .*client sent 99$")
         assert await plain.task == 1
+
+
+@pytest.mark.parametrize("config", [{"password": "sesame"}], indirect=True)
+async def test_a_password_given_on_the_command_line_is_not_asked(url, tmp_path):
     async with InProcess(url, tmp_path, password="sesame") as plain:
         await plain.transcript.until(r"^Connected to ws://127\.0\.0\.1:\d+ .* as Raven\.$")
         plain.type("quit")
     assert await plain.task == 0
+    assert not any("password" in line for line in plain.transcript.lines)

@@ -126,7 +126,7 @@ def test_the_story_is_the_narrators_sentences_with_who_came_and_went():
     made = after.log[len(before.log) :]  # the placement, and the swoon it causes
     narrator = Narrator.for_view(after, CAT, ASCII, made)
     assert lines == ["Morticia is away.", *(narrator.tell(e).text for e in made)]
-    assert lines[1].startswith("You kept Consumption Chic") and len(made) == 4
+    assert lines[1].startswith("You placed Consumption Chic") and len(made) == 4
 
 
 # -- the numbered options ------------------------------------------------------------------

@@ -142,6 +142,38 @@ async def test_three_wrong_server_passwords_close_the_connection(guarded):
     assert client.ws.close_reason == "too many wrong passwords"
 
 
+async def test_no_password_is_asked_for_and_a_wrong_one_is_called_wrong_with_its_wait(guarded):
+    """The refusal's sentence is what a client shows: none given is a question, a wrong
+    one is wrong, and the one that starts a wait says how long."""
+    url = f"ws://127.0.0.1:{guarded.port}"
+    said = []
+    for password in (None, "guess-1", "guess-2"):  # two free, then the third waits 1 s
+        client, reply = await hello(url, password)
+        said.append((reply["code"], reply["message"]))
+        await client.close()
+    assert said == [
+        ("wrong_password", "this server needs a password"),
+        ("wrong_password", "wrong password"),
+        ("wrong_password", "wrong password: try again in 1 s"),
+    ]
+
+
+async def test_a_private_table_asks_for_its_password_before_calling_one_wrong(guarded):
+    url = f"ws://127.0.0.1:{guarded.port}"
+    host, _ = await hello(url, SECRET)
+    private = (await host.request("create", name="Vault", seats=3, bots=1, password="1234"))[
+        "table"
+    ]
+    guest, _ = await hello(url, SECRET)
+    assert (await guest.request("join", table=private))["message"] == (
+        "this table needs a password"
+    )
+    assert (await guest.request("join", table=private, password="0000"))["message"] == (
+        "wrong password for this table"
+    )
+    await close_all(host, guest)
+
+
 async def test_a_guessing_address_waits_and_even_the_right_password_is_refused_unread(
     guarded, clock
 ):

@@ -6,6 +6,7 @@ from a fallback font of another width, overlapping the next cell."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
@@ -19,6 +20,7 @@ from gother_tui.seat_store import SeatStore
 from server.web.door import STATIC
 from tests.client.clientkit import URL, FakeServer, at_table, screen_text, until
 from tests.client.viewkit import TABLE, distribute_game, draw_game, join_with, wire_view
+from tests.web import ankh_font
 
 FONTS = [STATIC / "fonts" / name for name in ("DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf")]
 
@@ -71,3 +73,31 @@ async def test_every_glyph_the_client_draws_is_in_the_bundled_font(tmp_path):
     for font in FONTS:
         missing = sorted(seen - covered(font))
         assert not missing, f"{font.name} lacks {missing}"
+
+
+def test_the_goth_mark_comes_from_the_ankh_font_whose_loop_stays_open():
+    """DejaVu's ☥ reads as † at a browser terminal's sizes: gother.css takes U+2625 from
+    GotherAnkh.ttf, on DejaVu Sans Mono's cell, its loop's hole wide open."""
+    ankh = STATIC / "fonts" / "GotherAnkh.ttf"
+    assert ankh.read_bytes() == ankh_font.build()  # made by tests/web/ankh_font.py
+    font = TTFont(ankh)
+    glyph = font.getBestCmap()[ord("☥")]
+    dejavu = TTFont(FONTS[0])
+    assert font["hmtx"][glyph][0] == dejavu["hmtx"][dejavu.getBestCmap()[ord("☥")]][0]
+    assert (font["hhea"].ascent, font["hhea"].descent) == (
+        dejavu["hhea"].ascent,
+        dejavu["hhea"].descent,
+    )
+    coordinates, ends, _ = font["glyf"][glyph].getCoordinates(font["glyf"])
+    starts = [0, *(end + 1 for end in ends[:-1])]
+    contours = [coordinates[a : b + 1] for a, b in zip(starts, ends, strict=True)]
+    above_the_arms = [c for c in contours if min(y for _, y in c) > ankh_font.ARMS_TOP]
+    hole = min(max(x for x, _ in c) - min(x for x, _ in c) for c in above_the_arms)
+    assert hole >= 280  # about 2 px at 16 px, where DejaVu's closes
+    css = (STATIC / "gother.css").read_text(encoding="utf-8")
+    faces = re.findall(r"@font-face \{(.*?)\}", css, re.DOTALL)
+    # one family; the ankh's faces last (looked at first), one for each weight DejaVu has
+    assert all('"Gother Mono"' in face for face in faces)
+    for face, weight in zip(faces[-2:], ("normal", "bold"), strict=True):
+        assert "GotherAnkh.ttf" in face and "unicode-range: U+2625;" in face
+        assert f"font-weight: {weight};" in face

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gother_tui.cli import build_parser
-from gother_tui.cli.host import web_options
+from gother_tui.cli.host import web_extra_install, web_options
 
 
 @pytest.mark.parametrize(
@@ -38,3 +40,25 @@ def test_the_web_password_comes_from_a_file_the_environment_or_the_server(tmp_pa
     monkeypatch.delenv("GOTHER_WEB_PASSWORD")
     everywhere = parser.parse_args(["serve", "--host", "0.0.0.0", "--web", "8080", "--web-open"])
     assert web_options(everywhere, parser, None)["password"] is None  # type: ignore[index]
+
+
+def test_without_the_web_extra_the_error_names_the_install_command_for_this_install(
+    tmp_path, monkeypatch, capsys
+):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "textual_serve" else real(name, *a),
+    )
+    args = build_parser().parse_args(["serve", "--web", "8080"])
+    with pytest.raises(SystemExit):
+        args.run(args, build_parser())
+    clone = Path(__file__).resolve().parents[2]  # these tests run from a clone
+    assert f"--web needs the web extra: pip install -e '.[web]' (in {clone})" in (
+        capsys.readouterr().err
+    )
+    (tmp_path / "gother_tui").mkdir()  # an installed wheel: no pyproject beside its packages
+    assert web_extra_install(tmp_path) == "pip install 'gother-than-thou[web]'"

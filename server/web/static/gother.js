@@ -66,8 +66,8 @@ function connect() {
 
 async function start() {
   await Promise.all([
-    document.fonts.load(`${LARGEST}px ${FONT}`, "☠"),
-    document.fonts.load(`bold ${LARGEST}px ${FONT}`, "☠"),
+    document.fonts.load(`${LARGEST}px ${FONT}`, "☠☥"),
+    document.fonts.load(`bold ${LARGEST}px ${FONT}`, "☠☥"),
   ]); // cells are measured on the font the screen is drawn in, not on a fallback
   terminal.loadAddon(fit);
   terminal.loadAddon(new Unicode11Addon.Unicode11Addon());
