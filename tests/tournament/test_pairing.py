@@ -74,9 +74,7 @@ def test_no_repeated_table_mates_where_they_can_be_avoided(field):
     players), no arrangement of the same tables has fewer repeats than the one chosen."""
     ranked, seats, past = field
     met = met_pairs(past)
-    assert seat_round(ranked, seats, met).repeats == brute_force_fewest_repeats(
-        ranked, seats, met
-    )
+    assert seat_round(ranked, seats, met).repeats == brute_force_fewest_repeats(ranked, seats, met)
 
 
 @given(st.integers(1, 200), st.sampled_from(list(SEATS)))
