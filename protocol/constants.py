@@ -41,3 +41,4 @@ BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they
 # The names players choose bots by, and the kind each stands for; both are accepted.
 DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
+TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have

@@ -33,6 +33,10 @@ class ErrorCode(StrEnum):
     PAUSED = "paused"
     TOO_MANY_SEATS = "too_many_seats"
     NO_RECORD = "no_record"
+    NO_TOURNAMENTS = "no_tournaments"
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
+    NOT_ORGANISER = "not_organiser"
+    NOT_REGISTERED = "not_registered"
 
 
 class ProtocolError(Exception):

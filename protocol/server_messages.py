@@ -103,6 +103,41 @@ class Closed(Wire, tag_field="t", tag="closed", frozen=True):
     reason: str
 
 
+class TournamentTable(Wire, frozen=True):
+    """One table of a tournament round: watch it by its id."""
+
+    table: str
+    players: tuple[str, ...]  # the tournament's players at it in seat order; bots sit after
+    bots: int
+    over: bool
+
+
+class TournamentStanding(Wire, frozen=True):
+    player: str
+    games: int
+    points: float  # by place, summed over the tournament's games
+    goth: int  # Goth Points, summed
+    rating: float
+    match_points: float  # duplicate deals: seat-by-seat comparisons won (else 0)
+    dropped: bool
+
+
+class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
+    """A tournament as it stands, to its players and watchers after every change."""
+
+    id: str
+    name: str
+    rounds: int
+    seats: int  # at every table: bots fill short ones
+    duplicate: bool  # every table of a round is dealt the same cards seat by seat
+    variants: Variants
+    phase: str  # registering | playing | over
+    round: int  # the round being played, 0 while registering
+    players: tuple[str, ...]  # registered, in registration order
+    tables: tuple[tuple[TournamentTable, ...], ...]  # per round so far
+    standings: tuple[TournamentStanding, ...]  # best first
+
+
 class Error(Reply, tag="error", kw_only=True, frozen=True):
     code: str  # one of ErrorCode: clients branch on it
     message: str  # one sentence for people, not to be parsed
@@ -134,6 +169,7 @@ Message = (
     | Left
     | Record
     | Closed
+    | Tournament
     | Error
     | State
     | Chat

@@ -51,6 +51,7 @@ from server.records import Records
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
+from server.tournament.director import Director
 
 if TYPE_CHECKING:
     from server.ssh import SshFrontDoor, SshOptions
@@ -62,7 +63,17 @@ OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: o
 WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
-COSTS = {"list": 5, "watch": 5, "create": 5, "record": 5, "join": 2, "resume": 2, "hint": 2}
+COSTS = {
+    "list": 5,
+    "watch": 5,
+    "create": 5,
+    "record": 5,
+    "join": 2,
+    "resume": 2,
+    "hint": 2,
+    "tournament_create": 5,
+    "tournament_watch": 5,
+}
 CLOSE_POLICY = 1008  # said no hello in time
 CLOSE_RESTART = 1012  # "service restart": the server is going down, come back later
 CLOSE_TRY_LATER = 1013
@@ -108,6 +119,8 @@ class ServerConfig:
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     web: WebOptions | None = None  # also a web door (server/web/) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
+    # the host's leave to create tournaments (None: this server runs none)
+    tournament_password: str | None = None
 
 
 @dataclass(eq=False)
@@ -205,6 +218,8 @@ class GotherServer:
             expire=config.expire,
         )
         self.records = Records(self.store)
+        # no rating yet: every player ties on it (the ratings are their own piece of work)
+        self.director = Director(self.lobby, self._seat_for_tournament, rating=lambda _: 0.0)
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         self.pending = 0  # connections that have not said hello yet
@@ -323,6 +338,7 @@ class GotherServer:
             if not self.by_address[conn.address]:
                 del self.by_address[conn.address]
             self._leave_current(conn)
+            self.director.disconnected(conn)
             log.info("connection closed: %s", conn.describe())
 
     def _refusal(self, conn: Connection) -> str | None:
@@ -388,6 +404,9 @@ class GotherServer:
         and arm the table's timer for what is due next."""
         publish(table, mover, rid)
         self.pacer.arm(table)
+        tournament = self.director.table_changed(table)  # a game over may end a round
+        if tournament is not None:
+            self.director.tell(tournament)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -565,6 +584,55 @@ class GotherServer:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
         conn.send(self.records.part(table_id, game_no, request.get("part", 0), request.get("rid")))
 
+    # -- tournaments (server/tournament/) ---------------------------------------------------
+
+    def on_tournament_create(self, conn: Connection, request: dict[str, Any]) -> None:
+        right = self.config.tournament_password
+        if right is None:
+            raise ProtocolError(
+                "no_tournaments", "this server runs no tournaments (its host has not allowed any)"
+            )
+        given = request.get("password", "")
+        self._password(
+            conn,
+            self.server_guesses,
+            lambda: hmac.compare_digest(given.encode(), right.encode()),
+            "creating a tournament needs the host's password for it",
+        )
+        tournament = self.director.create(conn, request)
+        conn.send(self.director.message(tournament, request.get("rid")))
+
+    def on_tournament_join(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        self.director.register(tournament, conn)
+        self.director.tell(tournament, conn, request.get("rid"))
+
+    def on_tournament_start(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        self.director.start(tournament, conn)
+        self.director.tell(tournament, conn, request.get("rid"))
+
+    def on_tournament_drop(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        self.director.drop(tournament, conn)
+        self.director.tell(tournament, conn, request.get("rid"))
+
+    def on_tournament_watch(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        tournament.watchers.add(conn)
+        conn.send(self.director.message(tournament, request.get("rid")))
+
+    def _seat_for_tournament(self, peer: Peer, table: Table, seat: int, token: str) -> None:
+        """The director seated a connected player: they move to that table, told its seat."""
+        assert isinstance(peer, Connection)
+        self._leave_current(peer)
+        peer.table = table
+        peer.send(
+            server_messages.Joined(
+                table=table.id, seat=seat, token=token, cards=table.deck.catalogue()
+            )
+        )
+
     # -- passwords -------------------------------------------------------------------------
 
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
@@ -679,6 +747,11 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "pause",
         "end",
         "record",
+        "tournament_create",
+        "tournament_join",
+        "tournament_start",
+        "tournament_drop",
+        "tournament_watch",
     )
 }
 

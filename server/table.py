@@ -133,6 +133,7 @@ class Table:
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
     wins: dict[int, int] = field(default_factory=dict)  # the series: games won per seat
+    deal_seed: int | None = None  # the next deal's seed when given (duplicate deals)
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -358,7 +359,7 @@ class Table:
         """Fill empty seats with bots and deal a new game (also a rematch's): one write."""
         bots = self._bots_for([i for i, s in enumerate(self.seats) if s is None])
         game_no = self.game_no + 1
-        seed = secrets.randbits(63)
+        seed = secrets.randbits(63) if self.deal_seed is None else self.deal_seed
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
         bank = self.clock_rule.initial if self.clock_rule else 0.0
@@ -370,6 +371,7 @@ class Table:
         for seat, bot in bots:
             self.seats[seat] = bot
         self.game_no, self.game = game_no, game
+        self.deal_seed = None  # a rematch is dealt afresh
         for holder in self.seats:
             assert holder is not None
             holder.rematch = holder.pause = holder.end = False

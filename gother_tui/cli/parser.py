@@ -7,7 +7,7 @@ import argparse
 
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
-from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, WEB, add_secret
+from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, TOURNAMENT, WEB, add_secret
 from protocol.constants import BOT_NAMES, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
 from protocol.version import software_version
 
@@ -75,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
     add_secret(srv, SERVER)
+    add_secret(srv, TOURNAMENT)
     srv.add_argument(
         "--tls",
         action="store_true",

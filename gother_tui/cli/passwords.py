@@ -46,6 +46,11 @@ WEB = Secret(
     "GOTHER_WEB_PASSWORD",
     "asked on a page before any browser session starts (default: the server's password)",
 )
+TOURNAMENT = Secret(
+    "--tournament-password",
+    "GOTHER_TOURNAMENT_PASSWORD",
+    "the host's leave to create tournaments: whoever gives it may run one (none without)",
+)
 CLIENT = Secret("--password", "GOTHER_PASSWORD", "the table's (or the server's) password")
 BOT = Secret("--password", "GOTHER_PASSWORD", "the table's password")
 

@@ -38,6 +38,10 @@ CONTRACT_CODES = {
     "paused",
     "too_many_seats",
     "no_record",
+    "no_tournaments",
+    "no_such_tournament",
+    "not_organiser",
+    "not_registered",
 }
 
 

@@ -1,0 +1,302 @@
+"""The tournament director: runs tournaments on the lobby's tables.
+
+A tournament is created (with the host's leave), players register by identity, and its
+creator starts it. Each round is seated by `pairing.seat_round` from the standings, on new
+tables of the lobby where bots fill the short ones; the round's tables deal at once. The
+director hears of every table change (`table_changed`, from the server's `after_change`)
+and, when the last table of a round is over, scores it and seats the next. A player who
+leaves a table is covered there by a bot (the table's own rule); `drop` also takes them out
+of the rounds to come. Everything sent about a tournament is one `tournament` message.
+
+Identity: until the lasting identity of issue 18 lands, a player is the name said in
+`hello` (`PlayerId`); registering again under that name from a new connection is coming back.
+Tournaments live in memory: a restart ends them (their tables and games stay in the store).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol import ProtocolError, server_messages
+from protocol.constants import NAME_MAX
+from protocol.view import Variants
+from server.lobby import Lobby
+from server.table import Peer, Table
+from server.tournament.pairing import met_pairs, seat_round
+from server.tournament.standings import Result, Standing, place_points, standings
+
+log = logging.getLogger("gother.server")
+
+PlayerId = str  # the name said in `hello`, until issue 18's lasting identity
+MAX_TOURNAMENTS = 20  # live at once on one server
+MAX_PLAYERS = 200  # registered in one tournament
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+@dataclass
+class Entry:
+    """A registered player: where to tell them, and whether they dropped out."""
+
+    player: PlayerId
+    peer: Peer | None
+    dropped: bool = False
+
+
+@dataclass
+class Seated:
+    """One table of a round and the tournament's players at it, in seat order."""
+
+    table: Table
+    players: tuple[PlayerId, ...]
+    over: bool = False
+
+
+@dataclass(eq=False)
+class _Absent:
+    """A registered player with no connection now, seated all the same (a bot covers)."""
+
+    name: str
+
+    def send(self, message: Any) -> None:
+        pass
+
+
+@dataclass
+class Tournament:
+    id: str
+    name: str
+    rounds: int
+    seats: int
+    variants: Variants
+    bot: str
+    duplicate: bool
+    organiser: Peer
+    entries: dict[PlayerId, Entry] = field(default_factory=dict)  # in registration order
+    played: list[list[Seated]] = field(default_factory=list)  # the tables of each round
+    results: list[Result[PlayerId]] = field(default_factory=list)
+    watchers: set[Peer] = field(default_factory=set)
+
+    @property
+    def phase(self) -> str:
+        if not self.played:
+            return "registering"
+        done = len(self.played) == self.rounds and all(s.over for s in self.played[-1])
+        return "over" if done else "playing"
+
+    def listeners(self) -> list[Peer]:
+        peers = [e.peer for e in self.entries.values() if e.peer is not None]
+        return peers + [w for w in self.watchers if w not in peers]
+
+
+class Director:
+    def __init__(
+        self,
+        lobby: Lobby,
+        seated: Callable[[Peer, Table, int, str], None],
+        rating: Callable[[PlayerId], float],
+    ) -> None:
+        self.lobby = lobby
+        self.seated = seated  # tell a connected player the seat (and token) they were given
+        self.rating = rating
+        self.tournaments: dict[str, Tournament] = {}
+        self.by_table: dict[str, tuple[Tournament, Seated]] = {}
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def create(self, organiser: Peer, request: dict[str, Any]) -> Tournament:
+        live = [t for t in self.tournaments.values() if t.phase != "over"]
+        if len(live) >= MAX_TOURNAMENTS:
+            raise ProtocolError(
+                "too_many_tables", f"this server runs at most {MAX_TOURNAMENTS} tournaments"
+            )
+        while (tid := "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))) in self.tournaments:
+            pass
+        tournament = Tournament(
+            id=tid,
+            name=request["name"],
+            rounds=request["rounds"],
+            seats=request["seats"],
+            variants=Variants.from_wire(request.get("variants")),
+            bot=request.get("bot", "heuristic"),
+            duplicate=request.get("duplicate", False),
+            organiser=organiser,
+            watchers={organiser},  # the organiser follows what they run
+        )
+        self.tournaments[tid] = tournament
+        log.info("tournament %s created: %r, %d rounds", tid, tournament.name, tournament.rounds)
+        return tournament
+
+    def find(self, tournament_id: str) -> Tournament:
+        tournament = self.tournaments.get(tournament_id)
+        if tournament is None:
+            raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
+        return tournament
+
+    def register(self, tournament: Tournament, peer: Peer) -> None:
+        """Register `peer`'s player, or take them back under the name they registered."""
+        entry = tournament.entries.get(peer.name)
+        if entry is not None:
+            entry.peer = peer
+            return
+        if tournament.phase != "registering":
+            raise ProtocolError(
+                "already_started", f"tournament {tournament.name!r} has begun: no new players"
+            )
+        if len(tournament.entries) >= MAX_PLAYERS:
+            raise ProtocolError("table_full", f"a tournament takes at most {MAX_PLAYERS} players")
+        tournament.entries[peer.name] = Entry(peer.name, peer)
+
+    def start(self, tournament: Tournament, peer: Peer) -> None:
+        if peer is not tournament.organiser:
+            raise ProtocolError("not_organiser", "only the tournament's creator can start it")
+        if tournament.phase != "registering":
+            raise ProtocolError("already_started", "the tournament has already begun")
+        if len(tournament.entries) < 2:
+            raise ProtocolError("not_started", "a tournament needs at least 2 players")
+        self._next_round(tournament)
+
+    def drop(self, tournament: Tournament, peer: Peer) -> None:
+        """Out of the rounds to come; at a table in play, a bot takes the seat for good."""
+        entry = tournament.entries.get(peer.name)
+        if entry is None or entry.peer is not peer:
+            raise ProtocolError("not_registered", "you are not registered in this tournament")
+        entry.dropped = True
+        for seated in tournament.played[-1] if tournament.played else []:
+            if peer.name in seated.players and not seated.over:
+                seated.table.leave(peer)
+
+    def disconnected(self, peer: Peer) -> None:
+        for tournament in self.tournaments.values():
+            tournament.watchers.discard(peer)
+            entry = tournament.entries.get(peer.name)
+            if entry is not None and entry.peer is peer:
+                entry.peer = None
+
+    # -- the rounds -------------------------------------------------------------------------
+
+    def table_changed(self, table: Table) -> Tournament | None:
+        """Hear of a table's change; returns the tournament that changed with it, if any."""
+        found = self.by_table.get(table.id)
+        if found is None:
+            return None
+        tournament, seated = found
+        game = table.game
+        if seated.over or game is None or not game.over or table.game_no != 1:
+            return None
+        seated.over = True
+        points = place_points(game.winners or (), game.goth)
+        round_no = len(tournament.played)
+        for seat, player in enumerate(seated.players):
+            tournament.results.append(Result(player, round_no, seat, points[seat], game.goth[seat]))
+        round_over = all(s.over for s in tournament.played[-1])
+        if round_over and round_no < tournament.rounds:
+            self._next_round(tournament)
+        return tournament
+
+    def _next_round(self, tournament: Tournament) -> None:
+        """Seat the players still in by the standings and deal every table of the round."""
+        ranked = [s.player for s in self.standings(tournament) if not s.dropped]
+        if not ranked:
+            return  # everyone dropped out: the tournament ends here
+        past = [s.players for round_ in tournament.played for s in round_]
+        seating = seat_round(ranked, tournament.seats, met_pairs(past))
+        round_no = len(tournament.played) + 1
+        seed = secrets.randbits(63) if tournament.duplicate else None
+        tables: list[Seated] = []
+        tournament.played.append(tables)
+        for number, players in enumerate(seating.tables, 1):
+            suffix = f" r{round_no} t{number}"
+            table = self.lobby.create(
+                {
+                    "name": tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
+                    "seats": tournament.seats,
+                    "bots": 0,
+                    "variants": tournament.variants.to_wire(),
+                    "bot": tournament.bot,
+                }
+            )
+            seated = Seated(table, players)
+            tables.append(seated)
+            self.by_table[table.id] = (tournament, seated)
+            table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
+            for seat, player in enumerate(players):
+                self._sit(table, seat, tournament.entries[player])
+            table.add_bots(seating.bots(number - 1))
+            self.lobby.start_if_full(table)
+        log.info(
+            "tournament %s: round %d seated at %d tables", tournament.id, round_no, len(tables)
+        )
+
+    def _sit(self, table: Table, seat: int, entry: Entry) -> None:
+        if entry.peer is None:
+            absent = _Absent(entry.player)
+            table.join(absent, seat)
+            table.disconnected(absent)  # away from the start: a bot covers after the grace
+            return
+        _, token = table.join(entry.peer, seat)
+        self.seated(entry.peer, table, seat, token)
+
+    # -- what is shown ----------------------------------------------------------------------
+
+    def standings(self, tournament: Tournament) -> list[Standing[PlayerId]]:
+        return standings(
+            list(tournament.entries),
+            tournament.results,
+            self.rating,
+            dropped=[p for p, e in tournament.entries.items() if e.dropped],
+            duplicate=tournament.duplicate,
+        )
+
+    def message(self, tournament: Tournament, rid: int | None = None) -> server_messages.Tournament:
+        return server_messages.Tournament(
+            id=tournament.id,
+            name=tournament.name,
+            rounds=tournament.rounds,
+            seats=tournament.seats,
+            duplicate=tournament.duplicate,
+            variants=tournament.variants,
+            phase=tournament.phase,
+            round=len(tournament.played),
+            players=tuple(tournament.entries),
+            tables=tuple(
+                tuple(
+                    server_messages.TournamentTable(
+                        table=s.table.id,
+                        players=s.players,
+                        bots=tournament.seats - len(s.players),
+                        over=s.over,
+                    )
+                    for s in round_
+                )
+                for round_ in tournament.played
+            ),
+            standings=tuple(
+                server_messages.TournamentStanding(
+                    player=s.player,
+                    games=s.games,
+                    points=s.points,
+                    goth=s.goth,
+                    rating=s.rating,
+                    match_points=s.match_points,
+                    dropped=s.dropped,
+                )
+                for s in self.standings(tournament)
+            ),
+            rid=rid,
+        )
+
+    def tell(
+        self, tournament: Tournament, answering: Peer | None = None, rid: int | None = None
+    ) -> None:
+        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`,
+        and `answering` is told even if it follows the tournament no more)."""
+        listeners = tournament.listeners()
+        if answering is not None and answering not in listeners:
+            listeners.append(answering)
+        for peer in listeners:
+            peer.send(self.message(tournament, rid if peer is answering else None))

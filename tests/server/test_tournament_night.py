@@ -1,0 +1,292 @@
+"""A tournament night over a real server: players register, every round is seated by the
+standings on tables where bots fill the short ones, the next round starts when the last
+table of the one before ends, a player leaves a table and drops out, and the standings and
+every table can be followed by a spectator."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from tests.server.netkit import Client, close_all, first_legal_move
+from tests.server.prockit import ServerProcess
+from tests.tournament.test_pairing import brute_force_fewest_repeats
+
+LEAVE = "the host's leave"
+NIGHT = {"tournament_password": LEAVE}
+SHORT = {"round_cap": 3}  # games of three rounds: a whole night in seconds
+WHOLE_NIGHT = 120.0  # seconds for the whole tournament, on a busy machine
+
+
+class Player:
+    """A registered player on its own connection: plays every decision it is asked, with
+    `first_legal_move`, at whatever table the director seats it, and notes what it heard."""
+
+    def __init__(self, client: Client, leaves_in_round: int | None = None) -> None:
+        self.client = client
+        self.leaves_in_round = leaves_in_round  # then it leaves that table and drops out
+        self.table: str | None = None
+        self.heard: list[tuple[str, str]] = []  # ("joined" | "over", table id), in order
+        self.finals: dict[str, dict[str, Any]] = {}  # table id -> its last view
+        self.first_views: dict[str, dict[str, Any]] = {}  # table id -> its first dealt view
+        self.tournament: str = ""
+        self.news = asyncio.Event()  # set whenever `heard` grows
+        self.task = asyncio.create_task(self._play())
+
+    async def _play(self) -> None:
+        joined = 0
+        while True:
+            try:
+                message = await self.client.next()
+            except TimeoutError:
+                continue  # other tables are still playing
+            if message["t"] == "joined":
+                joined += 1
+                self.table = message["table"]
+                self.heard.append(("joined", self.table))
+                self.news.set()
+                if joined == self.leaves_in_round:
+                    await self.client.send("leave")
+                    await self.client.send("tournament_drop", tournament=self.tournament)
+                    self.table = None
+            elif message["t"] == "state" and message["view"]["table"]["id"] == self.table:
+                view = message["view"]
+                self.first_views.setdefault(self.table, view)
+                if view["phase"] == "over":
+                    if self.table not in self.finals:
+                        self.finals[self.table] = view
+                        self.heard.append(("over", self.table))
+                        self.news.set()
+                elif view["legal"] is not None:
+                    await self.client.send("move", move=first_legal_move(view["legal"]))
+
+    async def heard_games_end(self, games: int) -> None:
+        """Wait until this player has seen `games` of its games end."""
+
+        async def wait() -> None:
+            while sum(kind == "over" for kind, _ in self.heard) < games:
+                self.news.clear()
+                await self.news.wait()
+
+        await asyncio.wait_for(wait(), WHOLE_NIGHT)
+
+
+async def until(
+    client: Client, predicate: Callable[[dict[str, Any]], bool], seconds: float = WHOLE_NIGHT
+) -> dict[str, Any]:
+    """The first message from now on that satisfies `predicate`, however long the quiet
+    spells between messages are (within `seconds` in all)."""
+
+    async def wait() -> dict[str, Any]:
+        while True:
+            try:
+                return await client.next(predicate)
+            except TimeoutError:
+                continue
+
+    return await asyncio.wait_for(wait(), seconds)
+
+
+def oracle_place_points(view: dict[str, Any]) -> list[float]:
+    """Points by place, worked out here from a final view: winners first, then by Goth
+    Points, 0 for the last place and one more a place, ties sharing their places' points."""
+    goth = [p["scores"]["goth"] for p in view["players"]]
+    key = [(seat in view["winner"], goth[seat]) for seat in range(len(goth))]
+    points = []
+    for seat in range(len(goth)):
+        above = sum(k > key[seat] for k in key)
+        tied = sum(k == key[seat] for k in key)
+        places = range(above, above + tied)
+        points.append(sum(len(goth) - 1 - p for p in places) / tied)
+    return points
+
+
+async def create(host: Client, **fields: Any) -> dict[str, Any]:
+    fields = {"name": "Big Night", "rounds": 3, "seats": 4, "variants": SHORT, **fields}
+    reply = await host.request("tournament_create", password=LEAVE, **fields)
+    assert reply["t"] == "tournament", reply
+    return reply
+
+
+async def register(url: str, tournament: str, names: list[str], leaver: str | None = None):
+    players = []
+    for name in names:
+        client = await Client.connect(url, name)
+        player = Player(client, 2 if name == leaver else None)
+        player.tournament = tournament
+        players.append(player)
+        reply = await client.request("tournament_join", tournament=tournament)
+        assert reply["t"] == "tournament" and name in reply["players"], reply
+    return players
+
+
+async def finish(host: Client, players: list[Player]) -> None:
+    for player in players:
+        player.task.cancel()
+    await close_all(host, *(p.client for p in players))
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_seven_player_night_of_three_rounds(url):
+    host = await Client.connect(url, "Host")  # the organiser, who also follows the standings
+    tournament = (await create(host))["id"]
+    names = [f"P{i}" for i in range(1, 8)]
+    players = await register(url, tournament, names, leaver="P2")
+    started = await host.request("tournament_start", tournament=tournament)
+    assert (started["phase"], started["round"]) == ("playing", 1)
+    final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    frames = [m for m in host.received if m["t"] == "tournament"]
+
+    # every round: everyone still in sits once, at tables of 4 seats where bots fill
+    rounds = [[t["players"] for t in round_] for round_ in final["tables"]]
+    assert len(rounds) == 3
+    for number, tables in enumerate(rounds, 1):
+        expected = [n for n in names if number < 3 or n != "P2"]
+        assert sorted(p for t in tables for p in t) == sorted(expected)
+        assert all(3 <= len(t) <= 4 for t in tables)
+    for round_ in final["tables"]:
+        assert all(t["bots"] == 4 - len(t["players"]) and t["over"] for t in round_)
+
+    # no table-mates twice where it can be avoided: as few repeats as any seating has
+    for number in (2, 3):
+        met = {frozenset(p) for r in rounds[: number - 1] for t in r for p in combinations(t, 2)}
+        repeats = sum(frozenset(p) in met for t in rounds[number - 1] for p in combinations(t, 2))
+        ranked = [s["player"] for s in _frame_of_round(frames, number)["standings"]]
+        ranked = [p for p in ranked if p in {q for t in rounds[number - 1] for q in t}]
+        assert repeats == brute_force_fewest_repeats(ranked, 4, {p: 1 for p in met})
+        # Swiss-like: the leader of the standings opens the top table
+        assert ranked[0] == rounds[number - 1][0][0]
+
+    # a round starts when the last table of the round before ends
+    for frame in frames:
+        for earlier in frame["tables"][: frame["round"] - 1]:
+            assert all(t["over"] for t in earlier)
+    for player in players:
+        await player.heard_games_end(1 if player.leaves_in_round else 3)
+        kinds = [kind for kind, _ in player.heard]
+        if player.leaves_in_round is None:
+            assert kinds == ["joined", "over"] * 3
+            tables = [table for _, table in player.heard]
+            assert tables[0::2] == tables[1::2]  # each game ended before the next seat
+    leaver = players[1]
+    assert [kind for kind, _ in leaver.heard] == ["joined", "over", "joined"]
+
+    # the standings: points by place from the games the players saw end, then Goth Points
+    finals = {table: view for p in players for table, view in p.finals.items()}
+    assert set(finals) == {t["table"] for round_ in final["tables"] for t in round_}
+    points = dict.fromkeys(names, 0.0)
+    goth = dict.fromkeys(names, 0)
+    for round_ in final["tables"]:
+        for t in round_:
+            view = finals[t["table"]]
+            assert [p["bot"] for p in view["players"]][len(t["players"]) :] == [True] * t["bots"]
+            for seat, name in enumerate(t["players"]):
+                points[name] += oracle_place_points(view)[seat]
+                goth[name] += view["players"][seat]["scores"]["goth"]
+    rows = final["standings"]
+    assert {r["player"]: r["points"] for r in rows} == points
+    assert {r["player"]: r["goth"] for r in rows} == goth
+    assert [(r["points"], r["goth"]) for r in rows] == sorted(
+        ((r["points"], r["goth"]) for r in rows), reverse=True
+    )
+    assert {r["player"]: (r["games"], r["dropped"]) for r in rows} == {
+        n: (2, True) if n == "P2" else (3, False) for n in names
+    }
+    # the leaver's seat of round 2 was played on by a bot, under the leaver's name
+    left_at = leaver.heard[-1][1]
+    seat = next(t for t in final["tables"][1] if t["table"] == left_at)["players"].index("P2")
+    assert finals[left_at]["players"][seat]["bot"] is True
+
+    # a spectator follows any table of the night
+    watched = final["tables"][2][-1]["table"]
+    reply = await host.request("watch", table=watched)
+    assert reply["t"] == "watching", reply
+    view = await host.state(lambda v: v["table"]["id"] == watched)
+    assert view["phase"] == "over" and view["you"] is None
+    await finish(host, players)
+
+
+def _frame_of_round(frames: list[dict[str, Any]], number: int) -> dict[str, Any]:
+    """The first `tournament` frame that shows round `number` seated (its standings are
+    the ones that round was seated by)."""
+    return next(f for f in frames if f["round"] == number)
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_duplicate_deals_give_every_table_the_same_cards_seat_by_seat(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=1, duplicate=True))["id"]
+    names = [f"D{i}" for i in range(1, 9)]
+    players = await register(url, tournament, names)
+    await host.request("tournament_start", tournament=tournament)
+    final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    first, second = final["tables"][0]
+    views = {}
+    for player in players:
+        await player.heard_games_end(1)
+        table = player.heard[0][1]
+        views[(table, player.first_views[table]["you"]["seat"])] = player.first_views[table]
+    for seat in range(4):
+        one, other = views[(first["table"], seat)], views[(second["table"], seat)]
+        assert one["you"]["hand"] == other["you"]["hand"]
+        assert one["deck_count"] == other["deck_count"]
+    # seat by seat: each pair of players who held the same cards shares one match point
+    assert sum(r["match_points"] for r in final["standings"]) == 4.0
+    await finish(host, players)
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_bad_tournament_requests_get_a_reason_and_change_nothing(url):
+    host = await Client.connect(url, "Host")
+    other = await Client.connect(url, "Other")
+    wrong = await host.request(
+        "tournament_create", name="Night", rounds=2, seats=4, password="guess"
+    )
+    assert (wrong["t"], wrong["code"]) == ("error", "wrong_password")
+    tournament = (await create(host))["id"]
+    for request, fields, code in [
+        ("tournament_join", {"tournament": "nope"}, "no_such_tournament"),
+        ("tournament_start", {"tournament": tournament}, "not_organiser"),
+        ("tournament_drop", {"tournament": tournament}, "not_registered"),
+        ("tournament_create", {"name": "Night", "rounds": 2, "seats": 6}, "bad_message"),
+    ]:
+        reply = await other.request(request, **fields)
+        assert (reply["t"], reply["code"]) == ("error", code), reply
+        assert reply["message"]
+    alone = await host.request("tournament_start", tournament=tournament)
+    assert (alone["t"], alone["code"]) == ("error", "not_started")
+    after = await other.request("tournament_watch", tournament=tournament)
+    assert (after["phase"], after["players"], after["tables"]) == ("registering", [], [])
+    await close_all(host, other)
+
+
+async def test_a_server_whose_host_allows_none_runs_no_tournaments(url):
+    client = await Client.connect(url, "Host")
+    reply = await client.request(
+        "tournament_create", name="Night", rounds=2, seats=4, password=LEAVE
+    )
+    assert (reply["t"], reply["code"]) == ("error", "no_tournaments")
+    await client.close()
+
+
+async def test_gother_serve_gives_the_hosts_leave_from_a_file(tmp_path):
+    """`gother serve --tournament-password-file`: the leave reaches the server, off `ps`."""
+    leave = tmp_path / "leave"
+    leave.write_text(LEAVE + "\n")
+    server = await ServerProcess.start(
+        "--db", str(tmp_path / "games.db"), "--tournament-password-file", str(leave)
+    )
+    try:
+        client = await Client.connect(server.url, "Host")
+        for password, answer in [("guess", "error"), (LEAVE, "tournament")]:
+            reply = await client.request(
+                "tournament_create", name="Night", rounds=2, seats=4, password=password
+            )
+            assert reply["t"] == answer, reply
+        await client.close()
+    finally:
+        await server.terminate()
