@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     PAUSED = "paused"
     TOO_MANY_SEATS = "too_many_seats"
     NO_RECORD = "no_record"
+    NO_STANDINGS = "no_standings"
 
 
 class ProtocolError(Exception):

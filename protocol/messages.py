@@ -146,6 +146,8 @@ REQUESTS: dict[str, Check] = {
         {"table": TABLE_ID},
         {"game": integer(1, 1_000_000), "part": integer(0, 10_000), "password": PASSWORD},
     ),
+    # a page of the host's standings (every player's record and rating) from `offset` on
+    "standings": _request({}, {"offset": integer(0, 1_000_000)}),
 }
 
 

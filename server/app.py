@@ -47,6 +47,7 @@ from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
+from server.ratings.host import HostStandings
 from server.records import Records
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
@@ -62,7 +63,7 @@ OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: o
 WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
-COSTS = {"list": 5, "watch": 5, "create": 5, "record": 5, "join": 2, "resume": 2, "hint": 2}
+COSTS = dict(list=5, watch=5, create=5, record=5, standings=5, join=2, resume=2, hint=2)
 CLOSE_POLICY = 1008  # said no hello in time
 CLOSE_RESTART = 1012  # "service restart": the server is going down, come back later
 CLOSE_TRY_LATER = 1013
@@ -205,6 +206,8 @@ class GotherServer:
             expire=config.expire,
         )
         self.records = Records(self.store)
+        self.standings = HostStandings(config.db, self.store)
+        self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         self.pending = 0  # connections that have not said hello yet
@@ -219,6 +222,7 @@ class GotherServer:
 
     async def start(self) -> None:
         self.lobby.restore()
+        self.standings.start()  # after the restore, which stores an end it finds missing
         self.max_connections = descriptor_budget(
             self.config.max_connections, self.config.max_pending
         )
@@ -280,6 +284,9 @@ class GotherServer:
             chore.cancel()
         self.pacer.close()
         self.hints.close()
+        self.standings.close()
+        for task in self.answering:
+            task.cancel()
         self.store.close()
         log.info("server stopped")
 
@@ -388,6 +395,8 @@ class GotherServer:
         and arm the table's timer for what is due next."""
         publish(table, mover, rid)
         self.pacer.arm(table)
+        if table.outcome is not None:
+            self.standings.game_over(table.outcome)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -565,6 +574,23 @@ class GotherServer:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
         conn.send(self.records.part(table_id, game_no, request.get("part", 0), request.get("rid")))
 
+    def on_standings(self, conn: Connection, request: dict[str, Any]) -> None:
+        """A page of the host's standings (server/ratings/), once they are rebuilt."""
+        offset, rid = request.get("offset", 0), request.get("rid")
+        if not self.standings.rebuilding:
+            conn.send(self.standings.page(offset, rid))
+            return
+        task = asyncio.get_running_loop().create_task(self._standings_later(conn, offset, rid))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
+
+    async def _standings_later(self, conn: Connection, offset: int, rid: int | None) -> None:
+        await self.standings.when_rebuilt()
+        try:
+            conn.send(self.standings.page(offset, rid))
+        except ProtocolError as exc:
+            conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+
     # -- passwords -------------------------------------------------------------------------
 
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
@@ -679,6 +705,7 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "pause",
         "end",
         "record",
+        "standings",
     )
 }
 

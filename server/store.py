@@ -467,6 +467,18 @@ class Store:
         )
         return [(table, game, outcome) for table, game, outcome in rows]
 
+    def outcomes_exist(self) -> bool:
+        row = self.db.execute("SELECT 1 FROM games WHERE outcome IS NOT NULL LIMIT 1")
+        return row.fetchone() is not None
+
+    def has_outcome(self, table_id: str, game_no: int) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM games WHERE table_id = :table AND game_no = :game"
+            " AND outcome IS NOT NULL",
+            {"table": table_id, "game": game_no},
+        )
+        return row.fetchone() is not None
+
     def ended(self, table_id: str, game_no: int) -> str | None:
         row = self.db.execute(
             "SELECT ended FROM games WHERE table_id = :table AND game_no = :game",

@@ -60,6 +60,7 @@ FULL: dict[str, dict[str, Any]] = {
     "pause": {"t": "pause", "on": True},
     "end": {"t": "end"},
     "record": {"t": "record", "table": "t1", "game": 2, "part": 3, "password": "hunter2"},
+    "standings": {"t": "standings", "offset": 50},
 }
 
 
