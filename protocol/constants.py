@@ -13,6 +13,7 @@ MAX_FRAME = 64 * 1024
 RECORD_PART = 48 * 1024
 # Tables per `tables` reply: with the largest rows a page still fits in one frame.
 LIST_PAGE = 50
+STANDINGS_PAGE = 50  # rows of the standings per reply
 
 # Deepest nesting of maps/arrays in a frame (the top-level map is depth 1). The deepest real
 # message is a `state` (frame → view → players → player → scores) at 5; 8 leaves headroom

@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_TOURNAMENT = "no_such_tournament"
     NOT_ORGANISER = "not_organiser"
     NOT_REGISTERED = "not_registered"
+    NO_STANDINGS = "no_standings"
 
 
 class ProtocolError(Exception):

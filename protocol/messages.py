@@ -156,6 +156,8 @@ REQUESTS: dict[str, Check] = {
     "tournament_start": _request({"tournament": TABLE_ID}),  # its creator deals round 1
     "tournament_drop": _request({"tournament": TABLE_ID}),  # out of the rounds to come
     "tournament_watch": _request({"tournament": TABLE_ID}),  # follow the standings
+    # a page of the host's standings (every player's record and rating) from `offset` on
+    "standings": _request({}, {"offset": integer(0, 1_000_000)}),
 }
 
 

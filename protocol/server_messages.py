@@ -96,6 +96,32 @@ class Record(Reply, tag="record", kw_only=True, frozen=True):
     data: bytes
 
 
+class StandingsRow(Wire, frozen=True):
+    """One player of the `standings`: their record of finished games and their rating."""
+
+    player: str  # the identity: a stable key, not for showing
+    name: str  # the identity as people read it
+    bot: bool
+    reference: bool  # a bot at a fixed rating (easy, normal, hard): the scale's marks
+    mu: float  # the rating (openskill Plackett-Luce; a new player is 25)
+    sigma: float  # its uncertainty
+    provisional: bool  # too few games yet for the rating to mean much
+    games: int
+    wins: int  # games won, a shared win included
+    places: tuple[int, ...]  # places[i]: games finished in place i + 1
+    last_seen: str  # when their latest game ended: UTC, ISO 8601
+
+
+class Standings(Reply, tag="standings", kw_only=True, frozen=True):
+    """One page of the host's standings, the best first: `rows` from `offset` on, of
+    `total`; a rating is provisional until `provisional_games` games."""
+
+    rows: tuple[StandingsRow, ...]
+    offset: int
+    total: int
+    provisional_games: int
+
+
 class Closed(Wire, tag_field="t", tag="closed", frozen=True):
     """The table is gone (its game was ended by a vote, or it expired): no more `state`."""
 
@@ -113,7 +139,8 @@ class TournamentTable(Wire, frozen=True):
 
 
 class TournamentStanding(Wire, frozen=True):
-    player: str
+    player: str  # the identity, a stable key (as in the `standings` rows)
+    name: str  # the identity as people read it
     games: int
     points: float  # by place, summed over the tournament's games
     goth: int  # Goth Points, summed
@@ -168,6 +195,7 @@ Message = (
     | Hint
     | Left
     | Record
+    | Standings
     | Closed
     | Tournament
     | Error

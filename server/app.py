@@ -47,6 +47,7 @@ from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
+from server.ratings.host import HostStandings
 from server.records import Records
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
@@ -68,6 +69,7 @@ COSTS = {
     "watch": 5,
     "create": 5,
     "record": 5,
+    "standings": 5,
     "join": 2,
     "resume": 2,
     "hint": 2,
@@ -218,8 +220,9 @@ class GotherServer:
             expire=config.expire,
         )
         self.records = Records(self.store)
-        # no rating yet: every player ties on it (the ratings are their own piece of work)
-        self.director = Director(self.lobby, self._seat_for_tournament, rating=lambda _: 0.0)
+        self.standings = HostStandings(config.db, self.store)
+        self.director = Director(self.lobby, self._seat_for_tournament, self.standings.rating)
+        self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         self.pending = 0  # connections that have not said hello yet
@@ -234,6 +237,7 @@ class GotherServer:
 
     async def start(self) -> None:
         self.lobby.restore()
+        self.standings.start()  # after the restore, which stores an end it finds missing
         self.max_connections = descriptor_budget(
             self.config.max_connections, self.config.max_pending
         )
@@ -295,6 +299,9 @@ class GotherServer:
             chore.cancel()
         self.pacer.close()
         self.hints.close()
+        self.standings.close()
+        for task in self.answering:
+            task.cancel()
         self.store.close()
         log.info("server stopped")
 
@@ -404,6 +411,8 @@ class GotherServer:
         and arm the table's timer for what is due next."""
         publish(table, mover, rid)
         self.pacer.arm(table)
+        if table.outcome is not None:
+            self.standings.game_over(table.outcome)
         tournament = self.director.table_changed(table)  # a game over may end a round
         if tournament is not None:
             self.director.tell(tournament)
@@ -633,6 +642,23 @@ class GotherServer:
             )
         )
 
+    def on_standings(self, conn: Connection, request: dict[str, Any]) -> None:
+        """A page of the host's standings (server/ratings/), once they are rebuilt."""
+        offset, rid = request.get("offset", 0), request.get("rid")
+        if not self.standings.rebuilding:
+            conn.send(self.standings.page(offset, rid))
+            return
+        task = asyncio.get_running_loop().create_task(self._standings_later(conn, offset, rid))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
+
+    async def _standings_later(self, conn: Connection, offset: int, rid: int | None) -> None:
+        await self.standings.when_rebuilt()
+        try:
+            conn.send(self.standings.page(offset, rid))
+        except ProtocolError as exc:
+            conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+
     # -- passwords -------------------------------------------------------------------------
 
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
@@ -752,6 +778,7 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "tournament_start",
         "tournament_drop",
         "tournament_watch",
+        "standings",
     )
 }
 

@@ -87,6 +87,13 @@ UPGRADES = (
         ) WHERE n > {CHAT_STORED}
     );
     """,
+    # 2: standings and ratings (issue 21): how each finished game ended, which moves a bot
+    # made for a seat's player, and the game in which a player left their seat to a bot.
+    """
+    ALTER TABLE games ADD COLUMN outcome TEXT;   -- JSON (server/ratings/outcome.py) once over
+    ALTER TABLE moves ADD COLUMN cover INTEGER NOT NULL DEFAULT 0;  -- 1: a bot played it
+    ALTER TABLE seats ADD COLUMN left_game INTEGER;  -- its player left during this game
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -102,6 +109,7 @@ class SeatRecord:
     token_hash: str | None
     bot_kind: str | None
     bank: float | None = None
+    left_game: int | None = None  # the game its player left in; a bot has played it since
 
 
 @dataclass
@@ -273,18 +281,21 @@ class Store:
         seat: int,
         move: dict[str, Any],
         bank: float | None = None,
+        cover: bool = False,
     ) -> None:
-        """One move, and the mover's clock bank after it when the table has a clock."""
+        """One move, and the mover's clock bank after it when the table has a clock;
+        `cover`: a bot made it in the place of the seat's player."""
         statements = [
             (
-                "INSERT INTO moves (table_id, game_no, idx, seat, move)"
-                " VALUES (:table, :game, :idx, :seat, :move)",
+                "INSERT INTO moves (table_id, game_no, idx, seat, move, cover)"
+                " VALUES (:table, :game, :idx, :seat, :move, :cover)",
                 {
                     "table": table_id,
                     "game": game_no,
                     "idx": idx,
                     "seat": seat,
                     "move": msgpack.packb(move),
+                    "cover": int(cover),
                 },
             )
         ]
@@ -296,6 +307,15 @@ class Store:
                 )
             )
         self._transaction(*statements)
+
+    def finish_game(self, table_id: str, game_no: int, outcome: dict[str, Any]) -> None:
+        """How a game that is over ended (`Outcome.to_json`), for the standings."""
+        self._transaction(
+            (
+                "UPDATE games SET outcome = :outcome WHERE table_id = :table AND game_no = :game",
+                {"outcome": json.dumps(outcome), "table": table_id, "game": game_no},
+            )
+        )
 
     def add_chat(self, table_id: str, game_no: int, name: str, text: str) -> None:
         """A chat line; only the newest CHAT_STORED of a table are kept."""
@@ -389,8 +409,8 @@ class Store:
         record.seat_records = [
             SeatRecord(*r)
             for r in self.db.execute(
-                "SELECT seat, name, token_hash, bot_kind, bank FROM seats WHERE table_id = :table"
-                " ORDER BY seat",
+                "SELECT seat, name, token_hash, bot_kind, bank, left_game FROM seats"
+                " WHERE table_id = :table ORDER BY seat",
                 {"table": table_id},
             )
         ]
@@ -430,6 +450,35 @@ class Store:
                 raise ValueError(f"move {idx} of game {game_no} is not msgpack ({exc!r})") from None
         return (None if row is None else row[0]), moves
 
+    def movers(self, table_id: str, game_no: int) -> list[tuple[int, bool]]:
+        """Each move's seat and whether a bot made it for the seat's player, in order."""
+        rows = self.db.execute(
+            "SELECT seat, cover FROM moves WHERE table_id = :table AND game_no = :game"
+            " ORDER BY idx",
+            {"table": table_id, "game": game_no},
+        )
+        return [(seat, bool(cover)) for seat, cover in rows]
+
+    def outcomes(self) -> list[tuple[str, int, str]]:
+        """(table, game, outcome JSON) of every game that ended by being played out."""
+        rows = self.db.execute(
+            "SELECT table_id, game_no, outcome FROM games"
+            " WHERE outcome IS NOT NULL AND ended IS NULL"
+        )
+        return [(table, game, outcome) for table, game, outcome in rows]
+
+    def outcomes_exist(self) -> bool:
+        row = self.db.execute("SELECT 1 FROM games WHERE outcome IS NOT NULL LIMIT 1")
+        return row.fetchone() is not None
+
+    def has_outcome(self, table_id: str, game_no: int) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM games WHERE table_id = :table AND game_no = :game"
+            " AND outcome IS NOT NULL",
+            {"table": table_id, "game": game_no},
+        )
+        return row.fetchone() is not None
+
     def ended(self, table_id: str, game_no: int) -> str | None:
         row = self.db.execute(
             "SELECT ended FROM games WHERE table_id = :table AND game_no = :game",
@@ -440,8 +489,8 @@ class Store:
 
 def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:
     return (
-        "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank)"
-        " VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank)",
+        "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank,"
+        " left_game) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank, :left_game)",
         {
             "table": table_id,
             "seat": seat.seat,
@@ -449,6 +498,7 @@ def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any
             "token_hash": seat.token_hash,
             "bot_kind": seat.bot_kind,
             "bank": seat.bank,
+            "left_game": seat.left_game,
         },
     )
 

@@ -8,8 +8,9 @@ and, when the last table of a round is over, scores it and seats the next. A pla
 leaves a table is covered there by a bot (the table's own rule); `drop` also takes them out
 of the rounds to come. Everything sent about a tournament is one `tournament` message.
 
-Identity: until the lasting identity of issue 18 lands, a player is the name said in
-`hello` (`PlayerId`); registering again under that name from a new connection is coming back.
+Identity: a player is the ratings' `PlayerId` of the name said in `hello` (issue 18's
+lasting identity has not landed: server/ratings/identity.py is its one home); registering
+again under that name from a new connection is coming back.
 Tournaments live in memory: a restart ends them (their tables and games stay in the store).
 """
 
@@ -26,13 +27,13 @@ from protocol import ProtocolError, server_messages
 from protocol.constants import NAME_MAX
 from protocol.view import Variants
 from server.lobby import Lobby
+from server.ratings.identity import PlayerId, player_id, shown
 from server.table import Peer, Table
 from server.tournament.pairing import met_pairs, seat_round
 from server.tournament.standings import Result, Standing, place_points, standings
 
 log = logging.getLogger("gother.server")
 
-PlayerId = str  # the name said in `hello`, until issue 18's lasting identity
 MAX_TOURNAMENTS = 20  # live at once on one server
 MAX_PLAYERS = 200  # registered in one tournament
 _ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -139,7 +140,8 @@ class Director:
 
     def register(self, tournament: Tournament, peer: Peer) -> None:
         """Register `peer`'s player, or take them back under the name they registered."""
-        entry = tournament.entries.get(peer.name)
+        player = player_id(peer.name, None)
+        entry = tournament.entries.get(player)
         if entry is not None:
             entry.peer = peer
             return
@@ -149,7 +151,7 @@ class Director:
             )
         if len(tournament.entries) >= MAX_PLAYERS:
             raise ProtocolError("table_full", f"a tournament takes at most {MAX_PLAYERS} players")
-        tournament.entries[peer.name] = Entry(peer.name, peer)
+        tournament.entries[player] = Entry(player, peer)
 
     def start(self, tournament: Tournament, peer: Peer) -> None:
         if peer is not tournament.organiser:
@@ -162,18 +164,18 @@ class Director:
 
     def drop(self, tournament: Tournament, peer: Peer) -> None:
         """Out of the rounds to come; at a table in play, a bot takes the seat for good."""
-        entry = tournament.entries.get(peer.name)
+        entry = tournament.entries.get(player_id(peer.name, None))
         if entry is None or entry.peer is not peer:
             raise ProtocolError("not_registered", "you are not registered in this tournament")
         entry.dropped = True
         for seated in tournament.played[-1] if tournament.played else []:
-            if peer.name in seated.players and not seated.over:
+            if entry.player in seated.players and not seated.over:
                 seated.table.leave(peer)
 
     def disconnected(self, peer: Peer) -> None:
         for tournament in self.tournaments.values():
             tournament.watchers.discard(peer)
-            entry = tournament.entries.get(peer.name)
+            entry = tournament.entries.get(player_id(peer.name, None))
             if entry is not None and entry.peer is peer:
                 entry.peer = None
 
@@ -234,7 +236,7 @@ class Director:
 
     def _sit(self, table: Table, seat: int, entry: Entry) -> None:
         if entry.peer is None:
-            absent = _Absent(entry.player)
+            absent = _Absent(shown(entry.player))
             table.join(absent, seat)
             table.disconnected(absent)  # away from the start: a bot covers after the grace
             return
@@ -262,12 +264,12 @@ class Director:
             variants=tournament.variants,
             phase=tournament.phase,
             round=len(tournament.played),
-            players=tuple(tournament.entries),
+            players=tuple(shown(p) for p in tournament.entries),
             tables=tuple(
                 tuple(
                     server_messages.TournamentTable(
                         table=s.table.id,
-                        players=s.players,
+                        players=tuple(shown(p) for p in s.players),
                         bots=tournament.seats - len(s.players),
                         over=s.over,
                     )
@@ -278,6 +280,7 @@ class Director:
             standings=tuple(
                 server_messages.TournamentStanding(
                     player=s.player,
+                    name=shown(s.player),
                     games=s.games,
                     points=s.points,
                     goth=s.goth,

@@ -42,6 +42,7 @@ CONTRACT_CODES = {
     "no_such_tournament",
     "not_organiser",
     "not_registered",
+    "no_standings",
 }
 
 

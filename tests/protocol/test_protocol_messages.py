@@ -74,6 +74,7 @@ FULL: dict[str, dict[str, Any]] = {
     "tournament_start": {"t": "tournament_start", "tournament": "n1"},
     "tournament_drop": {"t": "tournament_drop", "tournament": "n1"},
     "tournament_watch": {"t": "tournament_watch", "tournament": "n1"},
+    "standings": {"t": "standings", "offset": 50},
 }
 
 

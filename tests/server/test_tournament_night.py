@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from server.ratings.identity import player_id
 from tests.server.netkit import Client, close_all, first_legal_move
 from tests.server.prockit import ServerProcess
 from tests.tournament.test_pairing import brute_force_fewest_repeats
@@ -155,7 +156,7 @@ async def test_a_seven_player_night_of_three_rounds(url):
     for number in (2, 3):
         met = {frozenset(p) for r in rounds[: number - 1] for t in r for p in combinations(t, 2)}
         repeats = sum(frozenset(p) in met for t in rounds[number - 1] for p in combinations(t, 2))
-        ranked = [s["player"] for s in _frame_of_round(frames, number)["standings"]]
+        ranked = [s["name"] for s in _frame_of_round(frames, number)["standings"]]
         ranked = [p for p in ranked if p in {q for t in rounds[number - 1] for q in t}]
         assert repeats == brute_force_fewest_repeats(ranked, 4, {p: 1 for p in met})
         # Swiss-like: the leader of the standings opens the top table
@@ -188,12 +189,13 @@ async def test_a_seven_player_night_of_three_rounds(url):
                 points[name] += oracle_place_points(view)[seat]
                 goth[name] += view["players"][seat]["scores"]["goth"]
     rows = final["standings"]
-    assert {r["player"]: r["points"] for r in rows} == points
-    assert {r["player"]: r["goth"] for r in rows} == goth
+    assert {r["name"]: r["points"] for r in rows} == points
+    assert {r["name"]: r["goth"] for r in rows} == goth
+    assert all(r["player"] == player_id(r["name"], None) for r in rows)  # the ratings' key
     assert [(r["points"], r["goth"]) for r in rows] == sorted(
         ((r["points"], r["goth"]) for r in rows), reverse=True
     )
-    assert {r["player"]: (r["games"], r["dropped"]) for r in rows} == {
+    assert {r["name"]: (r["games"], r["dropped"]) for r in rows} == {
         n: (2, True) if n == "P2" else (3, False) for n in names
     }
     # the leaver's seat of round 2 was played on by a bot, under the leaver's name
