@@ -86,6 +86,14 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("start", (), "start", "before the deal: start now, bots in the free seats"),
             Spec("rematch", (), "rematch", "after the game: ask for another"),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
+            Spec(
+                "tournament",
+                ("tour",),
+                "tournament [ID | watch ID | start | drop | new ROUNDS SEATS PASSWORD NAME]",
+                "alone: the tournament you follow (its tables and standings); ID: register "
+                "in it; watch ID: follow it; start: deal its first round (its creator); drop: "
+                "leave the rounds to come; new: make one, with the host's password for it",
+            ),
             Spec("help", ("?",), "help [COMMAND]", "this list, or one command's help"),
             Spec("quit", ("q", "exit"), "quit", "leave the client (your seat is kept)"),
         ),
