@@ -52,8 +52,8 @@ def lines(t: sm.Tournament) -> list[str]:
     """The whole tournament: its heading, the current round's tables, the standings."""
     out = [heading(t)]
     if t.tables:
-        out.append(f"Round {len(t.tables)}:")
-        out.extend(f"  {table_line(i, table)}" for i, table in enumerate(t.tables[-1], 1))
+        out.append(f"Round {t.round}:")
+        out.extend(f"  {table_line(i, table)}" for i, table in enumerate(t.tables, 1))
     if t.standings:
         out.append("Standings:")
         out.extend(

@@ -43,3 +43,5 @@ BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they
 DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
 TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
+TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame
+TOURNAMENTS_LIVE = 20  # not over, on one server

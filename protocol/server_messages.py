@@ -161,7 +161,7 @@ class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
     phase: str  # registering | playing | over
     round: int  # the round being played, 0 while registering
     players: tuple[str, ...]  # registered, in registration order
-    tables: tuple[tuple[TournamentTable, ...], ...]  # per round so far
+    tables: tuple[TournamentTable, ...]  # the round's (one frame holds them, not every round's)
     standings: tuple[TournamentStanding, ...]  # best first
 
 

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 from gother_tui import messages as msg
 from gother_tui.asked import title
 from gother_tui.screens.create_table import CreateTableScreen, PasswordScreen
+from gother_tui.screens.tournament import TournamentScreen
 from gother_tui.session import Session
 from protocol import server_messages as sm
 
@@ -57,6 +58,9 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch", id="lobby.watch", tooltip="watch the table chosen"),
         Binding("n", "create", "New table", id="lobby.create", tooltip="create a new table"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh", tooltip="refresh the list"),
+        Binding(
+            "t", "tournament", "Tournament", id="lobby.tournament", tooltip="a tournament night"
+        ),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -177,6 +181,9 @@ class LobbyScreen(Screen[None]):
         if password:
             fields["password"] = password
         self.session.request(self, "watch" if watch else "join", **fields)
+
+    def action_tournament(self) -> None:
+        self.app.push_screen(TournamentScreen(self.session))
 
     def action_create(self) -> None:
         def created(request: dict[str, Any] | None) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import NAME_MAX
+from protocol.constants import NAME_MAX, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
 from protocol.view import Variants
 from server.lobby import Lobby
 from server.ratings.identity import PlayerId, player_id, shown
@@ -34,8 +34,6 @@ from server.tournament.standings import Result, Standing, place_points, standing
 
 log = logging.getLogger("gother.server")
 
-MAX_TOURNAMENTS = 20  # live at once on one server
-MAX_PLAYERS = 200  # registered in one tournament
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
@@ -111,9 +109,9 @@ class Director:
 
     def create(self, organiser: Peer, request: dict[str, Any]) -> Tournament:
         live = [t for t in self.tournaments.values() if t.phase != "over"]
-        if len(live) >= MAX_TOURNAMENTS:
+        if len(live) >= TOURNAMENTS_LIVE:
             raise ProtocolError(
-                "too_many_tables", f"this server runs at most {MAX_TOURNAMENTS} tournaments"
+                "too_many_tables", f"this server runs at most {TOURNAMENTS_LIVE} tournaments"
             )
         while (tid := "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))) in self.tournaments:
             pass
@@ -149,8 +147,10 @@ class Director:
             raise ProtocolError(
                 "already_started", f"tournament {tournament.name!r} has begun: no new players"
             )
-        if len(tournament.entries) >= MAX_PLAYERS:
-            raise ProtocolError("table_full", f"a tournament takes at most {MAX_PLAYERS} players")
+        if len(tournament.entries) >= TOURNAMENT_PLAYERS:
+            raise ProtocolError(
+                "table_full", f"a tournament takes at most {TOURNAMENT_PLAYERS} players"
+            )
         tournament.entries[player] = Entry(player, peer)
 
     def start(self, tournament: Tournament, peer: Peer) -> None:
@@ -266,16 +266,13 @@ class Director:
             round=len(tournament.played),
             players=tuple(shown(p) for p in tournament.entries),
             tables=tuple(
-                tuple(
-                    server_messages.TournamentTable(
-                        table=s.table.id,
-                        players=tuple(shown(p) for p in s.players),
-                        bots=tournament.seats - len(s.players),
-                        over=s.over,
-                    )
-                    for s in round_
+                server_messages.TournamentTable(
+                    table=s.table.id,
+                    players=tuple(shown(p) for p in s.players),
+                    bots=tournament.seats - len(s.players),
+                    over=s.over,
                 )
-                for round_ in tournament.played
+                for s in (tournament.played[-1] if tournament.played else ())
             ),
             standings=tuple(
                 server_messages.TournamentStanding(

@@ -66,16 +66,19 @@ async def test_a_seven_player_night_of_three_rounds(url):
     assert (started["phase"], started["round"]) == ("playing", 1)
     final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
     frames = [m for m in host.received if m["t"] == "tournament"]
+    # each round's tables as they were last shown (the message holds the round's own)
+    night = [[f for f in frames if f["round"] == r][-1]["tables"] for r in (1, 2, 3)]
+    assert night[2] == final["tables"]
 
     # every round: everyone still in sits once, at tables of 4 seats where bots fill
-    rounds = [[t["players"] for t in round_] for round_ in final["tables"]]
-    assert len(rounds) == 3
+    rounds = [[t["players"] for t in round_] for round_ in night]
     for number, tables in enumerate(rounds, 1):
         expected = [n for n in names if number < 3 or n != "P2"]
         assert sorted(p for t in tables for p in t) == sorted(expected)
         assert all(3 <= len(t) <= 4 for t in tables)
-    for round_ in final["tables"]:
-        assert all(t["bots"] == 4 - len(t["players"]) and t["over"] for t in round_)
+    for round_ in night:
+        assert all(t["bots"] == 4 - len(t["players"]) for t in round_)
+    assert all(t["over"] for t in final["tables"])
 
     # no table-mates twice where it can be avoided: as few repeats as any seating has
     for number in (2, 3):
@@ -87,10 +90,10 @@ async def test_a_seven_player_night_of_three_rounds(url):
         # Swiss-like: the leader of the standings opens the top table
         assert ranked[0] == rounds[number - 1][0][0]
 
-    # a round starts when the last table of the round before ends
-    for frame in frames:
-        for earlier in frame["tables"][: frame["round"] - 1]:
-            assert all(t["over"] for t in earlier)
+    # a round starts when the last table of the round before ends: the round is last shown
+    # with one table still playing, and the end of that one seats the next round
+    for round_ in night[:2]:
+        assert sum(not t["over"] for t in round_) == 1
     for player in players:
         await player.heard_games_end(1 if player.leaves_in_round else 3)
         kinds = [kind for kind, _ in player.heard]
@@ -103,10 +106,10 @@ async def test_a_seven_player_night_of_three_rounds(url):
 
     # the standings: points by place from the games the players saw end, then Goth Points
     finals = {table: view for p in players for table, view in p.finals.items()}
-    assert set(finals) == {t["table"] for round_ in final["tables"] for t in round_}
+    assert set(finals) == {t["table"] for round_ in night for t in round_}
     points = dict.fromkeys(names, 0.0)
     goth = dict.fromkeys(names, 0)
-    for round_ in final["tables"]:
+    for round_ in night:
         for t in round_:
             view = finals[t["table"]]
             assert [p["bot"] for p in view["players"]][len(t["players"]) :] == [True] * t["bots"]
@@ -125,11 +128,11 @@ async def test_a_seven_player_night_of_three_rounds(url):
     }
     # the leaver's seat of round 2 was played on by a bot, under the leaver's name
     left_at = leaver.heard[-1][1]
-    seat = next(t for t in final["tables"][1] if t["table"] == left_at)["players"].index("P2")
+    seat = next(t for t in night[1] if t["table"] == left_at)["players"].index("P2")
     assert finals[left_at]["players"][seat]["bot"] is True
 
     # a spectator follows any table of the night
-    watched = final["tables"][2][-1]["table"]
+    watched = final["tables"][-1]["table"]
     reply = await host.request("watch", table=watched)
     assert reply["t"] == "watching", reply
     view = await host.state(lambda v: v["table"]["id"] == watched)
@@ -151,7 +154,7 @@ async def test_duplicate_deals_give_every_table_the_same_cards_seat_by_seat(url)
     players = await register(url, tournament, names)
     await host.request("tournament_start", tournament=tournament)
     final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
-    first, second = final["tables"][0]
+    first, second = final["tables"]
     views = {}
     for player in players:
         await player.heard_games_end(1)
