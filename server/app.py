@@ -580,6 +580,9 @@ class GotherServer:
         for listener in close_table(table, "the players ended the game"):
             if isinstance(listener, Connection):
                 listener.table = None
+        tournament = self.director.table_gone(table)  # a round waits on it no more
+        if tournament is not None:
+            self.director.tell(tournament)
 
     def on_record(self, conn: Connection, request: dict[str, Any]) -> None:
         """A finished game's record, one part per request (server/records.py)."""

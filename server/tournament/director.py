@@ -79,13 +79,13 @@ class Tournament:
     played: list[list[Seated]] = field(default_factory=list)  # the tables of each round
     results: list[Result[PlayerId]] = field(default_factory=list)
     watchers: set[Peer] = field(default_factory=set)
+    over: bool = False  # its last round is over, or everyone dropped out
 
     @property
     def phase(self) -> str:
-        if not self.played:
-            return "registering"
-        done = len(self.played) == self.rounds and all(s.over for s in self.played[-1])
-        return "over" if done else "playing"
+        if self.over:
+            return "over"
+        return "playing" if self.played else "registering"
 
     def listeners(self) -> list[Peer]:
         peers = [e.peer for e in self.entries.values() if e.peer is not None]
@@ -195,16 +195,35 @@ class Director:
         round_no = len(tournament.played)
         for seat, player in enumerate(seated.players):
             tournament.results.append(Result(player, round_no, seat, points[seat], game.goth[seat]))
-        round_over = all(s.over for s in tournament.played[-1])
-        if round_over and round_no < tournament.rounds:
-            self._next_round(tournament)
+        self._table_done(tournament)
         return tournament
+
+    def table_gone(self, table: Table) -> Tournament | None:
+        """A table of a round was closed unfinished (its players voted to end the game): it
+        is over, and its game counts for nobody."""
+        found = self.by_table.get(table.id)
+        if found is None or found[1].over:
+            return None
+        tournament, seated = found
+        seated.over = True
+        self._table_done(tournament)
+        return tournament
+
+    def _table_done(self, tournament: Tournament) -> None:
+        """After one of the round's tables is over: seat the next round once all are."""
+        if not all(s.over for s in tournament.played[-1]):
+            return
+        if len(tournament.played) < tournament.rounds:
+            self._next_round(tournament)
+        else:
+            tournament.over = True
 
     def _next_round(self, tournament: Tournament) -> None:
         """Seat the players still in by the standings and deal every table of the round."""
         ranked = [s.player for s in self.standings(tournament) if not s.dropped]
         if not ranked:
-            return  # everyone dropped out: the tournament ends here
+            tournament.over = True  # everyone dropped out: the tournament ends here
+            return
         past = [s.players for round_ in tournament.played for s in round_]
         seating = seat_round(ranked, tournament.seats, met_pairs(past))
         round_no = len(tournament.played) + 1

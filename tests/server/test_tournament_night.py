@@ -220,3 +220,30 @@ async def test_gother_serve_gives_the_hosts_leave_from_a_file(tmp_path):
         await client.close()
     finally:
         await server.terminate()
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_table_its_players_end_unfinished_lets_the_next_round_start(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=2, seats=3, variants={}))["id"]
+    ann, bea = [await Client.connect(url, n) for n in ("Ann", "Bea")]
+    for player in (ann, bea):
+        await player.request("tournament_join", tournament=tournament)
+    await host.request("tournament_start", tournament=tournament)
+    first = []
+    for player in (ann, bea):
+        joined = await player.next(lambda m: m["t"] == "joined")
+        first.append(joined["table"])
+        await player.state(lambda v: v["phase"] != "lobby")
+    assert first[0] == first[1]
+    await ann.request("end")
+    await bea.send("end")  # every human agrees: the table is closed
+    closed = await bea.next(lambda m: m["t"] == "closed")
+    assert closed["table"] == first[0]
+    second = await until(host, lambda m: m["t"] == "tournament" and m["round"] == 2)
+    assert [t["table"] for t in second["tables"]] != first[:1]
+    assert [(r["name"], r["games"]) for r in second["standings"]] == [("Ann", 0), ("Bea", 0)]
+    for player in (ann, bea):  # and both are seated at the new table
+        joined = await player.next(lambda m: m["t"] == "joined")
+        assert joined["table"] == second["tables"][0]["table"]
+    await close_all(host, ann, bea)
