@@ -237,6 +237,7 @@ class GotherServer:
 
     async def start(self) -> None:
         self.lobby.restore()
+        self.director.restore()  # on the restored tables
         self.standings.start()  # after the restore, which stores an end it finds missing
         self.max_connections = descriptor_budget(
             self.config.max_connections, self.config.max_pending

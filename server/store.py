@@ -94,6 +94,35 @@ UPGRADES = (
     ALTER TABLE moves ADD COLUMN cover INTEGER NOT NULL DEFAULT 0;  -- 1: a bot played it
     ALTER TABLE seats ADD COLUMN left_game INTEGER;  -- its player left during this game
     """,
+    # 3: tournaments (issue 21): what a restart cannot derive. Results are not stored: they
+    # are the stored outcomes of game 1 of each tournament table.
+    """
+    CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        seats INTEGER NOT NULL,
+        variants TEXT NOT NULL,  -- JSON
+        bot TEXT NOT NULL,
+        duplicate INTEGER NOT NULL,
+        organiser TEXT NOT NULL  -- the PlayerId of its creator
+    );
+    CREATE TABLE tournament_players (
+        tournament TEXT NOT NULL REFERENCES tournaments(id),
+        n INTEGER NOT NULL,  -- registration order
+        player TEXT NOT NULL,  -- a PlayerId
+        dropped INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament, player)
+    );
+    CREATE TABLE tournament_tables (
+        tournament TEXT NOT NULL REFERENCES tournaments(id),
+        round INTEGER NOT NULL,
+        n INTEGER NOT NULL,  -- the table's number in its round
+        table_id TEXT NOT NULL,
+        players TEXT NOT NULL,  -- JSON: the PlayerIds at it in seat order
+        PRIMARY KEY (tournament, round, n)
+    );
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -129,6 +158,20 @@ class TableRecord:
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
     chat: list[tuple[str, str]] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
+
+
+@dataclass
+class TournamentRecord:
+    id: str
+    name: str
+    rounds: int
+    seats: int
+    variants: dict[str, Any]
+    bot: str
+    duplicate: bool
+    organiser: str
+    players: list[tuple[str, bool]] = field(default_factory=list)  # (player, dropped) in order
+    rounds_played: list[list[tuple[str, list[str]]]] = field(default_factory=list)  # tables
 
 
 @dataclass(frozen=True)
@@ -466,6 +509,98 @@ class Store:
             " WHERE outcome IS NOT NULL AND ended IS NULL"
         )
         return [(table, game, outcome) for table, game, outcome in rows]
+
+    # -- tournaments ---------------------------------------------------------------------
+
+    def save_tournament(self, t: TournamentRecord) -> None:
+        self._transaction(
+            (
+                "INSERT INTO tournaments (id, name, rounds, seats, variants, bot, duplicate,"
+                " organiser) VALUES (:id, :name, :rounds, :seats, :variants, :bot, :duplicate,"
+                " :organiser)",
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "rounds": t.rounds,
+                    "seats": t.seats,
+                    "variants": json.dumps(t.variants),
+                    "bot": t.bot,
+                    "duplicate": int(t.duplicate),
+                    "organiser": t.organiser,
+                },
+            )
+        )
+
+    def add_tournament_player(self, tournament: str, n: int, player: str) -> None:
+        self._transaction(
+            (
+                "INSERT INTO tournament_players (tournament, n, player)"
+                " VALUES (:tournament, :n, :player)",
+                {"tournament": tournament, "n": n, "player": player},
+            )
+        )
+
+    def drop_tournament_player(self, tournament: str, player: str) -> None:
+        self._transaction(
+            (
+                "UPDATE tournament_players SET dropped = 1"
+                " WHERE tournament = :tournament AND player = :player",
+                {"tournament": tournament, "player": player},
+            )
+        )
+
+    def save_tournament_round(
+        self, tournament: str, round_no: int, tables: Sequence[tuple[str, Sequence[str]]]
+    ) -> None:
+        """A round's tables (table id, its players in seat order), all or none."""
+        self._transaction(
+            *(
+                (
+                    "INSERT INTO tournament_tables (tournament, round, n, table_id, players)"
+                    " VALUES (:tournament, :round, :n, :table, :players)",
+                    {
+                        "tournament": tournament,
+                        "round": round_no,
+                        "n": n,
+                        "table": table,
+                        "players": json.dumps(list(players)),
+                    },
+                )
+                for n, (table, players) in enumerate(tables, 1)
+            )
+        )
+
+    def tournaments(self) -> list[TournamentRecord]:
+        records = {}
+        for row in self.db.execute(
+            "SELECT id, name, rounds, seats, variants, bot, duplicate, organiser"
+            " FROM tournaments ORDER BY rowid"
+        ):
+            records[row[0]] = TournamentRecord(
+                row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], bool(row[6]), row[7]
+            )
+        for tournament, player, dropped in self.db.execute(
+            "SELECT tournament, player, dropped FROM tournament_players ORDER BY tournament, n"
+        ):
+            records[tournament].players.append((player, bool(dropped)))
+        for tournament, round_no, table, players in self.db.execute(
+            "SELECT tournament, round, table_id, players FROM tournament_tables"
+            " ORDER BY tournament, round, n"
+        ):
+            played = records[tournament].rounds_played
+            while len(played) < round_no:
+                played.append([])
+            played[round_no - 1].append((table, json.loads(players)))
+        return list(records.values())
+
+    def outcome(self, table_id: str, game_no: int) -> dict[str, Any] | None:
+        """A game's stored outcome (`Outcome.to_json`), if it was played out."""
+        row = self.db.execute(
+            "SELECT outcome FROM games WHERE table_id = :table AND game_no = :game"
+            " AND outcome IS NOT NULL AND ended IS NULL",
+            {"table": table_id, "game": game_no},
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     def outcomes_exist(self) -> bool:
         row = self.db.execute("SELECT 1 FROM games WHERE outcome IS NOT NULL LIMIT 1")

@@ -11,7 +11,8 @@ of the rounds to come. Everything sent about a tournament is one `tournament` me
 Identity: a player is the ratings' `PlayerId` of the name said in `hello` (issue 18's
 lasting identity has not landed: server/ratings/identity.py is its one home); registering
 again under that name from a new connection is coming back.
-Tournaments live in memory: a restart ends them (their tables and games stay in the store).
+What a restart cannot derive is stored (the tournament, its players, each round's tables);
+the results are derived again from the stored outcomes of the tables' games.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import logging
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,8 @@ from protocol.constants import NAME_MAX, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
 from protocol.view import Variants
 from server.lobby import Lobby
 from server.ratings.identity import PlayerId, player_id, shown
-from server.table import Peer, Table
+from server.store import StoreError, TournamentRecord
+from server.table import Peer, StoreFailed, Table
 from server.tournament.pairing import met_pairs, seat_round
 from server.tournament.standings import Result, Standing, place_points, standings
 
@@ -50,7 +52,7 @@ class Entry:
 class Seated:
     """One table of a round and the tournament's players at it, in seat order."""
 
-    table: Table
+    table: str  # its id (once over, the lobby may have retired it)
     players: tuple[PlayerId, ...]
     over: bool = False
 
@@ -74,7 +76,7 @@ class Tournament:
     variants: Variants
     bot: str
     duplicate: bool
-    organiser: Peer
+    organiser: PlayerId  # its creator, who may start it
     entries: dict[PlayerId, Entry] = field(default_factory=dict)  # in registration order
     played: list[list[Seated]] = field(default_factory=list)  # the tables of each round
     results: list[Result[PlayerId]] = field(default_factory=list)
@@ -100,6 +102,7 @@ class Director:
         rating: Callable[[PlayerId], float],
     ) -> None:
         self.lobby = lobby
+        self.store = lobby.store
         self.seated = seated  # tell a connected player the seat (and token) they were given
         self.rating = rating
         self.tournaments: dict[str, Tournament] = {}
@@ -123,9 +126,10 @@ class Director:
             variants=Variants.from_wire(request.get("variants")),
             bot=request.get("bot", "heuristic"),
             duplicate=request.get("duplicate", False),
-            organiser=organiser,
+            organiser=player_id(organiser.name, None),
             watchers={organiser},  # the organiser follows what they run
         )
+        _stored(lambda: self.store.save_tournament(_record(tournament)))
         self.tournaments[tid] = tournament
         log.info("tournament %s created: %r, %d rounds", tid, tournament.name, tournament.rounds)
         return tournament
@@ -151,10 +155,12 @@ class Director:
             raise ProtocolError(
                 "table_full", f"a tournament takes at most {TOURNAMENT_PLAYERS} players"
             )
+        n = len(tournament.entries)
+        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player))
         tournament.entries[player] = Entry(player, peer)
 
     def start(self, tournament: Tournament, peer: Peer) -> None:
-        if peer is not tournament.organiser:
+        if player_id(peer.name, None) != tournament.organiser:
             raise ProtocolError("not_organiser", "only the tournament's creator can start it")
         if tournament.phase != "registering":
             raise ProtocolError("already_started", "the tournament has already begun")
@@ -167,10 +173,12 @@ class Director:
         entry = tournament.entries.get(player_id(peer.name, None))
         if entry is None or entry.peer is not peer:
             raise ProtocolError("not_registered", "you are not registered in this tournament")
+        _stored(lambda: self.store.drop_tournament_player(tournament.id, entry.player))
         entry.dropped = True
         for seated in tournament.played[-1] if tournament.played else []:
-            if entry.player in seated.players and not seated.over:
-                seated.table.leave(peer)
+            table = self.lobby.tables.get(seated.table)
+            if table is not None and entry.player in seated.players and not seated.over:
+                table.leave(peer)
 
     def disconnected(self, peer: Peer) -> None:
         for tournament in self.tournaments.values():
@@ -178,6 +186,46 @@ class Director:
             entry = tournament.entries.get(player_id(peer.name, None))
             if entry is not None and entry.peer is peer:
                 entry.peer = None
+
+    def restore(self) -> None:
+        """The stored tournaments, after a restart (and the lobby's restore). Results are
+        the stored outcomes of each tournament table's first game; a table that has none
+        and is not live (ended unfinished, or lost) counts for nobody. Players come back by
+        registering again; a round whose tables are all over seats the next."""
+        for record in self.store.tournaments():
+            tournament = Tournament(
+                id=record.id,
+                name=record.name,
+                rounds=record.rounds,
+                seats=record.seats,
+                variants=Variants.from_wire(record.variants),
+                bot=record.bot,
+                duplicate=record.duplicate,
+                organiser=PlayerId(record.organiser),
+            )
+            for player, dropped in record.players:
+                tournament.entries[PlayerId(player)] = Entry(PlayerId(player), None, dropped)
+            for round_no, tables in enumerate(record.rounds_played, 1):
+                tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
+            self.tournaments[tournament.id] = tournament
+            if tournament.played and all(s.over for s in tournament.played[-1]):
+                self._table_done(tournament)
+            log.info("tournament %s restored (%s)", tournament.id, tournament.phase)
+
+    def _restored(
+        self, tournament: Tournament, round_no: int, stored: tuple[str, list[str]]
+    ) -> Seated:
+        table_id, players = stored
+        seated = Seated(table_id, tuple(PlayerId(p) for p in players))
+        self.by_table[table_id] = (tournament, seated)
+        outcome = self.store.outcome(table_id, 1)
+        if outcome is not None:
+            goth = [int(seat[1]) for seat in outcome["seats"]]
+            _score(tournament, seated, round_no, tuple(outcome["winners"]), goth)
+        else:
+            live = self.lobby.tables.get(table_id)
+            seated.over = live is None or (live.game is not None and live.game.over)
+        return seated
 
     # -- the rounds -------------------------------------------------------------------------
 
@@ -190,11 +238,7 @@ class Director:
         game = table.game
         if seated.over or game is None or not game.over or table.game_no != 1:
             return None
-        seated.over = True
-        points = place_points(game.winners or (), game.goth)
-        round_no = len(tournament.played)
-        for seat, player in enumerate(seated.players):
-            tournament.results.append(Result(player, round_no, seat, points[seat], game.goth[seat]))
+        _score(tournament, seated, len(tournament.played), game.winners or (), game.goth)
         self._table_done(tournament)
         return tournament
 
@@ -241,7 +285,7 @@ class Director:
                     "bot": tournament.bot,
                 }
             )
-            seated = Seated(table, players)
+            seated = Seated(table.id, players)
             tables.append(seated)
             self.by_table[table.id] = (tournament, seated)
             table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
@@ -249,6 +293,12 @@ class Director:
                 self._sit(table, seat, tournament.entries[player])
             table.add_bots(seating.bots(number - 1))
             self.lobby.start_if_full(table)
+        try:  # the tables exist and deal whatever this write does: a failure is logged
+            self.store.save_tournament_round(
+                tournament.id, round_no, [(s.table, s.players) for s in tables]
+            )
+        except StoreError as exc:
+            log.error("tournament %s: round %d not stored (%s)", tournament.id, round_no, exc)
         log.info(
             "tournament %s: round %d seated at %d tables", tournament.id, round_no, len(tables)
         )
@@ -286,7 +336,7 @@ class Director:
             players=tuple(shown(p) for p in tournament.entries),
             tables=tuple(
                 server_messages.TournamentTable(
-                    table=s.table.id,
+                    table=s.table,
                     players=tuple(shown(p) for p in s.players),
                     bots=tournament.seats - len(s.players),
                     over=s.over,
@@ -319,3 +369,33 @@ class Director:
             listeners.append(answering)
         for peer in listeners:
             peer.send(self.message(tournament, rid if peer is answering else None))
+
+
+def _score(
+    tournament: Tournament,
+    seated: Seated,
+    round_no: int,
+    winners: Sequence[int],
+    goth: Sequence[int],
+) -> None:
+    """A table's game is over: its players' points by place and Goth Points."""
+    seated.over = True
+    points = place_points(winners, goth)
+    for seat, player in enumerate(seated.players):
+        tournament.results.append(Result(player, round_no, seat, points[seat], goth[seat]))
+
+
+def _stored(write: Callable[[], None]) -> None:
+    """A tournament's change is written before it is made (Principle 6)."""
+    try:
+        write()
+    except StoreError as exc:
+        raise StoreFailed(
+            None, f"the server cannot save this now ({exc}): nothing changed"
+        ) from exc
+
+
+def _record(t: Tournament) -> TournamentRecord:
+    return TournamentRecord(
+        t.id, t.name, t.rounds, t.seats, t.variants.to_wire(), t.bot, t.duplicate, t.organiser
+    )

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from server.app import GotherServer, ServerConfig
 from server.ratings.identity import player_id
 from tests.server.netkit import Client, close_all
 from tests.server.prockit import ServerProcess
@@ -247,3 +248,59 @@ async def test_a_table_its_players_end_unfinished_lets_the_next_round_start(url)
         joined = await player.next(lambda m: m["t"] == "joined")
         assert joined["table"] == second["tables"][0]["table"]
     await close_all(host, ann, bea)
+
+
+async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
+    def night_server(**config: float) -> GotherServer:
+        db = str(tmp_path / "games.db")
+        return GotherServer(
+            ServerConfig(
+                host="127.0.0.1", port=0, db=db, bot_delay=0.0, tournament_password=LEAVE, **config
+            )
+        )
+
+    first = night_server()
+    await first.start()
+    url = f"ws://127.0.0.1:{first.port}"
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=2, seats=3))["id"]
+    players = []
+    for name in ("Ann", "Bea", "Cid", "Dee"):
+        player = Player(await Client.connect(url, name), plays_rounds=1)  # idle in round 2
+        players.append(player)
+        await player.client.request("tournament_join", tournament=tournament)
+    await host.request("tournament_start", tournament=tournament)
+    before = await until(host, lambda m: m["t"] == "tournament" and m["round"] == 2)
+    for player in players:
+        player.task.cancel()
+    await first.close()  # round 2 is being played: its players think
+    await close_all(*(p.client for p in players))
+
+    second = night_server(grace=0.0)  # the absent players' seats are covered at once
+    await second.start()
+    try:
+        watcher = await Client.connect(f"ws://127.0.0.1:{second.port}", "Eve")
+        after = await watcher.request("tournament_watch", tournament=tournament)
+        assert (after["phase"], after["round"], after["tables"]) == (
+            "playing",
+            2,
+            before["tables"],
+        )
+        assert after["players"] == before["players"] == ["Ann", "Bea", "Cid", "Dee"]
+
+        def results(frame):  # the order's last tie-break, the rating, is rebuilt meanwhile
+            rows = frame["standings"]
+            return {r["name"]: (r["points"], r["goth"], r["games"]) for r in rows}
+
+        assert results(after) == results(before)
+        assert all(games == 1 for _, _, games in results(after).values())
+        # the round's tables, restored, are played out by the bots that cover the absent
+        final = await until(watcher, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+        assert all(games == 2 for _, _, games in results(final).values())
+        # the creator is still its creator: it is begun, not someone else's to start
+        host = await Client.connect(f"ws://127.0.0.1:{second.port}", "Host")
+        again = await host.request("tournament_start", tournament=tournament)
+        assert again["code"] == "already_started", again
+        await close_all(watcher, host)
+    finally:
+        await second.close()

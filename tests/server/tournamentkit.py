@@ -19,9 +19,12 @@ class Player:
     """A registered player on its own connection: plays every decision it is asked, with
     `first_legal_move`, at whatever table the director seats it, and notes what it heard."""
 
-    def __init__(self, client: Client, leaves_in_round: int | None = None) -> None:
+    def __init__(
+        self, client: Client, leaves_in_round: int | None = None, plays_rounds: int = 99
+    ) -> None:
         self.client = client
         self.leaves_in_round = leaves_in_round  # then it leaves that table and drops out
+        self.plays_rounds = plays_rounds  # after these it sits idle at its table
         self.table: str | None = None
         self.heard: list[tuple[str, str]] = []  # ("joined" | "over", table id), in order
         self.finals: dict[str, dict[str, Any]] = {}  # table id -> its last view
@@ -54,7 +57,7 @@ class Player:
                         self.finals[self.table] = view
                         self.heard.append(("over", self.table))
                         self.news.set()
-                elif view["legal"] is not None:
+                elif view["legal"] is not None and joined <= self.plays_rounds:
                     await self.client.send("move", move=first_legal_move(view["legal"]))
 
     async def heard_games_end(self, games: int) -> None:
