@@ -47,6 +47,7 @@ WEB = Secret(
     "asked on a page before any browser session starts (default: the server's password)",
 )
 CLIENT = Secret("--password", "GOTHER_PASSWORD", "the table's (or the server's) password")
+HOST = Secret("--password", "GOTHER_PASSWORD", "the server's password, if it has one")
 BOT = Secret("--password", "GOTHER_PASSWORD", "the table's password")
 
 
