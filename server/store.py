@@ -602,9 +602,16 @@ class Store:
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def outcomes_exist(self) -> bool:
-        row = self.db.execute("SELECT 1 FROM games WHERE outcome IS NOT NULL LIMIT 1")
-        return row.fetchone() is not None
+    def has_games(self) -> bool:
+        return self.db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+
+    def games_without_outcome(self) -> list[tuple[str, int]]:
+        """(table, game) of every game with no stored outcome that its players did not end:
+        being played, or played out before outcomes were stored (schema 1)."""
+        rows = self.db.execute(
+            "SELECT table_id, game_no FROM games WHERE outcome IS NULL AND ended IS NULL"
+        )
+        return [(table, game) for table, game in rows]
 
     def has_outcome(self, table_id: str, game_no: int) -> bool:
         row = self.db.execute(

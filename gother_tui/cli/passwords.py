@@ -55,6 +55,7 @@ TOURNAMENT = Secret(
     f"{TOURNAMENT_ROUNDS} rounds each)",
 )
 CLIENT = Secret("--password", "GOTHER_PASSWORD", "the table's (or the server's) password")
+HOST = Secret("--password", "GOTHER_PASSWORD", "the server's password, if it has one")
 BOT = Secret("--password", "GOTHER_PASSWORD", "the table's password")
 
 

@@ -76,6 +76,12 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
         (
             Spec("list", ("ls", "tables"), "list", "the server's tables"),
             Spec(
+                "standings",
+                ("rank", "ratings"),
+                "standings [N]",
+                "every player's record and rating, the best first (from rank N)",
+            ),
+            Spec(
                 "create",
                 ("new",),
                 "create [SEATS [BOTS]] [NAME]",

@@ -23,6 +23,7 @@ from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plans import Plan, plan_for
 from gother_tui.prompts import step_label
+from gother_tui.standings import table_lines
 from protocol import server_messages as sm
 from protocol.view import (
     Legal,
@@ -400,6 +401,17 @@ class Player:
         if isinstance(reply, sm.Tables):
             self.client.tables = reply.tables
             self.say(*words.table_lines(reply.tables))
+
+    async def do_standings(self, args: str) -> None:
+        if args and not (args.isdigit() and int(args) >= 1):
+            raise Problem("standings N: N is the rank to start from, a number from 1.")
+        offset = int(args or 1) - 1
+        reply = await self.client.ask("standings", offset=offset)
+        if isinstance(reply, sm.Standings):
+            self.say(*table_lines([reply]))
+            shown = offset + len(reply.rows)
+            if shown < reply.total:
+                self.say(f"{reply.total - shown} more: standings {shown + 1}")
 
     def in_lobby(self) -> None:
         if self.view is not None:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+import pickle
+import sys
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import STANDINGS_PAGE
-from server.ratings.archive import rebuild
 from server.ratings.identity import PlayerId, is_bot, shown
 from server.ratings.outcome import Outcome
 from server.ratings.skill import PROVISIONAL_GAMES
@@ -34,25 +33,35 @@ class HostStandings:
         self.waiting: list[Outcome] = []  # games that ended during the rebuild
         self.failed = False
         self.rebuilt: asyncio.Task[None] | None = None
-        self.pool: ProcessPoolExecutor | None = None
+        self.child: asyncio.subprocess.Process | None = None
 
     def start(self) -> None:
-        if not self.store.outcomes_exist():  # a new host: no process to start
+        if not self.store.has_games():  # a new host: no process to start
             self.standings = Standings()
             return
-        # spawned, not forked: a fork of a running event loop and its threads is unsafe
-        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild(self.pool))
+        self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild())
 
-    async def _rebuild(self, pool: ProcessPoolExecutor) -> None:
+    async def _rebuild(self) -> None:
+        # A process of our own (`python -m server.ratings.archive DB`, its answer pickled on
+        # its stdout): it shares nothing with this one but the database file, and a server
+        # going down ends it.
         try:
-            standings = await asyncio.get_running_loop().run_in_executor(pool, rebuild, self.db)
-        except Exception:
-            log.exception("the standings could not be rebuilt from the archive")
+            self.child = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "server.ratings.archive",
+                self.db,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+            )
+            answer, _ = await self.child.communicate()
+            if self.child.returncode != 0:
+                raise RuntimeError(f"the rebuild exited with {self.child.returncode}")
+            standings = pickle.loads(answer)
+        except (OSError, RuntimeError, pickle.UnpicklingError, EOFError) as exc:
+            log.error("the standings could not be rebuilt from the archive: %s", exc)
             self.failed = True
             return
-        finally:
-            pool.shutdown(wait=False)
         for outcome in self.waiting:
             standings.add(outcome)
         self.standings, self.waiting = standings, []
@@ -92,11 +101,11 @@ class HostStandings:
         )
 
     def close(self) -> None:
-        """Stop waiting for a rebuild (its process ends by itself once it is done)."""
+        """Stop a rebuild still running, and its process."""
         if self.rebuilt is not None:
             self.rebuilt.cancel()
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.child is not None and self.child.returncode is None:
+            self.child.kill()
 
 
 def _row(row: Row) -> server_messages.StandingsRow:

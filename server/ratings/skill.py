@@ -72,11 +72,12 @@ class Ratings:
             return Rating(ANCHORS[player], ANCHOR_SIGMA, anchor=True)
         return self.ratings.get(player, NEW)
 
-    def update(self, outcome: Outcome) -> None:
-        """Rate one game: every seat's change is computed from the ratings before it."""
+    def update(self, outcome: Outcome, places: tuple[int, ...] | None = None) -> None:
+        """Rate one game (whose `places` a caller may have worked out already): every
+        seat's change is computed from the ratings before it."""
         before = [self[seat.player] for seat in outcome.seats]
         teams = [[MODEL.rating(r.mu, r.sigma)] for r in before]
-        after = MODEL.rate(teams, ranks=list(outcome.places()))
+        after = MODEL.rate(teams, ranks=list(places or outcome.places()))
         for seat, old, [new] in zip(outcome.seats, before, after, strict=True):
             if old.anchor or seat.share <= 0:
                 continue

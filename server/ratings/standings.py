@@ -55,9 +55,10 @@ class Standings:
         if (outcome.table, outcome.game) in self.rated:
             return False
         self.rated.add((outcome.table, outcome.game))
-        for seat, place in zip(outcome.seats, outcome.places(), strict=True):
+        places = outcome.places()
+        for seat, place in zip(outcome.seats, places, strict=True):
             self.records.setdefault(seat.player, Record()).add(place, outcome.finished)
-        self.ratings.update(outcome)
+        self.ratings.update(outcome, places)
         return True
 
     def rows(self) -> list[Row]:

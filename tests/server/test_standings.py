@@ -10,18 +10,9 @@ from datetime import UTC, datetime
 
 from server.app import GotherServer
 from server.ratings.outcome import turn_share
-from tests.server.netkit import Client, close_all, first_legal_move, play_to_end
-
-
-async def finished_game(url: str, name: str, bot: str = "easy") -> dict[str, object]:
-    """`name` plays a 3-seat table against two bots to the end; returns the final view."""
-    player = await Client.connect(url, name)
-    created = await player.request("create", name=f"{name}'s", seats=3, bots=2, bot=bot)
-    joined = await player.request("join", table=created["table"], seat=0)
-    assert joined["t"] == "joined", joined
-    final = await play_to_end(player)
-    await player.close()
-    return final
+from tests.server.netkit import Client, close_all, first_legal_move
+from tests.server.prockit import run_cli
+from tests.server.standingskit import finished_game
 
 
 def place_of(view: dict[str, object], seat: int) -> int:
@@ -104,3 +95,18 @@ async def test_a_bad_standings_request_is_refused_with_a_reason(server, url):
     reply = await asker.request("standings", offset=10)
     assert reply["t"] == "standings" and reply["rows"] == [] and reply["total"] == 0
     await close_all(asker)
+
+
+async def test_gother_standings_prints_the_hosts_players_the_best_first(server, url):
+    await finished_game(url, "Ann")
+    code, out, err = await run_cli("standings", url)
+    assert code == 0, err
+    header, *rows, key = out.splitlines()
+    assert header.split() == ["#", "Player", "Rating", "Games", "Wins", "Places", "Last", "seen"]
+    by_name = {row.split()[1]: row.split() for row in rows}
+    assert set(by_name) == {"Ann", "easy"} and len(rows) == 2
+    assert by_name["easy"][3] == "20.0=" and by_name["easy"][4] == "2"
+    assert by_name["Ann"][2].endswith("?") and by_name["Ann"][3] == "1"
+    assert key.startswith("? provisional")
+    code, _, err = await run_cli("standings", "ws://127.0.0.1:1")  # nothing listens there
+    assert code == 2 and "cannot fetch the standings from ws://127.0.0.1:1" in err

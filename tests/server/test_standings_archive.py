@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
+from pathlib import Path
 
+import pytest
+
+from protocol import ProtocolError
 from server.ratings.archive import rebuild
+from server.ratings.host import HostStandings
 from server.ratings.identity import PlayerId
 from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.standings import Standings
 from server.store import SeatRecord, Store
 
 ANN, EASY = PlayerId("name:Ann"), PlayerId("bot:easy")
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def outcome(table: str, n: int) -> Outcome:
@@ -67,3 +74,28 @@ def test_an_unreadable_outcome_is_left_out_and_logged(tmp_path, caplog):
 def test_no_database_yet_is_empty_standings(tmp_path):
     assert rebuild(str(tmp_path / "none.db")).rows() == []
     assert rebuild(":memory:").rows() == []
+
+
+def test_games_played_out_before_outcomes_were_stored_are_replayed(tmp_path):
+    path = tmp_path / "games.db"
+    shutil.copy(FIXTURES / "schema0.db", path)  # done01 is over, mid001 is being played
+    rebuilt = rebuild(str(path))
+    assert set(rebuilt.records) == {PlayerId("name:P0"), PlayerId("name:P1"), PlayerId("name:P2")}
+    assert all(record.games == 1 for record in rebuilt.records.values())
+    assert sum(record.wins for record in rebuilt.records.values()) >= 1
+    assert rebuilt.rated == {("done01", 1)}
+
+
+async def test_a_rebuild_that_fails_refuses_the_standings_and_says_why(tmp_path, caplog):
+    store = stored_games(str(tmp_path / "games.db"))  # has games: a rebuild is due
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database at all" * 100)
+    host = HostStandings(str(garbage), store)
+    with caplog.at_level(logging.ERROR, logger="gother.server"):
+        host.start()
+        await host.when_rebuilt()
+    assert not host.rebuilding
+    with pytest.raises(ProtocolError) as refused:
+        host.page(0, rid=3)
+    assert refused.value.code == "no_standings"
+    assert "could not be rebuilt from the archive: the rebuild exited with 1" in caplog.text
