@@ -1,7 +1,7 @@
-"""The plain line mode (issue 11): start-up, memory and the cost of a placement's options,
-printed as figures, never asserted.
+"""The plain line mode (issues 11 and 19): start-up, memory, the cost of a placement's
+options, and how long a round takes to hear, printed as figures, never asserted.
 
-    .venv/bin/python bench/plain.py [--runs 5] [--games 40]
+    .venv/bin/python bench/plain.py [--runs 5] [--games 40] [--only ear]
 
 - launch to the table: `gother join URL --plain --table ID` on pipes against a real
   `gother serve` process, from spawning it until it writes "You sit at"; and its RSS
@@ -10,12 +10,18 @@ printed as figures, never asserted.
   baseline (the plain mode runs no Textual app, draws no screen);
 - a placement's numbered options (`choices.decision`: every placement ranked for each
   aim) for every placement decision of random 3- to 6-seat games: median and slowest;
-  beside them, as the baseline, the narrator telling the same view's whole log.
+  beside them, as the baseline, the narrator telling the same view's whole log;
+- a round heard (your turn to your next): one seeded 4-seat game (tests/plain/earkit.py)
+  from a pipe against a real server in this process, the player taking the first option
+  and drawing all at once; its words per round and espeak-ng's seconds to say a round, by
+  default (the ear's telling) and, as the baseline, with `--verbose` (the whole story,
+  which was the only telling before issue 19).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import re
 import statistics
@@ -38,8 +44,10 @@ from gother_tui.narrator import tell_view  # noqa: E402
 from gother_tui.plain.choices import decision  # noqa: E402
 from protocol import PROTOCOL_VERSION, decode, encode  # noqa: E402
 from protocol.view import LegalDistribute, Variants  # noqa: E402
+from server.app import GotherServer, ServerConfig  # noqa: E402
 from server.game import Game, default_deck, view  # noqa: E402
 from tests.game.enginekit import random_move  # noqa: E402
+from tests.plain.earkit import play_seeded, rounds, seconds, seeded_deals, words  # noqa: E402
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
 LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:\d+)")
@@ -125,13 +133,45 @@ def options(games: int) -> tuple[list[float], list[float]]:
     return made, told
 
 
+async def heard(home: Path) -> dict[str, list[list[str]]]:
+    """The rounds of one seeded game, told by default and with --verbose."""
+    config = ServerConfig(host="127.0.0.1", port=0, bot_delay=0.0, announce=False)
+    server = GotherServer(config)
+    await server.start()
+    try:
+        url = f"ws://127.0.0.1:{server.port}"
+        told = {}
+        with seeded_deals():
+            for name, extra in (("--plain", ()), ("--plain --verbose", ("--verbose",))):
+                told[name] = rounds(await play_seeded(url, home / name.replace(" ", ""), *extra))
+        return told
+    finally:
+        await server.close()
+
+
+def ear(home: Path) -> None:
+    for name, told in asyncio.run(heard(home)).items():
+        counts = [words(lines) for lines in told]
+        spoken = [seconds("\n".join(lines)) for lines in told]
+        print(
+            f"a round heard ({name}): median {statistics.median(counts):.0f} words, most "
+            f"{max(counts)}, mean {statistics.mean(counts):.0f}; espeak-ng median "
+            f"{statistics.median(spoken):.0f} s, longest {max(spoken):.0f} s, over "
+            f"{len(told)} rounds of one seeded 4-seat game"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--only", choices=("ear",), help="only the rounds heard")
     args = parser.parse_args()
-    server, url = start_server()
     home = Path("/tmp") / f"gother-bench-plain-{time.time_ns()}"
+    ear(home)
+    if args.only:
+        return
+    server, url = start_server()
     try:
         plain = [launch(url, home) for _ in range(args.runs)]
         screen = [full_screen.launch_to_table(url, home) for _ in range(args.runs)]

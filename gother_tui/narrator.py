@@ -11,7 +11,8 @@ API
   when another), `mine` (it is about the viewer: they acted or it happened to them),
   `loud` (a swoon or the end: worth a bold line, an alert), `marks` (what it did to a
   player: "swoon", "debt", "out_of_debt", "banked"), `round`, `card` (the card it moved, if
-  named) and `effect` (what it did to the target's scores, e.g. "Sickness 2 → 5, you swoon").
+  named), `effect` (what it did to the target's scores, e.g. "Sickness 2 → 5, you swoon")
+  and `outcome` (those scores before and after, for a door that words them its own way).
 - `Narrator(catalogue, glyphs, names, you, piles)`: tells a run of events in order with
   `tell(event) -> Line`, keeping each Fate pile as it goes so a card's effect reads "Sickness
   2 → 5: you swoon". `names` maps seat to name, `you` is the viewer's seat (None: a
@@ -65,6 +66,7 @@ class Line:
     round: int = 0
     card: int | None = None  # the card the event moved, when one is named
     effect: str = ""  # what it did to the target's scores: "Sickness 2 → 5, you swoon"
+    outcome: Outcome | None = None  # the target's scores before and after the card moved
 
 
 def plural(count: int, noun: str) -> str:
@@ -191,6 +193,7 @@ class Narrator:
         loud: bool = False,
         marks: Iterable[str] = (),
         effect: str = "",
+        outcome: Outcome | None = None,
     ) -> Line:
         you = self.you
         mine = you is not None and you in (actor, target)
@@ -207,6 +210,7 @@ class Narrator:
             self.round,
             getattr(event, "card", None),
             effect,
+            outcome,
         )
 
     def _effect(self, text: str, event: Event, actor: int, target: int, outcome: Outcome) -> Line:
@@ -231,7 +235,9 @@ class Narrator:
         dash = self.glyphs.dash
         effect = ", ".join(parts)
         sentence = f"{text} {dash} {effect}." if parts else f"{text}."
-        return self._make(sentence, event, actor, target, marks=marks, effect=effect)
+        return self._make(
+            sentence, event, actor, target, marks=marks, effect=effect, outcome=outcome
+        )
 
     def _over(self, winners: Sequence[int], reason: str) -> str:
         names = [self.who(s) for s in winners]

@@ -21,6 +21,7 @@ class ClientOptions:
     theme: str = DEFAULT_THEME
     keymap: Path | None = None  # the user's keymap file (gother_tui.keys), if any
     bell: bool = False  # ring the terminal's bell when your turn begins
+    verbose: bool = False  # the plain mode tells every event and option, not the ear's story
     private: bool = False  # the server runs inside this client (gother play): quitting ends it
     first_retry: float = 0.5  # reconnect backoff: seconds before the first retry…
     max_retry: float = 5.0  # …doubling up to this

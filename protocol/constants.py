@@ -15,6 +15,10 @@ RECORD_PART = 48 * 1024
 LIST_PAGE = 50
 STANDINGS_PAGE = 50  # rows of the standings per reply
 
+# Bits of a game's seed (`view.reveal.seed`, a record's `seed`): a JavaScript number holds
+# every integer below 2**53 exactly, so a seed never rounds in a browser or Node client.
+SEED_BITS = 53
+
 # Deepest nesting of maps/arrays in a frame (the top-level map is depth 1). The deepest real
 # message is a `state` (frame → view → players → player → scores) at 5; 8 leaves headroom
 # while keeping every later walk over a decoded frame far from Python's recursion limit.
@@ -36,12 +40,16 @@ DEFAULT_ROUND_CAP = 100
 
 # -- names, text and the rest of a request's limits -----------------------------------------
 NAME_MAX = 24  # player, table and card names
+# Cards a deck file may hold (H3): every id 0…DECK_MAX-1 must be one a move can name, so a
+# deck that deals a card no move could play is refused when it is read, not mid-game.
+DECK_MAX = 255
 CHAT_MAX = 280
 PASSWORD_MAX = 64
 BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they play
 # The names players choose bots by, and the kind each stands for; both are accepted.
 DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
+PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic" -> "normal"
 TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
 TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame
 TOURNAMENTS_LIVE = 20  # not over, on one server

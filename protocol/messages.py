@@ -19,10 +19,12 @@ from protocol.checks import (
     show,
     string,
     tagged,
+    wire_name,
 )
 from protocol.constants import (
     BOT_NAMES,
     CHAT_MAX,
+    DECK_MAX,
     FATE_DISCARDS,
     HOUSE_SEATS,
     MAX_SEATS,
@@ -41,7 +43,7 @@ RID_MAX = 2**31 - 1
 
 RID = integer(0, RID_MAX)
 SEAT = integer(0, MAX_SEATS - 1)
-CARD = integer(0, 254)
+CARD = integer(0, DECK_MAX - 1)
 _NAME_TEXT = string(1, NAME_MAX, tidy=str.strip)
 
 
@@ -110,6 +112,10 @@ def _request(
     return record(required or {}, {"rid": RID, **(optional or {})}, rule=rule)
 
 
+# The requests that act on a table may name it (`table`); without it, the rule of
+# docs/protocol.md "Which table a request acts on" picks one.
+AT_TABLE = {"table": TABLE_ID}
+
 REQUESTS: dict[str, Check] = {
     "hello": _request(
         {"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME},
@@ -134,14 +140,14 @@ REQUESTS: dict[str, Check] = {
     "join": _request({"table": TABLE_ID}, {"seat": SEAT, "password": PASSWORD}),
     "resume": _request({"token": TOKEN}),
     "watch": _request({"table": TABLE_ID}, {"password": PASSWORD}),
-    "start": _request(),
-    "move": _request({"move": MOVE}),
-    "chat": _request({"text": CHAT_TEXT}),
-    "hint": _request(),
-    "leave": _request(),
-    "rematch": _request(),
-    "pause": _request({"on": boolean}),  # vote to pause (true) or to go on (false)
-    "end": _request(),  # vote to end the game in progress unfinished
+    "start": _request({}, AT_TABLE),
+    "move": _request({"move": MOVE}, AT_TABLE),
+    "chat": _request({"text": CHAT_TEXT}, AT_TABLE),
+    "hint": _request({}, AT_TABLE),
+    "leave": _request({}, AT_TABLE),
+    "rematch": _request({}, AT_TABLE),
+    "pause": _request({"on": boolean}, AT_TABLE),  # vote to pause (true) or to go on (false)
+    "end": _request({}, AT_TABLE),  # vote to end the game in progress unfinished
     # a finished game's record, in parts of at most RECORD_PART bytes
     "record": _request(
         {"table": TABLE_ID},
@@ -176,11 +182,17 @@ def validate_request(msg: Mapping[str, Any]) -> dict[str, Any]:
 
 def _check_version(msg: Mapping[str, Any]) -> None:
     # Before the shape check: another version's hello may well have other fields, and the
-    # useful answer to it is the version mismatch, not a complaint about a field.
-    version = msg.get("v")
-    if type(version) is int and version != PROTOCOL_VERSION:
+    # useful answer to any `v` but ours (missing, another number, "1", 1.0, true) is the
+    # version mismatch, not a complaint about a field.
+    if "v" not in msg:
         raise ProtocolError(
-            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {version}"
+            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent no version"
+        )
+    version = msg["v"]
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        sent = version if type(version) is int else f"{wire_name(version)} {show(version)}"
+        raise ProtocolError(
+            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {sent}"
         )
 
 

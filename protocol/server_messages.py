@@ -2,8 +2,9 @@
 
 The server builds these and `protocol.encode` writes them; a client turns each decoded frame
 into one with `parse`, which validates it whole and names a malformed field. Replies to a
-request carry its `rid` when it had one; `state` and `chat` are broadcasts, except that the
-`state` answering a player's own `move` carries that move's `rid`.
+request carry its `rid` when it had one; `state`, `chat` and `closed` are broadcasts, except
+that the copy going to the connection whose request caused it (a `move`, `start`, `pause`,
+`rematch` or `end`; a `chat`; the deciding `end`) carries that request's `rid`.
 
 Used as a namespace (`server_messages.State`): names like `State` and `Error` are too
 generic to import bare.
@@ -50,6 +51,9 @@ class TableRow(Wire, frozen=True):
     variants: Variants
     deck: str
     broken: str | None = None  # why this table could not be restored: it takes nobody
+    # How its bots play, in the players' words ("easy", "normal", "hard"; a kind that has
+    # none, such as "random", as itself); None from servers older than the field.
+    bot: str | None = None
 
 
 class Tables(Reply, tag="tables", kw_only=True, frozen=True):
@@ -127,6 +131,7 @@ class Closed(Wire, tag_field="t", tag="closed", frozen=True):
 
     table: str
     reason: str
+    rid: int | None = None  # only to the player whose `end` vote closed it
 
 
 class TournamentTable(Wire, frozen=True):
@@ -178,12 +183,14 @@ class State(Wire, tag_field="t", tag="state", frozen=True):
 
     seq: int
     view: View
-    rid: int | None = None  # only on the state that answers the viewer's own `move`
+    rid: int | None = None  # only on the state that answers the viewer's own request
 
 
 class Chat(Wire, tag_field="t", tag="chat", frozen=True):
     sender: str = msgspec.field(name="from")  # `from` is a Python keyword
     text: str
+    table: str | None = None  # the table it was said at; None only from older servers
+    rid: int | None = None  # only on the sender's own copy: the reply to its `chat`
 
 
 Message = (

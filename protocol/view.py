@@ -302,6 +302,11 @@ class View(Wire, frozen=True):
     # The place of log[0] in the game's whole log (0: the log starts at the deal): a client
     # that keeps every event it saw knows which are new and how many it missed.
     log_start: int = 0
+    # R14, public since the discard pile lay face up: the cards the draw pile was made of at
+    # its last reshuffle, sorted (None before the first: it is then what the deal left), and
+    # per seat the cards drawn blind from it since. A hand holds at most that many of them.
+    draw_pool: tuple[int, ...] | None = None
+    pool_draws: tuple[int, ...] = ()
 
     @property
     def seat(self) -> int | None:

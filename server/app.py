@@ -38,6 +38,7 @@ from protocol import (
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
+from server.bots.registry import kind_of
 from server.fanout import chat, close_table, publish, replay_chat, show
 from server.game import MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
@@ -94,6 +95,7 @@ class ServerConfig:
     keyfile: str | None = None
     grace: float = 60.0
     bot_delay: float = 0.4
+    cover: str = "normal"  # how the bot plays that covers an absent or idle player
     spectators: str = "public"  # none | public (tables without a password) | all
     decks_dir: str | None = None
     max_connections: int = 1000
@@ -136,7 +138,12 @@ class Connection:
     chat_limiter: TokenBucket
     costly: TokenBucket  # the dear requests' own budget (COSTS)
     name: str = ""
-    table: Table | None = None
+    # One seat played and one table watched at a time, both at once if need be: watching
+    # never takes a player from its seat. `last` is the one joined, resumed or watched
+    # last, where a `chat` or `leave` that names no table goes (docs/protocol.md).
+    seated: Table | None = None
+    watched: Table | None = None
+    last: Table | None = None
     outbox: deque[bytes] = field(default_factory=deque)
     queued: int = 0  # bytes in the outbox and being sent
     ready: asyncio.Event = field(default_factory=asyncio.Event)
@@ -145,6 +152,19 @@ class Connection:
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
     wrong_passwords: int = 0  # passwords refused, of any kind
+
+    def at(self, table: Table) -> None:
+        """This connection came to `table` (joined, resumed or watched it)."""
+        self.last = table
+
+    def gone_from(self, table: Table) -> None:
+        """This connection is no longer at `table` (left it, or the table closed)."""
+        if self.seated is table:
+            self.seated = None
+        if self.watched is table:
+            self.watched = None
+        if self.last is table:
+            self.last = self.watched or self.seated
 
     @property
     def address(self) -> str:
@@ -208,7 +228,12 @@ class GotherServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.store = Store(config.db)
-        self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay, idle=config.idle)
+        self.settings = Settings(
+            grace=config.grace,
+            bot_delay=config.bot_delay,
+            idle=config.idle,
+            cover_kind=kind_of(config.cover),
+        )
         self.pacer = Pacer(moved=self.after_change)
         self.hints = Hints()
         self.lobby = Lobby(
@@ -345,7 +370,8 @@ class GotherServer:
             self.by_address[conn.address] -= 1
             if not self.by_address[conn.address]:
                 del self.by_address[conn.address]
-            self._leave_current(conn)
+            self._stop_watching(conn)
+            self._away_from_seat(conn)
             self.director.disconnected(conn)
             log.info("connection closed: %s", conn.describe())
 
@@ -460,13 +486,16 @@ class GotherServer:
         self._table_password(conn, table, request.get("password"))
         table.check_join(request.get("seat"))  # refused: no change
         self._check_seat_quota(conn)
-        self._leave_current(conn)
+        self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
+        if conn.watched is table:  # a spectator sitting down: one role at a table
+            self._stop_watching(conn)
         seat, token = table.join(conn, request.get("seat"))
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address
         conn.taken.append(holder)
-        conn.table = table
+        conn.seated = table
+        conn.at(table)
         conn.send(
             server_messages.Joined(
                 table=table.id,
@@ -482,9 +511,12 @@ class GotherServer:
 
     def on_resume(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self.lobby.find_seat(request["token"])
-        if conn.table is not table:
-            self._leave_current(conn)
-        conn.table = table
+        if conn.seated is not table:
+            self._away_from_seat(conn)
+        if conn.watched is table:  # `table.resume` takes it from the spectators
+            conn.watched = None
+        conn.seated = table
+        conn.at(table)
         conn.send(
             server_messages.Joined(
                 table=table.id,
@@ -498,7 +530,7 @@ class GotherServer:
         replaced = table.resume(conn, seat)
         self.after_change(table)
         if isinstance(replaced, Connection):
-            replaced.table = None
+            replaced.gone_from(table)
             asyncio.get_running_loop().create_task(
                 replaced.ws.close(CLOSE_REPLACED, "seat resumed from another connection")
             )
@@ -512,11 +544,12 @@ class GotherServer:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
             self._table_password(conn, table, request.get("password"))
-        if conn.table is table and conn in table.spectators:  # already watching: a no-op
+        if table in (conn.watched, conn.seated):  # watched or played already: a no-op
             conn.send(server_messages.Watching(table=table.id, cards=(), rid=request.get("rid")))
             return
-        self._leave_current(conn)
-        conn.table = table
+        self._stop_watching(conn)  # one table watched at a time; a seat stays played
+        conn.watched = table
+        conn.at(table)
         conn.send(
             server_messages.Watching(
                 table=table.id, cards=table.deck.catalogue(), rid=request.get("rid")
@@ -527,49 +560,46 @@ class GotherServer:
         show(table, conn)
 
     def on_start(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, _ = self._seated(conn)
+        table, _ = self._seated(conn, request)
         table.start()
         self.after_change(table, conn, request.get("rid"))  # the starter's `state` is its reply
 
     def on_move(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self._seated(conn)
+        table, seat = self._seated(conn, request)
         table.move(seat, request["move"])
         self.counters.count("moves")
         self.after_change(table, conn, request.get("rid"))
 
     def on_hint(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self._seated(conn)
+        table, seat = self._seated(conn, request)
         self.hints.ask(table, seat, conn, request.get("rid"))  # answered when thought
 
     def on_chat(self, conn: Connection, request: dict[str, Any]) -> None:
-        if conn.table is None:
-            raise ProtocolError("not_seated", "join or watch a table to chat")
+        table = self._present(conn, request, "join or watch a table to chat")
         if not conn.chat_limiter.allow():
             raise ProtocolError("rate_limited", "chatting too fast: wait a moment")
-        conn.table.say(conn.name, request["text"])
-        chat(conn.table, conn.name, request["text"])
+        table.say(conn.name, request["text"])
+        chat(table, conn, request["text"], request.get("rid"))  # the speaker's copy answers
 
     def on_leave(self, conn: Connection, request: dict[str, Any]) -> None:
-        table = conn.table
-        if table is None:
-            raise ProtocolError("not_seated", "you are at no table")
+        table = self._present(conn, request, "you are at no table")
         if table.leave(conn):  # StoreFailed: still seated, nothing changed
             self.after_change(table)
-        conn.table = None
+        conn.gone_from(table)
         conn.send(server_messages.Left(table=table.id, rid=request.get("rid")))
 
     def on_rematch(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self._seated(conn)
+        table, seat = self._seated(conn, request)
         table.vote_rematch(seat)
         self.after_change(table, conn, request.get("rid"))
 
     def on_pause(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self._seated(conn)
+        table, seat = self._seated(conn, request)
         table.vote_pause(seat, request["on"])
         self.after_change(table, conn, request.get("rid"))
 
     def on_end(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self._seated(conn)
+        table, seat = self._seated(conn, request)
         if not table.vote_end(seat):
             self.after_change(table, conn, request.get("rid"))
             return
@@ -578,9 +608,9 @@ class GotherServer:
         except StoreError as exc:
             raise ProtocolError("store_failed", f"the game cannot be ended now ({exc})") from None
         self.pacer.disarm(table)
-        for listener in close_table(table, "the players ended the game"):
+        for listener in close_table(table, "the players ended the game", conn, request.get("rid")):
             if isinstance(listener, Connection):
-                listener.table = None
+                listener.gone_from(table)
         tournament = self.director.table_gone(table)  # a round waits on it no more
         if tournament is not None:
             self.director.tell(tournament)
@@ -589,7 +619,7 @@ class GotherServer:
         """A finished game's record, one part per request (server/records.py)."""
         table_id = request["table"]
         live = self.lobby.tables.get(table_id)
-        at_table = live is not None and conn.table is live
+        at_table = live is not None and live in (conn.seated, conn.watched)
         if not at_table:
             self._check_may_see(conn, table_id, request.get("password"))
         game_no = request.get("game")
@@ -627,7 +657,10 @@ class GotherServer:
 
     def on_tournament_drop(self, conn: Connection, request: dict[str, Any]) -> None:
         tournament = self.director.find(request["tournament"])
-        self.director.drop(tournament, conn)
+        left = self.director.drop(tournament, conn)
+        if left is not None:  # a bot plays the seat on: everyone there hears it
+            conn.gone_from(left)
+            self.after_change(left)
         self.director.tell(tournament, conn, request.get("rid"))
 
     def on_tournament_watch(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -638,8 +671,12 @@ class GotherServer:
     def _seat_for_tournament(self, peer: Peer, table: Table, seat: int, token: str) -> None:
         """The director seated a connected player: they move to that table, told its seat."""
         assert isinstance(peer, Connection)
-        self._leave_current(peer)
-        peer.table = table
+        if peer.seated is not table:
+            self._away_from_seat(peer)  # one seat played at a time: the former one waits
+        if peer.watched is table:
+            self._stop_watching(peer)
+        peer.seated = table
+        peer.at(table)
         peer.send(
             server_messages.Joined(
                 table=table.id, seat=seat, token=token, cards=table.deck.catalogue()
@@ -734,18 +771,45 @@ class GotherServer:
         if sum(h.address == conn.address for h in held) >= self.config.seats_per_address:
             raise ProtocolError("too_many_seats", "your address holds enough seats")
 
-    def _seated(self, conn: Connection) -> tuple[Table, int]:
-        table = conn.table
+    def _seated(self, conn: Connection, request: dict[str, Any]) -> tuple[Table, int]:
+        """The table and seat a seat's request acts on: the table it names, else the one
+        where this connection plays its seat (whatever it watches meanwhile)."""
+        table = conn.seated
         seat = None if table is None else table.seat_of(conn)
+        named = request.get("table")
+        if named is not None and (table is None or table.id != named):
+            raise ProtocolError("not_seated", f"you hold no seat at table {named!r}")
         if table is None or seat is None:
             raise ProtocolError("not_seated", "you hold no seat: join a table first")
         return table, seat
 
-    def _leave_current(self, conn: Connection) -> None:
-        """Moving elsewhere keeps a seat (marked away, resumable); `leave` gives it up."""
-        table, conn.table = conn.table, None
-        if table is not None and table.disconnected(conn):
-            self.after_change(table)
+    def _present(self, conn: Connection, request: dict[str, Any], nowhere: str) -> Table:
+        """The table a `chat` or `leave` acts on: the one it names (played or watched),
+        else the one this connection joined, resumed or watched last."""
+        named = request.get("table")
+        if named is None:
+            if conn.last is None:
+                raise ProtocolError("not_seated", nowhere)
+            return conn.last
+        for table in (conn.seated, conn.watched):
+            if table is not None and table.id == named:
+                return table
+        raise ProtocolError("not_seated", f"you neither sit at nor watch table {named!r}")
+
+    def _away_from_seat(self, conn: Connection) -> None:
+        """Going to another seat (or going) keeps the seat, marked away and resumable;
+        `leave` gives it up."""
+        table = conn.seated
+        if table is not None:
+            conn.gone_from(table)
+            if table.disconnected(conn):
+                self.after_change(table)
+
+    def _stop_watching(self, conn: Connection) -> None:
+        table = conn.watched
+        if table is not None:
+            conn.gone_from(table)
+            table.spectators.discard(conn)
 
 
 def _peek_rid(frame: bytes | str) -> int | None:

@@ -1,5 +1,6 @@
-"""Telling a table's people: every `state` and `chat` frame is made and sent here
-(the replies to a request, such as `joined`, are the handler's).
+"""Telling a table's people: every `state`, `chat` and `closed` frame is made and sent here
+(the replies to a request, such as `joined`, are the handler's; a broadcast's copy to the
+connection whose request caused it carries that request's `rid`).
 
 After a change each connected seat and each spectator gets a `state` with the table's new
 `seq`: the lobby facts (names, presence, clocks) are computed once for the change, each
@@ -8,6 +9,8 @@ tutorial, a spectator is just one more member of the broadcast set.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from protocol import server_messages
 from server.game import SPECTATOR
@@ -45,15 +48,18 @@ def replay_chat(table: Table, peer: Peer) -> None:
             break
         lines.append((sender, text))
     for sender, text in reversed(lines):
-        peer.send(server_messages.Chat(sender=sender, text=text))
+        peer.send(server_messages.Chat(sender=sender, text=text, table=table.id))
 
 
-def close_table(table: Table, reason: str) -> list[Peer]:
-    """Tell everyone at a table that is gone; returns them (they are at no table now)."""
+def close_table(
+    table: Table, reason: str, closer: Peer | None = None, rid: int | None = None
+) -> list[Peer]:
+    """Tell everyone at a table that is gone; returns them (they are at no table now).
+    `closer`'s copy is the reply to its request `rid` (the deciding `end` vote)."""
     listeners = table.listeners()
     message = server_messages.Closed(table=table.id, reason=reason)
     for peer in listeners:
-        peer.send(message)
+        peer.send(_answering(message, rid) if peer is closer else message)
     table.spectators.clear()
     for holder in table.seats:
         if holder is not None:
@@ -61,8 +67,15 @@ def close_table(table: Table, reason: str) -> list[Peer]:
     return listeners
 
 
-def chat(table: Table, sender: str, text: str) -> None:
-    """A chat line just said, to everyone at the table."""
-    message = server_messages.Chat(sender=sender, text=text)
+def chat(table: Table, speaker: Peer, text: str, rid: int | None = None) -> None:
+    """A chat line just said, to everyone at the table; the speaker's copy is the reply
+    to its request `rid`."""
+    message = server_messages.Chat(sender=speaker.name, text=text, table=table.id)
     for listener in table.listeners():
-        listener.send(message)
+        listener.send(_answering(message, rid) if listener is speaker else message)
+
+
+def _answering(
+    message: server_messages.Chat | server_messages.Closed, rid: int | None
+) -> server_messages.Chat | server_messages.Closed:
+    return message if rid is None else msgspec.structs.replace(message, rid=rid)

@@ -83,8 +83,7 @@ class Pacer:
     async def _think(self, table: Table, bot: Bot, seat: int, seq: int) -> None:
         if table.seq != seq or table.game is None:
             return  # the table changed before the bot began: its new state was armed anew
-        # A bot that reads the log (what a reshuffled draw pile holds) gets all of it.
-        seen = view(table.game, seat, log_size=len(table.game.events) if bot.reads_log else 0)
+        seen = view(table.game, seat, log_size=0)  # no bot reads the log
         move = await asyncio.to_thread(bot.choose, seen) if bot.thinks_long else bot.choose(seen)
         if table.seq != seq:
             return  # or while it thought

@@ -5,7 +5,7 @@ each change that everyone can see adds one to `seq`, the number of the `state` t
 them. Nothing here sends a frame or arms a timer: telling people is server/fanout.py's job,
 deciding when a bot or a clock acts is server/pace.py's, and server/pacer.py runs both on the
 event loop after each change. A change is verified, then written to the store, then applied
-(DESIGN Principle 6): a write that fails leaves the table as it was.
+(Principle 6): a write that fails leaves the table as it was.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
+from protocol.constants import PLAYERS_WORD, SEED_BITS
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
@@ -204,6 +205,7 @@ class Table:
             password=self.password_hash is not None,
             variants=self.variants,
             deck=self.deck_name,
+            bot=PLAYERS_WORD.get(self.bot_kind, self.bot_kind),
         )
 
     @property
@@ -369,7 +371,7 @@ class Table:
         """Fill empty seats with bots and deal a new game (also a rematch's): one write."""
         bots = self._bots_for([i for i, s in enumerate(self.seats) if s is None])
         game_no = self.game_no + 1
-        seed = secrets.randbits(63) if self.deal_seed is None else self.deal_seed
+        seed = secrets.randbits(SEED_BITS) if self.deal_seed is None else self.deal_seed
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
         bank = self.clock_rule.initial if self.clock_rule else 0.0

@@ -69,3 +69,21 @@ def test_our_rules_have_every_id_of_the_design_folder():
 if __name__ == "__main__":
     PAGE.write_text(coverage_page(), encoding="utf-8")
     print(f"wrote {PAGE}")
+
+
+def test_architecture_grep_lands_on_code_for_every_rule():
+    """docs/architecture.md says `grep -rnw R11 server/game` lands on code: run it as
+    written, and for every rule id (the house rules' ids are the host's, tagged too)."""
+    import subprocess
+
+    written = re.search(
+        r"`(grep [^`]*R11 server/game)`", (ROOT / "docs/architecture.md").read_text()
+    )
+    assert written is not None, "docs/architecture.md no longer shows the grep"
+    untagged = []
+    for rule, _ in rules():
+        command = written.group(1).replace("R11", rule).split()
+        found = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        if found.returncode != 0 or not found.stdout.strip():
+            untagged.append(rule)
+    assert untagged == []

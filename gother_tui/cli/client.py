@@ -40,8 +40,9 @@ def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
 
 
 def plain_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
-    """The options of the plain line mode: no theme, mouse or keymap, only ASCII or not."""
-    return ClientOptions(ascii=args.ascii or wants_ascii(), **options)
+    """The options of the plain line mode: no theme, mouse or keymap; ASCII or not, and how
+    much it tells."""
+    return ClientOptions(ascii=args.ascii or wants_ascii(), verbose=args.verbose, **options)
 
 
 def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

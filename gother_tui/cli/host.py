@@ -79,6 +79,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             keyfile=keyfile,
             grace=args.grace,
             bot_delay=args.bot_delay,
+            cover=args.cover,
             spectators=args.spectators,
             decks_dir=args.decks,
             max_tables=args.max_tables,

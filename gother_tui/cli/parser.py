@@ -8,7 +8,14 @@ import argparse
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
 from gother_tui.cli.passwords import BOT, CLIENT, HOST, SERVER, SSH, TOURNAMENT, WEB, add_secret
-from protocol.constants import BOT_NAMES, DEFAULT_ROUND_CAP, FATE_DISCARDS, OVERFLOWS, SEATS
+from protocol.constants import (
+    BOT_NAMES,
+    DEFAULT_ROUND_CAP,
+    DIFFICULTIES,
+    FATE_DISCARDS,
+    OVERFLOWS,
+    SEATS,
+)
 from protocol.version import software_version
 
 
@@ -95,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.add_argument("--decks", help="folder of extra deck files tables may use")
     srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
+    srv.add_argument(
+        "--cover",
+        choices=tuple(DIFFICULTIES),
+        default="normal",
+        help="how the bot plays that covers an absent or idle player's turns",
+    )
     srv.add_argument("--max-tables", type=argtypes.positive, default=200, help="open tables in all")
     srv.add_argument(
         "--max-connections", type=argtypes.positive, default=1000, help="connections in all"
@@ -373,6 +386,12 @@ def _add_plain_option(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="plain line mode: one line per event, commands typed one a line (for screen "
         "readers, braille displays and scripts; see docs/plain.md)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="with --plain: tell every event and every option in full, with the marks "
+        "(by default a round is told short, in words, to be heard in about a minute)",
     )
 
 

@@ -8,6 +8,7 @@ Textual app runs (the shared connection still posts Textual's message classes, s
 
 - `terminal`: lines out (made printable, ASCII when asked) and lines in (from a thread).
 - `story`: what a new view adds to the story (the narrator's lines, who came and went).
+- `ear`: that story told short for the ear, the default (`--verbose`: every line of it).
 - `words`: what the looking commands print (hand, piles, scores, discard pile, seats, tables).
 - `choices`: a decision's numbered options, taken from `legal`.
 - `commands`: the command words, their aliases and help; `parse` reads a line.

@@ -6,6 +6,11 @@ discard-down lists every card `legal` allows. A distribution is a whole placemen
 server's hint first, then a few sensible others, each found among every placement `legal`
 allows by what it does to the scores (the sums the preview shows, R5): the most Goth Points
 for you, the fewest for the leader, the widest lead. No rule is worked out here.
+
+Every option also has a `short` text, in the ear's words (gother_tui.plain.ear), and a
+decision a `brief`: how many options the ear hears first (a placement's hint, two cards of
+a Fate pile, the top two of the discard pile at a turn's first draw; `more` says the
+rest). The numbers are the same in both tellings.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.narrator import names_of, plural
+from gother_tui.plain.ear import SPOKEN, changes, flags
 from gother_tui.plain.words import card_text
 from gother_tui.plans import Plan, plan_for
 from gother_tui.preview import Outcome
@@ -28,6 +34,8 @@ from protocol.view import LegalDiscardFate, LegalDiscardHand, LegalDistribute, L
 Move = dict[str, Any]
 Placement = dict[int, int]  # seat -> card
 OFFERED = 4  # placements offered: the hint and three others, when that many differ
+BRIEF = {"discard_fate": 2, "distribute": 1, "discard_hand": 3}  # options the ear hears first
+BRIEF_TAKES = 2  # cards of the discard pile the ear hears at a turn's first draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +43,11 @@ class Option:
     text: str
     move: Move
     every: bool = False  # "draw all": the same move again until the step is done
+    short: str = ""  # the same, for the ear: words, no marks, only what matters
+
+    @property
+    def spoken(self) -> str:
+        return self.short or self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +55,11 @@ class Decision:
     heading: str
     options: tuple[Option, ...]
     footer: str
+    short_heading: str = ""  # the heading for the ear
+    again_heading: str = ""  # a draw after the turn's first: its draw pile's options, short
+    brief: int = 0  # options the ear hears first (0: all)
+    # of a draw, the options that are the draw pile's (the rest are the discard pile's)
+    from_deck: int = 0
 
     def number_of(self, move: Move) -> int | None:
         """The number of the option that plays `move` (a hint's), if one does."""
@@ -51,6 +69,35 @@ class Decision:
     def lines(self) -> list[str]:
         listed = [f"  {i}: {option.text}" for i, option in enumerate(self.options, 1)]
         return [self.heading, *listed, self.footer]
+
+    def heard(self, pile_said: bool = False) -> int:
+        """How many options the ear hears first; after a turn's first draw, the draw
+        pile's alone (the discard pile is said once a turn)."""
+        if pile_said and self.from_deck:
+            return self.from_deck
+        return min(self.brief or len(self.options), len(self.options))
+
+    def short_lines(self, pile_said: bool = False) -> list[str]:
+        """The decision for the ear: the heading, the first options, how to hear more. A
+        draw after the turn's first says its draw pile's options on the heading's line."""
+        count = self.heard(pile_said)
+        listed = [f"{i}: {o.spoken}" for i, o in enumerate(self.options[:count], 1)]
+        numbers = "1" if count == 1 else f"1-{count}"
+        rest = len(self.options) - count
+        more = f"; {rest} more" if rest else ""
+        if pile_said and count == self.from_deck and self.again_heading:
+            return [self.again_heading, f"Choose {numbers}."]
+        heading = self.short_heading or self.heading
+        return [heading, *(f"  {text}" for text in listed), f"Choose {numbers}{more}."]
+
+    def more_lines(self, said: int) -> list[str]:
+        """The options after the first `said`, for `more`."""
+        return [f"  {i}: {o.spoken}" for i, o in enumerate(self.options, 1) if i > said]
+
+
+def same_move(a: Move | None, b: Move) -> bool:
+    """Whether `a` and `b` are one move, however their placements are ordered."""
+    return a is not None and _normal(a) == _normal(b)
 
 
 def _normal(move: Move) -> Move:
@@ -102,8 +149,25 @@ def _discard_fate(
         top = " (the top card)" if fate and card == fate[-1] else ""
         outcome = Outcome.removing("you", fate, card, catalogue)
         text = f"discard {card_text(catalogue, glyphs, card)}{top} {glyphs.dash} "
-        options.append(Option(text + outcome.describe(glyphs), {"kind": legal.kind, "card": card}))
-    return Decision(heading, tuple(options), _choose(len(options), " (or discard NAME)."))
+        short = _spoken(catalogue.name(card) + (" (top)" if top else ""), outcome)
+        move = {"kind": legal.kind, "card": card}
+        options.append(Option(text + outcome.describe(glyphs), move, short=short))
+    short_heading = "Fate discard:"
+    if view.variants.fate_discard == "top":
+        short_heading = "Fate discard, the top card only:"
+    return Decision(
+        heading,
+        tuple(options),
+        _choose(len(options), " (or discard NAME)."),
+        short_heading,
+        brief=BRIEF[legal.kind],
+    )
+
+
+def _spoken(what: str, outcome: Outcome) -> str:
+    """ "Fake Tan Accident (top): Goth -1 to 0, you are out of debt"."""
+    effect = changes(outcome) + flags(outcome, "you", True)
+    return f"{what}: {', '.join(effect) or 'no change'}"
 
 
 def _draw(
@@ -119,15 +183,28 @@ def _draw(
             pile = f"the draw pile ({view.deck_count} left)"
         else:
             pile = "the draw pile (empty: the discard pile is shuffled into a new one first)"
-        options.append(Option(f"draw from {pile}", deck))
+        options.append(Option(f"draw from {pile}", deck, short="draw one"))
         if legal.remaining > 1:
-            options.append(Option(f"draw all {legal.remaining} from the draw pile", deck, True))
+            text = f"draw all {legal.remaining} from the draw pile"
+            options.append(Option(text, deck, True, short=f"draw all {legal.remaining}"))
+    from_deck = len(options)
     for card in plan.choices:
         move = {"kind": "draw", "source": "discard", "card": card}
         text = f"take {card_text(catalogue, glyphs, card)} from the discard pile"
-        options.append(Option(text, move))
+        options.append(Option(text, move, short=f"take {card_text(catalogue, SPOKEN, card)}"))
     rest = " (or draw deck, draw deck all, take NAME)."
-    return Decision(heading, tuple(options), _choose(len(options), rest))
+    short_heading = f"Draw {legal.remaining}"
+    short_heading += ", from the draw pile only (in debt):" if legal.in_debt else ":"
+    again = f"Draw {legal.remaining} more: 1 one" + (", 2 all." if from_deck > 1 else ".")
+    return Decision(
+        heading,
+        tuple(options),
+        _choose(len(options), rest),
+        short_heading,
+        again,
+        from_deck + BRIEF_TAKES,
+        from_deck,
+    )
 
 
 def _discard_hand(
@@ -135,10 +212,16 @@ def _discard_hand(
 ) -> Decision:
     heading = f"{step}: your hand is over its limit; drop {plural(legal.count, 'card')}."
     options = tuple(
-        Option(f"drop {card_text(catalogue, glyphs, card)}", {"kind": legal.kind, "card": card})
+        Option(
+            f"drop {card_text(catalogue, glyphs, card)}",
+            {"kind": legal.kind, "card": card},
+            short=f"drop {card_text(catalogue, SPOKEN, card)}",
+        )
         for card in plan.choices
     )
-    return Decision(heading, options, _choose(len(options), " (or drop NAME)."))
+    short_heading = f"Over your hand limit: drop {legal.count}."
+    choose = _choose(len(options), " (or drop NAME).")
+    return Decision(heading, options, choose, short_heading, brief=BRIEF[legal.kind])
 
 
 # -- distributions -------------------------------------------------------------------------
@@ -165,11 +248,17 @@ def _distribute(
         Option(
             describe_placement(view, placement, catalogue, glyphs, why),
             placement_move(placement),
+            short=spoken_placement(view, placement, catalogue, why.startswith("the hint")),
         )
         for placement, why in chosen
     )
     rest = ", or give CARD to NAME, ... (give alone asks seat by seat)."
-    return Decision(heading, options, _choose(len(options), rest))
+    if legal.each_gets_one:
+        short_heading = "Give each a card:"
+    else:
+        short_heading = f"Place your {plural(legal.count, 'card')}, one a player:"
+    choose = _choose(len(options), rest)
+    return Decision(heading, options, choose, short_heading, brief=BRIEF[legal.kind])
 
 
 def placement_move(placement: Mapping[int, int]) -> Move:
@@ -292,3 +381,26 @@ def describe_placement(
     effects = "; ".join(result[seat].describe(glyphs) for seat in sorted(result))
     aim = f" ({why})" if why else ""
     return f"{given}{aim} {glyphs.dash} {effects}"
+
+
+def spoken_placement(
+    view: View, placement: Mapping[int, int], catalogue: Catalogue, hinted: bool = False
+) -> str:
+    """ "keep Velvet Cape, Stomach Bug to Vlad (hint): you Goth 3 to 6; Vlad swoons"."""
+    names = names_of(view.players)
+    given = ", ".join(
+        f"keep {catalogue.name(card)}"
+        if seat == view.seat
+        else f"{catalogue.name(card)} to {names[seat]}"
+        for seat, card in sorted(placement.items(), key=lambda given: given[0] != view.seat)
+    )
+    result = outcomes(view, placement, catalogue)
+    mine = result.get(view.seat) if view.seat is not None else None
+    said = [f"you {', '.join(changes(mine))}"] if mine is not None and changes(mine) else []
+    for seat, outcome in sorted(result.items()):  # others' swoons; only your own debt
+        if seat == view.seat or outcome.after.swoon:
+            said.extend(
+                flags(outcome, "you" if seat == view.seat else names[seat], seat == view.seat)
+            )
+    hint = " (hint)" if hinted else ""
+    return f"{given}{hint}: {'; '.join(said) or 'no change for you'}"

@@ -7,6 +7,10 @@ game asks this player something it says the step and numbers the choices `legal`
 (gother_tui.plain.choices); a command is checked against the view, and its request by the
 protocol (`validate_request`), before anything is sent.
 
+By default the story is told for the ear (gother_tui.plain.ear: a round heard in about a
+minute, scores in words); `--verbose` (or the `verbose` command) tells every event and
+every option as the full-screen client's log does.
+
 Commands are done one at a time, in the order typed: a request's answer is in before the
 next line is read, so a script's commands meet the table as it reads them.
 """
@@ -27,9 +31,10 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.connection import Connection
 from gother_tui.flow import Ask, Flow, Step
 from gother_tui.glyphs import Glyphs, glyphs_for
-from gother_tui.narrator import Line
+from gother_tui.narrator import Line, names_of
 from gother_tui.options import ClientOptions
-from gother_tui.plain.choices import Decision, decision
+from gother_tui.plain.choices import Decision, Move, decision
+from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.player import Player
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
@@ -39,7 +44,7 @@ from gother_tui.seat_store import SeatStore
 from gother_tui.transport import TransportFactory, WebSocketTransport
 from protocol import ProtocolError, validate_request
 from protocol import server_messages as sm
-from protocol.view import Card, Legal, LegalDistribute, View
+from protocol.view import Card, Legal, LegalDistribute, LegalDraw, View
 
 log = logging.getLogger("gother.plain")
 
@@ -66,7 +71,8 @@ class PlainClient:
     ) -> None:
         self.options = options
         self.out = out
-        self.glyphs: Glyphs = glyphs_for(options.ascii)
+        self.verbose = options.verbose
+        self.glyphs: Glyphs = glyphs_for(options.ascii) if self.verbose else SPOKEN
         self.catalogue = Catalogue()
         self.flow = Flow(options, seat_store or SeatStore())
         self.connection = Connection(
@@ -74,7 +80,16 @@ class PlainClient:
         )
         self.online = False
         self.view: View | None = None
-        self.story: list[Line] = []  # this game's lines, as told here
+        self.story: list[str] = []  # this game's story, as said here (for `log`)
+        self.teller = Teller(None)  # the story for the ear
+        self.heard: list[str] = []  # the story said since this seat's last turn ended
+        self._turn_of: int | None = None  # whose turn the story is at
+        # The numbers said for the decision in front of us (a draw's run of decisions
+        # keeps those of the discard pile, said once a turn), and the lines that said it.
+        self.spoken: dict[int, Move] = {}
+        self.spoken_for: tuple[int, int | None, str] | None = None
+        self.decision_said: list[str] = []
+        self._heard_count = 0  # options of that decision said, before any `more`
         self.tables: tuple[sm.TableRow, ...] = ()  # the lobby's list, as last shown
         self.tournament: sm.Tournament | None = None  # the one registered in or followed
         self.hint: tuple[Legal, sm.Hint] | None = None  # the hint, and the decision it is for
@@ -272,7 +287,7 @@ class PlainClient:
 
     def _forget(self) -> None:
         self.view, self.story, self.plan, self._shown, self.said = None, [], None, None, None
-        self.hint = None
+        self.hint, self.teller, self.heard, self.spoken = None, Teller(None), [], {}
 
     async def _lobby(self) -> None:
         self.say(f"You are in the lobby of {self.options.url}.")
@@ -288,19 +303,48 @@ class PlainClient:
         before, self.view = self.view, view
         new_table = before is None or before.table.id != view.table.id
         if not same_game(before, view):
-            self.story, self.hint = [], None
+            self.story, self.hint, self.heard = [], None, []
+            self.teller = Teller(view.seat)
         if new_table:
             self.say(*arrival_lines(view))
             if view.log and view.phase != "lobby":
                 self.say("What happened lately:")
         elif before is not None and _between_games(before) and not _between_games(view):
             self.say(f"The cards are dealt: game {view.table.game} begins.")
-        lines = told(before, view, self.catalogue, self.glyphs)
-        self.story.extend(lines)
-        self.say(*(line.text for line in lines))
+        self._tell(told(before, view, self.catalogue, self.glyphs), view)
         if view.over and view.seat is not None and not (before is not None and before.over):
             self.say("Type rematch to play again, leave to leave the table, or quit.")
         self._follow_decision()
+
+    def _tell(self, lines: list[Line], view: View) -> None:
+        """Say the story's new lines: each as told, or for the ear."""
+        names, teller = names_of(view.players), self.teller
+        for line in lines:
+            said = [line.text] if self.verbose else teller.tell(line, self.catalogue, names)
+            mine_ended = view.seat is not None and self._turn_of == view.seat != line.actor
+            if line.kind == "turn" and mine_ended:
+                self.heard = []  # `what` tells what changed since your turn (not its end)
+            else:
+                self.heard.extend(said)
+            if line.kind == "turn":
+                self._turn_of = line.actor
+            self.story.extend(said)
+            self.say(*said)
+
+    def set_verbose(self, verbose: bool) -> None:
+        """Tell the whole story from now on, or the ear's; nothing held back is lost."""
+        if not verbose and self.verbose:
+            self.teller = Teller(self.view.seat if self.view is not None else None)
+        elif verbose and not self.verbose:
+            self.say(*self.pending(), *self.teller.draws(self.catalogue))
+        self.verbose = verbose
+        self.glyphs = glyphs_for(self.options.ascii) if verbose else SPOKEN
+
+    def pending(self) -> list[str]:
+        """Another player's turn under way, as the ear hears it once it ends."""
+        if self.view is None or self.verbose:
+            return []
+        return self.teller.so_far(self.catalogue, names_of(self.view.players))
 
     def _follow_decision(self) -> None:
         """Say the decision in front of us once, when it is new."""
@@ -343,10 +387,39 @@ class PlainClient:
         return self.hint[1]
 
     def say_decision(self) -> None:
+        found, view = self.decision(), self.view
+        if found is None or view is None or view.legal is None:
+            return
+        self.said = view.legal
+        key = (view.round, view.turn, view.legal.kind)
+        if key != self.spoken_for:
+            self.spoken, self.spoken_for = {}, key
+        if self.verbose:
+            lines, count = found.lines(), len(found.options)
+        else:
+            self.say(*self.teller.draws(self.catalogue))
+            # the discard pile is said at a turn's first draw, not again at every draw
+            pile_said = isinstance(view.legal, LegalDraw) and bool(self.spoken)
+            lines, count = found.short_lines(pile_said), found.heard(pile_said)
+        self.spoken.update((i, o.move) for i, o in enumerate(found.options[:count], 1))
+        self.decision_said, self._heard_count = lines, count
+        self.say(*lines)
+
+    def say_more(self) -> None:
+        """The options of the decision not said yet; their numbers may then be played."""
         found = self.decision()
-        if found is not None and self.view is not None:
-            self.said = self.view.legal
-            self.say(*found.lines())
+        if found is None or self.view is None:
+            return
+        if self.said != self.view.legal:
+            self.say("Your options are not listed yet: they come in a moment.")
+            return
+        rest = found.more_lines(self._heard_count)
+        if not rest:
+            self.say("That is every option.")
+            return
+        self.spoken.update(enumerate((o.move for o in found.options), 1))
+        self._heard_count = len(found.options)
+        self.say(*rest)
 
 
 def _between_games(view: View) -> bool:

@@ -49,6 +49,9 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("log", ("l",), "log [N]", "the last N lines of the game's story (10)"),
             Spec("who", ("w",), "who", "the seats: who is a bot, who is away"),
             Spec("options", ("o",), "options", "your decision again, with its numbered options"),
+            Spec("more", ("m",), "more", "the options of your decision not said yet"),
+            Spec("again", ("a",), "again", "the last decision again, as it was said"),
+            Spec("what", (), "what", "what changed since your last turn"),
         ),
     ),
     (
@@ -99,6 +102,12 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 "alone: the tournament you follow (its tables and standings); ID: register "
                 "in it; watch ID: follow it; start: deal its first round (its creator); drop: "
                 "leave the rounds to come; new: make one, with the host's password for it",
+            ),
+            Spec(
+                "verbose",
+                ("v",),
+                "verbose [on or off]",
+                "every event and option in full, or (off) a round told short",
             ),
             Spec("help", ("?",), "help [COMMAND]", "this list, or one command's help"),
             Spec("quit", ("q", "exit"), "quit", "leave the client (your seat is kept)"),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from gother_tui import tournament_words
 from gother_tui.narrator import names_of, plural
 from gother_tui.plain import words
-from gother_tui.plain.choices import Option, describe_placement
+from gother_tui.plain.choices import Option, describe_placement, same_move
 from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plans import Plan, plan_for
@@ -41,7 +41,7 @@ Handler = Callable[[str], Awaitable[bool | None]]  # False: quit
 NO_SERVER = frozenset({"help", "quit"})  # commands that need no answer from the server
 # What may be done while `give` asks seat by seat, without ending the questions.
 BETWEEN_QUESTIONS = frozenset(
-    {"hand", "piles", "scores", "discard", "log", "who", "options", "help", "say"}
+    {"hand", "piles", "scores", "discard", "log", "who", "options", "help", "say", "what"}
 )
 DEFAULT_LOG = 10
 NONE = frozenset({"none", "nobody", "no one", "-"})
@@ -144,10 +144,13 @@ class Player:
         self.say(*words.hand_lines(self.at_table(), self.client.catalogue, self.client.glyphs))
 
     async def do_piles(self, args: str) -> None:
-        self.say(*words.piles_lines(self.at_table(), self.client.catalogue, self.client.glyphs))
+        client = self.client
+        spoken = not client.verbose
+        self.say(*words.piles_lines(self.at_table(), client.catalogue, client.glyphs, spoken))
 
     async def do_scores(self, args: str) -> None:
-        self.say(*words.scores_lines(self.at_table(), self.client.catalogue))
+        spoken = not self.client.verbose
+        self.say(*words.scores_lines(self.at_table(), self.client.catalogue, spoken))
 
     async def do_who(self, args: str) -> None:
         self.say(*words.who_lines(self.at_table()))
@@ -157,12 +160,44 @@ class Player:
         if args and not args.isdigit():
             raise Problem("log N: N is how many lines, e.g. log 20.")
         count = int(args) if args else DEFAULT_LOG
-        story = [line.text for line in self.client.story[-count:]] if count else []
+        story = self.client.story[-count:] if count else []
         self.say(*(story or ["Nothing has happened yet."]))
 
     async def do_options(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
         self.client.say_decision()
+
+    async def do_more(self, args: str) -> None:
+        self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
+        self.client.say_more()
+
+    async def do_again(self, args: str) -> None:
+        """The decision as it was last said; out of turn, the last line of the story."""
+        view = self.at_table()
+        client = self.client
+        if view.you is not None and view.legal is not None and client.said == view.legal:
+            self.say(*client.decision_said)
+        elif client.heard:
+            self.say(client.heard[-1])
+        else:
+            self.say("Nothing has been said yet.")
+
+    async def do_what(self, args: str) -> None:
+        """What changed since your last turn, as it was said, and a turn under way."""
+        self.at_table()
+        said = [*self.client.heard, *self.client.pending()]
+        self.say(*(said or ["Nothing has changed since your last turn."]))
+
+    async def do_verbose(self, args: str) -> None:
+        word = args.lower()
+        if word not in ("", "on", "off"):
+            raise Problem("verbose on tells everything, verbose off the short story.")
+        verbose = not self.client.verbose if not word else word == "on"
+        self.client.set_verbose(verbose)
+        if verbose:
+            self.say("Verbose: every event and every option, in full.")
+        else:
+            self.say("Short: a line a turn, the first options; more says the rest.")
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -175,7 +210,10 @@ class Player:
         if not 0 <= index < len(found.options):
             count = len(found.options)
             raise Problem(f"There is no option {number}: choose 1 to {count}.")
-        return found.options[index]
+        chosen = found.options[index]
+        if not same_move(self.client.spoken.get(index + 1), chosen.move):
+            raise Problem(f"Option {number} was not said: more says the rest of them.")
+        return chosen
 
     async def do_option(self, args: str) -> None:
         chosen = self.option(args)
@@ -387,8 +425,11 @@ class Player:
         reason = f": {reply.reason}" if reply.reason else ""
         if found is None or number is None:
             self.say(f"Hint: the move {reply.move}{reason}.")
-        else:
-            self.say(f"Hint: option {number}, {found.options[number - 1].text}{reason}.")
+            return
+        option = found.options[number - 1]
+        self.client.spoken[number] = option.move  # said here: its number may be played
+        text = option.text if self.client.verbose else option.spoken
+        self.say(f"Hint: option {number}, {text}{reason}.")
 
     async def do_say(self, args: str) -> None:
         self.at_table()

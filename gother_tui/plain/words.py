@@ -10,6 +10,7 @@ from __future__ import annotations
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.narrator import Narrator, names_of, plural
+from gother_tui.plain.ear import sickness_words
 from gother_tui.preview import fate_sums, sickness_text
 from gother_tui.prompts import step_label
 from protocol import server_messages as sm
@@ -35,11 +36,13 @@ def who_is(view: View, player: Player) -> str:
     return name if player.connected else f"{name} (away)"
 
 
-def scores_of(player: Player, catalogue: Catalogue) -> str:
-    """ "Goth 7, Sickness 0 (-3 banked), Money -2 (in debt)"."""
+def scores_of(player: Player, catalogue: Catalogue, spoken: bool = False) -> str:
+    """ "Goth 7, Sickness 0 (-3 banked), Money -2 (in debt)"; `spoken`, for the ear:
+    "Sickness 3 banked"."""
     sums = fate_sums(player.fate, catalogue)
     debt = " (in debt)" if player.in_debt else ""
-    return f"Goth {player.goth}, Sickness {sickness_text(sums)}, Money {player.money}{debt}"
+    sickness = sickness_words(sums) if spoken else sickness_text(sums)
+    return f"Goth {player.goth}, Sickness {sickness}, Money {player.money}{debt}"
 
 
 def hand_lines(view: View, catalogue: Catalogue, glyphs: Glyphs) -> list[str]:
@@ -53,20 +56,24 @@ def hand_lines(view: View, catalogue: Catalogue, glyphs: Glyphs) -> list[str]:
     return [head, *(f"  {i}: {card_text(catalogue, glyphs, c)}" for i, c in enumerate(hand, 1))]
 
 
-def piles_lines(view: View, catalogue: Catalogue, glyphs: Glyphs) -> list[str]:
+def piles_lines(
+    view: View, catalogue: Catalogue, glyphs: Glyphs, spoken: bool = False
+) -> list[str]:
     lines = ["The Fate piles, top card first:"]
     for p in view.players:
         cards = "; ".join(card_text(catalogue, glyphs, c) for c in reversed(p.fate))
         pile = f"{plural(len(p.fate), 'card')}: {cards}" if cards else "no cards"
-        lines.append(f"  {p.seat + 1} {who_is(view, p)}: {scores_of(p, catalogue)}; {pile}.")
+        scores = scores_of(p, catalogue, spoken)
+        lines.append(f"  {p.seat + 1} {who_is(view, p)}: {scores}; {pile}.")
     return lines
 
 
-def scores_lines(view: View, catalogue: Catalogue) -> list[str]:
+def scores_lines(view: View, catalogue: Catalogue, spoken: bool = False) -> list[str]:
     lines = [round_line(view)]
     for p in view.players:
         hand = f"hand {p.hand_count} of {p.hand_limit}"
-        lines.append(f"  {p.seat + 1} {who_is(view, p)}: {scores_of(p, catalogue)}; {hand}.")
+        scores = scores_of(p, catalogue, spoken)
+        lines.append(f"  {p.seat + 1} {who_is(view, p)}: {scores}; {hand}.")
     return lines
 
 
@@ -139,7 +146,7 @@ def table_lines(tables: tuple[sm.TableRow, ...]) -> list[str]:
     lines = [f"{plural(len(tables), 'table')} (join N, watch N, or create):"]
     for i, t in enumerate(tables, 1):
         state = "waiting" if t.phase == "lobby" else "over" if t.phase == "over" else "playing"
-        bots = f", {plural(t.bots, 'bot')}" if t.bots else ""
+        bots = f", {plural(t.bots, f'{t.bot} bot' if t.bot else 'bot')}" if t.bots else ""
         watching = f", {t.spectators} watching" if t.spectators else ""
         password = ", password" if t.password else ""
         lines.append(

@@ -34,7 +34,7 @@ def table_row(table: sm.TableRow) -> list[Text]:
         Text(table.id),
         Text(table.name),
         Text(f"{table.seated}/{table.seats}"),
-        Text(str(table.bots)),
+        Text(f"{table.bots} {table.bot}" if table.bot else str(table.bots)),
         Text(status_of(table)),
         Text(str(table.spectators)),
         Text("yes" if table.password else ""),

@@ -11,7 +11,6 @@ from server.game import Deck, Move, View
 
 class Bot(Protocol):
     kind: str
-    reads_log: bool  # give it the whole log: it reads what the log says of the draw pile
     thinks_long: bool  # it may think for a second: call it off the event loop
 
     def choose(self, view: View) -> Move:
@@ -23,7 +22,6 @@ class BotBase:
     """Shared construction: the public card catalogue and a seeded RNG (Principle 4)."""
 
     kind = "base"
-    reads_log = False
     thinks_long = False
 
     def __init__(self, deck: Deck, rng: random.Random | None = None) -> None:

@@ -15,7 +15,6 @@ from server.game import Move, View
 from .base import BotBase
 from .evaluate import Evaluator
 from .heuristic import scored_moves
-from .history import draw_facts
 from .position import Position
 
 TEMPERATURE = 1.5  # Goth Points: a move this much worse than the best is e times rarer
@@ -27,7 +26,7 @@ class GentleBot(BotBase):
     def choose(self, view: View) -> Move:
         assert view.legal is not None
         evaluator = Evaluator(Position.of_view(view, self.deck), after_placing=True)
-        scored = scored_moves(evaluator, view.legal, draw_facts(view))
+        scored = scored_moves(evaluator, view.legal)
         top = max(score for score, _ in scored)
         weights = [math.exp((score - top) / TEMPERATURE) for score, _ in scored]
         return self.rng.choices([move for _, move in scored], weights)[0]

@@ -34,7 +34,6 @@ from server.game import (
 
 from .base import BotBase
 from .evaluate import Evaluator
-from .history import DrawFacts, draw_facts
 from .position import Position
 
 KEEP_DISCOUNT = 0.5  # a card kept in hand is worth this share of its best use now
@@ -51,8 +50,7 @@ class HeuristicBot(BotBase):
     def choose(self, view: View) -> Move:
         assert view.legal is not None
         position = Position.of_view(view, self.deck)
-        facts = draw_facts(view)
-        return self.best(scored_moves(Evaluator(position, after_placing=True), view.legal, facts))
+        return self.best(scored_moves(Evaluator(position, after_placing=True), view.legal))
 
     def best(self, scored: Sequence[tuple[float, T]]) -> T:
         """The best option; between equals the seeded RNG decides."""
@@ -61,9 +59,9 @@ class HeuristicBot(BotBase):
         return tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
 
-def scored_moves(evaluator: Evaluator, legal: Legal, facts: DrawFacts | None = None) -> Scored:
+def scored_moves(evaluator: Evaluator, legal: Legal) -> Scored:
     """Every move the decision allows (at most 120 placements), each with its score for the
-    evaluating seat. `facts`: what the log says about the draw pile, if anything."""
+    evaluating seat."""
     position = evaluator.position
     seat = position.me
     match legal:
@@ -73,7 +71,7 @@ def scored_moves(evaluator: Evaluator, legal: Legal, facts: DrawFacts | None = N
             return [(score, Distribute(seat, give)) for score, give in placements(evaluator, legal)]
         case LegalDraw(deck, discard):
             scored: Scored = [(evaluator.usefulness(c), Draw(seat, "discard", c)) for c in discard]
-            blind = blind_draw(position, facts)
+            blind = blind_draw(position)
             if deck:
                 # R12: a blind draw is worth an average card of what it may bring
                 worth = evaluator.mean_usefulness(blind) if blind else 0.0
@@ -133,11 +131,11 @@ def fate_worth(evaluator: Evaluator, card: int) -> float:
     return max(options)
 
 
-def blind_draw(position: Position, facts: DrawFacts | None) -> tuple[int, ...]:
+def blind_draw(position: Position) -> tuple[int, ...]:
     """The cards a blind draw may bring: the unseen ones, or only those of the last
-    reshuffle when the log tells; an empty draw pile is the discard pile reshuffled (R14)."""
+    reshuffle once there was one; an empty draw pile is the discard pile reshuffled (R14)."""
     if not position.deck_count:
         return position.discard
-    if facts is None or facts.pool is None:
+    if position.pool is None:
         return position.unseen
-    return tuple(c for c in position.unseen if c in facts.pool)
+    return tuple(c for c in position.unseen if c in position.pool)

@@ -52,7 +52,6 @@ from server.game import (
 from .base import BotBase
 from .evaluate import Evaluator
 from .heuristic import TIE, Scored, scored_moves
-from .history import DrawFacts, draw_facts
 from .position import Position
 from .worlds import determinize, reproduces
 
@@ -89,7 +88,6 @@ class Node:
 
 class IsmctsBot(BotBase):
     kind = "ismcts"
-    reads_log = True  # the log tells what a reshuffled draw pile holds
     thinks_long = True  # a server should let it think off the event loop
 
     def __init__(
@@ -115,22 +113,19 @@ class IsmctsBot(BotBase):
         single = only_move(view)
         if single is not None:
             return single
-        facts = draw_facts(view)
         position = Position.of_view(view, self.deck)
-        scored = scored_moves(Evaluator(position, after_placing=True), choice, facts)
-        world = determinize(view, self.deck, self.rng, facts)
+        scored = scored_moves(Evaluator(position, after_placing=True), choice)
+        world = determinize(view, self.deck, self.rng)
         if not reproduces(world, view):  # a sampling bug must never cost an illegal move
             return max(scored, key=lambda item: item[0])[1]
         options = root_candidates(position, choice, scored)
         if len(options) == 1:
             return options[0][1]
-        return self._search(view, facts, options, started)
+        return self._search(view, options, started)
 
     # -- search --------------------------------------------------------------------------
 
-    def _search(
-        self, view: View, facts: DrawFacts | None, options: Candidates, started: float
-    ) -> Move:
+    def _search(self, view: View, options: Candidates, started: float) -> Move:
         """Grow the tree, then play the root move visited most (the robust child; ties go to
         the better mean, then to the heuristic's order)."""
         seat = view.seat
@@ -144,7 +139,7 @@ class IsmctsBot(BotBase):
         deadline = math.inf if self.think_time is None else started + self.think_time
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            world = determinize(view, self.deck, self.rng, facts)
+            world = determinize(view, self.deck, self.rng)
             self._iterate(root, world, options, horizon)
             done += 1
         self.last_iterations, self.last_root = done, root

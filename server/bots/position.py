@@ -29,6 +29,7 @@ class Position:
     discard: tuple[int, ...]
     deck_count: int
     unseen: tuple[int, ...]  # the other hands' hidden cards and the draw pile, sorted
+    pool: frozenset[int] | None  # R14: the draw pile's cards at its last reshuffle, if any
 
     @property
     def players(self) -> int:
@@ -55,6 +56,7 @@ class Position:
             discard=view.discard,
             deck_count=view.deck_count,
             unseen=_unseen(len(deck), fates, view.discard, known),
+            pool=None if view.draw_pool is None else frozenset(view.draw_pool),
         )
 
     @classmethod
@@ -78,6 +80,7 @@ class Position:
             discard=tuple(game.discard),
             deck_count=len(game.draw_pile),
             unseen=_unseen(len(game.deck), game.fates, game.discard, known),
+            pool=game.draw_pool,
         )
 
 

@@ -2,10 +2,10 @@
 
 The bot's own hand, every Fate pile, the discard pile and the cards others are known to hold
 stay where the view shows them. The cards it cannot see are dealt to the other hands (each
-to its hand count) and to the draw pile. After a reshuffle (R14) the log says more
-(`history.py`): the draw pile holds only cards of the last reshuffle, so the unseen cards
-from before it must be in hands, and a hand holds no more of the reshuffled cards than its
-owner has drawn blind since.
+to its hand count) and to the draw pile. After a reshuffle (R14) the view says more
+(`draw_pool`, `pool_draws`): the draw pile holds only cards of the last reshuffle, so the
+unseen cards from before it must be in hands, and a hand holds no more of the reshuffled
+cards than its owner has drawn blind since.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from __future__ import annotations
 import random
 
 from server.game import Deck, Game, View, legal
-
-from .history import DrawFacts
 
 
 def unseen_cards(view: View, deck_size: int) -> list[int]:
@@ -27,14 +25,14 @@ def unseen_cards(view: View, deck_size: int) -> list[int]:
     return [card for card in range(deck_size) if card not in seen]
 
 
-def determinize(view: View, deck: Deck, rng: random.Random, facts: DrawFacts | None = None) -> Game:
-    """A world consistent with `view` (and with `facts`, the log's word on the draw pile)."""
+def determinize(view: View, deck: Deck, rng: random.Random) -> Game:
+    """A world consistent with every public fact of `view`."""
     me = view.seat
     assert me is not None and view.hand is not None
     assert view.turn is not None and view.dealer is not None and view.phase != "lobby"
     unseen = unseen_cards(view, len(deck))
     hidden = {p.seat: p.hand_count - len(p.known_hand) for p in view.players if p.seat != me}
-    dealt, draw_pile = _deal_after_reshuffle(unseen, hidden, view.deck_count, facts, rng) or _deal(
+    dealt, draw_pile = _deal_after_reshuffle(unseen, hidden, view, rng) or _deal(
         unseen, hidden, rng
     )
     if len(draw_pile) != view.deck_count:
@@ -58,6 +56,8 @@ def determinize(view: View, deck: Deck, rng: random.Random, facts: DrawFacts | N
         variants=view.variants,
         known=[player.known_hand for player in view.players],
         seed=rng.getrandbits(64),
+        draw_pool=view.draw_pool,
+        pool_draws=view.pool_draws,
     )
 
 
@@ -65,7 +65,7 @@ Dealt = tuple[dict[int, list[int]], list[int]]  # hidden cards by seat, and the 
 
 
 def _deal(unseen: list[int], hidden: dict[int, int], rng: random.Random) -> Dealt:
-    """Any unseen card anywhere: before a reshuffle, or when the log is too short to tell."""
+    """Any unseen card anywhere: before the first reshuffle."""
     rng.shuffle(unseen)
     dealt = {}
     for seat, count in hidden.items():
@@ -76,19 +76,19 @@ def _deal(unseen: list[int], hidden: dict[int, int], rng: random.Random) -> Deal
 def _deal_after_reshuffle(
     unseen: list[int],
     hidden: dict[int, int],
-    deck_count: int,
-    facts: DrawFacts | None,
+    view: View,
     rng: random.Random,
 ) -> Dealt | None:
     """Hidden hands and a draw pile honouring the last reshuffle, or None when there was
     none (or the facts cannot be met, which would be a bug: then sample as if unknown)."""
-    if facts is None or facts.pool is None:
+    pool, drawn, deck_count = view.draw_pool, view.pool_draws, view.deck_count
+    if pool is None:
         return None
-    old = [c for c in unseen if c not in facts.pool]  # held since before the reshuffle
-    new = [c for c in unseen if c in facts.pool]
+    old = [c for c in unseen if c not in pool]  # held since before the reshuffle
+    new = [c for c in unseen if c in pool]
     rng.shuffle(old)
     rng.shuffle(new)
-    must = {seat: max(0, count - facts.drawn[seat]) for seat, count in hidden.items()}
+    must = {seat: max(0, count - drawn[seat]) for seat, count in hidden.items()}
     spare = len(old) - sum(must.values())  # old cards beyond the hands' minimums
     free = [seat for seat, count in hidden.items() for _ in range(count - must[seat])]
     if spare < 0 or spare > len(free) or len(new) - (len(free) - spare) != deck_count:

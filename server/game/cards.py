@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from protocol.constants import HAND_SIZE, NAME_MAX
+from protocol.constants import DECK_MAX, HAND_SIZE, NAME_MAX
 from protocol.view import Card
 
 VALUE_RANGE = range(-9, 10)
@@ -98,6 +98,8 @@ def parse_deck(text: str, source: str = "<deck>") -> Deck:
     raw_cards = data.get("card")
     if not isinstance(raw_cards, list) or not raw_cards:
         raise DeckError(source, None, None, "has no [[card]] tables")
+    if len(raw_cards) > DECK_MAX:
+        raise DeckError(source, None, None, f"has {len(raw_cards)} cards; at most {DECK_MAX}")
     cards: dict[int, Card] = {}
     for position, raw in enumerate(raw_cards, start=1):
         card = _parse_card(raw, source, position)

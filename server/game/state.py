@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Literal, ParamSpec
+from typing import Literal, ParamSpec
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
 from protocol.view import (
@@ -37,9 +37,6 @@ from protocol.view import (
 
 from .cards import Deck
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
-
-if TYPE_CHECKING:
-    from .view import Memo
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
 Source = Literal["deck", "discard"]
@@ -65,7 +62,7 @@ class Game:
     (Fate piles are bottom first, as on the wire; the draw pile is drawn from the end)."""
 
     def __init__(self, deck: Deck, variants: Variants, seed: int, players: int) -> None:
-        if players not in variants.seat_range:
+        if players not in variants.seat_range:  # R2: 3 to 5, or 2 and 6 as a house rule
             raise ValueError(
                 f"{players} players: the game is for {variants.seat_range.start}-"
                 f"{variants.seat_range.stop - 1}"
@@ -88,9 +85,12 @@ class Game:
         # Per seat, how often its hand, Fate pile or known cards changed: the view rebuilds a
         # seat's public entry only when this moved (every change goes through the pile helpers).
         self.changes = [0] * players
-        self.view_memo: Memo | None = None  # what view.py keeps between views of this game
         self.draw_pile: list[int] = []
         self.discard: list[int] = []
+        # R14, public: the cards the draw pile was made of at the last reshuffle (None before
+        # the first: it is then the deal's remainder), and each seat's blind draws from them.
+        self.draw_pool: frozenset[int] | None = None
+        self.pool_draws = [0] * players
         self.dealer = 0  # R4: deals and plays first; a round ends when the turn is back
         self.turn = 0
         self.round = 1
@@ -158,6 +158,8 @@ class Game:
         variants: Variants | None = None,
         known: Sequence[Iterable[int]] | None = None,
         dealer: int = 0,
+        draw_pool: Iterable[int] | None = None,
+        pool_draws: Sequence[int] = (),
     ) -> Game:
         """A game set up from explicit piles: scenario tests and the ISMCTS bot's sampled
         worlds. Every card must be in exactly one place. Swoons already due are applied."""
@@ -169,6 +171,9 @@ class Game:
         game.draw_pile = list(draw_pile)
         game.discard = list(discard)
         game.known = [set(k) for k in known] if known else [set() for _ in hands]
+        if draw_pool is not None:
+            game.draw_pool = frozenset(draw_pool)
+            game.pool_draws = list(pool_draws) or [0] * game.players
         for seat, pile in enumerate(fates):
             for card in pile:
                 game._add_to_fate(seat, card)
@@ -193,8 +198,8 @@ class Game:
             self.money[:],
         )
         other.changes = self.changes[:]
-        other.view_memo = None  # the copy goes its own way: its views build their own
         other.draw_pile, other.discard = self.draw_pile[:], self.discard[:]
+        other.pool_draws = self.pool_draws[:]
         other.moves, other.events = self.moves[:], self.events[:]
         return other
 
@@ -410,6 +415,7 @@ class Game:
             if not self.draw_pile:
                 self._reshuffle()  # R14: it ran dry earlier, with nothing to reshuffle then
             card = self.draw_pile.pop()
+            self.pool_draws[seat] += 1  # a blind draw from the pool (if there is one yet)
             if not self.draw_pile:
                 self._reshuffle()  # R14: the last card was taken
             self._take_into_hand(seat, card, seen=False)
@@ -424,6 +430,8 @@ class Game:
         if not self.discard:
             return
         self.draw_pile, self.discard = self.discard, []
+        self.draw_pool = frozenset(self.draw_pile)
+        self.pool_draws = [0] * self.players
         self.rng.shuffle(self.draw_pile)
         self.events.append(Reshuffled(len(self.draw_pile)))
 

@@ -1,4 +1,4 @@
-"""`view(game, viewer)`: the one choke point for secrets (DESIGN Principle 1).
+"""`view(game, viewer)`: the one choke point for secrets (Principle 1).
 
 Everything a seat, a spectator or a bot learns about a game is built here, as the protocol's
 `View`. Until the game is over, nobody but a hand's owner sees that hand, nobody sees the
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from typing import Literal
+from weakref import WeakKeyDictionary
 
 from protocol.constants import HAND_SIZE
 from protocol.view import (
@@ -72,7 +73,7 @@ def view(
     seat = viewer if isinstance(viewer, int) else None
     revealed = game.phase == "over" or (seat is None and viewer == REFEREE)
     actor = game.to_act()
-    memo = game.view_memo or _remember(game)
+    memo = _MEMOS.get(game) or _remember(game)
     events = game.events[-log_size:] if log_size else ()
     if events and not revealed:
         events = [_redacted(e, viewer) for e in events]
@@ -93,14 +94,16 @@ def view(
         log=tuple(events),
         reveal=Reveal(tuple(game.draw_pile), game.seed) if revealed else None,
         log_start=len(game.events) - len(events),
+        draw_pool=None if game.draw_pool is None else tuple(sorted(game.draw_pool)),
+        pool_draws=() if game.draw_pool is None else tuple(game.pool_draws),
     )
 
 
 class Memo:
-    """What the views of one game keep from one view to the next (held by the game, used
-    only here). Each seat's public entry is the same for every viewer, so it is rebuilt
-    only when that seat's piles (`Game.changes`) or lobby facts changed: a view per viewer
-    after every move then costs a few comparisons instead of a player per seat."""
+    """What the views of one game keep from one view to the next (used only here). Each
+    seat's public entry is the same for every viewer, so it is rebuilt only when that seat's
+    piles (`Game.changes`) or lobby facts changed: a view per viewer after every move then
+    costs a few comparisons instead of a player per seat."""
 
     __slots__ = ("anonymous", "built_at", "infos", "players", "revealed", "seats", "table")
 
@@ -134,8 +137,13 @@ def _players(
     return tuple(players)
 
 
+# Each game's Memo, here rather than on the Game: the engine's state knows nothing of views
+# (no import circle), and a game gone is a memo gone.
+_MEMOS: WeakKeyDictionary[Game, Memo] = WeakKeyDictionary()
+
+
 def _remember(game: Game) -> Memo:
-    memo = game.view_memo = Memo(game)
+    memo = _MEMOS[game] = Memo(game)
     return memo
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import NAME_MAX, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
+from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
 from protocol.view import Variants
 from server.lobby import Lobby
 from server.ratings.identity import PlayerId, player_id, shown
@@ -168,8 +168,9 @@ class Director:
             raise ProtocolError("not_started", "a tournament needs at least 2 players")
         self._next_round(tournament)
 
-    def drop(self, tournament: Tournament, peer: Peer) -> None:
-        """Out of the rounds to come; at a table in play, a bot takes the seat for good."""
+    def drop(self, tournament: Tournament, peer: Peer) -> Table | None:
+        """Out of the rounds to come; at a table in play, a bot takes the seat for good
+        (returns that table, changed)."""
         entry = tournament.entries.get(player_id(peer.name, None))
         if entry is None or entry.peer is not peer:
             raise ProtocolError("not_registered", "you are not registered in this tournament")
@@ -178,7 +179,8 @@ class Director:
         for seated in tournament.played[-1] if tournament.played else []:
             table = self.lobby.tables.get(seated.table)
             if table is not None and entry.player in seated.players and not seated.over:
-                table.leave(peer)
+                return table if table.leave(peer) else None
+        return None
 
     def disconnected(self, peer: Peer) -> None:
         for tournament in self.tournaments.values():
@@ -271,7 +273,7 @@ class Director:
         past = [s.players for round_ in tournament.played for s in round_]
         seating = seat_round(ranked, tournament.seats, met_pairs(past))
         round_no = len(tournament.played) + 1
-        seed = secrets.randbits(63) if tournament.duplicate else None
+        seed = secrets.randbits(SEED_BITS) if tournament.duplicate else None
         tables: list[Seated] = []
         tournament.played.append(tables)
         for number, players in enumerate(seating.tables, 1):

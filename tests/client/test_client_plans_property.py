@@ -1,5 +1,5 @@
 """Whatever keys a player presses, the move a Plan builds is one the protocol takes and the
-real engine accepts: the client offers only what `legal` lists (DESIGN Principle 2)."""
+real engine accepts: the client offers only what `legal` lists (Principle 2)."""
 
 from __future__ import annotations
 

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from protocol.constants import DECK_MAX
+from protocol.errors import ProtocolError
+from protocol.messages import validate_request
 from server.game import Deck, DeckError, Game, default_deck, load_deck, parse_deck
 from tests.game.enginekit import deck_toml
 
@@ -151,6 +154,17 @@ def test_ids_not_0_to_n_minus_1(tmp_path):
     cards[14] = card_fields(20)
     error = refused(toml(cards), tmp_path)
     assert error.field == "id" and "0..14" in error.problem and "[20]" in error.problem
+
+
+def test_h3_a_deck_larger_than_a_move_can_name_is_refused(tmp_path):
+    # Card ids travel in moves as 0..DECK_MAX-1: a bigger deck would deal a card no move can
+    # play, and the game could never be finished.
+    assert len(parse_deck(toml([card_fields(i) for i in range(DECK_MAX)]))) == DECK_MAX
+    error = refused(toml([card_fields(i) for i in range(DECK_MAX + 1)]), tmp_path)
+    assert f"has {DECK_MAX + 1} cards; at most {DECK_MAX}" in str(error)
+    validate_request({"t": "move", "move": {"kind": "discard_fate", "card": DECK_MAX - 1}})
+    with pytest.raises(ProtocolError):
+        validate_request({"t": "move", "move": {"kind": "discard_fate", "card": DECK_MAX}})
 
 
 def test_negative_id(tmp_path):

@@ -1,4 +1,4 @@
-"""view(game, viewer): the one choke point for secrets (DESIGN Principle 1, RULES
+"""view(game, viewer): the one choke point for secrets (Principle 1, RULES
 "Information"). Random play is covered by test_properties; these are the exact cases."""
 
 from __future__ import annotations

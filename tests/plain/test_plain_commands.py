@@ -5,7 +5,8 @@ Host (a protocol client) sits in seat 0 and plays first; the plain client sits i
 a bot has seat 2. Before its turn, during each of its steps and after, the plain client is
 given unknown words, wrong numbers, the wrong step's moves and impossible placements: each
 is answered with a line, no `move` leaves the client for them, and the server never has to
-refuse anything the client sends.
+refuse anything the client sends. The client tells the whole story (`verbose`): the
+expected lines are its headings and sentences.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ async def answered(plain: InProcess, line: str, pattern: str) -> None:
 
 async def test_bad_commands_are_answered_with_a_line_and_send_nothing(url, tmp_path):
     host, table = await seated_behind_host(url)
-    async with InProcess(url, tmp_path, table=table) as plain:
+    async with InProcess(url, tmp_path, table=table, verbose=True) as plain:
         await plain.transcript.until(r"^You sit at Crypt \(table \w+\), seat 2 of 3\.$")
         await plain.transcript.until(r"^Round 1: Host's turn\.$")
 
@@ -126,7 +127,7 @@ async def test_bad_commands_are_answered_with_a_line_and_send_nothing(url, tmp_p
 
 
 async def test_a_whole_placement_in_one_line_is_played_at_once(url, tmp_path):
-    async with InProcess(url, tmp_path) as plain:
+    async with InProcess(url, tmp_path, verbose=True) as plain:
         await plain.transcript.until(r"^No tables on this server yet")
         plain.type("create 3")  # this seat deals: its first decision is a placement
         await plain.transcript.until(r"^Choose 1")

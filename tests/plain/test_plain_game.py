@@ -5,7 +5,8 @@ export of the game is replayed with the engine, and every sentence the narrator 
 it for this seat must be in the client's output, in order: what the client told is what
 the server recorded.
 
-The process runs in the C locale, so everything it prints must be ASCII.
+The process runs in the C locale, so everything it prints must be ASCII. It runs with
+`--verbose`, the whole story (the ear's short telling is tests/plain/test_plain_ear.py's).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, u
     home = tmp_path / "home"
     env = plain_env(home, LANG="C", LC_ALL="C", TERM="dumb")
     proc = await PlainProcess.start(
-        "join", url, "--plain", "--name", "Raven", "--table", table, env=env
+        "join", url, "--plain", "--verbose", "--name", "Raven", "--table", table, env=env
     )
     rng = random.Random(11)
     decisions = 0
@@ -134,7 +135,7 @@ async def test_watch_plain_follows_a_table_of_bots_from_a_pipe(server, url, tmp_
     table = (await host.request("create", name="Show", seats=3, bots=3))["table"]  # starts
     await host.close()
     env = plain_env(tmp_path / "home", LANG="C.UTF-8", TERM="dumb")
-    proc = await PlainProcess.start("watch", url, "--plain", "--table", table, env=env)
+    proc = await PlainProcess.start("watch", url, "--plain", "--verbose", "--table", table, env=env)
     try:
         await proc.until(r"^You are watching Show \(table \w+\)\.$")
         await proc.until(r"^Round \d+: \w+'s turn\.$")

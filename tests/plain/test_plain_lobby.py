@@ -39,7 +39,7 @@ async def test_create_start_list_watch_and_join_by_number(url, tmp_path):
             await lenore.transcript.until(r"^You left the table\.$")
             await lenore.transcript.until(r"^You are in the lobby of ")
             await lenore.transcript.until(
-                r"^  1: The Crypt \(table \w+\), 3 of 3 seats taken, 2 bots, playing\.$"
+                r"^  1: The Crypt \(table \w+\), 3 of 3 seats taken, 2 normal bots, playing\.$"
             )
             lenore.type("join 1")
             await lenore.transcript.until(r"^The Crypt has no free seat: watch 1 watches it\.$")

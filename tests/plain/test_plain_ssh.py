@@ -73,7 +73,7 @@ async def test_the_plain_exec_request_reaches_the_plain_client(front_door, serve
         await channel.until(r"^Round 1: your turn\.$")  # seat 1 deals: it plays first
         await channel.until(r"^Choose 1")
         channel.type("1")
-        await channel.until(r"^You kept ")
+        await channel.until(r"^(Draw \d+|Over your hand limit)")  # the placement's next step
         channel.type("quit")
         await channel.until(r"^Goodbye\.$")
         completed = await asyncio.wait_for(process.wait(), TIMEOUT)

@@ -69,3 +69,19 @@ def test_every_code_has_a_row_in_the_docs(code: str) -> None:
 @pytest.mark.parametrize("kind", sorted(REQUESTS))
 def test_every_client_message_has_a_section_in_the_docs(kind: str) -> None:
     assert f"\n### `{kind}`" in DOC.read_text(encoding="utf-8")
+
+
+def rid_replies() -> dict[str, str]:
+    """docs/protocol.md's table under *Request ids*: each request type and its reply."""
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("| request   | the reply carrying its `rid`")[1].split("\n\n")[0]
+    rows = {}
+    for line in table.splitlines()[2:]:  # below the header's rule
+        requests, reply = line.strip().strip("|").split("|")[:2]
+        rows.update((kind, reply.strip()) for kind in re.findall(r"`(\w+)`", requests))
+    return rows
+
+
+@pytest.mark.parametrize("kind", sorted(REQUESTS))
+def test_every_request_type_names_the_reply_that_carries_its_rid(kind: str) -> None:
+    assert re.search(r"`\w+`", rid_replies().get(kind, "")), kind

@@ -28,7 +28,8 @@ def rejected(msg: object, code: str = "bad_message") -> ProtocolError:
     return caught.value
 
 
-# One valid example of every message type, with every optional field that exists.
+# One valid example of every message type, with every optional field that exists (but the
+# `table` a request acting on a table may name: see "which table" below).
 FULL: dict[str, dict[str, Any]] = {
     "hello": {"t": "hello", "v": PROTOCOL_VERSION, "name": "Morticia", "password": "lan-party"},
     "list": {"t": "list", "offset": 50},
@@ -127,6 +128,28 @@ def test_request_id_of_non_map_is_none() -> None:
     assert request_id([1]) is None
 
 
+# --- which table ---------------------------------------------------------------------------
+
+AT_TABLE = ("start", "move", "hint", "rematch", "pause", "end", "chat", "leave")
+
+
+@pytest.mark.parametrize("kind", AT_TABLE)
+def test_a_request_acting_on_a_table_may_name_it(kind: str) -> None:
+    msg = {**FULL[kind], "table": "t7"}
+    assert validate_request(msg)["table"] == "t7"
+    assert (
+        rejected({**msg, "table": ""}).message == f"{kind}.table: must be 1 to 32 characters, got 0"
+    )
+    assert validate_request(FULL[kind]).get("table") is None  # without it: the rule decides
+
+
+@pytest.mark.parametrize(
+    "kind", sorted(set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record"})
+)
+def test_requests_that_act_on_no_table_take_no_table(kind: str) -> None:
+    assert rejected({**FULL[kind], "table": "t7"}).message == f"{kind}: unknown field 'table'"
+
+
 # --- hello ---------------------------------------------------------------------------------
 
 
@@ -140,13 +163,24 @@ def test_other_version_wins_over_unknown_fields() -> None:
     rejected({"t": "hello", "v": 2, "nick": "x", "caps": ["a"]}, "bad_version")
 
 
-@pytest.mark.parametrize("v", [None, "1", True, 1.0])
-def test_version_of_wrong_type_is_bad_message(v: object) -> None:
-    assert rejected({"t": "hello", "v": v, "name": "x"}).message.startswith("hello.v:")
+@pytest.mark.parametrize(
+    ("v", "sent"),
+    [
+        (None, "nil None"),
+        ("1", "string '1'"),
+        (True, "bool True"),
+        (1.0, "float 1.0"),
+        ([1], "array [1]"),
+    ],
+)
+def test_version_of_wrong_type_is_bad_version_too(v: object, sent: str) -> None:
+    error = rejected({"t": "hello", "v": v, "name": "x"}, "bad_version")
+    assert error.message == f"server speaks protocol 1, client sent {sent}"
 
 
 def test_hello_needs_version_and_name() -> None:
-    assert rejected({"t": "hello", "name": "x"}).message == "hello.v: missing"
+    error = rejected({"t": "hello", "name": "x"}, "bad_version")
+    assert error.message == "server speaks protocol 1, client sent no version"
     assert rejected({"t": "hello", "v": 1}).message == "hello.name: missing"
 
 
@@ -452,9 +486,9 @@ def test_shape_not_legality_is_checked() -> None:
 
 # --- bool is not an int --------------------------------------------------------------------
 
-# Every integer field, as a path into a valid example.
+# Every integer field, as a path into a valid example (but `hello.v`: a bool there is
+# another version, see test_version_of_wrong_type_is_bad_version_too).
 INT_FIELDS = [
-    ("hello", ("v",)),
     ("list", ("rid",)),
     ("create", ("seats",)),
     ("create", ("bots",)),

@@ -454,13 +454,16 @@ async def test_bad_version_and_bad_hellos(server, url):
         {"v": 0, "name": "Past"},
         {"v": 2, "name": "Future", "colour": "mauve", "features": ["x"]},  # other fields
         {"v": 2},  # even without a name: the version is the useful answer
+        {"v": True, "name": "Bool"},  # any `v` but the integer 1 is another version
+        {"v": 1.0, "name": "Float"},
+        {"v": "1", "name": "Text"},
+        {"v": None, "name": "Nil"},
+        {"name": "Unversioned"},
     ):
         reply = await client.request("hello", **fields)
         expect_error(reply, "bad_version", reply.get("rid"))
         assert "rid" in reply and str(PROTOCOL_VERSION) in reply["message"]
     for fields in (
-        {"v": True, "name": "Bool"},  # bool is no integer: a shape error, not a version
-        {"v": 1.0, "name": "Float"},
         {"v": 1, "name": ""},
         {"v": 1, "name": "Esc\x1b[31m"},
         {"v": 1, "name": "x" * 25},

@@ -1,4 +1,4 @@
-"""Bounded by design (DESIGN Principle 7, issue 13 items 6 and 7), over real websockets on
+"""Bounded by design (Principle 7, issue 13 items 6 and 7), over real websockets on
 127.0.0.1: quotas for tables and seats, tables nobody is at leave the live ones, slots for
 connections that never say hello, a byte budget per connection's outbox, a paginated
 listing, a repeated watch that costs nothing, a chat replay bounded in bytes.

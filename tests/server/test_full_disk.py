@@ -1,4 +1,4 @@
-"""Durable before acknowledged (DESIGN Principle 6) on a real full disk: the database lives on
+"""Durable before acknowledged (Principle 6) on a real full disk: the database lives on
 a small tmpfs this test mounts (as root), then a file fills the rest of it.
 
 A move whose write fails is answered `store_failed` and changes nothing; everyone at the

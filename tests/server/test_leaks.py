@@ -1,4 +1,4 @@
-"""The leak test (DESIGN Principle 1): whole games over the network, every frame each seat
+"""The leak test (Principle 1): whole games over the network, every frame each seat
 and spectator receives recorded and checked against the truth.
 
 After the game the test replays it on the engine from the table's seed and moves, which
@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from server.game import Drew, Game
+from server.game import Drew, Game, Reshuffled
 from server.game.view import LOG_SIZE
 from tests.server.netkit import Client
 
@@ -44,6 +44,7 @@ NON_CARD_KEYS = frozenset(
         "round_cap",
         "deck_count",
         "log_start",  # how many events came before log[0], not a card
+        "pool_draws",  # blind draws per seat
         "wins",  # games won per seat
         "hand_count",
         "hand_limit",
@@ -194,8 +195,19 @@ def check_frames(
         else:
             assert view["you"] == {"seat": viewer, "hand": list(position.hands[viewer])}, where
         assert (view["legal"] is not None) == (viewer is not None and viewer == position.to_act)
-        # outside the log: only what the viewer may see now
-        outside = cards_in({key: value for key, value in view.items() if key != "log"})
+        # the draw pile's pool (R14): cards that lay face up at the last reshuffle, so seen
+        # then; it holds the draw pile, and as many cards as that reshuffle dealt
+        pool = view.get("draw_pool")
+        shuffles = [e for e in game.events[: position.events] if isinstance(e, Reshuffled)]
+        if shuffles:
+            assert pool is not None and len(pool) == shuffles[-1].count, where
+            assert set(pool) <= seen and set(position.draw_pile) <= set(pool), where
+        else:
+            assert pool is None, where
+        # outside the log and the pool: only what the viewer may see now
+        outside = cards_in(
+            {key: value for key, value in view.items() if key not in ("log", "draw_pool")}
+        )
         hidden = outside - position.visible_to(viewer)
         assert not hidden, f"{where}: hidden cards {sorted(hidden)} sent"
         # the log: naming only cards seen at some point, and exactly the documented redaction

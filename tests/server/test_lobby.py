@@ -91,6 +91,12 @@ async def test_list_summarises_every_table(server, url):
     }
     row = listing(reply, public)
     assert (row["seats"], row["seated"], row["bots"], row["password"]) == (5, 0, 0, False)
+    # how the bots play, in the words create takes (issue 23: the lobby shows it)
+    assert listing(reply, private)["bot"] == row["bot"] == "normal"
+    hard = await create(host, name="Hard Crypt", seats=3, bots=2, bot="hard")
+    rough = await create(host, name="Rough Crypt", seats=3, bots=2, bot="random")
+    reply = await host.request("list")
+    assert (listing(reply, hard)["bot"], listing(reply, rough)["bot"]) == ("hard", "random")
     # the rows follow the tables
     a, _ = await join(url, private, "A", password="pw")
     assert listing(await host.request("list"), private)["seated"] == 2
@@ -408,13 +414,16 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
     watcher = await Client.connect(url, "Wendy")
     assert (await watcher.request("watch", table=table))["t"] == "watching"
 
-    await a.send("chat", text="  hi\x1b[31m there\x07\tfriend\u202e!\r\n")
-    expected = {"t": "chat", "from": "Alice", "text": "hi[31m there friend!"}
-    for client in (a, b, watcher):
+    rid = await a.send("chat", text="  hi\x1b[31m there\x07\tfriend\u202e!\r\n")
+    expected = {"t": "chat", "from": "Alice", "text": "hi[31m there friend!", "table": table}
+    assert await a.next(is_chat) == {**expected, "rid": rid}  # the speaker's copy answers
+    for client in (b, watcher):
         assert await client.next(is_chat) == expected
-    await watcher.send("chat", text="ça va? 🦇")  # a spectator chats too, as itself
-    for client in (a, b, watcher):
-        assert await client.next(is_chat) == {"t": "chat", "from": "Wendy", "text": "ça va? 🦇"}
+    rid = await watcher.send("chat", text="ça va? 🦇")  # a spectator chats too, as itself
+    expected = {"t": "chat", "from": "Wendy", "text": "ça va? 🦇", "table": table}
+    assert await watcher.next(is_chat) == {**expected, "rid": rid}
+    for client in (a, b):
+        assert await client.next(is_chat) == expected
     long = "x" * 280
     await b.send("chat", text=long + "\x1b")  # 281 sent, 280 once cleaned
     for client in (a, b, watcher):

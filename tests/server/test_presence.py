@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
+from server import pacer
 from server.app import GotherServer
+from server.bots.registry import make_bot
 from server.table import ClockRule
 from tests.server.netkit import TIMEOUT, Client, first_legal_move
 from tests.server.playkit import at_least, drive, earliest, newest, seat_flags
@@ -206,3 +208,35 @@ async def test_presence_changes_do_not_reset_a_running_clock(server, url):
     assert reply["t"] == "state"
     assert reply["view"]["players"][0]["clock"] == 9.0  # 21 s charged for the decision
     await close_all(p0, back)
+
+
+@pytest.mark.parametrize(("cover", "kind"), [("easy", "gentle"), ("hard", "ismcts")])
+async def test_the_host_chooses_how_the_cover_bot_plays(config, cover, kind, monkeypatch):
+    made: list[str] = []  # the bots the pacer makes, by the name it asks for
+
+    def recording(name: str, *args: Any, **kwargs: Any) -> Any:
+        made.append(name)
+        return make_bot(name, *args, **kwargs)
+
+    monkeypatch.setattr(pacer, "make_bot", recording)
+    config.grace, config.cover = GRACE, cover
+    server = GotherServer(config)
+    await server.start()
+    url = f"ws://127.0.0.1:{server.port}"
+    _, clients, _ = await seat_players(url)
+    c0, c1, c2 = clients
+    await c1.close()
+    due, _ = await drive({0: c0, 2: c2}, lambda m, n: m["view"]["to_act"] == 1)
+    covered = await earliest(c2, lambda m: m["seq"] == due["seq"] + 1)
+    assert seat_flags(covered["view"], 1) == (False, True)
+    assert made and set(made) == {kind}  # seat 1's moves, made by the host's choice of bot
+    await close_all(c0, c2)
+    await server.close()
+
+
+def test_serve_refuses_a_cover_bot_it_does_not_know(capsys):
+    from gother_tui.cli.parser import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--cover", "ismcts"])  # a kind, not a difficulty
+    assert "invalid choice: 'ismcts'" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Random sequences of requests from several clients against an in-process server
 (Hypothesis `RuleBasedStateMachine`): hello, create, join, leave, resume, watch, start,
-move, chat, rematch and dropped connections, in any order.
+move, chat, rematch, requests naming a table, and dropped connections, in any order.
 
 Bots move at once; absent players are never covered and present ones never time out here
 (those delays are far beyond a run). So after each step, once no bot has a move due and
@@ -8,10 +8,11 @@ every client has the answer to a marker request, the server has nothing in fligh
 invariant can be checked exactly:
 - no leak: no `state` before the game is over holds another seat's hand or the reveal, and
   a spectator's has no `you`;
-- one seat per token, one token per seat, and a connection at one table at most;
-- views consistent: each client's newest `state` is the table's current one, equal to the
-  view the server would build for that viewer now;
-- every refusal is an `error` with a code of the contract.
+- one seat per token, one token per seat, and a connection plays one seat and watches one
+  table at most (watching never takes it from its seat);
+- views consistent: each client's newest `state` of each table it is at is that table's
+  current one, equal to the view the server would build for that viewer now;
+- every request is answered: a reply or an `error` carrying its rid, a code of the contract.
 """
 
 from __future__ import annotations
@@ -172,11 +173,30 @@ class RequestSequences(RuleBasedStateMachine):
         if self.clients[i] is not None:
             self.ask(i, kind)
 
+    @precondition(lambda self: self.tables)
+    @rule(i=slot, which=pick, kind=st.sampled_from(["start", "leave", "rematch", "hint", "chat"]))
+    def named(self, i: int, which: int, kind: str) -> None:
+        """A request naming its table acts there, or is refused if this connection is not
+        at it (a seat for a seat's request) and changes nothing."""
+        if self.clients[i] is None:
+            return
+        table = self.table(which)
+        self.settle()  # a connection dropped before is gone from the server too
+        conn = next(c for c in self.server.connections if c.name == f"C{i}")
+        at = [t.id for t in (conn.seated, conn.watched) if t is not None]
+        allowed = at if kind in ("leave", "chat") else at[:1] if conn.seated else []
+        fields = {"text": "hi"} if kind == "chat" else {}
+        reply = self.ask(i, kind, table=table, **fields)
+        if table not in allowed:
+            assert reply["t"] == "error" and reply["code"] == "not_seated", reply
+        elif reply["t"] != "error" and kind in ("leave", "chat"):
+            assert reply["table"] == table, reply
+
     @rule(i=slot, text=st.text(min_size=1, max_size=20))
     def chat(self, i: int, text: str) -> None:
-        client = self.clients[i]
-        if client is not None:
-            self.run(client.send("chat", text=text))  # a chat line has no reply of its own
+        if self.clients[i] is not None:
+            reply = self.ask(i, "chat", text=text)  # the speaker's own copy, or an error
+            assert reply["t"] in ("chat", "error"), reply
 
     @rule(i=slot, legal=st.booleans())
     def move(self, i: int, legal: bool) -> None:
@@ -195,11 +215,12 @@ class RequestSequences(RuleBasedStateMachine):
         self.settle()
         views = {}
         for conn in self.server.connections:
-            if conn.table is not None and conn.table.seat_of(conn) is not None:
+            table = conn.seated
+            if table is not None and table.seat_of(conn) is not None:
                 j = int(conn.name[1:])
                 client = self.clients[j]
                 assert client is not None
-                views[j] = client.states()[-1]["view"]
+                views[j] = newest_state(client, table.id)["view"]
         return views
 
     @rule(i=slot)
@@ -246,29 +267,36 @@ class RequestSequences(RuleBasedStateMachine):
         ]
         assert len(hashes) == len(set(hashes))
         for conn in self.server.connections:
-            at = [t for t in self.server.lobby.tables.values() if conn in t.listeners()]
-            assert len(at) <= 1 and (conn.table is None or at == [conn.table])
+            tables = self.server.lobby.tables.values()
+            playing = [t for t in tables if t.seat_of(conn) is not None]
+            watching = [t for t in tables if conn in t.spectators]
+            assert playing == ([] if conn.seated is None else [conn.seated])
+            assert watching == ([] if conn.watched is None else [conn.watched])
+            assert not set(map(id, playing)) & set(map(id, watching))  # one role at a table
 
     @invariant()
     def every_view_is_current(self) -> None:
         self.settle()
         for conn in self.server.connections:
-            table = conn.table
-            if table is None:
-                continue
             client = self.clients[int(conn.name[1:])]
             assert client is not None
-            newest = client.states()[-1]
-            assert newest["seq"] == table.seq, (newest["seq"], table.seq)
-            seat = table.seat_of(conn)
-            expected = table.wire_view(SPECTATOR if seat is None else seat).to_wire()
-            for view in (newest["view"], expected):
-                view["table"]["spectators"] = None  # watching changes it, not the state
-            assert newest["view"] == expected, [
-                (k, newest["view"][k], expected[k])
-                for k in expected
-                if newest["view"].get(k) != expected[k]
-            ]
+            for table in {id(t): t for t in (conn.seated, conn.watched) if t}.values():
+                newest = newest_state(client, table.id)
+                assert newest["seq"] == table.seq, (newest["seq"], table.seq)
+                seat = table.seat_of(conn)
+                expected = table.wire_view(SPECTATOR if seat is None else seat).to_wire()
+                for view in (newest["view"], expected):
+                    view["table"]["spectators"] = None  # watching changes it, not the state
+                assert newest["view"] == expected, [
+                    (k, newest["view"][k], expected[k])
+                    for k in expected
+                    if newest["view"].get(k) != expected[k]
+                ]
+
+
+def newest_state(client: Client, table_id: str) -> dict[str, Any]:
+    """The newest `state` a client got of one table (a connection may be at two)."""
+    return [m for m in client.states() if m["view"]["table"]["id"] == table_id][-1]
 
 
 RequestSequences.TestCase.settings = settings(

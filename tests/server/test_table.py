@@ -1,6 +1,6 @@
 """The table core (server/table.py) and its fan-out (server/fanout.py), without a network:
 the core changes and records, sends nothing and arms nothing; a change is written to the
-store before it is applied (DESIGN Principle 6); one publish tells everyone."""
+store before it is applied (Principle 6); one publish tells everyone."""
 
 from __future__ import annotations
 
