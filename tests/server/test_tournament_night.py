@@ -304,3 +304,26 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
         await close_all(watcher, host)
     finally:
         await second.close()
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_dropping_out_at_a_table_hands_the_seat_to_a_bot_that_plays_on(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=2, seats=3))["id"]
+    [stays] = await register(url, tournament, ["Ann"])
+    goes = await Client.connect(url, "Bea")  # registers, sits, and never moves
+    await goes.request("tournament_join", tournament=tournament)
+    await host.request("tournament_start", tournament=tournament)
+    table = (await goes.next(lambda m: m["t"] == "joined"))["table"]
+    dropped = await goes.request("tournament_drop", tournament=tournament)
+    assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
+    # the bot plays Bea's seat at once: the game ends without her, and round 2 is Ann's
+    final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    assert [t["players"] for t in final["tables"]] == [["Ann"]]
+    rows = {r["name"]: (r["games"], r["dropped"]) for r in final["standings"]}
+    assert rows == {"Ann": (2, False), "Bea": (1, True)}
+    await stays.heard_games_end(2)
+    bea = next(p for p in stays.finals[table]["players"] if p["name"] == "Bea")
+    assert bea["bot"] is True
+    await finish(host, [stays])
+    await goes.close()
