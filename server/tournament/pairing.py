@@ -25,7 +25,7 @@ P = TypeVar("P", bound=Hashable)
 
 SEATS = range(3, 6)  # a tournament table seats 3 to 5 (RULES R2)
 WINDOW = 8  # table-mates are sought among this many players below the table's best
-BUDGET = 20_000  # tables tried before the search settles for the best arrangement found
+BUDGET = 2_000  # tables tried before the search settles for the best found (then mended)
 
 
 @dataclass(frozen=True)
