@@ -166,7 +166,18 @@ class Director:
             raise ProtocolError("already_started", "the tournament has already begun")
         if len(tournament.entries) < 2:
             raise ProtocolError("not_started", "a tournament needs at least 2 players")
+        self._check_room(tournament)
         self._next_round(tournament)
+
+    def _check_room(self, tournament: Tournament) -> None:
+        """Refuse a round the lobby cannot hold whole (before any of its tables exists)."""
+        tables = -(-sum(not e.dropped for e in tournament.entries.values()) // tournament.seats)
+        free = self.lobby.max_tables - len(self.lobby.tables)
+        if tables > free:
+            raise ProtocolError(
+                "too_many_tables",
+                f"the round needs {tables} tables and this server has room for {free} now",
+            )
 
     def drop(self, tournament: Tournament, peer: Peer) -> Table | None:
         """Out of the rounds to come; at a table in play, a bot takes the seat for good
@@ -259,10 +270,15 @@ class Director:
         """After one of the round's tables is over: seat the next round once all are."""
         if not all(s.over for s in tournament.played[-1]):
             return
-        if len(tournament.played) < tournament.rounds:
-            self._next_round(tournament)
-        else:
+        if len(tournament.played) >= tournament.rounds:
             tournament.over = True
+            return
+        try:
+            self._check_room(tournament)
+        except ProtocolError as exc:  # no one asked: the host's log says why it waits
+            log.error("tournament %s cannot seat its next round: %s", tournament.id, exc.message)
+            return
+        self._next_round(tournament)
 
     def _next_round(self, tournament: Tournament) -> None:
         """Seat the players still in by the standings and deal every table of the round."""

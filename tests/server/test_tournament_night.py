@@ -327,3 +327,20 @@ async def test_dropping_out_at_a_table_hands_the_seat_to_a_bot_that_plays_on(url
     assert bea["bot"] is True
     await finish(host, [stays])
     await goes.close()
+
+
+@pytest.mark.parametrize("config", [{**NIGHT, "max_tables": 2}], indirect=True)
+async def test_a_round_the_server_has_no_room_for_is_refused_whole(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, seats=3))["id"]
+    players = [await Client.connect(url, f"P{i}") for i in range(7)]  # three tables of three
+    for player in players:
+        await player.request("tournament_join", tournament=tournament)
+    refused = await host.request("tournament_start", tournament=tournament)
+    assert (refused["t"], refused["code"]) == ("error", "too_many_tables"), refused
+    assert "needs 3 tables" in refused["message"]
+    after = await host.request("tournament_watch", tournament=tournament)
+    assert (after["phase"], after["tables"]) == ("registering", [])
+    listing = await host.request("list")
+    assert listing["tables"] == []  # not one table of the round was made
+    await close_all(host, *players)
