@@ -18,6 +18,7 @@ from textual.message_pump import MessagePump
 from textual.notifications import Notification, Notify
 
 from gother_tui import messages as msg
+from gother_tui import tournament_words
 from gother_tui.alerts import SEVERITIES, Alert, alerts
 from gother_tui.asked import Asked, title
 from gother_tui.catalogue import Catalogue
@@ -36,6 +37,7 @@ from gother_tui.screens.name import NameScreen
 from gother_tui.screens.password import PasswordScreen
 from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
+from gother_tui.screens.tournament import TournamentScreen
 from gother_tui.screens.viewer import TextViewer
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import TransportFactory, WebSocketTransport
@@ -58,6 +60,7 @@ class GotherApp(ClientApp):
     HELP_SECTIONS: ClassVar = (
         ("At the table", TableScreen.BINDINGS),
         ("In the lobby", LobbyScreen.BINDINGS),
+        ("A tournament", TournamentScreen.BINDINGS),
     )
     KEYMAPPED: ClassVar = (
         TableScreen.BINDINGS,
@@ -71,6 +74,7 @@ class GotherApp(ClientApp):
         TextViewer.BINDINGS,
         StoryScreen.BINDINGS,
         HelpScreen.BINDINGS,
+        TournamentScreen.BINDINGS,
     )
 
     def __init__(
@@ -308,6 +312,11 @@ class GotherApp(ClientApp):
                 self._do(self.flow.watching(message))
             case sm.Left():
                 self._do(self.flow.left())
+            case sm.Tournament():
+                heard = tournament_words.news(self.tournament, message)
+                self.tournament = message
+                if heard is not None and message.rid is None:
+                    self.notify(heard, title="Tournament", markup=False)
             case sm.Closed():  # the table is gone (its players ended the game): as if left
                 last = self.view
                 self._do(self.flow.left())

@@ -43,7 +43,12 @@ BROWSER_KEYS = ("^q ^w F1", "the browser's own: ^w closes this tab (your seat is
 
 class ClientApp(App[None]):
     TITLE = "Gother Than Thou"
-    CSS_PATH: ClassVar = [STYLES / "app.tcss", STYLES / "lobby.tcss", STYLES / "table.tcss"]
+    CSS_PATH: ClassVar = [
+        STYLES / "app.tcss",
+        STYLES / "lobby.tcss",
+        STYLES / "table.tcss",
+        STYLES / "tournament.tcss",
+    ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "f1,question_mark",
@@ -76,6 +81,7 @@ class ClientApp(App[None]):
     link: reactive[Link] = reactive[Link]("connecting")
     link_detail: reactive[str] = reactive("")
     chat: reactive[tuple[sm.Chat, ...]] = reactive(tuple)
+    tournament: reactive[sm.Tournament | None] = reactive(None)  # the one registered in or followed
 
     def __init__(self, options: ClientOptions) -> None:
         super().__init__()

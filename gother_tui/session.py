@@ -46,6 +46,11 @@ class Session(Protocol):
         ...
 
     @property
+    def tournament(self) -> sm.Tournament | None:
+        """The tournament registered in or followed, as the server last sent it."""
+        ...
+
+    @property
     def catalogue(self) -> Catalogue: ...
 
     @property

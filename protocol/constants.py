@@ -13,6 +13,7 @@ MAX_FRAME = 64 * 1024
 RECORD_PART = 48 * 1024
 # Tables per `tables` reply: with the largest rows a page still fits in one frame.
 LIST_PAGE = 50
+STANDINGS_PAGE = 50  # rows of the standings per reply
 
 # Bits of a game's seed (`view.reveal.seed`, a record's `seed`): a JavaScript number holds
 # every integer below 2**53 exactly, so a seed never rounds in a browser or Node client.
@@ -49,3 +50,6 @@ BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they
 DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
 PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic" -> "normal"
+TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
+TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame
+TOURNAMENTS_LIVE = 20  # not over, on one server

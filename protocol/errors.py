@@ -34,6 +34,11 @@ class ErrorCode(StrEnum):
     TOO_MANY_SEATS = "too_many_seats"
     NO_RECORD = "no_record"
     NAME_TAKEN = "name_taken"
+    NO_TOURNAMENTS = "no_tournaments"
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
+    NOT_ORGANISER = "not_organiser"
+    NOT_REGISTERED = "not_registered"
+    NO_STANDINGS = "no_standings"
 
 
 class ProtocolError(Exception):

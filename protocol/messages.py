@@ -34,6 +34,7 @@ from protocol.constants import (
     PROTOCOL_VERSION,
     ROUND_CAPS,
     SEATS,
+    TOURNAMENT_ROUNDS,
 )
 from protocol.errors import ProtocolError
 from protocol.text import clean_text, name_problem, tidy_name
@@ -152,6 +153,17 @@ REQUESTS: dict[str, Check] = {
         {"table": TABLE_ID},
         {"game": integer(1, 1_000_000), "part": integer(0, 10_000), "password": PASSWORD},
     ),
+    # tournaments (docs/protocol.md): created with the host's leave (`password`)
+    "tournament_create": _request(
+        {"name": NAME, "rounds": integer(1, TOURNAMENT_ROUNDS), "seats": integer(3, 5)},
+        {"variants": VARIANTS, "bot": BOT_KIND, "duplicate": boolean, "password": PASSWORD},
+    ),
+    "tournament_join": _request({"tournament": TABLE_ID}),  # register, or come back
+    "tournament_start": _request({"tournament": TABLE_ID}),  # its creator deals round 1
+    "tournament_drop": _request({"tournament": TABLE_ID}),  # out of the rounds to come
+    "tournament_watch": _request({"tournament": TABLE_ID}),  # follow the standings
+    # a page of the host's standings (every player's record and rating) from `offset` on
+    "standings": _request({}, {"offset": integer(0, 1_000_000)}),
 }
 
 

@@ -101,12 +101,74 @@ class Record(Reply, tag="record", kw_only=True, frozen=True):
     data: bytes
 
 
+class StandingsRow(Wire, frozen=True):
+    """One player of the `standings`: their record of finished games and their rating."""
+
+    player: str  # the identity: a stable key, not for showing
+    name: str  # the identity as people read it
+    bot: bool
+    reference: bool  # a bot at a fixed rating (easy, normal, hard): the scale's marks
+    mu: float  # the rating (openskill Plackett-Luce; a new player is 25)
+    sigma: float  # its uncertainty
+    provisional: bool  # too few games yet for the rating to mean much
+    games: int
+    wins: int  # games won, a shared win included
+    places: tuple[int, ...]  # places[i]: games finished in place i + 1
+    last_seen: str  # when their latest game ended: UTC, ISO 8601
+
+
+class Standings(Reply, tag="standings", kw_only=True, frozen=True):
+    """One page of the host's standings, the best first: `rows` from `offset` on, of
+    `total`; a rating is provisional until `provisional_games` games."""
+
+    rows: tuple[StandingsRow, ...]
+    offset: int
+    total: int
+    provisional_games: int
+
+
 class Closed(Wire, tag_field="t", tag="closed", frozen=True):
     """The table is gone (its game was ended by a vote, or it expired): no more `state`."""
 
     table: str
     reason: str
     rid: int | None = None  # only to the player whose `end` vote closed it
+
+
+class TournamentTable(Wire, frozen=True):
+    """One table of a tournament round: watch it by its id."""
+
+    table: str
+    players: tuple[str, ...]  # the tournament's players at it in seat order; bots sit after
+    bots: int
+    over: bool
+
+
+class TournamentStanding(Wire, frozen=True):
+    player: str  # the identity, a stable key (as in the `standings` rows)
+    name: str  # the identity as people read it
+    games: int
+    points: float  # by place, summed over the tournament's games
+    goth: int  # Goth Points, summed
+    rating: float
+    match_points: float  # duplicate deals: seat-by-seat comparisons won (else 0)
+    dropped: bool
+
+
+class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
+    """A tournament as it stands, to its players and watchers after every change."""
+
+    id: str
+    name: str
+    rounds: int
+    seats: int  # at every table: bots fill short ones
+    duplicate: bool  # every table of a round is dealt the same cards seat by seat
+    variants: Variants
+    phase: str  # registering | playing | over
+    round: int  # the round being played, 0 while registering
+    players: tuple[str, ...]  # registered, in registration order
+    tables: tuple[TournamentTable, ...]  # the round's (one frame holds them, not every round's)
+    standings: tuple[TournamentStanding, ...]  # best first
 
 
 class Error(Reply, tag="error", kw_only=True, frozen=True):
@@ -154,7 +216,9 @@ Message = (
     | Hint
     | Left
     | Record
+    | Standings
     | Closed
+    | Tournament
     | Error
     | State
     | Story

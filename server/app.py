@@ -48,10 +48,12 @@ from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
+from server.ratings.host import HostStandings
 from server.records import BUILD_BURST, BUILD_SHARE, Records
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
+from server.tournament.director import Director
 
 if TYPE_CHECKING:
     from server.ssh import SshFrontDoor, SshOptions
@@ -63,7 +65,18 @@ OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: o
 WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
-COSTS = {"list": 5, "watch": 5, "create": 5, "record": 5, "join": 2, "resume": 2, "hint": 2}
+COSTS = {
+    "list": 5,
+    "watch": 5,
+    "create": 5,
+    "record": 5,
+    "standings": 5,
+    "join": 2,
+    "resume": 2,
+    "hint": 2,
+    "tournament_create": 5,
+    "tournament_watch": 5,
+}
 CLOSE_POLICY = 1008  # said no hello in time
 CLOSE_RESTART = 1012  # "service restart": the server is going down, come back later
 CLOSE_TRY_LATER = 1013
@@ -112,6 +125,8 @@ class ServerConfig:
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     web: WebOptions | None = None  # also a web door (server/web/) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
+    # the host's leave to create tournaments (None: this server runs none)
+    tournament_password: str | None = None
 
 
 @dataclass(eq=False)
@@ -232,6 +247,9 @@ class GotherServer:
             expire=config.expire,
         )
         self.records = Records(self.store, config.record_share, config.record_burst)
+        self.standings = HostStandings(config.db, self.store)
+        self.director = Director(self.lobby, self._seat_for_tournament, self.standings.rating)
+        self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         self.pending = 0  # connections that have not said hello yet
@@ -246,6 +264,8 @@ class GotherServer:
 
     async def start(self) -> None:
         self.lobby.restore()
+        self.director.restore()  # on the restored tables
+        self.standings.start()  # after the restore, which stores an end it finds missing
         self.max_connections = descriptor_budget(
             self.config.max_connections, self.config.max_pending
         )
@@ -307,6 +327,9 @@ class GotherServer:
             chore.cancel()
         self.pacer.close()
         self.hints.close()
+        self.standings.close()
+        for task in self.answering:
+            task.cancel()
         self.store.close()
         log.info("server stopped")
 
@@ -351,6 +374,7 @@ class GotherServer:
                 del self.by_address[conn.address]
             self._stop_watching(conn)
             self._away_from_seat(conn)
+            self.director.disconnected(conn)
             log.info("connection closed: %s", conn.describe())
 
     def _refusal(self, conn: Connection) -> str | None:
@@ -416,6 +440,11 @@ class GotherServer:
         and arm the table's timer for what is due next."""
         publish(table, mover, rid)
         self.pacer.arm(table)
+        if table.outcome is not None:
+            self.standings.game_over(table.outcome)
+        tournament = self.director.table_changed(table)  # a game over may end a round
+        if tournament is not None:
+            self.director.tell(tournament)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -593,6 +622,9 @@ class GotherServer:
         for listener in close_table(table, "the players ended the game", closer, rid):
             if isinstance(listener, Connection):
                 listener.gone_from(table)
+        tournament = self.director.table_gone(table)  # a round waits on it no more
+        if tournament is not None:
+            self.director.tell(tournament)
 
     def on_record(self, conn: Connection, request: dict[str, Any]) -> None:
         """A finished game's record, one part per request (server/records.py)."""
@@ -607,6 +639,79 @@ class GotherServer:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
         part = request.get("part", 0)
         conn.send(self.records.part(table_id, game_no, part, request.get("rid"), conn.costly))
+
+    # -- tournaments (server/tournament/) ---------------------------------------------------
+
+    def on_tournament_create(self, conn: Connection, request: dict[str, Any]) -> None:
+        right = self.config.tournament_password
+        if right is None:
+            raise ProtocolError(
+                "no_tournaments", "this server runs no tournaments (its host has not allowed any)"
+            )
+        given = request.get("password", "")
+        self._password(
+            conn,
+            self.server_guesses,
+            lambda: hmac.compare_digest(given.encode(), right.encode()),
+            "creating a tournament needs the host's password for it",
+        )
+        tournament = self.director.create(conn, request)
+        conn.send(self.director.message(tournament, request.get("rid")))
+
+    def on_tournament_join(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        self.director.register(tournament, conn)
+        self.director.tell(tournament, conn, request.get("rid"))
+
+    def on_tournament_start(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        self.director.start(tournament, conn)
+        self.director.tell(tournament, conn, request.get("rid"))
+
+    def on_tournament_drop(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        left = self.director.drop(tournament, conn)
+        if left is not None:  # a bot plays the seat on: everyone there hears it
+            conn.gone_from(left)
+            self.after_change(left)
+        self.director.tell(tournament, conn, request.get("rid"))
+
+    def on_tournament_watch(self, conn: Connection, request: dict[str, Any]) -> None:
+        tournament = self.director.find(request["tournament"])
+        tournament.watchers.add(conn)
+        conn.send(self.director.message(tournament, request.get("rid")))
+
+    def _seat_for_tournament(self, peer: Peer, table: Table, seat: int, token: str) -> None:
+        """The director seated a connected player: they move to that table, told its seat."""
+        assert isinstance(peer, Connection)
+        if peer.seated is not table:
+            self._away_from_seat(peer)  # one seat played at a time: the former one waits
+        if peer.watched is table:
+            self._stop_watching(peer)
+        peer.seated = table
+        peer.at(table)
+        peer.send(
+            server_messages.Joined(
+                table=table.id, seat=seat, token=token, cards=table.deck.catalogue()
+            )
+        )
+
+    def on_standings(self, conn: Connection, request: dict[str, Any]) -> None:
+        """A page of the host's standings (server/ratings/), once they are rebuilt."""
+        offset, rid = request.get("offset", 0), request.get("rid")
+        if not self.standings.rebuilding:
+            conn.send(self.standings.page(offset, rid))
+            return
+        task = asyncio.get_running_loop().create_task(self._standings_later(conn, offset, rid))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
+
+    async def _standings_later(self, conn: Connection, offset: int, rid: int | None) -> None:
+        await self.standings.when_rebuilt()
+        try:
+            conn.send(self.standings.page(offset, rid))
+        except ProtocolError as exc:
+            conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
 
     # -- passwords -------------------------------------------------------------------------
 
@@ -754,6 +859,12 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "pause",
         "end",
         "record",
+        "tournament_create",
+        "tournament_join",
+        "tournament_start",
+        "tournament_drop",
+        "tournament_watch",
+        "standings",
     )
 }
 

@@ -188,6 +188,7 @@ class Lobby:
                 bot_kind=seat.bot_kind,
                 away_since=None if seat.bot_kind else now,
                 bank=seat.bank or 0.0,
+                left_game=seat.left_game,
             )
         table.game_no = record.game_no
         if record.seed is not None:
@@ -214,6 +215,8 @@ class Lobby:
                     f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
                 ) from None
             table.restore_game(game)
+            if game.over and not self.store.has_outcome(table.id, table.game_no):
+                table.finish()  # its end was not stored before the server went down
         table.chat = record.chat[-CHAT_KEPT:]
         table.attended = now
         return table

@@ -89,6 +89,42 @@ UPGRADES = (
     """,
     # 2: a spectator's chat line stays marked as watching after a restart (issue 18, item 3).
     "ALTER TABLE chat ADD COLUMN watching INTEGER NOT NULL DEFAULT 0;",
+    # 3: standings and ratings (issue 21): how each finished game ended, which moves a bot
+    # made for a seat's player, and the game in which a player left their seat to a bot.
+    """
+    ALTER TABLE games ADD COLUMN outcome TEXT;   -- JSON (server/ratings/outcome.py) once over
+    ALTER TABLE moves ADD COLUMN cover INTEGER NOT NULL DEFAULT 0;  -- 1: a bot played it
+    ALTER TABLE seats ADD COLUMN left_game INTEGER;  -- its player left during this game
+    """,
+    # 4: tournaments (issue 21): what a restart cannot derive. Results are not stored: they
+    # are the stored outcomes of game 1 of each tournament table.
+    """
+    CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        seats INTEGER NOT NULL,
+        variants TEXT NOT NULL,  -- JSON
+        bot TEXT NOT NULL,
+        duplicate INTEGER NOT NULL,
+        organiser TEXT NOT NULL  -- the PlayerId of its creator
+    );
+    CREATE TABLE tournament_players (
+        tournament TEXT NOT NULL REFERENCES tournaments(id),
+        n INTEGER NOT NULL,  -- registration order
+        player TEXT NOT NULL,  -- a PlayerId
+        dropped INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament, player)
+    );
+    CREATE TABLE tournament_tables (
+        tournament TEXT NOT NULL REFERENCES tournaments(id),
+        round INTEGER NOT NULL,
+        n INTEGER NOT NULL,  -- the table's number in its round
+        table_id TEXT NOT NULL,
+        players TEXT NOT NULL,  -- JSON: the PlayerIds at it in seat order
+        PRIMARY KEY (tournament, round, n)
+    );
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -110,6 +146,7 @@ class SeatRecord:
     token_hash: str | None
     bot_kind: str | None
     bank: float | None = None
+    left_game: int | None = None  # the game its player left in; a bot has played it since
 
 
 @dataclass
@@ -129,6 +166,20 @@ class TableRecord:
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
     chat: list[ChatLine] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
+
+
+@dataclass
+class TournamentRecord:
+    id: str
+    name: str
+    rounds: int
+    seats: int
+    variants: dict[str, Any]
+    bot: str
+    duplicate: bool
+    organiser: str
+    players: list[tuple[str, bool]] = field(default_factory=list)  # (player, dropped) in order
+    rounds_played: list[list[tuple[str, list[str]]]] = field(default_factory=list)  # tables
 
 
 @dataclass(frozen=True)
@@ -281,18 +332,21 @@ class Store:
         seat: int,
         move: dict[str, Any],
         bank: float | None = None,
+        cover: bool = False,
     ) -> None:
-        """One move, and the mover's clock bank after it when the table has a clock."""
+        """One move, and the mover's clock bank after it when the table has a clock;
+        `cover`: a bot made it in the place of the seat's player."""
         statements = [
             (
-                "INSERT INTO moves (table_id, game_no, idx, seat, move)"
-                " VALUES (:table, :game, :idx, :seat, :move)",
+                "INSERT INTO moves (table_id, game_no, idx, seat, move, cover)"
+                " VALUES (:table, :game, :idx, :seat, :move, :cover)",
                 {
                     "table": table_id,
                     "game": game_no,
                     "idx": idx,
                     "seat": seat,
                     "move": msgpack.packb(move),
+                    "cover": int(cover),
                 },
             )
         ]
@@ -304,6 +358,15 @@ class Store:
                 )
             )
         self._transaction(*statements)
+
+    def finish_game(self, table_id: str, game_no: int, outcome: dict[str, Any]) -> None:
+        """How a game that is over ended (`Outcome.to_json`), for the standings."""
+        self._transaction(
+            (
+                "UPDATE games SET outcome = :outcome WHERE table_id = :table AND game_no = :game",
+                {"outcome": json.dumps(outcome), "table": table_id, "game": game_no},
+            )
+        )
 
     def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
         """A chat line; only the newest CHAT_STORED of a table are kept."""
@@ -409,8 +472,8 @@ class Store:
         record.seat_records = [
             SeatRecord(*r)
             for r in self.db.execute(
-                "SELECT seat, name, token_hash, bot_kind, bank FROM seats WHERE table_id = :table"
-                " ORDER BY seat",
+                "SELECT seat, name, token_hash, bot_kind, bank, left_game FROM seats"
+                " WHERE table_id = :table ORDER BY seat",
                 {"table": table_id},
             )
         ]
@@ -450,6 +513,134 @@ class Store:
                 raise ValueError(f"move {idx} of game {game_no} is not msgpack ({exc!r})") from None
         return (None if row is None else row[0]), moves
 
+    def movers(self, table_id: str, game_no: int) -> list[tuple[int, bool]]:
+        """Each move's seat and whether a bot made it for the seat's player, in order."""
+        rows = self.db.execute(
+            "SELECT seat, cover FROM moves WHERE table_id = :table AND game_no = :game"
+            " ORDER BY idx",
+            {"table": table_id, "game": game_no},
+        )
+        return [(seat, bool(cover)) for seat, cover in rows]
+
+    def outcomes(self) -> list[tuple[str, int, str]]:
+        """(table, game, outcome JSON) of every game that ended by being played out."""
+        rows = self.db.execute(
+            "SELECT table_id, game_no, outcome FROM games"
+            " WHERE outcome IS NOT NULL AND ended IS NULL"
+        )
+        return [(table, game, outcome) for table, game, outcome in rows]
+
+    # -- tournaments ---------------------------------------------------------------------
+
+    def save_tournament(self, t: TournamentRecord) -> None:
+        self._transaction(
+            (
+                "INSERT INTO tournaments (id, name, rounds, seats, variants, bot, duplicate,"
+                " organiser) VALUES (:id, :name, :rounds, :seats, :variants, :bot, :duplicate,"
+                " :organiser)",
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "rounds": t.rounds,
+                    "seats": t.seats,
+                    "variants": json.dumps(t.variants),
+                    "bot": t.bot,
+                    "duplicate": int(t.duplicate),
+                    "organiser": t.organiser,
+                },
+            )
+        )
+
+    def add_tournament_player(self, tournament: str, n: int, player: str) -> None:
+        self._transaction(
+            (
+                "INSERT INTO tournament_players (tournament, n, player)"
+                " VALUES (:tournament, :n, :player)",
+                {"tournament": tournament, "n": n, "player": player},
+            )
+        )
+
+    def drop_tournament_player(self, tournament: str, player: str) -> None:
+        self._transaction(
+            (
+                "UPDATE tournament_players SET dropped = 1"
+                " WHERE tournament = :tournament AND player = :player",
+                {"tournament": tournament, "player": player},
+            )
+        )
+
+    def save_tournament_round(
+        self, tournament: str, round_no: int, tables: Sequence[tuple[str, Sequence[str]]]
+    ) -> None:
+        """A round's tables (table id, its players in seat order), all or none."""
+        self._transaction(
+            *(
+                (
+                    "INSERT INTO tournament_tables (tournament, round, n, table_id, players)"
+                    " VALUES (:tournament, :round, :n, :table, :players)",
+                    {
+                        "tournament": tournament,
+                        "round": round_no,
+                        "n": n,
+                        "table": table,
+                        "players": json.dumps(list(players)),
+                    },
+                )
+                for n, (table, players) in enumerate(tables, 1)
+            )
+        )
+
+    def tournaments(self) -> list[TournamentRecord]:
+        records = {}
+        for row in self.db.execute(
+            "SELECT id, name, rounds, seats, variants, bot, duplicate, organiser"
+            " FROM tournaments ORDER BY rowid"
+        ):
+            records[row[0]] = TournamentRecord(
+                row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], bool(row[6]), row[7]
+            )
+        for tournament, player, dropped in self.db.execute(
+            "SELECT tournament, player, dropped FROM tournament_players ORDER BY tournament, n"
+        ):
+            records[tournament].players.append((player, bool(dropped)))
+        for tournament, round_no, table, players in self.db.execute(
+            "SELECT tournament, round, table_id, players FROM tournament_tables"
+            " ORDER BY tournament, round, n"
+        ):
+            played = records[tournament].rounds_played
+            while len(played) < round_no:
+                played.append([])
+            played[round_no - 1].append((table, json.loads(players)))
+        return list(records.values())
+
+    def outcome(self, table_id: str, game_no: int) -> dict[str, Any] | None:
+        """A game's stored outcome (`Outcome.to_json`), if it was played out."""
+        row = self.db.execute(
+            "SELECT outcome FROM games WHERE table_id = :table AND game_no = :game"
+            " AND outcome IS NOT NULL AND ended IS NULL",
+            {"table": table_id, "game": game_no},
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def has_games(self) -> bool:
+        return self.db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+
+    def games_without_outcome(self) -> list[tuple[str, int]]:
+        """(table, game) of every game with no stored outcome that its players did not end:
+        being played, or played out before outcomes were stored (schema 1)."""
+        rows = self.db.execute(
+            "SELECT table_id, game_no FROM games WHERE outcome IS NULL AND ended IS NULL"
+        )
+        return [(table, game) for table, game in rows]
+
+    def has_outcome(self, table_id: str, game_no: int) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM games WHERE table_id = :table AND game_no = :game"
+            " AND outcome IS NOT NULL",
+            {"table": table_id, "game": game_no},
+        )
+        return row.fetchone() is not None
+
     def ended(self, table_id: str, game_no: int) -> str | None:
         row = self.db.execute(
             "SELECT ended FROM games WHERE table_id = :table AND game_no = :game",
@@ -473,8 +664,8 @@ def _utf8(table_id: str) -> Iterator[None]:
 
 def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:
     return (
-        "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank)"
-        " VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank)",
+        "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank,"
+        " left_game) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank, :left_game)",
         {
             "table": table_id,
             "seat": seat.seat,
@@ -482,6 +673,7 @@ def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any
             "token_hash": seat.token_hash,
             "bot_kind": seat.bot_kind,
             "bank": seat.bank,
+            "left_game": seat.left_game,
         },
     )
 

@@ -10,11 +10,13 @@ event loop after each change. A change is verified, then written to the store, t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
@@ -34,6 +36,8 @@ from server.game import (
 )
 from server.pace import cover_warning
 from server.passwords import check_password
+from server.ratings.identity import player_id
+from server.ratings.outcome import Outcome, SeatResult, turn_share
 from server.store import ChatLine, SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 
@@ -84,9 +88,12 @@ class Seat:
     pause: bool = False  # votes to pause the game (or to go on, once paused: False)
     end: bool = False  # votes to end the game unfinished
     address: str = ""  # where the player connected from (seat quotas; not stored)
+    left_game: int | None = None  # the game its player left in: a bot has played it since
 
     def record(self, seat: int) -> SeatRecord:
-        return SeatRecord(seat, self.name, self.token_hash, self.bot_kind, self.bank)
+        return SeatRecord(
+            seat, self.name, self.token_hash, self.bot_kind, self.bank, self.left_game
+        )
 
     @property
     def is_bot(self) -> bool:
@@ -135,6 +142,8 @@ class Table:
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
     wins: dict[int, int] = field(default_factory=dict)  # the series: games won per seat
+    deal_seed: int | None = None  # the next deal's seed when given (duplicate deals)
+    outcome: Outcome | None = None  # how the current game ended, once it is over
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -344,9 +353,11 @@ class Table:
             self._write(lambda: self.store.delete_seat(self.id, seat))
             self.seats[seat] = None
         else:
-            bot = Seat(holder.name, None, self.settings.cover_kind, bank=holder.bank)
+            kind, left = self.settings.cover_kind, self.game_no
+            bot = Seat(holder.name, None, kind, bank=holder.bank, left_game=left)
             self._write(lambda: self.store.save_seats(self.id, [bot.record(seat)]))
-            holder.peer, holder.token_hash, holder.bot_kind = None, None, self.settings.cover_kind
+            holder.peer, holder.token_hash, holder.bot_kind = None, None, kind
+            holder.left_game = left
             holder.pause = holder.end = False
         log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
         self.changed()
@@ -389,7 +400,7 @@ class Table:
         """Fill empty seats with bots and deal a new game (also a rematch's): one write."""
         bots = self._bots_for([i for i, s in enumerate(self.seats) if s is None])
         game_no = self.game_no + 1
-        seed = secrets.randbits(SEED_BITS)  # exact as a JavaScript number too
+        seed = secrets.randbits(SEED_BITS) if self.deal_seed is None else self.deal_seed
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
         bank = self.clock_rule.initial if self.clock_rule else 0.0
@@ -400,7 +411,8 @@ class Table:
         self._write(lambda: self.store.start_game(self.id, game_no, seed, records))
         for seat, bot in bots:
             self.seats[seat] = bot
-        self.game_no, self.game = game_no, game
+        self.game_no, self.game, self.outcome = game_no, game, None
+        self.deal_seed = None  # a rematch is dealt afresh
         for holder in self.seats:
             assert holder is not None
             holder.rematch = holder.pause = holder.end = False
@@ -417,13 +429,15 @@ class Table:
         self.decision_since = self.settings.clock()
 
     def move(self, seat: int, wire_move: dict[str, Any]) -> None:
+        """A player's own move."""
         if self.game is None:
             raise ProtocolError("not_started", "the game has not started yet")
-        self.apply(move_from_wire(seat, wire_move))
+        self.apply(move_from_wire(seat, wire_move), by_player=True)
 
-    def apply(self, move: Move) -> None:
-        """Verify one move, write it (with the mover's clock bank) to the store, then apply
-        it (MoveError, or StoreFailed, and nothing changed)."""
+    def apply(self, move: Move, by_player: bool = False) -> None:
+        """Verify one move, write it (with the mover's clock bank, and whether a bot made it
+        for the seat's player) to the store, then apply it (MoveError, or StoreFailed, and
+        nothing changed). A bot's move is `by_player` False."""
         game = self.game
         assert game is not None
         self.check_open()
@@ -433,8 +447,11 @@ class Table:
         now = self.settings.clock()
         bank = self._bank_after(move.seat, now)
         idx = len(game.moves)
+        cover = not by_player and self._players_seat(move.seat)
         self._write(
-            lambda: self.store.add_move(self.id, self.game_no, idx, move.seat, move.to_wire(), bank)
+            lambda: self.store.add_move(
+                self.id, self.game_no, idx, move.seat, move.to_wire(), bank, cover
+            )
         )
         game.apply(move)
         if bank is not None:
@@ -451,7 +468,34 @@ class Table:
             log.info("table %s: game %d over, winners %s", self.id, self.game_no, game.winners)
             for seat in game.winners or ():
                 self.wins[seat] = self.wins.get(seat, 0) + 1
+            self.finish()
         self.changed()
+
+    def _players_seat(self, seat: int) -> bool:
+        """Whether a person plays this seat in the current game (or did, until they left)."""
+        holder = self.seats[seat]
+        assert holder is not None
+        return holder.bot_kind is None or holder.left_game == self.game_no
+
+    def finish(self) -> None:
+        """Store how the game that is now over ended, for the standings. The game is over
+        whether or not that write lands: if it fails, the table stops, and a restart (which
+        finds the outcome missing) writes it again."""
+        game = self.game
+        assert game is not None and game.winners is not None
+        movers = self.store.movers(self.id, self.game_no)
+        seats = []
+        for seat, holder in enumerate(self.seats):
+            assert holder is not None
+            person = self._players_seat(seat)
+            player = player_id(holder.name, None if person else holder.bot_kind)
+            share = turn_share(movers, seat) if person else 1.0
+            seats.append(SeatResult(player, game.goth[seat], share))
+        finished = datetime.now(UTC).isoformat(timespec="microseconds")
+        self.outcome = Outcome(self.id, self.game_no, finished, tuple(seats), game.winners)
+        outcome = self.outcome.to_json()
+        with contextlib.suppress(StoreFailed):
+            self._write(lambda: self.store.finish_game(self.id, self.game_no, outcome))
 
     def time_out(self, seat: int) -> None:
         """A present player's clock or patience ran out: bots finish this turn for them."""

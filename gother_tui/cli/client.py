@@ -1,6 +1,6 @@
 """The client commands: `gother join` / `watch` (or, with no address, the servers heard on
-the LAN), full-screen or `--plain`, `gother replay`, and the start menu of a bare `gother`.
-A Textual app starts only for a full-screen one."""
+the LAN), full-screen or `--plain`, `gother replay`, `gother standings`, and the start menu
+of a bare `gother`. A Textual app starts only for a full-screen one."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from gother_tui import logs
 from gother_tui.address import DEFAULT_PORT
-from gother_tui.cli.passwords import CLIENT, read_secret
+from gother_tui.cli.passwords import CLIENT, HOST, read_secret
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
 
@@ -113,6 +113,18 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     logs.log_client_to_file()
     options = client_options(args, url=f"file:{args.file}")
     ReplayApp(record, options).run(mouse=options.mouse)
+    return 0
+
+
+def run_standings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.standings import StandingsError, fetch_standings, table_lines
+
+    try:
+        pages = fetch_standings(args.url, args.name, read_secret(args, parser, HOST))
+    except StandingsError as exc:
+        print(f"gother standings: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(table_lines(pages)))
     return 0
 
 

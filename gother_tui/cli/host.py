@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from gother_tui.cli import server_side
-from gother_tui.cli.passwords import BOT, SERVER, SSH, WEB, read_secret
+from gother_tui.cli.passwords import BOT, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.logs import log_to_stderr
 from protocol.view import Variants
 
@@ -61,6 +61,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.decks and not Path(args.decks).is_dir():
         parser.error(f"--decks {args.decks}: not a folder")
     password = read_secret(args, parser, SERVER)
+    tournament_password = read_secret(args, parser, TOURNAMENT)
     ssh = ssh_options(args, parser)
     web = web_options(args, parser, password)
     log_to_stderr()
@@ -74,6 +75,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             port=args.port,
             db=args.db,
             password=password,
+            tournament_password=tournament_password,
             certfile=certfile,
             keyfile=keyfile,
             grace=args.grace,

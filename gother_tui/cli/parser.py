@@ -7,7 +7,7 @@ import argparse
 
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli import argtypes, client, host, play
-from gother_tui.cli.passwords import BOT, CLIENT, SERVER, SSH, WEB, add_secret
+from gother_tui.cli.passwords import BOT, CLIENT, HOST, SERVER, SSH, TOURNAMENT, WEB, add_secret
 from protocol.constants import (
     BOT_NAMES,
     DEFAULT_ROUND_CAP,
@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
     add_secret(srv, SERVER)
+    add_secret(srv, TOURNAMENT)
     srv.add_argument(
         "--tls",
         action="store_true",
@@ -238,6 +239,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--password", help="with a URL: the table's password, if it has one")
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
+
+    standings = sub.add_parser(
+        "standings",
+        help="a host's standings: every player's record of finished games and rating",
+        description="Print the standings of the server at URL, the best first: each player's "
+        "rating (? while provisional; = for the easy, normal and hard bots, whose ratings are "
+        "fixed marks of the scale), games, wins, places (1st/2nd/3rd...) and last game.",
+    )
+    standings.add_argument("url", type=argtypes.ws_url, metavar="URL", help="ws://HOST:PORT")
+    standings.add_argument(
+        "--name", type=argtypes.player_name, default="Standings", help="the name to say hello with"
+    )
+    add_secret(standings, HOST)
+    standings.set_defaults(run=client.run_standings)
     return parser
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol import ProtocolError
+from protocol.constants import TOURNAMENT_PLAYERS, TOURNAMENT_ROUNDS, TOURNAMENTS_LIVE
 from protocol.messages import PASSWORD
 
 
@@ -46,11 +47,19 @@ WEB = Secret(
     "GOTHER_WEB_PASSWORD",
     "asked on a page before any browser session starts (default: the server's password)",
 )
+TOURNAMENT = Secret(
+    "--tournament-password",
+    "GOTHER_TOURNAMENT_PASSWORD",
+    "the host's leave to create tournaments: whoever gives it may run one (none without; "
+    f"at most {TOURNAMENTS_LIVE} at once, {TOURNAMENT_PLAYERS} players and "
+    f"{TOURNAMENT_ROUNDS} rounds each)",
+)
 CLIENT = Secret(
     "--password",
     "GOTHER_PASSWORD",
     "the table's (or the server's) password; without it, the server's is asked when needed",
 )
+HOST = Secret("--password", "GOTHER_PASSWORD", "the server's password, if it has one")
 BOT = Secret("--password", "GOTHER_PASSWORD", "the table's password")
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gother_tui import messages as msg
+from gother_tui import tournament_words
 from gother_tui.asked import Asked, title
 from gother_tui.catalogue import Catalogue
 from gother_tui.connection import Connection
@@ -94,6 +95,7 @@ class PlainClient:
         self.decision_said: list[str] = []
         self._heard_count = 0  # options of that decision said, before any `more`
         self.tables: tuple[sm.TableRow, ...] = ()  # the lobby's list, as last shown
+        self.tournament: sm.Tournament | None = None  # the one registered in or followed
         self.hint: tuple[Legal, sm.Hint] | None = None  # the hint, and the decision it is for
         self.plan: Plan | None = None  # a placement composed in parts
         self.drawing_all = False  # "draw all" under way: it speaks when it is done
@@ -249,6 +251,11 @@ class PlainClient:
             case sm.Left():
                 self.say("You left the table.")
                 self._do(self.flow.left())
+            case sm.Tournament():
+                heard = tournament_words.news(self.tournament, message)
+                self.tournament = message
+                if heard is not None and message.rid is None:
+                    self.say(heard)
             case sm.Closed():  # the table is gone (its players ended the game): as if left
                 self.say(f"The table was closed: {message.reason}")
                 view = self.view

@@ -79,6 +79,12 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
         (
             Spec("list", ("ls", "tables"), "list", "the server's tables"),
             Spec(
+                "standings",
+                ("rank", "ratings"),
+                "standings [N]",
+                "every player's record and rating, the best first (from rank N)",
+            ),
+            Spec(
                 "create",
                 ("new",),
                 "create [SEATS [BOTS]] [NAME]",
@@ -89,6 +95,14 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("start", (), "start", "before the deal: start now, bots in the free seats"),
             Spec("rematch", (), "rematch", "after the game: ask for another"),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
+            Spec(
+                "tournament",
+                ("tour",),
+                "tournament [ID | watch ID | start | drop | new ROUNDS SEATS PASSWORD NAME]",
+                "alone: the tournament you follow (its tables and standings); ID: register "
+                "in it; watch ID: follow it; start: deal its first round (its creator); drop: "
+                "leave the rounds to come; new: make one, with the host's password for it",
+            ),
             Spec(
                 "verbose",
                 ("v",),

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gother_tui import tournament_words
 from gother_tui.narrator import names_of, plural
 from gother_tui.plain import words
 from gother_tui.plain.choices import Option, describe_placement, same_move
@@ -22,6 +23,7 @@ from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plans import Plan, plan_for
 from gother_tui.prompts import step_label
+from gother_tui.standings import table_lines
 from protocol import server_messages as sm
 from protocol.view import (
     Legal,
@@ -445,6 +447,17 @@ class Player:
             self.client.tables = reply.tables
             self.say(*words.table_lines(reply.tables))
 
+    async def do_standings(self, args: str) -> None:
+        if args and not (args.isdigit() and int(args) >= 1):
+            raise Problem("standings N: N is the rank to start from, a number from 1.")
+        offset = int(args or 1) - 1
+        reply = await self.client.ask("standings", offset=offset)
+        if isinstance(reply, sm.Standings):
+            self.say(*table_lines([reply]))
+            shown = offset + len(reply.rows)
+            if shown < reply.total:
+                self.say(f"{reply.total - shown} more: standings {shown + 1}")
+
     def in_lobby(self) -> None:
         if self.view is not None:
             raise Problem("You are at a table: leave it first.")
@@ -516,6 +529,48 @@ class Player:
     async def do_leave(self, args: str) -> None:
         self.at_table()
         await self.client.ask("leave")
+
+    async def do_tournament(self, args: str) -> None:
+        word, _, rest = args.partition(" ")
+        followed = self.client.tournament
+        if not word:
+            if followed is None:
+                raise Problem(
+                    "You follow no tournament: tournament ID registers in one, "
+                    "tournament watch ID follows one."
+                )
+            self.say(*tournament_words.lines(followed))
+            return
+        if word in ("start", "drop"):
+            if followed is None:
+                raise Problem(f"tournament {word}: first register in a tournament (tournament ID).")
+            reply = await self.client.ask(f"tournament_{word}", tournament=followed.id)
+        elif word == "watch":
+            if not rest:
+                raise Problem("tournament watch ID: ID is the tournament's.")
+            reply = await self.client.ask("tournament_watch", tournament=rest)
+        elif word == "new":
+            reply = await self._new_tournament(rest)
+        else:
+            reply = await self.client.ask("tournament_join", tournament=word)
+        if isinstance(reply, sm.Tournament):
+            self.say(*tournament_words.lines(reply))
+
+    async def _new_tournament(self, args: str) -> sm.Reply | sm.State | sm.Error | None:
+        parts = args.split(" ", 3)
+        if len(parts) < 4 or not (parts[0].isdigit() and parts[1].isdigit()):
+            raise Problem(
+                "tournament new ROUNDS SEATS PASSWORD NAME: e.g. tournament new 3 4 secret "
+                "Big Night (the password is the host's, for tournaments)."
+            )
+        rounds, seats, password, name = parts
+        return await self.client.ask(
+            "tournament_create",
+            name=name,
+            rounds=int(rounds),
+            seats=int(seats),
+            password=password,
+        )
 
 
 def _waiting(view: View) -> str:

@@ -1,6 +1,6 @@
-"""The lobby: the server's tables (seats, bots, started, spectators), and keys to join,
-watch, create and refresh. The lobby asks for what it shows itself: the answers to its
-requests come back to it, and refusals show here in plain words."""
+"""The lobby: the server's tables (seats, bots, started, spectators), the host's standings
+below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
+itself: the answers to its requests come back to it, and refusals show here in plain words."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from gother_tui import messages as msg
 from gother_tui.asked import title
 from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.password import PasswordScreen
+from gother_tui.screens.tournament import TournamentScreen
 from gother_tui.session import Session
+from gother_tui.widgets.standings import StandingsPanel
 from protocol import server_messages as sm
 
 COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password")
@@ -58,6 +60,9 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch", id="lobby.watch", tooltip="watch the table chosen"),
         Binding("n", "create", "New table", id="lobby.create", tooltip="create a new table"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh", tooltip="refresh the list"),
+        Binding(
+            "t", "tournament", "Tournament", id="lobby.tournament", tooltip="a tournament night"
+        ),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -65,6 +70,7 @@ class LobbyScreen(Screen[None]):
         self.session = session
         self.tables: tuple[sm.TableRow, ...] = ()
         self._error_shown = False  # an error stays until the next thing the player does
+        self.standings_known = True  # False once the server said it knows no such request
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action == "join" and self.session.options.watch)
@@ -72,6 +78,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
         yield Footer()
 
@@ -86,7 +93,7 @@ class LobbyScreen(Screen[None]):
                 f" ({mode})",
             )
         )
-        table = self.query_one(DataTable)
+        table = self.query_one("#tables", DataTable)
         table.add_columns(*COLUMNS)
         self.set_interval(self.REFRESH_EVERY, self._refresh_by_itself)
         table.focus()
@@ -97,16 +104,24 @@ class LobbyScreen(Screen[None]):
         reply = event.reply
         if isinstance(reply, sm.Tables):
             self._show_tables(reply.tables)
+            if self.standings_known:  # whoever asked for the tables: the standings fresh too
+                self.session.request(self, "standings")
+        elif isinstance(reply, sm.Standings):
+            self.query_one(StandingsPanel).show(reply)
         elif isinstance(reply, sm.Created):  # the creator is not seated until it joins
             password = event.asked.fields.get("password")  # the `create` we sent
             self._go(reply.table, password, watch=self.session.options.watch)
 
     def on_refused(self, event: msg.Refused) -> None:
+        if event.asked.t == "standings":  # an older server: the lobby does without them
+            self.standings_known = event.error.code != "bad_message"
+            self.query_one(StandingsPanel).display = False
+            return
         self._status(f"{title(event.error.code)}: {event.error.message}", error=True)
 
     def _show_tables(self, tables: tuple[sm.TableRow, ...]) -> None:
         self.tables = tables
-        grid = self.query_one(DataTable)
+        grid = self.query_one("#tables", DataTable)
         selected = self._selected_id()
         grid.clear()
         for table in tables:
@@ -122,7 +137,7 @@ class LobbyScreen(Screen[None]):
                 self._status(f"{count}: Enter {enter}, w watches, n creates a new one.")
 
     def _selected_id(self) -> str | None:
-        grid = self.query_one(DataTable)
+        grid = self.query_one("#tables", DataTable)
         if grid.row_count == 0:
             return None
         return grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value
@@ -178,6 +193,9 @@ class LobbyScreen(Screen[None]):
         if password:
             fields["password"] = password
         self.session.request(self, "watch" if watch else "join", **fields)
+
+    def action_tournament(self) -> None:
+        self.app.push_screen(TournamentScreen(self.session))
 
     def action_create(self) -> None:
         def created(request: dict[str, Any] | None) -> None:

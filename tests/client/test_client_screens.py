@@ -169,9 +169,12 @@ async def test_a_password_table_asks_for_it_before_joining(make_app, fake):
         await until(pilot, lambda: "Password for The Crypt" in screen_text(pilot), "the prompt")
         await pilot.press(*"s3cret", "enter")
         await until(pilot, lambda: fake.conn.requests("join"), "the join")
+        asked_before = [
+            m["rid"] for m in fake.conn.sent[: fake.conn.sent.index(fake.conn.last("join"))]
+        ]
         assert fake.conn.last("join") == {
             "t": "join",
-            "rid": 3,
+            "rid": max(asked_before) + 1,  # a fresh one, after the lobby's own requests
             "table": "ab12",
             "password": "s3cret",
         }

@@ -39,6 +39,11 @@ CONTRACT_CODES = {
     "too_many_seats",
     "no_record",
     "name_taken",
+    "no_tournaments",
+    "no_such_tournament",
+    "not_organiser",
+    "not_registered",
+    "no_standings",
 }
 
 

@@ -61,6 +61,21 @@ FULL: dict[str, dict[str, Any]] = {
     "pause": {"t": "pause", "on": True},
     "end": {"t": "end"},
     "record": {"t": "record", "table": "t1", "game": 2, "part": 3, "password": "hunter2"},
+    "tournament_create": {
+        "t": "tournament_create",
+        "name": "Big Night",
+        "rounds": 5,
+        "seats": 4,
+        "variants": {"fate_discard": "top"},
+        "bot": "hard",
+        "duplicate": True,
+        "password": "the host's leave",
+    },
+    "tournament_join": {"t": "tournament_join", "tournament": "n1"},
+    "tournament_start": {"t": "tournament_start", "tournament": "n1"},
+    "tournament_drop": {"t": "tournament_drop", "tournament": "n1"},
+    "tournament_watch": {"t": "tournament_watch", "tournament": "n1"},
+    "standings": {"t": "standings", "offset": 50},
 }
 
 

@@ -62,6 +62,10 @@ STABLE_CODES = {
     "paused",
     "too_many_seats",
     "no_record",
+    "no_tournaments",
+    "no_such_tournament",
+    "not_organiser",
+    "not_registered",
 }
 
 
@@ -422,6 +426,11 @@ async def test_every_request_before_hello_is_hello_first(server, url):
         "pause": {"on": True},
         "end": {},
         "record": {"table": table},
+        "tournament_create": {"name": "Sneaky", "rounds": 2, "seats": 4, "password": "x"},
+        "tournament_join": {"tournament": "n1"},
+        "tournament_start": {"tournament": "n1"},
+        "tournament_drop": {"tournament": "n1"},
+        "tournament_watch": {"tournament": "n1"},
     }
     for t in REQUESTS.keys() - requests.keys() - {"hello"}:
         requests[t] = {}  # a type added since: one without required fields, or a bad_message

@@ -1,0 +1,314 @@
+"""Ratings and standings (issue 21), printed as figures, never asserted.
+
+    .venv/bin/python bench/ratings.py [--archive 10000] [--season 400] [--real 150]
+
+- rebuild: `--archive` finished games (3-5 seats; a club of 60 players, now and then a
+  reference bot or a seat a cover bot finished) stored as a host stores them, then
+  `server.ratings.archive.rebuild` of the database file timed (target <= 2 s for 10,000);
+- the same rebuild as a server runs it at start, in a process of its own: its wall time,
+  and meanwhile the round trips of another table's moves and of `list`, against the same
+  after the rebuild (the game's loop must not wait on it);
+- a season of bots of known strength: a club of three easy, three normal and three hard
+  members (none anchored: they are what is measured), four at a table, each game's order
+  drawn by Plackett-Luce from strengths taken from the bot ladder (docs/balance.md: normal
+  wins 38.8 % against three easy, hard about 55 % against three normal, so strengths 1,
+  1.9 and 7.0). Reported: after how many games the difficulty means are ordered easy <
+  normal < hard for good, and after how many every member is; then the final standings;
+- `--real` games played by the real easy and normal bots (the hard bot's search takes
+  seconds a game here: `--hard-iterations N` seats it too), rated the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+from server.app import GotherServer, ServerConfig
+from server.bots.registry import make_bot
+from server.game import Game, default_deck, view
+from server.ratings.archive import rebuild
+from server.ratings.identity import PlayerId, shown
+from server.ratings.outcome import Outcome, SeatResult
+from server.ratings.skill import ANCHORS
+from server.ratings.standings import Standings
+from server.store import Store
+
+LEVELS = {"easy": 1.0, "normal": 1.9, "hard": 7.0}  # Plackett-Luce strengths, from the ladder
+
+
+def drawn_order(strengths: list[float], rng: random.Random) -> list[int]:
+    """Seats from first to last, drawn by Plackett-Luce: each next place goes to one of
+    those left with odds proportional to their strength."""
+    left, order = list(range(len(strengths))), []
+    while left:
+        pick = rng.choices(left, weights=[strengths[i] for i in left])[0]
+        left.remove(pick)
+        order.append(pick)
+    return order
+
+
+def outcome_of(table: str, n: int, players: list[PlayerId], order: list[int]) -> Outcome:
+    """A game where `order` gives the places: the first wins, Goth Points fall by place."""
+    goth = {seat: 20 - 4 * place for place, seat in enumerate(order)}
+    finished = f"2026-{1 + n // 100_000:02d}-01T00:00:00.{n % 1_000_000:06d}"
+    seats = tuple(SeatResult(p, goth[i], 1.0) for i, p in enumerate(players))
+    return Outcome(table, n, finished, seats, (order[0],))
+
+
+# -- the archive and its rebuild ------------------------------------------------------------
+
+
+def write_archive(path: str, games: int, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    club = [(PlayerId(f"name:Member {i}"), rng.lognormvariate(0, 0.6)) for i in range(60)]
+    bots = [(p, LEVELS[p.removeprefix("bot:")]) for p in ANCHORS]
+    store = Store(path)
+    rows = []
+    for n in range(games):
+        size = rng.randint(3, 5)
+        seated = rng.sample(club, size - (rng.random() < 0.3))
+        if len(seated) < size:
+            seated.append(rng.choice(bots))
+        order = drawn_order([s for _, s in seated], rng)
+        outcome = outcome_of(f"t{n // 5}", n % 5 + 1, [p for p, _ in seated], order)
+        if rng.random() < 0.05:  # a player left and a cover bot finished for them
+            first = outcome.seats[0]
+            seats = (SeatResult(first.player, first.goth, rng.random()), *outcome.seats[1:])
+            outcome = Outcome(outcome.table, outcome.game, outcome.finished, seats, outcome.winners)
+        rows.append((outcome.table, outcome.game, n, json.dumps(outcome.to_json())))
+    with store.db:
+        store.db.execute("BEGIN")
+        store.db.executemany(
+            "INSERT INTO games (table_id, game_no, seed, outcome) VALUES (?, ?, ?, ?)", rows
+        )
+    store.close()
+
+
+def time_rebuild(path: str) -> tuple[float, float, Standings]:
+    """The best of three rebuilds: wall-clock seconds and CPU seconds of this process (a
+    shared machine's other work slows the first, never the second)."""
+    wall = cpu = float("inf")
+    standings = Standings()
+    for _ in range(3):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        standings = rebuild(path)
+        wall = min(wall, time.perf_counter() - started)
+        cpu = min(cpu, time.process_time() - started_cpu)
+    return wall, cpu, standings
+
+
+# -- another table while the server rebuilds -------------------------------------------------
+
+
+class Probe:
+    """One client of the server: requests with a rid, the reply's round trip timed."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws, self.rid = ws, 0
+
+    async def ask(self, t: str, **fields: Any) -> tuple[dict[str, Any], float]:
+        self.rid += 1
+        started = time.perf_counter()
+        await self.ws.send(encode({"t": t, "rid": self.rid, **fields}))
+        while True:
+            reply = decode(await self.ws.recv())
+            if reply.get("rid") == self.rid:
+                return reply, time.perf_counter() - started
+
+
+def a_move(legal: dict[str, Any]) -> dict[str, Any]:
+    kind = legal["kind"]
+    if kind == "discard_fate":
+        return {"kind": kind, "card": legal["cards"][0]}
+    if kind == "distribute":
+        pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)
+        return {"kind": kind, "give": [list(p) for p in pairs]}
+    if kind == "draw":
+        if legal["deck"]:
+            return {"kind": kind, "source": "deck"}
+        return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
+    return {"kind": kind, "card": legal["cards"][0]}
+
+
+async def latency_while_rebuilding(path: str) -> dict[str, Any]:
+    config = ServerConfig(host="127.0.0.1", port=0, db=path, bot_delay=0.0, announce=False)
+    server = GotherServer(config)
+    started = time.perf_counter()
+    await server.start()
+    url = f"ws://127.0.0.1:{server.port}"
+    during: list[float] = []
+    after: list[float] = []
+    rebuilt_in = 0.0
+    async with connect(url, max_size=MAX_FRAME, compression=None) as ws:
+        probe = Probe(ws)
+        await probe.ask("hello", v=PROTOCOL_VERSION, name="Probe")
+        table = (await probe.ask("create", name="Probe", seats=3, bots=2))[0]["table"]
+        await probe.ask("join", table=table, seat=0)
+        view: dict[str, Any] | None = None
+        while len(after) < 60:
+            if view is None or view["legal"] is None:  # a listing while the bots move
+                _, took = await probe.ask("list")
+                reply = None
+            else:
+                reply, took = await probe.ask("move", move=a_move(view["legal"]))
+            (during if server.standings.rebuilding else after).append(took)
+            if not rebuilt_in and not server.standings.rebuilding:
+                rebuilt_in = time.perf_counter() - started
+            if reply is not None and reply["t"] == "state":
+                view = reply["view"]
+            else:  # the newest state tells whose decision it is
+                view = await newest_view(ws, view)
+            if view is not None and view["phase"] == "over":
+                await probe.ask("rematch")
+                view = None
+    await server.close()
+    return {"rebuilt_in": rebuilt_in, "during": during, "after": after}
+
+
+async def newest_view(ws: ClientConnection, view: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The newest `state` already received, without waiting for one."""
+    while True:
+        try:
+            frame = decode(await asyncio.wait_for(ws.recv(), 0.05))
+        except TimeoutError:
+            return view
+        if frame.get("t") == "state":
+            view = frame["view"]
+
+
+def milliseconds(times: list[float]) -> str:
+    if not times:
+        return "none"
+    cut = sorted(times)
+    p99 = cut[min(len(cut) - 1, int(0.99 * len(cut)))]
+    return (
+        f"{len(times)} round trips, p50 {statistics.median(times) * 1e3:.1f} ms, "
+        f"p99 {p99 * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms"
+    )
+
+
+# -- seasons ----------------------------------------------------------------------------------
+
+
+def ordered_for_good(history: list[bool]) -> int | None:
+    """The number of games after which every later check held (None: it never settled)."""
+    for n in range(len(history)):
+        if all(history[n:]):
+            return n + 1
+    return None
+
+
+class Season:
+    """A club of three members of each level, rated as they play (none anchored)."""
+
+    def __init__(self, levels: list[str]) -> None:
+        self.levels = levels
+        self.members = {PlayerId(f"name:{lv}-{i}"): lv for lv in levels for i in (1, 2, 3)}
+        self.standings = Standings()
+        self.means: list[bool] = []  # after each game: the levels' mean mu in order?
+        self.everyone: list[bool] = []  # every member below every member of the next level?
+
+    def add(self, outcome: Outcome) -> None:
+        self.standings.add(outcome)
+        by_level = [
+            [self.standings.ratings[p].mu for p, lv in self.members.items() if lv == level]
+            for level in self.levels
+        ]
+        means = [statistics.mean(mus) for mus in by_level]
+        self.means.append(all(a < b for a, b in itertools.pairwise(means)))
+        pairs = itertools.pairwise(by_level)
+        self.everyone.append(all(max(low) < min(high) for low, high in pairs))
+
+    def report(self) -> None:
+        order = " < ".join(self.levels)
+        print(f"  level means ordered {order} for good after: {ordered_for_good(self.means)} games")
+        print(f"  every member so ordered for good after: {ordered_for_good(self.everyone)} games")
+        print("  final standings:")
+        print("    #   player     mu    sigma  games  wins")
+        for rank, row in enumerate(self.standings.rows(), 1):
+            print(
+                f"    {rank:<3} {shown(row.player):<9} {row.rating.mu:5.1f}  "
+                f"{row.rating.sigma:5.2f}  {row.record.games:5}  {row.record.wins:4}"
+            )
+
+
+def known_strength_season(games: int, seed: int) -> None:
+    rng = random.Random(seed)
+    season = Season(list(LEVELS))
+    for n in range(games):
+        seated = rng.sample(sorted(season.members), 4)
+        order = drawn_order([LEVELS[season.members[p]] for p in seated], rng)
+        season.add(outcome_of("season", n + 1, seated, order))
+    print(f"season of bots of known strength: {games} games, 4 a table, 9 members")
+    season.report()
+
+
+def real_bot_season(games: int, seed: int, hard_iterations: int) -> None:
+    season = Season(["easy", "normal", *(["hard"] * bool(hard_iterations))])
+    deck, rng = default_deck(), random.Random(seed)
+    started = time.perf_counter()
+    for n in range(games):
+        seated = rng.sample(sorted(season.members), 4)
+        kinds = [season.members[p] for p in seated]
+        game = Game.new(deck, 4, seed + n)
+        bots = [
+            make_bot(kind, deck, random.Random(seed * 8 + s), iterations=hard_iterations)
+            for s, kind in enumerate(kinds)
+        ]
+        while not game.over:
+            seat = game.to_act()
+            assert seat is not None
+            bot = bots[seat]
+            game.apply(bot.choose(view(game, seat, log_size=len(game.events) * bot.reads_log)))
+        assert game.winners is not None
+        results = tuple(SeatResult(p, game.goth[i], 1.0) for i, p in enumerate(seated))
+        finished = f"2026-01-01T00:00:00.{n:06d}"
+        season.add(Outcome("real", n + 1, finished, results, game.winners))
+    took = time.perf_counter() - started
+    print(f"season of the real bots ({', '.join(season.levels)}): {games} games in {took:.1f} s")
+    season.report()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--archive", type=int, default=10_000, help="archived games to rebuild")
+    parser.add_argument(
+        "--season", type=int, default=400, help="games of the known-strength season"
+    )
+    parser.add_argument("--real", type=int, default=150, help="games of real bots")
+    parser.add_argument("--hard-iterations", type=int, default=0, help="seat hard bots too")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "games.db")
+        write_archive(path, args.archive, args.seed)
+        wall, cpu, standings = time_rebuild(path)
+        print(
+            f"rebuild of {args.archive} archived games: {cpu:.2f} s of CPU, {wall:.2f} s wall "
+            f"({cpu / max(1, args.archive) * 1e6:.0f} us a game, best of 3; target <= 2 s "
+            f"for 10,000), {len(standings.records)} identities"
+        )
+        seen = asyncio.run(latency_while_rebuilding(path))
+        rebuilt_in = seen["rebuilt_in"]
+        print(f"server start: the standings rebuilt in their own process in {rebuilt_in:.2f} s")
+        print(f"  another table during the rebuild: {milliseconds(seen['during'])}")
+        print(f"  the same table after it:          {milliseconds(seen['after'])}")
+    known_strength_season(args.season, args.seed)
+    real_bot_season(args.real, args.seed, args.hard_iterations)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""The standings read back from a host's archive: every outcome the store keeps.
+
+A rebuild reads the stored outcomes (`games.outcome`), not a game's moves, so ten thousand
+games take about a second; `rebuild` runs in a process of its own at server start
+(Principle 8), opening the database read-only. Games played out before outcomes were
+stored are replayed instead (about 2 ms each), their seats as the archive holds them now,
+with no time of their end. An outcome that cannot be read, or a game that cannot be
+replayed, is left out and logged: one bad row does not cost a host its standings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+import sys
+from pathlib import Path
+
+from protocol import ProtocolError
+from server.game import (
+    DeckError,
+    Game,
+    MoveError,
+    Variants,
+    dealer_for,
+    move_from_wire,
+    parse_deck,
+)
+from server.ratings.identity import player_id
+from server.ratings.outcome import Outcome, SeatResult
+from server.ratings.standings import Standings
+from server.store import Store
+
+log = logging.getLogger("gother.server")
+
+
+def outcomes(store: Store) -> list[Outcome]:
+    read = []
+    for table, game, text in store.outcomes():
+        try:
+            read.append(Outcome.from_json(table, game, json.loads(text)))
+        except (ValueError, TypeError, KeyError) as exc:
+            log.error("game %d of table %s: its outcome cannot be read (%r)", game, table, exc)
+    return read
+
+
+def replayed(store: Store) -> list[Outcome]:
+    """The outcomes of games played out before outcomes were stored, by replaying them."""
+    read = []
+    for table_id, game_no in store.games_without_outcome():
+        try:
+            record = store.table(table_id)
+            seed, moves = store.game(table_id, game_no)
+            assert seed is not None  # the games row holds it
+            game = Game.replay(
+                parse_deck(record.deck_toml, record.deck_name),
+                record.seats,
+                seed,
+                (move_from_wire(seat, move) for seat, move in moves),
+                Variants.from_wire(record.variants),
+                dealer_for(game_no, record.seats),
+            )
+        except (ValueError, TypeError, KeyError, DeckError, MoveError, ProtocolError) as exc:
+            log.error("game %d of table %s cannot be replayed (%r)", game_no, table_id, exc)
+            continue
+        if game.winners is None:
+            continue  # still being played
+        if [s.seat for s in record.seat_records] != list(range(record.seats)):
+            log.error("game %d of table %s has a seat missing", game_no, table_id)
+            continue
+        seats = tuple(
+            SeatResult(player_id(s.name, s.bot_kind), game.goth[s.seat], 1.0)
+            for s in record.seat_records
+        )
+        read.append(Outcome(table_id, game_no, "", seats, game.winners))
+    return read
+
+
+def rebuild(db: str) -> Standings:
+    """The standings of the database at `db` (none for a database not yet made)."""
+    if db == ":memory:" or not Path(db).is_file():
+        return Standings()
+    store = Store(db, readonly=True)
+    try:
+        return Standings.rebuild(outcomes(store) + replayed(store))
+    finally:
+        store.close()
+
+
+if __name__ == "__main__":  # the server's rebuild at start (server/ratings/host.py)
+    sys.stdout.buffer.write(pickle.dumps(rebuild(sys.argv[1])))

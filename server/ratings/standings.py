@@ -1,0 +1,67 @@
+"""The standings of a host: every identity's record of finished games and its rating.
+
+A record (games, wins, places, last seen) and a rating are both derived from the archive's
+outcomes; `Standings` keeps the two together so one game's end updates both, and `rows`
+is what the `standings` reply carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from server.ratings.identity import PlayerId
+from server.ratings.outcome import Outcome
+from server.ratings.skill import Rating, Ratings
+
+
+@dataclass
+class Record:
+    games: int = 0
+    wins: int = 0
+    places: list[int] = field(default_factory=list)  # places[i]: games finished (i + 1)th
+    last_seen: str = ""  # when its latest game ended (UTC, ISO 8601)
+
+    def add(self, place: int, finished: str) -> None:
+        self.games += 1
+        self.wins += place == 1
+        self.places.extend([0] * (place - len(self.places)))
+        self.places[place - 1] += 1
+        self.last_seen = max(self.last_seen, finished)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    player: PlayerId
+    record: Record
+    rating: Rating
+
+
+class Standings:
+    def __init__(self) -> None:
+        self.records: dict[PlayerId, Record] = {}
+        self.ratings = Ratings()
+        self.rated: set[tuple[str, int]] = set()  # (table, game) already counted
+
+    @classmethod
+    def rebuild(cls, outcomes: Iterable[Outcome]) -> Standings:
+        standings = cls()
+        for outcome in sorted(outcomes, key=lambda o: o.key):
+            standings.add(outcome)
+        return standings
+
+    def add(self, outcome: Outcome) -> bool:
+        """Count one finished game; False (and nothing changes) if it was counted before."""
+        if (outcome.table, outcome.game) in self.rated:
+            return False
+        self.rated.add((outcome.table, outcome.game))
+        places = outcome.places()
+        for seat, place in zip(outcome.seats, places, strict=True):
+            self.records.setdefault(seat.player, Record()).add(place, outcome.finished)
+        self.ratings.update(outcome, places)
+        return True
+
+    def rows(self) -> list[Row]:
+        """Everyone with a record, the best first (by cautious rating, then wins)."""
+        rows = [Row(p, record, self.ratings[p]) for p, record in self.records.items()]
+        return sorted(rows, key=lambda r: (-r.rating.ordinal, -r.record.wins, r.player))

@@ -1,0 +1,419 @@
+"""The tournament director: runs tournaments on the lobby's tables.
+
+A tournament is created (with the host's leave), players register by identity, and its
+creator starts it. Each round is seated by `pairing.seat_round` from the standings, on new
+tables of the lobby where bots fill the short ones; the round's tables deal at once. The
+director hears of every table change (`table_changed`, from the server's `after_change`)
+and, when the last table of a round is over, scores it and seats the next. A player who
+leaves a table is covered there by a bot (the table's own rule); `drop` also takes them out
+of the rounds to come. Everything sent about a tournament is one `tournament` message.
+
+Identity: a player is the ratings' `PlayerId` of the name said in `hello` (issue 18's
+lasting identity has not landed: server/ratings/identity.py is its one home); registering
+again under that name from a new connection is coming back.
+What a restart cannot derive is stored (the tournament, its players, each round's tables);
+the results are derived again from the stored outcomes of the tables' games.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import string
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol import ProtocolError, server_messages
+from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
+from protocol.view import Variants
+from server.lobby import Lobby
+from server.ratings.identity import PlayerId, player_id, shown
+from server.store import StoreError, TournamentRecord
+from server.table import Peer, StoreFailed, Table
+from server.tournament.pairing import met_pairs, seat_round
+from server.tournament.standings import Result, Standing, place_points, standings
+
+log = logging.getLogger("gother.server")
+
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+@dataclass
+class Entry:
+    """A registered player: where to tell them, and whether they dropped out."""
+
+    player: PlayerId
+    peer: Peer | None
+    dropped: bool = False
+
+
+@dataclass
+class Seated:
+    """One table of a round and the tournament's players at it, in seat order."""
+
+    table: str  # its id (once over, the lobby may have retired it)
+    players: tuple[PlayerId, ...]
+    over: bool = False
+
+
+@dataclass(eq=False)
+class _Absent:
+    """A registered player with no connection now, seated all the same (a bot covers)."""
+
+    name: str
+
+    def send(self, message: Any) -> None:
+        pass
+
+
+@dataclass
+class Tournament:
+    id: str
+    name: str
+    rounds: int
+    seats: int
+    variants: Variants
+    bot: str
+    duplicate: bool
+    organiser: PlayerId  # its creator, who may start it
+    entries: dict[PlayerId, Entry] = field(default_factory=dict)  # in registration order
+    played: list[list[Seated]] = field(default_factory=list)  # the tables of each round
+    results: list[Result[PlayerId]] = field(default_factory=list)
+    watchers: set[Peer] = field(default_factory=set)
+    over: bool = False  # its last round is over, or everyone dropped out
+
+    @property
+    def phase(self) -> str:
+        if self.over:
+            return "over"
+        return "playing" if self.played else "registering"
+
+    def listeners(self) -> list[Peer]:
+        peers = [e.peer for e in self.entries.values() if e.peer is not None]
+        return peers + [w for w in self.watchers if w not in peers]
+
+
+class Director:
+    def __init__(
+        self,
+        lobby: Lobby,
+        seated: Callable[[Peer, Table, int, str], None],
+        rating: Callable[[PlayerId], float],
+    ) -> None:
+        self.lobby = lobby
+        self.store = lobby.store
+        self.seated = seated  # tell a connected player the seat (and token) they were given
+        self.rating = rating
+        self.tournaments: dict[str, Tournament] = {}
+        self.by_table: dict[str, tuple[Tournament, Seated]] = {}
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def create(self, organiser: Peer, request: dict[str, Any]) -> Tournament:
+        live = [t for t in self.tournaments.values() if t.phase != "over"]
+        if len(live) >= TOURNAMENTS_LIVE:
+            raise ProtocolError(
+                "too_many_tables", f"this server runs at most {TOURNAMENTS_LIVE} tournaments"
+            )
+        while (tid := "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))) in self.tournaments:
+            pass
+        tournament = Tournament(
+            id=tid,
+            name=request["name"],
+            rounds=request["rounds"],
+            seats=request["seats"],
+            variants=Variants.from_wire(request.get("variants")),
+            bot=request.get("bot", "heuristic"),
+            duplicate=request.get("duplicate", False),
+            organiser=player_id(organiser.name, None),
+            watchers={organiser},  # the organiser follows what they run
+        )
+        _stored(lambda: self.store.save_tournament(_record(tournament)))
+        self.tournaments[tid] = tournament
+        log.info("tournament %s created: %r, %d rounds", tid, tournament.name, tournament.rounds)
+        return tournament
+
+    def find(self, tournament_id: str) -> Tournament:
+        tournament = self.tournaments.get(tournament_id)
+        if tournament is None:
+            raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
+        return tournament
+
+    def register(self, tournament: Tournament, peer: Peer) -> None:
+        """Register `peer`'s player, or take them back under the name they registered."""
+        player = player_id(peer.name, None)
+        entry = tournament.entries.get(player)
+        if entry is not None:
+            entry.peer = peer
+            return
+        if tournament.phase != "registering":
+            raise ProtocolError(
+                "already_started", f"tournament {tournament.name!r} has begun: no new players"
+            )
+        if len(tournament.entries) >= TOURNAMENT_PLAYERS:
+            raise ProtocolError(
+                "table_full", f"a tournament takes at most {TOURNAMENT_PLAYERS} players"
+            )
+        n = len(tournament.entries)
+        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player))
+        tournament.entries[player] = Entry(player, peer)
+
+    def start(self, tournament: Tournament, peer: Peer) -> None:
+        if player_id(peer.name, None) != tournament.organiser:
+            raise ProtocolError("not_organiser", "only the tournament's creator can start it")
+        if tournament.phase != "registering":
+            raise ProtocolError("already_started", "the tournament has already begun")
+        if len(tournament.entries) < 2:
+            raise ProtocolError("not_started", "a tournament needs at least 2 players")
+        self._check_room(tournament)
+        self._next_round(tournament)
+
+    def _check_room(self, tournament: Tournament) -> None:
+        """Refuse a round the lobby cannot hold whole (before any of its tables exists)."""
+        tables = -(-sum(not e.dropped for e in tournament.entries.values()) // tournament.seats)
+        free = self.lobby.max_tables - len(self.lobby.tables)
+        if tables > free:
+            raise ProtocolError(
+                "too_many_tables",
+                f"the round needs {tables} tables and this server has room for {free} now",
+            )
+
+    def drop(self, tournament: Tournament, peer: Peer) -> Table | None:
+        """Out of the rounds to come; at a table in play, a bot takes the seat for good
+        (returns that table, changed)."""
+        entry = tournament.entries.get(player_id(peer.name, None))
+        if entry is None or entry.peer is not peer:
+            raise ProtocolError("not_registered", "you are not registered in this tournament")
+        _stored(lambda: self.store.drop_tournament_player(tournament.id, entry.player))
+        entry.dropped = True
+        for seated in tournament.played[-1] if tournament.played else []:
+            table = self.lobby.tables.get(seated.table)
+            if table is not None and entry.player in seated.players and not seated.over:
+                return table if table.leave(peer) else None
+        return None
+
+    def disconnected(self, peer: Peer) -> None:
+        for tournament in self.tournaments.values():
+            tournament.watchers.discard(peer)
+            entry = tournament.entries.get(player_id(peer.name, None))
+            if entry is not None and entry.peer is peer:
+                entry.peer = None
+
+    def restore(self) -> None:
+        """The stored tournaments, after a restart (and the lobby's restore). Results are
+        the stored outcomes of each tournament table's first game; a table that has none
+        and is not live (ended unfinished, or lost) counts for nobody. Players come back by
+        registering again; a round whose tables are all over seats the next."""
+        for record in self.store.tournaments():
+            tournament = Tournament(
+                id=record.id,
+                name=record.name,
+                rounds=record.rounds,
+                seats=record.seats,
+                variants=Variants.from_wire(record.variants),
+                bot=record.bot,
+                duplicate=record.duplicate,
+                organiser=PlayerId(record.organiser),
+            )
+            for player, dropped in record.players:
+                tournament.entries[PlayerId(player)] = Entry(PlayerId(player), None, dropped)
+            for round_no, tables in enumerate(record.rounds_played, 1):
+                tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
+            self.tournaments[tournament.id] = tournament
+            if tournament.played and all(s.over for s in tournament.played[-1]):
+                self._table_done(tournament)
+            log.info("tournament %s restored (%s)", tournament.id, tournament.phase)
+
+    def _restored(
+        self, tournament: Tournament, round_no: int, stored: tuple[str, list[str]]
+    ) -> Seated:
+        table_id, players = stored
+        seated = Seated(table_id, tuple(PlayerId(p) for p in players))
+        self.by_table[table_id] = (tournament, seated)
+        outcome = self.store.outcome(table_id, 1)
+        if outcome is not None:
+            goth = [int(seat[1]) for seat in outcome["seats"]]
+            _score(tournament, seated, round_no, tuple(outcome["winners"]), goth)
+        else:
+            live = self.lobby.tables.get(table_id)
+            seated.over = live is None or (live.game is not None and live.game.over)
+        return seated
+
+    # -- the rounds -------------------------------------------------------------------------
+
+    def table_changed(self, table: Table) -> Tournament | None:
+        """Hear of a table's change; returns the tournament that changed with it, if any."""
+        found = self.by_table.get(table.id)
+        if found is None:
+            return None
+        tournament, seated = found
+        game = table.game
+        if seated.over or game is None or not game.over or table.game_no != 1:
+            return None
+        _score(tournament, seated, len(tournament.played), game.winners or (), game.goth)
+        self._table_done(tournament)
+        return tournament
+
+    def table_gone(self, table: Table) -> Tournament | None:
+        """A table of a round was closed unfinished (its players voted to end the game): it
+        is over, and its game counts for nobody."""
+        found = self.by_table.get(table.id)
+        if found is None or found[1].over:
+            return None
+        tournament, seated = found
+        seated.over = True
+        self._table_done(tournament)
+        return tournament
+
+    def _table_done(self, tournament: Tournament) -> None:
+        """After one of the round's tables is over: seat the next round once all are."""
+        if not all(s.over for s in tournament.played[-1]):
+            return
+        if len(tournament.played) >= tournament.rounds:
+            tournament.over = True
+            return
+        try:
+            self._check_room(tournament)
+        except ProtocolError as exc:  # no one asked: the host's log says why it waits
+            log.error("tournament %s cannot seat its next round: %s", tournament.id, exc.message)
+            return
+        self._next_round(tournament)
+
+    def _next_round(self, tournament: Tournament) -> None:
+        """Seat the players still in by the standings and deal every table of the round."""
+        ranked = [s.player for s in self.standings(tournament) if not s.dropped]
+        if not ranked:
+            tournament.over = True  # everyone dropped out: the tournament ends here
+            return
+        past = [s.players for round_ in tournament.played for s in round_]
+        seating = seat_round(ranked, tournament.seats, met_pairs(past))
+        round_no = len(tournament.played) + 1
+        seed = secrets.randbits(SEED_BITS) if tournament.duplicate else None
+        tables: list[Seated] = []
+        tournament.played.append(tables)
+        for number, players in enumerate(seating.tables, 1):
+            suffix = f" r{round_no} t{number}"
+            table = self.lobby.create(
+                {
+                    "name": tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
+                    "seats": tournament.seats,
+                    "bots": 0,
+                    "variants": tournament.variants.to_wire(),
+                    "bot": tournament.bot,
+                }
+            )
+            seated = Seated(table.id, players)
+            tables.append(seated)
+            self.by_table[table.id] = (tournament, seated)
+            table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
+            for seat, player in enumerate(players):
+                self._sit(table, seat, tournament.entries[player])
+            table.add_bots(seating.bots(number - 1))
+            self.lobby.start_if_full(table)
+        try:  # the tables exist and deal whatever this write does: a failure is logged
+            self.store.save_tournament_round(
+                tournament.id, round_no, [(s.table, s.players) for s in tables]
+            )
+        except StoreError as exc:
+            log.error("tournament %s: round %d not stored (%s)", tournament.id, round_no, exc)
+        log.info(
+            "tournament %s: round %d seated at %d tables", tournament.id, round_no, len(tables)
+        )
+
+    def _sit(self, table: Table, seat: int, entry: Entry) -> None:
+        if entry.peer is None:
+            absent = _Absent(shown(entry.player))
+            table.join(absent, seat)
+            table.disconnected(absent)  # away from the start: a bot covers after the grace
+            return
+        _, token = table.join(entry.peer, seat)
+        self.seated(entry.peer, table, seat, token)
+
+    # -- what is shown ----------------------------------------------------------------------
+
+    def standings(self, tournament: Tournament) -> list[Standing[PlayerId]]:
+        return standings(
+            list(tournament.entries),
+            tournament.results,
+            self.rating,
+            dropped=[p for p, e in tournament.entries.items() if e.dropped],
+            duplicate=tournament.duplicate,
+        )
+
+    def message(self, tournament: Tournament, rid: int | None = None) -> server_messages.Tournament:
+        return server_messages.Tournament(
+            id=tournament.id,
+            name=tournament.name,
+            rounds=tournament.rounds,
+            seats=tournament.seats,
+            duplicate=tournament.duplicate,
+            variants=tournament.variants,
+            phase=tournament.phase,
+            round=len(tournament.played),
+            players=tuple(shown(p) for p in tournament.entries),
+            tables=tuple(
+                server_messages.TournamentTable(
+                    table=s.table,
+                    players=tuple(shown(p) for p in s.players),
+                    bots=tournament.seats - len(s.players),
+                    over=s.over,
+                )
+                for s in (tournament.played[-1] if tournament.played else ())
+            ),
+            standings=tuple(
+                server_messages.TournamentStanding(
+                    player=s.player,
+                    name=shown(s.player),
+                    games=s.games,
+                    points=s.points,
+                    goth=s.goth,
+                    rating=s.rating,
+                    match_points=s.match_points,
+                    dropped=s.dropped,
+                )
+                for s in self.standings(tournament)
+            ),
+            rid=rid,
+        )
+
+    def tell(
+        self, tournament: Tournament, answering: Peer | None = None, rid: int | None = None
+    ) -> None:
+        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`,
+        and `answering` is told even if it follows the tournament no more)."""
+        listeners = tournament.listeners()
+        if answering is not None and answering not in listeners:
+            listeners.append(answering)
+        for peer in listeners:
+            peer.send(self.message(tournament, rid if peer is answering else None))
+
+
+def _score(
+    tournament: Tournament,
+    seated: Seated,
+    round_no: int,
+    winners: Sequence[int],
+    goth: Sequence[int],
+) -> None:
+    """A table's game is over: its players' points by place and Goth Points."""
+    seated.over = True
+    points = place_points(winners, goth)
+    for seat, player in enumerate(seated.players):
+        tournament.results.append(Result(player, round_no, seat, points[seat], goth[seat]))
+
+
+def _stored(write: Callable[[], None]) -> None:
+    """A tournament's change is written before it is made (Principle 6)."""
+    try:
+        write()
+    except StoreError as exc:
+        raise StoreFailed(
+            None, f"the server cannot save this now ({exc}): nothing changed"
+        ) from exc
+
+
+def _record(t: Tournament) -> TournamentRecord:
+    return TournamentRecord(
+        t.id, t.name, t.rounds, t.seats, t.variants.to_wire(), t.bot, t.duplicate, t.organiser
+    )

@@ -1,0 +1,26 @@
+"""The plain client's `standings`: the host's players, the best first, each with the rating
+("?" while provisional, "=" for a reference bot), games, wins and places."""
+
+from __future__ import annotations
+
+from tests.plain.plainkit import InProcess
+from tests.server.standingskit import finished_game
+
+
+async def test_standings_lists_each_player_with_their_rating_and_record(url, tmp_path):
+    await finished_game(url, "Ann", bot="normal")
+    async with InProcess(url, tmp_path / "a") as raven:
+        await raven.transcript.until(r"^  1: Ann.s \(table \w+\), .*over\.$")
+        raven.type("standings")
+        await raven.transcript.until(r"^#\s+Player\s+Rating\s+Games\s+Wins\s+Places\s+Last seen$")
+        first = await raven.transcript.until(r"^(1|2)\s+(Ann|normal bot)\s+")
+        second = await raven.transcript.until(r"^(1|2)\s+(Ann|normal bot)\s+")
+        rows = {m.group(2): m.string for m in (first, second)}
+        assert rows["normal bot"].split()[3] == "25.0=" and rows["normal bot"].split()[4] == "2"
+        ann = rows["Ann"].split()
+        assert ann[2].endswith("?") and ann[3] == "1" and ann[4] in ("0", "1")
+        await raven.transcript.until(r"^\? provisional \(fewer than \d+ games\)")
+        raven.type("standings 0")
+        await raven.transcript.until(r"^standings N: N is the rank to start from")
+        raven.type("standings 3")  # past the last row
+        await raven.transcript.until(r"^No one from rank 3: the standings have 2 players\.$")
