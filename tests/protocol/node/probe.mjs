@@ -63,7 +63,7 @@ class Probe {
     this.changed();
   }
 
-  async ask(t, fields = {}) {
+  async ask(t, fields = {}, tries = 0) {
     const rid = ++this.rid;
     this.asked += 1;
     let timer;
@@ -75,8 +75,14 @@ class Probe {
     const frame = await reply;
     clearTimeout(timer);
     check(frame.t === REPLIES[t] || frame.t === "error", `${t} answered by ${frame.t}`);
-    check(frame.t !== "error", `${t} refused: ${frame.code}: ${frame.message}`);
     this.answered += 1;
+    if (frame.t === "error" && frame.code === "rate_limited" && tries < 10) {
+      // docs/protocol.md, Server policies: a request over a budget is dropped and the budget
+      // refills (dear ones: 20 units a second), so ask again in a moment
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return this.ask(t, fields, tries + 1);
+    }
+    check(frame.t !== "error", `${t} refused: ${frame.code}: ${frame.message}`);
     return frame;
   }
 
