@@ -33,6 +33,8 @@ class ErrorCode(StrEnum):
     PAUSED = "paused"
     TOO_MANY_SEATS = "too_many_seats"
     NO_RECORD = "no_record"
+    BUSY = "busy"
+    SEARCH_FAILED = "search_failed"
 
 
 class ProtocolError(Exception):

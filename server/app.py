@@ -48,6 +48,7 @@ from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
 from server.records import Records
+from server.searches import Searches
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
@@ -105,6 +106,11 @@ class ServerConfig:
     costly_burst: float = 100.0
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
+    # searches (hints, hard bots) in worker processes: how many (None: one a core), how many
+    # may wait, and the longest wait in seconds a hint may face before it is refused `busy`
+    search_workers: int | None = None
+    search_queue: int = 16
+    search_wait: float = 1.0
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     web: WebOptions | None = None  # also a web door (server/web/) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
@@ -194,8 +200,9 @@ class GotherServer:
         self.config = config
         self.store = Store(config.db)
         self.settings = Settings(grace=config.grace, bot_delay=config.bot_delay, idle=config.idle)
-        self.pacer = Pacer(moved=self.after_change)
-        self.hints = Hints()
+        self.searches = Searches(config.search_workers, config.search_queue, config.search_wait)
+        self.pacer = Pacer(self.after_change, self.searches)
+        self.hints = Hints(self.searches)
         self.lobby = Lobby(
             self.store,
             self.settings,
@@ -280,6 +287,7 @@ class GotherServer:
             chore.cancel()
         self.pacer.close()
         self.hints.close()
+        self.searches.close()
         self.store.close()
         log.info("server stopped")
 

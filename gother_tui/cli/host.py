@@ -93,7 +93,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def limit_config(args: argparse.Namespace) -> dict[str, float]:
+def limit_config(args: argparse.Namespace) -> dict[str, float | None]:
     """The long-running host's limits (parser.py's `_add_limit_options`) as config fields."""
     return {
         "max_per_address": args.max_per_address,
@@ -104,6 +104,8 @@ def limit_config(args: argparse.Namespace) -> dict[str, float]:
         "seats_per_address": args.seats_per_address,
         "expire": args.expire,
         "idle": args.idle,
+        "search_workers": args.search_workers,
+        "search_queue": args.search_queue,
     }
 
 

@@ -294,6 +294,15 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--idle", type=float, default=300.0, help="seconds before a bot plays an idle turn"
     )
+    group.add_argument(
+        "--search-workers",
+        type=positive,
+        default=None,
+        help="processes for hints and hard bots (default: one a core)",
+    )
+    group.add_argument(
+        "--search-queue", type=positive, default=16, help="hints and hard-bot moves waiting"
+    )
 
 
 def _add_variant_options(parser: argparse.ArgumentParser) -> None:

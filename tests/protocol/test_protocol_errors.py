@@ -38,6 +38,8 @@ CONTRACT_CODES = {
     "paused",
     "too_many_seats",
     "no_record",
+    "busy",
+    "search_failed",
 }
 
 
