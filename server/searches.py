@@ -15,7 +15,8 @@ search is a job run by one of a few worker processes:
   fails (`SearchFailed`); the jobs after it go on.
 
 A worker is spawned (not forked: the game's process has threads and an event loop) when a
-job needs one, and then stays until the pool closes.
+job needs one, or all at once by `spawn_all` (`gother serve` does), and then stays until
+the pool closes.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from typing import Any, Protocol, TypeVar
 log = logging.getLogger("gother.server")
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+QUEUE = 16  # jobs waiting, at most
+MAX_WAIT = 0.5  # seconds a job may expect to wait behind the jobs ahead of it
 NICENESS = 10  # a worker's CPU comes after the game's
 SPAWN_TIME = 5.0  # seconds a fresh worker may take to import before its first job's deadline
 OVERRUN = 5.0  # seconds past a job's thinking time before its worker is taken to be stuck
@@ -83,7 +86,9 @@ class _Worker:
 class Searches:
     """The worker pool and its queue. Use from the event loop's thread only."""
 
-    def __init__(self, workers: int | None = None, queue: int = 16, max_wait: float = 1.0):
+    def __init__(
+        self, workers: int | None = None, queue: int = QUEUE, max_wait: float = MAX_WAIT
+    ) -> None:
         self.size = workers if workers is not None else pool_size()
         self.queue_limit = queue
         self.max_wait = max_wait
@@ -112,6 +117,11 @@ class Searches:
             self.waiting.append(job)
         self._dispatch()
         return job.answer
+
+    def spawn_all(self) -> None:
+        """Start the workers not started yet, without waiting for them to be ready."""
+        while len(self.workers) < self.size:
+            self._spawn()
 
     def close(self) -> None:
         """Kill every worker and fail every job (the server is going down)."""
