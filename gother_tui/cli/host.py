@@ -98,6 +98,7 @@ def limit_config(args: argparse.Namespace) -> dict[str, float | None]:
     return {
         "max_per_address": args.max_per_address,
         "max_pending": args.max_pending,
+        "pending_per_address": args.pending_per_address,
         "tables_per_connection": args.tables_per_connection,
         "tables_per_address": args.tables_per_address,
         "seats_per_connection": args.seats_per_connection,

@@ -277,6 +277,9 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--max-pending", type=positive, default=100, help="connections not yet past hello"
     )
     group.add_argument(
+        "--pending-per-address", type=positive, default=4, help="of those, from one address"
+    )
+    group.add_argument(
         "--tables-per-connection", type=positive, default=10, help="open tables one creates"
     )
     group.add_argument(
