@@ -108,7 +108,7 @@ class ServerConfig:
     costly_burst: float = 100.0
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
-    # searches (hints, hard bots) in worker processes: how many (None: one a core), how many
+    # searches (hints, hard bots) in worker processes: how many (None: the cores but one), how many
     # may wait, and the longest wait in seconds a hint may face before it is refused `busy`
     search_workers: int | None = None
     search_queue: int = QUEUE

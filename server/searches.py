@@ -1,13 +1,13 @@
 """Searches outside the game's interpreter: hints, the hard bot's moves, any later analysis.
 
 A search holds its interpreter's lock for as long as it thinks, so in the game's process it
-stalls every table (six connections asking hints slowed an honest table 220 times). Here each
-search is a job run by one of a few worker processes:
+stalls every table (six connections asking hints slowed an honest table 220 times). Here
+each search is a job run by one of a few worker processes:
 
 - a job is a picklable value whose `run()` gives its picklable answer (`Search[T]`), thought
   from a View like any bot's, never from the Game;
-- the pool is sized from the cores, and its workers are niced: when the machine is short of
-  CPU, the game's process gets it first;
+- the pool is sized from the cores (all but one, which is the game's), and its workers are
+  niced: when the machine is short of CPU, the game's process gets it first;
 - jobs wait in one bounded queue, a table's (a bot's move) ahead of a person's (a hint): a
   job that would wait longer than `max_wait`, by the thinking time of the jobs ahead of it,
   is refused at once (`Busy`), and so is one past `queue` jobs waiting;
@@ -60,11 +60,12 @@ class SearchFailed(Exception):
 
 
 def pool_size() -> int:
-    """One worker a core this process may run on."""
+    """One worker a core this process may run on, but one: that core is the game's."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
 
 
 @dataclass(eq=False)

@@ -301,7 +301,7 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--search-workers",
         type=positive,
         default=None,
-        help="processes for hints and hard bots (default: one a core)",
+        help="processes for hints and hard bots (default: the cores but one)",
     )
     group.add_argument(
         "--search-queue", type=positive, default=16, help="hints and hard-bot moves waiting"
