@@ -18,7 +18,7 @@ import ssl
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -143,9 +143,10 @@ class Connection:
     def address(self) -> str:
         return str(self.ws.remote_address[0]) if self.ws.remote_address else ""
 
-    @property
+    @cached_property
     def address_key(self) -> str:
-        """The address as every cap and quota counts it (an IPv6 address by its /64)."""
+        """The address as every cap and quota counts it (an IPv6 address by its /64); kept
+        from the first look, so a connection is uncounted under the key it was counted by."""
         return address_key(self.address)
 
     def send(self, message: Any) -> None:
