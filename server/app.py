@@ -405,7 +405,7 @@ class GotherServer:
             if guessed and conn.wrong_passwords >= self.config.guessing.tries:  # told, closed
                 closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")
                 asyncio.get_running_loop().create_task(closing)
-            if exc.code not in ("rate_limited", "not_your_turn", "illegal_move"):
+            if exc.code not in ("rate_limited", "busy", "not_your_turn", "illegal_move"):
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
             if isinstance(exc, StoreFailed) and exc.table is not None:
                 self.after_change(exc.table)  # everyone there hears that the table stopped

@@ -156,7 +156,11 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
 
 
 @pytest.mark.parametrize("config", [{"search_workers": 1, "search_queue": 1}], indirect=True)
-async def test_a_hint_the_searches_cannot_take_is_busy_at_once(server: GotherServer, url: str):
+async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
+    server: GotherServer, url: str, caplog: pytest.LogCaptureFixture
+):
+    """Refused at once, and not logged: a spammer's refusals would flood the log."""
+    caplog.set_level(logging.INFO, "gother.server")
     players = [await seated_at_bots(url, "normal", searched=True) for _ in range(3)]
     assert (await players[0].request("hint"))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
@@ -167,6 +171,7 @@ async def test_a_hint_the_searches_cannot_take_is_busy_at_once(server: GotherSer
         refused = await players[2].request("hint")
         assert refused["t"] == "error" and refused["code"] == "busy", refused
         assert "ask again" in refused["message"]
+        assert not [r for r in caplog.records if "busy" in r.getMessage()]
     for player, rid in ((players[0], thinking), (players[1], queued)):
         assert (await player.next(lambda m, rid=rid: m.get("rid") == rid))["t"] == "hint"
     assert (await players[2].request("hint"))["t"] == "hint"  # room again
