@@ -182,6 +182,8 @@ class Searches:
         worker.started = True
         if worker.deadline is not None:
             worker.deadline.cancel()
+        if not ok:  # a bug in the search: its worker goes on, the log says what
+            log.warning("a search failed: %s", answer)
         if job is not None and not job.answer.done():
             if ok:
                 job.answer.set_result(answer)

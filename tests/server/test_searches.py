@@ -87,12 +87,15 @@ async def watch_hard_bots(url: str) -> tuple[Client, dict[str, Any]]:
 # -- the pool itself ---------------------------------------------------------------------
 
 
-async def test_answers_come_back_and_a_failing_search_fails_only_its_job():
+async def test_answers_come_back_and_a_failing_search_fails_only_its_job(
+    caplog: pytest.LogCaptureFixture,
+):
     searches = Searches(workers=1)
     try:
         assert await searches.submit(Echo("first")) == "first"
         with pytest.raises(SearchFailed, match="no such card"):
             await searches.submit(Echo(ValueError("no such card")))
+        assert any("no such card" in r.getMessage() for r in caplog.records)  # the bug, logged
         assert await searches.submit(Echo("after")) == "after"  # the same worker goes on
         assert searches.replaced == 0 and len(searches.workers) == 1
     finally:
