@@ -39,6 +39,8 @@ class ErrorCode(StrEnum):
     NOT_ORGANISER = "not_organiser"
     NOT_REGISTERED = "not_registered"
     NO_STANDINGS = "no_standings"
+    BUSY = "busy"
+    SEARCH_FAILED = "search_failed"
 
 
 class ProtocolError(Exception):

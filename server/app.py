@@ -18,7 +18,7 @@ import ssl
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,17 +39,19 @@ from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
 from server.bots.registry import kind_of
+from server.caps import OVERALL, Caps
 from server.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.game import SPECTATOR, MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import Hints
-from server.limits import AcceptLog, descriptor_budget, is_local
+from server.limits import AcceptLog, address_key, descriptor_budget, is_local
 from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.records import BUILD_BURST, BUILD_SHARE, Records
+from server.searches import MAX_WAIT, QUEUE, Searches
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
@@ -100,6 +102,7 @@ class ServerConfig:
     decks_dir: str | None = None
     max_connections: int = 1000
     max_pending: int = 100  # connections that have not said hello yet
+    pending_per_address: int = 4  # of those, from one address (a few: hello takes a moment)
     max_per_address: int = 32  # connections from one address (loopback: no cap)
     hello_timeout: float = 5.0  # seconds a new connection has to say hello
     cap_loopback: bool = False  # address caps for loopback too (tests; the SSH door is local)
@@ -122,6 +125,11 @@ class ServerConfig:
     record_burst: float = BUILD_BURST
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
+    # searches (hints, hard bots) in worker processes: how many (None: the cores but one), how many
+    # may wait, and the longest wait in seconds a hint may face before it is refused `busy`
+    search_workers: int | None = None
+    search_queue: int = QUEUE
+    search_wait: float = MAX_WAIT
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     web: WebOptions | None = None  # also a web door (server/web/) when set
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
@@ -171,6 +179,12 @@ class Connection:
     @property
     def address(self) -> str:
         return str(self.ws.remote_address[0]) if self.ws.remote_address else ""
+
+    @cached_property
+    def address_key(self) -> str:
+        """The address as every cap and quota counts it (an IPv6 address by its /64); kept
+        from the first look, so a connection is uncounted under the key it was counted by."""
+        return address_key(self.address)
 
     def send(self, message: Any) -> None:
         if self.dropped:
@@ -236,8 +250,9 @@ class GotherServer:
             idle=config.idle,
             cover_kind=kind_of(config.cover),
         )
-        self.pacer = Pacer(moved=self.after_change, ended=self.end_game)
-        self.hints = Hints()
+        self.searches = Searches(config.search_workers, config.search_queue, config.search_wait)
+        self.pacer = Pacer(self.after_change, self.searches, ended=self.end_game)
+        self.hints = Hints(self.searches)
         self.lobby = Lobby(
             self.store,
             self.settings,
@@ -252,7 +267,8 @@ class GotherServer:
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
-        self.pending = 0  # connections that have not said hello yet
+        # connections that have not said hello yet, overall and by address
+        self.before_hello = Caps(config.max_pending, address=config.pending_per_address)
         self.by_address: Counter[str] = Counter()
         self.counters = Counters()
         self.server: Server | None = None
@@ -330,6 +346,7 @@ class GotherServer:
         self.standings.close()
         for task in self.answering:
             task.cancel()
+        self.searches.close()
         self.store.close()
         log.info("server stopped")
 
@@ -354,8 +371,7 @@ class GotherServer:
             return
         conn.on_drop = partial(self.counters.count, "dropped")
         self.connections.add(conn)
-        self.pending += 1
-        self.by_address[conn.address] += 1
+        self.by_address[conn.address_key] += 1
         log.info("connection from %s", conn.describe())
         pump = asyncio.create_task(conn.pump())
         overdue = asyncio.get_running_loop().call_later(c.hello_timeout, self._no_hello, conn)
@@ -368,25 +384,36 @@ class GotherServer:
             overdue.cancel()
             pump.cancel()
             self.connections.discard(conn)
-            self.pending -= not conn.name
-            self.by_address[conn.address] -= 1
-            if not self.by_address[conn.address]:
-                del self.by_address[conn.address]
+            self.before_hello.release(conn)
+            self.by_address[conn.address_key] -= 1
+            if not self.by_address[conn.address_key]:
+                del self.by_address[conn.address_key]
             self._stop_watching(conn)
             self._away_from_seat(conn)
             self.director.disconnected(conn)
             log.info("connection closed: %s", conn.describe())
 
+    @property
+    def pending(self) -> int:
+        """Connections that have not said hello yet."""
+        return len(self.before_hello)
+
     def _refusal(self, conn: Connection) -> str | None:
         """Why a new connection cannot have a slot, if it cannot: the server is full, too
-        many connections have not said hello, or too many come from its address."""
+        many come from its address, or too many have not said hello (overall, or from its
+        address: a few addresses reopening as the deadline closes them cannot hold every
+        place before hello). Else it holds its place before hello."""
         if len(self.connections) >= self.max_connections:
             return "server full"
-        if self.pending >= self.config.max_pending:
-            return "too many connections waiting to say hello"
+        capped = self._capped(conn.address)
         per_address = self.config.max_per_address
-        if self._capped(conn.address) and self.by_address[conn.address] >= per_address:
+        if capped and self.by_address[conn.address_key] >= per_address:
             return f"at most {per_address} connections from one address"
+        full = self.before_hello.admit(conn, address=conn.address_key if capped else None)
+        if full == OVERALL:
+            return "too many connections waiting to say hello"
+        if full is not None:
+            return "too many connections from your address waiting to say hello"
         return None
 
     def _no_hello(self, conn: Connection) -> None:
@@ -430,7 +457,7 @@ class GotherServer:
             if guessed and conn.wrong_passwords >= self.config.guessing.tries:  # told, closed
                 closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")
                 asyncio.get_running_loop().create_task(closing)
-            if exc.code not in ("rate_limited", "not_your_turn", "illegal_move"):
+            if exc.code not in ("rate_limited", "busy", "not_your_turn", "illegal_move"):
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
             if isinstance(exc, StoreFailed) and exc.table is not None:
                 self.after_change(exc.table)  # everyone there hears that the table stopped
@@ -461,7 +488,7 @@ class GotherServer:
                 "wrong password" if given else "this server needs a password",
             )
         conn.name = request["name"]
-        self.pending -= 1
+        self.before_hello.release(conn)
         conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
 
     def on_list(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -476,8 +503,8 @@ class GotherServer:
     def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
         c = self.config
         per_address = c.tables_per_address if self._capped(conn.address) else None
-        self.lobby.check_quota(conn, conn.address, c.tables_per_connection, per_address)
-        table = self.lobby.create(request, conn, conn.address)
+        self.lobby.check_quota(conn, conn.address_key, c.tables_per_connection, per_address)
+        table = self.lobby.create(request, conn, conn.address_key)
         conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
 
     def on_join(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -495,7 +522,7 @@ class GotherServer:
         seat, token = table.join(conn, request.get("seat"))
         holder = table.seats[seat]
         assert holder is not None
-        holder.address = conn.address
+        holder.address = conn.address_key
         conn.taken.append(holder)
         conn.seated = table
         conn.at(table)
@@ -782,7 +809,7 @@ class GotherServer:
             raise ProtocolError("too_many_seats", "this connection holds enough seats")
         if not self._capped(conn.address):
             return
-        if sum(h.address == conn.address for h in held) >= self.config.seats_per_address:
+        if sum(h.address == conn.address_key for h in held) >= self.config.seats_per_address:
             raise ProtocolError("too_many_seats", "your address holds enough seats")
 
     def _seated(self, conn: Connection, request: dict[str, Any]) -> tuple[Table, int]:
@@ -873,6 +900,7 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     """Serve until SIGINT or SIGTERM, then close connections (1012) and flush the database."""
     server = GotherServer(config)
     await server.start()
+    server.searches.spawn_all()  # a host's first hint need not wait for a worker to start
     doors: list[SshFrontDoor | WebDoor] = []
     # the doors' clients dial this server: they trust exactly its own certificate
     pin = certificate_fingerprint(config.certfile) if config.certfile else None

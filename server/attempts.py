@@ -7,15 +7,16 @@ guesser nothing. Per connection: a few wrong passwords and the connection is clo
 websocket server and the SSH door each count theirs).
 
 Memory is bounded: at most `max_addresses` are remembered, the stalest forgotten first.
-An IPv6 address counts by its /64, the block one host usually holds whole.
+An IPv6 address counts by its /64 (`limits.address_key`), like every address cap.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from server.limits import address_key
 
 
 @dataclass(frozen=True)
@@ -86,16 +87,3 @@ class Attempts:
 
     def __len__(self) -> int:
         return len(self._records)
-
-
-def address_key(address: str) -> str:
-    """What one guesser is taken to be: an IPv4 address, or an IPv6 address's /64."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address  # not an IP (a Unix socket…): as it is
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
-    return str(ip)

@@ -1,6 +1,7 @@
 """Caps on things running at once (SSH sessions, logins in progress), counted overall and
 by what they belong to (a connection, a key, an address), like OpenSSH's MaxSessions and
-MaxStartups. Each one admitted holds its place until released."""
+MaxStartups. Each one admitted holds its place until released. An address is labelled by
+its `limits.address_key` (an IPv6 address by its /64)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """The host's limits that are not a single request's: file descriptors, the accept-error
-log, and which addresses are this host's own.
+log, which addresses are this host's own, and what counts as one address.
+
+Every cap and quota by address (connections, connections before hello, tables, seats, SSH
+sessions and logins, password waits) counts by `address_key`: an IPv6 address by its /64,
+the block one host usually holds whole (RFC 7421), or one host would count as 2^64.
 
 When the process runs out of file descriptors, asyncio logs every failed `accept()` with a
 traceback (14 MB of log in 25 s under a flood of half-open handshakes); one line a minute
@@ -11,6 +15,7 @@ always open a file.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import resource
 import time
@@ -22,9 +27,31 @@ FD_RESERVE = 64  # descriptors never given to connections
 ACCEPT_LOG_EVERY = 60.0  # seconds between two lines about failing accepts
 
 
+def address_key(address: str) -> str:
+    """What one client is taken to be: an IPv4 address, or an IPv6 address's /64 (an IPv4
+    address mapped into IPv6 is that IPv4 address)."""
+    ip = _ip(address)
+    if ip is None:
+        return address  # not an IP (a Unix socket…): as it is
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def is_local(address: str) -> bool:
     """Loopback: this host's own doors (the SSH door's clients), exempt from address caps."""
-    return address.startswith("127.") or address in ("::1", "localhost", "")
+    ip = _ip(address)
+    return address in ("localhost", "") if ip is None else ip.is_loopback
+
+
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
 
 
 def descriptor_budget(wanted: int, pending: int) -> int:

@@ -2,10 +2,12 @@
 
 After every change the table's timer is armed afresh from what server/pace.py says is due
 next. When it fires, nothing has changed since (a change would have re-armed it), so it does
-what is due: a bot makes that seat's move (on a worker thread if the bot thinks long, so that
-a search never stalls the other tables), the table warns an idle player, a pause runs out,
-or a stopped table tries to write again. Whatever happens, the table is armed again: a bot
-move the store refused stops the table, and the retry it arms is what starts it again.
+what is due: a bot makes that seat's move (in a worker process of the server's searches if
+the bot thinks long, so that a search never stalls the other tables; a search that fails or
+would wait too long gives way to the normal bot, so the table never stalls), the table
+warns an idle player, a pause runs out, or a stopped table tries to write again. Whatever
+happens, the table is armed again: a bot move the store refused stops the table, and the
+retry it arms is what starts it again.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import random
 from collections.abc import Callable
 
 from server.bots.base import Bot
+from server.bots.jobs import BotMove
 from server.bots.registry import make_bot
-from server.game import MoveError, view
+from server.game import Move, MoveError, View, view
 from server.pace import Due, due
+from server.searches import Busy, Searches, SearchFailed
 from server.store import StoreError
 from server.table import StoreFailed, Table
 
@@ -27,8 +31,14 @@ log = logging.getLogger("gother.server")
 
 
 class Pacer:
-    def __init__(self, moved: Callable[[Table], None], ended: Callable[[Table], None]) -> None:
+    def __init__(
+        self,
+        moved: Callable[[Table], None],
+        searches: Searches,
+        ended: Callable[[Table], None],
+    ) -> None:
         self.moved = moved  # after a change made here: tell everyone and arm again
+        self.searches = searches  # where the bots that think long think
         self.ended = ended  # every voter wants the game ended: archive the table
         self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
         self.thinking: set[asyncio.Task[None]] = set()  # bots choosing a move now
@@ -104,19 +114,21 @@ class Pacer:
             table.time_out(next_due.seat)
         holder = table.seats[next_due.seat]
         assert holder is not None
-        bot = make_bot(holder.bot_kind or table.settings.cover_kind, table.deck, random.Random(seq))
+        name = holder.bot_kind or table.settings.cover_kind
+        bot = make_bot(name, table.deck, random.Random(seq))
         cover = next_due.why == "cover"
-        task = asyncio.get_running_loop().create_task(
-            self._think(table, bot, next_due.seat, seq, cover)
-        )
+        think = self._think(table, name, bot, next_due.seat, seq, cover)
+        task = asyncio.get_running_loop().create_task(think)
         self.thinking.add(task)
         task.add_done_callback(self.thinking.discard)
 
-    async def _think(self, table: Table, bot: Bot, seat: int, seq: int, cover: bool) -> None:
+    async def _think(
+        self, table: Table, name: str, bot: Bot, seat: int, seq: int, cover: bool
+    ) -> None:
         if table.seq != seq or table.game is None:
             return  # the table changed before the bot began: its new state was armed anew
         seen = view(table.game, seat, log_size=0)  # no bot reads the log
-        move = await asyncio.to_thread(bot.choose, seen) if bot.thinks_long else bot.choose(seen)
+        move = await self._searched(table, name, seen, seq) if bot.thinks_long else bot.choose(seen)
         if table.seq != seq:
             return  # or while it thought
         if cover:
@@ -131,3 +143,14 @@ class Pacer:
             with contextlib.suppress(StoreFailed):
                 table.apply(fallback)
         self.moved(table)
+
+    async def _searched(self, table: Table, name: str, seen: View, seq: int) -> Move:
+        """The move of bot `name`, searched in a worker; the normal bot's if that fails (a
+        table never waits on a search that cannot come)."""
+        try:
+            return await self.searches.submit(BotMove(name, seen, table.deck, seq), urgent=True)
+        except (Busy, SearchFailed) as exc:
+            log.warning(
+                "table %s: %s bot's search failed (%s); normal bot moves", table.id, name, exc
+            )
+            return make_bot("normal", table.deck, random.Random(seq)).choose(seen)

@@ -35,6 +35,7 @@ from protocol.messages import NAME
 from server.attempts import Attempts, Guessing
 from server.caps import OVERALL, Caps
 from server.files import private_file, private_folder
+from server.limits import address_key
 from server.ssh_client import run_client, run_plain
 
 log = logging.getLogger("gother.ssh")
@@ -134,7 +135,7 @@ class _Gate(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.peer = conn.get_extra_info("peername")[:2]
-        full = self.startups.admit(self, address=str(self.peer[0]))
+        full = self.startups.admit(self, address=address_key(str(self.peer[0])))
         if full is not None:  # once asyncssh has sent its version: then the client reads why
             where = "" if full == OVERALL else " from your address"
             reason = f"too many logins in progress{where}: try again in a moment"
@@ -280,7 +281,8 @@ class SshFrontDoor:
             _refuse(process, f"{exc.message}: connect as another user, like ssh Raven@…")
             return
         task = asyncio.current_task()
-        full = self.running.admit(task, address=gate.peer[0], key=gate.fingerprint, connection=gate)
+        where = address_key(str(gate.peer[0]))
+        full = self.running.admit(task, address=where, key=gate.fingerprint, connection=gate)
         if full is not None:
             _refuse(process, self._full(full))
             log.info("ssh: %s from %s turned away: %s", name, gate.peer[0], self._full(full))

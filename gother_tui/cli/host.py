@@ -97,17 +97,20 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def limit_config(args: argparse.Namespace) -> dict[str, float]:
+def limit_config(args: argparse.Namespace) -> dict[str, float | None]:
     """The long-running host's limits (parser.py's `_add_limit_options`) as config fields."""
     return {
         "max_per_address": args.max_per_address,
         "max_pending": args.max_pending,
+        "pending_per_address": args.pending_per_address,
         "tables_per_connection": args.tables_per_connection,
         "tables_per_address": args.tables_per_address,
         "seats_per_connection": args.seats_per_connection,
         "seats_per_address": args.seats_per_address,
         "expire": args.expire,
         "idle": args.idle,
+        "search_workers": args.search_workers,
+        "search_queue": args.search_queue,
     }
 
 

@@ -305,6 +305,9 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--max-pending", type=positive, default=100, help="connections not yet past hello"
     )
     group.add_argument(
+        "--pending-per-address", type=positive, default=4, help="of those, from one address"
+    )
+    group.add_argument(
         "--tables-per-connection", type=positive, default=10, help="open tables one creates"
     )
     group.add_argument(
@@ -321,6 +324,15 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--idle", type=float, default=300.0, help="seconds before a bot plays an idle turn"
+    )
+    group.add_argument(
+        "--search-workers",
+        type=positive,
+        default=None,
+        help="processes for hints and hard bots (default: the cores but one)",
+    )
+    group.add_argument(
+        "--search-queue", type=positive, default=16, help="hints and hard-bot moves waiting"
     )
 
 

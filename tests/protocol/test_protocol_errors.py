@@ -44,6 +44,8 @@ CONTRACT_CODES = {
     "not_organiser",
     "not_registered",
     "no_standings",
+    "busy",
+    "search_failed",
 }
 
 

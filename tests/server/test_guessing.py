@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 from gother_tui.cli import build_parser
 from protocol import PROTOCOL_VERSION
 from server.app import CLOSE_GUESSING, GotherServer, ServerConfig
-from server.attempts import Attempts, Guessing, address_key
+from server.attempts import Attempts, Guessing
 from server.game import default_deck_text
+from server.limits import address_key
 from server.passwords import check_password, hash_password
 from server.ssh import SshFrontDoor, SshOptions
 from server.store import Store, TableRecord

@@ -53,7 +53,7 @@ async def test_a_placement_hint_names_the_players_as_the_table_shows_them(url):
 
 
 async def test_the_server_answers_other_requests_while_a_hint_is_thought(url):
-    """The search runs for a fifth of a second on a worker thread: a `list` sent after the
+    """The search runs for a fifth of a second in a worker process: a `list` sent after the
     `hint` is answered first, which it could not be if the search held the event loop."""
     player = await seated_at_bots(url, "normal", searched=True)
     hint_rid = await player.send("hint")
@@ -95,7 +95,7 @@ async def test_an_unknown_bot_name_is_refused_and_names_the_field(url):
 
 
 async def test_one_hint_at_a_time_per_connection(url):
-    """A search holds a worker thread the bots need too: a second hint asked before the
+    """A search holds a worker the bots need too: a second hint asked before the
     first is answered is refused, and the first still comes."""
     player = await seated_at_bots(url, "normal", searched=True)
     first = await player.send("hint")

@@ -1,5 +1,5 @@
 """The asyncio side of pacing (server/pacer.py) on the real event loop: bots play by
-themselves, and a bot that thinks long does it on a worker thread, off the loop."""
+themselves, and a bot that thinks long does it in a worker process, off the loop."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import asyncio
 import time
 
 from server.pacer import Pacer
+from server.searches import Searches
 from server.table import Table
 from tests.server.netkit import TIMEOUT
 from tests.server.tablekit import make_table
@@ -24,7 +25,8 @@ async def test_a_bot_that_thinks_long_leaves_the_loop_to_the_other_tables():
             first_slow_move.set()
         pacer.arm(table)
 
-    pacer = Pacer(moved, ended=lambda table: None)  # all-bot tables: no votes
+    searches = Searches(workers=1)
+    pacer = Pacer(moved, searches, ended=lambda table: None)  # all-bot tables: no votes
     slow = make_table(time.monotonic, bots=3, bot_kind="ismcts", table_id="slow")
     quick = make_table(time.monotonic, bots=3, table_id="quick")
     for table in (slow, quick):
@@ -37,4 +39,5 @@ async def test_a_bot_that_thinks_long_leaves_the_loop_to_the_other_tables():
         await asyncio.wait_for(first_slow_move.wait(), TIMEOUT)
     finally:
         pacer.close()
+        searches.close()
     assert moves.index("slow") >= 3, moves

@@ -1,0 +1,265 @@
+"""An honest table's moves while other connections ask hints back to back (issue 17), printed
+as figures, never asserted.
+
+    .venv/bin/python bench/hints.py [--askers 50] [--moves 150] [--limit 20] [--before DIR]
+
+Starts `gother serve` as a subprocess with its database on a file. One honest player sits
+at a table with two normal bots and plays `--moves` moves as fast as it can (stopping after
+`--limit` seconds: a stalled server makes few), timing each move's round trip (the move sent
+to its `state` reply): first with the server idle, then while `--askers` connections, each
+seated at a table of its own with its decision pending, ask for hints back to back (a
+reply, then the next request at once; each asks one first, so the searches are up), from a
+process of their own, niced (they stand for other machines). Reported for each: p50 and
+p99 round trip, the ratio to idle in the same run, and the hints' p50/p99 (request to
+`hint`) with how many were refused `busy` or `rate_limited`; and, before the load, the p50
+of hints asked one at a time by one connection (the pool has room).
+Goals: under load p50 <= 1.5x idle, p99 <= 20 ms; hints p50 <= 0.3 s while the pool has room.
+`--before DIR`: also run a server from the source tree DIR (e.g. `git archive main` unpacked)
+first, for before/after figures in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import re
+import site
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import IO, Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+
+HOST = "127.0.0.1"
+RIDS = itertools.count(1)
+SERVE = "import sys; from gother_tui.cli import main; sys.exit(main())"
+
+
+def first_legal_move(legal: dict[str, Any]) -> dict[str, Any]:
+    kind = legal["kind"]
+    if kind == "discard_fate":
+        return {"kind": kind, "card": legal["cards"][0]}
+    if kind == "distribute":
+        pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)
+        return {"kind": kind, "give": [list(p) for p in pairs]}
+    if kind == "draw":
+        if legal["deck"]:
+            return {"kind": kind, "source": "deck"}
+        return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
+    return {"kind": kind, "card": legal["cards"][0]}
+
+
+def start_server(log: IO[str], db: str, tree: str | None) -> tuple[subprocess.Popen[bytes], int]:
+    env, python = dict(os.environ), [sys.executable]
+    if tree is not None:  # without site: this tree's editable install would come first
+        env["PYTHONPATH"] = os.pathsep.join([tree, *site.getsitepackages()])
+        python.append("-S")
+    proc = subprocess.Popen(
+        [
+            *python,
+            *("-c", SERVE, "serve"),
+            *("--host", HOST, "--port", "0", "--db", db, "--bot-delay", "0"),
+            *("--max-tables", "1000", "--tables-per-connection", "1000"),
+        ],
+        stderr=log,
+        env=env,
+        cwd=tree,  # `-c` puts the folder it runs in first on the path
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        log.seek(0)
+        found = re.search(r"listening on ws://[\d.]+:(\d+)", log.read())
+        if found:
+            return proc, int(found.group(1))
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+async def request(ws: ClientConnection, t: str, **fields: Any) -> dict[str, Any]:
+    """Send with a rid; the reply with that rid (other frames are skipped)."""
+    rid = next(RIDS)
+    await ws.send(encode({"t": t, "rid": rid, **fields}))
+    while True:
+        message = decode(await ws.recv())  # type: ignore[arg-type]
+        if message.get("rid") == rid:
+            return message
+
+
+async def seated(url: str, name: str) -> tuple[ClientConnection, dict[str, Any]]:
+    """A connection at a table of its own with two normal bots; the view asking it."""
+    ws = await connect(url, max_size=MAX_FRAME, compression=None)
+    await request(ws, "hello", v=PROTOCOL_VERSION, name=name)
+    created = await request(ws, "create", name=name, seats=3, bots=2, bot="normal")
+    await request(ws, "join", table=created["table"])
+    return ws, await asking(ws)
+
+
+async def asking(ws: ClientConnection) -> dict[str, Any]:
+    """The next view that puts a decision to this seat, or says the game is over."""
+    while True:
+        message = decode(await ws.recv())  # type: ignore[arg-type]
+        if message["t"] != "state":
+            continue
+        view = message["view"]
+        if view["legal"] is not None or view["phase"] == "over":
+            return dict(view)
+
+
+async def honest(url: str, moves: int, limit: float) -> tuple[list[float], bool]:
+    """Round trips of `moves` moves, in seconds (a new game when one ends), and whether
+    `limit` seconds ran out first (a stalled server makes few)."""
+    times: list[float] = []
+    try:
+        async with asyncio.timeout(limit):
+            ws, view = await seated(url, "Honest")
+            while len(times) < moves:
+                if view["phase"] == "over":
+                    await ws.close()
+                    ws, view = await seated(url, "Honest")
+                    continue
+                move = first_legal_move(view["legal"])
+                started = time.perf_counter()
+                reply = await request(ws, "move", move=move)
+                times.append(time.perf_counter() - started)
+                assert reply["t"] == "state", reply
+                view = reply["view"]
+                if view["legal"] is None and view["phase"] != "over":
+                    view = await asking(ws)
+            await ws.close()
+    except TimeoutError:
+        return times, True
+    return times, False
+
+
+async def hints_alone(url: str, count: int) -> list[float]:
+    """`count` hints asked one after another by one connection (the pool has room)."""
+    ws, _ = await seated(url, "Alone")
+    times = []
+    for _ in range(count + 1):
+        started = time.perf_counter()
+        reply = await request(ws, "hint")
+        times.append(time.perf_counter() - started)
+        assert reply["t"] == "hint", reply
+    await ws.close()
+    return times[1:]  # the first may wait for a worker to start
+
+
+async def ask_hints(url: str, askers: int) -> None:
+    """The askers' process: seat them, say "ready", ask until stdin closes, print figures."""
+    seats = [await seated(url, f"Asker{i}") for i in range(askers)]
+    hints: list[float] = []
+    refused: dict[str, int] = {}
+    stop = asyncio.Event()
+
+    async def ask(ws: ClientConnection) -> None:
+        while not stop.is_set():
+            started = time.perf_counter()
+            reply = await request(ws, "hint")
+            if reply["t"] == "hint":
+                hints.append(time.perf_counter() - started)
+            else:
+                refused[reply["code"]] = refused.get(reply["code"], 0) + 1
+
+    await asyncio.gather(*(request(ws, "hint") for ws, _ in seats))  # the searches are up
+    tasks = [asyncio.create_task(ask(ws)) for ws, _ in seats]
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    stop.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 300)
+    print(json.dumps({"hints": hints, "refused": refused}), flush=True)
+
+
+def quantiles(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+async def one_server(askers: int, moves: int, limit: float, tree: str | None) -> dict[str, Any]:
+    with (
+        tempfile.NamedTemporaryFile("w+", prefix="gother-serve-", suffix=".log") as log,
+        tempfile.TemporaryDirectory(prefix="gother-db-") as folder,
+    ):
+        proc, port = start_server(log, os.path.join(folder, "games.db"), tree)
+        url = f"ws://{HOST}:{port}"
+        try:
+            await honest(url, 20, limit)  # warm: imports, the database's first pages
+            idle, _ = await honest(url, moves, limit)
+            roomy = await hints_alone(url, 10)
+            spam = subprocess.Popen(  # niced: the askers stand for other machines
+                [
+                    "nice",
+                    "-n",
+                    "19",
+                    sys.executable,
+                    __file__,
+                    "--ask",
+                    url,
+                    "--askers",
+                    str(askers),
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert spam.stdout is not None and spam.stdin is not None
+            loop = asyncio.get_running_loop()
+            assert (await loop.run_in_executor(None, spam.stdout.readline)).strip() == "ready"
+            loaded, stalled = await honest(url, moves, limit)
+            spam.stdin.close()
+            figures = json.loads(await loop.run_in_executor(None, spam.stdout.read))
+            spam.wait(30)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:  # a server before issue 17 finishes its hints first
+                proc.kill()
+                proc.wait()
+    idle_p50, idle_p99 = quantiles(idle)
+    p50, p99 = quantiles(loaded) if loaded else (limit, limit)
+    hint_p50, hint_p99 = quantiles(figures["hints"]) if figures["hints"] else (0.0, 0.0)
+    return {
+        "moves": (len(idle), len(loaded)),
+        "stalled": stalled,  # the loaded moves ran out of time
+        "idle_p50_ms": idle_p50 * 1000,
+        "idle_p99_ms": idle_p99 * 1000,
+        "load_p50_ms": p50 * 1000,
+        "load_p99_ms": p99 * 1000,
+        "p50_ratio": p50 / idle_p50,
+        "p99_ratio": p99 / idle_p99,
+        "hint_alone_p50_s": statistics.median(roomy),
+        "hints": len(figures["hints"]),
+        "hint_p50_s": hint_p50,
+        "hint_p99_s": hint_p99,
+        "refused": figures["refused"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--askers", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=150)
+    parser.add_argument("--limit", type=float, default=20.0, help="seconds of moves at most")
+    parser.add_argument("--before", metavar="DIR", help="also a server from this source tree")
+    parser.add_argument("--ask", metavar="URL", help=argparse.SUPPRESS)  # the askers' process
+    args = parser.parse_args()
+    if args.ask:
+        asyncio.run(ask_hints(args.ask, args.askers))
+        return
+    runs = [("before", args.before)] if args.before else []
+    for label, tree in [*runs, ("now", None)]:
+        figures = asyncio.run(one_server(args.askers, args.moves, args.limit, tree))
+        print(label, json.dumps(figures, indent=None))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""The searches a worker process runs (server/searches.py): what to think about in, a move
+or a hint out, every part of them picklable. Each is thought from a seat's View, the way
+any bot thinks, and knows how long it means to think."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from server.game import Deck, Move, View
+
+from .advise import HINT_TIME, Advice, advise
+from .ismcts import THINK_TIME
+from .registry import make_bot
+
+
+@dataclass(frozen=True)
+class HintSearch:
+    """The hint for `view.seat` (`advise`)."""
+
+    view: View
+    deck: Deck
+    seed: int
+
+    @property
+    def think(self) -> float:
+        return HINT_TIME
+
+    def run(self) -> Advice:
+        return advise(self.view, self.deck, self.seed)
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """The move a bot that thinks long (`bot`, a name or kind) makes from `view`."""
+
+    bot: str
+    view: View
+    deck: Deck
+    seed: int
+
+    @property
+    def think(self) -> float:
+        return THINK_TIME  # the one bot that thinks long is the search
+
+    def run(self) -> Move:
+        return make_bot(self.bot, self.deck, random.Random(self.seed)).choose(self.view)

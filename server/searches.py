@@ -1,0 +1,233 @@
+"""Searches outside the game's interpreter: hints, the hard bot's moves, any later analysis.
+
+A search holds its interpreter's lock for as long as it thinks, so in the game's process it
+stalls every table (six connections asking hints slowed an honest table 220 times). Here
+each search is a job run by one of a few worker processes:
+
+- a job is a picklable value whose `run()` gives its picklable answer (`Search[T]`), thought
+  from a View like any bot's, never from the Game;
+- the pool is sized from the cores (all but one, which is the game's), and its workers are
+  niced: when the machine is short of CPU, the game's process gets it first;
+- jobs wait in one bounded queue, a table's (a bot's move) ahead of a person's (a hint): a
+  job that would wait longer than `max_wait`, by the thinking time of the jobs ahead of it,
+  is refused at once (`Busy`), and so is one past `queue` jobs waiting;
+- a worker that dies, or overruns its job's deadline, is killed and replaced, and its job
+  fails (`SearchFailed`); the jobs after it go on.
+
+A worker is spawned (not forked: the game's process has threads and an event loop) when a
+job needs one, or all at once by `spawn_all` (`gother serve` does), and then stays until
+the pool closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+from collections import deque
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, Protocol, TypeVar
+
+log = logging.getLogger("gother.server")
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+QUEUE = 16  # jobs waiting, at most
+MAX_WAIT = 0.5  # seconds a job may expect to wait behind the jobs ahead of it
+NICENESS = 10  # a worker's CPU comes after the game's
+SPAWN_TIME = 5.0  # seconds a fresh worker may take to import before its first job's deadline
+OVERRUN = 5.0  # seconds past a job's thinking time before its worker is taken to be stuck
+
+
+class Search(Protocol[T_co]):
+    """A job: what to think about, picklable, and its expected thinking time in seconds."""
+
+    @property
+    def think(self) -> float: ...
+
+    def run(self) -> T_co: ...
+
+
+class Busy(Exception):
+    """Refused at once: the pool is too far behind to answer in time."""
+
+
+class SearchFailed(Exception):
+    """The job's worker died or overran its deadline, or the job raised."""
+
+
+def pool_size() -> int:
+    """One worker a core this process may run on, but one: that core is the game's."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+@dataclass(eq=False)
+class _Job:
+    search: Search[Any]
+    answer: asyncio.Future[Any]
+    urgent: bool  # a table waits on it: ahead of every job that is not
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    pipe: Connection  # the pool's end: jobs out, answers in
+    job: _Job | None = None
+    deadline: asyncio.TimerHandle | None = None
+    started: bool = False  # has answered a job: its imports are done
+
+
+class Searches:
+    """The worker pool and its queue. Use from the event loop's thread only."""
+
+    def __init__(
+        self, workers: int | None = None, queue: int = QUEUE, max_wait: float = MAX_WAIT
+    ) -> None:
+        self.size = workers if workers is not None else pool_size()
+        self.queue_limit = queue
+        self.max_wait = max_wait
+        self.workers: list[_Worker] = []
+        self.waiting: deque[_Job] = deque()  # the urgent ones first
+        self.replaced = 0  # workers that died or were killed, and were replaced
+        self._context = multiprocessing.get_context("spawn")
+
+    def submit(self, search: Search[T], *, urgent: bool = False) -> asyncio.Future[T]:
+        """The future answer of `search`; raises Busy at once if it would wait too long.
+        Cancelling the future drops the job if it has not started (a started one runs on,
+        its answer unread)."""
+        ahead = [job for job in self.waiting if job.urgent or not urgent]
+        running = sum(worker.job is not None for worker in self.workers)
+        idle = running < self.size
+        if not idle:
+            if len(self.waiting) >= self.queue_limit:
+                raise Busy(f"{len(self.waiting)} searches are waiting already")
+            wait = sum(job.search.think for job in ahead) / self.size
+            if wait > self.max_wait:
+                raise Busy(f"it would wait {wait:.1f} s for the searches ahead of it")
+        job = _Job(search, asyncio.get_running_loop().create_future(), urgent)
+        if urgent:
+            self.waiting.insert(sum(j.urgent for j in self.waiting), job)
+        else:
+            self.waiting.append(job)
+        self._dispatch()
+        return job.answer
+
+    def spawn_all(self) -> None:
+        """Start the workers not started yet, without waiting for them to be ready."""
+        while len(self.workers) < self.size:
+            self._spawn()
+
+    def close(self) -> None:
+        """Kill every worker and fail every job (the server is going down)."""
+        for job in self.waiting:
+            job.answer.cancel()
+        self.waiting.clear()
+        for worker in list(self.workers):
+            self._retire(worker)
+            if worker.job is not None:
+                worker.job.answer.cancel()
+
+    # -- inside ---------------------------------------------------------------------------
+
+    def _dispatch(self) -> None:
+        """Give waiting jobs to idle workers, spawning workers up to the pool's size."""
+        while self.waiting:
+            job = self.waiting.popleft()
+            if job.answer.cancelled():
+                continue
+            worker = next((w for w in self.workers if w.job is None), None)
+            if worker is None and len(self.workers) < self.size:
+                worker = self._spawn()
+            if worker is None:
+                self.waiting.appendleft(job)
+                return
+            self._give(worker, job)
+
+    def _spawn(self) -> _Worker:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(
+            target=_serve, args=(theirs,), name="gother-search", daemon=True
+        )
+        process.start()
+        theirs.close()  # the worker holds its own copy: its death reads as end of file here
+        worker = _Worker(process, ours)
+        asyncio.get_running_loop().add_reader(ours.fileno(), self._answered, worker)
+        self.workers.append(worker)
+        return worker
+
+    def _give(self, worker: _Worker, job: _Job) -> None:
+        worker.job = job
+        slack = OVERRUN + (0.0 if worker.started else SPAWN_TIME)
+        loop = asyncio.get_running_loop()
+        worker.deadline = loop.call_later(job.search.think + slack, self._overran, worker)
+        try:
+            worker.pipe.send(job.search)  # a View pickles to a few KiB: the pipe takes it whole
+        except OSError as exc:  # the worker is gone: its reader says so next
+            log.warning("a search worker cannot take a job: %s", exc)
+
+    def _answered(self, worker: _Worker) -> None:
+        try:
+            ok, answer = worker.pipe.recv()
+        except (EOFError, OSError):
+            self._lost(worker, "died")
+            return
+        job, worker.job = worker.job, None
+        worker.started = True
+        if worker.deadline is not None:
+            worker.deadline.cancel()
+        if not ok:  # a bug in the search: its worker goes on, the log says what
+            log.warning("a search failed: %s", answer)
+        if job is not None and not job.answer.done():
+            if ok:
+                job.answer.set_result(answer)
+            else:
+                job.answer.set_exception(SearchFailed(answer))
+        self._dispatch()
+
+    def _overran(self, worker: _Worker) -> None:
+        worker.deadline = None
+        self._lost(worker, "overran its deadline and was killed")
+
+    def _lost(self, worker: _Worker, what: str) -> None:
+        """A worker is gone: fail its job, put a fresh worker in its place."""
+        log.warning("search worker %s %s; replaced", worker.process.pid, what)
+        self._retire(worker)
+        self.replaced += 1
+        job = worker.job
+        if job is not None and not job.answer.done():
+            job.answer.set_exception(SearchFailed(f"the search's worker {what}"))
+        if len(self.workers) < self.size:
+            self._spawn()  # in its place now, so the next job finds it warm
+        self._dispatch()
+
+    def _retire(self, worker: _Worker) -> None:
+        if worker.deadline is not None:
+            worker.deadline.cancel()
+        asyncio.get_running_loop().remove_reader(worker.pipe.fileno())
+        worker.pipe.close()
+        worker.process.kill()
+        worker.process.join(1.0)  # killed: it is gone at once
+        self.workers.remove(worker)
+
+
+def _serve(pipe: Connection) -> None:
+    """A worker's life: run each job it is sent and send back (ok, answer or why not)."""
+    os.nice(NICENESS)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    while True:
+        try:
+            search = pipe.recv()
+        except EOFError:
+            return  # the pool is gone
+        try:
+            reply: tuple[bool, Any] = (True, search.run())
+        except Exception as exc:  # a bug in a search fails that job, not the worker
+            reply = (False, f"the search failed: {exc!r}")
+        pipe.send(reply)
