@@ -343,7 +343,7 @@ class GotherServer:
             chore.cancel()
         self.pacer.close()
         self.hints.close()
-        self.standings.close()
+        await self.standings.close()
         for task in self.answering:
             task.cancel()
         self.searches.close()

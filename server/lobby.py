@@ -21,6 +21,7 @@ from typing import Any
 from protocol import ProtocolError, server_messages
 from protocol.constants import LIST_PAGE
 from protocol.view import ClockRule
+from server.bots.registry import kind_of
 from server.game import (
     Deck,
     DeckError,
@@ -182,6 +183,10 @@ class Lobby:
         for seat in record.seat_records:
             if not 0 <= seat.seat < record.seats:
                 raise ValueError(f"a seat {seat.seat} at a table of {record.seats}")
+            if seat.bot_kind is not None:
+                kind_of(
+                    seat.bot_kind
+                )  # a bot this server cannot make: quarantined, not a timer's crash
             table.seats[seat.seat] = Seat(
                 name=seat.name,
                 token_hash=seat.token_hash,
@@ -254,6 +259,7 @@ class Lobby:
 
     def _build(self, record: TableRecord) -> Table:
         deck = _parsed_deck(record.deck_toml, record.deck_name)
+        kind_of(record.bot_kind)  # the table's bots too
         clock = record.clock
         table = Table(
             id=record.id,
