@@ -22,10 +22,12 @@ the pool closes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -155,7 +157,11 @@ class Searches:
         process = self._context.Process(
             target=_serve, args=(theirs,), name="gother-search", daemon=True
         )
-        process.start()
+        # In a client that hosts its own game (`gother play`), Textual has put an object whose
+        # fileno() is -1 in sys.stderr, which the spawn hands on to its resource tracker:
+        # the process's own stderr instead.
+        with contextlib.redirect_stderr(sys.__stderr__):
+            process.start()
         theirs.close()  # the worker holds its own copy: its death reads as end of file here
         worker = _Worker(process, ours)
         asyncio.get_running_loop().add_reader(ours.fileno(), self._answered, worker)
