@@ -294,7 +294,6 @@ class GotherApp(ClientApp):
                 self.view = message.view
             case sm.Chat():
                 self.chat = (*self.chat, message)[-CHAT_KEPT:]
-                return
             case sm.Story():  # the game so far, told with the state that follows
                 self.chronicle.recall(message)
                 return
@@ -325,7 +324,6 @@ class GotherApp(ClientApp):
                     self.push_screen(EndedScreen(self, last, message.reason))
                 else:
                     self.notify(message.reason, title="Table closed", markup=False)
-                return
         self._answer(message)
 
     def _enter_table(self, cards: tuple[Card, ...]) -> None:
@@ -333,8 +331,9 @@ class GotherApp(ClientApp):
         self.catalogue = Catalogue(cards)
         self._seq = -1  # a new connection's snapshots are the truth, whatever their seq
 
-    def _answer(self, message: sm.Reply | sm.State) -> None:
-        """A reply goes to whoever asked (the flow's own need no more)."""
+    def _answer(self, message: msg.Reply) -> None:
+        """A reply goes to whoever asked (the flow's own need no more): the sender's own
+        copy of its `chat` and the `closed` of a deciding `end` vote carry its rid too."""
         if message.rid is None or (pending := self._pending.pop(message.rid, None)) is None:
             return
         if pending.asker is not None:

@@ -94,6 +94,25 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("watch", (), "watch N", "watch table N of the list"),
             Spec("start", (), "start", "before the deal: start now, bots in the free seats"),
             Spec("rematch", (), "rematch", "after the game: ask for another"),
+            Spec(
+                "pause",
+                (),
+                "pause",
+                "vote to pause the game; it pauses once every player votes so",
+            ),
+            Spec(
+                "go",
+                (),
+                "go on",
+                "once paused, vote to go on (before, take back your vote to pause); it goes "
+                "on once every player votes so",
+            ),
+            Spec(
+                "end",
+                (),
+                "end",
+                "vote to end the game unfinished (asked first); it ends once every player votes so",
+            ),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
             Spec(
                 "tournament",
