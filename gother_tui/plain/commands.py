@@ -94,6 +94,13 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("watch", (), "watch N", "watch table N of the list"),
             Spec("start", (), "start", "before the deal: start now, bots in the free seats"),
             Spec("rematch", (), "rematch", "after the game: ask for another"),
+            Spec(
+                "review",
+                ("rv",),
+                "review [SEAT]",
+                "after the game: your decisions (or seat SEAT's) against the search's, the "
+                "three costliest",
+            ),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
             Spec(
                 "tournament",
