@@ -5,6 +5,9 @@ list of decisions."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from gother_tui.catalogue import Catalogue
 from gother_tui.narrator import plural
 from protocol import server_messages as sm
 
@@ -28,3 +31,30 @@ def lines(review: sm.Review, name: str) -> list[str]:
         said.append("No decision cost anything by the evaluator.")
     said.extend(c.sentence for c in review.costliest)
     return said
+
+
+def move_words(move: dict[str, Any], seat: int, catalogue: Catalogue, names: list[str]) -> str:
+    """A `move` map in a few words: "Velvet Cape to you, Stomach Bug to Vlad"."""
+    kind = move.get("kind")
+    if kind == "distribute":
+        return ", ".join(
+            f"{catalogue.name(card)} to {'you' if to == seat else names[to]}"
+            for to, card in move["give"]
+        )
+    if kind == "draw":
+        if move.get("source") == "deck":
+            return "draw blind"
+        return f"take {catalogue.name(move['card'])}"
+    verb = {"discard_fate": "drop", "discard_hand": "let go"}.get(str(kind), str(kind))
+    return f"{verb} {catalogue.name(move['card'])}"
+
+
+def moment_line(moment: sm.ReviewMoment, seat: int, catalogue: Catalogue, names: list[str]) -> str:
+    """ "Round 2: take Velvet Cape; the search: draw blind (1.4)"; "as the search" when the
+    two agree."""
+    played = move_words(moment.played, seat, catalogue, names)
+    if moment.played == moment.advised:
+        return f"Round {moment.round}: {played}, as the search"
+    advised = move_words(moment.advised, seat, catalogue, names)
+    cost = moment.cost if round(moment.cost, 1) else 0.0  # not "-0.0"
+    return f"Round {moment.round}: {played}; the search: {advised} ({cost:.1f})"
