@@ -115,3 +115,22 @@ async def test_a_review_the_searches_have_no_room_for_is_busy_at_once(server, ur
     answer = await asyncio.wait_for(player.next(lambda m: m.get("rid") == first), 120)
     assert answer["t"] == "review" and answer["seat"] == 0, answer
     await close_all(player, other)
+
+
+@pytest.mark.parametrize("config", [{"search_workers": 1}], indirect=True)
+async def test_past_two_reviews_thought_at_once_the_next_is_busy(server, url):
+    """Room in the queue, but two reviews already thought: a third would crowd out the
+    hints of the tables being played, so it is refused at once."""
+    table, player = await finished_table(url)
+    server.searches.spawn_all()
+    askers = [player] + [await Client.connect(url, f"Asker {n}") for n in (1, 2)]
+    with frozen(the_worker(server.searches)):
+        rids = [await askers[seat].send("review", table=table, seat=seat) for seat in (0, 1)]
+        await until(lambda: len(server.reviews.thinking) == 2)
+        busy = await askers[2].request("review", table=table, seat=2)
+        assert busy["t"] == "error" and busy["code"] == "busy", busy
+        assert "other reviews" in busy["message"]
+    for asker, rid in zip(askers, rids, strict=False):
+        answer = await asyncio.wait_for(asker.next(lambda m, rid=rid: m.get("rid") == rid), 120)
+        assert answer["t"] == "review", answer
+    await close_all(*askers)
