@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import msgspec
 
-from protocol import ProtocolError, server_messages
+from protocol import MAX_FRAME, ProtocolError, encode, server_messages
 from server.bots.jobs import ReviewPart
 from server.bots.review import Moment, Played, costliest, sentence
 from server.game import Variants, dealer_for, parse_deck
@@ -130,6 +130,8 @@ class Reviews:
                 for m in costliest(moments)
             ),
         )
+        if len(encode(review)) > MAX_FRAME:  # some 300 decisions of one seat: a rare game
+            raise ProtocolError("no_record", "this game is too long for its review to fit a frame")
         self.kept[key] = review
         while len(self.kept) > KEPT:
             self.kept.popitem(last=False)

@@ -134,3 +134,15 @@ async def test_past_two_reviews_thought_at_once_the_next_is_busy(server, url):
         answer = await asyncio.wait_for(asker.next(lambda m, rid=rid: m.get("rid") == rid), 120)
         assert answer["t"] == "review", answer
     await close_all(*askers)
+
+
+async def test_a_review_too_long_for_a_frame_is_refused_in_words(server, url, monkeypatch):
+    """Frames are at most 64 KiB; a game some 300 decisions long per seat would pass it. The
+    limit is lowered here so that a short game's review stands for that rare one."""
+    table, player = await finished_table(url)
+    monkeypatch.setattr("server.review.MAX_FRAME", 200)
+    refused = await reviewed(player, table=table, seat=0)
+    assert refused["t"] == "error" and refused["code"] == "no_record", refused
+    assert "too long" in refused["message"]
+    assert (table, 1, 0) not in server.reviews.kept
+    await player.close()
