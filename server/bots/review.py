@@ -91,7 +91,7 @@ class Played:
         found = []
         for step, (mover, wire) in enumerate(self.moves):
             move = move_from_wire(mover, wire)
-            if mover == seat and game.to_act() == seat:
+            if mover == seat:
                 found.append((view(game, seat, log_size=0, seats=seats), move, step))
             game.apply(move)
         return found
