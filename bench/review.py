@@ -2,12 +2,12 @@
 websocket, thought in the server's worker processes, cold and then kept. Printed, never
 asserted.
 
-    .venv/bin/python bench/review.py [--rounds 3] [--workers N]
+    .venv/bin/python bench/review.py [--rounds 0] [--workers N]
 
 A server runs in this process (its searches in worker processes of their own); four normal
-bots play a game of `--rounds` rounds (H1) to the end; then one connection asks the review
-of each seat in turn, cold, and all four again, kept. Reported: the game's decisions, each
-seat's cold time, their sum, and the kept answers' p50.
+bots play a game to the end (of at most `--rounds` rounds, H1; 0: no cap, a whole game);
+then one connection asks the review of each seat in turn, cold, and all four again, kept.
+Reported: the game's decisions, each seat's cold time, their sum, and the kept answers' p50.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ async def bench(rounds: int, workers: int | None) -> None:
             url = f"ws://127.0.0.1:{server.port}"
             async with connect(url, max_size=None) as ws:
                 await request(ws, "hello", v=PROTOCOL_VERSION, name="Bench")
+                variants = {"round_cap": rounds} if rounds else {}
                 created = await request(
-                    ws, "create", name="Four", seats=4, bots=4, variants={"round_cap": rounds}
+                    ws, "create", name="Four", seats=4, bots=4, variants=variants
                 )
                 table = created["table"]
                 await request(ws, "watch", table=table)
@@ -58,7 +59,9 @@ async def bench(rounds: int, workers: int | None) -> None:
                     if message["t"] == "state" and message["view"]["phase"] == "over":
                         break
                 _, moves = server.store.game(table, 1)
-                print(f"a 4-seat game of {rounds} rounds: {len(moves)} decisions")
+                over = server.lobby.tables[table].game
+                assert over is not None
+                print(f"a 4-seat game of {over.round} rounds: {len(moves)} decisions")
                 cold = []
                 for seat in range(4):
                     started = time.perf_counter()
@@ -79,7 +82,7 @@ async def bench(rounds: int, workers: int | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
     asyncio.run(bench(args.rounds, args.workers))
