@@ -35,6 +35,7 @@ from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.name import NameScreen
 from gother_tui.screens.password import PasswordScreen
+from gother_tui.screens.review import ReviewScreen
 from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.tournament import TournamentScreen
@@ -66,6 +67,7 @@ class GotherApp(ClientApp):
         TableScreen.BINDINGS,
         LobbyScreen.BINDINGS,
         GameOverScreen.BINDINGS,
+        ReviewScreen.BINDINGS,
         EndedScreen.BINDINGS,
         CreateTableScreen.BINDINGS,
         PasswordScreen.BINDINGS,

@@ -153,6 +153,11 @@ REQUESTS: dict[str, Check] = {
         {"table": TABLE_ID},
         {"game": integer(1, 1_000_000), "part": integer(0, 10_000), "password": PASSWORD},
     ),
+    # a seat's decisions in a finished game, judged by the hard bot's search from its view
+    "review": _request(
+        {"table": TABLE_ID, "seat": SEAT},
+        {"game": integer(1, 1_000_000), "password": PASSWORD},
+    ),
     # tournaments (docs/protocol.md): created with the host's leave (`password`)
     "tournament_create": _request(
         {"name": NAME, "rounds": integer(1, TOURNAMENT_ROUNDS), "seats": integer(3, 5)},

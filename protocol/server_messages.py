@@ -101,6 +101,34 @@ class Record(Reply, tag="record", kw_only=True, frozen=True):
     data: bytes
 
 
+class ReviewMoment(Wire, frozen=True):
+    """One decision of the reviewed seat: what it played, what the hard bot's search would
+    have played from the same view, and what the difference cost by the evaluator."""
+
+    step: int  # the move's place among the game's moves, from 0
+    round: int
+    played: dict[str, Any]  # a `move` map
+    advised: dict[str, Any]
+    cost: float  # Goth-equivalents given up (negative: the evaluator prefers the player's)
+    why: str  # what the advised move does, in one line
+
+
+class CostlyMoment(Wire, frozen=True):
+    step: int  # the moment's `step`
+    sentence: str
+
+
+class Review(Reply, tag="review", kw_only=True, frozen=True):
+    """A seat's review: every decision it made in game `game`, and the (at most three)
+    costliest, dearest first, each with a sentence."""
+
+    table: str
+    game: int
+    seat: int
+    moments: tuple[ReviewMoment, ...]
+    costliest: tuple[CostlyMoment, ...]
+
+
 class StandingsRow(Wire, frozen=True):
     """One player of the `standings`: their record of finished games and their rating."""
 
@@ -216,6 +244,7 @@ Message = (
     | Hint
     | Left
     | Record
+    | Review
     | Standings
     | Closed
     | Tournament

@@ -51,6 +51,7 @@ from server.passwords import check_password
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.records import BUILD_BURST, BUILD_SHARE, Records
+from server.review import Reviews
 from server.searches import MAX_WAIT, QUEUE, Searches
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
@@ -72,6 +73,7 @@ COSTS = {
     "watch": 5,
     "create": 5,
     "record": 5,
+    "review": 5,
     "standings": 5,
     "join": 2,
     "resume": 2,
@@ -262,6 +264,7 @@ class GotherServer:
             expire=config.expire,
         )
         self.records = Records(self.store, config.record_share, config.record_burst)
+        self.reviews = Reviews(self.store, self.searches)
         self.standings = HostStandings(config.db, self.store)
         self.director = Director(self.lobby, self._seat_for_tournament, self.standings.rating)
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
@@ -343,6 +346,7 @@ class GotherServer:
             chore.cancel()
         self.pacer.close()
         self.hints.close()
+        self.reviews.close()
         await self.standings.close()
         for task in self.answering:
             task.cancel()
@@ -667,6 +671,19 @@ class GotherServer:
         part = request.get("part", 0)
         conn.send(self.records.part(table_id, game_no, part, request.get("rid"), conn.costly))
 
+    def on_review(self, conn: Connection, request: dict[str, Any]) -> None:
+        """A seat's decisions in a finished game, judged (server/review.py): answered when
+        thought. Whoever may see the game's record may see its reviews."""
+        table_id = request["table"]
+        self.lobby.check_not_broken(table_id)
+        live = self.lobby.tables.get(table_id)
+        if live is None or live not in (conn.seated, conn.watched):
+            self._check_may_see(conn, table_id, request.get("password"))
+        game_no = request.get("game")
+        if game_no is None:
+            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        self.reviews.ask(table_id, game_no, request["seat"], conn, request.get("rid"))
+
     # -- tournaments (server/tournament/) ---------------------------------------------------
 
     def on_tournament_create(self, conn: Connection, request: dict[str, Any]) -> None:
@@ -886,6 +903,7 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "pause",
         "end",
         "record",
+        "review",
         "tournament_create",
         "tournament_join",
         "tournament_start",

@@ -113,6 +113,13 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 "end",
                 "vote to end the game unfinished (asked first); it ends once every player votes so",
             ),
+            Spec(
+                "review",
+                ("rv",),
+                "review [SEAT]",
+                "after the game: your decisions (or seat SEAT's) against the search's, the "
+                "three costliest",
+            ),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
             Spec(
                 "tournament",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gother_tui import messages as msg
-from gother_tui import tournament_words
+from gother_tui import review_words, tournament_words
 from gother_tui.narrator import names_of, plural
 from gother_tui.plain import words
 from gother_tui.plain.choices import Option, describe_placement, same_move
@@ -573,6 +573,24 @@ class Player:
             self.say(str(problem))
             return
         await self.client.ask("end")
+
+    async def do_review(self, args: str) -> None:
+        view = self.at_table()
+        if not view.over:
+            raise Problem("review judges a game once it is over.")
+        seats = len(view.players)
+        if args and not (args.isdigit() and 1 <= int(args) <= seats):
+            raise Problem(f"review SEAT: SEAT is a number from 1 to {seats}.")
+        seat = int(args) - 1 if args else view.seat
+        if seat is None:
+            raise Problem(f"review SEAT: you are watching, so say whose (1 to {seats}).")
+        self.say("Reviewing: the search goes over every decision, a few seconds.")
+        reply = await self.client.ask(
+            "review", table=view.table.id, game=view.table.game, seat=seat
+        )
+        if isinstance(reply, sm.Review):
+            name = view.players[seat].name or f"Seat {seat + 1}"
+            self.say(*review_words.lines(reply, name))
 
     async def do_leave(self, args: str) -> None:
         self.at_table()

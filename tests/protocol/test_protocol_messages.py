@@ -61,6 +61,7 @@ FULL: dict[str, dict[str, Any]] = {
     "pause": {"t": "pause", "on": True},
     "end": {"t": "end"},
     "record": {"t": "record", "table": "t1", "game": 2, "part": 3, "password": "hunter2"},
+    "review": {"t": "review", "table": "t1", "seat": 2, "game": 2, "password": "hunter2"},
     "tournament_create": {
         "t": "tournament_create",
         "name": "Big Night",
@@ -144,7 +145,7 @@ def test_a_request_acting_on_a_table_may_name_it(kind: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "kind", sorted(set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record"})
+    "kind", sorted(set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record", "review"})
 )
 def test_requests_that_act_on_no_table_take_no_table(kind: str) -> None:
     assert rejected({**FULL[kind], "table": "t7"}).message == f"{kind}: unknown field 'table'"

@@ -187,6 +187,7 @@ async def test_one_bad_table_is_quarantined_and_every_other_starts(tmp_path, dam
             ("watch", {}),
             ("record", {}),
             ("record", {"game": 1}),
+            ("review", {"seat": 0}),
         ):
             reply = await client.request(request, table="tab0", **fields)
             assert reply["t"] == "error" and reply["code"] == "table_broken", reply
