@@ -234,6 +234,16 @@ class Season:
         pairs = itertools.pairwise(by_level)
         self.everyone.append(all(max(low) < min(high) for low, high in pairs))
 
+    def means_now(self) -> str:
+        """The levels' mean mu as they stand, in the levels' order."""
+        means = [
+            statistics.mean(
+                self.standings.ratings[p].mu for p, lv in self.members.items() if lv == level
+            )
+            for level in self.levels
+        ]
+        return ", ".join(f"{lv} {mu:.1f}" for lv, mu in zip(self.levels, means, strict=True))
+
     def report(self) -> None:
         order = " < ".join(self.levels)
         print(f"  level means ordered {order} for good after: {ordered_for_good(self.means)} games")
@@ -280,6 +290,8 @@ def real_game(seated: list[PlayerId], kinds: list[str], seed: int, hard_iteratio
 def real_bot_season(games: int, seed: int, hard_iterations: int, workers: int) -> None:
     """The games are drawn first and played in `workers` processes (each from its own
     seed), then rated in order, so any number of workers gives the same season."""
+    if not games:
+        return
     season = Season(["easy", "normal", *(["hard"] * bool(hard_iterations))])
     rng = random.Random(seed)
     tables = [rng.sample(sorted(season.members), 4) for _ in range(games)]
@@ -289,8 +301,11 @@ def real_bot_season(games: int, seed: int, hard_iterations: int, workers: int) -
     ]
     started = time.perf_counter()
     with ProcessPoolExecutor(max(1, workers)) as pool:
-        for outcome in pool.map(real_game, *zip(*jobs, strict=True)):
+        for n, outcome in enumerate(pool.map(real_game, *zip(*jobs, strict=True)), 1):
             season.add(outcome)
+            if n % 20 == 0:  # a long run tells how it goes (and leaves figures if cut short)
+                took = time.perf_counter() - started
+                print(f"  after {n} games ({took:.0f} s): {season.means_now()}", flush=True)
     took = time.perf_counter() - started
     print(
         f"season of the real bots ({', '.join(season.levels)}; hard at {hard_iterations} "
