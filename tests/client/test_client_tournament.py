@@ -98,6 +98,8 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
         await shown(pilot, TournamentScreen, "No tournament yet")
         await pilot.press("tab", "n")
         await shown(pilot, NewTournamentScreen, "New tournament", "Host's password")
+        fields = app.screen.query("Input, Select, #new-tournament-error")
+        assert all(f.region.bottom < 23 for f in fields)  # above the footer at 80x24
         # name, rounds, seats: a table of six is no tournament's
         await pilot.press("ctrl+u", *"Big Night", "tab", "ctrl+u", "2", "tab", "ctrl+u", "6")
         await pilot.press("enter")
