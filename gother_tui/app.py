@@ -34,6 +34,7 @@ from gother_tui.screens.game_over import EndedScreen, GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.name import NameScreen
+from gother_tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.screens.password import PasswordScreen
 from gother_tui.screens.review import ReviewScreen
 from gother_tui.screens.story import StoryScreen
@@ -77,6 +78,7 @@ class GotherApp(ClientApp):
         StoryScreen.BINDINGS,
         HelpScreen.BINDINGS,
         TournamentScreen.BINDINGS,
+        NewTournamentScreen.BINDINGS,
     )
 
     def __init__(
