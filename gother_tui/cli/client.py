@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from gother_tui import logs
@@ -63,6 +64,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "watch": args.watch,
         "table": args.table,
         "password": read_secret(args, parser, CLIENT),
+        "door": door_claim(args, parser),
     }
     logs.log_client_to_file()
     connect = partial(WebSocketTransport, trust=trust)
@@ -76,6 +78,16 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     app = GotherApp(options, transport=connect)
     app.run(mouse=options.mouse)
     return app.return_code or 0
+
+
+def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
+    """The door's claim, from the pipe it handed (`--door-file`), one line."""
+    if args.door_file is None:
+        return None
+    try:
+        return Path(args.door_file).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        parser.error(f"--door-file {args.door_file}: {exc}")
 
 
 def list_lan_servers() -> int:
