@@ -129,8 +129,6 @@ class Flow:
         fields: dict[str, Any] = {"v": PROTOCOL_VERSION, "name": self.options.name}
         if self._password:  # a server with a password asks for it here (and a
             fields["password"] = self._password  # server without one ignores it)
-        if self.options.door:  # started by a door: where its player really is
-            fields["door"] = self.options.door
         return Ask("hello", fields)
 
     def _resume(self, table: str, token: str) -> Step:

@@ -16,7 +16,6 @@ class ClientOptions:
     watch: bool = False  # a spectator: no seat, no hand, no moves
     table: str | None = None  # go straight to this table instead of the lobby
     password: str | None = None
-    door: str | None = None  # a door's signed claim of its player's address (server/doorkey.py)
     ascii: bool = False
     mouse: bool = True
     theme: str = DEFAULT_THEME

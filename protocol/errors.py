@@ -42,7 +42,6 @@ class ErrorCode(StrEnum):
     BUSY = "busy"
     SEARCH_FAILED = "search_failed"
     BAD_DOOR = "bad_door"
-    TOO_MANY_CONNECTIONS = "too_many_connections"
 
 
 class ProtocolError(Exception):

@@ -63,7 +63,6 @@ DECK = string(1, 64, pattern=re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"))
 PASSWORD = string(1, PASSWORD_MAX)
 TABLE_ID = string(1, 32)
 TOKEN = string(16, 128)
-DOOR_CLAIM = string(1, 160, pattern=re.compile(r"[0-9A-Fa-f:.]+\|[0-9]+\|[0-9a-f]+"))
 CHAT_TEXT = string(1, CHAT_MAX, tidy=clean_text)
 BOT_KIND = one_of(*BOT_NAMES)  # a difficulty or a kind
 
@@ -120,9 +119,7 @@ AT_TABLE = {"table": TABLE_ID}
 REQUESTS: dict[str, Check] = {
     "hello": _request(
         {"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME},
-        # the server's own password, when it has one; a door's signed word of where its
-        # player is (server/doorkey.py): never sent by other clients
-        {"password": PASSWORD, "door": DOOR_CLAIM},
+        {"password": PASSWORD},  # the server's own password, when it has one
     ),
     "list": _request({}, {"offset": integer(0, 100_000)}),  # a page of the tables from here
     "create": _request(

@@ -35,6 +35,7 @@ from protocol import (
     server_messages,
     validate_request,
 )
+from protocol.constants import DOOR_HEADER
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
@@ -162,6 +163,7 @@ class Connection:
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
     claimed: str | None = None  # the player's real address, as a door's claim vouched for it
+    bad_door: ProtocolError | None = None  # why the claim it opened with was refused
     wrong_passwords: int = 0  # passwords refused, of any kind
 
     def at(self, table: Table) -> None:
@@ -373,6 +375,7 @@ class GotherServer:
             TokenBucket(c.chat_rate, c.chat_burst),
             TokenBucket(c.costly_rate, c.costly_burst),
         )
+        self._hear_door(conn)
         refusal = self._refusal(conn)
         if refusal is not None:
             await ws.close(CLOSE_TRY_LATER, refusal)
@@ -400,6 +403,19 @@ class GotherServer:
             self._away_from_seat(conn)
             self.director.disconnected(conn)
             log.info("connection closed: %s", conn.describe())
+
+    def _hear_door(self, conn: Connection) -> None:
+        """A door's client opens with the door's claim of its player's address (the
+        Gother-Door header): from the start that address is the connection's, for every
+        cap. A claim the doors did not sign leaves the connection at its own address, and
+        its hello is refused `bad_door`."""
+        claim = conn.ws.request.headers.get(DOOR_HEADER) if conn.ws.request else None
+        if claim is None:
+            return
+        try:
+            conn.claimed = self.door_key.verify(claim)
+        except ProtocolError as exc:
+            conn.bad_door = exc
 
     @property
     def pending(self) -> int:
@@ -485,8 +501,8 @@ class GotherServer:
     def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.name:
             raise ProtocolError("bad_message", "hello: already said")
-        if "door" in request:  # before the password: its waits are the player's address's
-            self._speaks_for(conn, self.door_key.verify(request["door"]))
+        if conn.bad_door is not None:  # a claim of an address this server's doors never made
+            raise conn.bad_door
         right = self.config.password
         if right is not None:
             given = request.get("password", "")
@@ -499,23 +515,6 @@ class GotherServer:
         conn.name = request["name"]
         self.before_hello.release(conn)
         conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
-
-    def _speaks_for(self, conn: Connection, address: str) -> None:
-        """From now on `conn` is its player's, at `address`: counted there, not at the door."""
-        if conn.claimed is not None:  # a hello again after a wrong password: the same word
-            if conn.claimed != address:
-                raise ProtocolError("bad_door", "a connection's player has one address")
-            return
-        key, per_address = address_key(address), self.config.max_per_address
-        if self.by_address[key] >= per_address:
-            raise ProtocolError(
-                "too_many_connections", f"at most {per_address} connections from one address"
-            )
-        self.by_address[key] += 1
-        self.by_address[conn.address_key] -= 1
-        if not self.by_address[conn.address_key]:
-            del self.by_address[conn.address_key]
-        conn.claimed = address
 
     def on_list(self, conn: Connection, request: dict[str, Any]) -> None:
         offset = request.get("offset", 0)

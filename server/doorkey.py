@@ -6,8 +6,11 @@ server makes a door key when it starts and hands it, in memory, to the doors it 
 (`gother serve --ssh/--web`): it is never written anywhere. For each session a door signs a
 claim, `ADDRESS|EXPIRES|MAC` (HMAC-SHA256 with the door key over the address and the Unix
 time it expires), and hands it to the session's client through a pipe, like the server's
-password; the client passes it in `hello` (`door`). The server takes the address only from
-a claim it can verify: a forged, altered or expired one is refused `bad_door`.
+password; the client sends it in the opening handshake of each connection (the
+`Gother-Door` header), so the address is the player's before any cap counts the
+connection (a local process holding the door machine's places before hello cannot keep
+door players out). The server takes the address only from a claim it can verify: a
+forged, altered or expired one is refused `bad_door` at `hello`.
 """
 
 from __future__ import annotations
@@ -43,7 +46,9 @@ class DoorKey:
         doors signed it and it has not expired."""
         address, _, rest = claim.partition("|")
         stamp, _, mac = rest.partition("|")
-        if not stamp.isdigit() or not hmac.compare_digest(mac, self._mac(address, int(stamp))):
+        # compare_digest takes ASCII text only; and "²".isdigit() is true, but not int's
+        signed = claim.isascii() and stamp.isdigit() and len(stamp) < 20
+        if not signed or not hmac.compare_digest(mac, self._mac(address, int(stamp))):
             raise ProtocolError(
                 "bad_door", "only this server's own doors may say where a player is"
             )

@@ -64,10 +64,9 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "watch": args.watch,
         "table": args.table,
         "password": read_secret(args, parser, CLIENT),
-        "door": door_claim(args, parser),
     }
     logs.log_client_to_file()
-    connect = partial(WebSocketTransport, trust=trust)
+    connect = partial(WebSocketTransport, trust=trust, door=door_claim(args, parser))
     if args.plain:
         from gother_tui import plain
 

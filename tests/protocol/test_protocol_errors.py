@@ -47,7 +47,6 @@ CONTRACT_CODES = {
     "busy",
     "search_failed",
     "bad_door",  # issue 18: a door's claim this server's doors did not sign
-    "too_many_connections",  # issue 18: a door's player's address is full
 }
 
 
