@@ -162,7 +162,9 @@ class Connection:
     refused: int = 0  # rate-limited requests in a row
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
-    claimed: str | None = None  # the player's real address, as a door's claim vouched for it
+    # the player's real address, as its door vouched for it: set before the connection is
+    # counted anywhere, never after
+    claimed: str | None = None
     bad_door: ProtocolError | None = None  # why the claim it opened with was refused
     wrong_passwords: int = 0  # passwords refused, of any kind
 
