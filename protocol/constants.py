@@ -53,3 +53,7 @@ PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic
 TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
 TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame
 TOURNAMENTS_LIVE = 20  # not over, on one server
+
+# The opening handshake's header in which the SSH and web doors' clients carry their door's
+# signed claim of their player's address (server/doorkey.py, docs/protocol.md)
+DOOR_HEADER = "Gother-Door"

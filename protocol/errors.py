@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     NO_STANDINGS = "no_standings"
     BUSY = "busy"
     SEARCH_FAILED = "search_failed"
+    BAD_DOOR = "bad_door"
 
 
 class ProtocolError(Exception):

@@ -35,16 +35,18 @@ from protocol import (
     server_messages,
     validate_request,
 )
+from protocol.constants import DOOR_HEADER
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
 from server.bots.registry import kind_of
 from server.caps import OVERALL, Caps
+from server.doorkey import DoorKey
 from server.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.game import SPECTATOR, MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import Hints
-from server.limits import AcceptLog, address_key, descriptor_budget, is_local
+from server.limits import AcceptLog, address_key, descriptor_budget
 from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
@@ -105,9 +107,8 @@ class ServerConfig:
     max_connections: int = 1000
     max_pending: int = 100  # connections that have not said hello yet
     pending_per_address: int = 4  # of those, from one address (a few: hello takes a moment)
-    max_per_address: int = 32  # connections from one address (loopback: no cap)
+    max_per_address: int = 32  # connections from one address (a door's players: each theirs)
     hello_timeout: float = 5.0  # seconds a new connection has to say hello
-    cap_loopback: bool = False  # address caps for loopback too (tests; the SSH door is local)
     max_tables: int = 200
     tables_per_connection: int = 10  # live tables one connection may have created
     tables_per_address: int = 10
@@ -163,6 +164,10 @@ class Connection:
     refused: int = 0  # rate-limited requests in a row
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
+    # the player's real address, as its door vouched for it: set before the connection is
+    # counted anywhere, never after
+    claimed: str | None = None
+    bad_door: ProtocolError | None = None  # why the claim it opened with was refused
     wrong_passwords: int = 0  # passwords refused, of any kind
 
     def at(self, table: Table) -> None:
@@ -178,14 +183,19 @@ class Connection:
         if self.last is table:
             self.last = self.watched or self.seated
 
-    @property
-    def address(self) -> str:
+    @cached_property
+    def socket_address(self) -> str:
+        """Where the connection comes from (a door's own machine, for a door's player)."""
         return str(self.ws.remote_address[0]) if self.ws.remote_address else ""
 
-    @cached_property
+    @property
+    def address(self) -> str:
+        """The player's address: the one a door vouched for, else the connection's own."""
+        return self.claimed or self.socket_address
+
+    @property
     def address_key(self) -> str:
-        """The address as every cap and quota counts it (an IPv6 address by its /64); kept
-        from the first look, so a connection is uncounted under the key it was counted by."""
+        """The address as every cap and quota counts it (an IPv6 address by its /64)."""
         return address_key(self.address)
 
     def send(self, message: Any) -> None:
@@ -239,7 +249,8 @@ class Connection:
     def describe(self) -> str:
         # None once a TLS socket is gone (a client that dropped it mid-handshake)
         host, port = (self.ws.remote_address or ("?", 0))[:2]
-        return f"{self.name or '?'}@{host}:{port}"
+        via = f" for {self.claimed}" if self.claimed else ""  # a door's player
+        return f"{self.name or '?'}@{host}:{port}{via}"
 
 
 class GotherServer:
@@ -278,6 +289,7 @@ class GotherServer:
         self.chores: list[asyncio.Task[None]] = []
         self.server_guesses = Attempts(config.guessing)  # of the server's own password
         self.table_guesses = Attempts(config.guessing)  # of tables' passwords
+        self.door_key = DoorKey()  # the doors this server starts sign their players' addresses
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -369,6 +381,7 @@ class GotherServer:
             TokenBucket(c.chat_rate, c.chat_burst),
             TokenBucket(c.costly_rate, c.costly_burst),
         )
+        self._hear_door(conn)
         refusal = self._refusal(conn)
         if refusal is not None:
             await ws.close(CLOSE_TRY_LATER, refusal)
@@ -397,6 +410,19 @@ class GotherServer:
             self.director.disconnected(conn)
             log.info("connection closed: %s", conn.describe())
 
+    def _hear_door(self, conn: Connection) -> None:
+        """A door's client opens with the door's claim of its player's address (the
+        Gother-Door header): from the start that address is the connection's, for every
+        cap. A claim the doors did not sign leaves the connection at its own address, and
+        its hello is refused `bad_door`."""
+        claim = conn.ws.request.headers.get(DOOR_HEADER) if conn.ws.request else None
+        if claim is None:
+            return
+        try:
+            conn.claimed = self.door_key.verify(claim)
+        except ProtocolError as exc:
+            conn.bad_door = exc
+
     @property
     def pending(self) -> int:
         """Connections that have not said hello yet."""
@@ -409,11 +435,10 @@ class GotherServer:
         place before hello). Else it holds its place before hello."""
         if len(self.connections) >= self.max_connections:
             return "server full"
-        capped = self._capped(conn.address)
         per_address = self.config.max_per_address
-        if capped and self.by_address[conn.address_key] >= per_address:
+        if self.by_address[conn.address_key] >= per_address:
             return f"at most {per_address} connections from one address"
-        full = self.before_hello.admit(conn, address=conn.address_key if capped else None)
+        full = self.before_hello.admit(conn, address=conn.address_key)
         if full == OVERALL:
             return "too many connections waiting to say hello"
         if full is not None:
@@ -482,6 +507,8 @@ class GotherServer:
     def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.name:
             raise ProtocolError("bad_message", "hello: already said")
+        if conn.bad_door is not None:  # a claim of an address this server's doors never made
+            raise conn.bad_door
         right = self.config.password
         if right is not None:
             given = request.get("password", "")
@@ -506,8 +533,9 @@ class GotherServer:
 
     def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
         c = self.config
-        per_address = c.tables_per_address if self._capped(conn.address) else None
-        self.lobby.check_quota(conn, conn.address_key, c.tables_per_connection, per_address)
+        self.lobby.check_quota(
+            conn, conn.address_key, c.tables_per_connection, c.tables_per_address
+        )
         table = self.lobby.create(request, conn, conn.address_key)
         conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
 
@@ -807,10 +835,6 @@ class GotherServer:
                 _wrong_for_table(password),
             )
 
-    def _capped(self, address: str) -> bool:
-        """Whether per-address caps apply to `address` (not to this host's own doors)."""
-        return self.config.cap_loopback or not is_local(address)
-
     def _check_seat_quota(self, conn: Connection) -> None:
         """A connection, and an address, may hold only so many seats in games not over:
         squatting every seat of every table takes more than a few connections."""
@@ -824,8 +848,6 @@ class GotherServer:
         conn.taken = [s for s in conn.taken if any(s is h for h in held)]
         if len(conn.taken) >= self.config.seats_per_connection:
             raise ProtocolError("too_many_seats", "this connection holds enough seats")
-        if not self._capped(conn.address):
-            return
         if sum(h.address == conn.address_key for h in held) >= self.config.seats_per_address:
             raise ProtocolError("too_many_seats", "your address holds enough seats")
 
@@ -926,14 +948,14 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
         if config.ssh is not None:
             from server.ssh import SshFrontDoor
 
-            ssh = SshFrontDoor(config.ssh, config.host, server.port, pin)
+            ssh = SshFrontDoor(config.ssh, config.host, server.port, server.door_key, pin)
             ssh.ws_password = config.password
             doors.append(ssh)
             await ssh.start()
         if config.web is not None:
             from server.web.door import WebDoor
 
-            web = WebDoor(config.web, config.host, server.port, server._ssl(), pin)
+            web = WebDoor(config.web, config.host, server.port, server.door_key, server._ssl(), pin)
             web.ws_password = config.password
             doors.append(web)
             await web.start()

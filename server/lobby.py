@@ -96,17 +96,14 @@ class Lobby:
                 "table_broken", f"table {table_id} could not be restored: {broken.problem}"
             )
 
-    def check_quota(
-        self, owner: object, address: str, per_owner: int, per_address: int | None
-    ) -> None:
-        """May this connection (`owner`) from `address` create one more table? (None: no
-        quota for this address: loopback, this host's own doors.)"""
+    def check_quota(self, owner: object, address: str, per_owner: int, per_address: int) -> None:
+        """May this connection (`owner`) from `address` create one more table?"""
         live = [c for t, c in self.creators.items() if t in self.tables]
         if sum(o is owner for o, _ in live) >= per_owner:
             raise ProtocolError(
                 "too_many_tables", f"one connection may keep at most {per_owner} tables open"
             )
-        if per_address is not None and sum(a == address for _, a in live) >= per_address:
+        if sum(a == address for _, a in live) >= per_address:
             raise ProtocolError(
                 "too_many_tables", f"one address may keep at most {per_address} tables open"
             )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from gother_tui import logs
@@ -65,7 +66,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "password": read_secret(args, parser, CLIENT),
     }
     logs.log_client_to_file()
-    connect = partial(WebSocketTransport, trust=trust)
+    connect = partial(WebSocketTransport, trust=trust, door=door_claim(args, parser))
     if args.plain:
         from gother_tui import plain
 
@@ -76,6 +77,16 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     app = GotherApp(options, transport=connect)
     app.run(mouse=options.mouse)
     return app.return_code or 0
+
+
+def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
+    """The door's claim, from the pipe it handed (`--door-file`), one line."""
+    if args.door_file is None:
+        return None
+    try:
+        return Path(args.door_file).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        parser.error(f"--door-file {args.door_file}: {exc}")
 
 
 def list_lan_servers() -> int:

@@ -292,6 +292,20 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="another address players open the page at, e.g. a proxy's https://games.example.org",
     )
+    web.add_argument(
+        "--web-per-address",
+        type=argtypes.positive,
+        default=4,
+        metavar="N",
+        help="browser sessions at once from one address (default 4)",
+    )
+    web.add_argument(
+        "--web-trust-proxy",
+        type=argtypes.ip_address,
+        metavar="ADDR",
+        help="the reverse proxy at ADDR (say 127.0.0.1 for nginx here) tells each browser's "
+        "address in X-Forwarded-For; from anyone else that header is ignored",
+    )
 
 
 def _add_limit_options(parser: argparse.ArgumentParser) -> None:
@@ -381,6 +395,11 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--ask-name",
         action="store_true",
         help="ask your name on the first screen (what the web door starts)",
+    )
+    parser.add_argument(
+        "--door-file",
+        metavar="FILE",
+        help="what the SSH and web doors start: the door's signed word of your address",
     )
     _add_display_options(parser)
     _add_bell_option(parser)

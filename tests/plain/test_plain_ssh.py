@@ -24,7 +24,7 @@ async def front_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[SshF
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", open_access=True
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port)
+    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
     await door.start()
     yield door
     await door.close()
@@ -79,6 +79,30 @@ async def test_the_plain_exec_request_reaches_the_plain_client(front_door, serve
         completed = await asyncio.wait_for(process.wait(), TIMEOUT)
         assert completed.exit_status == 0
         assert "\x1b" not in channel.seen and "Traceback" not in channel.seen
+    finally:
+        conn.close()
+        await conn.wait_closed()
+
+
+async def test_the_server_counts_an_ssh_player_at_the_players_own_address(front_door, server):
+    """The door dials the server from 127.0.0.1, and its claim says where the player is: a
+    player connecting from 127.0.0.9 is at 127.0.0.9 for the server, tables and all."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await asyncssh.connect(
+        "127.0.0.1", front_door.port, username="Raven", client_keys=[key], known_hosts=None,
+        agent_path=None, config=[], preferred_auth="publickey", local_addr=("127.0.0.9", 0),
+    )  # fmt: skip
+    try:
+        process = await conn.create_process("plain", encoding=None)
+        channel = Channel(process)
+        await channel.until(r"^No tables on this server yet: type create to make one\.$")
+        (player,) = [c for c in server.connections if c.name == "Raven"]
+        assert player.claimed == "127.0.0.9" and player.socket_address == "127.0.0.1"
+        channel.type("create 3")
+        await channel.until(r"^You sit at Raven's table \(table \w+\), seat 1 of 3\.$")
+        assert [a for _, a in server.lobby.creators.values()] == ["127.0.0.9"]
+        channel.type("quit")
+        await channel.until(r"^Goodbye\.$")
     finally:
         conn.close()
         await conn.wait_closed()
