@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     NO_STANDINGS = "no_standings"
     BUSY = "busy"
     SEARCH_FAILED = "search_failed"
+    BAD_SIGNATURE = "bad_signature"
 
 
 class ProtocolError(Exception):

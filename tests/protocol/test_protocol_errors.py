@@ -46,6 +46,7 @@ CONTRACT_CODES = {
     "no_standings",
     "busy",
     "search_failed",
+    "bad_signature",
 }
 
 
