@@ -55,7 +55,8 @@ class Flow:
     def __init__(self, options: ClientOptions, store: SeatStore) -> None:
         self.options = options
         self.store = store
-        self.key = store.key()  # who we are: a server gives our seats back to this key
+        # who we are: a server gives our seats and our name back to this key
+        self.key = None if options.anonymous else store.key()
         self._held: tuple[sm.HeldSeat, ...] = ()  # seats our identity holds (`proven`)
         self.table: str | None = None  # the table we sit at or watch
         self.seat: int | None = None  # None: watching, or not at a table
@@ -77,7 +78,7 @@ class Flow:
 
     def welcomed(self, challenge: bytes | None = None) -> Step:
         """Prove our key, when the server asks (a `challenge`); then settle in."""
-        if challenge is not None:
+        if challenge is not None and self.key is not None:
             return Step(ask=Ask("prove", {"signature": self.key.sign(challenge)}))
         return self._settle_in()
 
@@ -152,11 +153,9 @@ class Flow:
         return tables[0] if tables else None
 
     def _hello(self) -> Ask:
-        fields: dict[str, Any] = {
-            "v": PROTOCOL_VERSION,
-            "name": self.options.name,
-            "key": self.key.public,
-        }
+        fields: dict[str, Any] = {"v": PROTOCOL_VERSION, "name": self.options.name}
+        if self.key is not None:
+            fields["key"] = self.key.public
         if self._password:  # a server with a password asks for it here (and a
             fields["password"] = self._password  # server without one ignores it)
         return Ask("hello", fields)

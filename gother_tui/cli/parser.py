@@ -391,6 +391,12 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="ask your name on the first screen (what the web door starts)",
     )
+    parser.add_argument(
+        "--anonymous",
+        action="store_true",
+        help="prove no lasting identity: seats are kept by their tokens only, and no name "
+        "becomes yours (what the SSH door starts for a password login, whose state is not kept)",
+    )
     _add_display_options(parser)
     _add_bell_option(parser)
 
