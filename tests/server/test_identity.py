@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from hypothesis import given
+from hypothesis import strategies as st
 
 from protocol import PROTOCOL_VERSION
 from protocol.constants import NAME_KEPT_DAYS, PROVE_CONTEXT
 from protocol.errors import ProtocolError
 from server.app import GotherServer, ServerConfig
-from server.identity import Names, identity_of
+from server.identity import Names, identity_of, proves
 from server.store import Store
 from tests.server.netkit import Client, close_all
 
@@ -195,3 +197,20 @@ def test_a_name_unused_for_the_kept_days_is_free_again(tmp_path):
     names.check("Ann", "second")  # long unused: anyone may take it
     names.use("Ann", "second")
     assert names.owner("ANN") == "second"
+
+
+KEY = Ed25519PrivateKey.generate()
+
+
+@given(challenge=st.binary(min_size=32, max_size=32), flip=st.integers(0, 64 * 8 - 1))
+def test_a_signature_with_any_bit_changed_proves_nothing(challenge: bytes, flip: int):
+    signature = KEY.sign(PROVE_CONTEXT + challenge)
+    assert proves(public(KEY), challenge, signature)
+    bent = bytearray(signature)
+    bent[flip // 8] ^= 1 << (flip % 8)
+    assert not proves(public(KEY), challenge, bytes(bent))
+
+
+@given(key=st.binary(min_size=32, max_size=32), signature=st.binary(min_size=64, max_size=64))
+def test_made_up_keys_and_signatures_prove_nothing(key: bytes, signature: bytes):
+    assert not proves(key, bytes(32), signature)  # never raises: an invalid key is a refusal
