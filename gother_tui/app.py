@@ -305,7 +305,9 @@ class GotherApp(ClientApp):
                 self._on_error(message)
                 return
             case sm.Welcome():
-                self._do(self.flow.welcomed())
+                self._do(self.flow.welcomed(message.challenge))
+            case sm.Proven():
+                self._do(self.flow.proven(message))
             case sm.Joined():
                 self._enter_table(message.cards)
                 self.chronicle.welcome_back(message.covered_rounds)

@@ -42,6 +42,7 @@ class ErrorCode(StrEnum):
     BUSY = "busy"
     SEARCH_FAILED = "search_failed"
     BAD_DOOR = "bad_door"
+    BAD_SIGNATURE = "bad_signature"
 
 
 class ProtocolError(Exception):

@@ -28,10 +28,26 @@ class Reply(Wire, tag_field="t", frozen=True):
 class Welcome(Reply, tag="welcome", kw_only=True, frozen=True):
     v: int  # the protocol version the server speaks
     server: str  # software and version, e.g. "gother 0.1.0"
+    # to sign in `prove`, when the hello carried a key (added in v1)
+    challenge: bytes | None = None
 
     @classmethod
-    def of(cls, server: str, rid: int | None = None) -> Welcome:
-        return cls(v=PROTOCOL_VERSION, server=server, rid=rid)
+    def of(cls, server: str, rid: int | None = None, challenge: bytes | None = None) -> Welcome:
+        return cls(v=PROTOCOL_VERSION, server=server, rid=rid, challenge=challenge)
+
+
+class HeldSeat(Wire, frozen=True):
+    """A seat an identity holds in a game not over: `resume {table}` takes it back."""
+
+    table: str
+    seat: int
+
+
+class Proven(Reply, tag="proven", kw_only=True, frozen=True):
+    """The reply to `prove`: the connection is this lasting identity, holding these seats."""
+
+    identity: str
+    seats: tuple[HeldSeat, ...] = ()
 
 
 class TableRow(Wire, frozen=True):
@@ -237,6 +253,7 @@ class Chat(Wire, tag_field="t", tag="chat", frozen=True):
 
 Message = (
     Welcome
+    | Proven
     | Tables
     | Created
     | Joined

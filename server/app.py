@@ -46,6 +46,7 @@ from server.fanout import chat, close_table, publish, replay_chat, show, tell_st
 from server.game import SPECTATOR, MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import Hints
+from server.identity import Names, identity_of, new_challenge, proves
 from server.limits import AcceptLog, address_key, descriptor_budget
 from server.lobby import Lobby
 from server.pacer import Pacer
@@ -138,6 +139,7 @@ class ServerConfig:
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
     # the host's leave to create tournaments (None: this server runs none)
     tournament_password: str | None = None
+    release_names: tuple[str, ...] = ()  # --release-name: names the host gives back at start
 
 
 @dataclass(eq=False)
@@ -169,6 +171,9 @@ class Connection:
     claimed: str | None = None
     bad_door: ProtocolError | None = None  # why the claim it opened with was refused
     wrong_passwords: int = 0  # passwords refused, of any kind
+    key: bytes | None = None  # the public key its hello named, proved or not
+    challenge: bytes | None = None  # what `prove` must sign, until it is tried once
+    identity: str | None = None  # proved: the lasting identity its seats and name hang on
 
     def at(self, table: Table) -> None:
         """This connection came to `table` (joined, resumed or watched it)."""
@@ -274,6 +279,9 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
+        self.names = Names(self.store)
+        for name in config.release_names:  # the host's word: this name is free again
+            log.info("name %r released (%d keys)", name, self.names.release(name))
         self.records = Records(self.store, config.record_share, config.record_burst)
         self.reviews = Reviews(self.store, self.searches)
         self.standings = HostStandings(config.db, self.store)
@@ -519,8 +527,29 @@ class GotherServer:
                 "wrong password" if given else "this server needs a password",
             )
         conn.name = request["name"]
+        conn.key = request.get("key")
+        conn.challenge = None if conn.key is None else new_challenge()
         self.before_hello.release(conn)
-        conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
+        welcome = server_messages.Welcome.of(SERVER_NAME, request.get("rid"), conn.challenge)
+        conn.send(welcome)
+
+    def on_prove(self, conn: Connection, request: dict[str, Any]) -> None:
+        key, challenge = conn.key, conn.challenge
+        if key is None or challenge is None:
+            raise ProtocolError("bad_message", "prove: no key to prove (say it in hello, once)")
+        conn.challenge = None  # one try a challenge: a forger cannot keep guessing
+        if not proves(key, challenge, request["signature"]):
+            raise ProtocolError(
+                "bad_signature", "that signature does not prove your key: you play anonymously"
+            )
+        conn.identity = identity_of(key)
+        held = tuple(
+            server_messages.HeldSeat(table=table.id, seat=seat)
+            for table, seat in self.lobby.held_by(conn.identity)
+        )
+        conn.send(
+            server_messages.Proven(identity=conn.identity, seats=held, rid=request.get("rid"))
+        )
 
     def on_list(self, conn: Connection, request: dict[str, Any]) -> None:
         offset = request.get("offset", 0)
@@ -544,14 +573,21 @@ class GotherServer:
         held = table.seat_of(conn)
         if held is not None:  # one connection, one seat: a second would be left away forever
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
+        mine = None if conn.identity is None else table.seat_for_identity(conn.identity)
+        if mine is not None:  # this person's seat already: back in it, no token asked
+            self._resume(conn, table, mine, table.new_token(mine), request.get("rid"))
+            return
         self._table_password(conn, table, request.get("password"))
         table.check_join(request.get("seat"))  # refused: no change
         table.check_name(conn.name, conn)
+        self.names.check(conn.name, conn.identity)
         self._check_seat_quota(conn)
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
-        seat, token = table.join(conn, request.get("seat"))
+        seat, token = table.join(conn, request.get("seat"), conn.identity)
+        if conn.identity is not None:
+            self.names.use(conn.name, conn.identity)
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address_key
@@ -573,7 +609,28 @@ class GotherServer:
         self.lobby.start_if_full(table)
 
     def on_resume(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self.lobby.find_seat(request["token"])
+        token = request.get("token")
+        if token is not None:
+            table, seat = self.lobby.find_seat(token)
+        else:
+            table, seat = self._held_seat(conn, request["table"])
+            token = table.new_token(seat)
+        self._resume(conn, table, seat, token, request.get("rid"))
+
+    def _held_seat(self, conn: Connection, table_id: str) -> tuple[Table, int]:
+        """The seat this connection's proven identity holds at `table_id`."""
+        if conn.identity is None:
+            raise ProtocolError("bad_token", "prove your key to resume by table, or give a token")
+        table = self.lobby.find(table_id)
+        seat = table.seat_for_identity(conn.identity)
+        if seat is None:
+            raise ProtocolError("bad_token", f"you hold no seat at table {table_id!r}")
+        return table, seat
+
+    def _resume(
+        self, conn: Connection, table: Table, seat: int, token: str, rid: int | None
+    ) -> None:
+        """Give `seat` back to `conn`, which holds `token` for it."""
         if conn.seated is not table:
             self._away_from_seat(conn)
         if conn.watched is table:  # `table.resume` takes it from the spectators
@@ -584,10 +641,10 @@ class GotherServer:
             server_messages.Joined(
                 table=table.id,
                 seat=seat,
-                token=request["token"],
+                token=token,
                 cards=table.deck.catalogue(),
                 covered_rounds=self.pacer.covered_rounds(table, seat),
-                rid=request.get("rid"),
+                rid=rid,
             )
         )
         replay_chat(table, conn)
@@ -911,6 +968,7 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
     name: getattr(GotherServer, f"on_{name}")
     for name in (
         "hello",
+        "prove",
         "list",
         "create",
         "join",

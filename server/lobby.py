@@ -191,6 +191,7 @@ class Lobby:
                 away_since=None if seat.bot_kind else now,
                 bank=seat.bank or 0.0,
                 left_game=seat.left_game,
+                identity=seat.identity,
             )
         table.game_no = record.game_no
         if record.seed is not None:
@@ -300,6 +301,11 @@ class Lobby:
         return text
 
     # -- seats ----------------------------------------------------------------------------
+
+    def held_by(self, identity: str) -> list[tuple[Table, int]]:
+        """The seats `identity` holds in games not over, at every table."""
+        held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
+        return [(table, seat) for table, seat in held if seat is not None]
 
     def find_seat(self, token: str) -> tuple[Table, int]:
         for table in self.tables.values():

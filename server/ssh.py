@@ -9,9 +9,10 @@ on the channel's own streams: no terminal needed, for screen readers and scripts
 Access is what the host chose, never a fallback: the keys in an authorized_keys file, a
 shared password (then a key gets in without it only if that file lists it), both, or
 `--ssh-open` (any key). A player's key fingerprint names a private state folder for the
-client it starts, so the seat token that client saves resumes the same seat when the same
-key comes back. Password logins get a throw-away folder: no one can take another player's
-seat by knowing a password.
+client it starts, which keeps that person's identity key (gother_tui/identity.py) and seat
+tokens, so the same SSH key comes back to the same seat and the same name. Password logins
+get a throw-away folder and an anonymous client (`--anonymous`): no one can take another
+player's seat by knowing a password, and a key that dies with the session owns no name.
 """
 
 from __future__ import annotations
@@ -304,7 +305,7 @@ class SshFrontDoor:
         try:
             # plain over a bare channel: its own streams; otherwise a pty, as for the table
             run = run_plain if plain and process.get_terminal_type() is None else run_client
-            client = self._client(process, name, folder, plain, str(gate.peer[0]))
+            client = self._client(process, name, folder, plain, str(gate.peer[0]), throwaway)
             code = await run(process, *client, who=f"{name}@{gate.peer[0]}")
         finally:
             if throwaway:
@@ -330,6 +331,7 @@ class SshFrontDoor:
         state: Path,
         plain: bool,
         address: str,
+        throwaway: bool,
     ) -> tuple[list[str], dict[str, str], list[int]]:
         """The client's command line, environment and handed fds for this session, whose
         player connects from `address`."""
@@ -343,6 +345,8 @@ class SshFrontDoor:
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
         argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
+        if throwaway:  # a key made in a folder that dies with the session would own the name
+            argv.append("--anonymous")
         if plain:
             argv.append("--plain")
             if process.get_terminal_type() is None:

@@ -61,6 +61,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "url": args.url,
         "name": args.name,
         "ask_name": args.ask_name,
+        "anonymous": args.anonymous,
         "watch": args.watch,
         "table": args.table,
         "password": read_secret(args, parser, CLIENT),

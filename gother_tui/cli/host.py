@@ -76,6 +76,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             db=args.db,
             password=password,
             tournament_password=tournament_password,
+            release_names=tuple(args.release_name),
             certfile=certfile,
             keyfile=keyfile,
             grace=args.grace,

@@ -235,7 +235,9 @@ class PlainClient:
                 self.say(
                     f"Connected to {self.options.url} ({message.server}) as {self.options.name}."
                 )
-                self._do(self.flow.welcomed())
+                self._do(self.flow.welcomed(message.challenge))
+            case sm.Proven():
+                self._do(self.flow.proven(message))
             case sm.Joined():
                 self._enter_table(message.cards)
                 if message.covered_rounds:

@@ -47,6 +47,7 @@ CONTRACT_CODES = {
     "busy",
     "search_failed",
     "bad_door",  # issue 18: a door's claim this server's doors did not sign
+    "bad_signature",
 }
 
 

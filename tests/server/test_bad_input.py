@@ -417,6 +417,7 @@ async def test_every_request_before_hello_is_hello_first(server, url):
         "create": {"name": "Sneaky", "seats": 3, "bots": 3},
         "join": {"table": table},
         "resume": {"token": "x" * 32},
+        "prove": {"signature": bytes(64)},
         "watch": {"table": table},
         "start": {},
         "move": {"move": {"kind": "draw", "source": "deck"}},
