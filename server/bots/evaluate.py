@@ -13,6 +13,7 @@ for the rest of its hand, from the cards the evaluating seat cannot see.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import prod
 
 from protocol.constants import SWOON_AT, WIN_GOTH
@@ -37,9 +38,11 @@ def pile_value(
     """A Fate pile with these sums, to its owner, with `swoon` the chance it swoons before
     the owner's next turn. `now`: the owner is the active player and has placed, so 20+
     wins at the end of this turn (R15)."""
-    if max(0, sickness) >= SWOON_AT:
+    # Plain comparisons rather than max/min: this runs for every card on every pile in
+    # every rollout step of the search.
+    if sickness >= SWOON_AT:
         return 0.0  # R7: the pile is gone
-    value = float(goth) + max(0, goth - NEAR_WIN_FROM)
+    value = float(goth) + (goth - NEAR_WIN_FROM if goth > NEAR_WIN_FROM else 0)
     if goth >= WIN_GOTH:
         if now:
             return WIN_NOW + goth
@@ -47,8 +50,8 @@ def pile_value(
     if sickness > 0:
         value -= SICK_COST * sickness
     else:
-        value += BANKED * min(-sickness, BANK_CAP)
-    value += -DEBT if money < 0 else CUSHION * min(money, 3)
+        value += BANKED * (-sickness if -sickness < BANK_CAP else BANK_CAP)
+    value += -DEBT if money < 0 else CUSHION * (money if money < 3 else 3)
     # A swoon empties the pile (worth 0): only a pile worth keeping risks anything.
     return value * (1.0 - swoon) if value > 0 else value
 
@@ -79,7 +82,13 @@ class Evaluator:
         below = [0]
         for count in at:
             below.append(below[-1] + count)
-        threats = [self._threat(seat, below) for seat in range(players)]
+        below_key = tuple(below)
+        threats = [self._threat(seat, below_key) for seat in range(players)]
+        goth = position.goth
+        # per source, the richest pile it could hit (R11: never its own)
+        self._richest = tuple(
+            max(g for s, g in enumerate(goth) if s != source) for source in range(players)
+        )
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
         # owner's next turn
         self.tail = tuple(self._tail(seat, threats) for seat in range(players))
@@ -98,30 +107,19 @@ class Evaluator:
 
     # -- the look ahead -------------------------------------------------------------------
 
-    def _threat(self, seat: int, below: list[int]) -> list[float]:
+    def _threat(self, seat: int, below: tuple[int, ...]) -> tuple[float, ...]:
         """The chance distribution of the highest Sickness among the cards `seat` holds:
         its known cards, and for the rest a random draw from the unseen cards. `below[x]`
         counts the unseen cards with less than x Sickness."""
         position = self.position
         known = position.known[seat]
         if position.hand_count[seat] == 0:
-            return [1.0]
+            return (1.0,)
         hidden = position.hand_count[seat] - len(known)
         top = max((self.sick[c] for c in known), default=0)
-        count = below[-1]  # every unseen card is below the cap
-        at_least = [1.0]  # at_least[x]: chance that the highest is x or more
-        for x in range(1, len(below) - 1):
-            if top >= x:
-                at_least.append(1.0)
-                continue
-            clean = below[x]
-            # hypergeometric: all the hidden cards drawn from those below x
-            miss = prod((clean - i) / (count - i) for i in range(hidden)) if hidden <= clean else 0
-            at_least.append(1.0 - miss)
-        at_least.append(0.0)
-        return [at_least[x] - at_least[x + 1] for x in range(len(at_least) - 1)]
+        return highest_sickness(hidden, top, below)
 
-    def _tail(self, seat: int, threats: list[list[float]]) -> list[float]:
+    def _tail(self, seat: int, threats: list[tuple[float, ...]]) -> list[float]:
         """P(at least n Sickness placed on `seat` before its next turn), n = 0, 1, ...: each
         player placing before then gives it its most sickening card with a chance that grows
         with how worth hurting the pile is, from that player's side."""
@@ -130,7 +128,7 @@ class Evaluator:
         sources = self.order[: self.order.index(seat)]
         total = [1.0]  # distribution of the Sickness placed
         for source in sources:
-            intent = self._intent(source, seat, goth)
+            intent = self._intent(goth[seat], self._richest[source])
             if intent <= 0:
                 continue
             hit = [p * intent for p in threats[source]]
@@ -147,14 +145,13 @@ class Evaluator:
         return tail
 
     @staticmethod
-    def _intent(source: int, target: int, goth: tuple[int, ...]) -> float:
-        """How likely `source` is to spend its worst card on `target`: always on the richest
-        pile it can hit, half as often for each INTENT_HALVING Goth less; never on a pile
-        worth nothing (a swoon would be a gift)."""
-        if goth[target] <= 0:
+    def _intent(goth: int, best: int) -> float:
+        """How likely a player is to spend its worst card on a pile of this Goth: always on
+        `best`, the richest pile it can hit, half as often for each INTENT_HALVING Goth
+        less; never on a pile worth nothing (a swoon would be a gift)."""
+        if goth <= 0:
             return 0.0
-        best = max(g for s, g in enumerate(goth) if s != source)
-        return float(2.0 ** ((goth[target] - best) / INTENT_HALVING))
+        return float(2.0 ** ((goth - best) / INTENT_HALVING))
 
     # -- values ------------------------------------------------------------------------
 
@@ -197,10 +194,33 @@ class Evaluator:
         kind = (deck.goth[card], deck.sickness[card], deck.money[card])
         useful = self._useful.get(kind)
         if useful is None:  # many cards share their values: each kind is valued once
-            useful = max(self.gain(seat, card) for seat in range(self.position.players))
+            gain = self.gain
+            useful = gain(0, card)
+            for seat in range(1, self.position.players):
+                other = gain(seat, card)
+                if other > useful:
+                    useful = other
             self._useful[kind] = useful
         return useful
 
     def mean_usefulness(self, cards: tuple[int, ...]) -> float:
         """What a card drawn at random from `cards` is worth on average."""
         return sum(map(self.usefulness, cards)) / len(cards)
+
+
+@lru_cache(maxsize=4096)
+def highest_sickness(hidden: int, top: int, below: tuple[int, ...]) -> tuple[float, ...]:
+    """Evaluator._threat for a hand with `hidden` unseen cards and `top` the highest
+    Sickness among its known ones. Cached: a search asks the same few again and again."""
+    count = below[-1]  # every unseen card is below the cap
+    at_least = [1.0]  # at_least[x]: chance that the highest is x or more
+    for x in range(1, len(below) - 1):
+        if top >= x:
+            at_least.append(1.0)
+            continue
+        clean = below[x]
+        # hypergeometric: all the hidden cards drawn from those below x
+        miss = prod((clean - i) / (count - i) for i in range(hidden)) if hidden <= clean else 0
+        at_least.append(1.0 - miss)
+    at_least.append(0.0)
+    return tuple(at_least[x] - at_least[x + 1] for x in range(len(at_least) - 1))

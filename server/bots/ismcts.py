@@ -52,7 +52,7 @@ from server.game import (
 
 from .base import BotBase
 from .evaluate import Evaluator
-from .heuristic import TIE, Scored, scored_moves
+from .heuristic import TIE, Scored, placement, placement_scores, scored_moves
 from .position import Position
 from .worlds import determinize, reproduces
 
@@ -214,6 +214,12 @@ class IsmctsBot(BotBase):
             case LegalDiscardFate(cards=(card,)):
                 return [DiscardFate(seat, card)]
         evaluator = Evaluator(Position.of_game(world, seat), after_placing=True)
+        if isinstance(choice, LegalDistribute):  # most of a rollout's cost: build one move
+            scores, orders = placement_scores(evaluator, choice)
+            top = max(scores)
+            best = [o for s, o in zip(scores, orders, strict=True) if s >= top - TIE]
+            order = best[0] if len(best) == 1 else self.rng.choice(best)
+            return [Distribute(seat, placement(choice, order))]
         scored = scored_moves(evaluator, choice)
         if isinstance(choice, LegalDraw):
             return draw_step(scored, choice.remaining, seat)
