@@ -31,6 +31,8 @@ CUSHION = 0.2  # per point of Money, up to 3: room for a costly card without deb
 INTENT_HALVING = 3.0  # a pile this many Goth behind the best target is hit half as often
 DANGER_HALVING = 3.0  # an opponent this far behind the leader worries us half as much
 
+Holding = tuple[int, int] | None  # a hand, as its threat needs it (see `threat`)
+
 
 def pile_value(
     goth: int, sickness: int, money: int, swoon: float = 0.0, now: bool = False
@@ -82,16 +84,20 @@ class Evaluator:
         below = [0]
         for count in at:
             below.append(below[-1] + count)
-        below_key = tuple(below)
-        threats = [self._threat(seat, below_key) for seat in range(players)]
-        goth = position.goth
-        # per source, the richest pile it could hit (R11: never its own)
-        self._richest = tuple(
-            max(g for s, g in enumerate(goth) if s != source) for source in range(players)
-        )
+        goth, order, counted = position.goth, self.order, tuple(below)
+        # per player, the richest pile it could hit (R11: never its own) and what it holds
+        sources = [
+            (max(g for s, g in enumerate(goth) if s != source), self._holding(source))
+            for source in range(players)
+        ]
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
-        # owner's next turn
-        self.tail = tuple(self._tail(seat, threats) for seat in range(players))
+        # owner's next turn, from those placing before then
+        self.tail = tuple(
+            sickness_tail(
+                goth[seat], counted, tuple(sources[s] for s in order[: order.index(seat)])
+            )
+            for seat in range(players)
+        )
         self.values = tuple(
             self.pile(seat, position.goth[seat], position.sickness[seat], position.money[seat])
             for seat in range(players)
@@ -107,51 +113,14 @@ class Evaluator:
 
     # -- the look ahead -------------------------------------------------------------------
 
-    def _threat(self, seat: int, below: tuple[int, ...]) -> tuple[float, ...]:
-        """The chance distribution of the highest Sickness among the cards `seat` holds:
-        its known cards, and for the rest a random draw from the unseen cards. `below[x]`
-        counts the unseen cards with less than x Sickness."""
+    def _holding(self, seat: int) -> Holding:
+        """What `seat` holds, as its threat needs it (see `threat`)."""
         position = self.position
-        known = position.known[seat]
         if position.hand_count[seat] == 0:
-            return (1.0,)
-        hidden = position.hand_count[seat] - len(known)
+            return None
+        known = position.known[seat]
         top = max((self.sick[c] for c in known), default=0)
-        return highest_sickness(hidden, top, below)
-
-    def _tail(self, seat: int, threats: list[tuple[float, ...]]) -> list[float]:
-        """P(at least n Sickness placed on `seat` before its next turn), n = 0, 1, ...: each
-        player placing before then gives it its most sickening card with a chance that grows
-        with how worth hurting the pile is, from that player's side."""
-        position = self.position
-        goth = position.goth
-        sources = self.order[: self.order.index(seat)]
-        total = [1.0]  # distribution of the Sickness placed
-        for source in sources:
-            intent = self._intent(goth[seat], self._richest[source])
-            if intent <= 0:
-                continue
-            hit = [p * intent for p in threats[source]]
-            hit[0] += 1.0 - intent
-            mixed = [0.0] * (len(total) + len(hit) - 1)
-            for a, pa in enumerate(total):
-                if pa:
-                    for b, pb in enumerate(hit):
-                        mixed[a + b] += pa * pb
-            total = mixed
-        tail = [0.0] * (len(total) + 1)
-        for n in range(len(total) - 1, -1, -1):
-            tail[n] = tail[n + 1] + total[n]
-        return tail
-
-    @staticmethod
-    def _intent(goth: int, best: int) -> float:
-        """How likely a player is to spend its worst card on a pile of this Goth: always on
-        `best`, the richest pile it can hit, half as often for each INTENT_HALVING Goth
-        less; never on a pile worth nothing (a swoon would be a gift)."""
-        if goth <= 0:
-            return 0.0
-        return float(2.0 ** ((goth - best) / INTENT_HALVING))
+        return position.hand_count[seat] - len(known), top
 
     # -- values ------------------------------------------------------------------------
 
@@ -209,9 +178,14 @@ class Evaluator:
 
 
 @lru_cache(maxsize=4096)
-def highest_sickness(hidden: int, top: int, below: tuple[int, ...]) -> tuple[float, ...]:
-    """Evaluator._threat for a hand with `hidden` unseen cards and `top` the highest
-    Sickness among its known ones. Cached: a search asks the same few again and again."""
+def threat(holding: Holding, below: tuple[int, ...]) -> tuple[float, ...]:
+    """The chance distribution of the highest Sickness among the cards of a hand: `holding`
+    is None for an empty hand, else its count of hidden cards (a random draw from the unseen
+    ones) and the highest Sickness of its known cards. `below[x]` counts the unseen cards
+    with less than x Sickness."""
+    if holding is None:
+        return (1.0,)
+    hidden, top = holding
     count = below[-1]  # every unseen card is below the cap
     at_least = [1.0]  # at_least[x]: chance that the highest is x or more
     for x in range(1, len(below) - 1):
@@ -224,3 +198,43 @@ def highest_sickness(hidden: int, top: int, below: tuple[int, ...]) -> tuple[flo
         at_least.append(1.0 - miss)
     at_least.append(0.0)
     return tuple(at_least[x] - at_least[x + 1] for x in range(len(at_least) - 1))
+
+
+@lru_cache(maxsize=8192)
+def sickness_tail(
+    goth: int, below: tuple[int, ...], sources: tuple[tuple[int, Holding], ...]
+) -> tuple[float, ...]:
+    """P(at least n Sickness placed on a pile of this Goth before its owner's next turn),
+    n = 0, 1, ...: each player placing before then (`sources`, each as the richest pile it
+    can hit and what it holds) gives it its most sickening card with a chance that grows
+    with how worth hurting the pile is, from that player's side. Cached, on small integers
+    (cheap to hash): most piles of a rollout step stood the same a step earlier."""
+    total = [1.0]  # distribution of the Sickness placed
+    for richest, holding in sources:
+        intent = _intent(goth, richest)
+        if intent <= 0:
+            continue
+        hit = [p * intent for p in threat(holding, below)]
+        hit[0] += 1.0 - intent
+        if total == [1.0]:  # nothing placed yet: the hit is the distribution
+            total = hit
+            continue
+        mixed = [0.0] * (len(total) + len(hit) - 1)
+        for a, pa in enumerate(total):
+            if pa:
+                for b, pb in enumerate(hit):
+                    mixed[a + b] += pa * pb
+        total = mixed
+    tail = [0.0] * (len(total) + 1)
+    for n in range(len(total) - 1, -1, -1):
+        tail[n] = tail[n + 1] + total[n]
+    return tuple(tail)
+
+
+def _intent(goth: int, best: int) -> float:
+    """How likely a player is to spend its worst card on a pile of this Goth: always on
+    `best`, the richest pile it can hit, half as often for each INTENT_HALVING Goth less;
+    never on a pile worth nothing (a swoon would be a gift)."""
+    if goth <= 0:
+        return 0.0
+    return float(2.0 ** ((goth - best) / INTENT_HALVING))
