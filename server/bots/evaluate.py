@@ -92,12 +92,11 @@ class Evaluator:
         ]
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
         # owner's next turn, from those placing before then
-        self.tail = tuple(
-            sickness_tail(
-                goth[seat], counted, tuple(sources[s] for s in order[: order.index(seat)])
-            )
-            for seat in range(players)
-        )
+        placers = tuple(sources[s] for s in order)
+        tail: list[tuple[float, ...]] = [()] * players
+        for k, seat in enumerate(order):
+            tail[seat] = sickness_tail(goth[seat], counted, placers[:k])
+        self.tail = tuple(tail)
         self.values = tuple(
             self.pile(seat, position.goth[seat], position.sickness[seat], position.money[seat])
             for seat in range(players)
