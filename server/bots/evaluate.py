@@ -76,18 +76,20 @@ class Evaluator:
         self.order = tuple((first + i) % players for i in range(players))  # who places next
         self.now = position.turn if placed else None
         # below[x]: the unseen cards with less than x Sickness, for x = 0 .. one past the most
-        unseen = [self.sick[c] for c in position.unseen]
-        highest = max([0, *unseen, *(self.sick[c] for hand in position.known for c in hand)])
+        sick = self.sick.__getitem__
+        unseen = list(map(sick, position.unseen))
+        highest = max([0, *unseen, *(sick(c) for hand in position.known for c in hand)])
         at = [0] * (highest + 1)
         for sickness in unseen:
-            at[max(0, sickness)] += 1
+            at[sickness if sickness > 0 else 0] += 1
         below = [0]
         for count in at:
             below.append(below[-1] + count)
         goth, order, counted = position.goth, self.order, tuple(below)
         # per player, the richest pile it could hit (R11: never its own) and what it holds
+        first_goth, second_goth = sorted(goth, reverse=True)[:2]
         sources = [
-            (max(g for s, g in enumerate(goth) if s != source), self._holding(source))
+            (second_goth if goth[source] == first_goth else first_goth, self._holding(source))
             for source in range(players)
         ]
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
@@ -118,7 +120,7 @@ class Evaluator:
         if position.hand_count[seat] == 0:
             return None
         known = position.known[seat]
-        top = max((self.sick[c] for c in known), default=0)
+        top = max(map(self.sick.__getitem__, known), default=0)
         return position.hand_count[seat] - len(known), top
 
     # -- values ------------------------------------------------------------------------

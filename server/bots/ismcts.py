@@ -31,6 +31,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable
+from itertools import compress
 
 from server.game import (
     SWOON_AT,
@@ -218,8 +219,8 @@ class IsmctsBot(BotBase):
         evaluator = Evaluator(Position.of_game(world, seat), after_placing=True)
         if isinstance(choice, LegalDistribute):  # most of a rollout's cost: build one move
             scores, orders = placement_scores(evaluator, choice)
-            top = max(scores)
-            best = [o for s, o in zip(scores, orders, strict=True) if s >= top - TIE]
+            cut = max(scores) - TIE
+            best = list(compress(orders, map(cut.__le__, scores)))  # those within TIE of the top
             order = best[0] if len(best) == 1 else self.rng.choice(best)
             return [Distribute(seat, placement(choice, order))]
         scored = scored_moves(evaluator, choice)
