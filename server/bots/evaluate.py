@@ -31,6 +31,7 @@ CUSHION = 0.2  # per point of Money, up to 3: room for a costly card without deb
 INTENT_HALVING = 3.0  # a pile this many Goth behind the best target is hit half as often
 DANGER_HALVING = 3.0  # an opponent this far behind the leader worries us half as much
 
+UNTOUCHED: tuple[float, ...] = (1.0, 0.0)  # the Sickness tail of a pile nobody can reach
 Holding = tuple[int, int] | None  # a hand, as its threat needs it (see `threat`)
 
 
@@ -95,8 +96,9 @@ class Evaluator:
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
         # owner's next turn, from those placing before then
         placers = tuple(sources[s] for s in order)
-        tail: list[tuple[float, ...]] = [()] * players
-        for k, seat in enumerate(order):
+        tail = [UNTOUCHED] * players  # the first to place: nobody places before its turn
+        for k in range(1, players):
+            seat = order[k]
             tail[seat] = sickness_tail(goth[seat], counted, placers[:k])
         self.tail = tuple(tail)
         self.values = tuple(
@@ -223,8 +225,8 @@ def sickness_tail(
         mixed = [0.0] * (len(total) + len(hit) - 1)
         for a, pa in enumerate(total):
             if pa:
-                for b, pb in enumerate(hit):
-                    mixed[a + b] += pa * pb
+                for b, pb in enumerate(hit, a):
+                    mixed[b] += pa * pb
         total = mixed
     tail = [0.0] * (len(total) + 1)
     for n in range(len(total) - 1, -1, -1):
