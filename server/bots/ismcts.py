@@ -47,6 +47,7 @@ from server.game import (
     LegalDistribute,
     LegalDraw,
     Move,
+    MoveError,
     View,
     legal,
 )
@@ -200,9 +201,10 @@ class IsmctsBot(BotBase):
             seat = world.to_act()
             assert seat is not None
             for move in self._policy(world, seat):
-                if not world.can(move):
+                try:
+                    world.apply(move)  # verifies first: a refused move changes nothing
+                except MoveError:
                     break  # a reshuffle took a planned card: decide again
-                world.apply(move)
         return rewards(world, observer)
 
     def _policy(self, world: Game, seat: int) -> list[Move]:
