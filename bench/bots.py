@@ -34,6 +34,7 @@ from server.bots.ismcts import IsmctsBot
 from server.game import Game, View, default_deck, view
 
 DECK = default_deck()
+FIXED_ITERATIONS = 40  # for comparing the trees of two searches
 
 
 def views(players: int, count: int, seed: int = 3) -> list[View]:
@@ -64,6 +65,29 @@ def bots_of(checkout: Path) -> ModuleType:
     sys.modules["before_bots"] = package
     spec.loader.exec_module(package)
     return importlib.import_module("before_bots.ismcts")
+
+
+def same_trees(searches: dict[str, type[IsmctsBot]], positions: list[View]) -> str:
+    """Whether the searches grow the same trees and choose the same moves from the same
+    seeds at a fixed iteration count (a pure speed-up must)."""
+    alike = 0
+    for seed, seen in enumerate(positions):
+        grown = []
+        for search in searches.values():
+            bot = search(DECK, random.Random(seed), iterations=FIXED_ITERATIONS, think_time=None)
+            move = bot.choose(seen)
+            root = bot.last_root
+            tree = (
+                None
+                if root is None
+                else {k: (c.visits, c.reward) for k, c in root.children.items()}
+            )
+            grown.append((move, tree))
+        alike += all(other == grown[0] for other in grown)
+    return (
+        f"{alike}/{len(positions)} the same move and root visits and rewards"
+        f" at {FIXED_ITERATIONS} iterations"
+    )
 
 
 def describe(times: list[float]) -> str:
@@ -122,6 +146,7 @@ def main() -> None:
             )
         if args.before:
             print(f"ismcts {players} seats: x{rate['ismcts'] / rate['before']:.2f} the iterations")
+            print(f"ismcts {players} seats: {same_trees(searches, searched[1::4])}")
     hints = positions[:: max(1, len(positions) // args.searches)]
     print(f"hint (advise) wall time     {describe(timed(lambda v: advise(v, DECK), hints))}")
 
