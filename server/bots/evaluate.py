@@ -13,6 +13,7 @@ for the rest of its hand, from the cards the evaluating seat cannot see.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from math import prod
 
@@ -78,11 +79,11 @@ class Evaluator:
         self.now = position.turn if placed else None
         # below[x]: the unseen cards with less than x Sickness, for x = 0 .. one past the most
         sick = self.sick.__getitem__
-        unseen = list(map(sick, position.unseen))
+        unseen = Counter(map(sick, position.unseen))  # counted in C: this runs every step
         highest = max([0, *unseen, *(sick(c) for hand in position.known for c in hand)])
         at = [0] * (highest + 1)
-        for sickness in unseen:
-            at[sickness if sickness > 0 else 0] += 1
+        for sickness, cards in unseen.items():
+            at[sickness if sickness > 0 else 0] += cards
         below = [0]
         for count in at:
             below.append(below[-1] + count)
@@ -96,10 +97,13 @@ class Evaluator:
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
         # owner's next turn, from those placing before then
         placers = tuple(sources[s] for s in order)
-        tail = [UNTOUCHED] * players  # the first to place: nobody places before its turn
+        # The first to place has nobody placing before its turn; a pile worth nothing is
+        # never hit (see _intent).
+        tail = [UNTOUCHED] * players
         for k in range(1, players):
             seat = order[k]
-            tail[seat] = sickness_tail(goth[seat], counted, placers[:k])
+            if goth[seat] > 0:
+                tail[seat] = sickness_tail(goth[seat], counted, placers[:k])
         self.tail = tuple(tail)
         self.values = tuple(
             self.pile(seat, position.goth[seat], position.sickness[seat], position.money[seat])
