@@ -103,7 +103,7 @@ def placement_scores(
     hand, recipients, count = legal.hand, legal.recipients, legal.count
     gain = [[evaluator.gain(s, c) for c in hand] for s in recipients]  # by recipient, card
     if legal.each_gets_one:
-        keep = [KEEP_DISCOUNT * max(row[i] for row in gain) for i in range(len(hand))]
+        keep = [KEEP_DISCOUNT * max(column) for column in zip(*gain, strict=True)]
         net = [g - k for row in gain for g, k in zip(row, keep, strict=True)]
         total = sum(keep)
         orders, pickers = _orders(len(hand), count)  # a card for each recipient

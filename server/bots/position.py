@@ -75,7 +75,7 @@ class Position:
             goth=tuple(game.goth),
             sickness=tuple(game.sickness_sum),
             money=tuple(game.money),
-            hand_count=tuple(len(h) for h in game.hands),
+            hand_count=tuple(map(len, game.hands)),
             known=known,
             hand=hand,
             discard=tuple(game.discard),
