@@ -1,11 +1,13 @@
 """Bot speed (issue 12), printed as figures, never asserted.
 
-    nice -n 10 .venv/bin/python bench/bots.py [--moves 400] [--searches 30]
+    nice -n 10 .venv/bin/python bench/bots.py [--moves 400] [--searches 30] [--before DIR]
 
 - time a move of the heuristic (normal), against today's heuristic frozen in
   `bench/baseline_heuristic.py`, measured in the same run on the same positions;
 - ISMCTS iterations a second at 4 and 5 seats (the search's strength is its speed: the
-  engine's speed-up shows here), and its think time a move at its default;
+  engine's speed-up shows here), and its think time a move at its default; with
+  `--before DIR` (a checkout of an earlier commit, e.g. `git worktree add DIR main`) its
+  search is measured too, position by position in the same run, and the ratio printed;
 - a hint's wall time (`advise`: search and reason; the target is 0.3 s).
 
 Positions come from games of four heuristic bots, seeds fixed, so runs compare.
@@ -14,10 +16,15 @@ Positions come from games of four heuristic bots, seeds fixed, so runs compare.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 
 from baseline_heuristic import BaselineHeuristicBot
 
@@ -27,6 +34,7 @@ from server.bots.ismcts import IsmctsBot
 from server.game import Game, View, default_deck, view
 
 DECK = default_deck()
+FIXED_ITERATIONS = 40  # for comparing the trees of two searches
 
 
 def views(players: int, count: int, seed: int = 3) -> list[View]:
@@ -43,6 +51,43 @@ def views(players: int, count: int, seed: int = 3) -> list[View]:
             game.apply(bots[seat].choose(here))
         seed += 1
     return seen
+
+
+def bots_of(checkout: Path) -> ModuleType:
+    """The `ismcts` module of another checkout's `server/bots`, loaded as a package of its
+    own (its relative imports stay in it; the engine is this checkout's)."""
+    root = checkout / "server" / "bots"
+    spec = importlib.util.spec_from_file_location(
+        "before_bots", root / "__init__.py", submodule_search_locations=[str(root)]
+    )
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["before_bots"] = package
+    spec.loader.exec_module(package)
+    return importlib.import_module("before_bots.ismcts")
+
+
+def same_trees(searches: dict[str, type[IsmctsBot]], positions: list[View]) -> str:
+    """Whether the searches grow the same trees and choose the same moves from the same
+    seeds at a fixed iteration count (a pure speed-up must)."""
+    alike = 0
+    for seed, seen in enumerate(positions):
+        grown = []
+        for search in searches.values():
+            bot = search(DECK, random.Random(seed), iterations=FIXED_ITERATIONS, think_time=None)
+            move = bot.choose(seen)
+            root = bot.last_root
+            tree = (
+                None
+                if root is None
+                else {k: (c.visits, c.reward) for k, c in root.children.items()}
+            )
+            grown.append((move, tree))
+        alike += all(other == grown[0] for other in grown)
+    return (
+        f"{alike}/{len(positions)} the same move and root visits and rewards"
+        f" at {FIXED_ITERATIONS} iterations"
+    )
 
 
 def describe(times: list[float]) -> str:
@@ -67,6 +112,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--searches", type=int, default=30)
+    parser.add_argument("--before", type=Path, help="a checkout whose search to compare")
     args = parser.parse_args()
 
     positions = views(4, args.moves)
@@ -74,23 +120,33 @@ def main() -> None:
     normal = HeuristicBot(DECK)
     print(f"baseline heuristic a move   {describe(timed(baseline.choose, positions))}")
     print(f"heuristic (normal) a move   {describe(timed(normal.choose, positions))}")
+    searches: dict[str, type[IsmctsBot]] = {"ismcts": IsmctsBot}
+    if args.before:
+        searches["before"] = bots_of(args.before).IsmctsBot
     for players in (4, 5):
         searched = views(players, 4 * args.searches)
-        bot = IsmctsBot(DECK, random.Random(1))
-        done = spent = 0.0
-        think = []
+        bots = {name: search(DECK, random.Random(1)) for name, search in searches.items()}
+        done = dict.fromkeys(bots, 0.0)
+        spent = dict.fromkeys(bots, 0.0)
+        think: dict[str, list[float]] = {name: [] for name in bots}
         for seen in searched[::4]:
-            started = time.perf_counter()
-            bot.choose(seen)
-            elapsed = time.perf_counter() - started
-            if bot.last_iterations:
-                done += bot.last_iterations
-                spent += elapsed
-                think.append(elapsed)
-        print(
-            f"ismcts {players} seats: {done / spent:6.0f} iterations/s, default think a move"
-            f" {describe(think)}"
-        )
+            for name, bot in bots.items():  # in turn on each position: the same load
+                started = time.perf_counter()
+                bot.choose(seen)
+                elapsed = time.perf_counter() - started
+                if bot.last_iterations:
+                    done[name] += bot.last_iterations
+                    spent[name] += elapsed
+                    think[name].append(elapsed)
+        rate = {name: done[name] / spent[name] for name in bots}
+        for name in bots:
+            print(
+                f"{name} {players} seats: {rate[name]:6.0f} iterations/s, default think a move"
+                f" {describe(think[name])}"
+            )
+        if args.before:
+            print(f"ismcts {players} seats: x{rate['ismcts'] / rate['before']:.2f} the iterations")
+            print(f"ismcts {players} seats: {same_trees(searches, searched[1::4])}")
     hints = positions[:: max(1, len(positions) // args.searches)]
     print(f"hint (advise) wall time     {describe(timed(lambda v: advise(v, DECK), hints))}")
 

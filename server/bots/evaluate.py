@@ -13,6 +13,8 @@ for the rest of its hand, from the cards the evaluating seat cannot see.
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import lru_cache
 from math import prod
 
 from protocol.constants import SWOON_AT, WIN_GOTH
@@ -30,6 +32,9 @@ CUSHION = 0.2  # per point of Money, up to 3: room for a costly card without deb
 INTENT_HALVING = 3.0  # a pile this many Goth behind the best target is hit half as often
 DANGER_HALVING = 3.0  # an opponent this far behind the leader worries us half as much
 
+UNTOUCHED: tuple[float, ...] = (1.0, 0.0)  # the Sickness tail of a pile nobody can reach
+Holding = tuple[int, int] | None  # a hand, as its threat needs it (see `threat`)
+
 
 def pile_value(
     goth: int, sickness: int, money: int, swoon: float = 0.0, now: bool = False
@@ -37,9 +42,11 @@ def pile_value(
     """A Fate pile with these sums, to its owner, with `swoon` the chance it swoons before
     the owner's next turn. `now`: the owner is the active player and has placed, so 20+
     wins at the end of this turn (R15)."""
-    if max(0, sickness) >= SWOON_AT:
+    # Plain comparisons rather than max/min: this runs for every card on every pile in
+    # every rollout step of the search.
+    if sickness >= SWOON_AT:
         return 0.0  # R7: the pile is gone
-    value = float(goth) + max(0, goth - NEAR_WIN_FROM)
+    value = float(goth) + (goth - NEAR_WIN_FROM if goth > NEAR_WIN_FROM else 0)
     if goth >= WIN_GOTH:
         if now:
             return WIN_NOW + goth
@@ -47,8 +54,8 @@ def pile_value(
     if sickness > 0:
         value -= SICK_COST * sickness
     else:
-        value += BANKED * min(-sickness, BANK_CAP)
-    value += -DEBT if money < 0 else CUSHION * min(money, 3)
+        value += BANKED * (-sickness if -sickness < BANK_CAP else BANK_CAP)
+    value += -DEBT if money < 0 else CUSHION * (money if money < 3 else 3)
     # A swoon empties the pile (worth 0): only a pile worth keeping risks anything.
     return value * (1.0 - swoon) if value > 0 else value
 
@@ -71,18 +78,33 @@ class Evaluator:
         self.order = tuple((first + i) % players for i in range(players))  # who places next
         self.now = position.turn if placed else None
         # below[x]: the unseen cards with less than x Sickness, for x = 0 .. one past the most
-        unseen = [self.sick[c] for c in position.unseen]
-        highest = max([0, *unseen, *(self.sick[c] for hand in position.known for c in hand)])
+        sick = self.sick.__getitem__
+        unseen = Counter(map(sick, position.unseen))  # counted in C: this runs every step
+        highest = max([0, *unseen, *(sick(c) for hand in position.known for c in hand)])
         at = [0] * (highest + 1)
-        for sickness in unseen:
-            at[max(0, sickness)] += 1
+        for sickness, cards in unseen.items():
+            at[sickness if sickness > 0 else 0] += cards
         below = [0]
         for count in at:
             below.append(below[-1] + count)
-        threats = [self._threat(seat, below) for seat in range(players)]
+        goth, order, counted = position.goth, self.order, tuple(below)
+        # per player, the richest pile it could hit (R11: never its own) and what it holds
+        first_goth, second_goth = sorted(goth, reverse=True)[:2]
+        sources = [
+            (second_goth if goth[source] == first_goth else first_goth, self._holding(source))
+            for source in range(players)
+        ]
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
-        # owner's next turn
-        self.tail = tuple(self._tail(seat, threats) for seat in range(players))
+        # owner's next turn, from those placing before then
+        placers = tuple(sources[s] for s in order)
+        # The first to place has nobody placing before its turn; a pile worth nothing is
+        # never hit (see _intent).
+        tail = [UNTOUCHED] * players
+        for k in range(1, players):
+            seat = order[k]
+            if goth[seat] > 0:
+                tail[seat] = sickness_tail(goth[seat], counted, placers[:k])
+        self.tail = tuple(tail)
         self.values = tuple(
             self.pile(seat, position.goth[seat], position.sickness[seat], position.money[seat])
             for seat in range(players)
@@ -98,63 +120,14 @@ class Evaluator:
 
     # -- the look ahead -------------------------------------------------------------------
 
-    def _threat(self, seat: int, below: list[int]) -> list[float]:
-        """The chance distribution of the highest Sickness among the cards `seat` holds:
-        its known cards, and for the rest a random draw from the unseen cards. `below[x]`
-        counts the unseen cards with less than x Sickness."""
+    def _holding(self, seat: int) -> Holding:
+        """What `seat` holds, as its threat needs it (see `threat`)."""
         position = self.position
-        known = position.known[seat]
         if position.hand_count[seat] == 0:
-            return [1.0]
-        hidden = position.hand_count[seat] - len(known)
-        top = max((self.sick[c] for c in known), default=0)
-        count = below[-1]  # every unseen card is below the cap
-        at_least = [1.0]  # at_least[x]: chance that the highest is x or more
-        for x in range(1, len(below) - 1):
-            if top >= x:
-                at_least.append(1.0)
-                continue
-            clean = below[x]
-            # hypergeometric: all the hidden cards drawn from those below x
-            miss = prod((clean - i) / (count - i) for i in range(hidden)) if hidden <= clean else 0
-            at_least.append(1.0 - miss)
-        at_least.append(0.0)
-        return [at_least[x] - at_least[x + 1] for x in range(len(at_least) - 1)]
-
-    def _tail(self, seat: int, threats: list[list[float]]) -> list[float]:
-        """P(at least n Sickness placed on `seat` before its next turn), n = 0, 1, ...: each
-        player placing before then gives it its most sickening card with a chance that grows
-        with how worth hurting the pile is, from that player's side."""
-        position = self.position
-        goth = position.goth
-        sources = self.order[: self.order.index(seat)]
-        total = [1.0]  # distribution of the Sickness placed
-        for source in sources:
-            intent = self._intent(source, seat, goth)
-            if intent <= 0:
-                continue
-            hit = [p * intent for p in threats[source]]
-            hit[0] += 1.0 - intent
-            mixed = [0.0] * (len(total) + len(hit) - 1)
-            for a, pa in enumerate(total):
-                if pa:
-                    for b, pb in enumerate(hit):
-                        mixed[a + b] += pa * pb
-            total = mixed
-        tail = [0.0] * (len(total) + 1)
-        for n in range(len(total) - 1, -1, -1):
-            tail[n] = tail[n + 1] + total[n]
-        return tail
-
-    @staticmethod
-    def _intent(source: int, target: int, goth: tuple[int, ...]) -> float:
-        """How likely `source` is to spend its worst card on `target`: always on the richest
-        pile it can hit, half as often for each INTENT_HALVING Goth less; never on a pile
-        worth nothing (a swoon would be a gift)."""
-        if goth[target] <= 0:
-            return 0.0
-        best = max(g for s, g in enumerate(goth) if s != source)
-        return float(2.0 ** ((goth[target] - best) / INTENT_HALVING))
+            return None
+        known = position.known[seat]
+        top = max(map(self.sick.__getitem__, known), default=0)
+        return position.hand_count[seat] - len(known), top
 
     # -- values ------------------------------------------------------------------------
 
@@ -197,10 +170,78 @@ class Evaluator:
         kind = (deck.goth[card], deck.sickness[card], deck.money[card])
         useful = self._useful.get(kind)
         if useful is None:  # many cards share their values: each kind is valued once
-            useful = max(self.gain(seat, card) for seat in range(self.position.players))
+            gain = self.gain
+            useful = gain(0, card)
+            for seat in range(1, self.position.players):
+                other = gain(seat, card)
+                if other > useful:
+                    useful = other
             self._useful[kind] = useful
         return useful
 
     def mean_usefulness(self, cards: tuple[int, ...]) -> float:
         """What a card drawn at random from `cards` is worth on average."""
         return sum(map(self.usefulness, cards)) / len(cards)
+
+
+@lru_cache(maxsize=4096)
+def threat(holding: Holding, below: tuple[int, ...]) -> tuple[float, ...]:
+    """The chance distribution of the highest Sickness among the cards of a hand: `holding`
+    is None for an empty hand, else its count of hidden cards (a random draw from the unseen
+    ones) and the highest Sickness of its known cards. `below[x]` counts the unseen cards
+    with less than x Sickness."""
+    if holding is None:
+        return (1.0,)
+    hidden, top = holding
+    count = below[-1]  # every unseen card is below the cap
+    at_least = [1.0]  # at_least[x]: chance that the highest is x or more
+    for x in range(1, len(below) - 1):
+        if top >= x:
+            at_least.append(1.0)
+            continue
+        clean = below[x]
+        # hypergeometric: all the hidden cards drawn from those below x
+        miss = prod((clean - i) / (count - i) for i in range(hidden)) if hidden <= clean else 0
+        at_least.append(1.0 - miss)
+    at_least.append(0.0)
+    return tuple(at_least[x] - at_least[x + 1] for x in range(len(at_least) - 1))
+
+
+@lru_cache(maxsize=8192)
+def sickness_tail(
+    goth: int, below: tuple[int, ...], sources: tuple[tuple[int, Holding], ...]
+) -> tuple[float, ...]:
+    """P(at least n Sickness placed on a pile of this Goth before its owner's next turn),
+    n = 0, 1, ...: each player placing before then (`sources`, each as the richest pile it
+    can hit and what it holds) gives it its most sickening card with a chance that grows
+    with how worth hurting the pile is, from that player's side. Cached, on small integers
+    (cheap to hash): most piles of a rollout step stood the same a step earlier."""
+    total = [1.0]  # distribution of the Sickness placed
+    for richest, holding in sources:
+        intent = _intent(goth, richest)
+        if intent <= 0:
+            continue
+        hit = [p * intent for p in threat(holding, below)]
+        hit[0] += 1.0 - intent
+        if total == [1.0]:  # nothing placed yet: the hit is the distribution
+            total = hit
+            continue
+        mixed = [0.0] * (len(total) + len(hit) - 1)
+        for a, pa in enumerate(total):
+            if pa:
+                for b, pb in enumerate(hit, a):
+                    mixed[b] += pa * pb
+        total = mixed
+    tail = [0.0] * (len(total) + 1)
+    for n in range(len(total) - 1, -1, -1):
+        tail[n] = tail[n + 1] + total[n]
+    return tuple(tail)
+
+
+def _intent(goth: int, best: int) -> float:
+    """How likely a player is to spend its worst card on a pile of this Goth: always on
+    `best`, the richest pile it can hit, half as often for each INTENT_HALVING Goth less;
+    never on a pile worth nothing (a swoon would be a gift)."""
+    if goth <= 0:
+        return 0.0
+    return float(2.0 ** ((goth - best) / INTENT_HALVING))

@@ -13,8 +13,10 @@ candidates from, and what the easy bot softens.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import permutations
+from operator import itemgetter
 from typing import TypeVar
 
 from server.game import (
@@ -42,6 +44,8 @@ TIE = 1e-9  # scores closer than this are equal: the RNG chooses
 T = TypeVar("T")
 Give = tuple[tuple[int, int], ...]
 Scored = list[tuple[float, Move]]
+Order = tuple[int, ...]  # of a placement: a card for each recipient, or a recipient for each card
+Picker = Callable[[list[float]], tuple[float, ...]]
 
 
 class HeuristicBot(BotBase):
@@ -84,32 +88,54 @@ def scored_moves(evaluator: Evaluator, legal: Legal) -> Scored:
 
 
 def placements(evaluator: Evaluator, legal: LegalDistribute) -> list[tuple[float, Give]]:
-    """R11: every legal placement with its score, in a fixed order. Placements on different
-    seats do not interact, so each (seat, card) gain is computed once; a card kept in hand
-    (a hand larger than the table) keeps part of its value for the next turn."""
+    """R11: every legal placement with its score, in a fixed order."""
+    scores, orders = placement_scores(evaluator, legal)
+    return [(score, placement(legal, order)) for score, order in zip(scores, orders, strict=True)]
+
+
+def placement_scores(
+    evaluator: Evaluator, legal: LegalDistribute
+) -> tuple[list[float], tuple[Order, ...]]:
+    """Every legal placement's score, in `placements`' order, with the order that names it
+    (`placement` builds it: a search's rollout builds only the one it plays). Placements on
+    different seats do not interact, so each (seat, card) gain is computed once; a card kept
+    in hand (a hand larger than the table) keeps part of its value for the next turn."""
     hand, recipients, count = legal.hand, legal.recipients, legal.count
     gain = [[evaluator.gain(s, c) for c in hand] for s in recipients]  # by recipient, card
-    pick = list.__getitem__
     if legal.each_gets_one:
-        keep = [KEEP_DISCOUNT * max(row[i] for row in gain) for i in range(len(hand))]
-        net = [[g - k for g, k in zip(row, keep, strict=True)] for row in gain]
+        keep = [KEEP_DISCOUNT * max(column) for column in zip(*gain, strict=True)]
+        net = [g - k for row in gain for g, k in zip(row, keep, strict=True)]
         total = sum(keep)
-        return [
-            (
-                total + sum(map(pick, net, cards)),
-                tuple(zip(recipients, map(hand.__getitem__, cards), strict=True)),
-            )
-            for cards in permutations(range(len(hand)), count)
-        ]
+        orders, pickers = _orders(len(hand), count)  # a card for each recipient
+        return [total + sum(pick(net)) for pick in pickers], orders
     # A short hand places every card, each on a different seat.
-    by_card = [[row[i] for row in gain] for i in range(len(hand))]  # by card, recipient
-    return [
-        (
-            sum(map(pick, by_card, seats)),
-            tuple(sorted(zip(map(recipients.__getitem__, seats), hand, strict=True))),
-        )
-        for seats in permutations(range(len(recipients)), count)
-    ]
+    by_card = [row[i] for i in range(len(hand)) for row in gain]
+    orders, pickers = _orders(len(recipients), count)  # a recipient for each card
+    return [sum(pick(by_card)) for pick in pickers], orders
+
+
+def placement(legal: LegalDistribute, order: Order) -> Give:
+    """The placement an order of `placement_scores` names."""
+    hand, recipients = legal.hand, legal.recipients
+    if legal.each_gets_one:
+        return tuple(zip(recipients, map(hand.__getitem__, order), strict=True))
+    return tuple(sorted(zip(map(recipients.__getitem__, order), hand, strict=True)))
+
+
+@cache
+def _orders(options: int, rows: int) -> tuple[tuple[Order, ...], tuple[Picker, ...]]:
+    """The orders of `rows` distinct options out of `options`, and for each a getter of
+    its entries in a (row, option) table flattened row by row. Built once for the game:
+    the search scores placements at every step of every rollout."""
+    orders = tuple(permutations(range(options), rows))
+    pickers = tuple(_picker([row * options + o for row, o in enumerate(order)]) for order in orders)
+    return orders, pickers
+
+
+def _picker(cells: list[int]) -> Picker:
+    if len(cells) > 1:
+        return itemgetter(*cells)
+    return lambda table: tuple(table[c] for c in cells)  # itemgetter gives one cell bare
 
 
 def fate_worth(evaluator: Evaluator, card: int) -> float:

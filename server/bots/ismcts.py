@@ -30,7 +30,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from itertools import compress
 
 from server.game import (
     SWOON_AT,
@@ -46,13 +47,14 @@ from server.game import (
     LegalDistribute,
     LegalDraw,
     Move,
+    MoveError,
     View,
     legal,
 )
 
 from .base import BotBase
 from .evaluate import Evaluator
-from .heuristic import TIE, Scored, scored_moves
+from .heuristic import TIE, Scored, placement, placement_scores, scored_moves
 from .position import Position
 from .worlds import determinize, reproduces
 
@@ -183,23 +185,26 @@ class IsmctsBot(BotBase):
 
     def _candidates(self, world: Game, seat: int, observer: int) -> Candidates:
         """Below the root: the heuristic's best few moves for `seat` in this world."""
-        scored = self._scored(world, seat)
-        return best_distinct(world.deck, scored, OWN_WIDTH if seat == observer else OPPONENT_WIDTH)
-
-    def _scored(self, world: Game, seat: int) -> Scored:
         choice = legal(world, seat)
         assert choice is not None
         evaluator = Evaluator(Position.of_game(world, seat), after_placing=True)
-        return scored_moves(evaluator, choice)
+        width = OWN_WIDTH if seat == observer else OPPONENT_WIDTH
+        if isinstance(choice, LegalDistribute):  # build only the placements looked at
+            scores, orders = placement_scores(evaluator, choice)
+            return distinct(
+                world.deck, scores, lambda i: Distribute(seat, placement(choice, orders[i])), width
+            )
+        return best_distinct(world.deck, scored_moves(evaluator, choice), width)
 
     def _rollout(self, world: Game, horizon: int, observer: int) -> list[float]:
         while not reached(world, horizon):
             seat = world.to_act()
             assert seat is not None
             for move in self._policy(world, seat):
-                if not world.can(move):
+                try:
+                    world.apply(move)  # verifies first: a refused move changes nothing
+                except MoveError:
                     break  # a reshuffle took a planned card: decide again
-                world.apply(move)
         return rewards(world, observer)
 
     def _policy(self, world: Game, seat: int) -> list[Move]:
@@ -214,6 +219,12 @@ class IsmctsBot(BotBase):
             case LegalDiscardFate(cards=(card,)):
                 return [DiscardFate(seat, card)]
         evaluator = Evaluator(Position.of_game(world, seat), after_placing=True)
+        if isinstance(choice, LegalDistribute):  # most of a rollout's cost: build one move
+            scores, orders = placement_scores(evaluator, choice)
+            cut = max(scores) - TIE
+            best = list(compress(orders, map(cut.__le__, scores)))  # those within TIE of the top
+            order = best[0] if len(best) == 1 else self.rng.choice(best)
+            return [Distribute(seat, placement(choice, order))]
         scored = scored_moves(evaluator, choice)
         if isinstance(choice, LegalDraw):
             return draw_step(scored, choice.remaining, seat)
@@ -267,14 +278,23 @@ def signature(deck: Deck, move: Move) -> Hashable:
 
 def best_distinct(deck: Deck, scored: Scored, width: int) -> Candidates:
     """The `width` best moves that do different things, best first (ties in list order)."""
-    ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+    return distinct(deck, [score for score, _ in scored], lambda i: scored[i][1], width)
+
+
+def distinct(
+    deck: Deck, scores: list[float], move: Callable[[int], Move], width: int
+) -> Candidates:
+    """`best_distinct` of the moves `move(i)` scored `scores[i]`, each built only when
+    looked at."""
+    ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
     chosen: Candidates = []
     seen: set[Hashable] = set()
     for i in ranked:
-        key = signature(deck, scored[i][1])
+        made = move(i)
+        key = signature(deck, made)
         if key not in seen:
             seen.add(key)
-            chosen.append((key, scored[i][1]))
+            chosen.append((key, made))
             if len(chosen) == width:
                 break
     return chosen

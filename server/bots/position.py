@@ -10,6 +10,7 @@ holds the two equal), so no bot ever reads a card it could not see.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import filterfalse
 
 from server.game import Deck, Game, View
 
@@ -74,7 +75,7 @@ class Position:
             goth=tuple(game.goth),
             sickness=tuple(game.sickness_sum),
             money=tuple(game.money),
-            hand_count=tuple(len(h) for h in game.hands),
+            hand_count=tuple(map(len, game.hands)),
             known=known,
             hand=hand,
             discard=tuple(game.discard),
@@ -93,4 +94,4 @@ def _unseen(
     seen = set(discard)
     for pile in (*fates, *known):
         seen.update(pile)
-    return tuple(c for c in range(deck_size) if c not in seen)
+    return tuple(filterfalse(seen.__contains__, range(deck_size)))
