@@ -151,7 +151,12 @@ REQUESTS: dict[str, Check] = {
     # a finished game's record, in parts of at most RECORD_PART bytes
     "record": _request(
         {"table": TABLE_ID},
-        {"game": integer(1, 1_000_000), "part": integer(0, 10_000), "password": PASSWORD},
+        {
+            "game": integer(1, 1_000_000),
+            "part": integer(0, 10_000),
+            "seat": SEAT,  # also that seat's own views: a replay as it saw the game
+            "password": PASSWORD,
+        },
     ),
     # tournaments (docs/protocol.md): created with the host's leave (`password`)
     "tournament_create": _request(
