@@ -172,6 +172,11 @@ def fetch_record(
                     break
     except (OSError, TimeoutError, WebSocketException) as exc:
         raise RecordError(f"cannot fetch the record from {url}: {exc}") from None
+    return record_from_parts(parts)
+
+
+def record_from_parts(parts: list[bytes]) -> GameRecord:
+    """The record whose `record` parts' data are `parts`, in order."""
     try:
         data = msgpack.unpackb(b"".join(parts), raw=False, strict_map_key=False)
     except Exception:  # msgpack raises several kinds (ExtraData, FormatError, ValueError…)

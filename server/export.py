@@ -51,7 +51,7 @@ def game_record(
     if seed is None:
         raise ExportError(f"table {table_id!r} has no game {game_no}")
     if seat is not None and not 0 <= seat < record.seats:
-        raise ExportError(f"table {table_id!r} has seats 0-{record.seats - 1}, not {seat}")
+        raise ExportError(f"table {table_id!r} has only {record.seats} seats")
     deck = parse_deck(record.deck_toml, record.deck_name)
     names = {s.seat: s.name for s in record.seat_records}
     players = [names.get(seat, f"Seat {seat}") for seat in range(record.seats)]

@@ -94,6 +94,13 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("watch", (), "watch N", "watch table N of the list"),
             Spec("start", (), "start", "before the deal: start now, bots in the free seats"),
             Spec("rematch", (), "rematch", "after the game: ask for another"),
+            Spec(
+                "replay",
+                (),
+                "replay [TABLE [GAME]] [seat N] [turn T] | replay next",
+                "a finished game one turn at a time, as a seat saw it (yours, at your table); "
+                "a pasted reference ws://HOST/TABLE/GAME#seat2-turn31 too; next: the next turn",
+            ),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
             Spec(
                 "tournament",
