@@ -7,13 +7,16 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gother_tui import logs
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli.passwords import CLIENT, HOST, read_secret
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
+
+if TYPE_CHECKING:
+    from gother_tui.record import Reference
 
 
 def check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -71,11 +74,28 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
         return plain.run(plain_options(args, **seat), transport=connect)
     from gother_tui.app import GotherApp
+    from gother_tui.record import Reference
 
     options = client_options(args, **seat, bell=args.bell)
-    app = GotherApp(options, transport=connect)
-    app.run(mouse=options.mouse)
-    return app.return_code or 0
+    while True:  # a replay asked for at the game-over panel runs between two clients
+        app = GotherApp(options, transport=connect)
+        app.run(mouse=options.mouse)
+        if not isinstance(app.return_value, Reference):
+            return app.return_code or 0
+        replay_between(app.return_value, client_options(args, url=str(app.return_value)))
+
+
+def replay_between(place: Reference, options: ClientOptions) -> None:
+    """The replay of `place`, after which the client starts again (and resumes the seat)."""
+    from gother_tui.record import RecordError, fetch_record
+    from gother_tui.replay_app import ReplayApp
+
+    try:
+        record = fetch_record(place.url, place.table, place.game, seat=place.seat)
+    except RecordError as exc:
+        print(f"gother replay: {exc}", file=sys.stderr)
+        return
+    ReplayApp(record, options).run(mouse=options.mouse)
 
 
 def list_lan_servers() -> int:

@@ -12,11 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gother_tui import cli, logs
+from gother_tui.app import GotherApp
 from gother_tui.options import ClientOptions
 from gother_tui.record import GameRecord, RecordError, Reference, parse_record, parse_reference
 from gother_tui.replay_app import ReplayApp
+from gother_tui.screens.game_over import GameOverScreen
 from server.export import game_record
-from tests.client.clientkit import TIMEOUT, until, widget_text
+from tests.client.clientkit import TIMEOUT, URL, shown, until, widget_text
+from tests.client.test_client_game_over import VIEWS, seat_from
 
 SEAT = 1  # the second seat: the replay of a seat that is not the dealer
 
@@ -135,3 +138,57 @@ def test_a_seat_with_a_file_or_a_broken_reference_is_refused(tmp_path, capsys):
 def test_a_reference_reads_back_as_itself(url, table, game, seat, turn):
     place = Reference(url, table, game, seat, turn)
     assert parse_reference(str(place)) == place
+
+
+async def test_the_game_over_panel_ends_the_client_with_the_seats_replay(make_app, fake):
+    final = VIEWS[-1]
+    fake.handlers["join"] = seat_from(VIEWS)
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, GameOverScreen, "Goth Points by round", "Replay")
+        await pilot.press("y")
+        await until(pilot, lambda: app.return_value is not None, "the client to end")
+    place = app.return_value
+    assert place == Reference(URL, final["table"]["id"], final["table"]["game"], 0)
+
+
+async def test_a_replay_asked_at_the_panel_runs_then_the_client_comes_back(
+    live_server, finished, monkeypatch
+):
+    url = f"ws://127.0.0.1:{live_server.port}"
+    place = Reference(url, finished, 1, SEAT)
+    clients: list[GotherApp] = []
+    replays: list[ReplayApp] = []
+
+    def run_client(self: GotherApp, **kw: object) -> None:
+        clients.append(self)
+        self._return_value = place if len(clients) == 1 else None  # as App.exit sets it
+
+    monkeypatch.setattr(GotherApp, "run", run_client)
+    monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: replays.append(self))
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
+    assert await asyncio.to_thread(cli.main, ["join", url, "--name", "Raven"]) == 0
+    assert len(clients) == 2  # back at the table after the replay
+    (shown_replay,) = replays
+    assert shown_replay.record.seat == SEAT and shown_replay.options.url == str(place)
+    assert (
+        shown_replay.record.seen
+        == parse_record(game_record(live_server.store, finished, seat=SEAT)).seen
+    )
+
+
+async def test_a_replay_that_cannot_be_had_is_one_line_and_the_client_comes_back(
+    live_server, monkeypatch, capsys
+):
+    url = f"ws://127.0.0.1:{live_server.port}"
+    clients: list[GotherApp] = []
+
+    def run_client(self: GotherApp, **kw: object) -> None:
+        clients.append(self)
+        self._return_value = Reference(url, "nosuch", 1, 0) if len(clients) == 1 else None
+
+    monkeypatch.setattr(GotherApp, "run", run_client)
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
+    assert await asyncio.to_thread(cli.main, ["join", url, "--name", "Raven"]) == 0
+    assert len(clients) == 2
+    assert capsys.readouterr().err.strip().endswith("there is no table 'nosuch'")
