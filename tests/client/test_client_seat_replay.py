@@ -18,8 +18,9 @@ from gother_tui.record import GameRecord, RecordError, Reference, parse_record, 
 from gother_tui.replay_app import ReplayApp
 from gother_tui.screens.game_over import GameOverScreen
 from server.export import game_record
-from tests.client.clientkit import TIMEOUT, URL, shown, until, widget_text
+from tests.client.clientkit import TIMEOUT, URL, lobby_tables, shown, until, widget_text
 from tests.client.test_client_game_over import VIEWS, seat_from
+from tests.client.test_client_screens import listing
 
 SEAT = 1  # the second seat: the replay of a seat that is not the dealer
 
@@ -192,3 +193,20 @@ async def test_a_replay_that_cannot_be_had_is_one_line_and_the_client_comes_back
     assert await asyncio.to_thread(cli.main, ["join", url, "--name", "Raven"]) == 0
     assert len(clients) == 2
     assert capsys.readouterr().err.strip().endswith("there is no table 'nosuch'")
+
+
+@pytest.mark.parametrize(("name", "seat"), [("Raven", 1), ("Crow", None)])
+async def test_y_in_the_lobby_replays_a_finished_table_as_your_seat_if_you_played(
+    make_app, fake, name, seat
+):
+    over = listing(id="ef56", phase="over", started=True, players=["Morticia", "Raven", "Vlad"])
+    fake.tables = [listing(), over]
+    app = make_app(name=name)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(lobby_tables(app)) == 2, "the table list")
+        await pilot.press("y")  # the first table's game is not over
+        await until(pilot, lambda: "is over" in widget_text(pilot, "#lobby-status"), "why not")
+        assert app.return_value is None
+        await pilot.press("down", "y")
+        await until(pilot, lambda: app.return_value is not None, "the client to end")
+    assert app.return_value == Reference(URL, "ef56", None, seat)
