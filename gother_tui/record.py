@@ -13,6 +13,7 @@ as every `state` is), so a wrong file gives one clear sentence naming the field 
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -25,6 +26,10 @@ from protocol.view import Card, View, convert
 
 MAX_RECORD = 64 * 1024 * 1024  # bytes: a game record is a few hundred kB
 FETCH_TIMEOUT = 10.0  # seconds for each answer of a server
+# A part refused as rate_limited is asked again a moment later (docs/protocol.md): the
+# server's budget for dear requests refills in seconds, and a seat's record is twice as long.
+RATE_LIMITED_WAIT = 1.0  # seconds
+RATE_LIMITED_TRIES = 30
 
 
 class RecordError(ValueError):
@@ -143,13 +148,18 @@ def fetch_record(
     from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 
     def ask(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
-        ws.send(encode(message))
-        while True:  # skip broadcasts; the reply is the one frame that is not one
-            reply = decode(ws.recv(timeout=FETCH_TIMEOUT))
-            if reply.get("t") == "error":
-                raise RecordError(f"{url}: {reply.get('message')}")
-            if reply.get("t") not in ("state", "chat"):
-                return reply
+        for _ in range(RATE_LIMITED_TRIES):
+            ws.send(encode(message))
+            while True:  # skip broadcasts; the reply is the one frame that is not one
+                reply = decode(ws.recv(timeout=FETCH_TIMEOUT))
+                if reply.get("t") not in ("state", "chat"):
+                    break
+            if reply.get("code") != "rate_limited":
+                break
+            time.sleep(RATE_LIMITED_WAIT)  # a long record outruns a connection's budget
+        if reply.get("t") == "error":
+            raise RecordError(f"{url}: {reply.get('message')}")
+        return reply
 
     request: dict[str, Any] = {"t": "record", "table": table}
     if game is not None:

@@ -6,6 +6,7 @@ connected, how many watched are the table's, not the game's)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import msgpack
@@ -13,7 +14,9 @@ import msgspec
 import pytest
 
 from gother_tui.record import fetch_record
+from protocol.constants import RECORD_PART
 from protocol.view import SeatInfo
+from server.export import game_record
 from tests.server.netkit import Client, close_all, play_to_end
 
 LOBBY_FACTS = {f.name for f in msgspec.structs.fields(SeatInfo)} - {"seat"}
@@ -97,3 +100,19 @@ async def test_a_seats_record_is_kept_apart_and_a_seat_not_at_the_table_is_refus
     assert bad["t"] == "error" and bad["code"] == "bad_message", bad
     assert await record_parts(friend, table=table) == plain  # nothing changed
     await close_all(player, friend)
+
+
+# a connection's budget for dear requests smaller than a seat's record costs
+@pytest.mark.parametrize("config", [{**UNBOUNDED, "costly_burst": 40.0}], indirect=True)
+async def test_a_long_record_is_fetched_whole_past_the_askers_budget(server, url, monkeypatch):
+    table, player = await played(url, 3, 0, {})
+    waits: list[float] = []
+    real_sleep = time.sleep
+    monkeypatch.setattr(time, "sleep", lambda s: (waits.append(s), real_sleep(s)))
+    fetched = await asyncio.to_thread(fetch_record, url, table, seat=0)
+    assert waits, "never refused: the budget was not outrun"
+    expected = game_record(server.store, table, seat=0)
+    parts = -(-len(msgpack.packb(expected)) // RECORD_PART)
+    assert 20 + 5 * parts > 40  # a build and its parts cost more than the budget holds
+    assert [v.to_wire() for v in fetched.seen or ()] == expected["seen"]
+    await close_all(player)
