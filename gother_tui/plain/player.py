@@ -23,7 +23,13 @@ from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plans import Plan, plan_for
 from gother_tui.prompts import step_label
-from gother_tui.record import GameRecord, RecordError, record_from_parts
+from gother_tui.record import (
+    RATE_LIMITED_TRIES,
+    RATE_LIMITED_WAIT,
+    GameRecord,
+    RecordError,
+    record_from_parts,
+)
 from gother_tui.standings import table_lines
 from protocol import server_messages as sm
 from protocol.view import (
@@ -486,8 +492,15 @@ class Player:
         asked = {"table": place.table, "game": place.game, "seat": place.seat}
         fields: dict[str, Any] = {k: v for k, v in asked.items() if v is not None}
         parts: list[bytes] = []
+        tries = RATE_LIMITED_TRIES
         while True:
-            reply = await self.client.ask("record", part=len(parts), **fields)
+            reply = await self.client.ask("record", quiet=True, part=len(parts), **fields)
+            if isinstance(reply, sm.Error) and reply.code == "rate_limited" and tries:
+                tries -= 1  # a long record outruns a connection's budget: ask again soon
+                await asyncio.sleep(RATE_LIMITED_WAIT)
+                continue
+            if isinstance(reply, sm.Error):
+                self.say(f"The server refused: {reply.message}")
             if not isinstance(reply, sm.Record):
                 return None
             parts.append(reply.data)

@@ -68,3 +68,17 @@ async def test_replay_tells_a_turn_as_the_seat_saw_it_and_goes_on(server, url, t
         raven.type(f"replay {table} seat 4")
         await raven.transcript.until(r"has only 3 seats")
     await close_all(player)
+
+
+# a connection's budget for dear requests smaller than a seat's record costs
+@pytest.mark.parametrize("config", [{**UNBOUNDED, "costly_burst": 40.0}], indirect=True)
+async def test_replay_asks_again_when_the_record_outruns_the_budget(server, url, tmp_path):
+    table, player = await played(url, 3, 0, {})
+    async with InProcess(url, tmp_path) as raven:
+        await raven.transcript.until(r"^  1: Kept")
+        raven.type(f"replay {table} seat 1")
+        await raven.transcript.until(r"^Replay of Kept, game 1, as seat 1 saw it: turn 1 of ")
+        assert raven.client is not None
+        refused = [e for e in raven.errors() if e.code == "rate_limited"]
+        assert refused and not any("refused" in line for line in raven.transcript.lines)
+    await close_all(player)
