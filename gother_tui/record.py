@@ -72,6 +72,10 @@ class GameRecord(msgspec.Struct, frozen=True):
                 last = (view.round, view.turn)
         return tuple(starts)
 
+    def turn_of(self, index: int) -> int:
+        """The turn (from 1) that position `index` belongs to."""
+        return sum(1 for start in self.turn_starts() if start <= index)
+
     def turn_position(self, turn: int) -> int:
         """Where turn `turn` (from 1) begins; RecordError past the game's last turn."""
         starts = self.turn_starts()

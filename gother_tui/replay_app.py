@@ -18,7 +18,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.chronicle import Chronicle
 from gother_tui.client_app import ClientApp
 from gother_tui.options import ClientOptions
-from gother_tui.record import GameRecord
+from gother_tui.record import GameRecord, Reference
 from gother_tui.screens.game_over import GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.replay import ReplayScreen
@@ -58,6 +58,14 @@ class ReplayApp(ClientApp):
         if self.revealed or self.record.seen is None:
             return self.record.views
         return self.record.seen
+
+    def reference(self) -> Reference | None:
+        """Where the replay is, for a player to paste to a friend (None: a record file)."""
+        url = self.options.url
+        if not url.startswith(("ws://", "wss://")):
+            return None
+        turn = self.record.turn_of(self.position)
+        return Reference(url, self.record.table.id, self.record.game, self.seat, turn)
 
     def open_session(self) -> None:
         self.link = "replay"

@@ -82,7 +82,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         app.run(mouse=options.mouse)
         if not isinstance(app.return_value, Reference):
             return app.return_code or 0
-        replay_between(app.return_value, client_options(args, url=str(app.return_value)))
+        replay_between(app.return_value, client_options(args, url=app.return_value.url))
 
 
 def replay_between(place: Reference, options: ClientOptions) -> None:
@@ -148,7 +148,7 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         print(f"gother replay: {exc}", file=sys.stderr)
         return 2
     logs.log_client_to_file()
-    options = client_options(args, url=f"file:{args.file}")
+    options = client_options(args, url=place.url if remote else f"file:{args.file}")
     ReplayApp(record, options, start).run(mouse=options.mouse)
     return 0
 

@@ -20,7 +20,7 @@ from textual.widgets import Input, Static
 from gother_tui.catalogue import Catalogue
 from gother_tui.history import GothHistory
 from gother_tui.prompts import player_names
-from gother_tui.record import GameRecord, RecordMove
+from gother_tui.record import GameRecord, RecordMove, Reference
 from gother_tui.screens.table import MOVE_ACTIONS, TableScreen
 from gother_tui.session import Session
 from gother_tui.widgets.footer import KeyBar
@@ -47,14 +47,11 @@ class Replay(Protocol):
     @property
     def views(self) -> tuple[View, ...]: ...
 
+    def reference(self) -> Reference | None: ...
+
     def show_position(self, index: int) -> None: ...
 
     def reveal(self, on: bool) -> None: ...
-
-
-def turn_of(starts: tuple[int, ...], index: int) -> int:
-    """The turn (from 1) that position `index` belongs to."""
-    return sum(1 for start in starts if start <= index)
 
 
 def position_text(
@@ -74,11 +71,16 @@ def position_text(
 
 
 def seat_text(replay: Replay) -> Text:
-    """Whose replay this is, and whether it still hides anything."""
+    """Whose replay this is, whether it still hides anything, and where it is for a friend."""
     if replay.seat is None:
-        return Text("every hand shown", "dim")
-    text = Text(f"as seat {replay.seat + 1} saw it", "bold")
-    text.append("  every hand shown (v: hide)" if replay.revealed else "  (v: reveal)", "dim")
+        text = Text("every hand shown", "dim")
+    else:
+        text = Text(f"as seat {replay.seat + 1} saw it", "bold")
+        text.append("  every hand shown (v: hide)" if replay.revealed else "  (v: reveal)", "dim")
+    place = replay.reference()
+    if place is not None:
+        text.append(f"  share: {place}")
+    text.no_wrap, text.overflow = True, "ellipsis"
     return text
 
 
@@ -202,7 +204,7 @@ class ReplayScreen(TableScreen):
         if view is None:
             return
         record, index = self.replay.record, self.replay.position
-        turn = turn_of(record.turn_starts(), index)
+        turn = record.turn_of(index)
         pos = position_text(index, len(record.views) - 1, record.moves, view, turn)
         self.query_one("#replay-pos", Static).update(pos)
         self.query_one("#replay-seat", Static).update(seat_text(self.replay))

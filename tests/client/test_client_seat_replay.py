@@ -171,7 +171,7 @@ async def test_a_replay_asked_at_the_panel_runs_then_the_client_comes_back(
     assert await asyncio.to_thread(cli.main, ["join", url, "--name", "Raven"]) == 0
     assert len(clients) == 2  # back at the table after the replay
     (shown_replay,) = replays
-    assert shown_replay.record.seat == SEAT and shown_replay.options.url == str(place)
+    assert shown_replay.record.seat == SEAT and shown_replay.options.url == url
     assert (
         shown_replay.record.seen
         == parse_record(game_record(live_server.store, finished, seat=SEAT)).seen
@@ -210,3 +210,18 @@ async def test_y_in_the_lobby_replays_a_finished_table_as_your_seat_if_you_playe
         await pilot.press("down", "y")
         await until(pilot, lambda: app.return_value is not None, "the client to end")
     assert app.return_value == Reference(URL, "ef56", None, seat)
+
+
+async def test_the_replay_shows_where_it_is_as_a_reference_to_paste(seat_record, finished):
+    url = "ws://127.0.0.1:8765"
+    start = seat_record.turn_position(4)
+    app = ReplayApp(seat_record, ClientOptions(url=url), start)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await until(pilot, lambda: app.position == start, "turn 4")
+        await pilot.pause()
+        assert f"share: {url}/{finished}/1#seat2-turn4" in widget_text(pilot, "#replay-seat")
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert app.reference() == Reference(url, finished, 1, SEAT, 5)
+        assert f"share: {app.reference()}" in widget_text(pilot, "#replay-seat")
+    assert ReplayApp(seat_record, ClientOptions(url="file:game.gother")).reference() is None
