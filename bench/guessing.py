@@ -134,9 +134,11 @@ async def rate(guess: Guess, connections: int, seconds: float) -> float:
 
 async def measure(kind: str, guessing: Guessing, connections: int, seconds: float) -> float:
     with tempfile.TemporaryDirectory() as tmp:  # the SSH host key
+        # connection caps lifted (loopback is capped now): this measures the guessing limits
         config = ServerConfig(host=HOST, port=0, db=":memory:", guessing=guessing,
                               password=SECRET if kind == "server" else None,
-                              rate=1e6, burst=1e6, max_connections=10_000)  # fmt: skip
+                              rate=1e6, burst=1e6, max_connections=10_000,
+                              pending_per_address=10_000, max_per_address=10_000)  # fmt: skip
         server = GotherServer(config)
         await server.start()
         door = None
@@ -151,7 +153,7 @@ async def measure(kind: str, guessing: Guessing, connections: int, seconds: floa
             else:
                 options = SshOptions(port=0, host_key=Path(tmp) / "hk", data_dir=Path(tmp),
                                      password=SECRET, guessing=guessing)  # fmt: skip
-                door = SshFrontDoor(options, HOST, server.port)
+                door = SshFrontDoor(options, HOST, server.port, server.door_key)
                 await door.start()
                 guess = ssh_password(door.port)
             return await rate(guess, connections, seconds)

@@ -68,6 +68,8 @@ def start_server(log: IO[str], db: str, tree: str | None) -> tuple[subprocess.Po
             *("-c", SERVE, "serve"),
             *("--host", HOST, "--port", "0", "--db", db, "--bot-delay", "0"),
             *("--max-tables", "1000", "--tables-per-connection", "1000"),
+            *("--tables-per-address", "1000", "--max-per-address", "1000"),  # all on 127.0.0.1
+            *("--pending-per-address", "1000"),
         ],
         stderr=log,
         env=env,

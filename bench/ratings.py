@@ -15,7 +15,8 @@
   1.9 and 7.0). Reported: after how many games the difficulty means are ordered easy <
   normal < hard for good, and after how many every member is; then the final standings;
 - `--real` games played by the real easy and normal bots (the hard bot's search takes
-  seconds a game here: `--hard-iterations N` seats it too), rated the same way.
+  seconds a game here: `--hard-iterations N` seats it too, at exactly N iterations a
+  move), played in `--workers` processes (the cores by default) and rated the same way.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ import argparse
 import asyncio
 import itertools
 import json
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +234,16 @@ class Season:
         pairs = itertools.pairwise(by_level)
         self.everyone.append(all(max(low) < min(high) for low, high in pairs))
 
+    def means_now(self) -> str:
+        """The levels' mean mu as they stand, in the levels' order."""
+        means = [
+            statistics.mean(
+                self.standings.ratings[p].mu for p, lv in self.members.items() if lv == level
+            )
+            for level in self.levels
+        ]
+        return ", ".join(f"{lv} {mu:.1f}" for lv, mu in zip(self.levels, means, strict=True))
+
     def report(self) -> None:
         order = " < ".join(self.levels)
         print(f"  level means ordered {order} for good after: {ordered_for_good(self.means)} games")
@@ -255,29 +268,49 @@ def known_strength_season(games: int, seed: int) -> None:
     season.report()
 
 
-def real_bot_season(games: int, seed: int, hard_iterations: int) -> None:
+def real_game(seated: list[PlayerId], kinds: list[str], seed: int, hard_iterations: int) -> Outcome:
+    """One game of the real bots at `kinds`' levels, from its seed alone (so a worker
+    process can play it): its places as an `Outcome` of game `seed`."""
+    deck = default_deck()
+    game = Game.new(deck, len(kinds), seed)
+    bots = [
+        make_bot(kind, deck, random.Random(seed * 8 + s), iterations=hard_iterations)
+        for s, kind in enumerate(kinds)
+    ]
+    while not game.over:
+        seat = game.to_act()
+        assert seat is not None
+        game.apply(bots[seat].choose(view(game, seat, log_size=0)))  # no bot reads the log
+    assert game.winners is not None
+    results = tuple(SeatResult(p, game.goth[i], 1.0) for i, p in enumerate(seated))
+    finished = f"2026-01-01T00:00:00.{seed:06d}"
+    return Outcome("real", seed, finished, results, game.winners)
+
+
+def real_bot_season(games: int, seed: int, hard_iterations: int, workers: int) -> None:
+    """The games are drawn first and played in `workers` processes (each from its own
+    seed), then rated in order, so any number of workers gives the same season."""
+    if not games:
+        return
     season = Season(["easy", "normal", *(["hard"] * bool(hard_iterations))])
-    deck, rng = default_deck(), random.Random(seed)
+    rng = random.Random(seed)
+    tables = [rng.sample(sorted(season.members), 4) for _ in range(games)]
+    jobs = [
+        (seated, [season.members[p] for p in seated], seed + n, hard_iterations)
+        for n, seated in enumerate(tables)
+    ]
     started = time.perf_counter()
-    for n in range(games):
-        seated = rng.sample(sorted(season.members), 4)
-        kinds = [season.members[p] for p in seated]
-        game = Game.new(deck, 4, seed + n)
-        bots = [
-            make_bot(kind, deck, random.Random(seed * 8 + s), iterations=hard_iterations)
-            for s, kind in enumerate(kinds)
-        ]
-        while not game.over:
-            seat = game.to_act()
-            assert seat is not None
-            bot = bots[seat]
-            game.apply(bot.choose(view(game, seat, log_size=0)))  # no bot reads the log
-        assert game.winners is not None
-        results = tuple(SeatResult(p, game.goth[i], 1.0) for i, p in enumerate(seated))
-        finished = f"2026-01-01T00:00:00.{n:06d}"
-        season.add(Outcome("real", n + 1, finished, results, game.winners))
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        for n, outcome in enumerate(pool.map(real_game, *zip(*jobs, strict=True)), 1):
+            season.add(outcome)
+            if n % 20 == 0:  # a long run tells how it goes (and leaves figures if cut short)
+                took = time.perf_counter() - started
+                print(f"  after {n} games ({took:.0f} s): {season.means_now()}", flush=True)
     took = time.perf_counter() - started
-    print(f"season of the real bots ({', '.join(season.levels)}): {games} games in {took:.1f} s")
+    print(
+        f"season of the real bots ({', '.join(season.levels)}; hard at {hard_iterations} "
+        f"iterations a move): {games} games in {took:.1f} s, {workers} worker(s)"
+    )
     season.report()
 
 
@@ -289,6 +322,9 @@ def main() -> None:
     )
     parser.add_argument("--real", type=int, default=150, help="games of real bots")
     parser.add_argument("--hard-iterations", type=int, default=0, help="seat hard bots too")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes for the real games"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -307,7 +343,7 @@ def main() -> None:
         print(f"  another table during the rebuild: {milliseconds(seen['during'])}")
         print(f"  the same table after it:          {milliseconds(seen['after'])}")
     known_strength_season(args.season, args.seed)
-    real_bot_season(args.real, args.seed, args.hard_iterations)
+    real_bot_season(args.real, args.seed, args.hard_iterations, args.workers)
 
 
 if __name__ == "__main__":

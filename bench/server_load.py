@@ -55,7 +55,8 @@ class Run:
 async def start_server(log: IO[str], db: str) -> tuple[subprocess.Popen, int]:
     """`gother serve` on a free port; its log goes to a file, since a pipe nobody reads
     would fill up and block the server mid-benchmark. One host drives every table here, so
-    the per-connection limits are opened up to the load's size."""
+    the per-connection and per-address limits (loopback is capped too) are opened up to the
+    load's size."""
     gother = os.path.join(os.path.dirname(sys.executable), "gother")
     proc = subprocess.Popen(
         [
@@ -64,6 +65,8 @@ async def start_server(log: IO[str], db: str) -> tuple[subprocess.Popen, int]:
             *("--host", HOST, "--port", "0", "--db", db, "--bot-delay", "0"),
             *("--max-tables", "1000", "--max-connections", "5000"),
             *("--tables-per-connection", "1000", "--max-pending", "5000"),
+            *("--max-per-address", "5000", "--pending-per-address", "5000"),
+            *("--tables-per-address", "1000", "--seats-per-address", "20000"),
         ],
         stderr=log,
     )

@@ -34,7 +34,9 @@ from gother_tui.screens.game_over import EndedScreen, GameOverScreen
 from gother_tui.screens.help import HelpScreen
 from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.name import NameScreen
+from gother_tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.screens.password import PasswordScreen
+from gother_tui.screens.review import ReviewScreen
 from gother_tui.screens.story import StoryScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.screens.tournament import TournamentScreen
@@ -66,6 +68,7 @@ class GotherApp(ClientApp):
         TableScreen.BINDINGS,
         LobbyScreen.BINDINGS,
         GameOverScreen.BINDINGS,
+        ReviewScreen.BINDINGS,
         EndedScreen.BINDINGS,
         CreateTableScreen.BINDINGS,
         PasswordScreen.BINDINGS,
@@ -75,6 +78,7 @@ class GotherApp(ClientApp):
         StoryScreen.BINDINGS,
         HelpScreen.BINDINGS,
         TournamentScreen.BINDINGS,
+        NewTournamentScreen.BINDINGS,
     )
 
     def __init__(
@@ -294,7 +298,6 @@ class GotherApp(ClientApp):
                 self.view = message.view
             case sm.Chat():
                 self.chat = (*self.chat, message)[-CHAT_KEPT:]
-                return
             case sm.Story():  # the game so far, told with the state that follows
                 self.chronicle.recall(message)
                 return
@@ -302,7 +305,9 @@ class GotherApp(ClientApp):
                 self._on_error(message)
                 return
             case sm.Welcome():
-                self._do(self.flow.welcomed())
+                self._do(self.flow.welcomed(message.challenge))
+            case sm.Proven():
+                self._do(self.flow.proven(message))
             case sm.Joined():
                 self._enter_table(message.cards)
                 self.chronicle.welcome_back(message.covered_rounds)
@@ -325,7 +330,6 @@ class GotherApp(ClientApp):
                     self.push_screen(EndedScreen(self, last, message.reason))
                 else:
                     self.notify(message.reason, title="Table closed", markup=False)
-                return
         self._answer(message)
 
     def _enter_table(self, cards: tuple[Card, ...]) -> None:
@@ -333,8 +337,9 @@ class GotherApp(ClientApp):
         self.catalogue = Catalogue(cards)
         self._seq = -1  # a new connection's snapshots are the truth, whatever their seq
 
-    def _answer(self, message: sm.Reply | sm.State) -> None:
-        """A reply goes to whoever asked (the flow's own need no more)."""
+    def _answer(self, message: msg.Reply) -> None:
+        """A reply goes to whoever asked (the flow's own need no more): the sender's own
+        copy of its `chat` and the `closed` of a deciding `end` vote carry its rid too."""
         if message.rid is None or (pending := self._pending.pop(message.rid, None)) is None:
             return
         if pending.asker is not None:

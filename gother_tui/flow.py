@@ -11,7 +11,7 @@ holds what is shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from gother_tui.asked import Asked, title
@@ -55,6 +55,9 @@ class Flow:
     def __init__(self, options: ClientOptions, store: SeatStore) -> None:
         self.options = options
         self.store = store
+        # who we are: a server gives our seats and our name back to this key
+        self.key = None if options.anonymous else store.key()
+        self._held: tuple[sm.HeldSeat, ...] = ()  # seats our identity holds (`proven`)
         self.table: str | None = None  # the table we sit at or watch
         self.seat: int | None = None  # None: watching, or not at a table
         self._token: str | None = None  # secret: kept to resume, never shown
@@ -73,9 +76,20 @@ class Flow:
         self._password, self.wants_password = password, False
         return self._hello()
 
-    def welcomed(self) -> Step:
+    def welcomed(self, challenge: bytes | None = None) -> Step:
+        """Prove our key, when the server asks (a `challenge`); then settle in."""
+        if challenge is not None and self.key is not None:
+            return Step(ask=Ask("prove", {"signature": self.key.sign(challenge)}))
+        return self._settle_in()
+
+    def proven(self, proven: sm.Proven) -> Step:
+        """The server knows us: the seats it holds for us are ours to resume."""
+        self._held = proven.seats
+        return self._settle_in()
+
+    def _settle_in(self) -> Step:
         """Back to the seat we hold, the table we watch; else, the first time, a saved
-        seat or --table; else the lobby."""
+        seat, a seat our identity holds, or --table; else the lobby."""
         first, self._first_welcome = self._first_welcome, False
         if self._token is not None and self.table is not None:
             return self._resume(self.table, self._token)
@@ -85,6 +99,10 @@ class Flow:
             saved = self.store.find(self.options.url, self.options.table, self.options.name)
             if saved is not None:
                 return self._resume(*saved)
+            held = self._held_seat()
+            if held is not None:
+                self._resuming = held
+                return Step(ask=Ask("resume", {"table": held}))
         return self._table_or_lobby() if first else Step(go="lobby")
 
     def seated(self, joined: sm.Joined) -> Step:
@@ -116,6 +134,8 @@ class Flow:
             return Step(password=why)
         if asked.t == "hello":  # e.g. another protocol version
             return Step(detail=f"The server refused us: {error.message}", notice=notice)
+        if asked.t == "prove":  # we play anonymously: no seat of ours is found by the key
+            return replace(self._settle_in(), notice=notice)
         if asked.t == "resume":
             return self._resume_refused(error, notice)
         if asked.t in ("join", "watch"):  # the table asked for (or watched) is not to be had
@@ -125,8 +145,17 @@ class Flow:
 
     # -- the rest ---------------------------------------------------------------------------
 
+    def _held_seat(self) -> str | None:
+        """The table of a seat our identity holds: --table's if it is one, else the first."""
+        tables = [held.table for held in self._held]
+        if self.options.table in tables:
+            return self.options.table
+        return tables[0] if tables else None
+
     def _hello(self) -> Ask:
         fields: dict[str, Any] = {"v": PROTOCOL_VERSION, "name": self.options.name}
+        if self.key is not None:
+            fields["key"] = self.key.public
         if self._password:  # a server with a password asks for it here (and a
             fields["password"] = self._password  # server without one ignores it)
         return Ask("hello", fields)

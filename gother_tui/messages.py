@@ -48,11 +48,15 @@ class ConnectionLost(Message):
 
 # -- the answer to a request, posted to whoever asked --------------------------------------
 
+# What answers a request, carrying its rid: a reply, the `state` a change made, the
+# sender's own copy of its `chat`, the `closed` of the `end` vote that decided.
+Reply = sm.Reply | sm.State | sm.Chat | sm.Closed
+
 
 class Answered(Message, bubble=False):  # for the asker alone
     """The server's reply to `asked`: the `state` after a move, a `hint`, `tables`…"""
 
-    def __init__(self, asked: Asked, reply: sm.Reply | sm.State) -> None:
+    def __init__(self, asked: Asked, reply: Reply) -> None:
         super().__init__()
         self.asked = asked
         self.reply = reply

@@ -17,6 +17,8 @@ from typing import Any
 
 from platformdirs import user_state_dir
 
+from gother_tui.identity import ClientKey
+
 log = logging.getLogger("gother.client")
 
 
@@ -27,6 +29,10 @@ def default_path() -> Path:
 class SeatStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
+
+    def key(self) -> ClientKey:
+        """The player's identity, kept in the same folder as their seats."""
+        return ClientKey.kept_in(self.path.parent)
 
     def find(
         self, url: str, table: str | None = None, name: str | None = None

@@ -20,6 +20,7 @@ from websockets.protocol import State
 
 from gother_tui.trust import Trust, pinning, server_of
 from protocol import MAX_FRAME, ProtocolError, decode, encode
+from protocol.constants import DOOR_HEADER
 from protocol.fingerprint import fingerprint
 
 log = logging.getLogger("gother.client")
@@ -111,9 +112,11 @@ TransportFactory = Callable[[str], Transport]
 
 
 class WebSocketTransport:
-    def __init__(self, url: str, trust: Trust | None = None) -> None:
+    def __init__(self, url: str, trust: Trust | None = None, door: str | None = None) -> None:
+        """`door`: the claim a door handed this client, sent in every opening handshake."""
         self.url = url
         self.trust = trust or Trust()
+        self.headers = {DOOR_HEADER: door} if door else None
         self.close_code: int | None = None
         self.close_reason = ""
         self._ws: ClientConnection | None = None
@@ -151,6 +154,7 @@ class WebSocketTransport:
                 compression=None,
                 open_timeout=CONNECT_TIMEOUT,
                 ssl=context,
+                additional_headers=self.headers,
             )
         except ssl.SSLCertVerificationError:
             raise

@@ -52,6 +52,19 @@ def integer(lo: int, hi: int) -> Check:
     return check
 
 
+def binary(size: int) -> Check:
+    """Exactly `size` raw bytes (msgpack bin): a key, a signature."""
+
+    def check(value: Any, where: str) -> bytes:
+        if type(value) is not bytes:
+            raise bad(where, f"must be binary, got {wire_name(value)}")
+        if len(value) != size:
+            raise bad(where, f"must be {size} bytes, got {len(value)}")
+        return value
+
+    return check
+
+
 def boolean(value: Any, where: str) -> bool:
     if type(value) is not bool:
         raise bad(where, f"must be a bool, got {wire_name(value)}")

@@ -40,6 +40,13 @@ DEFAULT_ROUND_CAP = 100
 
 # -- names, text and the rest of a request's limits -----------------------------------------
 NAME_MAX = 24  # player, table and card names
+# A lasting identity (docs/protocol.md "Identity"): an Ed25519 key proved by signing the
+# server's challenge, prefixed by PROVE_CONTEXT so the signature can serve nothing else.
+KEY_BYTES = 32
+SIGNATURE_BYTES = 64
+CHALLENGE_BYTES = 32
+PROVE_CONTEXT = b"gother prove v1\n"
+NAME_KEPT_DAYS = 90  # a name stays its first identity's until this long unused
 # Cards a deck file may hold (H3): every id 0…DECK_MAX-1 must be one a move can name, so a
 # deck that deals a card no move could play is refused when it is read, not mid-game.
 DECK_MAX = 255
@@ -53,3 +60,7 @@ PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic
 TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
 TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame
 TOURNAMENTS_LIVE = 20  # not over, on one server
+
+# The opening handshake's header in which the SSH and web doors' clients carry their door's
+# signed claim of their player's address (server/doorkey.py, docs/protocol.md)
+DOOR_HEADER = "Gother-Door"

@@ -41,6 +41,8 @@ class ErrorCode(StrEnum):
     NO_STANDINGS = "no_standings"
     BUSY = "busy"
     SEARCH_FAILED = "search_failed"
+    BAD_DOOR = "bad_door"
+    BAD_SIGNATURE = "bad_signature"
 
 
 class ProtocolError(Exception):

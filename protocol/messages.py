@@ -10,6 +10,7 @@ from protocol.checks import (
     Rule,
     array,
     bad,
+    binary,
     boolean,
     fixed,
     integer,
@@ -27,6 +28,7 @@ from protocol.constants import (
     DECK_MAX,
     FATE_DISCARDS,
     HOUSE_SEATS,
+    KEY_BYTES,
     MAX_SEATS,
     NAME_MAX,
     OVERFLOWS,
@@ -34,6 +36,7 @@ from protocol.constants import (
     PROTOCOL_VERSION,
     ROUND_CAPS,
     SEATS,
+    SIGNATURE_BYTES,
     TOURNAMENT_ROUNDS,
 )
 from protocol.errors import ProtocolError
@@ -103,6 +106,11 @@ def _seats_and_bots(msg: dict[str, Any], where: str) -> None:
         raise bad(f"{where}.bots", f"must be at most seats ({msg['seats']}), got {msg['bots']}")
 
 
+def _token_or_table(msg: dict[str, Any], where: str) -> None:
+    if ("token" in msg) == ("table" in msg):
+        raise bad(where, "give the seat's token or the table, not both")
+
+
 def _request(
     required: Mapping[str, Check] | None = None,
     optional: Mapping[str, Check] | None = None,
@@ -119,8 +127,11 @@ AT_TABLE = {"table": TABLE_ID}
 REQUESTS: dict[str, Check] = {
     "hello": _request(
         {"v": integer(PROTOCOL_VERSION, PROTOCOL_VERSION), "name": NAME},
-        {"password": PASSWORD},  # the server's own password, when it has one
+        # the server's own password, when it has one; the client's public key, which a
+        # `prove` of the challenge in `welcome` then makes its lasting identity
+        {"password": PASSWORD, "key": binary(KEY_BYTES)},
     ),
+    "prove": _request({"signature": binary(SIGNATURE_BYTES)}),
     "list": _request({}, {"offset": integer(0, 100_000)}),  # a page of the tables from here
     "create": _request(
         {
@@ -138,7 +149,8 @@ REQUESTS: dict[str, Check] = {
         rule=_seats_and_bots,
     ),
     "join": _request({"table": TABLE_ID}, {"seat": SEAT, "password": PASSWORD}),
-    "resume": _request({"token": TOKEN}),
+    # by the seat's token, or (a proven identity) by the table where it holds a seat
+    "resume": _request({}, {"token": TOKEN, "table": TABLE_ID}, rule=_token_or_table),
     "watch": _request({"table": TABLE_ID}, {"password": PASSWORD}),
     "start": _request({}, AT_TABLE),
     "move": _request({"move": MOVE}, AT_TABLE),
@@ -157,6 +169,11 @@ REQUESTS: dict[str, Check] = {
             "seat": SEAT,  # also that seat's own views: a replay as it saw the game
             "password": PASSWORD,
         },
+    ),
+    # a seat's decisions in a finished game, judged by the hard bot's search from its view
+    "review": _request(
+        {"table": TABLE_ID, "seat": SEAT},
+        {"game": integer(1, 1_000_000), "password": PASSWORD},
     ),
     # tournaments (docs/protocol.md): created with the host's leave (`password`)
     "tournament_create": _request(

@@ -28,10 +28,26 @@ class Reply(Wire, tag_field="t", frozen=True):
 class Welcome(Reply, tag="welcome", kw_only=True, frozen=True):
     v: int  # the protocol version the server speaks
     server: str  # software and version, e.g. "gother 0.1.0"
+    # to sign in `prove`, when the hello carried a key (added in v1)
+    challenge: bytes | None = None
 
     @classmethod
-    def of(cls, server: str, rid: int | None = None) -> Welcome:
-        return cls(v=PROTOCOL_VERSION, server=server, rid=rid)
+    def of(cls, server: str, rid: int | None = None, challenge: bytes | None = None) -> Welcome:
+        return cls(v=PROTOCOL_VERSION, server=server, rid=rid, challenge=challenge)
+
+
+class HeldSeat(Wire, frozen=True):
+    """A seat an identity holds in a game not over: `resume {table}` takes it back."""
+
+    table: str
+    seat: int
+
+
+class Proven(Reply, tag="proven", kw_only=True, frozen=True):
+    """The reply to `prove`: the connection is this lasting identity, holding these seats."""
+
+    identity: str
+    seats: tuple[HeldSeat, ...] = ()
 
 
 class TableRow(Wire, frozen=True):
@@ -101,6 +117,34 @@ class Record(Reply, tag="record", kw_only=True, frozen=True):
     parts: int
     data: bytes
     seat: int | None = None  # the seat asked for, if any
+
+
+class ReviewMoment(Wire, frozen=True):
+    """One decision of the reviewed seat: what it played, what the hard bot's search would
+    have played from the same view, and what the difference cost by the evaluator."""
+
+    step: int  # the move's place among the game's moves, from 0
+    round: int
+    played: dict[str, Any]  # a `move` map
+    advised: dict[str, Any]
+    cost: float  # Goth-equivalents given up (negative: the evaluator prefers the player's)
+    why: str  # what the advised move does, in one line
+
+
+class CostlyMoment(Wire, frozen=True):
+    step: int  # the moment's `step`
+    sentence: str
+
+
+class Review(Reply, tag="review", kw_only=True, frozen=True):
+    """A seat's review: every decision it made in game `game`, and the (at most three)
+    costliest, dearest first, each with a sentence."""
+
+    table: str
+    game: int
+    seat: int
+    moments: tuple[ReviewMoment, ...]
+    costliest: tuple[CostlyMoment, ...]
 
 
 class StandingsRow(Wire, frozen=True):
@@ -211,6 +255,7 @@ class Chat(Wire, tag_field="t", tag="chat", frozen=True):
 
 Message = (
     Welcome
+    | Proven
     | Tables
     | Created
     | Joined
@@ -218,6 +263,7 @@ Message = (
     | Hint
     | Left
     | Record
+    | Review
     | Standings
     | Closed
     | Tournament

@@ -35,22 +35,26 @@ from protocol import (
     server_messages,
     validate_request,
 )
+from protocol.constants import DOOR_HEADER
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
 from server.bots.registry import kind_of
 from server.caps import OVERALL, Caps
+from server.doorkey import DoorKey
 from server.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.game import SPECTATOR, MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import Hints
-from server.limits import AcceptLog, address_key, descriptor_budget, is_local
+from server.identity import Names, identity_of, new_challenge, proves
+from server.limits import AcceptLog, address_key, descriptor_budget
 from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.records import BUILD_BURST, BUILD_SHARE, Records
+from server.review import Reviews
 from server.searches import MAX_WAIT, QUEUE, Searches
 from server.store import Store, StoreError
 from server.table import Peer, Seat, Settings, StoreFailed, Table
@@ -72,6 +76,7 @@ COSTS = {
     "watch": 5,
     "create": 5,
     "record": 5,
+    "review": 5,
     "standings": 5,
     "join": 2,
     "resume": 2,
@@ -103,9 +108,8 @@ class ServerConfig:
     max_connections: int = 1000
     max_pending: int = 100  # connections that have not said hello yet
     pending_per_address: int = 4  # of those, from one address (a few: hello takes a moment)
-    max_per_address: int = 32  # connections from one address (loopback: no cap)
+    max_per_address: int = 32  # connections from one address (a door's players: each theirs)
     hello_timeout: float = 5.0  # seconds a new connection has to say hello
-    cap_loopback: bool = False  # address caps for loopback too (tests; the SSH door is local)
     max_tables: int = 200
     tables_per_connection: int = 10  # live tables one connection may have created
     tables_per_address: int = 10
@@ -135,6 +139,7 @@ class ServerConfig:
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
     # the host's leave to create tournaments (None: this server runs none)
     tournament_password: str | None = None
+    release_names: tuple[str, ...] = ()  # --release-name: names the host gives back at start
 
 
 @dataclass(eq=False)
@@ -161,7 +166,14 @@ class Connection:
     refused: int = 0  # rate-limited requests in a row
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
+    # the player's real address, as its door vouched for it: set before the connection is
+    # counted anywhere, never after
+    claimed: str | None = None
+    bad_door: ProtocolError | None = None  # why the claim it opened with was refused
     wrong_passwords: int = 0  # passwords refused, of any kind
+    key: bytes | None = None  # the public key its hello named, proved or not
+    challenge: bytes | None = None  # what `prove` must sign, until it is tried once
+    identity: str | None = None  # proved: the lasting identity its seats and name hang on
 
     def at(self, table: Table) -> None:
         """This connection came to `table` (joined, resumed or watched it)."""
@@ -176,14 +188,19 @@ class Connection:
         if self.last is table:
             self.last = self.watched or self.seated
 
-    @property
-    def address(self) -> str:
+    @cached_property
+    def socket_address(self) -> str:
+        """Where the connection comes from (a door's own machine, for a door's player)."""
         return str(self.ws.remote_address[0]) if self.ws.remote_address else ""
 
-    @cached_property
+    @property
+    def address(self) -> str:
+        """The player's address: the one a door vouched for, else the connection's own."""
+        return self.claimed or self.socket_address
+
+    @property
     def address_key(self) -> str:
-        """The address as every cap and quota counts it (an IPv6 address by its /64); kept
-        from the first look, so a connection is uncounted under the key it was counted by."""
+        """The address as every cap and quota counts it (an IPv6 address by its /64)."""
         return address_key(self.address)
 
     def send(self, message: Any) -> None:
@@ -237,7 +254,8 @@ class Connection:
     def describe(self) -> str:
         # None once a TLS socket is gone (a client that dropped it mid-handshake)
         host, port = (self.ws.remote_address or ("?", 0))[:2]
-        return f"{self.name or '?'}@{host}:{port}"
+        via = f" for {self.claimed}" if self.claimed else ""  # a door's player
+        return f"{self.name or '?'}@{host}:{port}{via}"
 
 
 class GotherServer:
@@ -261,7 +279,11 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
+        self.names = Names(self.store)
+        for name in config.release_names:  # the host's word: this name is free again
+            log.info("name %r released (%d keys)", name, self.names.release(name))
         self.records = Records(self.store, config.record_share, config.record_burst)
+        self.reviews = Reviews(self.store, self.searches)
         self.standings = HostStandings(config.db, self.store)
         self.director = Director(self.lobby, self._seat_for_tournament, self.standings.rating)
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
@@ -275,6 +297,7 @@ class GotherServer:
         self.chores: list[asyncio.Task[None]] = []
         self.server_guesses = Attempts(config.guessing)  # of the server's own password
         self.table_guesses = Attempts(config.guessing)  # of tables' passwords
+        self.door_key = DoorKey()  # the doors this server starts sign their players' addresses
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -343,7 +366,8 @@ class GotherServer:
             chore.cancel()
         self.pacer.close()
         self.hints.close()
-        self.standings.close()
+        self.reviews.close()
+        await self.standings.close()
         for task in self.answering:
             task.cancel()
         self.searches.close()
@@ -365,6 +389,7 @@ class GotherServer:
             TokenBucket(c.chat_rate, c.chat_burst),
             TokenBucket(c.costly_rate, c.costly_burst),
         )
+        self._hear_door(conn)
         refusal = self._refusal(conn)
         if refusal is not None:
             await ws.close(CLOSE_TRY_LATER, refusal)
@@ -393,6 +418,19 @@ class GotherServer:
             self.director.disconnected(conn)
             log.info("connection closed: %s", conn.describe())
 
+    def _hear_door(self, conn: Connection) -> None:
+        """A door's client opens with the door's claim of its player's address (the
+        Gother-Door header): from the start that address is the connection's, for every
+        cap. A claim the doors did not sign leaves the connection at its own address, and
+        its hello is refused `bad_door`."""
+        claim = conn.ws.request.headers.get(DOOR_HEADER) if conn.ws.request else None
+        if claim is None:
+            return
+        try:
+            conn.claimed = self.door_key.verify(claim)
+        except ProtocolError as exc:
+            conn.bad_door = exc
+
     @property
     def pending(self) -> int:
         """Connections that have not said hello yet."""
@@ -405,11 +443,10 @@ class GotherServer:
         place before hello). Else it holds its place before hello."""
         if len(self.connections) >= self.max_connections:
             return "server full"
-        capped = self._capped(conn.address)
         per_address = self.config.max_per_address
-        if capped and self.by_address[conn.address_key] >= per_address:
+        if self.by_address[conn.address_key] >= per_address:
             return f"at most {per_address} connections from one address"
-        full = self.before_hello.admit(conn, address=conn.address_key if capped else None)
+        full = self.before_hello.admit(conn, address=conn.address_key)
         if full == OVERALL:
             return "too many connections waiting to say hello"
         if full is not None:
@@ -478,6 +515,8 @@ class GotherServer:
     def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
         if conn.name:
             raise ProtocolError("bad_message", "hello: already said")
+        if conn.bad_door is not None:  # a claim of an address this server's doors never made
+            raise conn.bad_door
         right = self.config.password
         if right is not None:
             given = request.get("password", "")
@@ -488,8 +527,29 @@ class GotherServer:
                 "wrong password" if given else "this server needs a password",
             )
         conn.name = request["name"]
+        conn.key = request.get("key")
+        conn.challenge = None if conn.key is None else new_challenge()
         self.before_hello.release(conn)
-        conn.send(server_messages.Welcome.of(SERVER_NAME, rid=request.get("rid")))
+        welcome = server_messages.Welcome.of(SERVER_NAME, request.get("rid"), conn.challenge)
+        conn.send(welcome)
+
+    def on_prove(self, conn: Connection, request: dict[str, Any]) -> None:
+        key, challenge = conn.key, conn.challenge
+        if key is None or challenge is None:
+            raise ProtocolError("bad_message", "prove: no key to prove (say it in hello, once)")
+        conn.challenge = None  # one try a challenge: a forger cannot keep guessing
+        if not proves(key, challenge, request["signature"]):
+            raise ProtocolError(
+                "bad_signature", "that signature does not prove your key: you play anonymously"
+            )
+        conn.identity = identity_of(key)
+        held = tuple(
+            server_messages.HeldSeat(table=table.id, seat=seat)
+            for table, seat in self.lobby.held_by(conn.identity)
+        )
+        conn.send(
+            server_messages.Proven(identity=conn.identity, seats=held, rid=request.get("rid"))
+        )
 
     def on_list(self, conn: Connection, request: dict[str, Any]) -> None:
         offset = request.get("offset", 0)
@@ -502,8 +562,9 @@ class GotherServer:
 
     def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
         c = self.config
-        per_address = c.tables_per_address if self._capped(conn.address) else None
-        self.lobby.check_quota(conn, conn.address_key, c.tables_per_connection, per_address)
+        self.lobby.check_quota(
+            conn, conn.address_key, c.tables_per_connection, c.tables_per_address
+        )
         table = self.lobby.create(request, conn, conn.address_key)
         conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
 
@@ -512,14 +573,21 @@ class GotherServer:
         held = table.seat_of(conn)
         if held is not None:  # one connection, one seat: a second would be left away forever
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
+        mine = None if conn.identity is None else table.seat_for_identity(conn.identity)
+        if mine is not None:  # this person's seat already: back in it, no token asked
+            self._resume(conn, table, mine, table.new_token(mine), request.get("rid"))
+            return
         self._table_password(conn, table, request.get("password"))
         table.check_join(request.get("seat"))  # refused: no change
         table.check_name(conn.name, conn)
+        self.names.check(conn.name, conn.identity)
         self._check_seat_quota(conn)
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
-        seat, token = table.join(conn, request.get("seat"))
+        seat, token = table.join(conn, request.get("seat"), conn.identity)
+        if conn.identity is not None:
+            self.names.use(conn.name, conn.identity)
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address_key
@@ -541,7 +609,28 @@ class GotherServer:
         self.lobby.start_if_full(table)
 
     def on_resume(self, conn: Connection, request: dict[str, Any]) -> None:
-        table, seat = self.lobby.find_seat(request["token"])
+        token = request.get("token")
+        if token is not None:
+            table, seat = self.lobby.find_seat(token)
+        else:
+            table, seat = self._held_seat(conn, request["table"])
+            token = table.new_token(seat)
+        self._resume(conn, table, seat, token, request.get("rid"))
+
+    def _held_seat(self, conn: Connection, table_id: str) -> tuple[Table, int]:
+        """The seat this connection's proven identity holds at `table_id`."""
+        if conn.identity is None:
+            raise ProtocolError("bad_token", "prove your key to resume by table, or give a token")
+        table = self.lobby.find(table_id)
+        seat = table.seat_for_identity(conn.identity)
+        if seat is None:
+            raise ProtocolError("bad_token", f"you hold no seat at table {table_id!r}")
+        return table, seat
+
+    def _resume(
+        self, conn: Connection, table: Table, seat: int, token: str, rid: int | None
+    ) -> None:
+        """Give `seat` back to `conn`, which holds `token` for it."""
         if conn.seated is not table:
             self._away_from_seat(conn)
         if conn.watched is table:  # `table.resume` takes it from the spectators
@@ -552,10 +641,10 @@ class GotherServer:
             server_messages.Joined(
                 table=table.id,
                 seat=seat,
-                token=request["token"],
+                token=token,
                 cards=table.deck.catalogue(),
                 covered_rounds=self.pacer.covered_rounds(table, seat),
-                rid=request.get("rid"),
+                rid=rid,
             )
         )
         replay_chat(table, conn)
@@ -667,6 +756,19 @@ class GotherServer:
         part = request.get("part", 0)
         rid, seat = request.get("rid"), request.get("seat")
         conn.send(self.records.part(table_id, game_no, part, rid, conn.costly, seat))
+
+    def on_review(self, conn: Connection, request: dict[str, Any]) -> None:
+        """A seat's decisions in a finished game, judged (server/review.py): answered when
+        thought. Whoever may see the game's record may see its reviews."""
+        table_id = request["table"]
+        self.lobby.check_not_broken(table_id)
+        live = self.lobby.tables.get(table_id)
+        if live is None or live not in (conn.seated, conn.watched):
+            self._check_may_see(conn, table_id, request.get("password"))
+        game_no = request.get("game")
+        if game_no is None:
+            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        self.reviews.ask(table_id, game_no, request["seat"], conn, request.get("rid"))
 
     # -- tournaments (server/tournament/) ---------------------------------------------------
 
@@ -791,10 +893,6 @@ class GotherServer:
                 _wrong_for_table(password),
             )
 
-    def _capped(self, address: str) -> bool:
-        """Whether per-address caps apply to `address` (not to this host's own doors)."""
-        return self.config.cap_loopback or not is_local(address)
-
     def _check_seat_quota(self, conn: Connection) -> None:
         """A connection, and an address, may hold only so many seats in games not over:
         squatting every seat of every table takes more than a few connections."""
@@ -808,8 +906,6 @@ class GotherServer:
         conn.taken = [s for s in conn.taken if any(s is h for h in held)]
         if len(conn.taken) >= self.config.seats_per_connection:
             raise ProtocolError("too_many_seats", "this connection holds enough seats")
-        if not self._capped(conn.address):
-            return
         if sum(h.address == conn.address_key for h in held) >= self.config.seats_per_address:
             raise ProtocolError("too_many_seats", "your address holds enough seats")
 
@@ -873,6 +969,7 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
     name: getattr(GotherServer, f"on_{name}")
     for name in (
         "hello",
+        "prove",
         "list",
         "create",
         "join",
@@ -887,6 +984,7 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "pause",
         "end",
         "record",
+        "review",
         "tournament_create",
         "tournament_join",
         "tournament_start",
@@ -909,14 +1007,14 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
         if config.ssh is not None:
             from server.ssh import SshFrontDoor
 
-            ssh = SshFrontDoor(config.ssh, config.host, server.port, pin)
+            ssh = SshFrontDoor(config.ssh, config.host, server.port, server.door_key, pin)
             ssh.ws_password = config.password
             doors.append(ssh)
             await ssh.start()
         if config.web is not None:
             from server.web.door import WebDoor
 
-            web = WebDoor(config.web, config.host, server.port, server._ssl(), pin)
+            web = WebDoor(config.web, config.host, server.port, server.door_key, server._ssl(), pin)
             web.ws_password = config.password
             doors.append(web)
             await web.start()

@@ -1,5 +1,5 @@
 """The host's limits that are not a single request's: file descriptors, the accept-error
-log, which addresses are this host's own, and what counts as one address.
+log, and what counts as one address (loopback too: a local process is one address).
 
 Every cap and quota by address (connections, connections before hello, tables, seats, SSH
 sessions and logins, password waits) counts by `address_key`: an IPv6 address by its /64,
@@ -36,12 +36,6 @@ def address_key(address: str) -> str:
     if isinstance(ip, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
     return str(ip)
-
-
-def is_local(address: str) -> bool:
-    """Loopback: this host's own doors (the SSH door's clients), exempt from address caps."""
-    ip = _ip(address)
-    return address in ("localhost", "") if ip is None else ip.is_loopback
 
 
 def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

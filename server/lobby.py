@@ -21,6 +21,7 @@ from typing import Any
 from protocol import ProtocolError, server_messages
 from protocol.constants import LIST_PAGE
 from protocol.view import ClockRule
+from server.bots.registry import kind_of
 from server.game import (
     Deck,
     DeckError,
@@ -95,17 +96,14 @@ class Lobby:
                 "table_broken", f"table {table_id} could not be restored: {broken.problem}"
             )
 
-    def check_quota(
-        self, owner: object, address: str, per_owner: int, per_address: int | None
-    ) -> None:
-        """May this connection (`owner`) from `address` create one more table? (None: no
-        quota for this address: loopback, this host's own doors.)"""
+    def check_quota(self, owner: object, address: str, per_owner: int, per_address: int) -> None:
+        """May this connection (`owner`) from `address` create one more table?"""
         live = [c for t, c in self.creators.items() if t in self.tables]
         if sum(o is owner for o, _ in live) >= per_owner:
             raise ProtocolError(
                 "too_many_tables", f"one connection may keep at most {per_owner} tables open"
             )
-        if per_address is not None and sum(a == address for _, a in live) >= per_address:
+        if sum(a == address for _, a in live) >= per_address:
             raise ProtocolError(
                 "too_many_tables", f"one address may keep at most {per_address} tables open"
             )
@@ -182,6 +180,10 @@ class Lobby:
         for seat in record.seat_records:
             if not 0 <= seat.seat < record.seats:
                 raise ValueError(f"a seat {seat.seat} at a table of {record.seats}")
+            if seat.bot_kind is not None:
+                kind_of(
+                    seat.bot_kind
+                )  # a bot this server cannot make: quarantined, not a timer's crash
             table.seats[seat.seat] = Seat(
                 name=seat.name,
                 token_hash=seat.token_hash,
@@ -189,6 +191,7 @@ class Lobby:
                 away_since=None if seat.bot_kind else now,
                 bank=seat.bank or 0.0,
                 left_game=seat.left_game,
+                identity=seat.identity,
             )
         table.game_no = record.game_no
         if record.seed is not None:
@@ -254,6 +257,7 @@ class Lobby:
 
     def _build(self, record: TableRecord) -> Table:
         deck = _parsed_deck(record.deck_toml, record.deck_name)
+        kind_of(record.bot_kind)  # the table's bots too
         clock = record.clock
         table = Table(
             id=record.id,
@@ -297,6 +301,11 @@ class Lobby:
         return text
 
     # -- seats ----------------------------------------------------------------------------
+
+    def held_by(self, identity: str) -> list[tuple[Table, int]]:
+        """The seats `identity` holds in games not over, at every table."""
+        held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
+        return [(table, seat) for table, seat in held if seat is not None]
 
     def find_seat(self, token: str) -> tuple[Table, int]:
         for table in self.tables.values():

@@ -22,11 +22,14 @@ the pool closes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -57,6 +60,27 @@ class Busy(Exception):
 
 class SearchFailed(Exception):
     """The job's worker died or overran its deadline, or the job raised."""
+
+
+@contextlib.contextmanager
+def _real_stderr() -> Iterator[None]:
+    """While a worker starts, sys.stderr is one with a descriptor. multiprocessing hands
+    sys.stderr's descriptor to the helper process it starts first; a Textual app in this
+    process (`gother play` runs its server beside the client) has put in its place a writer
+    whose descriptor is -1, which the start refuses (`bad value(s) in fds_to_keep`), so no
+    hint could be thought. Swapped for the moment of the start only."""
+    try:
+        usable = sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        yield
+        return
+    shown, sys.stderr = sys.stderr, sys.__stderr__
+    try:
+        yield
+    finally:
+        sys.stderr = shown
 
 
 def pool_size() -> int:
@@ -155,7 +179,8 @@ class Searches:
         process = self._context.Process(
             target=_serve, args=(theirs,), name="gother-search", daemon=True
         )
-        process.start()
+        with _real_stderr():
+            process.start()
         theirs.close()  # the worker holds its own copy: its death reads as end of file here
         worker = _Worker(process, ours)
         asyncio.get_running_loop().add_reader(ours.fileno(), self._answered, worker)

@@ -9,9 +9,10 @@ on the channel's own streams: no terminal needed, for screen readers and scripts
 Access is what the host chose, never a fallback: the keys in an authorized_keys file, a
 shared password (then a key gets in without it only if that file lists it), both, or
 `--ssh-open` (any key). A player's key fingerprint names a private state folder for the
-client it starts, so the seat token that client saves resumes the same seat when the same
-key comes back. Password logins get a throw-away folder: no one can take another player's
-seat by knowing a password.
+client it starts, which keeps that person's identity key (gother_tui/identity.py) and seat
+tokens, so the same SSH key comes back to the same seat and the same name. Password logins
+get a throw-away folder and an anonymous client (`--anonymous`): no one can take another
+player's seat by knowing a password, and a key that dies with the session owns no name.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from protocol import ProtocolError
 from protocol.messages import NAME
 from server.attempts import Attempts, Guessing
 from server.caps import OVERALL, Caps
+from server.doorkey import DoorKey
 from server.files import private_file, private_folder
 from server.limits import address_key
 from server.ssh_client import run_client, run_plain
@@ -193,11 +195,18 @@ class _Gate(asyncssh.SSHServer):
 
 class SshFrontDoor:
     def __init__(
-        self, options: SshOptions, host: str, ws_url_port: int, tls_pin: str | None = None
+        self,
+        options: SshOptions,
+        host: str,
+        ws_url_port: int,
+        door_key: DoorKey,
+        tls_pin: str | None = None,
     ) -> None:
-        """A door to the server on `ws_url_port`; `tls_pin`, the fingerprint of that
-        server's TLS certificate, when it speaks wss:// (its clients accept no other)."""
+        """A door to the server on `ws_url_port`, which knows its claims by `door_key`;
+        `tls_pin`, the fingerprint of that server's TLS certificate, when it speaks wss://
+        (its clients accept no other)."""
         self.options = options
+        self.door_key = door_key
         self.host = host
         self.tls_pin = tls_pin
         dial = "127.0.0.1" if host in LOOPBACK_FOR else host
@@ -296,9 +305,8 @@ class SshFrontDoor:
         try:
             # plain over a bare channel: its own streams; otherwise a pty, as for the table
             run = run_plain if plain and process.get_terminal_type() is None else run_client
-            code = await run(
-                process, *self._client(process, name, folder, plain), who=f"{name}@{gate.peer[0]}"
-            )
+            client = self._client(process, name, folder, plain, str(gate.peer[0]), throwaway)
+            code = await run(process, *client, who=f"{name}@{gate.peer[0]}")
         finally:
             if throwaway:
                 shutil.rmtree(folder, ignore_errors=True)
@@ -317,9 +325,16 @@ class SshFrontDoor:
         return f"{_sessions(n)} {'is' if n == 1 else 'are'} open {where} already"
 
     def _client(
-        self, process: asyncssh.SSHServerProcess[bytes], name: str, state: Path, plain: bool
+        self,
+        process: asyncssh.SSHServerProcess[bytes],
+        name: str,
+        state: Path,
+        plain: bool,
+        address: str,
+        throwaway: bool,
     ) -> tuple[list[str], dict[str, str], list[int]]:
-        """The client's command line, environment and handed fds for this session."""
+        """The client's command line, environment and handed fds for this session, whose
+        player connects from `address`."""
         env = {
             # the host's own GOTHER_… settings (its passwords among them) are not the player's
             **{k: v for k, v in os.environ.items() if not k.startswith("GOTHER_")},
@@ -330,16 +345,20 @@ class SshFrontDoor:
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
         argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
+        if throwaway:  # a key made in a folder that dies with the session would own the name
+            argv.append("--anonymous")
         if plain:
             argv.append("--plain")
             if process.get_terminal_type() is None:
                 env["TERM"] = "dumb"
         if self.tls_pin is not None:  # dialled by address, so by pin, not by name
             argv += ["--fingerprint", self.tls_pin]
-        handed = []  # the server's password goes through a pipe: argv is public (`ps`)
+        # the door's claim and the server's password go through pipes: argv is public (`ps`)
+        handed = [pipe_holding(self.door_key.claim(address))]
+        argv += ["--door-file", f"/dev/fd/{handed[0]}"]
         if self.ws_password is not None:
             handed.append(pipe_holding(self.ws_password))
-            argv += ["--password-file", f"/dev/fd/{handed[0]}"]
+            argv += ["--password-file", f"/dev/fd/{handed[1]}"]
         return argv, env, handed
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +125,17 @@ UPGRADES = (
         PRIMARY KEY (tournament, round, n)
     );
     """,
+    # 5: lasting identities (issue 18, item 2): the identity a seat is held by, so it comes
+    # back without its token; and every name's first identity (item 3), by skeleton.
+    """
+    ALTER TABLE seats ADD COLUMN identity TEXT;
+    CREATE TABLE names (
+        skeleton TEXT PRIMARY KEY,  -- one of protocol.text.skeletons(name)
+        name TEXT NOT NULL,         -- as its owner wrote it
+        identity TEXT NOT NULL,
+        seen REAL NOT NULL          -- when its owner last used it (Unix time)
+    );
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -147,6 +158,7 @@ class SeatRecord:
     bot_kind: str | None
     bank: float | None = None
     left_game: int | None = None  # the game its player left in; a bot has played it since
+    identity: str | None = None  # the proven identity holding it (None: a token only)
 
 
 @dataclass
@@ -292,6 +304,28 @@ class Store:
     ) -> None:
         self.save_seats(table_id, [SeatRecord(seat, name, token_hash, bot_kind, bank)])
 
+    def claim_name(self, keys: Iterable[str], name: str, identity: str, seen: float) -> None:
+        """`identity` owns `name` under each of its skeleton keys, seen now."""
+        self._transaction(
+            *(
+                (
+                    "INSERT OR REPLACE INTO names (skeleton, name, identity, seen)"
+                    " VALUES (:key, :name, :identity, :seen)",
+                    {"key": key, "name": name, "identity": identity, "seen": seen},
+                )
+                for key in sorted(keys)
+            )
+        )
+
+    def release_name(self, keys: Iterable[str]) -> int:
+        """Free these skeleton keys; how many were owned."""
+        keys = sorted(keys)
+        owned = sum(len(self.name_owners([key])) for key in keys)
+        self._transaction(
+            *(("DELETE FROM names WHERE skeleton = :key", {"key": key}) for key in keys)
+        )
+        return owned
+
     def delete_seat(self, table_id: str, seat: int) -> None:
         self._transaction(
             (
@@ -418,6 +452,16 @@ class Store:
 
     # -- reads -----------------------------------------------------------------------------
 
+    def name_owners(self, keys: Iterable[str]) -> list[tuple[str, float]]:
+        """(identity, last seen) of whoever owns any of these skeleton keys."""
+        return [
+            (str(identity), float(seen))
+            for key in keys
+            for identity, seen in self.db.execute(
+                "SELECT identity, seen FROM names WHERE skeleton = :key", {"key": key}
+            )
+        ]
+
     def load(self, archived: bool = False) -> list[TableRecord | BrokenRecord]:
         """Every live table (or every archived one) with its seats and its current game's
         seed, moves and chat. A table that cannot be read is a BrokenRecord, on its own."""
@@ -472,7 +516,7 @@ class Store:
         record.seat_records = [
             SeatRecord(*r)
             for r in self.db.execute(
-                "SELECT seat, name, token_hash, bot_kind, bank, left_game FROM seats"
+                "SELECT seat, name, token_hash, bot_kind, bank, left_game, identity FROM seats"
                 " WHERE table_id = :table ORDER BY seat",
                 {"table": table_id},
             )
@@ -665,7 +709,8 @@ def _utf8(table_id: str) -> Iterator[None]:
 def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:
     return (
         "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank,"
-        " left_game) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank, :left_game)",
+        " left_game, identity) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank,"
+        " :left_game, :identity)",
         {
             "table": table_id,
             "seat": seat.seat,
@@ -674,6 +719,7 @@ def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any
             "bot_kind": seat.bot_kind,
             "bank": seat.bank,
             "left_game": seat.left_game,
+            "identity": seat.identity,
         },
     )
 

@@ -89,10 +89,17 @@ class Seat:
     end: bool = False  # votes to end the game unfinished
     address: str = ""  # where the player connected from (seat quotas; not stored)
     left_game: int | None = None  # the game its player left in: a bot has played it since
+    identity: str | None = None  # the proven identity that holds it (server/identity.py)
 
     def record(self, seat: int) -> SeatRecord:
         return SeatRecord(
-            seat, self.name, self.token_hash, self.bot_kind, self.bank, self.left_game
+            seat,
+            self.name,
+            self.token_hash,
+            self.bot_kind,
+            self.bank,
+            self.left_game,
+            self.identity,
         )
 
     @property
@@ -279,7 +286,7 @@ class Table:
         self.check_open()
         if self.game is not None:
             raise ProtocolError(
-                "already_started", "the game has started: resume your seat with its token"
+                "already_started", "the game has started: watch it, or join another table"
             )
         if seat is None:
             seat = next((i for i, s in enumerate(self.seats) if s is None), None)
@@ -293,11 +300,11 @@ class Table:
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         return seat
 
-    def join(self, peer: Peer, seat: int | None) -> tuple[int, str]:
-        """Seat a player; returns (seat, token)."""
+    def join(self, peer: Peer, seat: int | None, identity: str | None = None) -> tuple[int, str]:
+        """Seat a player (held by `identity` when it proved one); returns (seat, token)."""
         seat = self.check_join(seat)
         token = new_token()
-        holder = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer)
+        holder = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer, identity=identity)
         self._write(lambda: self.store.save_seats(self.id, [holder.record(seat)]))
         self.seats[seat] = holder
         log.info("table %s: %s sits at seat %d", self.id, peer.name, seat)
@@ -310,6 +317,27 @@ class Table:
 
     def seat_of(self, peer: Peer) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
+
+    def seat_for_identity(self, identity: str) -> int | None:
+        """The seat `identity` holds here in a game not over, if any."""
+        if self.game is not None and self.game.over:
+            return None
+        return next(
+            (i for i, s in enumerate(self.seats) if s is not None and s.identity == identity),
+            None,
+        )
+
+    def new_token(self, seat: int) -> str:
+        """A fresh token for `seat` (its identity came back without the old one); the old
+        one no longer opens it."""
+        holder = self.seats[seat]
+        assert holder is not None
+        token = new_token()
+        record = holder.record(seat)
+        record.token_hash = hash_secret(token)
+        self._write(lambda: self.store.save_seats(self.id, [record]))
+        holder.token_hash = record.token_hash
+        return token
 
     def seat_for_token(self, token: str) -> int | None:
         return next(
@@ -325,7 +353,7 @@ class Table:
         if renaming and self.stopped is None:
             # the name shown is the one the player comes back with, once it is stored, unless
             # it would pass for someone else's: then the seat keeps the name it had
-            renamed = Seat(peer.name, holder.token_hash, bank=holder.bank)
+            renamed = Seat(peer.name, holder.token_hash, bank=holder.bank, identity=holder.identity)
             try:
                 self._write(lambda: self.store.save_seats(self.id, [renamed.record(seat)]))
                 holder.name = peer.name
@@ -357,6 +385,7 @@ class Table:
             bot = Seat(holder.name, None, kind, bank=holder.bank, left_game=left)
             self._write(lambda: self.store.save_seats(self.id, [bot.record(seat)]))
             holder.peer, holder.token_hash, holder.bot_kind = None, None, kind
+            holder.identity = None  # left for good: coming back is joining afresh
             holder.left_game = left
             holder.pause = holder.end = False
         log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
@@ -406,7 +435,8 @@ class Table:
         bank = self.clock_rule.initial if self.clock_rule else 0.0
         seats = dict(bots) | {i: s for i, s in enumerate(self.seats) if s is not None}
         records = [
-            SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank) for i, s in sorted(seats.items())
+            SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank, identity=s.identity)
+            for i, s in sorted(seats.items())
         ]
         self._write(lambda: self.store.start_game(self.id, game_no, seed, records))
         for seat, bot in bots:

@@ -4,6 +4,7 @@ kinds, seat and round-cap ranges) instead of restating its limits."""
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -79,6 +80,14 @@ def web_origin(text: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
         raise argparse.ArgumentTypeError(f"{text!r}: give http(s)://HOST[:PORT]")
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def ip_address(text: str) -> str:
+    """An IP address (v4 or v6), as a socket gives it."""
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give an IP address") from None
 
 
 def ws_url(text: str) -> str:

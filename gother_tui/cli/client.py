@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gother_tui import logs
@@ -63,12 +64,13 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "url": args.url,
         "name": args.name,
         "ask_name": args.ask_name,
+        "anonymous": args.anonymous,
         "watch": args.watch,
         "table": args.table,
         "password": read_secret(args, parser, CLIENT),
     }
     logs.log_client_to_file()
-    connect = partial(WebSocketTransport, trust=trust)
+    connect = partial(WebSocketTransport, trust=trust, door=door_claim(args, parser))
     if args.plain:
         from gother_tui import plain
 
@@ -96,6 +98,16 @@ def replay_between(place: Reference, options: ClientOptions) -> None:
         print(f"gother replay: {exc}", file=sys.stderr)
         return
     ReplayApp(record, options).run(mouse=options.mouse)
+
+
+def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
+    """The door's claim, from the pipe it handed (`--door-file`), one line."""
+    if args.door_file is None:
+        return None
+    try:
+        return Path(args.door_file).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        parser.error(f"--door-file {args.door_file}: {exc}")
 
 
 def list_lan_servers() -> int:

@@ -76,6 +76,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             db=args.db,
             password=password,
             tournament_password=tournament_password,
+            release_names=tuple(args.release_name),
             certfile=certfile,
             keyfile=keyfile,
             grace=args.grace,
@@ -171,7 +172,8 @@ def web_options(
     """The web door's options, or None without --web. Like the SSH door's, its access is
     what the host chose: a password, or open only on loopback or with --web-open."""
     if args.web is None:
-        if args.web_password or args.web_password_file or args.web_origin or args.web_open:
+        web_only = (args.web_password, args.web_password_file, args.web_origin, args.web_open)
+        if any(web_only) or args.web_trust_proxy:
             parser.error("--web-… options need --web PORT")
         return None
     if importlib.util.find_spec("textual_serve") is None:
@@ -191,6 +193,8 @@ def web_options(
         "max_sessions": args.web_max,
         "idle": args.web_idle * 60.0,
         "origins": tuple(args.web_origin),
+        "per_address": args.web_per_address,
+        "trust_proxy": args.web_trust_proxy,
     }
 
 

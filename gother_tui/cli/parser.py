@@ -13,6 +13,7 @@ from protocol.constants import (
     DEFAULT_ROUND_CAP,
     DIFFICULTIES,
     FATE_DISCARDS,
+    NAME_KEPT_DAYS,
     OVERFLOWS,
     SEATS,
 )
@@ -81,6 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
     srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
+    srv.add_argument(
+        "--release-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="give NAME (and its look-alikes) back: a name belongs to the first player who "
+        f"sat under it, until released or unused for {NAME_KEPT_DAYS} days (repeat for several)",
+    )
     add_secret(srv, SERVER)
     add_secret(srv, TOURNAMENT)
     srv.add_argument(
@@ -305,6 +314,20 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="another address players open the page at, e.g. a proxy's https://games.example.org",
     )
+    web.add_argument(
+        "--web-per-address",
+        type=argtypes.positive,
+        default=4,
+        metavar="N",
+        help="browser sessions at once from one address (default 4)",
+    )
+    web.add_argument(
+        "--web-trust-proxy",
+        type=argtypes.ip_address,
+        metavar="ADDR",
+        help="the reverse proxy at ADDR (say 127.0.0.1 for nginx here) tells each browser's "
+        "address in X-Forwarded-For; from anyone else that header is ignored",
+    )
 
 
 def _add_limit_options(parser: argparse.ArgumentParser) -> None:
@@ -394,6 +417,17 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--ask-name",
         action="store_true",
         help="ask your name on the first screen (what the web door starts)",
+    )
+    parser.add_argument(
+        "--door-file",
+        metavar="FILE",
+        help="what the SSH and web doors start: the door's signed word of your address",
+    )
+    parser.add_argument(
+        "--anonymous",
+        action="store_true",
+        help="prove no lasting identity: seats are kept by their tokens only, and no name "
+        "becomes yours (what the SSH door starts for a password login, whose state is not kept)",
     )
     _add_display_options(parser)
     _add_bell_option(parser)

@@ -20,6 +20,7 @@ from typing import Any
 
 from gother_tui.cli.host import variants_of
 from gother_tui.cli.server_side import PrivateServer
+from gother_tui.identity import ClientKey
 from gother_tui.seat_store import SeatStore
 from protocol.constants import SEATS
 from protocol.view import Variants
@@ -136,6 +137,9 @@ class MemorySeatStore(SeatStore):
 
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
         self._data = data
+
+    def key(self) -> ClientKey:
+        return ClientKey.fresh()  # nobody else plays on a private server: no one to tell apart
 
 
 def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -9,8 +9,9 @@ for you, the fewest for the leader, the widest lead. No rule is worked out here.
 
 Every option also has a `short` text, in the ear's words (gother_tui.plain.ear), and a
 decision a `brief`: how many options the ear hears first (a placement's hint, two cards of
-a Fate pile, the top two of the discard pile at a turn's first draw; `more` says the
-rest). The numbers are the same in both tellings.
+a Fate pile, the top card of the discard pile at a turn's first draw; `more` says the
+rest). A draw's options are heard on its heading's line ("Draw 4: 1 one, 2 all, 3 take
+…"). The numbers are the same in both tellings.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ Move = dict[str, Any]
 Placement = dict[int, int]  # seat -> card
 OFFERED = 4  # placements offered: the hint and three others, when that many differ
 BRIEF = {"discard_fate": 2, "distribute": 1, "discard_hand": 3}  # options the ear hears first
-BRIEF_TAKES = 2  # cards of the discard pile the ear hears at a turn's first draw
+BRIEF_TAKES = 1  # cards of the discard pile the ear hears at a turn's first draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,7 @@ class Decision:
     brief: int = 0  # options the ear hears first (0: all)
     # of a draw, the options that are the draw pile's (the rest are the discard pile's)
     from_deck: int = 0
+    inline: bool = False  # the ear hears the options on the heading's line (a draw's)
 
     def number_of(self, move: Move) -> int | None:
         """The number of the option that plays `move` (a hint's), if one does."""
@@ -88,7 +90,11 @@ class Decision:
         if pile_said and count == self.from_deck and self.again_heading:
             return [self.again_heading, f"Choose {numbers}."]
         heading = self.short_heading or self.heading
-        return [heading, *(f"  {text}" for text in listed), f"Choose {numbers}{more}."]
+        choose = f"Choose {numbers}{more}."
+        if self.inline:
+            said = ", ".join(f"{i} {o.spoken}" for i, o in enumerate(self.options[:count], 1))
+            return [f"{heading} {said}.", choose]
+        return [heading, *(f"  {text}" for text in listed), choose]
 
     def more_lines(self, said: int) -> list[str]:
         """The options after the first `said`, for `more`."""
@@ -183,10 +189,10 @@ def _draw(
             pile = f"the draw pile ({view.deck_count} left)"
         else:
             pile = "the draw pile (empty: the discard pile is shuffled into a new one first)"
-        options.append(Option(f"draw from {pile}", deck, short="draw one"))
+        options.append(Option(f"draw from {pile}", deck, short="one"))
         if legal.remaining > 1:
             text = f"draw all {legal.remaining} from the draw pile"
-            options.append(Option(text, deck, True, short=f"draw all {legal.remaining}"))
+            options.append(Option(text, deck, True, short="all"))
     from_deck = len(options)
     for card in plan.choices:
         move = {"kind": "draw", "source": "discard", "card": card}
@@ -204,6 +210,7 @@ def _draw(
         again,
         from_deck + BRIEF_TAKES,
         from_deck,
+        inline=True,
     )
 
 

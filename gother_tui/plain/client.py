@@ -39,7 +39,7 @@ from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.player import Player
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
-from gother_tui.plain.words import arrival_lines, table_lines
+from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
 from gother_tui.plans import Plan
 from gother_tui.prompts import standings
 from gother_tui.seat_store import SeatStore
@@ -51,13 +51,12 @@ from protocol.view import Card, Legal, LegalDistribute, LegalDraw, View
 log = logging.getLogger("gother.plain")
 
 REPLY_TIMEOUT = 30.0  # seconds a command waits for the server's answer
-Reply = sm.Reply | sm.State
 
 
 @dataclass(frozen=True, slots=True)
 class Pending:
     asked: Asked
-    answer: asyncio.Future[Reply | sm.Error | None] | None  # None: the flow's own request
+    answer: asyncio.Future[msg.Reply | sm.Error | None] | None  # None: the flow's own request
 
 
 class PlainClient:
@@ -149,12 +148,11 @@ class PlainClient:
     # -- requests ---------------------------------------------------------------------------
 
     async def ask(
-        self, t: str, *, quiet: bool = False, answered: bool = True, **fields: Any
-    ) -> Reply | sm.Error | None:
+        self, t: str, *, quiet: bool = False, **fields: Any
+    ) -> msg.Reply | sm.Error | None:
         """Send request `t` (checked by the protocol first) and wait for its answer: the
         reply, the server's error (said, unless `quiet`), or None (nothing sent, or no
-        answer; said). A request with no reply of its own (`chat`: it comes back as the
-        table's chat) is not `answered`: None once it is sent; a refusal of it is said."""
+        answer; said)."""
         if not (self.online and self.connection.open):
             self.say("Not connected to the server right now.")
             return None
@@ -164,10 +162,9 @@ class PlainClient:
         except ProtocolError as exc:
             self.say(f"Not sent: the server would refuse it ({exc.message}).")
             return None
-        if not answered:
-            self.connection.send(asked.wire())
-            return None
-        answer: asyncio.Future[Reply | sm.Error | None] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[msg.Reply | sm.Error | None] = (
+            asyncio.get_running_loop().create_future()
+        )
         self._pending[asked.rid] = Pending(asked, answer)
         self.connection.send(asked.wire())
         try:
@@ -187,7 +184,7 @@ class PlainClient:
         self._pending[asked.rid] = Pending(asked, None)
         self.connection.send(asked.wire())
 
-    def _settle(self, rid: int | None, answer: Reply | sm.Error | None) -> None:
+    def _settle(self, rid: int | None, answer: msg.Reply | sm.Error | None) -> None:
         pending = self._pending.pop(rid, None) if rid is not None else None
         if pending is not None and pending.answer is not None and not pending.answer.done():
             pending.answer.set_result(answer)
@@ -227,9 +224,8 @@ class PlainClient:
                 if message.seq > self._seq:
                     self._seq = message.seq
                     self._show_state(message.view)
-            case sm.Chat():
+            case sm.Chat():  # the sender's own copy answers its `chat`
                 self.say(f"{speaker(message, self.glyphs)} says: {message.text}")
-                return
             case sm.Story():  # read aloud, a whole game's past would drown the present
                 return
             case sm.Error():
@@ -239,7 +235,9 @@ class PlainClient:
                 self.say(
                     f"Connected to {self.options.url} ({message.server}) as {self.options.name}."
                 )
-                self._do(self.flow.welcomed())
+                self._do(self.flow.welcomed(message.challenge))
+            case sm.Proven():
+                self._do(self.flow.proven(message))
             case sm.Joined():
                 self._enter_table(message.cards)
                 if message.covered_rounds:
@@ -261,8 +259,7 @@ class PlainClient:
                 view = self.view
                 if view is not None and view.phase not in ("lobby", "over"):
                     self.say(f"Final standings: {standings(view, self.glyphs)}.")
-                self._do(self.flow.left())
-                return
+                self._do(self.flow.left())  # the deciding voter's copy answers its `end`
         self._settle(message.rid, message)
 
     def _refused(self, error: sm.Error) -> None:
@@ -347,6 +344,8 @@ class PlainClient:
         elif before is not None and _between_games(before) and not _between_games(view):
             self.say(f"The cards are dealt: game {view.table.game} begins.")
         self._tell(told(before, view, self.catalogue, self.glyphs), view)
+        if same_game(before, view) and before is not None:
+            self.say(*vote_lines(before, view))
         if view.over and view.seat is not None and not (before is not None and before.over):
             self.say("Type rematch to play again, leave to leave the table, or quit.")
         self._follow_decision()

@@ -95,6 +95,32 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("start", (), "start", "before the deal: start now, bots in the free seats"),
             Spec("rematch", (), "rematch", "after the game: ask for another"),
             Spec(
+                "pause",
+                (),
+                "pause",
+                "vote to pause the game; it pauses once every player votes so",
+            ),
+            Spec(
+                "go",
+                (),
+                "go on",
+                "once paused, vote to go on (before, take back your vote to pause); it goes "
+                "on once every player votes so",
+            ),
+            Spec(
+                "end",
+                (),
+                "end",
+                "vote to end the game unfinished (asked first); it ends once every player votes so",
+            ),
+            Spec(
+                "review",
+                ("rv",),
+                "review [SEAT]",
+                "after the game: your decisions (or seat SEAT's) against the search's, the "
+                "three costliest",
+            ),
+            Spec(
                 "replay",
                 (),
                 "replay [TABLE [GAME]] [seat N] [turn T] | replay next",

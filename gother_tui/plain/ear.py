@@ -3,10 +3,10 @@
 A round must be heard in about a minute (docs/plain.md): another player's turn is one line,
 said once it ends ("Vlad (Goth 6) gave you Stomach Bug, Sickness 2 to 5: you swoon; Lenore
 swoons."), your own moves go unsaid but for what they did beyond your choice (a swoon, a
-debt), and your draws are one line. Scores and cards are in words, never in
-marks: espeak-ng says nothing for ☥ and drops the sign of a number after a mark, an arrow
-or a bracket ("☥-1" is heard "one", "→ -1" "right arrow one"), while after a word and a
-space "-1" is heard "minus one".
+debt), and your draws are one line of their names (`hand` says their values). Scores and
+cards are in words, never in marks: espeak-ng says nothing for ☥ and drops the sign of a
+number after a mark, an arrow or a bracket ("☥-1" is heard "one", "→ -1" "right arrow
+one"), while after a word and a space "-1" is heard "minus one".
 
 - `SPOKEN`: the glyph set of the ear ("Goth +3 Money -2", "Goth 2 to -1"), ASCII only.
 - `changes(outcome)`, `flags(outcome, who, you)`, `sickness_words(sums)`: what a move did
@@ -107,11 +107,11 @@ class Teller:
         return self._yours(line, narrator)
 
     def draws(self, catalogue: Catalogue) -> list[str]:
-        """ "You drew Pet Raven Goth +4 Money -3; Sunburn Goth +1."."""
+        """ "You drew Pet Raven; Sunburn.": the names alone (`hand` says their values; the
+        next placement's options what they would do)."""
         if not self.drawn:
             return []
-        narrator = Narrator(catalogue, SPOKEN, {}, self.you)
-        cards = [narrator.card(line.card) for line in self.drawn]
+        cards = [catalogue.name(line.card) for line in self.drawn if line.card is not None]
         self.drawn = []
         return [f"You drew {'; '.join(cards)}."]
 

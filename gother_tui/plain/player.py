@@ -15,7 +15,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gother_tui import tournament_words
+from gother_tui import messages as msg
+from gother_tui import review_words, tournament_words
 from gother_tui.narrator import names_of, plural
 from gother_tui.plain import replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
@@ -66,6 +67,7 @@ class Player:
     def __init__(self, client: PlainClient) -> None:
         self.client = client
         self.asking: Asking | None = None
+        self.ending = False  # `end` asked whether to vote: the next line answers
         self.replaying: tuple[GameRecord, int] | None = None  # the replay told, its turn
 
     @property
@@ -101,6 +103,9 @@ class Player:
     async def do(self, line: str) -> bool:
         """One line of input; False when it was `quit`."""
         if self.asking is not None and await self._answer(line):
+            return True
+        if self.ending:
+            await self._end_answered(line)
             return True
         command = parse(line)
         quitting = isinstance(command, Command) and command.name == "quit"
@@ -447,7 +452,7 @@ class Player:
         self.at_table()
         if not args:
             raise Problem("say TEXT: what to say, on the same line.")
-        await self.client.ask("chat", answered=False, text=args)
+        await self.client.ask("chat", text=args)
 
     async def do_list(self, args: str) -> None:
         reply = await self.client.ask("list")
@@ -579,6 +584,67 @@ class Player:
         if isinstance(reply, sm.State) and reply.view.over:  # others have yet to ask
             self.say("Rematch asked for: it starts once every player has asked.")
 
+    def playing(self) -> View:
+        """The view of a game in progress at our seat: the votes are its players'."""
+        view = self.at_table()
+        if view.you is None or view.phase == "lobby" or view.over:
+            raise Problem("pause, go on and end are for a seated player, during a game.")
+        return view
+
+    async def do_pause(self, args: str) -> None:
+        table = self.playing().table
+        if table.paused:
+            raise Problem("The game is paused already: go on votes to go on.")
+        if self.view is not None and self.view.seat in table.pause_votes:
+            raise Problem("You ask to pause already: go on takes the vote back.")
+        await self.client.ask("pause", on=True)
+
+    async def do_go(self, args: str) -> None:
+        if args.lower() != "on":
+            raise Problem("go on: vote to go on from a pause.")
+        view = self.playing()
+        if not view.table.paused and view.seat not in view.table.pause_votes:
+            raise Problem("The game is not paused, and you have not asked to pause.")
+        await self.client.ask("pause", on=False)
+
+    async def do_end(self, args: str) -> None:
+        self.playing()
+        self.ending = True
+        self.say(
+            "Vote to end this game unfinished? It ends once every player here votes so. "
+            "Type yes to vote, anything else not to."
+        )
+
+    async def _end_answered(self, line: str) -> None:
+        self.ending = False
+        if line.strip().lower() not in ("y", "yes"):
+            self.say("No vote to end was sent.")
+            return
+        try:
+            self.playing()  # the game may have ended meanwhile
+        except Problem as problem:
+            self.say(str(problem))
+            return
+        await self.client.ask("end")
+
+    async def do_review(self, args: str) -> None:
+        view = self.at_table()
+        if not view.over:
+            raise Problem("review judges a game once it is over.")
+        seats = len(view.players)
+        if args and not (args.isdigit() and 1 <= int(args) <= seats):
+            raise Problem(f"review SEAT: SEAT is a number from 1 to {seats}.")
+        seat = int(args) - 1 if args else view.seat
+        if seat is None:
+            raise Problem(f"review SEAT: you are watching, so say whose (1 to {seats}).")
+        self.say("Reviewing: the search goes over every decision, a few seconds.")
+        reply = await self.client.ask(
+            "review", table=view.table.id, game=view.table.game, seat=seat
+        )
+        if isinstance(reply, sm.Review):
+            name = view.players[seat].name or f"Seat {seat + 1}"
+            self.say(*review_words.lines(reply, name))
+
     async def do_leave(self, args: str) -> None:
         self.at_table()
         await self.client.ask("leave")
@@ -609,7 +675,7 @@ class Player:
         if isinstance(reply, sm.Tournament):
             self.say(*tournament_words.lines(reply))
 
-    async def _new_tournament(self, args: str) -> sm.Reply | sm.State | sm.Error | None:
+    async def _new_tournament(self, args: str) -> msg.Reply | sm.Error | None:
         parts = args.split(" ", 3)
         if len(parts) < 4 or not (parts[0].isdigit() and parts[1].isdigit()):
             raise Problem(

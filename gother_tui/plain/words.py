@@ -7,6 +7,8 @@ Plain functions of a view (or a table listing) to lines: words instead of marks 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.narrator import Narrator, names_of, plural
@@ -96,6 +98,39 @@ def discard_lines(view: View, catalogue: Catalogue, glyphs: Glyphs) -> list[str]
         return ["The discard pile is empty."]
     head = f"The discard pile, {plural(len(pile), 'card')}, top first:"
     return [head, *(f"  {i}: {card_text(catalogue, glyphs, c)}" for i, c in enumerate(pile, 1))]
+
+
+def vote_lines(before: View, after: View) -> list[str]:
+    """What the pause and end votes did between two views of one game: "Vlad asks to
+    pause.", "The game is paused: …", "You ask to go on.", "The game goes on."."""
+    was, now = before.table, after.table
+    names = names_of(after.players)
+
+    def votes(seats: Iterable[int], what: str) -> list[str]:
+        """ "You ask to …", "Vlad asks to …": `what` as said of you."""
+        verb, _, rest = what.partition(" ")
+        return [
+            f"You {what}."
+            if s == after.seat
+            else f"{names.get(s, f'Seat {s + 1}')} {verb}s {rest}."
+            for s in seats
+        ]
+
+    lines = []
+    if now.paused and not was.paused:
+        lines.append(
+            "The game is paused: clocks and bots wait. Going on needs every player's vote (go on)."
+        )
+    elif was.paused and not now.paused:
+        lines.append("The game goes on.")
+    elif now.paused:
+        lines += votes([s for s in was.pause_votes if s not in now.pause_votes], "ask to go on")
+    else:
+        lines += votes([s for s in now.pause_votes if s not in was.pause_votes], "ask to pause")
+        gone = [s for s in was.pause_votes if s not in now.pause_votes]
+        lines += votes(gone, "take back the vote to pause")
+    ended = [s for s in now.end_votes if s not in was.end_votes]
+    return lines + votes(ended, "ask to end the game unfinished")
 
 
 def who_lines(view: View) -> list[str]:

@@ -44,17 +44,17 @@ def build_request(
 ) -> dict[str, Any]:
     """A `create` request from the form's strings, as the protocol checks it; ValueError
     says what to fix."""
-    seat_count = _whole(seats, "seats")
+    seat_count = whole(seats, "seats")
     variants: dict[str, Any] = {"fate_discard": fate_discard, "overflow": overflow}
     # explicitly off when empty (an absent key means the default)
-    variants["round_cap"] = _whole(round_cap, "round cap") if round_cap.strip() else None
+    variants["round_cap"] = whole(round_cap, "round cap") if round_cap.strip() else None
     if seat_count in HOUSE_SEATS and seat_count not in SEATS:  # the labelled house rule (R2)
         variants["two_or_six"] = True
     request: dict[str, Any] = {
         "t": "create",
         "name": name,
         "seats": seat_count,
-        "bots": _whole(bots, "bots"),
+        "bots": whole(bots, "bots"),
         "bot": bot,
         "variants": variants,
     }
@@ -68,7 +68,7 @@ def build_request(
     return checked
 
 
-def _whole(text: str, what: str) -> int:
+def whole(text: str, what: str) -> int:
     try:
         return int(text.strip())
     except ValueError:

@@ -1,6 +1,7 @@
 """The end of a game: who won, the final scores, and each player's Goth Points over the
-rounds this client saw. r asks for a rematch, L leaves the table, Esc goes back to the
-final table (o on the table opens this again). It closes by itself when a rematch deals.
+rounds this client saw. r asks for a rematch, L leaves the table, v opens the review of
+your decisions (screens/review.py), Esc goes back to the final table (o on the table opens
+this again). It closes by itself when a rematch deals.
 A game the players ended by vote has no end of its own: `EndedScreen` shows where it
 stood, over the lobby."""
 
@@ -22,6 +23,7 @@ from gother_tui.history import GothHistory, levels
 from gother_tui.narrator import Narrator, names_of
 from gother_tui.prompts import player_names, rematch_line, standings
 from gother_tui.record import Reference
+from gother_tui.screens.review import ReviewScreen
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
 from protocol.view import GameOver, View
@@ -96,6 +98,7 @@ class GameOverScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "Rematch", id="over.rematch"),
         Binding("L", "leave", "Leave", id="over.leave"),
+        Binding("v", "review", "Review", id="over.review"),
         Binding(
             "y",
             "replay",
@@ -143,12 +146,12 @@ class GameOverScreen(ModalScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "replay":
             return not self.read_only and self.session.options.url.startswith(("ws:", "wss:"))
-        if action in ("rematch", "leave"):
+        if action in ("rematch", "leave", "review"):
             if self.read_only:
                 return False
             view = self.session.view
             seated = view is not None and view.you is not None
-            return seated or action == "leave"
+            return seated or action in ("leave", "review")
         return True
 
     def action_rematch(self) -> None:
@@ -156,6 +159,11 @@ class GameOverScreen(ModalScreen[None]):
 
     def action_leave(self) -> None:
         self.session.request(self, "leave")
+
+    def action_review(self) -> None:
+        view = self.session.view
+        if view is not None and view.over:
+            self.app.push_screen(ReviewScreen(self.session, view))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -168,7 +168,8 @@ class TableScreen(Screen[None]):
             "Pause",
             show=False,
             id="vote.pause",
-            tooltip="vote to pause the game (again: go on); it pauses once every player agrees",
+            tooltip="vote to pause the game, and once paused to go on (again: take the vote "
+            "back); each happens once every player votes for it",
         ),
         Binding(
             "E",
@@ -477,7 +478,7 @@ class TableScreen(Screen[None]):
     def action_vote_pause(self) -> None:
         view = self.session.view
         if view is not None and view.seat is not None:
-            # a second press takes the vote back; while paused, it goes on
+            # a second press takes the vote back; while paused, it votes to go on
             self.session.request(self, "pause", on=view.seat not in view.table.pause_votes)
 
     def action_vote_end(self) -> None:

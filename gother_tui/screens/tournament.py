@@ -1,11 +1,12 @@
-"""A tournament: the id to register in or follow, its heading, the current round's tables
-(Enter watches the one chosen) and the standings, redrawn from the session's `tournament`
-whenever the server sends a new one. The director seats a registered player at each
-round's table by itself: the client goes to the table as for any `joined`."""
+"""A tournament: the id to register in or follow (or a new one, by its form), its
+heading, the current round's tables (Enter watches the one chosen) and the standings,
+redrawn from the session's `tournament` whenever the server sends a new one. The director
+seats a registered player at each round's table by itself: the client goes to the table
+as for any `joined`."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,12 +17,14 @@ from textual.widgets import DataTable, Footer, Input, Static
 from gother_tui import messages as msg
 from gother_tui import tournament_words as words
 from gother_tui.asked import title
+from gother_tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.session import Session
 from protocol import server_messages as sm
 
 TABLE_COLUMNS = ("Table", "Players", "Bots", "Game")
 STANDING_COLUMNS = ("#", "Player", "Points", "Goth", "Rating", "Games", "")
 WHAT_IS_DONE = {
+    "tournament_create": "Created (give its id to the players; s starts it)",
     "tournament_join": "Registered",
     "tournament_watch": "Following",
     "tournament_start": "Round 1 is seated",
@@ -55,11 +58,19 @@ class TournamentScreen(Screen[None]):
             tooltip="deal the first round (the tournament's creator)",
         ),
         Binding("d", "drop", "Drop out", id="tournament.drop", tooltip="leave the rounds to come"),
+        Binding(
+            "n",
+            "new",
+            "New",
+            id="tournament.new",
+            tooltip="create a tournament (with the host's password for tournaments)",
+        ),
     ]
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        self._last_form: dict[str, Any] | None = None  # a refused form opens as it was
 
     def compose(self) -> ComposeResult:
         yield Static(id="tournament-title")
@@ -81,7 +92,7 @@ class TournamentScreen(Screen[None]):
             self.query_one("#tournament-tables", DataTable).focus()
 
     def _show(self, tournament: sm.Tournament | None) -> None:
-        heading = "No tournament yet: type its id and press Enter to register."
+        heading = "No tournament yet: type its id and Enter registers; Tab, then n, makes one."
         tables = self.query_one("#tournament-tables", DataTable)
         standings = self.query_one("#tournament-standings", DataTable)
         tables.clear()
@@ -143,6 +154,15 @@ class TournamentScreen(Screen[None]):
             return
         table = grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value
         self.session.request(self, "watch", table=table)
+
+    def action_new(self) -> None:
+        def made(request: dict[str, Any] | None) -> None:
+            if request is not None:
+                self._last_form = {k: v for k, v in request.items() if k != "password"}
+                self._status(f"Creating {request['name']}…")
+                self.session.request(self, "tournament_create", **request)
+
+        self.app.push_screen(NewTournamentScreen(self._last_form), made)
 
     def action_back(self) -> None:
         self.dismiss()

@@ -52,7 +52,11 @@ def notice_text(
             )
         )
     if table.paused:
-        parts.append((f"{glyphs.warning} Paused: clocks and bots wait.", LOUD + palette.warning))
+        # going on is a vote of every player, like pausing: one player's wish is not enough
+        paused = (
+            f"{glyphs.warning} Paused: clocks and bots wait. Going on needs every player's vote."
+        )
+        parts.append((paused, LOUD + palette.warning))
     elif table.pause_votes:
         who, one = _voters(view, table.pause_votes)
         parts.append((f"{who} {'asks' if one else 'ask'} to pause.", ""))

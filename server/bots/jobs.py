@@ -1,6 +1,6 @@
-"""The searches a worker process runs (server/searches.py): what to think about in, a move
-or a hint out, every part of them picklable. Each is thought from a seat's View, the way
-any bot thinks, and knows how long it means to think."""
+"""The searches a worker process runs (server/searches.py): what to think about in, a move,
+a hint or a part of a review out, every part of them picklable. Each is thought from a
+seat's View, the way any bot thinks, and knows how long it means to think."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from server.game import Deck, Move, View
 from .advise import HINT_TIME, Advice, advise
 from .ismcts import THINK_TIME
 from .registry import make_bot
+from .review import DECISION_TIME, Moment, Played, judge
 
 
 @dataclass(frozen=True)
@@ -45,3 +46,27 @@ class BotMove:
 
     def run(self) -> Move:
         return make_bot(self.bot, self.deck, random.Random(self.seed)).choose(self.view)
+
+
+@dataclass(frozen=True)
+class ReviewPart:
+    """Decisions `start` to `stop` (exclusive) of `seat` in a finished game, judged (a review
+    is cut in parts short enough to queue like hints). The worker replays the game only to
+    rebuild the seat's views; each decision is judged from its view alone."""
+
+    played: Played
+    seat: int
+    start: int
+    stop: int
+
+    @property
+    def think(self) -> float:
+        return (self.stop - self.start) * DECISION_TIME
+
+    def run(self) -> tuple[int, list[Moment]]:
+        """How many decisions the seat made in all, and the moments of this part."""
+        decisions = self.played.decisions(self.seat)
+        part = decisions[self.start : self.stop]
+        return len(decisions), [
+            judge(seen, self.played.deck, move, step) for seen, move, step in part
+        ]

@@ -10,6 +10,7 @@ standings are refused (`no_standings`) rather than shown from part of the archiv
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import pickle
 import sys
@@ -100,12 +101,17 @@ class HostStandings:
             rid=rid,
         )
 
-    def close(self) -> None:
-        """Stop a rebuild still running, and its process."""
+    async def close(self) -> None:
+        """Stop a rebuild still running, and end its process before the loop closes (a
+        process left to the garbage collector warns, after the loop is gone, from inside
+        whatever code then runs)."""
         if self.rebuilt is not None:
             self.rebuilt.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.rebuilt
         if self.child is not None and self.child.returncode is None:
             self.child.kill()
+            await self.child.wait()
 
 
 def _row(row: Row) -> server_messages.StandingsRow:

@@ -27,10 +27,14 @@ from server.ratings.outcome import Outcome
 MODEL = PlackettLuce()  # openskill's defaults: a new player is mu 25, sigma 25/3
 PROVISIONAL_GAMES = 10
 ANCHOR_SIGMA = 1.0  # a reference is known well: it moves its opponents, not itself
-ANCHORS = {  # the reference bots' fixed mu (bench/ratings.py's season shows the scale)
+# The reference bots' fixed mu. Plackett-Luce puts a mu gap d at odds exp(d / c), c about
+# 9 at a table of four: normal beats three easy 38.8 % of games (docs/balance.md, 1,000
+# games: 1.9 times easy's odds, d about 6) and hard three normal 47.5-62.5 % (40 and 24
+# games: 2.7-5 times normal's, d 9-14), so hard sits 12 above normal, not 5.
+ANCHORS = {
     PlayerId("bot:easy"): 20.0,
     PlayerId("bot:normal"): 25.0,
-    PlayerId("bot:hard"): 30.0,
+    PlayerId("bot:hard"): 37.0,
 }
 
 

@@ -120,7 +120,15 @@ class _Search(Generic[P]):
     ) -> None:
         self.ranked = ranked
         self.sizes = sizes  # of the tables not yet opened
-        self.met = met
+        # the pairs who met, as (better, worse) places in the ranking: the search looks a
+        # pair up hundreds of thousands of times, and a tuple of ints hashes far quicker
+        # than a frozenset of players is built
+        place = {p: i for i, p in enumerate(ranked)}
+        self.met: set[tuple[int, int]] = set()
+        for pair in met:
+            if len(pair) == 2 and all(p in place for p in pair):
+                a, b = sorted(place[p] for p in pair)
+                self.met.add((a, b))
         self.budget = budget
         self.best: list[tuple[int, ...]] | None = None
         self.best_repeats = 0
@@ -142,7 +150,7 @@ class _Search(Generic[P]):
                         return True
                     self.budget -= 1
                     table = (head, *mates)
-                    added = repeats_at([self.ranked[i] for i in table], self.met)
+                    added = self._repeats(table)
                     left = [i for i in rest if i not in mates]
                     if self.run([*tables, table], left, repeats + added):
                         return True
@@ -155,8 +163,10 @@ class _Search(Generic[P]):
         then the closest in the standings (combinations come in standings order)."""
         window = rest[: max(WINDOW, count)]
         options = list(combinations(window, count))
-        mates_met = [
-            repeats_at([self.ranked[i] for i in (head, *mates)], self.met) for mates in options
-        ]
+        mates_met = [self._repeats((head, *mates)) for mates in options]
         order = sorted(range(len(options)), key=lambda k: (mates_met[k], sum(options[k])))
         return [options[k] for k in order]
+
+    def _repeats(self, table: tuple[int, ...]) -> int:
+        """`repeats_at` for a table of places in standings order (as the search builds them)."""
+        return sum(pair in self.met for pair in combinations(table, 2))

@@ -62,6 +62,7 @@ class ClientProcess(AppService):
         url: str,
         state: Path,
         password: str | None,
+        claim: str,
         tls_pin: str | None = None,
         *,
         write_bytes: Callable[[bytes], Awaitable[None]],
@@ -77,6 +78,7 @@ class ClientProcess(AppService):
         )
         self.state = state
         self.password = password
+        self.claim = claim  # the door's word of where this tab's browser is
         self._closing: asyncio.Future[None] | None = None
 
     @property
@@ -88,10 +90,12 @@ class ClientProcess(AppService):
         return client_env(base, self.state, width, height)
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
-        argv, handed = self.argv, []
-        if self.password is not None:  # through a pipe, as at the SSH door: argv is public
+        # through pipes, as at the SSH door: argv is public
+        handed = [pipe_holding(self.claim)]
+        argv = [*self.argv, "--door-file", f"/dev/fd/{handed[0]}"]
+        if self.password is not None:
             handed.append(pipe_holding(self.password))
-            argv = [*argv, "--password-file", f"/dev/fd/{handed[0]}"]
+            argv += ["--password-file", f"/dev/fd/{handed[1]}"]
         try:
             self._process = process = await asyncio.create_subprocess_exec(
                 *argv,

@@ -6,8 +6,15 @@ cookie (server/web/identity.py): its own state folder, so a reload or a later vi
 resumes its own seat. Before any process starts, the door checks that the request is
 for this door (the Host, against DNS rebinding), that the websocket comes from its own
 page (the Origin), that the browser gave the password when there is one, and that there
-is room (`max_sessions`). A session ends when its tab closes, when the player quits,
-after `idle` seconds without a key, or when the same browser opens it in another tab.
+is room (`max_sessions`, and `per_address` from one address). A session ends when its
+tab closes, when the player quits, after `idle` seconds without a key, or when the same
+browser opens it in another tab.
+
+A browser's address is the connection's, or, from the one proxy the host trusts
+(`trust_proxy`), the last one that proxy wrote in X-Forwarded-For: any other sender may
+write anything there. Each session's client carries the door's signed word of that
+address (server/doorkey.py), so the game server's address caps and password waits are the
+browser's own.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from server.attempts import Attempts, Guessing
+from server.doorkey import DoorKey
+from server.limits import address_key
 from server.ratelimit import TokenBucket
 from server.ssh import LOOPBACK_FOR
 from server.tokens import hash_secret
@@ -66,6 +75,8 @@ class WebOptions:
     data_dir: Path  # browsers' client state lives under data_dir/web-players/
     password: str | None = None  # asked on a page before any session starts
     max_sessions: int = 20  # client processes at once (about 40 MB each, bench/web.py)
+    per_address: int = 4  # of those, from one address (by its /64 for IPv6)
+    trust_proxy: str | None = None  # the reverse proxy whose X-Forwarded-For is believed
     idle: float = 1800.0  # seconds without a key before a session is ended
     origins: tuple[str, ...] = ()  # other addresses the page is reached at (a proxy's)
     guessing: Guessing = field(default_factory=Guessing)  # wrong passwords: waits per address
@@ -80,6 +91,7 @@ class WebSession:
     """One tab's client process, and the websocket to that tab."""
 
     browser: str  # the cookie's hash: who this is, in logs and in the sessions table
+    address: str  # where the browser is (`WebDoor.address`)
     ws: web.WebSocketResponse
     process: ClientProcess | None = None
     last_input: float = field(default_factory=time.monotonic)
@@ -98,12 +110,15 @@ class WebDoor:
         options: WebOptions,
         host: str,
         ws_url_port: int,
+        door_key: DoorKey,
         tls: ssl.SSLContext | None = None,
         tls_pin: str | None = None,
     ) -> None:
         """A door to the server on `ws_url_port`; `tls` serves the page over https, and
-        `tls_pin`, that server's certificate's fingerprint, is all its clients trust."""
+        `tls_pin`, that server's certificate's fingerprint, is all its clients trust;
+        `door_key` signs where each session's browser is."""
         self.options = options
+        self.door_key = door_key
         self.host = host
         dial = "127.0.0.1" if host in LOOPBACK_FOR else host
         self.url = f"{'wss' if tls else 'ws'}://{dial}:{ws_url_port}"
@@ -168,8 +183,8 @@ class WebDoor:
                 return pages.login()
             cookie = new_cookie()  # open door: a browser it has not seen gets its name now
         assert cookie is not None
-        if self._full(hash_secret(cookie)):
-            return self._full_page()
+        if self._full(hash_secret(cookie), self.address(request)):
+            return self._full_page(self.address(request))
         response = pages.terminal()
         self._set_cookie(response, cookie)
         return response
@@ -177,17 +192,21 @@ class WebDoor:
     async def login(self, request: web.Request) -> web.StreamResponse:
         if (refused := self._misdirected(request) or self._foreign(request, True)) is not None:
             return refused
-        address = _address(request)
+        address = self.address(request)
         if (wait := self.guesses.wait(address)) > 0:  # refused unread: it tells nothing
             return pages.login(f"Too many tries: wait {wait:.0f} s, then try again.", 429)
         form = await request.post()
         password = form.get("password")
-        cookie = cookie_of(request.cookies.get(COOKIE)) or new_cookie()  # keep its seat
+        # Always a new cookie: one the browser brought may have been planted (session
+        # fixation); the seats of the one it had, if that ever got in, go with it.
+        cookie, brought = new_cookie(), cookie_of(request.cookies.get(COOKIE))
         if not isinstance(password, str) or not self.identities.log_in(cookie, password):
             self.guesses.failed(address)
             log.info("web: wrong password from %s", address)
             return pages.login("That is not the password.", 403)
         self.guesses.succeeded(address)
+        if brought is not None:
+            self.identities.carry(brought, cookie)
         response = web.Response(status=303, headers={"Location": "./"})
         self._set_cookie(response, cookie)
         return response
@@ -199,15 +218,15 @@ class WebDoor:
             return refused
         cookie = cookie_of(request.cookies.get(COOKIE))
         if cookie is None or not self.identities.admitted(cookie):
-            log.info("web: websocket refused: no admitted cookie from %s", _address(request))
+            log.info("web: websocket refused: no admitted cookie from %s", request.remote)
             return pages.message("Open the page first.", 403)
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
-        browser = hash_secret(cookie)
-        if self._full(browser):
-            await ws.close(code=CLOSE_FULL, message=self._full_text().encode())
+        browser, address = hash_secret(cookie), self.address(request)
+        if self._full(browser, address):
+            await ws.close(code=CLOSE_FULL, message=self._full_text(address).encode())
             return ws
-        session = WebSession(browser, ws)
+        session = WebSession(browser, address, ws)
         before = self.browsers.get(browser)
         self.browsers[browser] = session
         self.live.add(session)
@@ -229,11 +248,12 @@ class WebDoor:
             self.url,
             self.identities.state_dir(cookie),
             self.ws_password,
+            self.door_key.claim(session.address),
             self.tls_pin,
             write_bytes=ws.send_bytes,
             close=_closer(ws, CLOSE_QUIT, "You left. Your seat is kept: start again to return."),
         )
-        log.info("web: session for browser %s from %s", session.browser[:8], _address(request))
+        log.info("web: session for browser %s from %s", session.browser[:8], session.address)
         try:
             await process.start(width, height)
             await self._pump(session, process)
@@ -293,7 +313,7 @@ class WebDoor:
         host = (request.url.host or "").strip("[]").lower()
         if _is_address(host) or host in {"localhost", *self._hostnames()}:
             return None
-        log.info("web: refused a request for host %r from %s", host, _address(request))
+        log.info("web: refused a request for host %r from %s", host, request.remote)
         return pages.message("This door answers at its own address only.", 421)
 
     def _foreign(self, request: web.Request, absent_ok: bool) -> web.Response | None:
@@ -304,7 +324,7 @@ class WebDoor:
         own = _origin(f"{'https' if self.tls else 'http'}://{request.host}")
         if origin is not None and _origin(origin) in {own, *self._origins}:
             return None
-        log.info("web: refused origin %r from %s", origin, _address(request))
+        log.info("web: refused origin %r from %s", origin, request.remote)
         return pages.message("Only this door's own page may do that.", 403)
 
     def _hostnames(self) -> set[str]:
@@ -312,18 +332,33 @@ class WebDoor:
         machine = socket.gethostname().lower()
         return names | {machine, f"{machine}.local"}
 
-    def _full(self, browser: str) -> bool:
-        """No room for one more process (a browser's own session makes room for its new
-        one: it ends when the new one starts)."""
-        others = [s for s in self.live if s.browser != browser]
-        return len(others) >= self.options.max_sessions
+    def address(self, request: web.Request) -> str:
+        """Where the browser is: the connection's address, or behind the trusted proxy the
+        address that proxy added last to X-Forwarded-For (an IP address, else the proxy's)."""
+        remote = request.remote or "?"
+        proxy = self.options.trust_proxy
+        if proxy is None or not _is_address(remote) or not _same(remote, proxy):
+            return remote
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        return forwarded if _is_address(forwarded) else remote
 
-    def _full_text(self) -> str:
-        count = self.options.max_sessions
+    def _full(self, browser: str, address: str) -> bool:
+        """No room for one more process, overall or from `address` (a browser's own
+        session makes room for its new one: it ends when the new one starts)."""
+        others = [s for s in self.live if s.browser != browser]
+        key = address_key(address)
+        here = sum(address_key(s.address) == key for s in others)
+        return len(others) >= self.options.max_sessions or here >= self.options.per_address
+
+    def _full_text(self, address: str) -> str:
+        key, options = address_key(address), self.options
+        if sum(address_key(s.address) == key for s in self.live) >= options.per_address:
+            return f"{options.per_address} players from your address are in already."
+        count = options.max_sessions
         return f"The door is full: {count} players are in. Try again in a little while."
 
-    def _full_page(self) -> web.Response:
-        return pages.message(self._full_text(), 503)
+    def _full_page(self, address: str) -> web.Response:
+        return pages.message(self._full_text(address), 503)
 
     def _set_cookie(self, response: web.StreamResponse, cookie: str) -> None:
         response.set_cookie(
@@ -390,5 +425,12 @@ def _is_address(host: str) -> bool:
     return True
 
 
-def _address(request: web.Request) -> str:
-    return request.remote or "?"
+def _same(address: str, other: str) -> bool:
+    """One address, however written (an IPv4 address mapped into IPv6 is that address)."""
+
+    def plain(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+        ip = ipaddress.ip_address(text)
+        mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+        return mapped or ip
+
+    return _is_address(other) and plain(address) == plain(other)

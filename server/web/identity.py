@@ -43,6 +43,14 @@ class Identities:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
         return path
 
+    def carry(self, old: str, new: str) -> None:
+        """A browser logged in again under a new cookie: its old cookie's state folder (its
+        seats), if it has one, is the new cookie's, and the old cookie is nothing now."""
+        before = self.folder / hash_secret(old)[:32]
+        if before.is_dir():
+            before.rename(self.folder / hash_secret(new)[:32])
+        self._authorised.pop(hash_secret(old), None)
+
     def admitted(self, cookie: str | None) -> bool:
         """May this browser have a session? With no password, any browser may."""
         if self.password is None:

@@ -16,6 +16,7 @@ from gother_tui.options import ClientOptions
 from gother_tui.seat_store import SeatStore
 from protocol import PROTOCOL_VERSION
 from protocol import server_messages as sm
+from server.identity import proves
 from tests.client.viewkit import TABLE, TOKEN
 
 URL = "ws://flow.invalid:8765"
@@ -43,7 +44,8 @@ def asked(t: str, **fields: Any) -> Asked:
 
 
 def test_every_connection_starts_with_hello_and_the_servers_password(store):
-    assert flow(store).hello() == Ask("hello", {"v": PROTOCOL_VERSION, "name": "Raven"})
+    key = store.key().public  # the player's lasting identity, named in every hello
+    assert flow(store).hello() == Ask("hello", {"v": PROTOCOL_VERSION, "name": "Raven", "key": key})
     with_password = flow(store, password="s3cret").hello()
     assert with_password is not None and with_password.fields["password"] == "s3cret"
 
@@ -126,7 +128,8 @@ def test_a_server_that_wants_its_password_has_it_asked_and_no_hello_until_typed(
     assert step == Step(password="Wrong password.")
     assert f.hello() is None  # a reconnect says nothing: it would spend a guess
     typed = f.password_given("s3cret")
-    assert typed == Ask("hello", {"v": PROTOCOL_VERSION, "name": "Raven", "password": "s3cret"})
+    said = {"v": PROTOCOL_VERSION, "name": "Raven", "key": f.key.public, "password": "s3cret"}
+    assert typed == Ask("hello", said)
     assert f.hello() == typed  # and every later connection says it too
     assert f.welcomed().ask == Ask("join", {"table": "t9", "password": "guess"})  # the table's
 
@@ -145,3 +148,54 @@ def test_the_flow_needs_no_textual():
     code = "import sys, gother_tui.flow; print('textual' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr
+
+
+# -- the lasting identity (issue 18, item 2) --------------------------------------------------
+
+
+def test_the_key_is_made_once_private_and_kept_beside_the_seats(store):
+    first = flow(store).key
+    path = store.path.parent / "identity.key"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert flow(SeatStore(store.path)).key.public == first.public  # the same person next run
+
+
+def test_a_challenge_is_proved_with_the_key_and_the_server_checks_it(store):
+    challenge = bytes(range(32))
+    me = flow(store)
+    step = me.welcomed(challenge)
+    assert step.ask is not None and step.ask.t == "prove"
+    signature = step.ask.fields["signature"]
+    assert proves(me.key.public, challenge, signature)
+    assert not proves(me.key.public, bytes(32), signature)  # it signs that challenge only
+
+
+def test_proven_with_a_seat_held_resumes_it_by_table_without_a_token(store):
+    me = flow(store)
+    me.welcomed(bytes(32))
+    held = (sm.HeldSeat(table="t2", seat=1), sm.HeldSeat(table="t9", seat=0))
+    assert me.proven(sm.Proven(identity="abc", seats=held)) == Step(
+        ask=Ask("resume", {"table": "t2"})
+    )
+    asked_for = flow(store, table="t9")
+    asked_for.welcomed(bytes(32))
+    assert asked_for.proven(sm.Proven(identity="abc", seats=held)).ask == Ask(
+        "resume", {"table": "t9"}
+    )
+
+
+def test_a_saved_token_goes_first_and_no_seat_held_means_the_lobby(store):
+    me = flow(store)
+    assert me.proven(sm.Proven(identity="abc")) == Step(go="lobby")
+    store.save(URL, TABLE, TOKEN, "Raven")
+    held = (sm.HeldSeat(table="t2", seat=1),)
+    assert flow(store).proven(sm.Proven(identity="abc", seats=held)).ask == Ask(
+        "resume", {"token": TOKEN}
+    )
+
+
+def test_a_refused_proof_plays_on_anonymously(store):
+    me = flow(store, table="t9")
+    step = me.refused(asked("prove"), error("bad_signature", "that signature does not prove"))
+    assert step.notice is not None and "does not prove" in step.notice.text
+    assert step.ask == Ask("join", {"table": "t9"})

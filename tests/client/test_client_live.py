@@ -180,6 +180,28 @@ async def test_p_votes_to_pause_and_again_goes_on_and_e_ends_the_game(live_serve
         assert not live_server.lobby.tables  # closed for everyone, not only left
 
 
+async def test_chat_and_the_deciding_end_vote_are_answered_to_the_table_that_asked(
+    live_server, store
+):
+    """The sender's own copy of its chat line and the `closed` of the vote that ended the
+    game carry the request's rid: each is the answer the table screen was waiting for."""
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        await create_through_the_lobby(pilot)
+        await pilot.press("c", *"evening", "enter")
+        await until(pilot, lambda: answers.to("chat"), "the chat's answer")
+        (chat,) = answers.to("chat")
+        assert isinstance(chat.reply, sm.Chat) and chat.reply.text == "evening"
+        assert chat.reply.rid == chat.asked.rid
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: answers.to("end"), "the end vote's answer")
+        (end,) = answers.to("end")
+        assert isinstance(end.reply, sm.Closed) and end.reply.rid == end.asked.rid
+
+
 async def test_coming_back_holds_the_whole_story_of_the_game(live_server, store):
     """The seat's story from the server (`story`): the log from the deal, nothing missed."""
     app = client(live_server, store)

@@ -38,7 +38,7 @@ def test_the_pause_and_the_votes_name_who_asks():
     assert said(with_table(pause_votes=(0, 2))) == f"{names[2]} and you ask to pause."
     assert said(with_table(pause_votes=(0,))) == "You ask to pause."
     assert said(with_table(paused=True, pause_votes=(0, 1, 2))).endswith(
-        "Paused: clocks and bots wait."
+        "Paused: clocks and bots wait. Going on needs every player's vote."
     )
     end = said(with_table(end_votes=(1, 2)))
     assert end == f"{names[1]} and {names[2]} ask to end the game unfinished."

@@ -1,11 +1,14 @@
 """The tournament screen against a real server: open it from the lobby, register by id, be
-seated by the director when the night starts, play the game out, and hear who is first."""
+seated by the director when the night starts, play the game out, and hear who is first;
+create a tournament with its form (a bad field and a wrong password refused) and start it."""
 
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input, Select
 
 from gother_tui.screens.lobby import LobbyScreen
+from gother_tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.screens.tournament import TournamentScreen
 from protocol import server_messages as sm
 from server.app import GotherServer, ServerConfig
@@ -84,3 +87,64 @@ async def test_register_on_the_tournament_screen_and_play_the_round(night_server
     for player in players:
         player.task.cancel()
     await close_all(host, *(p.client for p in players))
+
+
+async def test_create_a_tournament_with_the_form_and_start_it(night_server, store):
+    url = f"ws://127.0.0.1:{night_server.port}"
+    app = client(night_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, LobbyScreen, "Tournament")
+        await pilot.press("t")
+        await shown(pilot, TournamentScreen, "No tournament yet")
+        await pilot.press("tab", "n")
+        await shown(pilot, NewTournamentScreen, "New tournament", "Host's password")
+        fields = app.screen.query("Input, Select, #new-tournament-error")
+        assert all(f.region.bottom < 23 for f in fields)  # above the footer at 80x24
+        # name, rounds, seats: a table of six is no tournament's
+        await pilot.press("ctrl+u", *"Big Night", "tab", "ctrl+u", "2", "tab", "ctrl+u", "6")
+        await pilot.press("enter")
+        error = widget_text(pilot, "#new-tournament-error")
+        assert "seats" in error, error
+        assert isinstance(app.screen, NewTournamentScreen)
+        await pilot.press("backspace", "3", "tab", "tab")  # past how the bots play: the deals
+        await pilot.press("enter", "down", "enter")
+        assert app.screen.query_one("#deals", Select).value == "duplicate"
+        await pilot.press("tab", "tab", "tab", *"not-the-leave", "enter")
+        await until(
+            pilot, lambda: "Wrong password" in widget_text(pilot, "#tournament-status"), "refusal"
+        )
+        assert night_server.director.tournaments == {}  # a refusal changes nothing
+        # the form opens again as it was sent, but for the password
+        await pilot.press("n")
+        await shown(pilot, NewTournamentScreen, "New tournament")
+        assert app.screen.query_one("#name", Input).value == "Big Night"
+        assert app.screen.query_one("#deals", Select).value == "duplicate"
+        app.screen.query_one("#password", Input).focus()
+        await pilot.press(*LEAVE, "enter")
+        await shown(pilot, TournamentScreen, "Created", "Big Night")
+        made = app.tournament
+        assert isinstance(made, sm.Tournament)
+        assert (made.name, made.rounds, made.seats, made.duplicate) == ("Big Night", 2, 3, True)
+        assert made.phase == "registering"
+        [kept] = night_server.director.tournaments.values()
+        assert (kept.id, kept.rounds, kept.seats, kept.duplicate) == (made.id, 2, 3, True)
+        # two players register; the creator starts it from the screen: a bot fills the table
+        players = []
+        for name in ("Lenore", "Vlad"):
+            joining = await Client.connect(url, name)
+            await joining.request("tournament_join", tournament=made.id)
+            players.append(Player(joining))  # from here on it plays where it is seated
+        await until(pilot, lambda: "Vlad" in widget_text(pilot, "#tournament-standings"))
+        await pilot.press("s")
+        await shown(pilot, TournamentScreen, "Round 1 is seated")
+        # the players' quick moves play both rounds out: each was a table with one bot
+        await until(pilot, lambda: app.tournament.phase == "over", "the night's end")
+        over = app.tournament
+        assert over.round == 2
+        [table] = over.tables
+        assert (sorted(table.players), table.bots) == (["Lenore", "Vlad"], 1)
+        assert {row.name: row.games for row in over.standings} == {"Lenore": 2, "Vlad": 2}
+        await shown(pilot, TournamentScreen, "Big Night", "over after 2 rounds")
+    for player in players:
+        player.task.cancel()
+    await close_all(*(p.client for p in players))

@@ -226,3 +226,29 @@ def export(folder: Path, table: str) -> dict:
     )
     assert done.returncode == 0, done.stderr
     return msgpack.unpackb(out.read_bytes())
+
+
+def test_a_cookie_planted_in_a_browser_is_never_the_one_that_logs_in(door):
+    """Session fixation, in chromium: someone sets the door's cookie in a victim's browser
+    to a value they know; the victim logs in; the door hands out a new cookie, and the
+    planted one still gets only the password page."""
+    _, web, _ = door
+    url = f"http://127.0.0.1:{web}/"
+    planted = {"name": "gother", "value": "p" * 32, "url": url}
+    requests = Requests()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            victim, planter = (guarded_context(browser, requests) for _ in range(2))
+            for context in (victim, planter):
+                context.add_cookies([planted])  # type: ignore[list-item]
+            log_in(victim.new_page(), url)
+            (kept,) = [c for c in victim.cookies() if c["name"] == "gother"]
+            assert kept["value"] != planted["value"] and kept["httpOnly"]
+            page = planter.new_page()
+            page.goto(url)
+            assert page.locator("#password").count() == 1  # asked for the password
+            assert page.locator("#terminal .xterm").count() == 0
+        finally:
+            browser.close()
+    assert requests.foreign == []

@@ -45,7 +45,7 @@ def seeded_deals(seed: int = SEED) -> Iterator[None]:
 def _choice(block: list[str]) -> str:
     """The option a simple player takes: the first (the hint, at a placement), but at a
     draw every card due from the draw pile at once."""
-    if any(re.search(r"^(  )?2: (draw )?all \d|2 all\.", line) for line in block):
+    if any(re.search(r"(^  |, )2:? (draw )?all\b", line) for line in block):
         return "2"
     return "1"
 

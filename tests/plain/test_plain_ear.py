@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 import re
 import shutil
-import statistics
 
 import pytest
 from hypothesis import given, settings
@@ -47,13 +46,14 @@ async def test_a_round_at_four_seats_is_heard_in_a_minute(server, url, tmp_path)
         lines = await play_seeded(url, tmp_path / "home")
     heard = rounds(lines)
     assert len(heard) >= 3, "the game should last a few rounds"
-    counts = [words(round_) for round_ in heard]
-    assert statistics.mean(counts) <= WORDS_A_ROUND, counts
+    # every round, the heaviest too (a mean would let a long round through)
+    too_long = [(words(round_), round_) for round_ in heard if words(round_) > WORDS_A_ROUND]
+    assert too_long == [], too_long
     others = re.compile(r"^(Morticia|Vlad|Lenore) \(Goth -?\d+\) gave you ")
     for round_ in heard:
         # another player's turn is one line, and the discard pile is said once a turn
         assert sum(1 for line in round_ if others.match(line)) <= 3, round_
-        assert sum(1 for line in round_ if re.match(r"^  \d+: take ", line)) <= 2, round_
+        assert sum(len(re.findall(r"\d:? take ", line)) for line in round_) <= 1, round_
     assert not [line for line in lines if line.startswith(("The server refused", "Not sent"))]
 
 

@@ -78,7 +78,7 @@ async def test_the_next_run_resumes_the_seat(url, tmp_path):
         await again.transcript.until(r"^Choose 1")
         again.type("quit")
     assert not [f for f in again.sent if f["t"] in ("join", "list")]  # resumed, not joined
-    assert [f["t"] for f in again.sent][:2] == ["hello", "resume"]
+    assert [f["t"] for f in again.sent][:3] == ["hello", "prove", "resume"]
 
 
 async def test_looking_between_the_questions_of_give_and_quitting_from_them(url, tmp_path):

@@ -14,7 +14,7 @@ import asyncssh
 import pytest
 
 from server.app import GotherServer
-from server.ssh import SshFrontDoor, SshOptions
+from server.ssh import SshFrontDoor, SshOptions, state_dir
 
 TIMEOUT = 60.0  # a cold client start on a busy core
 
@@ -24,7 +24,7 @@ async def front_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[SshF
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", open_access=True
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port)
+    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
     await door.start()
     yield door
     await door.close()
@@ -82,3 +82,94 @@ async def test_the_plain_exec_request_reaches_the_plain_client(front_door, serve
     finally:
         conn.close()
         await conn.wait_closed()
+
+
+async def test_the_server_counts_an_ssh_player_at_the_players_own_address(front_door, server):
+    """The door dials the server from 127.0.0.1, and its claim says where the player is: a
+    player connecting from 127.0.0.9 is at 127.0.0.9 for the server, tables and all."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await asyncssh.connect(
+        "127.0.0.1", front_door.port, username="Raven", client_keys=[key], known_hosts=None,
+        agent_path=None, config=[], preferred_auth="publickey", local_addr=("127.0.0.9", 0),
+    )  # fmt: skip
+    try:
+        process = await conn.create_process("plain", encoding=None)
+        channel = Channel(process)
+        await channel.until(r"^No tables on this server yet: type create to make one\.$")
+        (player,) = [c for c in server.connections if c.name == "Raven"]
+        assert player.claimed == "127.0.0.9" and player.socket_address == "127.0.0.1"
+        channel.type("create 3")
+        await channel.until(r"^You sit at Raven's table \(table \w+\), seat 1 of 3\.$")
+        assert [a for _, a in server.lobby.creators.values()] == ["127.0.0.9"]
+        channel.type("quit")
+        await channel.until(r"^Goodbye\.$")
+    finally:
+        conn.close()
+        await conn.wait_closed()
+
+
+async def plain_session(
+    port: int, key: asyncssh.SSHKey | None, password: str | None = None
+) -> tuple[asyncssh.SSHClientConnection, Channel]:
+    """A `plain` session logged in with `key`, or else with `password`."""
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username="Raven", client_keys=[key] if key else None,
+        password=password, known_hosts=None, agent_path=None, config=[],
+        preferred_auth="publickey" if key else "password",
+    )  # fmt: skip
+    return conn, Channel(await conn.create_process("plain", encoding=None))
+
+
+async def test_the_same_ssh_key_comes_back_to_its_seat_without_its_tokens(front_door):
+    """The door's folder for a key keeps that person's identity key: a later login with the
+    same SSH key proves the same identity, so the seat comes back even with no token kept."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn, channel = await plain_session(front_door.port, key)
+    try:
+        channel.type("create 3")
+        seated = await channel.until(r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$")
+        await channel.until(r"^Round 1: your turn\.$")
+        channel.type("quit")
+        await channel.until(r"^Goodbye\.$")
+    finally:
+        conn.close()
+        await conn.wait_closed()
+    folder = state_dir(front_door.options.data_dir, key.get_fingerprint()) / "gother"
+    (folder / "seats.json").unlink()  # no token left: only the identity key
+    assert (folder / "identity.key").stat().st_mode & 0o077 == 0
+
+    conn, channel = await plain_session(front_door.port, key)
+    try:
+        back = await channel.until(r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$")
+        assert back[1] == seated[1]
+        await channel.until(r"^Game 1 is under way\.")
+        channel.type("quit")
+        await channel.until(r"^Goodbye\.$")
+        assert "token" not in channel.seen and "Traceback" not in channel.seen
+    finally:
+        conn.close()
+        await conn.wait_closed()
+
+
+async def test_password_logins_own_no_name_so_the_next_one_may_sit_under_it(server, tmp_path):
+    """A password login's folder dies with its session: its client proves no identity
+    (--anonymous), or a key thrown away would own "Raven" and refuse the person next time."""
+    options = SshOptions(
+        port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", password="pw"
+    )
+    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
+    await door.start()
+    try:
+        for _ in range(2):
+            conn, channel = await plain_session(door.port, None, password="pw")
+            try:
+                channel.type("create 3")
+                await channel.until(r"^You sit at Raven's table \(table \w+\), seat 1 of 3\.$")
+                channel.type("quit")
+                await channel.until(r"^Goodbye\.$")
+                assert "belongs to another" not in channel.seen
+            finally:
+                conn.close()
+                await conn.wait_closed()
+    finally:
+        await door.close()

@@ -46,6 +46,8 @@ CONTRACT_CODES = {
     "no_standings",
     "busy",
     "search_failed",
+    "bad_door",  # issue 18: a door's claim this server's doors did not sign
+    "bad_signature",
 }
 
 

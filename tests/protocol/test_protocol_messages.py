@@ -31,7 +31,14 @@ def rejected(msg: object, code: str = "bad_message") -> ProtocolError:
 # One valid example of every message type, with every optional field that exists (but the
 # `table` a request acting on a table may name: see "which table" below).
 FULL: dict[str, dict[str, Any]] = {
-    "hello": {"t": "hello", "v": PROTOCOL_VERSION, "name": "Morticia", "password": "lan-party"},
+    "hello": {
+        "t": "hello",
+        "v": PROTOCOL_VERSION,
+        "name": "Morticia",
+        "password": "lan-party",
+        "key": b"k" * 32,
+    },
+    "prove": {"t": "prove", "signature": b"s" * 64},
     "list": {"t": "list", "offset": 50},
     "create": {
         "t": "create",
@@ -61,6 +68,7 @@ FULL: dict[str, dict[str, Any]] = {
     "pause": {"t": "pause", "on": True},
     "end": {"t": "end"},
     "record": {"t": "record", "table": "t1", "game": 2, "part": 3, "password": "hunter2"},
+    "review": {"t": "review", "table": "t1", "seat": 2, "game": 2, "password": "hunter2"},
     "tournament_create": {
         "t": "tournament_create",
         "name": "Big Night",
@@ -144,7 +152,7 @@ def test_a_request_acting_on_a_table_may_name_it(kind: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "kind", sorted(set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record"})
+    "kind", sorted(set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record", "review", "resume"})
 )
 def test_requests_that_act_on_no_table_take_no_table(kind: str) -> None:
     assert rejected({**FULL[kind], "table": "t7"}).message == f"{kind}: unknown field 'table'"
@@ -365,7 +373,13 @@ def test_clock_bounds_accepted() -> None:
         ({"t": "join", "table": "t", "password": ""}, "join.password:"),
         ({"t": "resume", "token": "k" * 15}, "resume.token:"),
         ({"t": "resume", "token": "k" * 129}, "resume.token:"),
-        ({"t": "resume"}, "resume.token:"),
+        ({"t": "resume"}, "resume: give the seat's token or the table"),
+        ({"t": "resume", "token": "k" * 16, "table": "t"}, "resume: give the seat's token"),
+        ({"t": "resume", "table": ""}, "resume.table:"),
+        ({"t": "hello", "v": 1, "name": "x", "key": b"k" * 31}, "hello.key: must be 32 bytes"),
+        ({"t": "hello", "v": 1, "name": "x", "key": "k" * 32}, "hello.key: must be binary"),
+        ({"t": "prove", "signature": b"s" * 65}, "prove.signature: must be 64 bytes"),
+        ({"t": "prove"}, "prove.signature: missing"),
         ({"t": "watch", "table": ""}, "watch.table:"),
         ({"t": "watch"}, "watch.table:"),
     ],

@@ -3,9 +3,7 @@ a few addresses reopening as the hello deadline closes them cannot hold every pl
 every cap counts an IPv6 address by its /64 (`limits.address_key`), so one host's 2^64
 addresses are one address. Real sockets on 127.0.0.x (the whole of 127/8 is this host's)
 and on ::1; for /64 grouping, which loopback cannot show, the key and the caps using it.
-
-Address caps normally spare loopback (the SSH door's clients come from there); these tests
-turn them on for it (`cap_loopback`)."""
+Loopback is capped like any address (issue 18: a local process is one address)."""
 
 from __future__ import annotations
 
@@ -22,7 +20,7 @@ from websockets.asyncio.client import connect
 from protocol import MAX_FRAME
 from server.app import CLOSE_TRY_LATER, GotherServer, ServerConfig
 from server.caps import Caps
-from server.limits import address_key, is_local
+from server.limits import address_key
 from tests.server.netkit import TIMEOUT, Client, close_all
 
 
@@ -48,7 +46,6 @@ def still_open(client: Client) -> bool:
 # -- connections before hello, over real sockets -------------------------------------------
 
 
-@pytest.mark.parametrize("config", [{"cap_loopback": True}], indirect=True)
 async def test_four_addresses_cannot_hold_every_place_before_hello(server: GotherServer, url):
     """The issue's case: four addresses each opening more than they may and never saying
     hello. Each keeps a few places (4 by default), the rest are turned away at once, and a
@@ -69,9 +66,7 @@ async def test_four_addresses_cannot_hold_every_place_before_hello(server: Gothe
     await close_all(newcomer, *(c for clients in silent.values() for c in clients))
 
 
-@pytest.mark.parametrize(
-    "config", [{"cap_loopback": True, "pending_per_address": 2}], indirect=True
-)
+@pytest.mark.parametrize("config", [{"pending_per_address": 2}], indirect=True)
 async def test_saying_hello_gives_the_address_its_place_before_hello_back(
     server: GotherServer, url
 ):
@@ -99,9 +94,7 @@ def has_ipv6_loopback() -> bool:
 
 
 @pytest.mark.skipif(not has_ipv6_loopback(), reason="no IPv6 loopback here")
-@pytest.mark.parametrize(
-    "config", [{"host": "::1", "cap_loopback": True, "pending_per_address": 1}], indirect=True
-)
+@pytest.mark.parametrize("config", [{"host": "::1", "pending_per_address": 1}], indirect=True)
 async def test_over_ipv6_the_place_before_hello_is_counted_by_the_64(server: GotherServer):
     url = f"ws://[::1]:{server.port}"
     silent = await Client.connect(url)
@@ -122,11 +115,6 @@ def test_the_address_key_is_an_ipv4_address_or_an_ipv6_64():
     assert address_key("2001:DB8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
     assert address_key("2001:db8:1:3::1") == "2001:db8:1:3::/64"
     assert address_key("/run/gother.sock") == "/run/gother.sock"  # not an IP: as it is
-
-
-def test_local_is_loopback_however_written():
-    assert all(map(is_local, ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1", ""]))
-    assert not any(map(is_local, ["10.0.0.1", "192.0.2.7", "2001:db8::1", "::ffff:10.0.0.1"]))
 
 
 @given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))

@@ -113,6 +113,7 @@ async def guarded(tmp_path, clock) -> AsyncIterator[GotherServer]:
         password=SECRET,
         spectators="all",
         guessing=Guessing(clock=clock),
+        pending_per_address=20,  # the burst's 20 guessers connect at once from 127.0.0.1
     )
     server = GotherServer(config)
     await server.start()
@@ -305,7 +306,7 @@ async def ssh_door(server: GotherServer, tmp_path: Path, guessing: Guessing) -> 
         password=SECRET,
         guessing=guessing,
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port)
+    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
     await door.start()
     return door
 

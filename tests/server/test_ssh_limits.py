@@ -174,7 +174,7 @@ async def test_the_client_outlives_a_burst_of_window_changes(make_door, keys):
 FAULT = """
 import gother_tui.flow
 
-def welcomed(self):
+def welcomed(self, challenge=None):
     raise RuntimeError("injected fault in /srv/secret/host/path")
 
 gother_tui.flow.Flow.welcomed = welcomed

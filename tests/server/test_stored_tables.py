@@ -154,6 +154,9 @@ DAMAGE = {
         (),
     ),
     "non-UTF-8 deck": ("UPDATE tables SET deck_toml = CAST(x'80' AS TEXT) WHERE id = 'tab0'", ()),
+    # a bot this server cannot make: once it raised in the table's timer, which never re-armed
+    "unknown table bot": ("UPDATE tables SET bot_kind = 'clairvoyant' WHERE id = 'tab0'", ()),
+    "unknown seat bot": ("UPDATE seats SET bot_kind = 'clairvoyant' WHERE table_id = 'tab0'", ()),
 }
 
 
@@ -184,6 +187,7 @@ async def test_one_bad_table_is_quarantined_and_every_other_starts(tmp_path, dam
             ("watch", {}),
             ("record", {}),
             ("record", {"game": 1}),
+            ("review", {"seat": 0}),
         ):
             reply = await client.request(request, table="tab0", **fields)
             assert reply["t"] == "error" and reply["code"] == "table_broken", reply

@@ -78,6 +78,15 @@ async def web_door(
     """A game server and its web door, both in this loop; every client process gone
     when it ends. `tls`: both speak it, with a self-signed certificate for a name that is
     not 127.0.0.1, so the door's clients get in only by its pin, as `gother serve --tls`."""
+    async with door_and_server(tmp_path, server_password, tls, **options) as (door, _):
+        yield door
+
+
+@asynccontextmanager
+async def door_and_server(
+    tmp_path: Path, server_password: str | None = None, tls: bool = False, **options: Any
+) -> AsyncIterator[tuple[WebDoor, GotherServer]]:
+    """`web_door`, with the game server behind it."""
     cert = key = pin = None
     if tls:
         made = self_signed(tmp_path / "tls", "gother.lan")
@@ -97,13 +106,14 @@ async def web_door(
         WebOptions(port=0, data_dir=tmp_path / "data", **options),
         "127.0.0.1",
         server.port,
+        server.door_key,
         server._ssl(),
         pin,
     )
     door.ws_password = server_password
     try:
         await door.start()
-        yield door
+        yield door, server
     finally:
         await door.close()
         await server.close()

@@ -17,6 +17,7 @@ from gother_tui.cli.host import web_extra_install, web_options
         (["--web", "8080", "--web-open", "--web-password", "x"], "--web-open lets any browser"),
         (["--web-open"], "need --web PORT"),
         (["--web-max", "5", "--web-origin", "https://games.example.org"], "need --web PORT"),
+        (["--web-trust-proxy", "127.0.0.1"], "need --web PORT"),
     ],
 )
 def test_serve_refuses_a_web_door_without_one_access_rule(argv, error, capsys):
@@ -24,6 +25,22 @@ def test_serve_refuses_a_web_door_without_one_access_rule(argv, error, capsys):
     with pytest.raises(SystemExit):
         args.run(args, build_parser())
     assert error in capsys.readouterr().err
+
+
+def test_the_trusted_proxy_is_an_address_and_reaches_the_door(capsys):
+    parser = build_parser()
+    with pytest.raises(SystemExit):
+        parser.parse_args(["serve", "--web", "8080", "--web-trust-proxy", "nginx"])
+    assert "'nginx': give an IP address" in capsys.readouterr().err
+    args = parser.parse_args(
+        ["serve", "--web", "8080", "--web-trust-proxy", "::1", "--web-per-address", "2"]
+    )
+    options = web_options(args, parser, None)
+    assert options is not None
+    assert (options["trust_proxy"], options["per_address"]) == ("::1", 2)
+    default = web_options(parser.parse_args(["serve", "--web", "8080"]), parser, None)
+    assert default is not None
+    assert (default["trust_proxy"], default["per_address"]) == (None, 4)
 
 
 def test_the_web_password_comes_from_a_file_the_environment_or_the_server(tmp_path, monkeypatch):

@@ -1,0 +1,36 @@
+"""The plain client's `review`: after a game, a seat's decisions against the search's, said
+in a summary line and the costliest moments' sentences, short enough for the ear."""
+
+from __future__ import annotations
+
+import re
+
+from tests.plain.plainkit import InProcess
+from tests.server.test_review import finished_table
+
+
+async def test_review_says_the_summary_then_the_costliest_moments(url, tmp_path):
+    table, player = await finished_table(url)
+    async with InProcess(url, tmp_path, table=table, watch=True, name="Crow") as crow:
+        await crow.transcript.until(r"^You are watching Done")
+        crow.type("review")  # a spectator has no seat of its own
+        await crow.transcript.until(r"^review SEAT: you are watching, so say whose \(1 to 3\)")
+        crow.type("review 4")
+        await crow.transcript.until(r"^review SEAT: SEAT is a number from 1 to 3\.$")
+        mark = len(crow.transcript.lines)
+        crow.type("review 1")
+        summary = await crow.transcript.until(
+            r"^Player in game 1: (\d+) decisions, (\d+) as the search would have made them, "
+            r"(\d+\.\d) Goth given up$"
+        )
+        assert int(summary[2]) <= int(summary[1])
+        costly = await crow.transcript.until(r"^(Round 1: you .+ Goth better\.|No decision cost)")
+        if costly[0].startswith("No decision"):
+            assert summary[3] == "0.0"
+        else:
+            assert float(summary[3]) > 0
+        said = crow.transcript.since(mark)
+        assert all(len(line) < 400 and "\n" not in line for line in said)
+        assert not any(re.match(r"^The server refused", line) for line in said)
+        assert [m["t"] for m in crow.sent if m["t"] == "review"] == ["review"]  # checked first
+    await player.close()
