@@ -1,16 +1,22 @@
 """Reading a game record written by `gother export` (msgpack) for `gother replay`.
 
 The client never runs the engine: a record carries `views`, the referee's view after the
-deal and after every move, and the replay only shows them. The record is parsed whole into
-typed values, each view as the protocol's `View` (validated as every `state` is), so a
-wrong file gives one clear sentence naming the field at fault (RecordError), never a
-traceback.
+deal and after every move, and the replay only shows them. A record asked for one seat also
+carries `seen`, that seat's own views (the server builds them with the engine's `view`, as it
+built the frames that seat received live): a replay without spoilers shows those.
+
+The record is parsed whole into typed values, each view as the protocol's `View` (validated
+as every `state` is), so a wrong file gives one clear sentence naming the field at fault
+(RecordError), never a traceback.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 import msgpack
 import msgspec
@@ -20,6 +26,10 @@ from protocol.view import Card, View, convert
 
 MAX_RECORD = 64 * 1024 * 1024  # bytes: a game record is a few hundred kB
 FETCH_TIMEOUT = 10.0  # seconds for each answer of a server
+# A part refused as rate_limited is asked again a moment later (docs/protocol.md): the
+# server's budget for dear requests refills in seconds, and a seat's record is twice as long.
+RATE_LIMITED_WAIT = 1.0  # seconds
+RATE_LIMITED_TRIES = 30
 
 
 class RecordError(ValueError):
@@ -44,36 +54,124 @@ class GameRecord(msgspec.Struct, frozen=True):
     players: tuple[str, ...]
     table: RecordTable
     chat: tuple[tuple[str, str], ...]
+    game: int = 1
+    seat: int | None = None  # the seat whose own views `seen` holds (asked with `seat`)
+    seen: tuple[View, ...] | None = None  # after the deal, then after each move
 
     @property
     def name(self) -> str:
         return self.table.name or self.table.id or "a game"
 
+    def turn_starts(self) -> tuple[int, ...]:
+        """The position where each turn begins: turn T (from 1) at `turn_starts()[T - 1]`;
+        the deal begins turn 1, and a turn ends when the move passes to the next seat."""
+        starts, last = [], None
+        for index, view in enumerate(self.views):
+            if (view.round, view.turn) != last:
+                starts.append(index)
+                last = (view.round, view.turn)
+        return tuple(starts)
+
+    def turn_of(self, index: int) -> int:
+        """The turn (from 1) that position `index` belongs to."""
+        return sum(1 for start in self.turn_starts() if start <= index)
+
+    def turn_position(self, turn: int) -> int:
+        """Where turn `turn` (from 1) begins; RecordError past the game's last turn."""
+        starts = self.turn_starts()
+        if not 1 <= turn <= len(starts):
+            raise RecordError(f"the game has turns 1-{len(starts)}, not {turn}")
+        return starts[turn - 1]
+
+    def round_starts(self) -> tuple[int, ...]:
+        """The position where each round begins (the deal begins round 1)."""
+        views = self.views
+        return tuple(i for i, v in enumerate(views) if i == 0 or v.round != views[i - 1].round)
+
+
+class Reference(msgspec.Struct, frozen=True):
+    """A place in a finished game a player can paste to a friend:
+    `ws://HOST:PORT/TABLE/GAME#seat2-turn31` (seat and turn counted from 1, as the table
+    screen numbers them; the fragment and the game may be left out)."""
+
+    url: str  # the server's address, without the path
+    table: str
+    game: int | None = None
+    seat: int | None = None  # from 0, as on the wire
+    turn: int | None = None  # from 1
+
+    def __str__(self) -> str:
+        text = f"{self.url}/{quote(self.table, safe='')}"
+        if self.game is not None:
+            text += f"/{self.game}"
+        marks = [] if self.seat is None else [f"seat{self.seat + 1}"]
+        marks += [] if self.turn is None else [f"turn{self.turn}"]
+        return text + ("#" + "-".join(marks) if marks else "")
+
+
+REFERENCE = re.compile(
+    r"(?P<url>wss?://[^/#]+)/(?P<table>[^/#]+)(?:/(?P<game>[1-9][0-9]{0,6}))?/?"
+    r"(?:#(?:seat(?P<seat>[1-9][0-9]?))?-?(?:turn(?P<turn>[1-9][0-9]{0,5}))?)?"
+)
+
+
+def parse_reference(text: str) -> Reference | None:
+    """The reference `text` names (None: it is a bare server address or not a reference);
+    RecordError when it looks like one but a part is wrong."""
+    found = REFERENCE.fullmatch(text.strip())
+    if found is None:
+        if re.fullmatch(r"wss?://[^/#]+/?", text.strip()) or not text.startswith(("ws:", "wss:")):
+            return None
+        raise RecordError(
+            f"{text!r} is not a replay reference (ws://HOST:PORT/TABLE/GAME#seat2-turn31)"
+        )
+    seat, turn, game = found["seat"], found["turn"], found["game"]
+    return Reference(
+        url=found["url"],
+        table=unquote(found["table"]),
+        game=None if game is None else int(game),
+        seat=None if seat is None else int(seat) - 1,
+        turn=None if turn is None else int(turn),
+    )
+
 
 def fetch_record(
-    url: str, table: str, game: int | None = None, password: str | None = None, name: str = "Replay"
+    url: str,
+    table: str,
+    game: int | None = None,
+    password: str | None = None,
+    name: str = "Replay",
+    seat: int | None = None,
 ) -> GameRecord:
     """A finished game's record from the server at `url` (`record` requests, one part at a
-    time); RecordError with one sentence when it cannot be had."""
+    time), with `seat`'s own views if asked; RecordError with one sentence when it cannot be
+    had."""
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
 
     from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 
     def ask(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
-        ws.send(encode(message))
-        while True:  # skip broadcasts; the reply is the one frame that is not one
-            reply = decode(ws.recv(timeout=FETCH_TIMEOUT))
-            if reply.get("t") == "error":
-                raise RecordError(f"{url}: {reply.get('message')}")
-            if reply.get("t") not in ("state", "chat"):
-                return reply
+        for _ in range(RATE_LIMITED_TRIES):
+            ws.send(encode(message))
+            while True:  # skip broadcasts; the reply is the one frame that is not one
+                reply = decode(ws.recv(timeout=FETCH_TIMEOUT))
+                if reply.get("t") not in ("state", "chat"):
+                    break
+            if reply.get("code") != "rate_limited":
+                break
+            time.sleep(RATE_LIMITED_WAIT)  # a long record outruns a connection's budget
+        if reply.get("t") == "error":
+            raise RecordError(f"{url}: {reply.get('message')}")
+        return reply
 
     request: dict[str, Any] = {"t": "record", "table": table}
     if game is not None:
         request["game"] = game
     if password is not None:
         request["password"] = password
+    if seat is not None:
+        request["seat"] = seat
     parts: list[bytes] = []
     try:
         with connect(url, max_size=MAX_FRAME, compression=None, open_timeout=FETCH_TIMEOUT) as ws:
@@ -88,6 +186,11 @@ def fetch_record(
                     break
     except (OSError, TimeoutError, WebSocketException) as exc:
         raise RecordError(f"cannot fetch the record from {url}: {exc}") from None
+    return record_from_parts(parts)
+
+
+def record_from_parts(parts: list[bytes]) -> GameRecord:
+    """The record whose `record` parts' data are `parts`, in order."""
     try:
         data = msgpack.unpackb(b"".join(parts), raw=False, strict_map_key=False)
     except Exception:  # msgpack raises several kinds (ExtraData, FormatError, ValueError…)
@@ -124,4 +227,10 @@ def parse_record(data: Any) -> GameRecord:
         raise RecordError("it holds no views")
     if len(record.moves) != len(record.views) - 1:
         raise RecordError("its moves do not match its views")
+    if (record.seat is None) != (record.seen is None):
+        raise RecordError("it has a seat without its views, or views without a seat")
+    if record.seen is not None and len(record.seen) != len(record.views):
+        raise RecordError("its seat's views do not match its views")
+    if record.seen is not None and any(v.seat != record.seat for v in record.seen):
+        raise RecordError("its seat's views are not that seat's")
     return record

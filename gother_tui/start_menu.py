@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 
 from gother_tui import discovery
 from gother_tui.address import DEFAULT_PORT, address_problem
+from gother_tui.record import RecordError, parse_reference
 from gother_tui.theme import THEMES
 from protocol.constants import SEATS
 
@@ -37,7 +38,7 @@ ENTRIES = (
     ("find", "f", "Find games on this network"),
     ("watch", "w", "Watch a game on a server"),
     ("host", "h", "Host a game for your network: how"),
-    ("replay", "r", "Replay a finished game (a record file)"),
+    ("replay", "r", "Replay a finished game (a record file, or a reference pasted)"),
     ("quit", "q", "Quit"),
 )
 
@@ -141,20 +142,31 @@ class AddressScreen(ModalScreen[None]):
 
 
 class RecordScreen(ModalScreen[None]):
-    """The record file to replay (written by `gother export`)."""
+    """The record file to replay (written by `gother export`), or a reference a player
+    pasted (ws://HOST:PORT/TABLE/GAME#seat2-turn31)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", "Back")]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="start-dialog"):
             yield Static("The game record to replay (Enter: go, Esc: back)", classes="section")
-            yield Input(placeholder="FILE (from gother export)", id="record")
+            yield Input(placeholder="FILE (from gother export) or a ws://… reference", id="record")
             yield Static("", id="record-error")
         yield Footer()
 
     @on(Input.Submitted, "#record")
     def _submitted(self, event: Input.Submitted) -> None:
         path = event.value.strip()
+        if path.startswith(("ws://", "wss://")):  # not a path: `gother replay` reads it
+            try:
+                if parse_reference(path) is not None:
+                    self.app.exit(["replay", path])
+                    return
+                problem = "A server address alone names no game: paste the whole reference"
+            except RecordError as exc:
+                problem = str(exc)
+            self.query_one("#record-error", Static).update(Text(problem))
+            return
         if not Path(path).expanduser().is_file():
             problem = f"No file {path}" if path else "Type the record file's path"
             self.query_one("#record-error", Static).update(Text(problem))

@@ -163,7 +163,12 @@ REQUESTS: dict[str, Check] = {
     # a finished game's record, in parts of at most RECORD_PART bytes
     "record": _request(
         {"table": TABLE_ID},
-        {"game": integer(1, 1_000_000), "part": integer(0, 10_000), "password": PASSWORD},
+        {
+            "game": integer(1, 1_000_000),
+            "part": integer(0, 10_000),
+            "seat": SEAT,  # also that seat's own views: a replay as it saw the game
+            "password": PASSWORD,
+        },
     ),
     # a seat's decisions in a finished game, judged by the hard bot's search from its view
     "review": _request(

@@ -108,13 +108,15 @@ class Left(Reply, tag="left", kw_only=True, frozen=True):
 
 class Record(Reply, tag="record", kw_only=True, frozen=True):
     """Part `part` of `parts` of a finished game's record: the parts' `data` joined in order
-    are the msgpack record `gother export` writes (with the same fields)."""
+    are the msgpack record `gother export` writes (with the same fields; asked with `seat`,
+    also that seat's own views, `seen`)."""
 
     table: str
     game: int
     part: int
     parts: int
     data: bytes
+    seat: int | None = None  # the seat asked for, if any
 
 
 class ReviewMoment(Wire, frozen=True):

@@ -754,7 +754,8 @@ class GotherServer:
         if game_no is None:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
         part = request.get("part", 0)
-        conn.send(self.records.part(table_id, game_no, part, request.get("rid"), conn.costly))
+        rid, seat = request.get("rid"), request.get("seat")
+        conn.send(self.records.part(table_id, game_no, part, rid, conn.costly, seat))
 
     def on_review(self, conn: Connection, request: dict[str, Any]) -> None:
         """A seat's decisions in a finished game, judged (server/review.py): answered when

@@ -19,6 +19,7 @@ from server.game import (
     Deck,
     Game,
     Variants,
+    Viewer,
     dealer_for,
     move_from_wire,
     parse_deck,
@@ -33,8 +34,12 @@ class ExportError(LookupError):
     pass
 
 
-def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict[str, Any]:
-    """The record of one game of a table, live or archived (its current game by default)."""
+def game_record(
+    store: Store, table_id: str, game_no: int | None = None, seat: int | None = None
+) -> dict[str, Any]:
+    """The record of one game of a table, live or archived (its current game by default);
+    with `seat`, also `seen`: that seat's own view after the deal and after every move, for a
+    replay that shows the game as that seat saw it (a client never runs the engine)."""
     if not store.has_table(table_id):
         raise ExportError(f"no table {table_id!r} in this database")
     try:
@@ -45,10 +50,14 @@ def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict
         raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
     if seed is None:
         raise ExportError(f"table {table_id!r} has no game {game_no}")
+    if seat is not None and not 0 <= seat < record.seats:
+        raise ExportError(f"table {table_id!r} has only {record.seats} seats")
     deck = parse_deck(record.deck_toml, record.deck_name)
     names = {s.seat: s.name for s in record.seat_records}
     players = [names.get(seat, f"Seat {seat}") for seat in range(record.seats)]
-    return {
+    viewers: tuple[Viewer, ...] = (REFEREE,) if seat is None else (REFEREE, seat)
+    views = replay_views(record, game_no, deck, seed, moves, players, viewers)
+    built = {
         "record": RECORD_VERSION,
         "table": {"id": record.id, "name": record.name, "deck": record.deck_name},
         "variants": record.variants,
@@ -59,8 +68,11 @@ def game_record(store: Store, table_id: str, game_no: int | None = None) -> dict
         "moves": [[seat, move] for seat, move in moves],
         "chat": [[line.sender, line.text] for line in record.chat],
         "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
-        "views": replay_views(record, game_no, deck, seed, moves, players),
+        "views": views[REFEREE],
     }
+    if seat is not None:
+        built |= {"seat": seat, "seen": views[seat]}
+    return built
 
 
 def replay_views(
@@ -70,9 +82,11 @@ def replay_views(
     seed: int,
     moves: list[tuple[int, dict[str, Any]]],
     players: list[str],
-) -> list[dict[str, Any]]:
-    """The referee's view after the deal and after every move: a replay viewer steps
-    through these without knowing any rule (the client never runs the engine)."""
+    viewers: tuple[Viewer, ...] = (REFEREE,),
+) -> dict[Viewer, list[dict[str, Any]]]:
+    """Each viewer's view after the deal and after every move (the referee's sees every
+    card): a replay viewer steps through these without knowing any rule (the client never
+    runs the engine). A seat's are the views it was sent live, but for the lobby facts."""
     variants = Variants.from_wire(record.variants)
     game = Game.new(deck, record.seats, seed, variants, dealer_for(game_no, record.seats))
     table = TableInfo(
@@ -90,13 +104,16 @@ def replay_views(
         for i, name in enumerate(players)
     )
 
-    def referee() -> dict[str, Any]:
-        return view(game, REFEREE, table=table, seats=seats).to_wire()  # type: ignore[no-any-return]
+    views: dict[Viewer, list[dict[str, Any]]] = {viewer: [] for viewer in viewers}
 
-    views = [referee()]
+    def look() -> None:
+        for viewer, seen in views.items():
+            seen.append(view(game, viewer, table=table, seats=seats).to_wire())
+
+    look()
     for seat, move in moves:
         game.apply(move_from_wire(seat, move))
-        views.append(referee())
+        look()
     return views
 
 

@@ -41,7 +41,8 @@ class Records:
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.store = store
-        self.encoded: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        # by (table, game, seat): a seat's record holds its own views too
+        self.encoded: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
         self.kept = 0  # bytes in `encoded`
         self.clock = clock
         self.builds = TokenBucket(build_share, build_burst, clock)  # in seconds of building
@@ -53,25 +54,28 @@ class Records:
         part: int,
         rid: int | None = None,
         asker: TokenBucket | None = None,
+        seat: int | None = None,
     ) -> server_messages.Record:
-        data = self._encoded(table_id, game_no, asker)
+        data = self._encoded(table_id, game_no, seat, asker)
         parts = max(1, -(-len(data) // RECORD_PART))
         if part >= parts:
             raise ProtocolError("no_record", f"the record has parts 0-{parts - 1}, not {part}")
         chunk = data[part * RECORD_PART : (part + 1) * RECORD_PART]
         return server_messages.Record(
-            table=table_id, game=game_no, part=part, parts=parts, data=chunk, rid=rid
+            table=table_id, game=game_no, part=part, parts=parts, data=chunk, seat=seat, rid=rid
         )
 
-    def _encoded(self, table_id: str, game_no: int, asker: TokenBucket | None) -> bytes:
-        key = (table_id, game_no)
+    def _encoded(
+        self, table_id: str, game_no: int, seat: int | None, asker: TokenBucket | None
+    ) -> bytes:
+        key = (table_id, game_no, seat)
         if key in self.encoded:
             self.encoded.move_to_end(key)
             return self.encoded[key]
         self._charge(asker)
         started = self.clock()
         try:
-            record = game_record(self.store, table_id, game_no)
+            record = game_record(self.store, table_id, game_no, seat)
         except (ExportError, ValueError) as exc:  # ValueError: a stored move the engine refuses
             raise ProtocolError("no_record", str(exc)) from None
         finally:

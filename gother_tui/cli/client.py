@@ -8,13 +8,16 @@ import argparse
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gother_tui import logs
 from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli.passwords import CLIENT, HOST, read_secret
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
+
+if TYPE_CHECKING:
+    from gother_tui.record import Reference
 
 
 def check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -73,11 +76,28 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
         return plain.run(plain_options(args, **seat), transport=connect)
     from gother_tui.app import GotherApp
+    from gother_tui.record import Reference
 
     options = client_options(args, **seat, bell=args.bell)
-    app = GotherApp(options, transport=connect)
-    app.run(mouse=options.mouse)
-    return app.return_code or 0
+    while True:  # a replay asked for at the game-over panel runs between two clients
+        app = GotherApp(options, transport=connect)
+        app.run(mouse=options.mouse)
+        if not isinstance(app.return_value, Reference):
+            return app.return_code or 0
+        replay_between(app.return_value, client_options(args, url=app.return_value.url))
+
+
+def replay_between(place: Reference, options: ClientOptions) -> None:
+    """The replay of `place`, after which the client starts again (and resumes the seat)."""
+    from gother_tui.record import RecordError, fetch_record
+    from gother_tui.replay_app import ReplayApp
+
+    try:
+        record = fetch_record(place.url, place.table, place.game, seat=place.seat)
+    except RecordError as exc:
+        print(f"gother replay: {exc}", file=sys.stderr)
+        return
+    ReplayApp(record, options).run(mouse=options.mouse)
 
 
 def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
@@ -105,26 +125,43 @@ def list_lan_servers() -> int:
 
 
 def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.record import RecordError, fetch_record, load_record
+    from gother_tui.record import RecordError, Reference, fetch_record, load_record, parse_reference
     from gother_tui.replay_app import ReplayApp
 
     check_theme(args, parser)
+    try:
+        pasted = parse_reference(args.file)
+    except RecordError as exc:
+        parser.error(str(exc))
     remote = args.file.startswith(("ws://", "wss://"))
-    if remote and not args.table:
+    if not remote and (args.table or args.game or args.password or args.seat):
+        parser.error("--table, --game, --seat and --password go with a ws:// URL")
+    seat = None if args.seat is None else args.seat - 1
+    place = Reference(args.file, args.table, args.game, seat, args.turn)
+    if pasted is not None:  # the options given beside a reference win over its parts
+        place = Reference(
+            pasted.url,
+            args.table or pasted.table,
+            args.game or pasted.game,
+            pasted.seat if seat is None else seat,
+            args.turn or pasted.turn,
+        )
+    if remote and not place.table:
         parser.error("replaying from a server needs --table")
-    if not remote and (args.table or args.game or args.password):
-        parser.error("--table, --game and --password go with a ws:// URL")
     try:
         if remote:
-            record = fetch_record(args.file, args.table, args.game, args.password)
+            record = fetch_record(
+                place.url, place.table, place.game, args.password, seat=place.seat
+            )
         else:
             record = load_record(args.file)
+        start = 0 if place.turn is None else record.turn_position(place.turn)
     except RecordError as exc:
         print(f"gother replay: {exc}", file=sys.stderr)
         return 2
     logs.log_client_to_file()
-    options = client_options(args, url=f"file:{args.file}")
-    ReplayApp(record, options).run(mouse=options.mouse)
+    options = client_options(args, url=place.url if remote else f"file:{args.file}")
+    ReplayApp(record, options, start).run(mouse=options.mouse)
     return 0
 
 

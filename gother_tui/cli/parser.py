@@ -238,14 +238,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="step through a finished game: a record file (gother export) or from a server",
         description="Show FILE, a game record written by `gother export`, or a finished game "
         "of --table fetched from the server at URL, on the table screen with every hand "
-        "revealed: Left/Right step one move, Home/End jump to the deal or the end. Read-only.",
+        "revealed, or with --seat only what that seat saw (v reveals the rest): Left/Right "
+        "step one move, [ ] one turn, { } one round, Home/End jump to the deal or the end. "
+        "URL may be a reference a player pasted, ws://HOST:PORT/TABLE/GAME#seat2-turn31. "
+        "Read-only.",
     )
-    replay.add_argument("file", metavar="FILE|URL", help="a record file, or ws://HOST:PORT")
+    replay.add_argument(
+        "file",
+        metavar="FILE|URL",
+        help="a record file, ws://HOST:PORT, or a reference ws://HOST:PORT/TABLE/GAME#seat2-turn31",
+    )
     replay.add_argument("--table", help="with a URL: the table whose game to fetch")
     replay.add_argument(
         "--game", type=argtypes.positive, help="with a URL: which game (default: the last)"
     )
     replay.add_argument("--password", help="with a URL: the table's password, if it has one")
+    replay.add_argument(
+        "--seat",
+        type=argtypes.positive,
+        help="with a URL: the game as this seat (from 1) saw it, without spoilers",
+    )
+    replay.add_argument("--turn", type=argtypes.positive, help="open at this turn (from 1)")
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
 

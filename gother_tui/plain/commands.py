@@ -120,6 +120,13 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 "after the game: your decisions (or seat SEAT's) against the search's, the "
                 "three costliest",
             ),
+            Spec(
+                "replay",
+                (),
+                "replay [TABLE [GAME]] [seat N] [turn T] | replay next",
+                "a finished game one turn at a time, as a seat saw it (yours, at your table); "
+                "a pasted reference ws://HOST/TABLE/GAME#seat2-turn31 too; next: the next turn",
+            ),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
             Spec(
                 "tournament",

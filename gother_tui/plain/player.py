@@ -18,12 +18,19 @@ from typing import TYPE_CHECKING, Any
 from gother_tui import messages as msg
 from gother_tui import review_words, tournament_words
 from gother_tui.narrator import names_of, plural
-from gother_tui.plain import words
+from gother_tui.plain import replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
 from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plans import Plan, plan_for
 from gother_tui.prompts import step_label
+from gother_tui.record import (
+    RATE_LIMITED_TRIES,
+    RATE_LIMITED_WAIT,
+    GameRecord,
+    RecordError,
+    record_from_parts,
+)
 from gother_tui.standings import table_lines
 from protocol import server_messages as sm
 from protocol.view import (
@@ -61,6 +68,7 @@ class Player:
         self.client = client
         self.asking: Asking | None = None
         self.ending = False  # `end` asked whether to vote: the next line answers
+        self.replaying: tuple[GameRecord, int] | None = None  # the replay told, its turn
 
     @property
     def view(self) -> View | None:
@@ -462,6 +470,51 @@ class Player:
             shown = offset + len(reply.rows)
             if shown < reply.total:
                 self.say(f"{reply.total - shown} more: standings {shown + 1}")
+
+    async def do_replay(self, args: str) -> None:
+        if args.lower() == "next":
+            if self.replaying is None:
+                raise Problem("No replay to go on with: replay first.")
+            record, turn = self.replaying
+            if turn >= len(record.turn_starts()):
+                raise Problem("That was the last turn of the game.")
+        else:
+            place = replay.place_of(args, self.view)
+            found = await self.fetch_record(place)
+            if found is None:
+                return
+            record, turn = found, place.turn - 1
+        try:
+            lines = replay.turn_lines(record, turn + 1, self.client.glyphs)
+        except RecordError as exc:  # a turn past the last
+            raise Problem(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+        self.replaying = (record, turn + 1)
+        self.say(*lines)
+
+    async def fetch_record(self, place: replay.Place) -> GameRecord | None:
+        """The record of `place`'s game with its seat's views, part by part (None: the
+        server refused, and that was said)."""
+        asked = {"table": place.table, "game": place.game, "seat": place.seat}
+        fields: dict[str, Any] = {k: v for k, v in asked.items() if v is not None}
+        parts: list[bytes] = []
+        tries = RATE_LIMITED_TRIES
+        while True:
+            reply = await self.client.ask("record", quiet=True, part=len(parts), **fields)
+            if isinstance(reply, sm.Error) and reply.code == "rate_limited" and tries:
+                tries -= 1  # a long record outruns a connection's budget: ask again soon
+                await asyncio.sleep(RATE_LIMITED_WAIT)
+                continue
+            if isinstance(reply, sm.Error):
+                self.say(f"The server refused: {reply.message}")
+            if not isinstance(reply, sm.Record):
+                return None
+            parts.append(reply.data)
+            if len(parts) >= reply.parts:
+                break
+        try:
+            return record_from_parts(parts)
+        except RecordError as exc:
+            raise Problem(f"{exc}.") from None
 
     def in_lobby(self) -> None:
         if self.view is not None:

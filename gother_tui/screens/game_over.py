@@ -22,6 +22,7 @@ from gother_tui.glyphs import Glyphs
 from gother_tui.history import GothHistory, levels
 from gother_tui.narrator import Narrator, names_of
 from gother_tui.prompts import player_names, rematch_line, standings
+from gother_tui.record import Reference
 from gother_tui.screens.review import ReviewScreen
 from gother_tui.session import Session
 from gother_tui.widgets.cells import fit
@@ -98,6 +99,13 @@ class GameOverScreen(ModalScreen[None]):
         Binding("r", "rematch", "Rematch", id="over.rematch"),
         Binding("L", "leave", "Leave", id="over.leave"),
         Binding("v", "review", "Review", id="over.review"),
+        Binding(
+            "y",
+            "replay",
+            "Replay",
+            id="over.replay",
+            tooltip="step through this game as your seat saw it (then back to the table)",
+        ),
         Binding("escape,o", "close", "Table", key_display="Esc", id="over.close"),
     ]
 
@@ -136,6 +144,8 @@ class GameOverScreen(ModalScreen[None]):
         self._on_view(self.session.view)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replay":
+            return not self.read_only and self.session.options.url.startswith(("ws:", "wss:"))
         if action in ("rematch", "leave", "review"):
             if self.read_only:
                 return False
@@ -157,6 +167,14 @@ class GameOverScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_replay(self) -> None:
+        """The client ends with the place to replay: the command line runs the replay, then
+        starts the client again, which resumes the seat (gother_tui/cli/client.py)."""
+        view = self.session.view
+        if view is not None and view.over:
+            table = view.table
+            self.app.exit(Reference(self.session.options.url, table.id, table.game, view.seat))
 
 
 class EndedScreen(ModalScreen[None]):

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from gother_tui import messages as msg
 from gother_tui.asked import title
+from gother_tui.record import Reference
 from gother_tui.screens.create_table import CreateTableScreen
 from gother_tui.screens.password import PasswordScreen
 from gother_tui.screens.tournament import TournamentScreen
@@ -62,6 +63,13 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh", id="lobby.refresh", tooltip="refresh the list"),
         Binding(
             "t", "tournament", "Tournament", id="lobby.tournament", tooltip="a tournament night"
+        ),
+        Binding(
+            "y",
+            "replay",
+            "Replay",
+            id="lobby.replay",
+            tooltip="a finished game of the table chosen: as your seat saw it if you played",
         ),
     ]
 
@@ -193,6 +201,17 @@ class LobbyScreen(Screen[None]):
         if password:
             fields["password"] = password
         self.session.request(self, "watch" if watch else "join", **fields)
+
+    def action_replay(self) -> None:
+        """The client ends with the place to replay (as `y` at the game-over panel does):
+        your seat's replay if a seat bears your name, else every hand shown."""
+        table = self._selected()
+        if table is None or table.phase != "over":
+            self._status("Choose a table whose game is over to replay it.", error=True)
+            return
+        name = self.session.options.name
+        seat = table.players.index(name) if name in table.players else None
+        self.app.exit(Reference(self.session.options.url, table.id, None, seat))
 
     def action_tournament(self) -> None:
         self.app.push_screen(TournamentScreen(self.session))

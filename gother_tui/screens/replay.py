@@ -1,8 +1,12 @@
 """`gother replay FILE`: the table screen, read-only, over the views of a game record.
 
-←/→ step one move, Home/End jump to the deal / the end, o shows the results at the end.
-Every hand is revealed (the record holds the referee's views): they are listed where the
-chat would be. Nothing is ever sent anywhere.
+←/→ step one move, [/] one turn, {/} one round, Home/End jump to the deal / the end, o
+shows the results at the end. A record of the referee's views reveals every hand: they are
+listed where the chat would be. A seat's replay shows only what that seat saw (its own hand,
+the public piles), until v reveals every hand or the end does. Nothing is ever sent anywhere.
+
+The screen reads where it is from its `Replay` (the record, `position`, `seat`, `revealed`)
+and moves only through `show_position` and `reveal`, so other panels can share them.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from textual.widgets import Input, Static
 from gother_tui.catalogue import Catalogue
 from gother_tui.history import GothHistory
 from gother_tui.prompts import player_names
-from gother_tui.record import GameRecord, RecordMove
+from gother_tui.record import GameRecord, RecordMove, Reference
 from gother_tui.screens.table import MOVE_ACTIONS, TableScreen
 from gother_tui.session import Session
 from gother_tui.widgets.footer import KeyBar
@@ -34,11 +38,24 @@ class Replay(Protocol):
     @property
     def position(self) -> int: ...
 
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def revealed(self) -> bool: ...
+
+    @property
+    def views(self) -> tuple[View, ...]: ...
+
+    def reference(self) -> Reference | None: ...
+
     def show_position(self, index: int) -> None: ...
+
+    def reveal(self, on: bool) -> None: ...
 
 
 def position_text(
-    index: int, total: int, moves: tuple[tuple[int, RecordMove], ...], view: View
+    index: int, total: int, moves: tuple[tuple[int, RecordMove], ...], view: View, turn: int
 ) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"move {index}/{total}", "bold reverse")
@@ -48,7 +65,22 @@ def position_text(
         seat, move = moves[index - 1]
         name = player_names(view).get(seat, f"Seat {seat}")
         text.append(f"  {name}: {move.kind.replace('_', ' ')}")
-    text.append("   <-/->: step  Home/End", "dim")
+    text.append(f"  (round {view.round}, turn {turn})")
+    text.append("   <-/->: step  [/]: turn  {/}: round  Home/End", "dim")
+    return text
+
+
+def seat_text(replay: Replay) -> Text:
+    """Whose replay this is, whether it still hides anything, and where it is for a friend."""
+    if replay.seat is None:
+        text = Text("every hand shown", "dim")
+    else:
+        text = Text(f"as seat {replay.seat + 1} saw it", "bold")
+        text.append("  every hand shown (v: hide)" if replay.revealed else "  (v: reveal)", "dim")
+    place = replay.reference()
+    if place is not None:
+        text.append(f"  share: {place}")
+    text.no_wrap, text.overflow = True, "ellipsis"
     return text
 
 
@@ -56,10 +88,14 @@ def hands_text(view: View, catalogue: Catalogue) -> Text:
     names = player_names(view)
     lines = []
     for p in view.players:
-        cards = ", ".join(catalogue.name(c) for c in p.hand or ())
+        hand = view.hand if p.seat == view.seat else p.hand
+        cards = ", ".join(catalogue.name(c) for c in hand or ())
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append(f"{p.seat + 1} {names.get(p.seat, '?')}: ", "bold")
-        line.append(cards or "(no cards)")
+        if hand is None:  # a seat's replay: another hand is not shown
+            line.append(f"{p.hand_count} cards, hidden", "dim")
+        else:
+            line.append(cards or "(no cards)")
         lines.append(line)
     joined = Text("\n").join(lines)
     joined.no_wrap, joined.overflow = True, "ellipsis"  # one line a player: f shows more
@@ -79,6 +115,49 @@ class ReplayScreen(TableScreen):
             key_display="→",
             id="replay.forward",
             tooltip="one move on",
+        ),
+        Binding(
+            "left_square_bracket",
+            "turn(-1)",
+            "Turn back",
+            key_display="[",
+            show=False,
+            id="replay.turn_back",
+            tooltip="to the start of this turn, or of the one before",
+        ),
+        Binding(
+            "right_square_bracket",
+            "turn(1)",
+            "Next turn",
+            key_display="]",
+            show=False,
+            id="replay.turn_on",
+            tooltip="to the start of the next turn",
+        ),
+        Binding(
+            "left_curly_bracket",
+            "round(-1)",
+            "Round back",
+            key_display="{",
+            show=False,
+            id="replay.round_back",
+            tooltip="to the start of this round, or of the one before",
+        ),
+        Binding(
+            "right_curly_bracket",
+            "round(1)",
+            "Next round",
+            key_display="}",
+            show=False,
+            id="replay.round_on",
+            tooltip="to the start of the next round",
+        ),
+        Binding(
+            "v",
+            "reveal",
+            "Reveal",
+            id="replay.reveal",
+            tooltip="a seat's replay: show every hand, or only what the seat saw",
         ),
         Binding("home", "jump(0)", "Deal", show=False, id="replay.first", tooltip="the deal"),
         Binding("end", "jump(-1)", "End", show=False, id="replay.last", tooltip="the end"),
@@ -106,6 +185,7 @@ class ReplayScreen(TableScreen):
         self.query_one("#chat-input", Input).display = False
         self.query(".section").last(Static).update(Text("Chat (as recorded)"))
         self.query_one("#action").mount(Static(id="hands"), before="#spectating")
+        self.mount(Static(id="replay-seat"), before=self.query_one(KeyBar))
         self.mount(Static(id="replay-pos"), before=self.query_one(KeyBar))
         # TableScreen.on_mount runs next (Textual calls every class's handler)
 
@@ -123,14 +203,18 @@ class ReplayScreen(TableScreen):
         view = self.session.view
         if view is None:
             return
-        record = self.replay.record
-        pos = position_text(self.replay.position, len(record.views) - 1, record.moves, view)
+        record, index = self.replay.record, self.replay.position
+        turn = record.turn_of(index)
+        pos = position_text(index, len(record.views) - 1, record.moves, view, turn)
         self.query_one("#replay-pos", Static).update(pos)
+        self.query_one("#replay-seat", Static).update(seat_text(self.replay))
         self.query_one("#hands", Static).update(hands_text(view, self.session.catalogue))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in DISABLED:
+        if action in DISABLED | MOVE_ACTIONS:  # a seat's views offer moves: none is made
             return False
+        if action == "reveal":
+            return self.replay.seat is not None
         return super().check_action(action, parameters)
 
     def action_step(self, delta: int) -> None:
@@ -138,3 +222,24 @@ class ReplayScreen(TableScreen):
 
     def action_jump(self, index: int) -> None:
         self.replay.show_position(index if index >= 0 else len(self.replay.record.views) - 1)
+
+    def action_turn(self, delta: int) -> None:
+        self.replay.show_position(
+            step_to(self.replay.record.turn_starts(), self.replay.position, delta)
+        )
+
+    def action_round(self, delta: int) -> None:
+        starts = self.replay.record.round_starts()
+        self.replay.show_position(step_to(starts, self.replay.position, delta))
+
+    def action_reveal(self) -> None:
+        self.replay.reveal(not self.replay.revealed)
+        self._redraw()
+
+
+def step_to(starts: tuple[int, ...], index: int, delta: int) -> int:
+    """The start of the next (delta 1) or of the current-or-previous (delta -1) span, of the
+    spans beginning at `starts`; stays put past either end."""
+    if delta > 0:
+        return next((s for s in starts if s > index), index)
+    return next((s for s in reversed(starts) if s < index), index)

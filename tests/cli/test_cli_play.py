@@ -436,3 +436,23 @@ def test_six_players_without_the_house_rule_are_refused(capsys, monkeypatch):
         cli.main(["play", "--players", "6"])
     assert exc.value.code == 2
     assert "6 only with --two-or-six" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("typed", "problem"),
+    [
+        ("ws://host:8765", "A server address alone names no game"),
+        ("ws://host:8765/t1/x#seat2", "is not a replay reference"),
+    ],
+)
+async def test_replay_takes_a_pasted_reference_and_refuses_a_broken_one(typed, problem):
+    pasted = "ws://host:8765/t1/2#seat2-turn31"
+    app = StartApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", *typed, "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordScreen)  # still asking
+        assert problem in str(app.screen.query_one("#record-error").render())
+        await pilot.press("ctrl+u", *pasted, "enter")
+        await pilot.pause()
+    assert app.return_value == ["replay", pasted]

@@ -1,0 +1,84 @@
+"""The plain client's `replay`: a finished game one turn at a time, as a seat saw it (its
+hand, the public story), from a table id or a pasted reference; `replay next` goes on."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gother_tui.catalogue import Catalogue
+from gother_tui.plain.words import card_text
+from gother_tui.record import Reference, parse_record
+from server.export import game_record
+from tests.plain.plainkit import InProcess
+from tests.server.netkit import close_all
+from tests.server.test_seat_replay import UNBOUNDED, played
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_replay_tells_a_turn_as_the_seat_saw_it_and_goes_on(server, url, tmp_path):
+    table, player = await played(url, 3, 0, {})
+    record = parse_record(game_record(server.store, table, seat=1))
+    assert record.seen is not None
+    turns = len(record.turn_starts())
+    catalogue = Catalogue(record.cards)
+
+    def hand_at(turn: int) -> list[str]:
+        hand = record.seen[record.turn_starts()[turn - 1]].hand  # type: ignore[index]
+        return [f"  {i}: {card_text(catalogue, glyphs, c)}" for i, c in enumerate(hand or (), 1)]
+
+    async with InProcess(url, tmp_path) as raven:
+        assert raven.client is not None
+        glyphs = raven.client.glyphs  # the words the client writes cards in
+        await raven.transcript.until(r"^  1: Kept")
+        raven.type("replay")  # at no table: which game?
+        await raven.transcript.until(r"^Which game\? At no table: replay \[TABLE")
+        raven.type(f"replay {table} seat 2 turn 2")
+        head = f"^Replay of Kept, game 1, as seat 2 saw it: turn 2 of {turns}, Round 1"
+        await raven.transcript.until(head)
+        mark = raven.transcript.read  # the line after the head
+        await raven.transcript.until(r"^Next: replay next \(turn 3\)\.$")
+        told = raven.transcript.since(mark)
+        hand = hand_at(2)
+        assert told[1 : 1 + len(hand)] == hand, told  # the seat's own hand at the turn's start
+        others = [c for v in record.views for p in v.players if p.seat != 1 for c in p.hand or ()]
+        hidden = set(others) - set(record.seen[record.turn_starts()[1]].hand or ())
+        assert not any(  # no other hand is listed
+            re.fullmatch(rf"  \d+: {re.escape(card_text(catalogue, glyphs, c))}", line)
+            for line in told[1 + len(hand) :]
+            for c in hidden
+        )
+        raven.type("replay next")
+        await raven.transcript.until(
+            f"^Replay of Kept, game 1, as seat 2 saw it: turn 3 of {turns}"
+        )
+        pasted = str(Reference(url, table, 1, 1, turns))
+        raven.type(f"replay {pasted}")
+        await raven.transcript.until(f"as seat 2 saw it: turn {turns} of {turns}, Round")
+        await raven.transcript.until(
+            r"^The end of the game: .+ won\.$|^The end of the game: nobody"
+        )
+        raven.type("replay next")
+        await raven.transcript.until(r"^That was the last turn of the game\.$")
+        raven.type(f"replay {table} turn {turns + 1}")
+        await raven.transcript.until(rf"^The game has turns 1-{turns}, not {turns + 1}\.$")
+        raven.type(f"replay {table} seat x")
+        await raven.transcript.until(r"^seat N: N is a number from 1\. Usage: replay")
+        raven.type(f"replay {table} seat 4")
+        await raven.transcript.until(r"has only 3 seats")
+    await close_all(player)
+
+
+# a connection's budget for dear requests smaller than a seat's record costs
+@pytest.mark.parametrize("config", [{**UNBOUNDED, "costly_burst": 40.0}], indirect=True)
+async def test_replay_asks_again_when_the_record_outruns_the_budget(server, url, tmp_path):
+    table, player = await played(url, 3, 0, {})
+    async with InProcess(url, tmp_path) as raven:
+        await raven.transcript.until(r"^  1: Kept")
+        raven.type(f"replay {table} seat 1")
+        await raven.transcript.until(r"^Replay of Kept, game 1, as seat 1 saw it: turn 1 of ")
+        assert raven.client is not None
+        refused = [e for e in raven.errors() if e.code == "rate_limited"]
+        assert refused and not any("refused" in line for line in raven.transcript.lines)
+    await close_all(player)
