@@ -212,7 +212,10 @@ def _check_version(msg: Mapping[str, Any]) -> None:
         )
     version = msg["v"]
     if type(version) is not int or version != PROTOCOL_VERSION:
-        sent = version if type(version) is int else f"{wire_name(version)} {show(version)}"
+        if version is None:
+            sent = "nil"  # not "nil None": the type is the whole story
+        else:
+            sent = version if type(version) is int else f"{wire_name(version)} {show(version)}"
         raise ProtocolError(
             "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {sent}"
         )

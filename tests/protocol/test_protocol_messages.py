@@ -174,7 +174,7 @@ def test_other_version_wins_over_unknown_fields() -> None:
 @pytest.mark.parametrize(
     ("v", "sent"),
     [
-        (None, "nil None"),
+        (None, "nil"),
         ("1", "string '1'"),
         (True, "bool True"),
         (1.0, "float 1.0"),
