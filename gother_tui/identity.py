@@ -3,12 +3,16 @@ state folder (beside the seat tokens, private to the user), whose public half `h
 names and whose private half signs the server's challenge in `prove` (docs/protocol.md).
 The key is the person: a server gives their seats and their name back to whoever proves it.
 
-The SSH and web doors run this same client with a state folder per key or per browser, so
-each person there keeps a key of their own too.
+One key a name: people who share a computer account (and so a state folder: friends on one
+LAN box, each in a terminal of their own) play under their own names, as their seat tokens
+always were kept by name, and each is a person of their own to the server. The SSH and web
+doors run this same client with a state folder per key or per browser, so each person there
+keeps a key of their own too.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from pathlib import Path
@@ -26,7 +30,14 @@ from protocol.constants import PROVE_CONTEXT
 
 log = logging.getLogger("gother.client")
 
-FILE = "identity.key"  # PEM (PKCS #8), 0600
+FILE = "identity.key"  # PEM (PKCS #8), 0600: the key of a client that has no name yet
+
+
+def file_for(name: str | None) -> str:
+    """The file of the key that `name` plays under in a state folder."""
+    if name is None:
+        return FILE
+    return f"identity-{hashlib.sha256(name.casefold().encode()).hexdigest()[:16]}.key"
 
 
 class ClientKey:
@@ -39,10 +50,11 @@ class ClientKey:
         return cls(Ed25519PrivateKey.generate())
 
     @classmethod
-    def kept_in(cls, folder: Path) -> ClientKey:
-        """The key kept in `folder`, made (and kept) the first time. A folder that cannot
-        be written gives a key for this run only: the game goes on, the identity does not."""
-        path = folder / FILE
+    def kept_in(cls, folder: Path, name: str | None = None) -> ClientKey:
+        """The key `name` plays under, kept in `folder`, made (and kept) the first time. A
+        folder that cannot be written gives a key for this run only: the game goes on, the
+        identity does not."""
+        path = folder / file_for(name)
         try:
             return cls(_read(path))
         except FileNotFoundError:

@@ -30,9 +30,9 @@ class SeatStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
 
-    def key(self) -> ClientKey:
-        """The player's identity, kept in the same folder as their seats."""
-        return ClientKey.kept_in(self.path.parent)
+    def key(self, name: str | None = None) -> ClientKey:
+        """The identity `name` plays under, kept in the same folder as the seats."""
+        return ClientKey.kept_in(self.path.parent, name)
 
     def find(
         self, url: str, table: str | None = None, name: str | None = None

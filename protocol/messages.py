@@ -214,8 +214,10 @@ def _check_version(msg: Mapping[str, Any]) -> None:
     if type(version) is not int or version != PROTOCOL_VERSION:
         if version is None:
             sent = "nil"  # not "nil None": the type is the whole story
+        elif type(version) is int:
+            sent = str(version)
         else:
-            sent = version if type(version) is int else f"{wire_name(version)} {show(version)}"
+            sent = f"{wire_name(version)} {show(version)}"
         raise ProtocolError(
             "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {sent}"
         )

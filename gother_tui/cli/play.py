@@ -138,7 +138,7 @@ class MemorySeatStore(SeatStore):
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
         self._data = data
 
-    def key(self) -> ClientKey:
+    def key(self, name: str | None = None) -> ClientKey:
         return ClientKey.fresh()  # nobody else plays on a private server: no one to tell apart
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from gother_tui.asked import Asked
 from gother_tui.flow import Ask, Flow, Step
+from gother_tui.identity import file_for
 from gother_tui.options import ClientOptions
 from gother_tui.seat_store import SeatStore
 from protocol import PROTOCOL_VERSION
@@ -28,7 +29,7 @@ def store(tmp_path) -> SeatStore:
 
 
 def flow(store: SeatStore, **options: Any) -> Flow:
-    return Flow(ClientOptions(url=URL, name="Raven", **options), store)
+    return Flow(ClientOptions(url=URL, **{"name": "Raven", **options}), store)
 
 
 def joined(table: str = TABLE, token: str = TOKEN) -> sm.Joined:
@@ -44,7 +45,7 @@ def asked(t: str, **fields: Any) -> Asked:
 
 
 def test_every_connection_starts_with_hello_and_the_servers_password(store):
-    key = store.key().public  # the player's lasting identity, named in every hello
+    key = store.key("Raven").public  # the player's lasting identity, named in every hello
     assert flow(store).hello() == Ask("hello", {"v": PROTOCOL_VERSION, "name": "Raven", "key": key})
     with_password = flow(store, password="s3cret").hello()
     assert with_password is not None and with_password.fields["password"] == "s3cret"
@@ -155,9 +156,17 @@ def test_the_flow_needs_no_textual():
 
 def test_the_key_is_made_once_private_and_kept_beside_the_seats(store):
     first = flow(store).key
-    path = store.path.parent / "identity.key"
+    path = store.path.parent / file_for("Raven")
     assert path.stat().st_mode & 0o777 == 0o600
     assert flow(SeatStore(store.path)).key.public == first.public  # the same person next run
+
+
+def test_two_names_that_share_a_state_folder_are_two_people(store):
+    """Friends on one computer account keep one state folder, as their seat tokens always
+    did by name: each name plays under a key of its own, so neither takes the other's seat."""
+    raven, lenore = flow(store).key, flow(store, name="Lenore").key
+    assert raven is not None and lenore is not None and raven.public != lenore.public
+    assert flow(SeatStore(store.path), name="Lenore").key.public == lenore.public
 
 
 def test_a_challenge_is_proved_with_the_key_and_the_server_checks_it(store):

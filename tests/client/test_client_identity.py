@@ -5,6 +5,7 @@ state folder proves who they are, and no token step is ever asked of them."""
 
 from __future__ import annotations
 
+from gother_tui.identity import file_for
 from gother_tui.seat_store import SeatStore
 from tests.client.clientkit import notices, until
 from tests.client.test_client_live import client, create_through_the_lobby
@@ -17,8 +18,8 @@ async def test_quitting_and_running_again_without_the_tokens_is_back_in_the_seat
     async with first.run_test(size=(80, 24)) as pilot:
         await create_through_the_lobby(pilot)
         seat, table = first.seat, first.table_id
-    store.path.unlink()  # the tokens are gone; the key (identity.key beside them) is not
-    assert (store.path.parent / "identity.key").exists()
+    store.path.unlink()  # the tokens are gone; the key (beside them, by name) is not
+    assert (store.path.parent / file_for(first.options.name)).exists()
 
     again = client(live_server, SeatStore(store.path))
     async with again.run_test(size=(80, 24)) as pilot:

@@ -111,8 +111,11 @@ async def test_more_again_what_and_verbose(url, tmp_path):
         plain.type("verbose on")
         await plain.transcript.until(r"^Verbose: every event and every option, in full\.$")
         plain.type("options")
-        await plain.transcript.until(r"^Step 1/4 Fate discard: discard one card")
-        await plain.transcript.until(r"^  1: discard .* \(the top card\) \u2014 you: ")
+        # round 2 opens with a Fate discard, or with the placement when a swoon emptied the
+        # pile (R10): the game's bots and hints vary from run to run
+        step = await plain.transcript.until(r"^Step ([12])/4 (Fate discard|Distribute): ")
+        option = r"discard .* \(the top card\)" if step[1] == "1" else r".* to you, .*"
+        await plain.transcript.until(rf"^  1: {option} \u2014 you: ")
         await plain.transcript.until(r"^Choose 1")
         plain.type("verbose off")
         await plain.transcript.until(r"^Short: a line a turn, the first options")

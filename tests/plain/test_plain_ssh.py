@@ -13,6 +13,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from gother_tui.identity import file_for
 from server.app import GotherServer
 from server.ssh import SshFrontDoor, SshOptions, state_dir
 
@@ -136,7 +137,7 @@ async def test_the_same_ssh_key_comes_back_to_its_seat_without_its_tokens(front_
         await conn.wait_closed()
     folder = state_dir(front_door.options.data_dir, key.get_fingerprint()) / "gother"
     (folder / "seats.json").unlink()  # no token left: only the identity key
-    assert (folder / "identity.key").stat().st_mode & 0o077 == 0
+    assert (folder / file_for("Raven")).stat().st_mode & 0o077 == 0
 
     conn, channel = await plain_session(front_door.port, key)
     try:
