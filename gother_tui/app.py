@@ -188,7 +188,8 @@ class GotherApp(ClientApp):
             self.bell()
 
     def _repaint(self) -> None:
-        self.screen.refresh()
+        if self.screen_stack:  # an app closing may lose its screens before the timer fires
+            self.screen.refresh()
 
     # -- requests -------------------------------------------------------------------------
 
