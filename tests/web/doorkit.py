@@ -39,7 +39,7 @@ def alive(pid: int) -> bool:
     """Whether process `pid` still runs (a zombie has ended: it only waits to be reaped)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, it was read
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
