@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.server.prockit import ServerProcess
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None or shutil.which("npm") is None,
+    reason="needs Node.js and npm (.ci/run installs them)",
+)
 
 HERE = Path(__file__).with_name("node")
 GAMES = 3
