@@ -37,7 +37,11 @@ def status(screen: str) -> str:
 
 
 def play_one(tmux: Tmux, pane: str) -> None:
-    """h, wait until the hint is filled in, Enter, wait until the screen moves on."""
+    """Once the last hint's panel is gone, h; wait until this hint is filled in, Enter, wait
+    until the screen moves on. (A panel still up from the move before passed for this
+    hint's: Enter then played nothing new, and the next h met "a hint is on its way".)"""
+    gone = lambda: HINTED not in tmux.screen(pane)  # noqa: E731
+    wait_for(f"{pane} without the last hint", gone, STEP_TIMEOUT, POLL)
     tmux.keys(pane, "h")
     wait_for(f"the hint in {pane}", lambda: HINTED in tmux.screen(pane), STEP_TIMEOUT, POLL)
     before = tmux.screen(pane)
