@@ -34,7 +34,6 @@ from server.game import (
     move_from_wire,
     view,
 )
-from server.pace import cover_warning
 from server.passwords import check_password
 from server.ratings.identity import player_id
 from server.ratings.outcome import Outcome, SeatResult, turn_share
@@ -655,6 +654,25 @@ class Table:
         spent = self.thinking(now) if acting else 0.0
         return max(0.0, holder.bank - spent)
 
+    def patience(self, seat: int) -> tuple[float, bool]:
+        """How long a present player may think, and whether it is their clock's bank (not
+        the table's patience, `idle`) that runs out first."""
+        holder = self.seats[seat]
+        assert holder is not None
+        if self.clock_rule is not None and holder.bank <= self.settings.idle:
+            return holder.bank, True
+        return self.settings.idle, False
+
+    def cover_warning(self, now: float) -> tuple[int, float] | None:
+        """(seat, seconds left) once the acting player was warned that a bot covers them soon."""
+        seat = self.warned
+        if seat is None or self.game is None or self.game.over or self.game.to_act() != seat:
+            return None
+        if self.paused_at is not None or self.timed_out == seat:
+            return None
+        patience, _ = self.patience(seat)
+        return seat, round(max(0.0, self.decision_since + patience - now), 1)
+
     def _bank_after(self, seat: int, now: float) -> float | None:
         """The mover's bank after this move (None: no clock to keep, or a bot's seat)."""
         holder = self.seats[seat]
@@ -680,7 +698,7 @@ class Table:
 
     def table_info(self) -> TableInfo:
         now = self.settings.clock()
-        warning = cover_warning(self, now)
+        warning = self.cover_warning(now)
         return TableInfo(
             variants=self.variants,
             id=self.id,
