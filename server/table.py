@@ -24,7 +24,6 @@ from protocol.constants import PLAYERS_WORD, SEED_BITS
 from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
-    REFEREE,
     Deck,
     Game,
     Move,
@@ -750,6 +749,3 @@ class Table:
         if self.game is None:
             return View.lobby(info, seats, viewer if isinstance(viewer, int) else None)
         return view(self.game, viewer, table=info, seats=seats)
-
-    def referee_view(self) -> View:
-        return self.wire_view(REFEREE)
