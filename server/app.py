@@ -35,7 +35,7 @@ from protocol import (
     server_messages,
     validate_request,
 )
-from protocol.constants import DOOR_HEADER
+from protocol.constants import DEFAULT_PORT, DOOR_HEADER
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
@@ -95,7 +95,7 @@ CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one con
 @dataclass
 class ServerConfig:
     host: str = "127.0.0.1"
-    port: int = 8765
+    port: int = DEFAULT_PORT
     db: str = ":memory:"
     password: str | None = None  # asked in `hello` when set
     certfile: str | None = None
