@@ -351,7 +351,8 @@ async def test_a_round_the_server_has_no_room_for_is_refused_whole(url):
 
 @pytest.mark.parametrize("config", [NIGHT], indirect=True)
 async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their_seat(server, url):
-    """Ann registers with her key, comes back as Annie with it: one player, shown as Annie.
+    """Ann registers with her key, comes back as Annie with it: one player, shown as Annie,
+    whose name no one else registers under.
     Her seat at the round's table is held by her identity: a new connection proving it is
     told of the seat and resumes it by table, with no token."""
     key = Ed25519PrivateKey.generate()
@@ -365,6 +366,11 @@ async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their
     annie, _ = await proven(url, "Annie", key)
     back = await annie.request("tournament_join", tournament=tournament)
     assert back["players"] == ["Annie", "Bob"], back  # the same player, under her new name
+    assert server.store.name_of(identity_of(public(key))) == "Annie"  # shown after a restart
+    impostor = await Client.connect(url, "Annie")  # proves no key: not her
+    refused = await impostor.request("tournament_join", tournament=tournament)
+    assert refused.get("code") == "name_taken", refused
+    await impostor.close()
 
     await host.request("tournament_start", tournament=tournament)
     seated = await annie.next(lambda m: m["t"] == "joined")
