@@ -790,7 +790,10 @@ class GotherServer:
 
     def on_tournament_join(self, conn: Connection, request: dict[str, Any]) -> None:
         tournament = self.director.find(request["tournament"])
+        self.names.check(conn.name, conn.identity)  # its player sits under the name
         self.director.register(tournament, conn)
+        if conn.identity is not None:  # the name a restart shows for them
+            self.names.use(conn.name, conn.identity)
         self.director.tell(tournament, conn, request.get("rid"))
 
     def on_tournament_start(self, conn: Connection, request: dict[str, Any]) -> None:

@@ -317,11 +317,16 @@ class Table:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
 
     def seat_for_identity(self, identity: str) -> int | None:
-        """The seat `identity` holds here in a game not over, if any."""
+        """The seat `identity` holds here in a game not over, if any (one it left for good is
+        a bot's: coming back is joining afresh)."""
         if self.game is not None and self.game.over:
             return None
         return next(
-            (i for i, s in enumerate(self.seats) if s is not None and s.identity == identity),
+            (
+                i
+                for i, s in enumerate(self.seats)
+                if s is not None and s.identity == identity and s.bot_kind is None
+            ),
             None,
         )
 
@@ -380,10 +385,11 @@ class Table:
             self.seats[seat] = None
         else:
             kind, left = self.settings.cover_kind, self.game_no
-            bot = Seat(holder.name, None, kind, bank=holder.bank, left_game=left)
+            # the identity stays, for the game's result: a bot's seat is no one's to resume
+            bot = Seat(holder.name, None, kind, bank=holder.bank, left_game=left,
+                       identity=holder.identity)  # fmt: skip
             self._write(lambda: self.store.save_seats(self.id, [bot.record(seat)]))
             holder.peer, holder.token_hash, holder.bot_kind = None, None, kind
-            holder.identity = None  # left for good: coming back is joining afresh
             holder.left_game = left
             holder.pause = holder.end = False
         log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
@@ -516,9 +522,12 @@ class Table:
         for seat, holder in enumerate(self.seats):
             assert holder is not None
             person = self._players_seat(seat)
-            player = player_id(holder.name, None if person else holder.bot_kind)
+            if person:
+                player = player_id(holder.name, None, holder.identity)
+            else:
+                player = player_id(holder.name, holder.bot_kind)
             share = turn_share(movers, seat) if person else 1.0
-            seats.append(SeatResult(player, game.goth[seat], share))
+            seats.append(SeatResult(player, game.goth[seat], share, holder.name))
         finished = datetime.now(UTC).isoformat(timespec="microseconds")
         self.outcome = Outcome(self.id, self.game_no, finished, tuple(seats), game.winners)
         outcome = self.outcome.to_json()

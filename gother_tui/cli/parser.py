@@ -473,7 +473,7 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--anonymous",
         action="store_true",
         help="prove no lasting identity: seats are kept by their tokens only, and no name "
-        "becomes yours (what the SSH door starts for a password login, whose state is not kept)",
+        "becomes yours (for a run whose state folder is not kept)",
     )
     _add_display_options(parser)
     _add_bell_option(parser)
