@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from gother_tui.cli import server_side
-from gother_tui.cli.passwords import BOT, SERVER, SSH, TOURNAMENT, WEB, read_secret
+from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.logs import log_to_stderr
 from protocol.view import Variants
 
@@ -87,6 +87,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             max_tables=args.max_tables,
             max_connections=args.max_connections,
             announce=not args.no_announce,
+            door_key_file=args.door_key_file,
             **limit_config(args),
         )
     except OSError as exc:  # port in use, bad certificate…
@@ -137,7 +138,7 @@ def ssh_options(
             "--ssh needs an access rule: --ssh-authorized-keys FILE, --ssh-password "
             "or, to let in any key at all, --ssh-open"
         )
-    data_dir = server_side.default_data_dir(args.db)
+    data_dir = data_dir_of(args)
     return {
         "port": args.ssh,
         "host_key": Path(args.ssh_host_key) if args.ssh_host_key else data_dir / "ssh_host_key",
@@ -188,14 +189,24 @@ def web_options(
         )
     return {
         "port": args.web,
-        "data_dir": server_side.default_data_dir(args.db),
+        "data_dir": data_dir_of(args),
         "password": password,
         "max_sessions": args.web_max,
         "idle": args.web_idle * 60.0,
         "origins": tuple(args.web_origin),
         "per_address": args.web_per_address,
         "trust_proxy": args.web_trust_proxy,
+        "header_timeout": float(args.web_header_timeout),
+        "body_timeout": float(args.web_body_timeout),
+        "half_open_per_address": args.web_half_open_per_address,
     }
+
+
+def data_dir_of(args: argparse.Namespace) -> Path:
+    """Where the doors keep their players' state: a door's --data-dir, else beside the
+    server's database (or the user data folder)."""
+    chosen = getattr(args, "data_dir", None)
+    return Path(chosen) if chosen else server_side.default_data_dir(args.db)
 
 
 def _loopback(host: str) -> bool:
@@ -204,6 +215,44 @@ def _loopback(host: str) -> bool:
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def run_door(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`gother door ssh|web --server URL`: one door, in the foreground, until Ctrl-C."""
+    if args.door == "ssh":
+        if args.ssh is None:
+            parser.error("gother door ssh needs --ssh PORT, the port it listens on")
+        options, kind = ssh_options(args, parser), "ssh"
+    else:
+        if args.web is None:
+            parser.error("gother door web needs --web PORT, the port it listens on")
+        if bool(args.certfile) != bool(args.keyfile):
+            parser.error("--certfile and --keyfile go together")
+        options, kind = web_options(args, parser, read_secret(args, parser, HOST)), "web"
+    try:
+        key = server_side.door_key(args.door_key_file)
+    except server_side.ServerSideError as exc:
+        parser.error(str(exc))
+    log_to_stderr()
+    try:
+        server_side.run_door(
+            kind,
+            options,
+            host=args.host,
+            server=args.server,
+            key=key,
+            server_password=read_secret(args, parser, HOST),
+            tls_pin=args.fingerprint,
+            certfile=getattr(args, "certfile", None),
+            keyfile=getattr(args, "keyfile", None),
+        )
+    except server_side.ServerSideError as exc:
+        print(f"gother door {kind}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # port in use, bad certificate…
+        print(f"gother door {kind}: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -25,7 +25,7 @@ async def front_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[SshF
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", open_access=True
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
+    door = SshFrontDoor(options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key)
     await door.start()
     yield door
     await door.close()
@@ -158,7 +158,7 @@ async def test_password_logins_own_no_name_so_the_next_one_may_sit_under_it(serv
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", password="pw"
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
+    door = SshFrontDoor(options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key)
     await door.start()
     try:
         for _ in range(2):

@@ -1,0 +1,184 @@
+"""The SSH and web doors as processes of their own, in front of any game server.
+
+`gother serve --ssh/--web` starts each door as a child process (`python -m server.doors`)
+and keeps it running (server/supervisor.py); `gother door ssh|web --server URL` runs one
+in the foreground, on this machine or another. Either way a door is told what it is by a
+`DoorSpec`: which door, where it listens, the game server's URL, the door key its
+players' claims are signed with, and its options. A child gets its spec, key and
+passwords with it, through a pipe: nothing secret is on a command line (`ps`) or on disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import logging
+import pickle
+import signal
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from server.doorkey import DoorKey
+from server.supervisor import Supervised
+
+if TYPE_CHECKING:  # each door's code is loaded by the process that runs that door
+    from server.ssh import SshFrontDoor, SshOptions
+    from server.web.door import WebDoor, WebOptions
+
+log = logging.getLogger("gother.server")
+LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
+
+
+@dataclass(frozen=True)
+class DoorSpec:
+    options: SshOptions | WebOptions  # which door, and its own options
+    host: str  # the address the door listens on
+    server: str  # the game server's URL, as the door's clients dial it
+    key: str  # the door key (DoorKey.text): the server checks its players' claims with it
+    server_password: str | None = None  # the game server's own, handed to each client
+    tls_pin: str | None = None  # the game server's certificate: its clients trust only that
+    certfile: str | None = None  # the web door's page over https, with this certificate
+    keyfile: str | None = None
+
+    @property
+    def kind(self) -> str:
+        from server.ssh import SshOptions
+
+        return "ssh" if isinstance(self.options, SshOptions) else "web"
+
+
+def own_url(host: str, port: int, tls: bool) -> str:
+    """The URL a door on the server's machine dials (127.0.0.1 for a listen-everywhere host)."""
+    dial = "127.0.0.1" if host in LOOPBACK_FOR else host
+    return f"{'wss' if tls else 'ws'}://{dial}:{port}"
+
+
+def supervised(spec: DoorSpec) -> Supervised:
+    """The door of `spec` as a child process of this one, started anew when it ends."""
+
+    from server.ssh import pipe_holding
+
+    def start() -> tuple[list[str], list[int]]:
+        # A pickle from this process to its own child: nobody else writes this pipe.
+        fd = pipe_holding(base64.b64encode(pickle.dumps(spec)).decode())
+        argv = [sys.executable, "-m", "server.doors", "--spec-file", f"/dev/fd/{fd}"]
+        return argv, [fd]
+
+    return Supervised(spec.kind, start)
+
+
+async def run_door(spec: DoorSpec, stop: asyncio.Event, ready: asyncio.Event | None = None) -> None:
+    """Serve the door of `spec` until `stop` is set; then close its sessions."""
+    door = _door(spec)
+    await door.start()
+    try:
+        if ready is not None:
+            ready.set()
+        await stop.wait()
+    finally:
+        await door.close()
+
+
+def _door(spec: DoorSpec) -> SshFrontDoor | WebDoor:
+    key = DoorKey.of_text(spec.key)
+    if spec.kind == "ssh":
+        from server.ssh import SshFrontDoor, SshOptions
+
+        assert isinstance(spec.options, SshOptions)
+        door: SshFrontDoor | WebDoor = SshFrontDoor(
+            spec.options, spec.host, spec.server, key, spec.tls_pin
+        )
+    else:
+        from server.tls import server_context
+        from server.web.door import WebDoor, WebOptions
+
+        assert isinstance(spec.options, WebOptions)
+        tls = server_context(spec.certfile, spec.keyfile) if spec.certfile else None
+        door = WebDoor(spec.options, spec.host, spec.server, key, tls, spec.tls_pin)
+    door.ws_password = spec.server_password
+    return door
+
+
+class DoorUnreachable(Exception):
+    """The game server a door stands in front of does not answer."""
+
+
+REACH_TIMEOUT = 5.0  # seconds a door alone waits for its game server to answer at start
+
+
+def read_door_key(path: Path) -> str:
+    """The door key in the file at `path`, as DoorKey.text; OSError or ValueError with the
+    reason (no such file, readable by others, not a key)."""
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise ValueError(f"{path} is readable by others ({mode:o}): chmod 600 {path}")
+    try:
+        return DoorKey.of_text(path.read_text()).text
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+async def run_alone(spec: DoorSpec) -> None:
+    """`gother door ssh|web`: the door of `spec` until SIGINT or SIGTERM, once its game
+    server answers (DoorUnreachable otherwise: players would meet a door to nowhere)."""
+    parts = urlsplit(spec.server)
+    port = parts.port or (443 if parts.scheme == "wss" else 80)
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(parts.hostname, port), REACH_TIMEOUT
+        )
+    except (OSError, TimeoutError) as exc:
+        why = str(exc) or f"no answer in {REACH_TIMEOUT:g} s"
+        raise DoorUnreachable(f"cannot reach the game server at {spec.server}: {why}") from None
+    writer.close()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await run_door(spec, stop)
+
+
+async def _child(spec: DoorSpec) -> None:
+    """A door started by the server: until SIGTERM, or until the server's end of stdin
+    closes (the server is gone, even killed)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+
+    async def orphaned() -> None:
+        await reader.read()
+        log.info("%s door: the game server is gone; stopping", spec.kind)
+        stop.set()
+
+    watch = asyncio.create_task(orphaned())
+    try:
+        await run_door(spec, stop)
+    finally:
+        watch.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watch
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m server.doors")
+    parser.add_argument("--spec-file", required=True, help="a pipe from `gother serve`")
+    args = parser.parse_args()
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s"
+    )
+    with open(args.spec_file, "rb") as pipe:
+        spec = pickle.loads(base64.b64decode(pipe.read()))
+    asyncio.run(_child(spec))
+
+
+if __name__ == "__main__":
+    main()
