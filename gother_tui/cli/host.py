@@ -229,27 +229,20 @@ def run_door(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if bool(args.certfile) != bool(args.keyfile):
             parser.error("--certfile and --keyfile go together")
         options, kind = web_options(args, parser, read_secret(args, parser, HOST)), "web"
-    try:
-        key = server_side.door_key(args.door_key_file)
-    except server_side.ServerSideError as exc:
-        parser.error(str(exc))
     log_to_stderr()
     try:
         server_side.run_door(
             kind,
             options,
+            args.door_key_file,
             host=args.host,
             server=args.server,
-            key=key,
             server_password=read_secret(args, parser, HOST),
             tls_pin=args.fingerprint,
             certfile=getattr(args, "certfile", None),
             keyfile=getattr(args, "keyfile", None),
         )
-    except server_side.ServerSideError as exc:
-        print(f"gother door {kind}: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:  # port in use, bad certificate…
+    except server_side.ServerSideError as exc:  # no key, no server, port in use…
         print(f"gother door {kind}: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -84,26 +84,17 @@ def _web(options: dict[str, Any] | None) -> WebOptions | None:
     return WebOptions(**options)
 
 
-def door_key(path: str) -> str:
-    """The door key in `path` (a file only this user may read), as DoorKey.text."""
-    from server.doors import read_door_key
-
-    try:
-        return read_door_key(Path(path))
-    except (OSError, ValueError) as exc:
-        raise ServerSideError(str(exc)) from None
-
-
-def run_door(kind: str, options: dict[str, Any] | None, **spec: Any) -> None:
+def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: Any) -> None:
     """`gother door ssh|web`: serve until SIGINT or SIGTERM. `options` is an SshOptions' or
-    a WebOptions' fields, `spec` a DoorSpec's other fields."""
-    from server.doors import DoorSpec, DoorUnreachable, run_alone
+    a WebOptions' fields, `spec` a DoorSpec's other fields; the key is read from `key_file`."""
+    from server.doors import DoorSpec, DoorUnreachable, read_door_key, run_alone
 
     chosen = _ssh(options) if kind == "ssh" else _web(options)
     assert chosen is not None
     try:
-        asyncio.run(run_alone(DoorSpec(chosen, **spec)))
-    except DoorUnreachable as exc:
+        key = read_door_key(Path(key_file))
+        asyncio.run(run_alone(DoorSpec(chosen, key=key, **spec)))
+    except (DoorUnreachable, ValueError, OSError) as exc:  # no key, no server, port taken
         raise ServerSideError(str(exc)) from None
 
 
