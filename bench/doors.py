@@ -23,6 +23,7 @@ import resource
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -145,8 +146,11 @@ GOTHER = str(Path(sys.executable).with_name("gother"))
 AS_BEFORE = ("--web-header-timeout", "3600", "--web-half-open-per-address", "100000")
 
 
-def _limited() -> None:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (DESCRIPTORS, DESCRIPTORS))
+def _limited(descriptors: int) -> Callable[[], None]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
+    return limit
 
 
 async def hello(url: str) -> bool:
@@ -159,11 +163,13 @@ async def hello(url: str) -> bool:
         return False
 
 
-async def slowloris(count: int, hold: float, cuts: tuple[str, ...]) -> str:
+async def slowloris(
+    count: int, hold: float, cuts: tuple[str, ...], descriptors: int = DESCRIPTORS
+) -> str:
     """`count` half-sent requests at a `gother serve --web` door (with `cuts`); one line."""
     proc = await asyncio.create_subprocess_exec(
         GOTHER, "serve", "--port", "0", "--web", "0", "--no-announce", *cuts,
-        stderr=asyncio.subprocess.PIPE, preexec_fn=_limited,
+        stderr=asyncio.subprocess.PIPE, preexec_fn=_limited(descriptors),
     )  # fmt: skip
     assert proc.stderr is not None
     url = web = None
@@ -176,17 +182,19 @@ async def slowloris(count: int, hold: float, cuts: tuple[str, ...]) -> str:
         if found := re.search(r"web: listening on http://127\.0\.0\.1:(\d+)", line):
             web = int(found[1])
     drain = asyncio.create_task(proc.stderr.read())  # the door's log, never a full pipe
-    held: list[asyncio.StreamReader] = []
-    writers = []
-    failed = 0
-    for _ in range(count):
-        try:
+
+    async def half_send() -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        try:  # at once: past a full backlog a connect waits, and then times out
             reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, web), 5)
-            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow")
-            held.append(reader)
-            writers.append(writer)
         except (OSError, TimeoutError):
-            failed += 1
+            return None
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow")
+        return reader, writer
+
+    opened = await asyncio.gather(*(half_send() for _ in range(count)))
+    held = [pair[0] for pair in opened if pair is not None]
+    writers = [pair[1] for pair in opened if pair is not None]
+    failed = count - len(held)
     await asyncio.sleep(0.5)  # what the door does with them at once
 
     def still_open() -> int:
@@ -234,6 +242,10 @@ async def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # this process holds them all
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, args.slow + 256)), hard))
     print("web door, cuts off (as before):", await slowloris(args.slow, args.hold, AS_BEFORE))
+    print(
+        "cuts off, 1,024 descriptors:    ",
+        await slowloris(args.slow, args.hold, AS_BEFORE, 1024),
+    )
     print("web door, its defaults:        ", await slowloris(args.slow, args.hold, ()))
 
 

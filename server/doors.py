@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from server.doorkey import DoorKey
+from server.limits import AcceptLog
 from server.supervisor import Supervised
 
 if TYPE_CHECKING:  # each door's code is loaded by the process that runs that door
@@ -75,6 +76,8 @@ def supervised(spec: DoorSpec) -> Supervised:
 
 async def run_door(spec: DoorSpec, stop: asyncio.Event, ready: asyncio.Event | None = None) -> None:
     """Serve the door of `spec` until `stop` is set; then close its sessions."""
+    # out of descriptors, one line a minute says so, not a traceback a failed accept
+    asyncio.get_running_loop().set_exception_handler(AcceptLog())
     door = _door(spec)
     await door.start()
     try:
