@@ -17,6 +17,7 @@ import contextlib
 import logging
 import pickle
 import signal
+import ssl
 import stat
 import sys
 from dataclasses import dataclass
@@ -24,8 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from protocol.fingerprint import fingerprint, parse_fingerprint
 from server.doorkey import DoorKey
-from server.limits import AcceptLog
+from server.limits import AcceptLog, raise_descriptor_limit
 from server.supervisor import Supervised
 
 if TYPE_CHECKING:  # each door's code is loaded by the process that runs that door
@@ -62,7 +64,6 @@ def own_url(host: str, port: int, tls: bool) -> str:
 
 def supervised(spec: DoorSpec) -> Supervised:
     """The door of `spec` as a child process of this one, started anew when it ends."""
-
     from server.ssh import pipe_holding
 
     def start() -> tuple[list[str], list[int]]:
@@ -74,15 +75,14 @@ def supervised(spec: DoorSpec) -> Supervised:
     return Supervised(spec.kind, start)
 
 
-async def run_door(spec: DoorSpec, stop: asyncio.Event, ready: asyncio.Event | None = None) -> None:
+async def run_door(spec: DoorSpec, stop: asyncio.Event) -> None:
     """Serve the door of `spec` until `stop` is set; then close its sessions."""
+    raise_descriptor_limit()  # a door alone (a child has the server's, raised already)
     # out of descriptors, one line a minute says so, not a traceback a failed accept
     asyncio.get_running_loop().set_exception_handler(AcceptLog())
     door = _door(spec)
     await door.start()
     try:
-        if ready is not None:
-            ready.set()
         await stop.wait()
     finally:
         await door.close()
@@ -109,10 +109,11 @@ def _door(spec: DoorSpec) -> SshFrontDoor | WebDoor:
 
 
 class DoorUnreachable(Exception):
-    """The game server a door stands in front of does not answer."""
+    """The game server a door stands in front of does not answer, or refuses the door."""
 
 
-REACH_TIMEOUT = 5.0  # seconds a door alone waits for its game server to answer at start
+REACH_TIMEOUT = 10.0  # seconds a door alone waits for its game server's welcome at start
+CHECK_ADDRESS = "127.0.0.1"  # where the door's own hello says it comes from: itself
 
 
 def read_door_key(path: Path) -> str:
@@ -129,22 +130,74 @@ def read_door_key(path: Path) -> str:
 
 async def run_alone(spec: DoorSpec) -> None:
     """`gother door ssh|web`: the door of `spec` until SIGINT or SIGTERM, once its game
-    server answers (DoorUnreachable otherwise: players would meet a door to nowhere)."""
-    parts = urlsplit(spec.server)
-    port = parts.port or (443 if parts.scheme == "wss" else 80)
-    try:
-        _, writer = await asyncio.wait_for(
-            asyncio.open_connection(parts.hostname, port), REACH_TIMEOUT
-        )
-    except (OSError, TimeoutError) as exc:
-        why = str(exc) or f"no answer in {REACH_TIMEOUT:g} s"
-        raise DoorUnreachable(f"cannot reach the game server at {spec.server}: {why}") from None
-    writer.close()
+    server has welcomed it (DoorUnreachable otherwise: players would meet a door to
+    nowhere, or to a server that refuses every one of them)."""
+    await _welcomed(spec)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await run_door(spec, stop)
+
+
+async def _welcomed(spec: DoorSpec) -> None:
+    """Say hello to the game server as the door's clients will, with a claim signed by its
+    key and the server's password: DoorUnreachable with the reason unless welcomed."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
+
+    from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+    from protocol.constants import DOOR_HEADER
+
+    where = f"the game server at {spec.server}"
+    context = _tls(spec)
+    hello = {"t": "hello", "v": PROTOCOL_VERSION, "name": "Door", "rid": 1}
+    if spec.server_password is not None:
+        hello["password"] = spec.server_password
+    try:
+        async with asyncio.timeout(REACH_TIMEOUT):
+            await _pinned(spec, context, where)  # before any claim is sent there
+            claim = DoorKey.of_text(spec.key).claim(CHECK_ADDRESS)
+            headers = {DOOR_HEADER: claim}
+            async with connect(
+                spec.server, ssl=context, max_size=MAX_FRAME, additional_headers=headers
+            ) as ws:
+                await ws.send(encode(hello))
+                frame = await ws.recv()
+    except (OSError, TimeoutError, WebSocketException) as exc:
+        why = str(exc) or f"no answer in {REACH_TIMEOUT:g} s"
+        raise DoorUnreachable(f"cannot reach {where}: {why}") from None
+    reply = decode(frame) if isinstance(frame, bytes) else {}
+    if reply.get("code") == "bad_door":
+        raise DoorUnreachable(f"{where} does not know this door key: copy its --door-key-file")
+    if reply.get("t") != "welcome":
+        raise DoorUnreachable(f"{where} refused the door: {reply.get('message')}")
+
+
+def _tls(spec: DoorSpec) -> ssl.SSLContext | None:
+    """How the door's check dials a wss:// server: by CA, or taking any certificate whose
+    fingerprint `_pinned` then compares with the pin (the clients dial it so)."""
+    if urlsplit(spec.server).scheme != "wss":
+        return None
+    context = ssl.create_default_context()
+    if spec.tls_pin is not None:
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    return context
+
+
+async def _pinned(spec: DoorSpec, context: ssl.SSLContext | None, where: str) -> None:
+    """The server answers at all, and shows the pinned certificate if there is a pin."""
+    parts = urlsplit(spec.server)
+    port = parts.port or (443 if context else 80)
+    _, writer = await asyncio.open_connection(parts.hostname, port, ssl=context)
+    try:
+        tls = writer.get_extra_info("ssl_object")
+        if spec.tls_pin is not None and tls is not None:
+            seen = fingerprint(tls.getpeercert(binary_form=True))
+            if seen != parse_fingerprint(spec.tls_pin):
+                raise DoorUnreachable(f"{where} shows another certificate: {seen}")
+    finally:
+        writer.close()
 
 
 async def _child(spec: DoorSpec) -> None:
@@ -180,7 +233,11 @@ def main() -> None:
     )
     with open(args.spec_file, "rb") as pipe:
         spec = pickle.loads(base64.b64decode(pipe.read()))
-    asyncio.run(_child(spec))
+    try:
+        asyncio.run(_child(spec))
+    except OSError as exc:  # its port taken, its certificate unreadable…: the server retries
+        log.error("%s door: %s", spec.kind, exc)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

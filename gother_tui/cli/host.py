@@ -12,6 +12,7 @@ from pathlib import Path
 from gother_tui.cli import server_side
 from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.logs import log_to_stderr
+from protocol.fingerprint import parse_fingerprint
 from protocol.view import Variants
 
 
@@ -229,6 +230,9 @@ def run_door(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if bool(args.certfile) != bool(args.keyfile):
             parser.error("--certfile and --keyfile go together")
         options, kind = web_options(args, parser, read_secret(args, parser, HOST)), "web"
+    pin = None if args.fingerprint is None else parse_fingerprint(args.fingerprint)
+    if args.fingerprint is not None and pin is None:
+        parser.error(f"--fingerprint {args.fingerprint}: not a SHA-256 fingerprint")
     log_to_stderr()
     try:
         server_side.run_door(
@@ -238,7 +242,7 @@ def run_door(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             host=args.host,
             server=args.server,
             server_password=read_secret(args, parser, HOST),
-            tls_pin=args.fingerprint,
+            tls_pin=pin,
             certfile=getattr(args, "certfile", None),
             keyfile=getattr(args, "keyfile", None),
         )

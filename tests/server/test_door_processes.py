@@ -21,8 +21,11 @@ from websockets.asyncio.client import connect
 from protocol import PROTOCOL_VERSION, decode, encode
 from server.app import GotherServer, ServerConfig
 from server.doorkey import kept_key
+from server.supervisor import FIRST_WAIT
 from tests.server.prockit import ServerProcess, run_cli
 from tests.server.sshkit import close, open_session, read_until
+from tests.web.doorkit import alive, children, closed, eventually, read_screen
+from tests.web.test_web_door import NAME_SCREEN
 
 STARTED = {kind: re.compile(rf"{kind} door started \(pid (\d+)\)") for kind in ("ssh", "web")}
 SSH_LISTENING = re.compile(r"ssh: listening on ssh://127\.0\.0\.1:(\d+)")
@@ -57,9 +60,18 @@ async def test_serve_runs_each_door_as_a_child_started_again_when_it_dies(tmp_pa
         for pid in pids.values():
             assert pid != server.proc.pid and parent_of(pid) == server.proc.pid
         web_port = int((await server.log_line(WEB_LISTENING))[1])
-        assert await page_status(web_port) == 200
-        os.kill(pids["web"], signal.SIGKILL)
-        assert await says_hello(server.url)  # the game port never noticed
+        origin = f"http://127.0.0.1:{web_port}"
+        jar = aiohttp.CookieJar(unsafe=True)  # cookies for an IP address, as a browser keeps
+        async with aiohttp.ClientSession(base_url=origin, cookie_jar=jar) as browser:
+            async with browser.get("/") as page:
+                assert page.status == 200
+            tab = await browser.ws_connect("/ws?width=80&height=24", origin=origin)
+            await read_screen(tab, NAME_SCREEN)  # a client process runs for this tab
+            (client,) = children(pids["web"])
+            os.kill(pids["web"], signal.SIGKILL)
+            assert await says_hello(server.url)  # the game port never noticed
+            await closed(tab)  # the tab hears that its door is gone…
+        await eventually("the killed door's client to end", lambda: not alive(client))
         again = int((await server.log_line(STARTED["web"], nth=2))[1])
         assert again != pids["web"] and parent_of(again) == server.proc.pid
         web_port = int((await server.log_line(WEB_LISTENING, nth=2))[1])
@@ -71,6 +83,25 @@ async def test_serve_runs_each_door_as_a_child_started_again_when_it_dies(tmp_pa
     assert code == 0
     assert "ssh door stopped" in server.stderr and "web door stopped" in server.stderr
     assert re.search(r"web door ended \(-9\): starting it again in [\d.]+ s", server.stderr)
+
+
+async def test_a_door_that_cannot_start_is_tried_again_ever_later_and_the_game_goes_on(
+    tmp_path,
+):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = await ServerProcess.start("--web", str(port))
+        try:
+            ended = re.compile(r"web door ended \(1\): starting it again in ([\d.]+) s")
+            waits = [float((await server.log_line(ended, nth=n))[1]) for n in (1, 2, 3)]
+            assert waits == [FIRST_WAIT * 2**n for n in range(3)]  # doubling
+            assert "address already in use" in server.stderr.lower()
+            assert "Traceback" not in server.stderr
+            assert await says_hello(server.url)
+        finally:
+            assert await server.terminate() == 0
 
 
 async def test_a_door_alone_lets_its_players_in_to_a_server_that_shares_its_key(tmp_path):
@@ -102,6 +133,42 @@ async def test_a_door_alone_lets_its_players_in_to_a_server_that_shares_its_key(
         await server.close()
 
 
+@pytest.mark.parametrize(
+    ("server_password", "door_password", "same_key", "error"),
+    [
+        (None, None, False, "does not know this door key: copy its --door-key-file"),
+        ("crypt", None, True, "refused the door: this server needs a password"),
+        ("crypt", "coffin", True, "refused the door: wrong password"),
+    ],
+)
+async def test_a_door_alone_refused_by_its_server_says_why_and_does_not_start(
+    tmp_path, server_password, door_password, same_key, error
+):
+    server_key, door_key = tmp_path / "server.key", tmp_path / "door.key"
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        door_key_file=str(server_key),
+        password=server_password,
+        announce=False,
+    )
+    server = GotherServer(config)
+    await server.start()
+    (tmp_path / "pw").write_text(f"{door_password}\n")
+    try:
+        kept_key(server_key if same_key else door_key)
+        key = server_key if same_key else door_key
+        code, _, err = await run_cli(
+            *("door", "web", "--server", f"ws://127.0.0.1:{server.port}"),
+            *("--door-key-file", str(key), "--web", "0"),
+            *(("--password-file", str(tmp_path / "pw")) if door_password else ()),
+        )
+    finally:
+        await server.close()
+    assert code == 1 and error in err and "Traceback" not in err, err
+    assert "web: listening" not in err
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -116,6 +183,7 @@ def free_port() -> int:
         (["--server", "ws://127.0.0.1:1", "--no-key"], None, "No such file"),
         (["--server", "ws://127.0.0.1:1"], 0o644, "is readable by others"),
         (["--server", "ws://127.0.0.1:PORT"], 0o600, "cannot reach the game server at"),
+        (["--server", "ws://127.0.0.1:1", "--fingerprint", "AB:CD"], 0o600, "not a SHA-256"),
     ],
 )
 async def test_a_door_alone_says_what_is_wrong_and_does_not_start(tmp_path, args, key_mode, error):
