@@ -84,11 +84,15 @@ class DoorKey:
 
 def kept_key(path: Path) -> DoorKey:
     """The door key in `path`, made (0600) on the first run: the server's, shared with its
-    doors on other machines."""
+    doors on other machines. A file that holds something else is an OSError, as a bad
+    certificate file is (ssl.SSLError): the host is told, and the server does not start."""
     private_file(path)
     text = path.read_text()
     if not text.strip():
         key = DoorKey()
         path.write_text(key.text + "\n")
         return key
-    return DoorKey.of_text(text)
+    try:
+        return DoorKey.of_text(text)
+    except ValueError as exc:
+        raise OSError(f"{path}: {exc}") from None

@@ -22,6 +22,7 @@ from protocol import PROTOCOL_VERSION, decode, encode
 from server.app import GotherServer, ServerConfig
 from server.doorkey import kept_key
 from server.supervisor import FIRST_WAIT
+from server.tls import certificate_fingerprint, self_signed
 from tests.server.prockit import ServerProcess, run_cli
 from tests.server.sshkit import close, open_session, read_until
 from tests.web.doorkit import alive, children, closed, eventually, read_screen
@@ -167,6 +168,45 @@ async def test_a_door_alone_refused_by_its_server_says_why_and_does_not_start(
         await server.close()
     assert code == 1 and error in err and "Traceback" not in err, err
     assert "web: listening" not in err
+
+
+@pytest.mark.parametrize("right_pin", [True, False])
+async def test_a_door_alone_dials_a_wss_server_by_its_pin_and_by_no_other(tmp_path, right_pin):
+    cert, key = self_signed(tmp_path / "tls", "gother.lan")
+    pin = certificate_fingerprint(str(cert)) if right_pin else "SHA256:" + ":".join(["00"] * 32)
+    key_file = tmp_path / "door.key"
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        certfile=str(cert),
+        keyfile=str(key),
+        door_key_file=str(key_file),
+        announce=False,
+    )
+    server = GotherServer(config)
+    await server.start()
+    argv = (
+        *("door", "ssh", "--server", f"wss://127.0.0.1:{server.port}", "--fingerprint", pin),
+        *("--door-key-file", str(key_file), "--ssh", "0", "--ssh-open"),
+        *("--data-dir", str(tmp_path / "door")),
+    )
+    try:
+        if right_pin:
+            door = await ServerProcess.run(*argv, ready=SSH_LISTENING)
+            assert await door.terminate() == 0
+        else:
+            code, _, err = await run_cli(*argv)
+            assert code == 1 and "shows another certificate: SHA256:" in err, err
+    finally:
+        await server.close()
+
+
+async def test_serve_refuses_a_door_key_file_that_holds_no_key(tmp_path):
+    key_file = tmp_path / "door.key"
+    key_file.write_text("not a key\n")
+    code, _, err = await run_cli("serve", "--port", "0", "--door-key-file", str(key_file))
+    assert code == 1 and f"gother serve: {key_file}: not a door key" in err, err
+    assert "Traceback" not in err and "listening" not in err
 
 
 def free_port() -> int:
