@@ -86,6 +86,16 @@ async def test_serve_runs_each_door_as_a_child_started_again_when_it_dies(tmp_pa
     assert re.search(r"web door ended \(-9\): starting it again in [\d.]+ s", server.stderr)
 
 
+async def test_a_door_stops_when_its_server_is_killed(tmp_path):
+    server = await ServerProcess.start("--web", "0")
+    try:
+        door = int((await server.log_line(STARTED["web"]))[1])
+        await server.log_line(WEB_LISTENING)
+    finally:
+        await server.kill()  # no clean-up at all: the door reads the end of its stdin
+    await eventually("the door to stop", lambda: not alive(door))
+
+
 async def test_a_door_that_cannot_start_is_tried_again_ever_later_and_the_game_goes_on(
     tmp_path,
 ):
