@@ -35,14 +35,8 @@ class Supervised:
         self.name = name
         self._start = start
         self.process: Process | None = None
-        self.starts = 0  # how many times the door was started
-        self.started = asyncio.Event()  # set at each start (tests and logs wait on it)
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
-
-    @property
-    def pid(self) -> int | None:
-        return None if self.process is None else self.process.pid
 
     def run(self) -> None:
         """Keep the door running until `stop`."""
@@ -78,8 +72,6 @@ class Supervised:
         finally:
             for fd in handed:
                 os.close(fd)
-        self.starts += 1
-        self.started.set()
         log.info("%s door started (pid %d)", self.name, process.pid)
         return await process.wait()
 
