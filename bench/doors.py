@@ -18,9 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import re
+import resource
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -137,21 +141,112 @@ async def guessing(seconds: float, count: int) -> None:
           f"{statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms")  # fmt: skip
 
 
+DESCRIPTORS = 4096  # every process's limit in part 3: a host's usual 1,024 and more
+GOTHER = str(Path(sys.executable).with_name("gother"))
+AS_BEFORE = ("--web-header-timeout", "3600", "--web-half-open-per-address", "100000")
+
+
+def _limited(descriptors: int) -> Callable[[], None]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
+    return limit
+
+
+async def hello(url: str) -> bool:
+    try:
+        async with asyncio.timeout(10):
+            async with connect(url, max_size=MAX_FRAME) as ws:
+                reply = await ask(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": "Crow"})
+                return reply["t"] == "welcome"
+    except (OSError, TimeoutError, ConnectionClosed):
+        return False
+
+
+async def slowloris(
+    count: int, hold: float, cuts: tuple[str, ...], descriptors: int = DESCRIPTORS
+) -> str:
+    """`count` half-sent requests at a `gother serve --web` door (with `cuts`); one line."""
+    proc = await asyncio.create_subprocess_exec(
+        GOTHER, "serve", "--port", "0", "--web", "0", "--no-announce", *cuts,
+        stderr=asyncio.subprocess.PIPE, preexec_fn=_limited(descriptors),
+    )  # fmt: skip
+    assert proc.stderr is not None
+    url = web = None
+    while url is None or web is None:
+        line = (await proc.stderr.readline()).decode()
+        if not line:
+            raise RuntimeError("gother serve ended before its doors listened")
+        if found := re.search(r" listening on (ws://127\.0\.0\.1:\d+)", line):
+            url = found[1]
+        if found := re.search(r"web: listening on http://127\.0\.0\.1:(\d+)", line):
+            web = int(found[1])
+    drain = asyncio.create_task(proc.stderr.read())  # the door's log, never a full pipe
+
+    async def half_send() -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        try:  # at once: past a full backlog a connect waits, and then times out
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, web), 5)
+        except (OSError, TimeoutError):
+            return None
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow")
+        return reader, writer
+
+    opened = await asyncio.gather(*(half_send() for _ in range(count)))
+    held = [pair[0] for pair in opened if pair is not None]
+    writers = [pair[1] for pair in opened if pair is not None]
+    failed = count - len(held)
+    await asyncio.sleep(0.5)  # what the door does with them at once
+
+    def still_open() -> int:
+        return sum(not (r.at_eof() or r.exception()) for r in held)
+
+    at_first = still_open()
+    during = sum([await hello(url) for _ in range(4)])
+    await asyncio.sleep(hold)
+    after = still_open()
+    later = sum([await hello(url) for _ in range(4)])
+    for writer in writers:
+        writer.close()
+    proc.terminate()
+    await proc.wait()
+    drain.cancel()
+    return (
+        f"{count} half-sent requests ({failed} not even connected): {at_first} open at "
+        f"once, {after} still open after {hold:g} s; terminal players on the game port: "
+        f"{during} of 4 while held, {later} of 4 after"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=12)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--guess", metavar="URL", help=argparse.SUPPRESS)  # the local process
     parser.add_argument("--guessers", type=int, default=20, help=argparse.SUPPRESS)
+    parser.add_argument("--slow", type=int, default=4200, help="half-sent requests (part 3)")
+    parser.add_argument("--hold", type=float, default=40.0, help="seconds they are held")
+    parser.add_argument("--parts", default="123", help="which parts to run, e.g. 3")
     args = parser.parse_args()
     if args.guess:
         await guess(args.guess, args.guessers, args.seconds)
         return
-    door, local = await players_per_address(args.players)
-    print(f"{args.players} door players, one door: {door} got a table; "
-          f"{args.players} plain clients on {HOST}: {local} did")  # fmt: skip
-    await guessing(args.seconds, 0)  # the door players' hellos alone, to compare
-    await guessing(args.seconds, args.guessers)
+    if "1" in args.parts:
+        door, local = await players_per_address(args.players)
+        print(f"{args.players} door players, one door: {door} got a table; "
+              f"{args.players} plain clients on {HOST}: {local} did")  # fmt: skip
+    if "2" in args.parts:
+        await guessing(args.seconds, 0)  # the door players' hellos alone, to compare
+        await guessing(args.seconds, args.guessers)
+    if "3" not in args.parts:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # this process holds them all
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, args.slow + 256)), hard))
+    print("web door, cuts off (as before):", await slowloris(args.slow, args.hold, AS_BEFORE))
+    print(
+        "cuts off, 1,024 descriptors:    ",
+        await slowloris(args.slow, args.hold, AS_BEFORE, 1024),
+    )
+    print("web door, its defaults:        ", await slowloris(args.slow, args.hold, ()))
 
 
 if __name__ == "__main__":

@@ -153,7 +153,7 @@ async def measure(kind: str, guessing: Guessing, connections: int, seconds: floa
             else:
                 options = SshOptions(port=0, host_key=Path(tmp) / "hk", data_dir=Path(tmp),
                                      password=SECRET, guessing=guessing)  # fmt: skip
-                door = SshFrontDoor(options, HOST, server.port, server.door_key)
+                door = SshFrontDoor(options, HOST, f"ws://{HOST}:{server.port}", server.door_key)
                 await door.start()
                 guess = ssh_password(door.port)
             return await rate(guess, connections, seconds)

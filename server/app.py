@@ -41,7 +41,8 @@ from server.announce import announce
 from server.attempts import Attempts, Guessing
 from server.bots.registry import kind_of
 from server.caps import OVERALL, Caps
-from server.doorkey import DoorKey
+from server.doorkey import DoorKey, kept_key
+from server.doors import DoorSpec, own_url, supervised
 from server.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.game import SPECTATOR, MoveError
 from server.health import STATS_EVERY, Counters, healthz, stats_line
@@ -62,8 +63,8 @@ from server.tls import certificate_fingerprint, server_context
 from server.tournament.director import Director
 
 if TYPE_CHECKING:
-    from server.ssh import SshFrontDoor, SshOptions
-    from server.web.door import WebDoor, WebOptions
+    from server.ssh import SshOptions
+    from server.web.door import WebOptions
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
@@ -136,6 +137,7 @@ class ServerConfig:
     search_wait: float = MAX_WAIT
     ssh: SshOptions | None = None  # also an SSH front door (server/ssh.py) when set
     web: WebOptions | None = None  # also a web door (server/web/) when set
+    door_key_file: str | None = None  # the door key kept here, for doors on other machines
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
     # the host's leave to create tournaments (None: this server runs none)
     tournament_password: str | None = None
@@ -297,7 +299,10 @@ class GotherServer:
         self.chores: list[asyncio.Task[None]] = []
         self.server_guesses = Attempts(config.guessing)  # of the server's own password
         self.table_guesses = Attempts(config.guessing)  # of tables' passwords
-        self.door_key = DoorKey()  # the doors this server starts sign their players' addresses
+        # the doors sign their players' addresses with it: made for this run, or the host's
+        # kept one, copied to the doors on other machines
+        key_file = config.door_key_file
+        self.door_key = DoorKey() if key_file is None else kept_key(Path(key_file))
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -999,33 +1004,15 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
 
 
 async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None = None) -> None:
-    """Serve until SIGINT or SIGTERM, then close connections (1012) and flush the database."""
+    """Serve until SIGINT or SIGTERM, then stop the doors, close connections (1012) and
+    flush the database."""
     server = GotherServer(config)
     await server.start()
     server.searches.spawn_all()  # a host's first hint need not wait for a worker to start
-    doors: list[SshFrontDoor | WebDoor] = []
-    # the doors' clients dial this server: they trust exactly its own certificate
-    pin = certificate_fingerprint(config.certfile) if config.certfile else None
-    try:
-        if config.ssh is not None:
-            from server.ssh import SshFrontDoor
-
-            ssh = SshFrontDoor(config.ssh, config.host, server.port, server.door_key, pin)
-            ssh.ws_password = config.password
-            doors.append(ssh)
-            await ssh.start()
-        if config.web is not None:
-            from server.web.door import WebDoor
-
-            web = WebDoor(config.web, config.host, server.port, server.door_key, server._ssl(), pin)
-            web.ws_password = config.password
-            doors.append(web)
-            await web.start()
-    except BaseException:
-        for door in doors:
-            await door.close()
-        await server.close()
-        raise
+    # each door in a process of its own, kept running: whatever befalls it stays there
+    doors = [supervised(spec) for spec in door_specs(config, server)]
+    for door in doors:
+        door.run()
     try:
         announcer = await announce(config.host, server.port, bool(config.certfile), config.announce)
     except OSError as exc:  # no multicast on this interface…: serve anyway
@@ -1042,6 +1029,26 @@ async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None
     finally:
         if announcer is not None:
             await announcer.close()
-        for door in doors:
-            await door.close()
+        await asyncio.gather(*(door.stop() for door in doors))
         await server.close()
+
+
+def door_specs(config: ServerConfig, server: GotherServer) -> list[DoorSpec]:
+    """The doors `config` asks for, in front of `server`: they dial it where it listens,
+    and trust exactly its own certificate."""
+    pin = certificate_fingerprint(config.certfile) if config.certfile else None
+    url = own_url(config.host, server.port, config.certfile is not None)
+    return [
+        DoorSpec(
+            options,
+            config.host,
+            url,
+            server.door_key.text,
+            config.password,
+            pin,
+            config.certfile,
+            config.keyfile,
+        )
+        for options in (config.ssh, config.web)
+        if options is not None
+    ]

@@ -21,17 +21,22 @@ import ipaddress
 import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from protocol import ProtocolError
+from server.files import private_file
 
 # Seconds a claim holds. The client sends it again at every reconnect of its session, so it
 # lasts as long as a session may (the SSH door's and the web door's outlive a day rarely).
 CLAIM_LIFE = 24 * 3600.0
 
 
+KEY_BYTES = 32  # as long as the MAC: no shorter key can be guessed sooner than a claim
+
+
 class DoorKey:
     def __init__(self, secret: bytes | None = None, clock: Callable[[], float] = time.time) -> None:
-        self._secret = secret if secret is not None else secrets.token_bytes(32)
+        self._secret = secret if secret is not None else secrets.token_bytes(KEY_BYTES)
         self.clock = clock
 
     def claim(self, address: str, life: float = CLAIM_LIFE) -> str:
@@ -56,6 +61,38 @@ class DoorKey:
             raise ProtocolError("bad_door", "the door's word has expired: start a new session")
         return address
 
+    @property
+    def text(self) -> str:
+        """The key as a door key file holds it (one line of hex)."""
+        return self._secret.hex()
+
+    @classmethod
+    def of_text(cls, text: str) -> DoorKey:
+        """The key a door key file holds; ValueError when it holds none."""
+        try:
+            secret = bytes.fromhex(text.strip())
+        except ValueError:
+            secret = b""
+        if len(secret) < KEY_BYTES:
+            raise ValueError(f"not a door key (a line of {2 * KEY_BYTES} hex digits)")
+        return cls(secret)
+
     def _mac(self, address: str, expires: int) -> str:
         message = f"{address}|{expires}".encode()
         return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
+
+
+def kept_key(path: Path) -> DoorKey:
+    """The door key in `path`, made (0600) on the first run: the server's, shared with its
+    doors on other machines. A file that holds something else is an OSError, as a bad
+    certificate file is (ssl.SSLError): the host is told, and the server does not start."""
+    private_file(path)
+    text = path.read_text()
+    if not text.strip():
+        key = DoorKey()
+        path.write_text(key.text + "\n")
+        return key
+    try:
+        return DoorKey.of_text(text)
+    except ValueError as exc:
+        raise OSError(f"{path}: {exc}") from None

@@ -51,6 +51,15 @@ def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 def descriptor_budget(wanted: int, pending: int) -> int:
     """Raise the soft RLIMIT_NOFILE to the hard one; the connections (with `pending`
     handshakes) that fit under it with FD_RESERVE to spare, at most `wanted`."""
+    soft = raise_descriptor_limit()
+    room = max(1, soft - FD_RESERVE - pending)
+    if room < wanted:
+        log.warning("only %d file descriptors: at most %d connections (not %d)", soft, room, wanted)
+    return min(wanted, room)
+
+
+def raise_descriptor_limit() -> int:
+    """Raise the soft RLIMIT_NOFILE to the hard one (as far as it goes); the soft one."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or hard > soft:
         target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
@@ -59,10 +68,7 @@ def descriptor_budget(wanted: int, pending: int) -> int:
             soft = target
         except (ValueError, OSError):
             pass
-    room = max(1, soft - FD_RESERVE - pending)
-    if room < wanted:
-        log.warning("only %d file descriptors: at most %d connections (not %d)", soft, room, wanted)
-    return min(wanted, room)
+    return soft
 
 
 class AcceptLog:

@@ -40,7 +40,6 @@ from server.ssh_client import run_client, run_plain
 from server.ssh_person import TOKEN_ENV, new_token, state_dir, token_folder, token_given
 
 log = logging.getLogger("gother.ssh")
-LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
 PLAIN = "plain"  # the exec request for the plain line mode
 
 
@@ -216,19 +215,18 @@ class SshFrontDoor:
         self,
         options: SshOptions,
         host: str,
-        ws_url_port: int,
+        server: str,
         door_key: DoorKey,
         tls_pin: str | None = None,
     ) -> None:
-        """A door to the server on `ws_url_port`, which knows its claims by `door_key`;
-        `tls_pin`, the fingerprint of that server's TLS certificate, when it speaks wss://
-        (its clients accept no other)."""
+        """A door listening on `host` to the game server at the URL `server`, which knows
+        its claims by `door_key`; `tls_pin`, the fingerprint of that server's TLS
+        certificate, when it speaks wss:// (its clients accept no other)."""
         self.options = options
         self.door_key = door_key
         self.host = host
         self.tls_pin = tls_pin
-        dial = "127.0.0.1" if host in LOOPBACK_FOR else host
-        self.url = f"{'wss' if tls_pin else 'ws'}://{dial}:{ws_url_port}"
+        self.url = server
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.ws_password: str | None = None  # the server's own password, handed to clients
         self.sessions: set[asyncio.Task[None]] = set()

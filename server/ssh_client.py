@@ -25,6 +25,8 @@ from typing import Any
 
 import asyncssh
 
+from server.orphans import end_with_door
+
 log = logging.getLogger("gother.ssh")
 
 RESIZE_GAP = 0.05  # seconds between two sizes given to the pty: at most 20 SIGWINCH a second
@@ -101,7 +103,9 @@ async def run_plain(
     the channel too, but what it would print on the way out goes to the host's log, as for
     `run_client`."""
     pipe = asyncio.subprocess.PIPE
-    child, errors_read = await _spawn(argv, env, handed, stdin=pipe, stdout=pipe, stderr=pipe)
+    child, errors_read = await _spawn(
+        argv, env, handed, stdin=pipe, stdout=pipe, stderr=pipe, preexec_fn=end_with_door
+    )
     assert child.stdin is not None and child.stdout is not None and child.stderr is not None
     pumps = [
         asyncio.create_task(_copy_in(process, child.stdin)),
@@ -216,6 +220,7 @@ def set_size(fd: int, width: int, height: int) -> None:
 
 def _take_terminal() -> None:  # in the child, after setsid: the pty becomes its terminal
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    end_with_door()
 
 
 async def _readable(fd: int) -> None:

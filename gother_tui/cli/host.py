@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from gother_tui.cli import server_side
-from gother_tui.cli.passwords import BOT, SERVER, SSH, TOURNAMENT, WEB, read_secret
+from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.logs import log_to_stderr
+from protocol.fingerprint import parse_fingerprint
 from protocol.view import Variants
 
 # `gother serve`'s options that set a ServerConfig field of the same name. Their defaults
@@ -105,6 +106,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             keyfile=keyfile,
             decks_dir=args.decks,
             announce=not args.no_announce,
+            door_key_file=args.door_key_file,
             **host_settings(args),
         )
     except OSError as exc:  # port in use, bad certificate…
@@ -145,7 +147,7 @@ def ssh_options(
             "--ssh needs an access rule: --ssh-authorized-keys FILE, --ssh-password "
             "or, to let in any key at all, --ssh-open"
         )
-    data_dir = server_side.default_data_dir(args.db)
+    data_dir = data_dir_of(args)
     return {
         "port": args.ssh,
         "host_key": Path(args.ssh_host_key) if args.ssh_host_key else data_dir / "ssh_host_key",
@@ -196,14 +198,24 @@ def web_options(
         )
     return {
         "port": args.web,
-        "data_dir": server_side.default_data_dir(args.db),
+        "data_dir": data_dir_of(args),
         "password": password,
         "max_sessions": args.web_max,
         "idle": args.web_idle * 60.0,
         "origins": tuple(args.web_origin),
         "per_address": args.web_per_address,
         "trust_proxy": args.web_trust_proxy,
+        "header_timeout": float(args.web_header_timeout),
+        "body_timeout": float(args.web_body_timeout),
+        "half_open_per_address": args.web_half_open_per_address,
     }
+
+
+def data_dir_of(args: argparse.Namespace) -> Path:
+    """Where the doors keep their players' state: a door's --data-dir, else beside the
+    server's database (or the user data folder)."""
+    chosen = getattr(args, "data_dir", None)
+    return Path(chosen) if chosen else server_side.default_data_dir(args.db)
 
 
 def _loopback(host: str) -> bool:
@@ -212,6 +224,40 @@ def _loopback(host: str) -> bool:
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def run_door(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`gother door ssh|web --server URL`: one door, in the foreground, until Ctrl-C."""
+    if args.door == "ssh":
+        if args.ssh is None:
+            parser.error("gother door ssh needs --ssh PORT, the port it listens on")
+        options, kind = ssh_options(args, parser), "ssh"
+    else:
+        if args.web is None:
+            parser.error("gother door web needs --web PORT, the port it listens on")
+        if bool(args.certfile) != bool(args.keyfile):
+            parser.error("--certfile and --keyfile go together")
+        options, kind = web_options(args, parser, read_secret(args, parser, HOST)), "web"
+    pin = None if args.fingerprint is None else parse_fingerprint(args.fingerprint)
+    if args.fingerprint is not None and pin is None:
+        parser.error(f"--fingerprint {args.fingerprint}: not a SHA-256 fingerprint")
+    log_to_stderr()
+    try:
+        server_side.run_door(
+            kind,
+            options,
+            args.door_key_file,
+            host=args.host,
+            server=args.server,
+            server_password=read_secret(args, parser, HOST),
+            tls_pin=pin,
+            certfile=getattr(args, "certfile", None),
+            keyfile=getattr(args, "keyfile", None),
+        )
+    except server_side.ServerSideError as exc:  # no key, no server, port in use…
+        print(f"gother door {kind}: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

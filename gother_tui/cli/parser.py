@@ -141,40 +141,17 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument(
         "--no-announce", action="store_true", help="do not announce this server on the LAN (mDNS)"
     )
-    ssh = srv.add_argument_group("SSH front door: `ssh -p PORT NAME@HOST` opens the client")
-    ssh.add_argument(
-        "--ssh", type=argtypes.port, metavar="PORT", help="also serve SSH on this port"
-    )
-    ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
-    ssh.add_argument(
-        "--ssh-authorized-keys",
+    srv.add_argument(
+        "--door-key-file",
         metavar="FILE",
-        help="let in these keys (with --ssh-password: these keys need no password)",
+        help="keep the door key in FILE (made 0600 on the first run): copy it to the machine "
+        "of a `gother door ssh|web` in front of this server (default: a new key each run, "
+        "known only to the doors serve starts)",
     )
-    add_secret(ssh, SSH)
-    ssh.add_argument(
-        "--ssh-open",
-        action="store_true",
-        help="let in any SSH key at all (one of these three access rules is required)",
-    )
-    # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
-    # and MaxStartups (server/ssh.py's SshLimits has the same defaults).
-    for flag, default, what in (
-        ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
-        ("--ssh-sessions-per-address", 8, "sessions from one address"),
-        ("--ssh-sessions-per-key", 3, "sessions with one key"),
-        ("--ssh-sessions-per-connection", 2, "sessions on one SSH connection"),
-        ("--ssh-max-startups", 10, "connections still logging in (3 from one address)"),
-    ):
-        ssh.add_argument(
-            flag,
-            type=argtypes.positive,
-            default=default,
-            metavar="N",
-            help=f"at most N {what}; one more is told it is full (default {default})",
-        )
+    _add_ssh_options(srv)
     _add_web_options(srv)
     srv.set_defaults(run=host.run_serve)
+    _add_door_commands(sub)
 
     bot = sub.add_parser(
         "bot",
@@ -294,12 +271,95 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_door_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    door = sub.add_parser(
+        "door",
+        help="an SSH or web door in front of a server, run on its own (another machine…)",
+        description="Run the SSH door or the web door alone, in front of the game server at "
+        "--server: what `gother serve --ssh/--web` starts as a process of its own. The door "
+        "signs where each player connects from with the server's door key: start the server "
+        "with --door-key-file FILE and copy FILE here (0600).",
+    )
+    kinds = door.add_subparsers(dest="door", metavar="DOOR", required=True)
+    for kind, what, add in (
+        ("ssh", "the SSH door: `ssh -p PORT NAME@HOST` opens the client", _add_ssh_options),
+        ("web", "the web door: the client in a browser tab", _add_web_options),
+    ):
+        one = kinds.add_parser(
+            kind, help=what, description=f"Run {what}.", formatter_class=DefaultsHelpFormatter
+        )
+        one.add_argument(
+            "--server",
+            type=argtypes.ws_url,
+            required=True,
+            metavar="URL",
+            help="the game server the door's players reach, ws://HOST:PORT or wss://HOST:PORT",
+        )
+        one.add_argument(
+            "--door-key-file",
+            required=True,
+            metavar="FILE",
+            help="the server's door key (its --door-key-file), readable by you only",
+        )
+        one.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
+        one.add_argument(
+            "--data-dir",
+            metavar="FOLDER",
+            help="players' client state and the SSH host key (default: the user data folder)",
+        )
+        one.add_argument(
+            "--fingerprint",
+            metavar="SHA256",
+            help="a wss:// server's certificate: the door's clients trust exactly this one "
+            "(gother serve prints it)",
+        )
+        if kind == "web":
+            one.add_argument("--certfile", help="serve the page over https with this certificate")
+            one.add_argument("--keyfile", help="its private key (PEM)")
+        add_secret(one, HOST)
+        add(one)
+        one.set_defaults(run=host.run_door, db=":memory:")
+
+
+def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
+    ssh = parser.add_argument_group("SSH front door: `ssh -p PORT NAME@HOST` opens the client")
+    ssh.add_argument("--ssh", type=argtypes.port, metavar="PORT", help="serve SSH on this port")
+    ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
+    ssh.add_argument(
+        "--ssh-authorized-keys",
+        metavar="FILE",
+        help="let in these keys (with --ssh-password: these keys need no password)",
+    )
+    add_secret(ssh, SSH)
+    ssh.add_argument(
+        "--ssh-open",
+        action="store_true",
+        help="let in any SSH key at all (one of these three access rules is required)",
+    )
+    # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
+    # and MaxStartups (server/ssh.py's SshLimits has the same defaults).
+    for flag, default, what in (
+        ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
+        ("--ssh-sessions-per-address", 8, "sessions from one address"),
+        ("--ssh-sessions-per-key", 3, "sessions with one key"),
+        ("--ssh-sessions-per-connection", 2, "sessions on one SSH connection"),
+        ("--ssh-max-startups", 10, "connections still logging in (3 from one address)"),
+    ):
+        ssh.add_argument(
+            flag,
+            type=argtypes.positive,
+            default=default,
+            metavar="N",
+            help=f"at most N {what}; one more is told it is full (default {default})",
+        )
+
+
 def _add_web_options(parser: argparse.ArgumentParser) -> None:
     web = parser.add_argument_group(
         "Web door: the client in a browser, one process per tab (needs the [web] extra)"
     )
     web.add_argument(
-        "--web", type=argtypes.port, metavar="PORT", help="also serve the game in browsers here"
+        "--web", type=argtypes.port, metavar="PORT", help="serve the game in browsers on this port"
     )
     add_secret(web, WEB)
     web.add_argument(
@@ -343,6 +403,30 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         metavar="ADDR",
         help="the reverse proxy at ADDR (say 127.0.0.1 for nginx here) tells each browser's "
         "address in X-Forwarded-For; from anyone else that header is ignored",
+    )
+    # Slow requests (server/web/door.py's HEADER_TIMEOUT, BODY_TIMEOUT, HALF_OPEN_PER_ADDRESS)
+    web.add_argument(
+        "--web-header-timeout",
+        type=argtypes.positive,
+        default=10,
+        metavar="SECONDS",
+        help="close a connection whose request headers are not all in by then, or that "
+        "sends no request as long (nginx: client_header_timeout)",
+    )
+    web.add_argument(
+        "--web-body-timeout",
+        type=argtypes.positive,
+        default=10,
+        metavar="SECONDS",
+        help="answer 408 to a request whose body is not all in by then (the password form)",
+    )
+    web.add_argument(
+        "--web-half-open-per-address",
+        type=argtypes.positive,
+        default=16,
+        metavar="N",
+        help="connections from one address with no request under way (half-sent or idle); "
+        "one more is closed at once (the trusted proxy's are not counted: it has its own)",
     )
 
 

@@ -12,6 +12,8 @@ from protocol.view import Variants
 
 if TYPE_CHECKING:
     from server.app import GotherServer
+    from server.ssh import SshOptions
+    from server.web.door import WebOptions
 
 
 class ServerSideError(Exception):
@@ -71,15 +73,38 @@ def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any)
     """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
     `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""
     from server.app import ServerConfig, run
+
+    asyncio.run(run(ServerConfig(**config, ssh=_ssh(ssh), web=_web(web))))
+
+
+def _ssh(options: dict[str, Any] | None) -> SshOptions | None:
     from server.ssh import SshLimits, SshOptions
 
-    ssh_door = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
-    web_door = None
-    if web is not None:
-        from server.web.door import WebOptions
+    if options is None:
+        return None
+    return SshOptions(**{**options, "limits": SshLimits(**options["limits"])})
 
-        web_door = WebOptions(**web)
-    asyncio.run(run(ServerConfig(**config, ssh=ssh_door, web=web_door)))
+
+def _web(options: dict[str, Any] | None) -> WebOptions | None:
+    if options is None:
+        return None
+    from server.web.door import WebOptions
+
+    return WebOptions(**options)
+
+
+def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: Any) -> None:
+    """`gother door ssh|web`: serve until SIGINT or SIGTERM. `options` is an SshOptions' or
+    a WebOptions' fields, `spec` a DoorSpec's other fields; the key is read from `key_file`."""
+    from server.doors import DoorSpec, DoorUnreachable, read_door_key, run_alone
+
+    chosen = _ssh(options) if kind == "ssh" else _web(options)
+    assert chosen is not None
+    try:
+        key = read_door_key(Path(key_file))
+        asyncio.run(run_alone(DoorSpec(chosen, key=key, **spec)))
+    except (DoorUnreachable, ValueError, OSError) as exc:  # no key, no server, port taken
+        raise ServerSideError(str(exc)) from None
 
 
 def play_bot(

@@ -25,6 +25,7 @@ from pathlib import Path
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from server.orphans import end_with_door
 from server.ssh import pipe_holding
 
 log = logging.getLogger("gother.web")
@@ -104,6 +105,7 @@ class ClientProcess(AppService):
                 stderr=PIPE,  # AppService's: what the client says there goes to the host
                 env=self._build_environment(width, height),
                 start_new_session=True,  # its own process group: killpg ends all of it
+                preexec_fn=end_with_door,  # …and it ends with the door, however the door ends
                 pass_fds=handed,
             )
         finally:

@@ -38,11 +38,11 @@ from server.attempts import Attempts, Guessing
 from server.doorkey import DoorKey
 from server.limits import address_key
 from server.ratelimit import TokenBucket
-from server.ssh import LOOPBACK_FOR
 from server.tokens import hash_secret
 from server.web import pages
 from server.web.child import ClientProcess
 from server.web.identity import COOKIE, Identities, cookie_of, new_cookie
+from server.web.slow import CountedHandler, HalfOpen, counting
 
 log = logging.getLogger("gother.web")
 STATIC = Path(__file__).parent / "static"  # the page's script, styles, xterm.js and font
@@ -80,6 +80,14 @@ class WebOptions:
     idle: float = 1800.0  # seconds without a key before a session is ended
     origins: tuple[str, ...] = ()  # other addresses the page is reached at (a proxy's)
     guessing: Guessing = field(default_factory=Guessing)  # wrong passwords: waits per address
+    # slow clients (server/web/slow.py): a browser sends a request's headers in one packet and
+    # the password form in another, so 10 s is generous on the slowest link; nginx's
+    # client_header_timeout and client_body_timeout are 60 s, for uploads we never take
+    header_timeout: float = 10.0
+    body_timeout: float = 10.0
+    # a browser opens about 6 connections for the page and its files, and a host behind one
+    # address (a home's router) a few browsers: 16 waiting at once is room for them
+    half_open_per_address: int = 16
 
     @property
     def access(self) -> str:
@@ -109,19 +117,18 @@ class WebDoor:
         self,
         options: WebOptions,
         host: str,
-        ws_url_port: int,
+        server: str,
         door_key: DoorKey,
         tls: ssl.SSLContext | None = None,
         tls_pin: str | None = None,
     ) -> None:
-        """A door to the server on `ws_url_port`; `tls` serves the page over https, and
-        `tls_pin`, that server's certificate's fingerprint, is all its clients trust;
-        `door_key` signs where each session's browser is."""
+        """A door listening on `host` to the game server at the URL `server`; `tls` serves
+        the page over https, and `tls_pin`, that server's certificate's fingerprint, is all
+        its clients trust; `door_key` signs where each session's browser is."""
         self.options = options
         self.door_key = door_key
         self.host = host
-        dial = "127.0.0.1" if host in LOOPBACK_FOR else host
-        self.url = f"{'wss' if tls else 'ws'}://{dial}:{ws_url_port}"
+        self.url = server
         self.tls = tls
         self.tls_pin = tls_pin
         self.ws_password: str | None = None  # the server's own password, handed to clients
@@ -130,13 +137,17 @@ class WebDoor:
         self.browsers: dict[str, WebSession] = {}  # each browser's current session
         self.live: set[WebSession] = set()  # every session whose process may still run
         self.runner: web.AppRunner | None = None
+        self.listener: asyncio.Server | None = None
+        self.half_open = HalfOpen(options.half_open_per_address, self._from_proxy)
         self._origins = {_origin(o) for o in options.origins}
 
     # -- life cycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
         self.options.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        app = web.Application(client_max_size=MAX_REQUEST, middlewares=[_headers])
+        app = web.Application(
+            client_max_size=MAX_REQUEST, middlewares=[counting(self.half_open), _headers]
+        )
         app.add_routes(
             [
                 web.get("/", self.index),
@@ -145,10 +156,18 @@ class WebDoor:
                 web.static("/static", STATIC),
             ]
         )
-        self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.options.port, ssl_context=self.tls)
-        await site.start()
+        self.runner = runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        assert runner.server is not None
+        server, timeout = runner.server, self.options.header_timeout
+        self.listener = await asyncio.get_running_loop().create_server(
+            lambda: CountedHandler(server, self.half_open, timeout),
+            self.host,
+            self.options.port,
+            ssl=self.tls,
+            ssl_handshake_timeout=timeout if self.tls else None,  # a slow handshake too
+            reuse_address=True,
+        )
         scheme = "https" if self.tls else "http"
         log.info(
             "web: listening on %s://%s:%d; access: %s; at most %d sessions",
@@ -161,10 +180,12 @@ class WebDoor:
 
     @property
     def port(self) -> int:
-        assert self.runner is not None
-        return int(self.runner.addresses[0][1])
+        assert self.listener is not None
+        return int(self.listener.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
+        if self.listener is not None:
+            self.listener.close()  # no new connections; those open are closed below
         await asyncio.gather(
             *(s.end(CLOSE_GOING, "The server is stopping.") for s in list(self.live)),
             return_exceptions=True,
@@ -195,7 +216,13 @@ class WebDoor:
         address = self.address(request)
         if (wait := self.guesses.wait(address)) > 0:  # refused unread: it tells nothing
             return pages.login(f"Too many tries: wait {wait:.0f} s, then try again.", 429)
-        form = await request.post()
+        try:
+            async with asyncio.timeout(self.options.body_timeout):
+                form = await request.post()
+        except TimeoutError:
+            log.info("web: a password form from %s took too long to arrive", address)
+            request.protocol.close()  # what is left of the body is not read
+            return pages.message("The form took too long to arrive: try again.", 408)
         password = form.get("password")
         # Always a new cookie: one the browser brought may have been planted (session
         # fixation); the seats of the one it had, if that ever got in, go with it.
@@ -336,11 +363,14 @@ class WebDoor:
         """Where the browser is: the connection's address, or behind the trusted proxy the
         address that proxy added last to X-Forwarded-For (an IP address, else the proxy's)."""
         remote = request.remote or "?"
-        proxy = self.options.trust_proxy
-        if proxy is None or not _is_address(remote) or not _same(remote, proxy):
+        if not self._from_proxy(remote):
             return remote
         forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
         return forwarded if _is_address(forwarded) else remote
+
+    def _from_proxy(self, peer: str) -> bool:
+        proxy = self.options.trust_proxy
+        return proxy is not None and _is_address(peer) and _same(peer, proxy)
 
     def _full(self, browser: str, address: str) -> bool:
         """No room for one more process, overall or from `address` (a browser's own

@@ -50,10 +50,10 @@ GAME_TIMEOUT = 120.0  # for the game to come to both browsers
 
 
 def web_clients(serve: int) -> set[int]:
-    """The client processes the door of `gother serve` (pid `serve`) has running."""
-    return {
-        pid for pid in children(serve) if b"--ask-name" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    }
+    """The client processes the door of `gother serve` (pid `serve`) has running: the
+    door is serve's child, each client the door's."""
+    clients = {pid for door in children(serve) for pid in children(door)}
+    return {pid for pid in clients if b"--ask-name" in Path(f"/proc/{pid}/cmdline").read_bytes()}
 
 
 def the_serve_process() -> int:

@@ -27,7 +27,7 @@ async def front_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[SshF
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", open_access=True
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
+    door = SshFrontDoor(options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key)
     await door.start()
     yield door
     await door.close()
@@ -162,7 +162,7 @@ async def test_a_password_login_with_no_key_comes_back_as_itself_by_its_token(se
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", password="pw"
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
+    door = SshFrontDoor(options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key)
     await door.start()
     given = rf"^gother: .*\n\s+{TOKEN_ENV}=([A-Za-z0-9_-]+)\r?$"
     try:

@@ -55,7 +55,7 @@ async def make_door(server: GotherServer, tmp_path: Path) -> AsyncIterator[Any]:
     async def make(**fields: Any) -> SshFrontDoor:
         data = tmp_path / "data"
         options = SshOptions(port=0, host_key=data / "ssh_host_key", data_dir=data, **fields)
-        door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
+        door = SshFrontDoor(options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key)
         await door.start()
         doors.append(door)
         return door

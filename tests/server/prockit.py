@@ -21,8 +21,11 @@ LISTENING = re.compile(r"listening on (wss?://127\.0\.0\.1:(\d+))")
 
 
 class ServerProcess:
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+    def __init__(
+        self, proc: asyncio.subprocess.Process, ready: re.Pattern[str] = LISTENING
+    ) -> None:
         self.proc = proc
+        self.ready = ready  # the line that says it serves; its first group is `url`
         self.lines: list[str] = []  # stderr, line by line
         self.url = ""
         self._ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -32,20 +35,22 @@ class ServerProcess:
     @classmethod
     async def start(cls, *args: str, env: dict[str, str] | None = None) -> ServerProcess:
         """`gother serve … ARGS`, with `env` added to this process's environment."""
+        return await cls.run("serve", "--host", "127.0.0.1", "--port", "0", *args, env=env)
+
+    @classmethod
+    async def run(
+        cls, *argv: str, ready: re.Pattern[str] = LISTENING, env: dict[str, str] | None = None
+    ) -> ServerProcess:
+        """`gother ARGV…`, once its log has a line `ready` finds."""
         proc = await asyncio.create_subprocess_exec(
             GOTHER,
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            *args,
+            *argv,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
             env=None if env is None else {**os.environ, **env},
         )
-        server = cls(proc)
+        server = cls(proc, ready)
         try:
             server.url = await asyncio.wait_for(asyncio.shield(server._ready), STARTUP)
         except BaseException:
@@ -59,23 +64,25 @@ class ServerProcess:
             line = raw.decode(errors="replace").rstrip("\n")
             self.lines.append(line)
             self._more.set()
-            match = LISTENING.search(line)
+            match = self.ready.search(line)
             if match and not self._ready.done():
                 self._ready.set_result(match.group(1))
         self._more.set()  # the end: a waiter looks once more, then gives up
         if not self._ready.done():
             self._ready.set_exception(
-                RuntimeError("gother serve exited before listening:\n" + self.stderr)
+                RuntimeError("gother exited before listening:\n" + self.stderr)
             )
 
-    async def log_line(self, pattern: re.Pattern[str], timeout: float = STARTUP) -> re.Match[str]:
-        """The first line of stderr that `pattern` finds, waiting for it while the server
+    async def log_line(
+        self, pattern: re.Pattern[str], timeout: float = STARTUP, nth: int = 1
+    ) -> re.Match[str]:
+        """The `nth` line of stderr that `pattern` finds, waiting for it while the server
         runs."""
         async with asyncio.timeout(timeout):
             while True:
-                for line in self.lines:
-                    if match := pattern.search(line):
-                        return match
+                found = [m for line in self.lines if (m := pattern.search(line))]
+                if len(found) >= nth:
+                    return found[nth - 1]
                 if self._drain.done():
                     raise AssertionError(f"no {pattern.pattern!r} in the log:\n{self.stderr}")
                 self._more.clear()

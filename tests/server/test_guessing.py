@@ -306,7 +306,7 @@ async def ssh_door(server: GotherServer, tmp_path: Path, guessing: Guessing) -> 
         password=SECRET,
         guessing=guessing,
     )
-    door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
+    door = SshFrontDoor(options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key)
     await door.start()
     return door
 

@@ -140,7 +140,9 @@ async def test_the_host_key_is_made_once_and_kept(front_door, server, tmp_path, 
     key_file = tmp_path / "data" / "ssh_host_key"
     first = key_file.read_bytes()
     assert key_file.stat().st_mode & 0o077 == 0  # private to the server's user
-    again = SshFrontDoor(front_door.options, "127.0.0.1", server.port, server.door_key)
+    again = SshFrontDoor(
+        front_door.options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key
+    )
     await again.start()
     try:
         assert key_file.read_bytes() == first

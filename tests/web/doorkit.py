@@ -105,7 +105,7 @@ async def door_and_server(
     door = WebDoor(
         WebOptions(port=0, data_dir=tmp_path / "data", **options),
         "127.0.0.1",
-        server.port,
+        f"{'wss' if tls else 'ws'}://127.0.0.1:{server.port}",
         server.door_key,
         server._ssl(),
         pin,
