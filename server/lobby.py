@@ -28,6 +28,7 @@ from server.game import (
     Game,
     Move,
     MoveError,
+    Start,
     Variants,
     dealer_for,
     default_deck_text,
@@ -212,6 +213,7 @@ class Lobby:
                     moves(),
                     table.variants,
                     dealer_for(record.game_no, record.seats),
+                    None if record.start is None else Start.from_json(record.start),
                 )
             except (MoveError, ProtocolError) as exc:
                 raise ValueError(

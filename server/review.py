@@ -18,7 +18,7 @@ import msgspec
 from protocol import MAX_FRAME, ProtocolError, encode, server_messages
 from server.bots.jobs import ReviewPart
 from server.bots.review import Moment, Played, costliest, sentence
-from server.game import Variants, dealer_for, parse_deck
+from server.game import Start, Variants, dealer_for, parse_deck
 from server.searches import Busy, Searches, SearchFailed
 from server.store import Store
 from server.table import Peer
@@ -75,6 +75,8 @@ class Reviews:
             raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
         try:
             seed, moves = self.store.game(table_id, game_no)
+            start = self.store.start(table_id, game_no)
+            begun = None if start is None else Start.from_json(start)
         except ValueError as exc:  # a stored move is missing or unreadable
             raise ProtocolError("no_record", str(exc)) from None
         finished = self.store.has_outcome(table_id, game_no) or self.store.ended(table_id, game_no)
@@ -88,6 +90,7 @@ class Reviews:
             seed=seed,
             dealer=dealer_for(game_no, record.seats),
             moves=tuple(moves),
+            start=begun,
         )
 
     def _submit(self, part: ReviewPart) -> asyncio.Future[tuple[int, list[Moment]]]:

@@ -26,6 +26,7 @@ from server.game import (
     Draw,
     Game,
     Move,
+    Start,
     Variants,
     View,
     move_from_wire,
@@ -71,7 +72,7 @@ def judge(seen: View, deck: Deck, played: Move, step: int) -> Moment:
 @dataclass(frozen=True)
 class Played:
     """A finished game as its record holds it, enough to replay it: the deck, the variants,
-    the seed, the dealer and every (seat, wire move)."""
+    the seed, the dealer, every (seat, wire move), and where it began if not at a deal."""
 
     deck: Deck
     variants: Variants
@@ -79,11 +80,18 @@ class Played:
     seed: int
     dealer: int
     moves: tuple[tuple[int, dict[str, object]], ...]
+    start: Start | None = None
+
+    def begin(self) -> Game:
+        """The game as it began, before its first move."""
+        return Game.new(
+            self.deck, len(self.players), self.seed, self.variants, self.dealer, self.start
+        )
 
     def decisions(self, seat: int) -> list[tuple[View, Move, int]]:
         """Every decision of `seat`: the view it had (no log: a search does not read it),
         the move it made, and that move's place in the game."""
-        game = Game.new(self.deck, len(self.players), self.seed, self.variants, self.dealer)
+        game = self.begin()
         seats = tuple(
             SeatInfo(i, name, bot=False, connected=True, covered=False, rematch=False)
             for i, name in enumerate(self.players)
