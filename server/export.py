@@ -67,13 +67,14 @@ def game_record(
         "players": players,
         "cards": [card.to_wire() for card in deck.catalogue()],
         "seed": seed,
-        "start": start,  # where a played-on game began (None: at the deal from its seed)
         "game": game_no,
         "moves": [[seat, move] for seat, move in moves],
         "chat": [[line.sender, line.text] for line in record.chat],
         "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
         "views": views[REFEREE],
     }
+    if start is not None:  # a played-on game: where it began (a dealt game's record is as it was)
+        built["start"] = start
     if seat is not None:
         built |= {"seat": seat, "seen": views[seat]}
     return built

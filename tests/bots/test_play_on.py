@@ -37,7 +37,7 @@ def knowledge(seen: View) -> tuple[object, ...]:
 
 def hidden(start: Start, seat: int) -> tuple[object, ...]:
     """The part of a start the seat could not see: the other hands and the draw pile."""
-    return tuple(h for s, h in enumerate(start.hands) if s != seat) + (start.draw_pile,)
+    return (*(h for s, h in enumerate(start.hands) if s != seat), start.draw_pile)
 
 
 @settings(max_examples=6, deadline=None)
