@@ -154,4 +154,7 @@ def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Playe
         dealer=dealer_for(game_no, record.seats),
         moves=tuple(moves),
         start=begun,
+        covered=frozenset(
+            step for step, (_, cover) in enumerate(store.movers(table_id, game_no)) if cover
+        ),
     )

@@ -79,10 +79,12 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         return plain.run(plain_options(args, **seat), transport=connect)
 
     options = client_options(args, **seat, bell=args.bell)
-    return play_between_replays(options, connect)
+    return play_between_replays(options, connect, door_claim(args, parser))
 
 
-def play_between_replays(options: ClientOptions, connect: Callable[..., Any]) -> int:
+def play_between_replays(
+    options: ClientOptions, connect: Callable[..., Any], door: str | None = None
+) -> int:
     """The client, and the replays between its runs: a replay asked for at the game-over
     panel runs between two clients (the next resumes the seat), and a replay that ends with
     "play on from here" starts a client that asks the server for that game."""
@@ -95,19 +97,29 @@ def play_between_replays(options: ClientOptions, connect: Callable[..., Any]) ->
         options = replace(options, play_on=None)  # asked once
         if not isinstance(app.return_value, Reference):
             return app.return_code or 0
-        place = replay_between(app.return_value, replace(options, url=app.return_value.url))
+        place = replay_between(app.return_value, replace(options, url=app.return_value.url), door)
         if place is not None:
             options = replace(options, url=place.url, play_on=place)
 
 
-def replay_between(place: Reference, options: ClientOptions) -> Reference | None:
+def replay_between(
+    place: Reference, options: ClientOptions, door: str | None = None
+) -> Reference | None:
     """The replay of `place`, after which the client starts again (and resumes the seat);
-    the place to play on from, if the replay ended asking for it."""
+    the place to play on from, if the replay ended asking for it. It is fetched as the
+    client connects: with the server's password and the door's claim of our address."""
     from gother_tui.record import RecordError, Reference, fetch_record
     from gother_tui.replay_app import ReplayApp
 
     try:
-        record = fetch_record(place.url, place.table, place.game, seat=place.seat)
+        record = fetch_record(
+            place.url,
+            place.table,
+            place.game,
+            seat=place.seat,
+            server_password=options.password,
+            door=door,
+        )
     except RecordError as exc:
         print(f"gother replay: {exc}", file=sys.stderr)
         return None

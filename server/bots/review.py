@@ -81,6 +81,7 @@ class Played:
     dealer: int
     moves: tuple[tuple[int, dict[str, object]], ...]
     start: Start | None = None
+    covered: frozenset[int] = frozenset()  # the steps a bot made in the place of a player
 
     def begin(self) -> Game:
         """The game as it began, before its first move."""
@@ -89,8 +90,9 @@ class Played:
         )
 
     def decisions(self, seat: int) -> list[tuple[View, Move, int]]:
-        """Every decision of `seat`: the view it had (no log: a search does not read it),
-        the move it made, and that move's place in the game."""
+        """Every decision of `seat`'s player: the view it had (no log: a search does not
+        read it), the move it made, and that move's place in the game. A move a bot made in
+        the player's place (away, or out of time) is none of theirs."""
         game = self.begin()
         seats = tuple(
             SeatInfo(i, name, bot=False, connected=True, covered=False, rematch=False)
@@ -99,7 +101,7 @@ class Played:
         found = []
         for step, (mover, wire) in enumerate(self.moves):
             move = move_from_wire(mover, wire)
-            if mover == seat:
+            if mover == seat and step not in self.covered:
                 found.append((view(game, seat, log_size=0, seats=seats), move, step))
             game.apply(move)
         return found
