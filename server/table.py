@@ -519,12 +519,14 @@ class Table:
         game = self.game
         assert game is not None and game.winners is not None
         movers = self.store.movers(self.id, self.game_no)
+        # a game played on from a chosen position (play_on) is practice: it moves no rating
+        played_on = self.store.start(self.id, self.game_no) is not None
         seats = []
         for seat, holder in enumerate(self.seats):
             assert holder is not None
             person = self._players_seat(seat)
             player = player_id(holder.name, None if person else holder.bot_kind)
-            share = turn_share(movers, seat) if person else 1.0
+            share = (0.0 if played_on else turn_share(movers, seat)) if person else 1.0
             seats.append(SeatResult(player, game.goth[seat], share))
         finished = datetime.now(UTC).isoformat(timespec="microseconds")
         self.outcome = Outcome(self.id, self.game_no, finished, tuple(seats), game.winners)
