@@ -15,7 +15,9 @@ from .play_on import play_on
 from .registry import make_bot
 from .review import DECISION_TIME, Moment, Played, judge
 
-PLAY_ON_TIME = 0.05  # seconds: a replay to the turn and one sampled world (bench/engine.py)
+# seconds: a replay to the turn and one sampled world (bench/play_on.py: at most 9 ms for a
+# whole 4-seat game of heuristic bots on a loaded machine), with room for longer games
+PLAY_ON_TIME = 0.02
 
 
 @dataclass(frozen=True)
