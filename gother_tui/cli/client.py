@@ -72,14 +72,15 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "password": read_secret(args, parser, CLIENT),
     }
     logs.log_client_to_file()
-    connect = partial(WebSocketTransport, trust=trust, door=door_claim(args, parser))
+    door = door_claim(args, parser)  # read once: the door hands it through a pipe
+    connect = partial(WebSocketTransport, trust=trust, door=door)
     if args.plain:
         from gother_tui import plain
 
         return plain.run(plain_options(args, **seat), transport=connect)
 
     options = client_options(args, **seat, bell=args.bell)
-    return play_between_replays(options, connect, door_claim(args, parser))
+    return play_between_replays(options, connect, door)
 
 
 def play_between_replays(

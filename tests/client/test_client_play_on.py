@@ -11,10 +11,11 @@ from gother_tui.app import GotherApp
 from gother_tui.options import ClientOptions
 from gother_tui.record import GameRecord, Reference
 from gother_tui.replay_app import ReplayApp
+from gother_tui.screens.lobby import LobbyScreen
 from gother_tui.screens.table import TableScreen
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import WebSocketTransport
-from tests.client.clientkit import until, widget_text
+from tests.client.clientkit import notices, reply, until, widget_text
 from tests.client.test_client_seat_replay import SEAT, finished, seat_record
 
 __all__ = ["finished", "seat_record"]  # the fixtures, shared
@@ -123,3 +124,21 @@ async def test_the_replay_between_two_clients_connects_as_the_client_does(
     no_password = ClientOptions(url=url)
     assert await asyncio.to_thread(replay_between, place, no_password, claim) is None
     assert "password" in capsys.readouterr().err
+
+
+async def test_a_play_on_the_server_refuses_is_said_in_the_lobby(make_app, fake):
+    fake.handlers["play_on"] = lambda m: [
+        reply(m, "error", code="no_such_turn", message="the game has turns 1-30, not 31")
+    ]
+    app = make_app(play_on=Reference("ws://fake", "ab12", 1, 1, 31))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: fake.connections and fake.conn.requests("play_on"), "asked")
+        (asked,) = fake.conn.requests("play_on")
+        assert {k: asked[k] for k in ("table", "game", "seat", "turn")} == {
+            "table": "ab12",
+            "game": 1,
+            "seat": 1,
+            "turn": 31,
+        }
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await until(pilot, lambda: any("turns 1-30" in n for n in notices(pilot)), "why")
