@@ -12,6 +12,7 @@ from gother_tui.record import parse_record
 from server.app import GotherServer
 from server.export import game_record
 from tests.server.netkit import Client, close_all, first_legal_move, play_to_end
+from tests.server.test_searches import frozen, the_worker, until
 from tests.server.test_seat_replay import UNBOUNDED, played, record_parts
 
 
@@ -136,3 +137,26 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
         )
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize("config", [{**UNBOUNDED, "search_workers": 1}], indirect=True)
+async def test_one_play_on_at_a_time_a_connection_and_none_for_one_gone(server, url):
+    """While a connection's play on is being sampled, its next is refused; one whose asker
+    left meanwhile makes no table."""
+    table, player = await played(url, 3, 0, {})
+    server.searches.spawn_all()
+    other = await Client.connect(url, "Other")
+    before = set(server.lobby.tables)
+    with frozen(the_worker(server.searches)):
+        rid = await player.send("play_on", table=table, seat=0, turn=2)
+        await until(lambda: bool(server.play_ons.asking))
+        again = await player.request("play_on", table=table, seat=0, turn=3)
+        assert again["t"] == "error" and again["code"] == "rate_limited", again
+        await other.send("play_on", table=table, seat=1, turn=2)
+        await until(lambda: len(server.play_ons.asking) == 2)
+        await other.close()  # gone before its game is sampled
+    joined = await player.next(lambda m: m.get("rid") == rid)
+    assert joined["t"] == "joined", joined
+    await until(lambda: not server.play_ons.asking)
+    assert len(set(server.lobby.tables) - before) == 1  # the player's only
+    await close_all(player)
