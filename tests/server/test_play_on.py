@@ -4,6 +4,7 @@ it is refused in words (no such game, turn, seat; quotas), and it survives a res
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
@@ -160,3 +161,23 @@ async def test_one_play_on_at_a_time_a_connection_and_none_for_one_gone(server, 
     await until(lambda: not server.play_ons.asking)
     assert len(set(server.lobby.tables) - before) == 1  # the player's only
     await close_all(player)
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_a_played_on_table_whose_start_cannot_be_read_is_quarantined(server, url, config):
+    table, player = await played(url, 3, 0, {})
+    joined, _ = await played_on(player, table=table, seat=0, turn=2)
+    new = joined["table"]
+    await player.close()
+    await server.close()
+    db = sqlite3.connect(config.db)
+    with db:
+        db.execute("UPDATE games SET start = '{\"hands\": 3}' WHERE table_id = ?", (new,))
+    db.close()
+    again = GotherServer(config)
+    await again.start()
+    try:
+        assert new not in again.lobby.tables and table in again.lobby.tables
+        assert "start's hands is not a list of piles" in again.lobby.broken[new].problem
+    finally:
+        await again.close()
