@@ -796,7 +796,7 @@ class GotherServer:
 
         def seat_there(source: TableRecord, seat: int, start: Start, seed: int) -> None:
             if conn.ws.state is not State.OPEN:
-                return  # gone while it was thought: no table for nobody
+                return  # gone while it was thought: no table for someone not here
             self._check_room_to_play_on(conn)  # again: a table may have been made meanwhile
             table = self.lobby.play_on(
                 source, request["turn"], start, seed, bot_kind, conn, conn.address_key
