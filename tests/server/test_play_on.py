@@ -12,6 +12,7 @@ import pytest
 from gother_tui.record import parse_record
 from server.app import GotherServer
 from server.export import game_record
+from server.game import REFEREE
 from tests.server.netkit import Client, close_all, first_legal_move, play_to_end
 from tests.server.test_searches import frozen, the_worker, until
 from tests.server.test_seat_replay import UNBOUNDED, played, record_parts
@@ -122,14 +123,14 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
         moved = await player.request("move", move=first_legal_move(view["legal"]))
         assert moved["t"] == "state", moved
     new = joined["table"]
-    truth = server.lobby.tables[new].referee_view().to_wire()
+    truth = server.lobby.tables[new].wire_view(REFEREE).to_wire()
     await player.close()
     await server.close()
     again = GotherServer(config)
     await again.start()
     try:
         assert new not in again.lobby.broken
-        restored = again.lobby.tables[new].referee_view().to_wire()
+        restored = again.lobby.tables[new].wire_view(REFEREE).to_wire()
         assert without_presence(restored) == without_presence(truth)  # every card where it was
         exported = game_record(again.store, new, seat=0)  # the host's export replays it too
         assert knowledge(exported["seen"][0]) == knowledge(first)
