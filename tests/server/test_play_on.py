@@ -90,11 +90,19 @@ async def test_play_on_is_refused_in_words_and_changes_nothing(server, url):
         assert refused["t"] == "error" and refused["code"] == code, (request, refused)
         assert words in refused["message"], refused
     assert set(server.lobby.tables) == before
+    await close_all(player)
+
+
+# one seat a connection in games not over: a played-on seat is one more
+@pytest.mark.parametrize("config", [{**UNBOUNDED, "seats_per_connection": 1}], indirect=True)
+async def test_a_played_on_seat_counts_against_the_askers_seat_quota(server, url):
+    table, player = await played(url, 3, 0, {})
     busy = await Client.connect(url, "Busy")
     created = await busy.request("create", name="Open", seats=3, bots=2)
-    joined = await busy.request("join", table=created["table"])  # in a game not over
-    assert joined["t"] == "joined"
-    await busy.request("play_on", table=table, seat=0, turn=1)
+    joined = await busy.request("join", table=created["table"])  # a game not over: its seat
+    assert joined["t"] == "joined", joined
+    refused = await busy.request("play_on", table=table, seat=0, turn=1)
+    assert refused["t"] == "error" and refused["code"] == "too_many_seats", refused
     await close_all(player, busy)
 
 
