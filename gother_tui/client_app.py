@@ -25,6 +25,7 @@ from gother_tui.keys import KeymapError, binding_ids, key_rows, load_keymap
 from gother_tui.narrator import Line
 from gother_tui.options import ClientOptions
 from gother_tui.palette import Palette
+from gother_tui.record import Reference
 from gother_tui.screens.help import HelpScreen, KeyRows
 from gother_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from gother_tui.session import Link
@@ -41,7 +42,7 @@ WEB_KEYS = {"app.quit": "ctrl+x", "app.help": "question_mark"}
 BROWSER_KEYS = ("^q ^w F1", "the browser's own: ^w closes this tab (your seat is kept)")
 
 
-class ClientApp(App[None]):
+class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one to play on
     TITLE = "Gother Than Thou"
     CSS_PATH: ClassVar = [
         STYLES / "app.tcss",

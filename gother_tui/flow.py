@@ -95,6 +95,11 @@ class Flow:
             return self._resume(self.table, self._token)
         if self.table is not None:
             return Step(ask=Ask("watch", {"table": self.table}))  # a spectator comes back
+        place = self.options.play_on
+        if first and place is not None and place.seat is not None and place.turn is not None:
+            fields = {"table": place.table, "seat": place.seat, "turn": place.turn}
+            game = {} if place.game is None else {"game": place.game}
+            return Step(ask=Ask("play_on", fields | game))  # a replay's "play on from here"
         if first and not self.options.watch:
             saved = self.store.find(self.options.url, self.options.table, self.options.name)
             if saved is not None:
@@ -138,7 +143,7 @@ class Flow:
             return replace(self._settle_in(), notice=notice)
         if asked.t == "resume":
             return self._resume_refused(error, notice)
-        if asked.t in ("join", "watch"):  # the table asked for (or watched) is not to be had
+        if asked.t in ("join", "watch", "play_on"):  # the table asked for is not to be had
             self.table = self.seat = self._token = None
             return Step(forget_view=True, notice=notice, go="lobby", why=(asked, error))
         return Step(notice=notice)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gother_tui.record import Reference
 
 DEFAULT_THEME = "gother"
 
@@ -24,5 +28,6 @@ class ClientOptions:
     bell: bool = False  # ring the terminal's bell when your turn begins
     verbose: bool = False  # the plain mode tells every event and option, not the ear's story
     private: bool = False  # the server runs inside this client (gother play): quitting ends it
+    play_on: Reference | None = None  # first ask for a game played on from this place
     first_retry: float = 0.5  # reconnect backoff: seconds before the first retry…
     max_retry: float = 5.0  # …doubling up to this

@@ -142,14 +142,18 @@ def fetch_record(
     password: str | None = None,
     name: str = "Replay",
     seat: int | None = None,
+    server_password: str | None = None,
+    door: str | None = None,
 ) -> GameRecord:
     """A finished game's record from the server at `url` (`record` requests, one part at a
     time), with `seat`'s own views if asked; RecordError with one sentence when it cannot be
-    had."""
+    had. `password` is the table's; `server_password` the server's, said in hello; `door`
+    the claim a door handed this client, sent on the handshake as the client's own is."""
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
 
     from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+    from protocol.constants import DOOR_HEADER
 
     def ask(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
         for _ in range(RATE_LIMITED_TRIES):
@@ -174,8 +178,16 @@ def fetch_record(
         request["seat"] = seat
     parts: list[bytes] = []
     try:
-        with connect(url, max_size=MAX_FRAME, compression=None, open_timeout=FETCH_TIMEOUT) as ws:
-            ask(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": name})
+        headers = {DOOR_HEADER: door} if door else None
+        with connect(
+            url,
+            max_size=MAX_FRAME,
+            compression=None,
+            open_timeout=FETCH_TIMEOUT,
+            additional_headers=headers,
+        ) as ws:
+            hello = {"t": "hello", "v": PROTOCOL_VERSION, "name": name}
+            ask(ws, hello | ({} if server_password is None else {"password": server_password}))
             while True:
                 reply = ask(ws, {**request, "part": len(parts)})
                 data = reply.get("data")

@@ -82,6 +82,13 @@ class ReplayApp(ClientApp):
         self._retell(self.position)
         self.view = self.views[self.position]
 
+    def play_on(self) -> None:
+        """End the replay with the place to play on from (this turn, as the replay's seat
+        knew it): the command line then asks the server for that game."""
+        place = self.reference()
+        if place is not None and self.seat is not None:
+            self.exit(place)
+
     def show_position(self, index: int) -> None:
         index = max(0, min(index, len(self.views) - 1))
         if index == self.position:

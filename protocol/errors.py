@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     PAUSED = "paused"
     TOO_MANY_SEATS = "too_many_seats"
     NO_RECORD = "no_record"
+    NO_SUCH_TURN = "no_such_turn"
     NAME_TAKEN = "name_taken"
     NO_TOURNAMENTS = "no_tournaments"
     NO_SUCH_TOURNAMENT = "no_such_tournament"

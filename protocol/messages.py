@@ -175,6 +175,12 @@ REQUESTS: dict[str, Check] = {
         {"table": TABLE_ID, "seat": SEAT},
         {"game": integer(1, 1_000_000), "password": PASSWORD},
     ),
+    # a new table, the asker at `seat` and bots elsewhere, its game played on from turn
+    # `turn` (from 1) of a finished game as that seat knew it; `password`: the finished one's
+    "play_on": _request(
+        {"table": TABLE_ID, "seat": SEAT, "turn": integer(1, 1_000_000)},
+        {"game": integer(1, 1_000_000), "password": PASSWORD, "bot": BOT_KIND},
+    ),
     # tournaments (docs/protocol.md): created with the host's leave (`password`)
     "tournament_create": _request(
         {"name": NAME, "rounds": integer(1, TOURNAMENT_ROUNDS), "seats": integer(3, 5)},

@@ -44,7 +44,7 @@ from server.caps import OVERALL, Caps
 from server.doorkey import DoorKey, kept_key
 from server.doors import DoorSpec, own_url, supervised
 from server.fanout import chat, close_table, publish, replay_chat, show, tell_story
-from server.game import SPECTATOR, MoveError
+from server.game import SPECTATOR, MoveError, Start
 from server.health import STATS_EVERY, Counters, healthz, stats_line
 from server.hint import Hints
 from server.identity import Names, identity_of, new_challenge, proves
@@ -52,12 +52,13 @@ from server.limits import AcceptLog, address_key, descriptor_budget
 from server.lobby import Lobby
 from server.pacer import Pacer
 from server.passwords import check_password
+from server.play_on import PlayOns
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.records import BUILD_BURST, BUILD_SHARE, Records
 from server.review import Reviews
 from server.searches import MAX_WAIT, QUEUE, Searches
-from server.store import Store, StoreError
+from server.store import Store, StoreError, TableRecord
 from server.table import Peer, Seat, Settings, StoreFailed, Table
 from server.tls import certificate_fingerprint, server_context
 from server.tournament.director import Director
@@ -78,6 +79,7 @@ COSTS = {
     "create": 5,
     "record": 5,
     "review": 5,
+    "play_on": 5,
     "standings": 5,
     "join": 2,
     "resume": 2,
@@ -286,6 +288,7 @@ class GotherServer:
             log.info("name %r released (%d keys)", name, self.names.release(name))
         self.records = Records(self.store, config.record_share, config.record_burst)
         self.reviews = Reviews(self.store, self.searches)
+        self.play_ons = PlayOns(self.store, self.searches)
         self.standings = HostStandings(config.db, self.store)
         self.director = Director(self.lobby, self._seat_for_tournament, self.standings.rating)
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
@@ -372,6 +375,7 @@ class GotherServer:
         self.pacer.close()
         self.hints.close()
         self.reviews.close()
+        self.play_ons.close()
         await self.standings.close()
         for task in self.answering:
             task.cancel()
@@ -587,10 +591,14 @@ class GotherServer:
         table.check_name(conn.name, conn)
         self.names.check(conn.name, conn.identity)
         self._check_seat_quota(conn)
+        self._sit(conn, table, request.get("seat"), request.get("rid"))
+
+    def _sit(self, conn: Connection, table: Table, seat: int | None, rid: int | None) -> None:
+        """Seat `conn` at `table` (every check passed) and tell it, and everyone there."""
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
-        seat, token = table.join(conn, request.get("seat"), conn.identity)
+        seat, token = table.join(conn, seat, conn.identity)
         if conn.identity is not None:
             self.names.use(conn.name, conn.identity)
         holder = table.seats[seat]
@@ -605,7 +613,7 @@ class GotherServer:
                 seat=seat,
                 token=token,
                 cards=table.deck.catalogue(),
-                rid=request.get("rid"),
+                rid=rid,
             )
         )
         replay_chat(table, conn)
@@ -774,6 +782,46 @@ class GotherServer:
         if game_no is None:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
         self.reviews.ask(table_id, game_no, request["seat"], conn, request.get("rid"))
+
+    def on_play_on(self, conn: Connection, request: dict[str, Any]) -> None:
+        """A new table of the asker's, its game played on from a turn of a finished game as a
+        seat knew it (server/play_on.py): answered with `joined` once the start is sampled.
+        Whoever may see the game's record may play on from it; quotas as for `create`."""
+        table_id = request["table"]
+        self.lobby.check_not_broken(table_id)
+        live = self.lobby.tables.get(table_id)
+        if live is None or live not in (conn.seated, conn.watched):
+            self._check_may_see(conn, table_id, request.get("password"))
+        game_no = request.get("game")
+        if game_no is None:
+            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        self._check_room_to_play_on(conn)
+        bot_kind = kind_of(request.get("bot", self.store.table(table_id).bot_kind))
+        rid = request.get("rid")
+
+        def seat_there(source: TableRecord, seat: int, start: Start, seed: int) -> None:
+            if conn.ws.state is not State.OPEN:
+                return  # gone while it was thought: no table for someone not here
+            self._check_room_to_play_on(conn)  # again: a table may have been made meanwhile
+            table = self.lobby.play_on(
+                source, request["turn"], start, seed, bot_kind, conn, conn.address_key
+            )
+            self._sit(conn, table, seat, rid)
+            table.start()  # bots take the other seats; the game begins at its start
+            self.after_change(table)
+
+        self.play_ons.ask(
+            table_id, game_no, request["seat"], request["turn"], conn, rid, seat_there
+        )
+
+    def _check_room_to_play_on(self, conn: Connection) -> None:
+        """A played-on table counts as a created table and its seat as a seat taken."""
+        c = self.config
+        self.lobby.check_quota(
+            conn, conn.address_key, c.tables_per_connection, c.tables_per_address
+        )
+        self.names.check(conn.name, conn.identity)
+        self._check_seat_quota(conn)
 
     # -- tournaments (server/tournament/) ---------------------------------------------------
 
@@ -993,6 +1041,7 @@ HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] 
         "end",
         "record",
         "review",
+        "play_on",
         "tournament_create",
         "tournament_join",
         "tournament_start",

@@ -18,6 +18,7 @@ from server.game import (
     REFEREE,
     Deck,
     Game,
+    Start,
     Variants,
     Viewer,
     dealer_for,
@@ -46,6 +47,8 @@ def game_record(
         record = store.table(table_id)
         game_no = record.game_no if game_no is None else game_no
         seed, moves = store.game(table_id, game_no)
+        start = store.start(table_id, game_no)
+        begun = None if start is None else Start.from_json(start)
     except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
         raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
     if seed is None:
@@ -56,7 +59,7 @@ def game_record(
     names = {s.seat: s.name for s in record.seat_records}
     players = [names.get(seat, f"Seat {seat}") for seat in range(record.seats)]
     viewers: tuple[Viewer, ...] = (REFEREE,) if seat is None else (REFEREE, seat)
-    views = replay_views(record, game_no, deck, seed, moves, players, viewers)
+    views = replay_views(record, game_no, deck, seed, moves, players, viewers, begun)
     built = {
         "record": RECORD_VERSION,
         "table": {"id": record.id, "name": record.name, "deck": record.deck_name},
@@ -70,6 +73,8 @@ def game_record(
         "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
         "views": views[REFEREE],
     }
+    if start is not None:  # a played-on game: where it began (a dealt game's record is as it was)
+        built["start"] = start
     if seat is not None:
         built |= {"seat": seat, "seen": views[seat]}
     return built
@@ -83,12 +88,14 @@ def replay_views(
     moves: list[tuple[int, dict[str, Any]]],
     players: list[str],
     viewers: tuple[Viewer, ...] = (REFEREE,),
+    start: Start | None = None,
 ) -> dict[Viewer, list[dict[str, Any]]]:
     """Each viewer's view after the deal and after every move (the referee's sees every
     card): a replay viewer steps through these without knowing any rule (the client never
     runs the engine). A seat's are the views it was sent live, but for the lobby facts."""
     variants = Variants.from_wire(record.variants)
-    game = Game.new(deck, record.seats, seed, variants, dealer_for(game_no, record.seats))
+    dealer = dealer_for(game_no, record.seats)
+    game = Game.new(deck, record.seats, seed, variants, dealer, start)
     table = TableInfo(
         variants=variants,
         id=record.id,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import LIST_PAGE
+from protocol.constants import LIST_PAGE, NAME_MAX
 from protocol.view import ClockRule
 from server.bots.registry import kind_of
 from server.game import (
@@ -28,6 +28,7 @@ from server.game import (
     Game,
     Move,
     MoveError,
+    Start,
     Variants,
     dealer_for,
     default_deck_text,
@@ -111,10 +112,7 @@ class Lobby:
     def create(self, request: dict[str, Any], owner: object = None, address: str = "") -> Table:
         """A new table from a validated `create` request; bot seats are filled at once, and
         a table of bots only starts at once (a show for spectators)."""
-        if len(self.tables) >= self.max_tables:
-            raise ProtocolError(
-                "too_many_tables", f"this server holds at most {self.max_tables} tables"
-            )
+        self._check_room()
         variants = Variants.from_wire(request.get("variants"))
         deck_name = request.get("deck", DEFAULT_DECK)
         deck_toml = self._deck_text(deck_name, request["seats"])
@@ -130,6 +128,53 @@ class Lobby:
             password_hash=hash_password(request["password"]) if "password" in request else None,
             clock=clock,
         )
+        table = self._open(record, owner, address)
+        # if the bots cannot be stored, the table exists, stopped until a write lands
+        with contextlib.suppress(StoreFailed):
+            table.add_bots(request["bots"])
+        log.info("table %s created: %r, %d seats", table.id, table.name, table.seat_count)
+        self.start_if_full(table)
+        return table
+
+    def play_on(
+        self,
+        source: TableRecord,
+        turn: int,
+        start: Start,
+        seed: int,
+        bot_kind: str,
+        owner: object = None,
+        address: str = "",
+    ) -> Table:
+        """A new table like `source` (deck, variants, seats, and its password, so a private
+        game stays private), whose first game is set up at `start` with the new `seed`; it
+        deals once its asker sits down and starts it (bots take the other seats)."""
+        self._check_room()
+        suffix = f", turn {turn}"
+        record = TableRecord(
+            id=self._new_id(),
+            name=source.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
+            seats=source.seats,
+            bot_kind=bot_kind,
+            variants=source.variants,
+            deck_name=source.deck_name,
+            deck_toml=source.deck_toml,
+            password_hash=source.password_hash,
+            clock=None,
+        )
+        table = self._open(record, owner, address)
+        table.deal_start, table.deal_seed = start, seed
+        log.info("table %s created: played on from table %s, turn %d", table.id, source.id, turn)
+        return table
+
+    def _check_room(self) -> None:
+        if len(self.tables) >= self.max_tables:
+            raise ProtocolError(
+                "too_many_tables", f"this server holds at most {self.max_tables} tables"
+            )
+
+    def _open(self, record: TableRecord, owner: object, address: str) -> Table:
+        """A new table, stored, live and counted against its creator's quotas."""
         table = self._build(record)
         try:
             self.store.save_table(record)
@@ -139,11 +184,6 @@ class Lobby:
         self.tables[table.id] = table
         self.creators[table.id] = (owner, address)
         table.attended = self.settings.clock()
-        # if the bots cannot be stored, the table exists, stopped until a write lands
-        with contextlib.suppress(StoreFailed):
-            table.add_bots(request["bots"])
-        log.info("table %s created: %r, %d seats", table.id, table.name, table.seat_count)
-        self.start_if_full(table)
         return table
 
     def start_if_full(self, table: Table) -> None:
@@ -212,6 +252,7 @@ class Lobby:
                     moves(),
                     table.variants,
                     dealer_for(record.game_no, record.seats),
+                    None if record.start is None else Start.from_json(record.start),
                 )
             except (MoveError, ProtocolError) as exc:
                 raise ValueError(

@@ -18,7 +18,7 @@ import msgspec
 from protocol import MAX_FRAME, ProtocolError, encode, server_messages
 from server.bots.jobs import ReviewPart
 from server.bots.review import Moment, Played, costliest, sentence
-from server.game import Variants, dealer_for, parse_deck
+from server.game import Start, Variants, dealer_for, parse_deck
 from server.searches import Busy, Searches, SearchFailed
 from server.store import Store
 from server.table import Peer
@@ -51,7 +51,7 @@ class Reviews:
         if thought is None:
             if len(self.thinking) >= AT_ONCE:
                 raise ProtocolError("busy", "other reviews are being thought: ask again soon")
-            played = self._played(table_id, game_no, seat)
+            played = finished_game(self.store, table_id, game_no, seat)
             first = self._submit(ReviewPart(played, seat, 0, PART))  # busy at once, if at all
             thought = asyncio.get_running_loop().create_task(self._think(key, played, first))
             self.thinking[key] = thought
@@ -65,30 +65,6 @@ class Reviews:
             task.cancel()
 
     # -- inside ---------------------------------------------------------------------------
-
-    def _played(self, table_id: str, game_no: int, seat: int) -> Played:
-        """The finished game to replay; refused at once if there is none."""
-        if not self.store.has_table(table_id):
-            raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
-        record = self.store.table(table_id)
-        if seat >= record.seats:
-            raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
-        try:
-            seed, moves = self.store.game(table_id, game_no)
-        except ValueError as exc:  # a stored move is missing or unreadable
-            raise ProtocolError("no_record", str(exc)) from None
-        finished = self.store.has_outcome(table_id, game_no) or self.store.ended(table_id, game_no)
-        if seed is None or not finished:
-            raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
-        names = {s.seat: s.name for s in record.seat_records}
-        return Played(
-            deck=parse_deck(record.deck_toml, record.deck_name),
-            variants=Variants.from_wire(record.variants),
-            players=tuple(names.get(s, f"Seat {s + 1}") for s in range(record.seats)),
-            seed=seed,
-            dealer=dealer_for(game_no, record.seats),
-            moves=tuple(moves),
-        )
 
     def _submit(self, part: ReviewPart) -> asyncio.Future[tuple[int, list[Moment]]]:
         try:
@@ -150,3 +126,35 @@ class Reviews:
     @staticmethod
     def _with_rid(review: server_messages.Review, rid: int | None) -> server_messages.Review:
         return msgspec.structs.replace(review, rid=rid)
+
+
+def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Played:
+    """The finished game to replay (for a review of `seat`, or to play on as it); refused
+    at once if there is none, or no such seat."""
+    if not store.has_table(table_id):
+        raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
+    record = store.table(table_id)
+    if seat >= record.seats:
+        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
+    try:
+        seed, moves = store.game(table_id, game_no)
+        start = store.start(table_id, game_no)
+        begun = None if start is None else Start.from_json(start)
+    except ValueError as exc:  # a stored move is missing or unreadable
+        raise ProtocolError("no_record", str(exc)) from None
+    finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
+    if seed is None or not finished:
+        raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
+    names = {s.seat: s.name for s in record.seat_records}
+    return Played(
+        deck=parse_deck(record.deck_toml, record.deck_name),
+        variants=Variants.from_wire(record.variants),
+        players=tuple(names.get(s, f"Seat {s + 1}") for s in range(record.seats)),
+        seed=seed,
+        dealer=dealer_for(game_no, record.seats),
+        moves=tuple(moves),
+        start=begun,
+        covered=frozenset(
+            step for step, (_, cover) in enumerate(store.movers(table_id, game_no)) if cover
+        ),
+    )

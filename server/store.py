@@ -136,6 +136,11 @@ UPGRADES = (
         seen REAL NOT NULL          -- when its owner last used it (Unix time)
     );
     """,
+    # 6: a game played on from a position of another (issue 22 §3) begins there, not at a
+    # deal from its seed: the position is part of the game, as its seed and moves are.
+    """
+    ALTER TABLE games ADD COLUMN start TEXT;  -- JSON (server/game/start.py); NULL: dealt
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -178,6 +183,7 @@ class TableRecord:
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
     chat: list[ChatLine] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
+    start: dict[str, Any] | None = None  # where the current game began, if not at a deal
 
 
 @dataclass
@@ -335,14 +341,26 @@ class Store:
         )
 
     def start_game(
-        self, table_id: str, game_no: int, seed: int, seats: Sequence[SeatRecord] = ()
+        self,
+        table_id: str,
+        game_no: int,
+        seed: int,
+        seats: Sequence[SeatRecord] = (),
+        start: dict[str, Any] | None = None,
     ) -> None:
-        """A deal, with the seats it fills with bots and the banks it sets, as one change."""
+        """A deal (or a `start` position, `Start.to_json`), with the seats it fills with bots
+        and the banks it sets, as one change."""
         self._transaction(
             *(_seat_statement(table_id, seat) for seat in seats),
             (
-                "INSERT INTO games (table_id, game_no, seed) VALUES (:table, :game, :seed)",
-                {"table": table_id, "game": game_no, "seed": seed},
+                "INSERT INTO games (table_id, game_no, seed, start)"
+                " VALUES (:table, :game, :seed, :start)",
+                {
+                    "table": table_id,
+                    "game": game_no,
+                    "seed": seed,
+                    "start": None if start is None else json.dumps(start),
+                },
             ),
             (
                 "UPDATE tables SET game_no = :game WHERE id = :table",
@@ -530,6 +548,7 @@ class Store:
             )
         ]
         record.seed, record.moves = self.game(table_id, record.game_no)
+        record.start = self.start(table_id, record.game_no)
         record.ended = self.ended(table_id, record.game_no)
         record.chat = [
             ChatLine(name, text, bool(watching))
@@ -564,6 +583,20 @@ class Store:
             except (ValueError, msgpack.UnpackException) as exc:
                 raise ValueError(f"move {idx} of game {game_no} is not msgpack ({exc!r})") from None
         return (None if row is None else row[0]), moves
+
+    def start(self, table_id: str, game_no: int) -> dict[str, Any] | None:
+        """Where a game began when not at a deal (`Start.to_json`); ValueError when it is
+        not JSON."""
+        row = self.db.execute(
+            "SELECT start FROM games WHERE table_id = :table AND game_no = :game",
+            {"table": table_id, "game": game_no},
+        ).fetchone()
+        if row is None or row[0] is None:
+            return None
+        try:
+            return dict(json.loads(row[0]))
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise ValueError(f"the start of game {game_no} is not JSON ({exc})") from None
 
     def movers(self, table_id: str, game_no: int) -> list[tuple[int, bool]]:
         """Each move's seat and whether a bot made it for the seat's player, in order."""

@@ -27,6 +27,7 @@ from server.game import (
     Deck,
     Game,
     Move,
+    Start,
     Variants,
     Viewer,
     dealer_for,
@@ -148,6 +149,7 @@ class Table:
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
     wins: dict[int, int] = field(default_factory=dict)  # the series: games won per seat
     deal_seed: int | None = None  # the next deal's seed when given (duplicate deals)
+    deal_start: Start | None = None  # the next game's position instead of a deal (play on)
     outcome: Outcome | None = None  # how the current game ended, once it is over
 
     def changed(self) -> None:
@@ -430,23 +432,26 @@ class Table:
         return True
 
     def _deal(self) -> None:
-        """Fill empty seats with bots and deal a new game (also a rematch's): one write."""
+        """Fill empty seats with bots and deal a new game (also a rematch's), or set up the
+        position it was given to start from (`deal_start`): one write."""
         bots = self._bots_for([i for i, s in enumerate(self.seats) if s is None])
         game_no = self.game_no + 1
         seed = secrets.randbits(SEED_BITS) if self.deal_seed is None else self.deal_seed
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
-        game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer)
+        start = self.deal_start
+        game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer, start)
+        begun = None if start is None else start.to_json()
         bank = self.clock_rule.initial if self.clock_rule else 0.0
         seats = dict(bots) | {i: s for i, s in enumerate(self.seats) if s is not None}
         records = [
             SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank, identity=s.identity)
             for i, s in sorted(seats.items())
         ]
-        self._write(lambda: self.store.start_game(self.id, game_no, seed, records))
+        self._write(lambda: self.store.start_game(self.id, game_no, seed, records, begun))
         for seat, bot in bots:
             self.seats[seat] = bot
         self.game_no, self.game, self.outcome = game_no, game, None
-        self.deal_seed = None  # a rematch is dealt afresh
+        self.deal_seed = self.deal_start = None  # a rematch is dealt afresh
         for holder in self.seats:
             assert holder is not None
             holder.rematch = holder.pause = holder.end = False
@@ -518,6 +523,8 @@ class Table:
         game = self.game
         assert game is not None and game.winners is not None
         movers = self.store.movers(self.id, self.game_no)
+        # a game played on from a chosen position (play_on) is practice: it moves no rating
+        played_on = self.store.start(self.id, self.game_no) is not None
         seats = []
         for seat, holder in enumerate(self.seats):
             assert holder is not None
@@ -526,7 +533,7 @@ class Table:
                 player = player_id(holder.name, None, holder.identity)
             else:
                 player = player_id(holder.name, holder.bot_kind)
-            share = turn_share(movers, seat) if person else 1.0
+            share = (0.0 if played_on else turn_share(movers, seat)) if person else 1.0
             seats.append(SeatResult(player, game.goth[seat], share, holder.name))
         finished = datetime.now(UTC).isoformat(timespec="microseconds")
         self.outcome = Outcome(self.id, self.game_no, finished, tuple(seats), game.winners)

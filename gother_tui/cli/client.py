@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,34 +72,61 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "password": read_secret(args, parser, CLIENT),
     }
     logs.log_client_to_file()
-    connect = partial(WebSocketTransport, trust=trust, door=door_claim(args, parser))
+    door = door_claim(args, parser)  # read once: the door hands it through a pipe
+    connect = partial(WebSocketTransport, trust=trust, door=door)
     if args.plain:
         from gother_tui import plain
 
         return plain.run(plain_options(args, **seat), transport=connect)
+
+    options = client_options(args, **seat, bell=args.bell)
+    return play_between_replays(options, connect, door)
+
+
+def play_between_replays(
+    options: ClientOptions, connect: Callable[..., Any], door: str | None = None
+) -> int:
+    """The client, and the replays between its runs: a replay asked for at the game-over
+    panel runs between two clients (the next resumes the seat), and a replay that ends with
+    "play on from here" starts a client that asks the server for that game."""
     from gother_tui.app import GotherApp
     from gother_tui.record import Reference
 
-    options = client_options(args, **seat, bell=args.bell)
-    while True:  # a replay asked for at the game-over panel runs between two clients
+    while True:
         app = GotherApp(options, transport=connect)
         app.run(mouse=options.mouse)
+        options = replace(options, play_on=None)  # asked once
         if not isinstance(app.return_value, Reference):
             return app.return_code or 0
-        replay_between(app.return_value, client_options(args, url=app.return_value.url))
+        place = replay_between(app.return_value, replace(options, url=app.return_value.url), door)
+        if place is not None:
+            options = replace(options, url=place.url, play_on=place)
 
 
-def replay_between(place: Reference, options: ClientOptions) -> None:
-    """The replay of `place`, after which the client starts again (and resumes the seat)."""
-    from gother_tui.record import RecordError, fetch_record
+def replay_between(
+    place: Reference, options: ClientOptions, door: str | None = None
+) -> Reference | None:
+    """The replay of `place`, after which the client starts again (and resumes the seat);
+    the place to play on from, if the replay ended asking for it. It is fetched as the
+    client connects: with the server's password and the door's claim of our address."""
+    from gother_tui.record import RecordError, Reference, fetch_record
     from gother_tui.replay_app import ReplayApp
 
     try:
-        record = fetch_record(place.url, place.table, place.game, seat=place.seat)
+        record = fetch_record(
+            place.url,
+            place.table,
+            place.game,
+            seat=place.seat,
+            server_password=options.password,
+            door=door,
+        )
     except RecordError as exc:
         print(f"gother replay: {exc}", file=sys.stderr)
-        return
-    ReplayApp(record, options).run(mouse=options.mouse)
+        return None
+    replay = ReplayApp(record, options)
+    replay.run(mouse=options.mouse)
+    return replay.return_value if isinstance(replay.return_value, Reference) else None
 
 
 def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
@@ -161,7 +190,14 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         return 2
     logs.log_client_to_file()
     options = client_options(args, url=place.url if remote else f"file:{args.file}")
-    ReplayApp(record, options, start).run(mouse=options.mouse)
+    replay = ReplayApp(record, options, start)
+    replay.run(mouse=options.mouse)
+    if isinstance(replay.return_value, Reference):  # play on from here, at that server
+        from gother_tui.transport import WebSocketTransport
+
+        return play_between_replays(
+            replace(options, play_on=replay.return_value), WebSocketTransport
+        )
     return 0
 
 

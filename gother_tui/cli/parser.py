@@ -234,7 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
         "revealed, or with --seat only what that seat saw (v reveals the rest): Left/Right "
         "step one move, [ ] one turn, { } one round, Home/End jump to the deal or the end. "
         "URL may be a reference a player pasted, ws://HOST:PORT/TABLE/GAME#seat2-turn31. "
-        "Read-only.",
+        "Read-only; in a seat's replay from a server, p plays on from here: a new game "
+        "against bots from the start of that turn, as the seat knew it.",
     )
     replay.add_argument(
         "file",

@@ -127,6 +127,14 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 "a finished game one turn at a time, as a seat saw it (yours, at your table); "
                 "a pasted reference ws://HOST/TABLE/GAME#seat2-turn31 too; next: the next turn",
             ),
+            Spec(
+                "play",
+                ("play-on",),
+                "play on [TURN]",
+                "after replay: a new game against bots from the start of turn TURN (the "
+                "turn last told), as the replay's seat knew it; the cards it did not see "
+                "are dealt afresh",
+            ),
             Spec("leave", (), "leave", "leave the table (a bot takes your seat in a game)"),
             Spec(
                 "tournament",

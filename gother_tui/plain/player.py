@@ -491,6 +491,29 @@ class Player:
         self.replaying = (record, turn + 1)
         self.say(*lines)
 
+    async def do_play(self, args: str) -> None:
+        """`play on [TURN]` (or `play-on TURN`): play on from the replay last told."""
+        words_ = args.split()
+        if words_ and words_[0].lower() == "on":
+            words_.pop(0)
+        if self.replaying is None:
+            raise Problem("play on follows a replay: replay a game, then play on [TURN].")
+        record, told = self.replaying
+        if record.seat is None:
+            raise Problem("play on plays a seat: replay the game as one (replay ... seat N).")
+        if len(words_) > 1 or (words_ and not (words_[0].isdigit() and int(words_[0]) >= 1)):
+            raise Problem("play on [TURN]: TURN is a number from 1.")
+        turn = int(words_[0]) if words_ else told
+        reply = await self.client.ask(
+            "play_on", table=record.table.id, game=record.game, seat=record.seat, turn=turn
+        )
+        if isinstance(reply, sm.Joined):
+            self.replaying = None
+            self.say(
+                f"Playing on from turn {turn} of {record.name}, as seat {record.seat + 1} knew "
+                "it, against bots; the cards it did not see are dealt afresh."
+            )
+
     async def fetch_record(self, place: replay.Place) -> GameRecord | None:
         """The record of `place`'s game with its seat's views, part by part (None: the
         server refused, and that was said)."""

@@ -3,7 +3,9 @@
 ←/→ step one move, [/] one turn, {/} one round, Home/End jump to the deal / the end, o
 shows the results at the end. A record of the referee's views reveals every hand: they are
 listed where the chat would be. A seat's replay shows only what that seat saw (its own hand,
-the public piles), until v reveals every hand or the end does. Nothing is ever sent anywhere.
+the public piles), until v reveals every hand or the end does. Nothing is ever sent anywhere:
+p (play on from here) ends the replay with its place, and the command line then asks the
+server for a new game from the start of that turn, as the seat knew it.
 
 The screen reads where it is from its `Replay` (the record, `position`, `seat`, `revealed`)
 and moves only through `show_position` and `reveal`, so other panels can share them.
@@ -52,6 +54,8 @@ class Replay(Protocol):
     def show_position(self, index: int) -> None: ...
 
     def reveal(self, on: bool) -> None: ...
+
+    def play_on(self) -> None: ...
 
 
 def position_text(
@@ -159,6 +163,14 @@ class ReplayScreen(TableScreen):
             id="replay.reveal",
             tooltip="a seat's replay: show every hand, or only what the seat saw",
         ),
+        Binding(
+            "p",
+            "play_on",
+            "Play on",
+            id="replay.play_on",
+            tooltip="a new game against bots from the start of this turn, as this seat knew "
+            "it (the cards it did not see dealt afresh)",
+        ),
         Binding("home", "jump(0)", "Deal", show=False, id="replay.first", tooltip="the deal"),
         Binding("end", "jump(-1)", "End", show=False, id="replay.last", tooltip="the end"),
         Binding("q", "app.quit", "Quit", show=False, id="replay.quit", tooltip="quit"),
@@ -215,6 +227,10 @@ class ReplayScreen(TableScreen):
             return False
         if action == "reveal":
             return self.replay.seat is not None
+        if action == "play_on":  # a seat's replay from a server, before the game's end
+            view = self.session.view
+            playable = view is not None and not view.over and self.replay.seat is not None
+            return playable and self.replay.reference() is not None
         return super().check_action(action, parameters)
 
     def action_step(self, delta: int) -> None:
@@ -231,6 +247,9 @@ class ReplayScreen(TableScreen):
     def action_round(self, delta: int) -> None:
         starts = self.replay.record.round_starts()
         self.replay.show_position(step_to(starts, self.replay.position, delta))
+
+    def action_play_on(self) -> None:
+        self.replay.play_on()
 
     def action_reveal(self) -> None:
         self.replay.reveal(not self.replay.revealed)

@@ -7,12 +7,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from server.game import Deck, Move, View
+from server.game import Deck, Move, Start, View
 
 from .advise import HINT_TIME, Advice, advise
 from .ismcts import THINK_TIME
+from .play_on import play_on
 from .registry import make_bot
 from .review import DECISION_TIME, Moment, Played, judge
+
+# seconds: a replay to the turn and one sampled world (bench/play_on.py: at most 9 ms for a
+# whole 4-seat game of heuristic bots on a loaded machine), with room for longer games
+PLAY_ON_TIME = 0.02
 
 
 @dataclass(frozen=True)
@@ -70,3 +75,21 @@ class ReviewPart:
         return len(decisions), [
             judge(seen, self.played.deck, move, step) for seen, move, step in part
         ]
+
+
+@dataclass(frozen=True)
+class PlayOnDeal:
+    """The start of a game played on from `turn` of a finished game as `seat` knew it
+    (`play_on`): the worker replays the game to that turn, and samples from the seat's view."""
+
+    played: Played
+    seat: int
+    turn: int
+    seed: int
+
+    @property
+    def think(self) -> float:
+        return PLAY_ON_TIME
+
+    def run(self) -> tuple[Start, int] | str:
+        return play_on(self.played, self.seat, self.turn, self.seed)

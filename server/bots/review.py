@@ -26,6 +26,7 @@ from server.game import (
     Draw,
     Game,
     Move,
+    Start,
     Variants,
     View,
     move_from_wire,
@@ -71,7 +72,7 @@ def judge(seen: View, deck: Deck, played: Move, step: int) -> Moment:
 @dataclass(frozen=True)
 class Played:
     """A finished game as its record holds it, enough to replay it: the deck, the variants,
-    the seed, the dealer and every (seat, wire move)."""
+    the seed, the dealer, every (seat, wire move), and where it began if not at a deal."""
 
     deck: Deck
     variants: Variants
@@ -79,11 +80,20 @@ class Played:
     seed: int
     dealer: int
     moves: tuple[tuple[int, dict[str, object]], ...]
+    start: Start | None = None
+    covered: frozenset[int] = frozenset()  # the steps a bot made in the place of a player
+
+    def begin(self) -> Game:
+        """The game as it began, before its first move."""
+        return Game.new(
+            self.deck, len(self.players), self.seed, self.variants, self.dealer, self.start
+        )
 
     def decisions(self, seat: int) -> list[tuple[View, Move, int]]:
-        """Every decision of `seat`: the view it had (no log: a search does not read it),
-        the move it made, and that move's place in the game."""
-        game = Game.new(self.deck, len(self.players), self.seed, self.variants, self.dealer)
+        """Every decision of `seat`'s player: the view it had (no log: a search does not
+        read it), the move it made, and that move's place in the game. A move a bot made in
+        the player's place (away, or out of time) is none of theirs."""
+        game = self.begin()
         seats = tuple(
             SeatInfo(i, name, bot=False, connected=True, covered=False, rematch=False)
             for i, name in enumerate(self.players)
@@ -91,7 +101,7 @@ class Played:
         found = []
         for step, (mover, wire) in enumerate(self.moves):
             move = move_from_wire(mover, wire)
-            if mover == seat:
+            if mover == seat and step not in self.covered:
                 found.append((view(game, seat, log_size=0, seats=seats), move, step))
             game.apply(move)
         return found

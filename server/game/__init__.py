@@ -29,6 +29,7 @@ from protocol.view import (
 from .cards import Deck, DeckError, default_deck, default_deck_text, load_deck, parse_deck
 from .legal import legal
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError, move_from_wire
+from .start import Start
 from .state import Game, Phase, dealer_for
 from .view import REFEREE, SPECTATOR, Viewer, story, view
 
@@ -62,6 +63,7 @@ __all__ = [
     "Placed",
     "Player",
     "Reshuffled",
+    "Start",
     "Swooned",
     "TurnBegan",
     "Variants",

@@ -37,6 +37,7 @@ from protocol.view import (
 
 from .cards import Deck
 from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
+from .start import Start
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
 Source = Literal["deck", "discard"]
@@ -100,8 +101,30 @@ class Game:
         seed: int,
         variants: Variants | None = None,
         dealer: int = 0,
+        start: Start | None = None,
     ) -> Game:
-        """R3, R4: shuffle with the seeded RNG, deal five each, the dealer starts."""
+        """R3, R4: shuffle with the seeded RNG, deal five each, the dealer starts; or, with a
+        `start`, set up that position instead of a deal (a played-on game: its dealer is the
+        start's, and the seed serves the reshuffles to come)."""
+        if start is not None:
+            if start.players != players:
+                raise ValueError(f"a start of {start.players} seats for a game of {players}")
+            return cls.from_position(
+                deck,
+                hands=start.hands,
+                fates=start.fates,
+                draw_pile=start.draw_pile,
+                discard=start.discard,
+                turn=start.turn,
+                phase=start.phase,
+                round=start.round,
+                seed=seed,
+                variants=variants,
+                known=start.known,
+                dealer=start.dealer,
+                draw_pool=start.draw_pool,
+                pool_draws=start.pool_draws,
+            )
         game = cls(deck, variants or Variants(), seed, players)
         if not 0 <= dealer < players:
             raise ValueError(f"dealer {dealer}: seats are 0-{players - 1}")
@@ -125,9 +148,10 @@ class Game:
         moves: Iterable[Move],
         variants: Variants | None = None,
         dealer: int = 0,
+        start: Start | None = None,
     ) -> Game:
-        """Principle 3: the same seed and the same moves rebuild the same state."""
-        game = cls.new(deck, players, seed, variants, dealer)
+        """Principle 3: the same seed (and start) and the same moves rebuild the same state."""
+        game = cls.new(deck, players, seed, variants, dealer, start)
         for move in moves:
             game.apply(move)
         return game

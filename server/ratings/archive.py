@@ -21,6 +21,7 @@ from server.game import (
     DeckError,
     Game,
     MoveError,
+    Start,
     Variants,
     dealer_for,
     move_from_wire,
@@ -52,6 +53,7 @@ def replayed(store: Store) -> list[Outcome]:
             record = store.table(table_id)
             seed, moves = store.game(table_id, game_no)
             assert seed is not None  # the games row holds it
+            start = store.start(table_id, game_no)
             game = Game.replay(
                 parse_deck(record.deck_toml, record.deck_name),
                 record.seats,
@@ -59,6 +61,7 @@ def replayed(store: Store) -> list[Outcome]:
                 (move_from_wire(seat, move) for seat, move in moves),
                 Variants.from_wire(record.variants),
                 dealer_for(game_no, record.seats),
+                None if start is None else Start.from_json(start),
             )
         except (ValueError, TypeError, KeyError, DeckError, MoveError, ProtocolError) as exc:
             log.error("game %d of table %s cannot be replayed (%r)", game_no, table_id, exc)

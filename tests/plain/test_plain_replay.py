@@ -82,3 +82,39 @@ async def test_replay_asks_again_when_the_record_outruns_the_budget(server, url,
         refused = [e for e in raven.errors() if e.code == "rate_limited"]
         assert refused and not any("refused" in line for line in raven.transcript.lines)
     await close_all(player)
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_play_on_after_a_replay_sits_you_in_a_new_game_from_that_turn(server, url, tmp_path):
+    table, player = await played(url, 3, 0, {})
+    record = parse_record(game_record(server.store, table, seat=1))
+    assert record.seen is not None
+    async with InProcess(url, tmp_path) as raven:
+        await raven.transcript.until(r"^  1: Kept")
+        raven.type("play on")  # nothing replayed yet
+        await raven.transcript.until(r"^play on follows a replay: replay a game")
+        raven.type(f"replay {table} seat 2 turn 2")  # seat 2's own turn: the game waits on it
+        await raven.transcript.until(r"^Next: replay next \(turn 3\)\.$")
+        raven.type("play on x")
+        await raven.transcript.until(r"^play on \[TURN\]: TURN is a number from 1\.$")
+        raven.type("play-on 9999")
+        await raven.transcript.until(r"^The server refused: the game has turns 1-")
+        raven.type("play on")  # the turn last told
+        await raven.transcript.until(
+            r"^Playing on from turn 2 of Kept, as seat 2 knew it, against bots"
+        )
+        asked = [m for m in raven.sent if m.get("t") == "play_on"]
+        assert asked[-1] | {"rid": None} == {
+            "t": "play_on",
+            "rid": None,
+            "table": table,
+            "game": 1,
+            "seat": 1,
+            "turn": 2,
+        }
+        new = next(t for t in server.lobby.tables if t != table)
+        then = record.seen[record.turn_position(2)]
+        game = server.lobby.tables[new].game
+        assert game is not None and game.fates == [list(p.fate) for p in then.players]
+        assert tuple(game.hands[1]) == then.hand  # the hand it held; the others dealt afresh
+    await close_all(player)

@@ -38,6 +38,7 @@ CONTRACT_CODES = {
     "paused",
     "too_many_seats",
     "no_record",
+    "no_such_turn",
     "name_taken",
     "no_tournaments",
     "no_such_tournament",

@@ -69,6 +69,7 @@ FULL: dict[str, dict[str, Any]] = {
     "end": {"t": "end"},
     "record": {"t": "record", "table": "t1", "game": 2, "part": 3, "password": "hunter2"},
     "review": {"t": "review", "table": "t1", "seat": 2, "game": 2, "password": "hunter2"},
+    "play_on": {"t": "play_on", "table": "t1", "seat": 2, "turn": 31, "game": 2, "bot": "hard"},
     "tournament_create": {
         "t": "tournament_create",
         "name": "Big Night",
@@ -152,7 +153,10 @@ def test_a_request_acting_on_a_table_may_name_it(kind: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "kind", sorted(set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record", "review", "resume"})
+    "kind",
+    sorted(
+        set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record", "review", "play_on", "resume"}
+    ),
 )
 def test_requests_that_act_on_no_table_take_no_table(kind: str) -> None:
     assert rejected({**FULL[kind], "table": "t7"}).message == f"{kind}: unknown field 'table'"

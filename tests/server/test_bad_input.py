@@ -428,6 +428,7 @@ async def test_every_request_before_hello_is_hello_first(server, url):
         "end": {},
         "record": {"table": table},
         "review": {"table": table, "seat": 0},
+        "play_on": {"table": table, "seat": 0, "turn": 1},
         "tournament_create": {"name": "Sneaky", "rounds": 2, "seats": 4, "password": "x"},
         "tournament_join": {"tournament": "n1"},
         "tournament_start": {"tournament": "n1"},

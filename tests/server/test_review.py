@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from protocol import server_messages
-from tests.server.netkit import Client, close_all, play_to_end
+from tests.server.netkit import Client, close_all, first_legal_move, play_to_end
 from tests.server.test_searches import frozen, running, the_worker, until
 
 SHORT = {"round_cap": 1}  # a round: a review of it is a few seconds of search
@@ -146,3 +146,26 @@ async def test_a_review_too_long_for_a_frame_is_refused_in_words(server, url, mo
     assert "too long" in refused["message"]
     assert (table, 1, 0) not in server.reviews.kept
     await player.close()
+
+
+@pytest.mark.parametrize("config", [{"grace": 0.05}], indirect=True)
+async def test_a_review_leaves_out_the_moves_a_bot_made_in_the_players_place(server, url):
+    """The player makes one decision and goes; a bot covers the rest of the game."""
+    host = await Client.connect(url, "Host")
+    created = await host.request("create", name="Left", seats=3, bots=2, variants=SHORT)
+    await host.close()
+    player = await Client.connect(url, "Player")
+    table = created["table"]
+    assert (await player.request("join", table=table, seat=0))["t"] == "joined"
+    view = await player.state(lambda v: v["legal"] is not None)
+    assert (await player.request("move", move=first_legal_move(view["legal"])))["t"] == "state"
+    await player.close()  # away: past the grace, a bot plays the seat to the end
+    friend = await Client.connect(url, "Friend")
+    await friend.request("watch", table=table)
+    await friend.state(lambda v: v["phase"] == "over")
+    movers = server.store.movers(table, 1)
+    mine = [step for step, (seat, cover) in enumerate(movers) if seat == 0 and not cover]
+    assert mine and any(seat == 0 and cover for seat, cover in movers)  # both kinds made
+    review = await reviewed(friend, table=table, seat=0)
+    assert [m["step"] for m in review["moments"]] == mine, review
+    await friend.close()
