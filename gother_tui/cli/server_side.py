@@ -30,8 +30,7 @@ def simulate(
     jobs: int,
     iterations: int | None = None,
 ) -> tuple[dict[str, Any], str]:
-    """`gother simulate`: the summary, and the report people read; `iterations`: a
-    searching bot's a move (None: the simulation's own default)."""
+    """`gother simulate`: its summary and report (`iterations` None: the simulation's own)."""
     from server.game import DeckError, default_deck, load_deck
     from server.simulate import ITERATIONS, format_report
     from server.simulate import simulate as run
@@ -52,21 +51,17 @@ def default_data_dir(db: str) -> Path:
 
 
 def self_signed(db: str, host: str) -> tuple[str, str]:
-    """`gother serve --tls` without a certificate: (certfile, keyfile) of the one made
-    and kept in the data folder."""
+    """`gother serve --tls` without a certificate: the (certfile, keyfile) kept for it."""
     from server.tls import self_signed as kept
 
     cert, key = kept(default_data_dir(db) / "tls", host)
     return str(cert), str(key)
 
 
-def config_defaults() -> dict[str, Any]:
-    """Every ServerConfig field's default, by name (`gother serve --help` says them)."""
-    import dataclasses
-
+def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
     from server.app import ServerConfig
 
-    return {f.name: getattr(ServerConfig(), f.name) for f in dataclasses.fields(ServerConfig)}
+    return vars(ServerConfig())
 
 
 def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
@@ -74,31 +69,29 @@ def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any)
     `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""
     from server.app import ServerConfig, run
 
-    asyncio.run(run(ServerConfig(**config, ssh=_ssh(ssh), web=_web(web))))
+    ssh_door, web_door = _doors(ssh, web)
+    asyncio.run(run(ServerConfig(**config, ssh=ssh_door, web=web_door)))
 
 
-def _ssh(options: dict[str, Any] | None) -> SshOptions | None:
+def _doors(
+    ssh: dict[str, Any] | None, web: dict[str, Any] | None
+) -> tuple[SshOptions | None, WebOptions | None]:
+    """Each door's options from their fields (None: no such door; web's need the [web] extra)."""
     from server.ssh import SshLimits, SshOptions
 
-    if options is None:
-        return None
-    return SshOptions(**{**options, "limits": SshLimits(**options["limits"])})
-
-
-def _web(options: dict[str, Any] | None) -> WebOptions | None:
-    if options is None:
-        return None
+    ssh_door = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
+    if web is None:
+        return ssh_door, None
     from server.web.door import WebOptions
 
-    return WebOptions(**options)
+    return ssh_door, WebOptions(**web)
 
 
 def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: Any) -> None:
-    """`gother door ssh|web`: serve until SIGINT or SIGTERM. `options` is an SshOptions' or
-    a WebOptions' fields, `spec` a DoorSpec's other fields; the key is read from `key_file`."""
+    """`gother door ssh|web` (`options` the door's, `spec` a DoorSpec's): serve till SIGTERM."""
     from server.doors import DoorSpec, DoorUnreachable, read_door_key, run_alone
 
-    chosen = _ssh(options) if kind == "ssh" else _web(options)
+    chosen = _doors(options, None)[0] if kind == "ssh" else _doors(None, options)[1]
     assert chosen is not None
     try:
         key = read_door_key(Path(key_file))
@@ -131,8 +124,7 @@ def export(db: str, table: str, file: str, game: int | None) -> int:
 
 
 class PrivateServer:
-    """`gother play`'s server: 127.0.0.1, a free port, games in memory. Its methods run in
-    the server's own event loop."""
+    """`gother play`'s server: 127.0.0.1, a free port, games in memory, in a loop of its own."""
 
     def __init__(self, bot_delay: float) -> None:
         self.bot_delay = bot_delay
