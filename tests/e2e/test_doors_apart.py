@@ -152,6 +152,7 @@ def test_doors_on_a_second_machine_let_their_players_in_at_their_own_addresses(t
         player = door_host.another_address(3)  # the players' machine, beside the door's
         serve_log = game_dir / "serve.log"
         pin = wait_for("the fingerprint", lambda: FINGERPRINT.search(serve_log.read_text()))[1]
+        assert key_file.stat().st_mode & 0o777 == 0o600  # the server made it private
         copied = door_dir / "door.key"  # as `scp -p` brings it: 0600
         shutil.copyfile(key_file, copied)
         copied.chmod(0o600)
@@ -214,13 +215,13 @@ def test_doors_on_a_second_machine_let_their_players_in_at_their_own_addresses(t
             finally:
                 tmux.kill()
 
-            # each door player counts at the player's address, told by the door's claim:
-            # their connections come from the door's, for the player's
+            # each door player counts at the player's address, told by the door's claim,
+            # on a connection from the door's machine
             log = serve_log.read_text
             for name in ("Raven", "Wren"):
-                closed = re.compile(rf"closed: {name}@\S+ for (\S+)")
+                closed = re.compile(rf"closed: {name}@(\S+):\d+ for (\S+)")
                 found = wait_for(f"{name}'s connection to close", partial(last, closed, log))
-                assert found[1] == player, found[0]
+                assert found.groups() == (door_host.address, player), found[0]
             came = re.compile(rf"connection from \S*@(\S+):\d+ for {re.escape(player)}\b")
             claimed = came.findall(log())
             assert len(claimed) >= 2 and set(claimed) == {door_host.address}, claimed
