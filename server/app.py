@@ -18,7 +18,7 @@ import ssl
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -178,6 +178,13 @@ class Connection:
     key: bytes | None = None  # the public key its hello named, proved or not
     challenge: bytes | None = None  # what `prove` must sign, until it is tried once
     identity: str | None = None  # proved: the lasting identity its seats and name hang on
+    # where the socket comes from, kept from the start: a closed TLS socket forgets it (and
+    # it is None already for one dropped mid-handshake)
+    peer: tuple[str, int] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.ws.remote_address:
+            self.peer = (str(self.ws.remote_address[0]), int(self.ws.remote_address[1]))
 
     def at(self, table: Table) -> None:
         """This connection came to `table` (joined, resumed or watched it)."""
@@ -192,10 +199,10 @@ class Connection:
         if self.last is table:
             self.last = self.watched or self.seated
 
-    @cached_property
+    @property
     def socket_address(self) -> str:
         """Where the connection comes from (a door's own machine, for a door's player)."""
-        return str(self.ws.remote_address[0]) if self.ws.remote_address else ""
+        return self.peer[0] if self.peer else ""
 
     @property
     def address(self) -> str:
@@ -256,8 +263,7 @@ class Connection:
             self.queued -= len(frame)
 
     def describe(self) -> str:
-        # None once a TLS socket is gone (a client that dropped it mid-handshake)
-        host, port = (self.ws.remote_address or ("?", 0))[:2]
+        host, port = self.peer or ("?", 0)
         via = f" for {self.claimed}" if self.claimed else ""  # a door's player
         return f"{self.name or '?'}@{host}:{port}{via}"
 

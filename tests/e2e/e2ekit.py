@@ -132,35 +132,41 @@ class Tmux:
 
 
 @contextmanager
-def gother_serve(
-    folder: Path, *args: str, host: str = "127.0.0.1", prefix: Sequence[str] = ()
-) -> Iterator[int]:
-    """`gother serve` on `host` (127.0.0.1 unless a test made its own network), port 0, its
-    database `folder/games.db`, its log (stderr) written to `folder/serve.log`, with `args`
-    added, run after `prefix` (e.g. `ip netns exec NAME`); yields the port it logged, and
-    stops the server on the way out."""
-    log = folder / "serve.log"
-    with log.open("w") as sink:  # a file, never an unread pipe: the server cannot block on it
+def gother_running(
+    log: Path, *argv: str, ready: re.Pattern[str], prefix: Sequence[str] = ()
+) -> Iterator[re.Match[str]]:
+    """`gother ARGV…` run after `prefix` (e.g. `ip netns exec NAME`), its log (stderr)
+    written to `log`; yields what `ready` found in the log once it is there, and stops the
+    process on the way out."""
+    with log.open("w") as sink:  # a file, never an unread pipe: gother cannot block on it
         proc = subprocess.Popen(
-            [
-                *prefix,
-                *(str(GOTHER), "serve", "--host", host, "--port", "0"),
-                *("--db", str(folder / "games.db"), *args),
-            ],
+            [*prefix, str(GOTHER), *argv],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=sink,
         )
-    listening = re.compile(rf"listening on wss?://{re.escape(host)}:(\d+)")
     try:
         match = wait_for(
-            "gother serve to listen",
-            lambda: proc.poll() is not None or listening.search(log.read_text()),
+            f"gother {argv[0]} to be ready",
+            lambda: proc.poll() is not None or ready.search(log.read_text()),
         )
-        assert proc.poll() is None, "gother serve did not start:\n" + log.read_text()
-        yield int(match.group(1))
+        assert proc.poll() is None, f"gother {argv[0]} did not start:\n" + log.read_text()
+        yield match
     finally:
         stop(proc)
+
+
+@contextmanager
+def gother_serve(
+    folder: Path, *args: str, host: str = "127.0.0.1", prefix: Sequence[str] = ()
+) -> Iterator[int]:
+    """`gother serve` on `host` (127.0.0.1 unless a test made its own network), port 0, its
+    database `folder/games.db`, its log written to `folder/serve.log`, with `args` added,
+    run after `prefix`; yields the port it logged."""
+    argv = ("serve", "--host", host, "--port", "0", "--db", str(folder / "games.db"), *args)
+    listening = re.compile(rf"listening on wss?://{re.escape(host)}:(\d+)")
+    with gother_running(folder / "serve.log", *argv, ready=listening, prefix=prefix) as match:
+        yield int(match.group(1))
 
 
 def create_table(port: int, name: str, seats: int, bots: int = 0, **create: Any) -> str:

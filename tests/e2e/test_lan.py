@@ -8,62 +8,16 @@ Needs root and iproute2 (`ip netns`), as CI has; skipped with the reason otherwi
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 
 import pytest
 
 from tests.e2e.e2ekit import GOTHER, gother_serve, wait_for
+from tests.e2e.netnskit import Host, needs_netns, two_hosts
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0 or shutil.which("ip") is None,
-    reason="network namespaces need root and iproute2 (`ip`)",
-)
+pytestmark = needs_netns
 
-SUBNET = "10.213.{}.{}"  # private, and only ever inside the test's namespaces
 ANNOUNCED = "announcing _gother._tcp"  # server/announce.py's log line once it announces
-
-
-def ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
-
-
-@dataclass(frozen=True)
-class Host:
-    netns: str
-    address: str
-
-    def command(self, *args: str) -> list[str]:
-        return ["ip", "netns", "exec", self.netns, *args]
-
-
-@contextmanager
-def two_hosts() -> Iterator[tuple[Host, Host]]:
-    """Two namespaces on one private /24, linked by a veth pair; torn down on the way out."""
-    tag = uuid.uuid4().hex[:6]
-    net = int(tag[:2], 16)
-    hosts = (Host(f"gt-{tag}-a", SUBNET.format(net, 1)), Host(f"gt-{tag}-b", SUBNET.format(net, 2)))
-    ends = (f"gt{tag}a", f"gt{tag}b")  # interface names: at most 15 characters
-    made: list[str] = []
-    try:
-        for host in hosts:
-            ip("netns", "add", host.netns)
-            made.append(host.netns)
-        ip("link", "add", ends[0], "type", "veth", "peer", "name", ends[1])
-        for host, end in zip(hosts, ends, strict=True):
-            ip("link", "set", end, "netns", host.netns)
-            ip("-n", host.netns, "addr", "add", f"{host.address}/24", "dev", end)
-            ip("-n", host.netns, "link", "set", end, "up")
-            ip("-n", host.netns, "link", "set", "lo", "up")
-        yield hosts
-    finally:
-        for netns in made:  # deleting a namespace deletes its end of the pair too
-            subprocess.run(["ip", "netns", "del", netns], capture_output=True, timeout=30)
 
 
 def listing(host: Host) -> subprocess.CompletedProcess[str]:

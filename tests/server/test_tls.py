@@ -6,6 +6,7 @@ upset the server. Real TLS, real processes, all on 127.0.0.1."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import ssl
@@ -17,6 +18,7 @@ import pytest
 from cryptography import x509
 from websockets.asyncio.client import connect
 
+from protocol import PROTOCOL_VERSION, decode, encode
 from protocol.fingerprint import fingerprint, parse_fingerprint
 from server.app import GotherServer, ServerConfig
 from server.tls import certificate_fingerprint, self_signed
@@ -91,6 +93,30 @@ async def test_a_client_that_drops_a_tls_connection_leaves_the_server_well(tmp_p
             ws = await connect(f"wss://127.0.0.1:{server.port}", ssl=context)
             await ws.close()  # the server still serves
         assert "connection handler failed" not in caplog.text
+    finally:
+        await server.close()
+
+
+async def test_a_tls_players_closed_connection_is_logged_at_its_address(tmp_path, caplog):
+    """It read `Crow@?:0` once: a closed TLS socket forgets where it came from."""
+    cert, secret = self_signed(tmp_path / "certs", "127.0.0.1")
+    server = GotherServer(
+        ServerConfig(host="127.0.0.1", port=0, certfile=str(cert), keyfile=str(secret))
+    )
+    await server.start()
+    try:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        with caplog.at_level(logging.INFO):
+            async with connect(f"wss://127.0.0.1:{server.port}", ssl=context) as ws:
+                own = ws.local_address[1]
+                hello = {"t": "hello", "v": PROTOCOL_VERSION, "name": "Crow", "rid": 1}
+                await ws.send(encode(hello))
+                assert decode(await ws.recv())["t"] == "welcome"
+            closed = f"connection closed: Crow@127.0.0.1:{own}"
+            async with asyncio.timeout(30):
+                while closed not in caplog.text:
+                    await asyncio.sleep(0.01)
     finally:
         await server.close()
 
