@@ -197,26 +197,6 @@ class Game:
         game._settle()
         return game
 
-    def clone(self) -> Game:
-        """An independent copy for search (the RNG included, so it plays on identically)."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.hands = [h[:] for h in self.hands]
-        other.fates = [f[:] for f in self.fates]
-        other.known = [set(k) for k in self.known]
-        other.goth, other.sickness_sum, other.money = (
-            self.goth[:],
-            self.sickness_sum[:],
-            self.money[:],
-        )
-        other.changes = self.changes[:]
-        other.draw_pile, other.discard = self.draw_pile[:], self.discard[:]
-        other.pool_draws = self.pool_draws[:]
-        other.moves, other.events = self.moves[:], self.events[:]
-        return other
-
     # -- scores (R5, R6, R8, R9) ----------------------------------------------------------
 
     def sickness(self, seat: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 from protocol import decode, encode, server_messages
@@ -101,7 +102,7 @@ def test_r6_a_hint_says_sickens_only_when_sickness_gets_past_a_banked_cure():
         if not isinstance(move, Distribute):
             continue
         why = Why(view(game, seat), DECK)
-        after = game.clone()
+        after = copy.deepcopy(game)
         after.apply(move)
         for to, card in move.give:
             if to == seat or DECK.sickness[card] <= 0:

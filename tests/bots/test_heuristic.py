@@ -3,6 +3,7 @@ bot on the ladder."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -251,7 +252,7 @@ def test_the_visible_stomach_bug_is_answered_with_the_cure():
     """Issue 12: the old heuristic put the +4 card on itself and was swooned from 19 by
     the Stomach Bug everyone had seen seat 1 take. The cure on its own pile saves it."""
     game = stomach_bug_in_plain_sight()
-    greedy = game.clone()  # the trap is real: +4 on itself, then the Stomach Bug swoons it
+    greedy = copy.deepcopy(game)  # the trap is real: +4 on itself, then the Stomach Bug swoons it
     greedy.apply(Distribute(0, ((0, CREPT), (1, PASTEL), (2, SMILING), (3, GLOVES))))
     assert greedy.sickness(0) + S[STOMACH_BUG] >= 5
     assert placements(decide(game))[0] == NAP

@@ -107,19 +107,6 @@ def test_reshuffles_are_part_of_the_determinism():
     assert snapshot(Game.replay(DECK, 5, 31, game.moves, game.variants)) == snapshot(game)
 
 
-def test_clone_is_independent_and_plays_on_identically():
-    game = Game.new(DECK, 4, seed=9)
-    play_random(game, random.Random(9), 40)
-    before = snapshot(game)
-    twin = game.clone()
-    assert snapshot(twin) == before
-    rng_a, rng_b = random.Random(3), random.Random(3)
-    play_random(twin, rng_a, 200)
-    assert snapshot(game) == before  # the clone shares nothing mutable
-    play_random(game, rng_b, 200)
-    assert snapshot(game) == snapshot(twin)
-
-
 @settings(max_examples=30, deadline=None)
 @given(players=players_st, variants=variants_st, seed=seed_st, steps=st.integers(0, 200))
 def test_from_position_of_a_reached_position_asks_the_same_decision(players, variants, seed, steps):

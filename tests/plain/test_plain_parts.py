@@ -4,6 +4,7 @@ cards and seats, and the lines it writes."""
 
 from __future__ import annotations
 
+import copy
 import io
 import random
 
@@ -135,7 +136,7 @@ def test_the_story_is_the_narrators_sentences_with_who_came_and_went():
 def accepted(game: Game, seat: int, move: dict) -> bool:
     """The protocol takes the request and the engine takes the move."""
     validate_request({"t": "move", "move": move})
-    game.clone().apply(move_from_wire(seat, move))
+    copy.deepcopy(game).apply(move_from_wire(seat, move))
     return True
 
 
