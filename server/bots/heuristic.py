@@ -70,11 +70,11 @@ def scored_moves(evaluator: Evaluator, legal: Legal) -> Scored:
     seat = position.me
     match legal:
         case LegalDiscardFate(cards):
-            kinds, worth = evaluator.kinds, {}  # a Fate pile holds many cards of a kind
+            kinds, by_kind = evaluator.kinds, {}  # a Fate pile holds many cards of a kind
             for card in cards:
-                if kinds[card] not in worth:
-                    worth[kinds[card]] = fate_worth(evaluator, card)
-            return [(worth[kinds[c]], DiscardFate(seat, c)) for c in cards]
+                if kinds[card] not in by_kind:
+                    by_kind[kinds[card]] = fate_worth(evaluator, card)
+            return [(by_kind[kinds[c]], DiscardFate(seat, c)) for c in cards]
         case LegalDistribute():
             return [(score, Distribute(seat, give)) for score, give in placements(evaluator, legal)]
         case LegalDraw(deck, discard):
