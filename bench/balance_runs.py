@@ -157,7 +157,7 @@ def summary(args: argparse.Namespace) -> None:
         seats = " · ".join(f"{100 * p:.1f} ± {100 * e:.1f}" for p, e in row["seats"])
         print(
             f"| {players} | {','.join(kinds)} | {iterations} | {row['games']}"
-            f" | {row['rounds_median']} | {row['rounds_p90']}"
+            f" | {row['rounds_median']:g} | {row['rounds_p90']}"
             f" | {row['capped']} ({100 * row['capped'] / row['games']:.1f} %)"
             f" | {seats} ({100 / players:.1f}) | {row['swoons']:.1f} | {row['reshuffles']:.1f} |"
         )
