@@ -145,8 +145,12 @@ def table_row(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
 
 def summary(args: argparse.Namespace) -> None:
     tables: defaultdict[Table, list[dict[str, Any]]] = defaultdict(list)
+    counted = set()
     for record in records(args.results):
-        tables[game_key(record)[0]].append(record)
+        key = game_key(record)
+        if key not in counted:  # two runs started on one file play a seed twice
+            counted.add(key)
+            tables[key[0]].append(record)
     print(
         "| players | bots | iterations | games | rounds median | p90 | capped |"
         " win rate by seat ± s.e. (fair) | swoons / game | reshuffles / game |"
