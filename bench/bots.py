@@ -128,21 +128,27 @@ def main() -> None:
         bots = {name: search(DECK, random.Random(1)) for name, search in searches.items()}
         done = dict.fromkeys(bots, 0.0)
         spent = dict.fromkeys(bots, 0.0)
+        cpu = dict.fromkeys(bots, 0.0)  # this process's CPU time: what a quiet core would give
         think: dict[str, list[float]] = {name: [] for name in bots}
         for seen in searched[::4]:
             for name, bot in bots.items():  # in turn on each position: the same load
-                started = time.perf_counter()
+                started, started_cpu = time.perf_counter(), time.process_time()
                 bot.choose(seen)
                 elapsed = time.perf_counter() - started
                 if bot.last_iterations:
                     done[name] += bot.last_iterations
                     spent[name] += elapsed
+                    cpu[name] += time.process_time() - started_cpu
                     think[name].append(elapsed)
         rate = {name: done[name] / spent[name] for name in bots}
         for name in bots:
             print(
                 f"{name} {players} seats: {rate[name]:6.0f} iterations/s, default think a move"
                 f" {describe(think[name])}"
+            )
+            print(
+                f"{name} {players} seats: {done[name] / len(think[name]):6.0f} iterations a"
+                f" move at the default think; {done[name] / cpu[name]:6.0f} a CPU second"
             )
         if args.before:
             print(f"ismcts {players} seats: x{rate['ismcts'] / rate['before']:.2f} the iterations")

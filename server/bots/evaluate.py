@@ -13,11 +13,14 @@ for the rest of its hand, from the cards the evaluating seat cannot see.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate, chain
 from math import prod
+from typing import NamedTuple
 
 from protocol.constants import SWOON_AT, WIN_GOTH
+from server.game import Deck
 
 from .position import Position
 
@@ -34,6 +37,32 @@ DANGER_HALVING = 3.0  # an opponent this far behind the leader worries us half a
 
 UNTOUCHED: tuple[float, ...] = (1.0, 0.0)  # the Sickness tail of a pile nobody can reach
 Holding = tuple[int, int] | None  # a hand, as its threat needs it (see `threat`)
+
+
+class DeckTables(NamedTuple):
+    """What the evaluator reads of a deck's cards besides their scores, built once a deck."""
+
+    kinds: tuple[int, ...]  # per card, a number for its values: one kind is worth the same
+    floored: tuple[int, ...]  # per card, its Sickness floored at 0 (a cure threatens none)
+
+
+_TABLES: dict[int, tuple[Deck, DeckTables]] = {}  # by id(deck), the deck kept alive
+
+
+def deck_tables(deck: Deck) -> DeckTables:
+    """The deck's tables (by identity: a deck's hash reads all its cards)."""
+    entry = _TABLES.get(id(deck))
+    if entry is None or entry[0] is not deck:
+        if len(_TABLES) >= 64:  # custom decks come and go with their tables
+            _TABLES.clear()
+        numbers: dict[tuple[int, int, int], int] = {}
+        kinds = tuple(
+            numbers.setdefault(values, len(numbers))
+            for values in zip(deck.goth, deck.sickness, deck.money, strict=True)
+        )
+        floored = tuple(s if s > 0 else 0 for s in deck.sickness)
+        entry = _TABLES[id(deck)] = (deck, DeckTables(kinds, floored))
+    return entry[1]
 
 
 def pile_value(
@@ -71,32 +100,29 @@ class Evaluator:
     def __init__(self, position: Position, after_placing: bool | None = None) -> None:
         self.position = position
         placed = position.placed if after_placing is None else after_placing
-        players = position.players
+        goth = position.goth
+        players = len(goth)
         deck = position.deck
         self.sick = deck.sickness
+        tables = deck_tables(deck)
+        self.kinds = tables.kinds
         first = (position.turn + 1) % players if placed else position.turn
-        self.order = tuple((first + i) % players for i in range(players))  # who places next
+        order = self.order = (*range(first, players), *range(first))  # who places next
         self.now = position.turn if placed else None
         # below[x]: the unseen cards with less than x Sickness, for x = 0 .. one past the most
-        sick = self.sick.__getitem__
-        unseen = Counter(map(sick, position.unseen))  # counted in C: this runs every step
-        highest = max([0, *unseen, *(sick(c) for hand in position.known for c in hand)])
-        at = [0] * (highest + 1)
-        for sickness, cards in unseen.items():
-            at[sickness if sickness > 0 else 0] += cards
-        below = [0]
-        for count in at:
-            below.append(below[-1] + count)
-        goth, order, counted = position.goth, self.order, tuple(below)
-        # per player, the richest pile it could hit (R11: never its own) and what it holds
+        unseen = list(map(tables.floored.__getitem__, position.unseen))
+        known = chain.from_iterable(position.known)
+        highest = max(max(unseen, default=0), max(map(self.sick.__getitem__, known), default=0))
+        counted = tuple(accumulate(map(unseen.count, range(highest + 1)), initial=0))  # in C
+        # per player placing before the last one's turn, the richest pile it could hit (R11:
+        # never its own) and what it holds
         first_goth, second_goth = sorted(goth, reverse=True)[:2]
-        sources = [
+        placers = tuple(
             (second_goth if goth[source] == first_goth else first_goth, self._holding(source))
-            for source in range(players)
-        ]
+            for source in order[:-1]
+        )
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
         # owner's next turn, from those placing before then
-        placers = tuple(sources[s] for s in order)
         # The first to place has nobody placing before its turn; a pile worth nothing is
         # never hit (see _intent).
         tail = [UNTOUCHED] * players
@@ -105,17 +131,17 @@ class Evaluator:
             if goth[seat] > 0:
                 tail[seat] = sickness_tail(goth[seat], counted, placers[:k])
         self.tail = tuple(tail)
-        self.values = tuple(
-            self.pile(seat, position.goth[seat], position.sickness[seat], position.money[seat])
-            for seat in range(players)
+        pile, sickness, money = self.pile, position.sickness, position.money
+        values = self.values = tuple(
+            [pile(seat, goth[seat], sickness[seat], money[seat]) for seat in range(players)]
         )
-        self._useful: dict[tuple[int, int, int], float] = {}
+        self._useful: dict[int, float] = {}  # usefulness by kind
         me = position.me
-        lead = max((v for s, v in enumerate(self.values) if s != me), default=0.0)
+        lead = max((v for s, v in enumerate(values) if s != me), default=0.0)
         # How a change of a seat's value counts for us: the leader in full, others less.
         self.stake = tuple(
             1.0 if s == me else -(2.0 ** (min(0.0, v - lead) / DANGER_HALVING))
-            for s, v in enumerate(self.values)
+            for s, v in enumerate(values)
         )
 
     # -- the look ahead -------------------------------------------------------------------
@@ -141,47 +167,71 @@ class Evaluator:
 
     def pile(self, seat: int, goth: int, sickness: int, money: int) -> float:
         """What a pile of `seat` with these sums is worth to its owner."""
-        return pile_value(goth, sickness, money, self.swoon(seat, sickness), seat == self.now)
+        need = SWOON_AT - sickness  # the swoon lookup inlined: every pile of every step
+        if need <= 0:
+            return pile_value(goth, sickness, money, 1.0, seat == self.now)
+        tail = self.tail[seat]
+        swoon = tail[need] if need < len(tail) else 0.0
+        return pile_value(goth, sickness, money, swoon, seat == self.now)
 
     def after(self, seat: int, card: int) -> float:
         """The value of `seat`'s pile once `card` is placed on it, the swoon it may cause
         included (R7)."""
+        return self.afters(seat, (card,))[0]
+
+    def afters(self, seat: int, cards: Sequence[int]) -> list[float]:
+        """`after` for each of `cards` on one pile: the hot path of every bot's decision,
+        with the pile's sums and swoon chances read once."""
         position, deck = self.position, self.position.deck
-        sickness = position.sickness[seat] + deck.sickness[card]
-        need = SWOON_AT - sickness  # the swoon lookup inlined: this is the hot path
-        if need <= 0:
-            return 0.0
-        tail = self.tail[seat]
-        return pile_value(
-            position.goth[seat] + deck.goth[card],
-            sickness,
-            position.money[seat] + deck.money[card],
-            tail[need] if need < len(tail) else 0.0,
-            seat == self.now,
-        )
+        goth, sick, money = position.goth[seat], position.sickness[seat], position.money[seat]
+        tail, now, last = self.tail[seat], seat == self.now, len(self.tail[seat])
+        card_goth, card_sick, card_money = deck.goth, deck.sickness, deck.money
+        values = []
+        for card in cards:
+            sickness = sick + card_sick[card]
+            need = SWOON_AT - sickness  # the swoon lookup inlined
+            values.append(
+                0.0
+                if need <= 0
+                else pile_value(
+                    goth + card_goth[card],
+                    sickness,
+                    money + card_money[card],
+                    tail[need] if need < last else 0.0,
+                    now,
+                )
+            )
+        return values
 
     def gain(self, seat: int, card: int) -> float:
         """What placing `card` on `seat` is worth to the evaluating seat."""
-        return self.stake[seat] * (self.after(seat, card) - self.values[seat])
+        return self.gains(seat, (card,))[0]
+
+    def gains(self, seat: int, cards: Sequence[int]) -> list[float]:
+        """`gain` for each of `cards` on one pile."""
+        stake, value = self.stake[seat], self.values[seat]
+        return [stake * (after - value) for after in self.afters(seat, cards)]
 
     def usefulness(self, card: int) -> float:
         """A card in hand is as good as its best placement: on us, or on an opponent."""
-        deck = self.position.deck
-        kind = (deck.goth[card], deck.sickness[card], deck.money[card])
-        useful = self._useful.get(kind)
-        if useful is None:  # many cards share their values: each kind is valued once
-            gain = self.gain
-            useful = gain(0, card)
-            for seat in range(1, self.position.players):
-                other = gain(seat, card)
-                if other > useful:
-                    useful = other
-            self._useful[kind] = useful
-        return useful
+        useful = self._useful.get(self.kinds[card])
+        return self._value_kinds((card,))[0] if useful is None else useful
 
     def mean_usefulness(self, cards: tuple[int, ...]) -> float:
         """What a card drawn at random from `cards` is worth on average."""
-        return sum(map(self.usefulness, cards)) / len(cards)
+        known, kinds = self._useful, self.kinds
+        missing = {kinds[c]: c for c in cards if kinds[c] not in known}  # a card a kind
+        if missing:
+            self._value_kinds(list(missing.values()))
+        return sum([known[kinds[c]] for c in cards]) / len(cards)  # in order: the same sum
+
+    def _value_kinds(self, cards: Sequence[int]) -> list[float]:
+        """The usefulness of `cards`, each kept for its kind: many cards share their values,
+        so each kind is valued once."""
+        by_seat = [self.gains(seat, cards) for seat in range(self.position.players)]
+        useful = [max(column) for column in zip(*by_seat, strict=True)]  # the first best
+        self._useful.update(zip(map(self.kinds.__getitem__, cards), useful, strict=True))
+        return useful
 
 
 @lru_cache(maxsize=4096)

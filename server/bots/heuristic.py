@@ -70,7 +70,11 @@ def scored_moves(evaluator: Evaluator, legal: Legal) -> Scored:
     seat = position.me
     match legal:
         case LegalDiscardFate(cards):
-            return [(fate_worth(evaluator, c), DiscardFate(seat, c)) for c in cards]
+            kinds, by_kind = evaluator.kinds, {}  # a Fate pile holds many cards of a kind
+            for card in cards:
+                if kinds[card] not in by_kind:
+                    by_kind[kinds[card]] = fate_worth(evaluator, card)
+            return [(by_kind[kinds[c]], DiscardFate(seat, c)) for c in cards]
         case LegalDistribute():
             return [(score, Distribute(seat, give)) for score, give in placements(evaluator, legal)]
         case LegalDraw(deck, discard):
@@ -101,7 +105,7 @@ def placement_scores(
     different seats do not interact, so each (seat, card) gain is computed once; a card kept
     in hand (a hand larger than the table) keeps part of its value for the next turn."""
     hand, recipients, count = legal.hand, legal.recipients, legal.count
-    gain = [[evaluator.gain(s, c) for c in hand] for s in recipients]  # by recipient, card
+    gain = [evaluator.gains(s, hand) for s in recipients]  # by recipient, card
     if legal.each_gets_one:
         keep = [KEEP_DISCOUNT * max(column) for column in zip(*gain, strict=True)]
         net = [g - k for row in gain for g, k in zip(row, keep, strict=True)]

@@ -286,7 +286,7 @@ def distinct(
 ) -> Candidates:
     """`best_distinct` of the moves `move(i)` scored `scores[i]`, each built only when
     looked at."""
-    ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
+    ranked = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)  # ties stay
     chosen: Candidates = []
     seen: set[Hashable] = set()
     for i in ranked:

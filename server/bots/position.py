@@ -65,7 +65,7 @@ class Position:
         """The position `seat` sees in `game` (a sampled world): the same as of_view."""
         hand = tuple(game.hands[seat])
         known = tuple(
-            hand if s == seat else tuple(sorted(game.known[s])) for s in range(game.players)
+            hand if s == seat else tuple(sorted(k)) if k else () for s, k in enumerate(game.known)
         )
         return cls(
             deck=game.deck,
@@ -91,7 +91,5 @@ def _unseen(
     discard: tuple[int, ...] | list[int],
     known: tuple[tuple[int, ...], ...],
 ) -> tuple[int, ...]:
-    seen = set(discard)
-    for pile in (*fates, *known):
-        seen.update(pile)
+    seen = set(discard).union(*fates, *known)
     return tuple(filterfalse(seen.__contains__, range(deck_size)))

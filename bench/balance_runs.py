@@ -1,0 +1,190 @@
+"""Balance runs that accumulate across sessions (issue 23 §1), printed as figures.
+
+    nice -n 19 .venv/bin/python bench/balance_runs.py play --players 3 4 5 --games 200
+        [--seed 1] [--bots hard] [--iterations 100] [--jobs 1] [--results FILE]
+    .venv/bin/python bench/balance_runs.py summary [--results FILE]
+
+`play` plays game i of each table size from seed S+i with `server.simulate.play_game` (the
+same game loop as `gother simulate`, the bots rotated over the seats the same way) and
+appends one JSON line per finished game to the results file, flushed as it ends: a run
+stopped at any point loses at most the games being played, and a restart skips every game
+already in the file (same players, bots, iterations and seed). Table sizes are played in
+the order given, each to its `--games` before the next. `summary` reads the file and prints
+one balance row per (players, bots, iterations): game length, round cap, each seat's share
+of wins with its standard error, swoons and reshuffles a game. A shared win counts 1/k.
+The file is committed (bench/results/), so a table too slow for one session is finished
+over several.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any
+
+from server.bots.registry import kind_of
+from server.game import Variants, default_deck
+from server.simulate import play_game, seat_kinds
+
+RESULTS = Path(__file__).with_name("results") / "balance.jsonl"
+Table = tuple[int, tuple[str, ...], int]  # players, the bot names as given, iterations
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    """The games in the file. A last line cut short (the run was killed mid-write) is not
+    a game; `play` drops it before appending."""
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return [json.loads(line) for line in lines[:-1] if line]  # the text after the last \n
+
+
+def drop_cut_line(path: Path) -> None:
+    if not path.exists():
+        return
+    text = path.read_bytes()
+    whole = text[: text.rfind(b"\n") + 1]
+    if whole != text:
+        path.write_bytes(whole)
+
+
+def game_key(record: dict[str, Any]) -> tuple[Table, int]:
+    return (record["players"], tuple(record["kinds"]), record["iterations"]), record["seed"]
+
+
+def play_one(players: int, seed: int, index: int, kinds: Sequence[str], iterations: int) -> str:
+    """Game `index` of a table, dealt from `seed`, as its JSON line."""
+    bots = seat_kinds(kinds, players, index)
+    result = play_game(default_deck(), players, seed, bots, Variants(), iterations)
+    return json.dumps(
+        {
+            "seed": seed,
+            "players": players,
+            "kinds": list(kinds),  # as given: what a restart matches on
+            "bots": list(bots),  # per seat, in this game
+            "iterations": iterations,
+            "rounds": result.rounds,
+            "capped": result.capped,
+            "winners": list(result.winners),
+            "swoons": result.swoons,
+            "reshuffles": result.reshuffles,
+            "moves": result.moves,
+        }
+    )
+
+
+def play(args: argparse.Namespace) -> None:
+    try:
+        for kind in args.bots:
+            kind_of(kind)
+    except ValueError as exc:  # an unknown name is refused before any game is played
+        sys.exit(f"balance_runs: {exc}")
+    path: Path = args.results
+    path.parent.mkdir(parents=True, exist_ok=True)
+    drop_cut_line(path)
+    done = {game_key(r) for r in records(path)}
+    kinds = tuple(args.bots)
+    with path.open("a", encoding="utf-8") as out, ProcessPoolExecutor(args.jobs) as pool:
+        for players in args.players:
+            table = (players, kinds, args.iterations)
+            todo = [
+                (players, args.seed + i, i, kinds, args.iterations)
+                for i in range(args.games)
+                if (table, args.seed + i) not in done
+            ]
+            print(f"{players} players: {args.games - len(todo)} played, {len(todo)} to play")
+            for line in as_played(pool, todo, args.jobs):
+                out.write(line + "\n")
+                out.flush()
+
+
+def as_played(pool: ProcessPoolExecutor, todo: list[tuple[Any, ...]], jobs: int) -> Iterator[str]:
+    """The games' lines as they finish, at most `jobs` queued at a time (a stopped run
+    leaves no long queue of work behind it)."""
+    waiting = iter(todo)
+    running: set[Future[str]] = set()
+    while True:
+        for game in waiting:
+            running.add(pool.submit(play_one, *game))
+            if len(running) >= jobs:
+                break
+        if not running:
+            return
+        finished, running = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            yield future.result()
+
+
+def table_row(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """One table's figures. A seat's share is the mean of its per-game share (1, 1/k or 0),
+    its standard error that mean's."""
+    n = len(games)
+    rounds = sorted(g["rounds"] for g in games)
+    seats = []
+    for seat in range(players):
+        share = [1 / len(g["winners"]) if seat in g["winners"] else 0.0 for g in games]
+        error = statistics.stdev(share) / math.sqrt(n) if n > 1 else math.nan
+        seats.append((statistics.mean(share), error))
+    return {
+        "games": n,
+        "rounds_median": statistics.median(rounds),
+        "rounds_p90": rounds[min(n - 1, int(0.9 * n))],
+        "capped": sum(g["capped"] for g in games),
+        "seats": seats,
+        "swoons": sum(g["swoons"] for g in games) / n,
+        "reshuffles": sum(g["reshuffles"] for g in games) / n,
+    }
+
+
+def summary(args: argparse.Namespace) -> None:
+    tables: defaultdict[Table, list[dict[str, Any]]] = defaultdict(list)
+    counted = set()
+    for record in records(args.results):
+        key = game_key(record)
+        if key not in counted:  # two runs started on one file play a seed twice
+            counted.add(key)
+            tables[key[0]].append(record)
+    print(
+        "| players | bots | iterations | games | rounds median | p90 | capped |"
+        " win rate by seat ± s.e. (fair) | swoons / game | reshuffles / game |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|---|---:|---:|")
+    for (players, kinds, iterations), games in sorted(tables.items()):
+        row = table_row(games, players)
+        seats = " · ".join(f"{100 * p:.1f} ± {100 * e:.1f}" for p, e in row["seats"])
+        print(
+            f"| {players} | {','.join(kinds)} | {iterations} | {row['games']}"
+            f" | {row['rounds_median']:g} | {row['rounds_p90']}"
+            f" | {row['capped']} ({100 * row['capped'] / row['games']:.1f} %)"
+            f" | {seats} ({100 / players:.1f}) | {row['swoons']:.1f} | {row['reshuffles']:.1f} |"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--results", type=Path, default=RESULTS)
+    modes = parser.add_subparsers(dest="mode", required=True)
+    run = modes.add_parser("play", parents=[common], help="play the games not in the file")
+    run.add_argument("--players", type=int, nargs="+", choices=range(3, 6), default=[3, 4, 5])
+    run.add_argument("--games", type=int, default=200, help="games per table size")
+    run.add_argument("--seed", type=int, default=1)
+    run.add_argument("--bots", type=lambda s: s.split(","), default=["hard"])
+    run.add_argument("--iterations", type=int, default=100, help="a searching bot's a move")
+    run.add_argument("--jobs", type=int, default=1, help="worker processes")
+    run.set_defaults(run=play)
+    shown = modes.add_parser("summary", parents=[common], help="print the balance table")
+    shown.set_defaults(run=summary)
+    args = parser.parse_args(argv)
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""bench/balance_runs.py through its real script: a run appends one line a game, a restart
+plays only the games not yet in the file, and the summary reads them back."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "balance_runs.py"
+
+
+def runs(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_run_appends_a_line_a_game_and_a_restart_skips_the_seeds_played(tmp_path):
+    results = tmp_path / "balance.jsonl"
+    play = ("play", "--results", str(results), "--players", "3", "--bots", "random,normal")
+    first = runs(*play, "--games", "3", "--seed", "7")
+    assert first.returncode == 0, first.stderr
+    played = lines(results)
+    assert [g["seed"] for g in played] == [7, 8, 9]
+    assert {g["players"] for g in played} == {3}
+    # the bots rotate over the seats as in `gother simulate`: game i starts at kind i
+    assert [g["bots"] for g in played] == [
+        ["random", "normal", "random"],
+        ["normal", "random", "normal"],
+        ["random", "normal", "random"],
+    ]
+    for game in played:
+        assert game.keys() >= {"iterations", "rounds", "capped", "winners", "swoons"}
+        assert game["winners"] and set(game["winners"]) <= {0, 1, 2}
+
+    again = runs(*play, "--games", "5", "--seed", "7", "--jobs", "2")
+    assert again.returncode == 0, again.stderr
+    assert "3 played, 2 to play" in again.stdout
+    grown = lines(results)
+    assert grown[:3] == played  # what was there is kept as it was
+    assert sorted(g["seed"] for g in grown[3:]) == [10, 11]
+
+
+def test_a_line_cut_short_by_a_killed_run_is_dropped_and_its_game_played_again(tmp_path):
+    results = tmp_path / "balance.jsonl"
+    play = ("play", "--results", str(results), "--players", "4", "--bots", "random")
+    assert runs(*play, "--games", "2").returncode == 0
+    whole = results.read_text(encoding="utf-8")
+    last = whole.splitlines()[-1]
+    results.write_text(whole[: -len(last) - 1] + last[:20], encoding="utf-8")  # killed mid-write
+    again = runs(*play, "--games", "2")
+    assert again.returncode == 0, again.stderr
+    assert "1 played, 1 to play" in again.stdout
+    assert results.read_text(encoding="utf-8") == whole  # the same game, dealt from its seed
+
+
+def test_the_summary_counts_each_table_of_the_file_each_seed_once(tmp_path):
+    results = tmp_path / "balance.jsonl"
+    for players in ("3", "5"):
+        played = runs(
+            "play",
+            "--results",
+            str(results),
+            "--players",
+            players,
+            "--games",
+            "4",
+            "--bots",
+            "random",
+        )
+        assert played.returncode == 0, played.stderr
+    with results.open("a", encoding="utf-8") as out:  # a second run played a seed again
+        out.write(results.read_text(encoding="utf-8").splitlines()[0] + "\n")
+    shown = runs("summary", "--results", str(results))
+    assert shown.returncode == 0, shown.stderr
+    rows = [line for line in shown.stdout.splitlines() if line.startswith(("| 3 ", "| 5 "))]
+    assert len(rows) == 2
+    for row, players in zip(rows, (3, 5), strict=True):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[:4] == [str(players), "random", "100", "4"]
+        shares = [float(seat.split("±")[0]) for seat in cells[7].split("(")[0].split("·")]
+        assert len(shares) == players
+        assert abs(sum(shares) - 100) < 0.5  # every game has winners; shared wins split
+
+
+def test_an_unknown_bot_is_refused_before_any_game(tmp_path):
+    results = tmp_path / "balance.jsonl"
+    refused = runs("play", "--results", str(results), "--bots", "random,grandmaster")
+    assert refused.returncode != 0
+    assert "unknown bot 'grandmaster'" in refused.stderr
+    assert not results.exists()
