@@ -46,6 +46,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gother {software_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    _add_simulate(sub)
+    _add_serve(sub)
+    _add_door_commands(sub)
+    _add_bot(sub)
+    _add_export(sub)
+    _add_join_and_watch(sub)
+    _add_play(sub)
+    _add_replay(sub)
+    _add_standings(sub)
+    return parser
+
+
+def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother simulate`: bot games measured."""
     sim = sub.add_parser(
         "simulate",
         help="play many bot games and report length, fairness and speed",
@@ -75,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_variant_options(sim)
     sim.set_defaults(run=host.run_simulate)
 
+
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother serve`: the host."""
     srv = sub.add_parser(
         "serve",
         help="host games: a websocket server for your LAN",
@@ -151,8 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ssh_options(srv)
     _add_web_options(srv)
     srv.set_defaults(run=host.run_serve)
-    _add_door_commands(sub)
 
+
+def _add_bot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother bot`: one bot at a server's table."""
     bot = sub.add_parser(
         "bot",
         help="a bot that joins a table over the network",
@@ -168,6 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_secret(bot, BOT)
     bot.set_defaults(run=host.run_bot)
 
+
+def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother export`: a finished game's record to a file."""
     export = sub.add_parser(
         "export",
         help="write a game record (msgpack) from a server database",
@@ -179,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--game", type=argtypes.positive)
     export.set_defaults(run=host.run_export)
 
+
+def _add_join_and_watch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother join` and `gother watch`: the client, to play or to look on."""
     join = sub.add_parser(
         "join",
         help="sit down at a table on a server (full-screen client, or --plain)",
@@ -196,6 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_client_options(watch)
     watch.set_defaults(run=client.run_client, watch=True)
 
+
+def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother play`: a table of bots on this machine."""
     seats = f"{SEATS.start}-{SEATS.stop - 1}"
     local = sub.add_parser(
         "play",
@@ -226,6 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bell_option(local)
     local.set_defaults(run=play.run_play)
 
+
+def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother replay`: a finished game, step by step."""
     replay = sub.add_parser(
         "replay",
         help="step through a finished game: a record file (gother export) or from a server",
@@ -256,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
 
+
+def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother standings`: a host's players, the best first."""
     standings = sub.add_parser(
         "standings",
         help="a host's standings: every player's record of finished games and rating",
@@ -269,7 +303,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_secret(standings, HOST)
     standings.set_defaults(run=client.run_standings)
-    return parser
 
 
 def _add_door_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
