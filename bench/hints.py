@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from typing import IO, Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -57,7 +58,11 @@ def first_legal_move(legal: dict[str, Any]) -> dict[str, Any]:
     return {"kind": kind, "card": legal["cards"][0]}
 
 
-def start_server(log: IO[str], db: str, tree: str | None) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(
+    log: IO[str], db: str, tree: str | None, options: Sequence[str] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`gother serve` from `tree` (None: this one) with room for every client on 127.0.0.1,
+    and more `options`; its port, once it listens."""
     env, python = dict(os.environ), [sys.executable]
     if tree is not None:  # without site: this tree's editable install would come first
         env["PYTHONPATH"] = os.pathsep.join([tree, *site.getsitepackages()])
@@ -70,6 +75,7 @@ def start_server(log: IO[str], db: str, tree: str | None) -> tuple[subprocess.Po
             *("--max-tables", "1000", "--tables-per-connection", "1000"),
             *("--tables-per-address", "1000", "--max-per-address", "1000"),  # all on 127.0.0.1
             *("--pending-per-address", "1000"),
+            *options,
         ],
         stderr=log,
         env=env,

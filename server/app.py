@@ -285,7 +285,9 @@ class GotherServer:
         self.records = Records(self.store, config.record_share, config.record_burst)
         self.reviews = Reviews(self.store, self.searches)
         self.standings = HostStandings(config.db, self.store)
-        self.director = Director(self.lobby, self._seat_for_tournament, self.standings.rating)
+        self.director = Director(
+            self.lobby, self.searches, self._seat_for_tournament, self.standings.rating
+        )
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
@@ -367,6 +369,7 @@ class GotherServer:
         self.pacer.close()
         self.hints.close()
         self.reviews.close()
+        self.director.close()
         await self.standings.close()
         for task in self.answering:
             task.cancel()
@@ -795,8 +798,7 @@ class GotherServer:
 
     def on_tournament_start(self, conn: Connection, request: dict[str, Any]) -> None:
         tournament = self.director.find(request["tournament"])
-        self.director.start(tournament, conn)
-        self.director.tell(tournament, conn, request.get("rid"))
+        self.director.start(tournament, conn, request.get("rid"))  # answered once seated
 
     def on_tournament_drop(self, conn: Connection, request: dict[str, Any]) -> None:
         tournament = self.director.find(request["tournament"])
