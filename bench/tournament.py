@@ -29,14 +29,14 @@ import time
 from pathlib import Path
 
 from hints import start_server
-from ratings import milliseconds
+from ratings import milliseconds, next_request
 
 from server.tournament.pairing import met_pairs, seat_round
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.netkit import Client, first_legal_move  # noqa: E402
+from tests.server.netkit import Client  # noqa: E402
 
 LEAVE = "bench-leave"
 BASELINE = 2.0  # seconds of the other table's round trips before and after the round
@@ -156,16 +156,8 @@ async def keep_asking(url: str) -> None:
     asked.add_done_callback(lambda _: stop.set())
     print("ready", flush=True)
     while not stop.is_set():
-        states = probe.states()
-        view = states[-1]["view"] if states else None  # the newest this player has heard
         at = time.perf_counter()
-        if view is not None and view["phase"] == "over":
-            await probe.request("rematch")
-        elif view is None or view["legal"] is None:
-            await probe.request("list")
-        else:
-            await probe.request("move", move=first_legal_move(view["legal"]))
-        times.append((at, time.perf_counter() - at))
+        times.append((at, await next_request(probe)))
     await probe.close()
     print(json.dumps(times), flush=True)
 
