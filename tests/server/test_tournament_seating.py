@@ -92,3 +92,26 @@ async def test_a_round_the_searches_are_too_busy_for_is_seated_on_the_game_s_loo
     assert len(lines) == 3 and "seated on the game's loop" in lines[2], lines
     assert (await hinted.next(lambda m: m.get("rid") == hint))["t"] == "hint"
     await close_all(host, hinted, *players)
+
+
+@pytest.mark.parametrize("config", [{**NIGHT, "search_workers": 1}], indirect=True)
+async def test_registration_closes_at_the_start_and_who_drops_out_meanwhile_is_not_seated(
+    server: GotherServer, url: str
+):
+    host, tournament, players = await registered(url)
+    late = await Client.connect(url, "Late")
+    server.searches.spawn_all()
+    with frozen(the_worker(server.searches)):
+        rid = await host.send("tournament_start", tournament=tournament)
+        await until(lambda: running(server.searches) == 1)  # being seated
+        refused = await late.request("tournament_join", tournament=tournament)
+        assert (refused["t"], refused["code"]) == ("error", "already_started"), refused
+        again = await host.request("tournament_start", tournament=tournament)
+        assert (again["t"], again["code"]) == ("error", "already_started"), again
+        dropped = await players[0].request("tournament_drop", tournament=tournament)
+        assert dropped["t"] == "tournament", dropped
+    started = await host.next(lambda m: m.get("rid") == rid)
+    seated = [p for t in started["tables"] for p in t["players"]]
+    assert sorted(seated) == sorted(NAMES[1:])  # the seating had all seven: one is left out
+    assert sum(t["bots"] for t in started["tables"]) == 4 * len(started["tables"]) - len(seated)
+    await close_all(host, late, *players)
