@@ -16,7 +16,8 @@
   normal < hard for good, and after how many every member is; then the final standings;
 - `--real` games played by the real easy and normal bots (the hard bot's search takes
   seconds a game here: `--hard-iterations N` seats it too, at exactly N iterations a
-  move), played in `--workers` processes (the cores by default) and rated the same way.
+  move), played in `--workers` processes (the cores by default) and rated the same way;
+  Ctrl-C cuts the season short and reports the games played so far.
 """
 
 from __future__ import annotations
@@ -255,20 +256,25 @@ def real_bot_season(games: int, seed: int, hard_iterations: int, workers: int) -
         for n, seated in enumerate(tables)
     ]
     started = time.perf_counter()
-    with ProcessPoolExecutor(max(1, workers)) as pool:
+    pool = ProcessPoolExecutor(max(1, workers))
+    try:
         for n, outcome in enumerate(pool.map(real_game, *zip(*jobs, strict=True)), 1):
             season.add(outcome)
-            if n % 20 == 0:  # a long run tells how it goes (and leaves figures if cut short)
+            if n % 20 == 0:  # a long run tells how it goes
                 took = time.perf_counter() - started
                 ordered = "ordered" if season.means[-1] else "not ordered"
                 print(
                     f"  after {n} games ({took:.0f} s): {season.means_now()} ({ordered})",
                     flush=True,
                 )
+    except KeyboardInterrupt:  # cut short (Ctrl-C): the season so far is reported
+        print(f"  cut short after {len(season.means)} games", flush=True)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
     took = time.perf_counter() - started
     print(
         f"season of the real bots ({', '.join(season.levels)}; hard at {hard_iterations} "
-        f"iterations a move): {games} games in {took:.1f} s, {workers} worker(s)"
+        f"iterations a move): {len(season.means)} games in {took:.1f} s, {workers} worker(s)"
     )
     season.report()
 
