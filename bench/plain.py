@@ -40,7 +40,7 @@ import client as full_screen  # noqa: E402  (bench/client.py)
 
 from gother_tui.catalogue import Catalogue  # noqa: E402
 from gother_tui.glyphs import ASCII  # noqa: E402
-from gother_tui.narrator import tell_view  # noqa: E402
+from gother_tui.narrator import Narrator  # noqa: E402
 from gother_tui.plain.choices import decision  # noqa: E402
 from protocol import PROTOCOL_VERSION, decode, encode  # noqa: E402
 from protocol.view import LegalDistribute, Variants  # noqa: E402
@@ -127,7 +127,9 @@ def options(games: int) -> tuple[list[float], list[float]]:
                 decision(seen, catalogue, ASCII)
                 made.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                tell_view(seen, catalogue, ASCII)
+                narrator = Narrator.for_view(seen, catalogue, ASCII)
+                for event in seen.log:
+                    narrator.tell(event)
                 told.append(time.perf_counter() - start)
             game.apply(random_move(game, rng))
     return made, told

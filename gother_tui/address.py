@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-DEFAULT_PORT = 8765  # `gother serve`'s
+from protocol.constants import DEFAULT_PORT
+
 EXAMPLE = f"ws://192.168.1.20:{DEFAULT_PORT}"
 
 

@@ -20,7 +20,6 @@ API
 - `Narrator.for_view(view, catalogue, glyphs, events)`: a narrator set up to tell `events`,
   the newest events of `view` (its whole `log` when None): the piles before them are found
   by undoing them from the view's piles (scores are sums, R5, so order does not matter).
-- `tell_view(view, catalogue, glyphs) -> list[Line]`: the view's whole log, told.
 - `presence(before, after, you) -> list[Line]`: who joined, left, went away, came back, or
   is now played for by a bot, between two views of a table.
 - `since_last_turn(lines, you) -> list[Line]`: of a game's lines so far, those since the
@@ -253,12 +252,6 @@ class Narrator:
         if reason == "round_cap":
             return f"Game over at the round cap: {joined} {verb} on Goth Points."
         return f"Game over: {joined} {verb} with {WIN_GOTH}+ Goth Points."
-
-
-def tell_view(view: View, catalogue: Catalogue, glyphs: Glyphs) -> list[Line]:
-    """Every event of the view's log, told for the view's viewer."""
-    narrator = Narrator.for_view(view, catalogue, glyphs)
-    return [narrator.tell(event) for event in view.log]
 
 
 def _do(piles: dict[int, list[int]], event: Event) -> None:

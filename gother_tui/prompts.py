@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import plural
+from gother_tui.narrator import names_of, plural
 from gother_tui.plans import Plan
 from gother_tui.preview import Outcome
 from protocol.view import LegalDistribute, LegalDraw, Player, View
@@ -18,13 +18,9 @@ STEPS = {
 }
 
 
-def player_names(view: View) -> dict[int, str]:
-    return {p.seat: p.name or f"Seat {p.seat + 1}" for p in view.players}
-
-
 def standings(view: View, glyphs: Glyphs) -> str:
     """Everyone by Goth Points, the most first: "Vlad 14 · Raven (you) 11 · …"."""
-    names = player_names(view)
+    names = names_of(view.players)
     ranked = sorted(view.players, key=lambda p: (-p.goth, p.seat))
     you = view.seat
     return f" {glyphs.sep} ".join(
@@ -52,7 +48,7 @@ def step_label(view: View) -> str:
 
 def waiting_for(view: View) -> str:
     """One line: whose decision the game waits for, and which step."""
-    names = player_names(view)
+    names = names_of(view.players)
     if view.phase == "lobby":
         return "waiting for players"
     if view.phase == "over":
@@ -123,7 +119,7 @@ def preview(view: View, plan: Plan | None, catalogue: Catalogue, glyphs: Glyphs)
     if plan is None:
         return []
     you = view.seat
-    names = player_names(view)
+    names = names_of(view.players)
     if plan.kind == "distribute":
         lines = []
         for seat in plan.recipients:

@@ -24,10 +24,10 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from gother_tui import discovery
-from gother_tui.address import DEFAULT_PORT, address_problem
+from gother_tui.address import address_problem
 from gother_tui.record import RecordError, parse_reference
 from gother_tui.theme import THEMES
-from protocol.constants import SEATS
+from protocol.constants import DEFAULT_PORT, SEATS
 
 STYLES = Path(__file__).parent / "styles"
 

@@ -5,6 +5,7 @@ and the client shows both; none of them restates a value.
 """
 
 PROTOCOL_VERSION = 1
+DEFAULT_PORT = 8765  # where `gother serve` listens, and `gother join` looks, unless told
 
 # Largest frame, in bytes, either end sends or accepts; also the websocket `max_size`.
 MAX_FRAME = 64 * 1024

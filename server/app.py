@@ -35,7 +35,7 @@ from protocol import (
     server_messages,
     validate_request,
 )
-from protocol.constants import DOOR_HEADER
+from protocol.constants import DEFAULT_PORT, DOOR_HEADER
 from protocol.version import software_version
 from server.announce import announce
 from server.attempts import Attempts, Guessing
@@ -95,7 +95,7 @@ CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one con
 @dataclass
 class ServerConfig:
     host: str = "127.0.0.1"
-    port: int = 8765
+    port: int = DEFAULT_PORT
     db: str = ":memory:"
     password: str | None = None  # asked in `hello` when set
     certfile: str | None = None
@@ -793,7 +793,10 @@ class GotherServer:
 
     def on_tournament_join(self, conn: Connection, request: dict[str, Any]) -> None:
         tournament = self.director.find(request["tournament"])
+        self.names.check(conn.name, conn.identity)  # its player sits under the name
         self.director.register(tournament, conn)
+        if conn.identity is not None:  # the name a restart shows for them
+            self.names.use(conn.name, conn.identity)
         self.director.tell(tournament, conn, request.get("rid"))
 
     def on_tournament_start(self, conn: Connection, request: dict[str, Any]) -> None:

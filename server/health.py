@@ -10,15 +10,16 @@ import json
 import logging
 import time
 from collections import Counter
+from collections.abc import Sized
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 if TYPE_CHECKING:
-    from server.app import GotherServer
+    from server.lobby import Lobby
 
 log = logging.getLogger("gother.server")
 STATS_EVERY = 300.0  # seconds between two stats lines
@@ -35,7 +36,21 @@ class Counters:
         self.events[event] += 1
 
 
-def figures(server: GotherServer) -> dict[str, Any]:
+class Watched(Protocol):
+    """What the figures read of a server (the server itself: a protocol, so this module
+    needs nothing of the app that imports it)."""
+
+    @property
+    def lobby(self) -> Lobby: ...
+    @property
+    def counters(self) -> Counters: ...
+    @property
+    def connections(self) -> Sized: ...
+    @property
+    def pending(self) -> int: ...
+
+
+def figures(server: Watched) -> dict[str, Any]:
     tables = list(server.lobby.tables.values())
     in_play = [t for t in tables if t.game is not None and not t.game.over]
     return {
@@ -54,7 +69,7 @@ def figures(server: GotherServer) -> dict[str, Any]:
     }
 
 
-def stats_line(server: GotherServer) -> str:
+def stats_line(server: Watched) -> str:
     f = figures(server)
     return (
         f"stats: {f['connections']} connections ({f['waiting_hello']} before hello),"
@@ -64,9 +79,7 @@ def stats_line(server: GotherServer) -> str:
     )
 
 
-def healthz(
-    server: GotherServer, connection: ServerConnection, request: Request
-) -> Response | None:
+def healthz(server: Watched, connection: ServerConnection, request: Request) -> Response | None:
     """`process_request` hook: answer `GET /healthz` with the figures as JSON; any other
     path goes on to the websocket handshake. 503 while a table cannot write."""
     if request.path != "/healthz":

@@ -88,29 +88,8 @@ def _due(table: Table) -> Due | None:
     if holder.peer is None:
         assert holder.away_since is not None
         return Due(seat, holder.away_since + table.settings.grace, "cover")
-    patience, why = _patience(table, seat)
+    patience, on_clock = table.patience(seat)
     lead = min(table.settings.warn, patience / 2)  # a short bank gets a short warning
     if lead > 0 and table.warned != seat:
         return Due(seat, table.decision_since + patience - lead, "warn")
-    return Due(seat, table.decision_since + patience, why)
-
-
-def _patience(table: Table, seat: int) -> tuple[float, Why]:
-    """How long a present player may think: their bank or the table's patience, first out."""
-    holder = table.seats[seat]
-    assert holder is not None
-    if table.clock_rule is not None and holder.bank <= table.settings.idle:
-        return holder.bank, "clock"
-    return table.settings.idle, "idle"
-
-
-def cover_warning(table: Table, now: float) -> tuple[int, float] | None:
-    """(seat, seconds left) once the acting player was warned that a bot covers them soon."""
-    game = table.game
-    seat = table.warned
-    if seat is None or game is None or game.over or game.to_act() != seat:
-        return None
-    if table.paused_at is not None or table.timed_out == seat:
-        return None
-    patience, _ = _patience(table, seat)
-    return seat, round(max(0.0, table.decision_since + patience - now), 1)
+    return Due(seat, table.decision_since + patience, "clock" if on_clock else "idle")

@@ -8,24 +8,22 @@ on the channel's own streams: no terminal needed, for screen readers and scripts
 
 Access is what the host chose, never a fallback: the keys in an authorized_keys file, a
 shared password (then a key gets in without it only if that file lists it), both, or
-`--ssh-open` (any key). A player's key fingerprint names a private state folder for the
-client it starts, which keeps that person's identity key (gother_tui/identity.py) and seat
-tokens, so the same SSH key comes back to the same seat and the same name. Password logins
-get a throw-away folder and an anonymous client (`--anonymous`): no one can take another
-player's seat by knowing a password, and a key that dies with the session owns no name.
+`--ssh-open` (any key). Every login is a person with a private state folder for the client
+it starts, which keeps that person's identity key (gother_tui/identity.py) and seat tokens,
+so the same person comes back to the same seat and the same name: the key their ssh client
+proved names them, even when the password let them in; a client with no key is named by a
+token the door gives once (server/ssh_person.py). Knowing the password names no one: no
+one takes another player's seat by it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import logging
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +37,7 @@ from server.doorkey import DoorKey
 from server.files import private_file, private_folder
 from server.limits import address_key
 from server.ssh_client import run_client, run_plain
+from server.ssh_person import TOKEN_ENV, new_token, state_dir, token_folder, token_given
 
 log = logging.getLogger("gother.ssh")
 LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
@@ -113,14 +112,9 @@ def player_name(username: str) -> str:
     return name or "Player"
 
 
-def state_dir(data_dir: Path, fingerprint: str) -> Path:
-    """One folder per key (by fingerprint): the client's seat tokens for that key."""
-    digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
-    return data_dir / "ssh-players" / digest
-
-
 class _Gate(asyncssh.SSHServer):
-    """Authentication for one connection; remembers the key that logged in."""
+    """Authentication for one connection; remembers the key that names its player: the one
+    that logged in, or with the password the first one the client proved."""
 
     def __init__(self, options: SshOptions, guesses: Attempts, startups: Caps) -> None:
         self.options = options
@@ -132,6 +126,8 @@ class _Gate(asyncssh.SSHServer):
             else None
         )
         self.fingerprint: str | None = None
+        self.offered: tuple[str, bool] = ("", False)  # the key asked about, and if it enters
+        self.proven: str | None = None  # a key that signed but let no one in: it names them
         self.peer = ("?", 0)
         self.wrong_passwords = 0
 
@@ -145,6 +141,25 @@ class _Gate(asyncssh.SSHServer):
             asyncio.get_running_loop().call_soon(
                 conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, reason
             )
+        if self.options.password is not None:
+            self._prove_keys(conn)
+
+    def _prove_keys(self, conn: asyncssh.SSHServerConnection) -> None:
+        """A key that lets no one in is still asked to sign (asyncssh checks the signature,
+        over this connection's session id); once it has, it fails, so the client goes on to
+        the password, and the key names the player. asyncssh would let a signing key in, so
+        this connection's check is wrapped."""
+        check = conn.validate_public_key
+
+        async def proving(username: str, key_data: bytes, msg: bytes, signature: bytes) -> bool:
+            signed = await check(username, key_data, msg, signature)
+            fingerprint, enters = self.offered
+            if signed and msg and not enters:
+                self.proven = self.proven or fingerprint
+                return False
+            return signed
+
+        conn.validate_public_key = proving  # type: ignore[method-assign]
 
     def auth_completed(self) -> None:
         self.startups.release(self)
@@ -156,7 +171,9 @@ class _Gate(asyncssh.SSHServer):
         return True  # always authenticate: even "open" access wants a key to name the seat
 
     def public_key_auth_supported(self) -> bool:
-        return self.options.open_access or self.allowed is not None
+        # with a password, keys are asked for until one has named the player
+        naming = self.options.password is not None and self.proven is None
+        return self.options.open_access or self.allowed is not None or naming
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # Called for the key offered and again with its signature; the last call before
@@ -169,7 +186,8 @@ class _Gate(asyncssh.SSHServer):
         else:
             ok = self.options.open_access
         self.fingerprint = key.get_fingerprint() if ok else None
-        return ok
+        self.offered = (key.get_fingerprint(), ok)
+        return ok or self.options.password is not None  # then it may still name the player
 
     def password_auth_supported(self) -> bool:
         return self.options.password is not None
@@ -177,7 +195,7 @@ class _Gate(asyncssh.SSHServer):
     async def validate_password(self, username: str, password: str) -> bool:
         """Checked only once this address may guess again (the login timeout ends a wait
         too long); a few wrong ones end the connection."""
-        self.fingerprint = None  # no key proved: no saved seat
+        self.fingerprint = self.proven  # the password lets them in; a proven key names them
         address = str(self.peer[0])
         while (wait := self.guesses.wait(address)) > 0:
             await asyncio.sleep(wait)
@@ -289,29 +307,42 @@ class SshFrontDoor:
         except ProtocolError as exc:
             _refuse(process, f"{exc.message}: connect as another user, like ssh Raven@…")
             return
+        try:
+            folder = self._person(process, gate.fingerprint)
+        except ValueError as exc:
+            _refuse(process, str(exc))
+            return
         task = asyncio.current_task()
         where = address_key(str(gate.peer[0]))
-        full = self.running.admit(task, address=where, key=gate.fingerprint, connection=gate)
+        person = None if folder is None else folder.name
+        full = self.running.admit(task, address=where, key=person, connection=gate)
         if full is not None:
             _refuse(process, self._full(full))
             log.info("ssh: %s from %s turned away: %s", name, gate.peer[0], self._full(full))
             return
-        if gate.fingerprint is not None:
-            folder, throwaway = state_dir(self.options.data_dir, gate.fingerprint), False
-        else:
-            folder, throwaway = Path(tempfile.mkdtemp(prefix="gother-ssh-")), True
+        if folder is None:  # no key, no token: a new person, told how to come back
+            token, folder = new_token(self.options.data_dir)
+            _tell(process, token_given(token))
         private_folder(folder)
-        log.info("ssh: %s from %s (key %s)", name, gate.peer[0], gate.fingerprint or "none")
-        try:
-            # plain over a bare channel: its own streams; otherwise a pty, as for the table
-            run = run_plain if plain and process.get_terminal_type() is None else run_client
-            client = self._client(process, name, folder, plain, str(gate.peer[0]), throwaway)
-            code = await run(process, *client, who=f"{name}@{gate.peer[0]}")
-        finally:
-            if throwaway:
-                shutil.rmtree(folder, ignore_errors=True)
+        named_by = f"key {gate.fingerprint}" if gate.fingerprint else "a token"
+        log.info("ssh: %s from %s (%s)", name, gate.peer[0], named_by)
+        # plain over a bare channel: its own streams; otherwise a pty, as for the table
+        run = run_plain if plain and process.get_terminal_type() is None else run_client
+        client = self._client(process, name, folder, plain, str(gate.peer[0]))
+        code = await run(process, *client, who=f"{name}@{gate.peer[0]}")
         with contextlib.suppress(OSError, asyncssh.Error):
             process.exit(code)
+
+    def _person(
+        self, process: asyncssh.SSHServerProcess[bytes], fingerprint: str | None
+    ) -> Path | None:
+        """The folder of the person logging in, named by their key or by the token they
+        sent back; None for a client that sent neither. ValueError for a token this door
+        never gave."""
+        if fingerprint is not None:
+            return state_dir(self.options.data_dir, fingerprint)
+        token = process.env.get(TOKEN_ENV)
+        return None if token is None else token_folder(self.options.data_dir, token)
 
     def _full(self, cap: str) -> str:
         """What a player over `cap` is told."""
@@ -331,7 +362,6 @@ class SshFrontDoor:
         state: Path,
         plain: bool,
         address: str,
-        throwaway: bool,
     ) -> tuple[list[str], dict[str, str], list[int]]:
         """The client's command line, environment and handed fds for this session, whose
         player connects from `address`."""
@@ -345,8 +375,6 @@ class SshFrontDoor:
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
         argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
-        if throwaway:  # a key made in a folder that dies with the session would own the name
-            argv.append("--anonymous")
         if plain:
             argv.append("--plain")
             if process.get_terminal_type() is None:
@@ -367,9 +395,16 @@ def _sessions(n: int) -> str:
 
 
 def _refuse(process: asyncssh.SSHServerProcess[bytes], why: str) -> None:
+    _tell(process, why)
     with contextlib.suppress(OSError, asyncssh.Error):
-        process.stderr.write(f"gother: {why}\r\n".encode())
         process.exit(1)
+
+
+def _tell(process: asyncssh.SSHServerProcess[bytes], what: str) -> None:
+    """A line to the player, beside the client's screen (a full-screen client draws on the
+    alternate screen, so it is there again when they quit)."""
+    with contextlib.suppress(OSError, asyncssh.Error):
+        process.stderr.write(f"gother: {what}\r\n".encode())
 
 
 def pipe_holding(secret: str) -> int:

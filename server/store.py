@@ -462,6 +462,14 @@ class Store:
             )
         ]
 
+    def name_of(self, identity: str) -> str | None:
+        """The name `identity` last used, if it owns one."""
+        row = self.db.execute(
+            "SELECT name FROM names WHERE identity = :identity ORDER BY seen DESC LIMIT 1",
+            {"identity": identity},
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def load(self, archived: bool = False) -> list[TableRecord | BrokenRecord]:
         """Every live table (or every archived one) with its seats and its current game's
         seed, moves and chat. A table that cannot be read is a BrokenRecord, on its own."""

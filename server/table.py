@@ -24,7 +24,6 @@ from protocol.constants import PLAYERS_WORD, SEED_BITS
 from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
 from server.game import (
-    REFEREE,
     Deck,
     Game,
     Move,
@@ -34,7 +33,6 @@ from server.game import (
     move_from_wire,
     view,
 )
-from server.pace import cover_warning
 from server.passwords import check_password
 from server.ratings.identity import player_id
 from server.ratings.outcome import Outcome, SeatResult, turn_share
@@ -319,11 +317,16 @@ class Table:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
 
     def seat_for_identity(self, identity: str) -> int | None:
-        """The seat `identity` holds here in a game not over, if any."""
+        """The seat `identity` holds here in a game not over, if any (one it left for good is
+        a bot's: coming back is joining afresh)."""
         if self.game is not None and self.game.over:
             return None
         return next(
-            (i for i, s in enumerate(self.seats) if s is not None and s.identity == identity),
+            (
+                i
+                for i, s in enumerate(self.seats)
+                if s is not None and s.identity == identity and s.bot_kind is None
+            ),
             None,
         )
 
@@ -382,10 +385,11 @@ class Table:
             self.seats[seat] = None
         else:
             kind, left = self.settings.cover_kind, self.game_no
-            bot = Seat(holder.name, None, kind, bank=holder.bank, left_game=left)
+            # the identity stays, for the game's result: a bot's seat is no one's to resume
+            bot = Seat(holder.name, None, kind, bank=holder.bank, left_game=left,
+                       identity=holder.identity)  # fmt: skip
             self._write(lambda: self.store.save_seats(self.id, [bot.record(seat)]))
             holder.peer, holder.token_hash, holder.bot_kind = None, None, kind
-            holder.identity = None  # left for good: coming back is joining afresh
             holder.left_game = left
             holder.pause = holder.end = False
         log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
@@ -518,9 +522,12 @@ class Table:
         for seat, holder in enumerate(self.seats):
             assert holder is not None
             person = self._players_seat(seat)
-            player = player_id(holder.name, None if person else holder.bot_kind)
+            if person:
+                player = player_id(holder.name, None, holder.identity)
+            else:
+                player = player_id(holder.name, holder.bot_kind)
             share = turn_share(movers, seat) if person else 1.0
-            seats.append(SeatResult(player, game.goth[seat], share))
+            seats.append(SeatResult(player, game.goth[seat], share, holder.name))
         finished = datetime.now(UTC).isoformat(timespec="microseconds")
         self.outcome = Outcome(self.id, self.game_no, finished, tuple(seats), game.winners)
         outcome = self.outcome.to_json()
@@ -655,6 +662,25 @@ class Table:
         spent = self.thinking(now) if acting else 0.0
         return max(0.0, holder.bank - spent)
 
+    def patience(self, seat: int) -> tuple[float, bool]:
+        """How long a present player may think, and whether it is their clock's bank (not
+        the table's patience, `idle`) that runs out first."""
+        holder = self.seats[seat]
+        assert holder is not None
+        if self.clock_rule is not None and holder.bank <= self.settings.idle:
+            return holder.bank, True
+        return self.settings.idle, False
+
+    def cover_warning(self, now: float) -> tuple[int, float] | None:
+        """(seat, seconds left) once the acting player was warned that a bot covers them soon."""
+        seat = self.warned
+        if seat is None or self.game is None or self.game.over or self.game.to_act() != seat:
+            return None
+        if self.paused_at is not None or self.timed_out == seat:
+            return None
+        patience, _ = self.patience(seat)
+        return seat, round(max(0.0, self.decision_since + patience - now), 1)
+
     def _bank_after(self, seat: int, now: float) -> float | None:
         """The mover's bank after this move (None: no clock to keep, or a bot's seat)."""
         holder = self.seats[seat]
@@ -680,7 +706,7 @@ class Table:
 
     def table_info(self) -> TableInfo:
         now = self.settings.clock()
-        warning = cover_warning(self, now)
+        warning = self.cover_warning(now)
         return TableInfo(
             variants=self.variants,
             id=self.id,
@@ -732,6 +758,3 @@ class Table:
         if self.game is None:
             return View.lobby(info, seats, viewer if isinstance(viewer, int) else None)
         return view(self.game, viewer, table=info, seats=seats)
-
-    def referee_view(self) -> View:
-        return self.wire_view(REFEREE)

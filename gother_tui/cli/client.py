@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gother_tui import logs
-from gother_tui.address import DEFAULT_PORT
 from gother_tui.cli.passwords import CLIENT, HOST, read_secret
 from gother_tui.glyphs import wants_ascii
 from gother_tui.options import ClientOptions
+from protocol.constants import DEFAULT_PORT
 
 if TYPE_CHECKING:
     from gother_tui.record import Reference

@@ -8,11 +8,35 @@ import importlib.util
 import ipaddress
 import sys
 from pathlib import Path
+from typing import Any
 
 from gother_tui.cli import server_side
 from gother_tui.cli.passwords import BOT, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.logs import log_to_stderr
 from protocol.view import Variants
+
+# `gother serve`'s options that set a ServerConfig field of the same name. Their defaults
+# are the config's own (server/app.py), one home for each: an option not given stays out of
+# the namespace (run_serve passes on only those given), and --help asks the config.
+HOST_FIELDS = (
+    "grace",
+    "spectators",
+    "bot_delay",
+    "cover",
+    "max_tables",
+    "max_connections",
+    "max_per_address",
+    "max_pending",
+    "pending_per_address",
+    "tables_per_connection",
+    "tables_per_address",
+    "seats_per_connection",
+    "seats_per_address",
+    "expire",
+    "idle",
+    "search_workers",
+    "search_queue",
+)
 
 
 def variants_of(args: argparse.Namespace) -> Variants:
@@ -79,15 +103,9 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             release_names=tuple(args.release_name),
             certfile=certfile,
             keyfile=keyfile,
-            grace=args.grace,
-            bot_delay=args.bot_delay,
-            cover=args.cover,
-            spectators=args.spectators,
             decks_dir=args.decks,
-            max_tables=args.max_tables,
-            max_connections=args.max_connections,
             announce=not args.no_announce,
-            **limit_config(args),
+            **host_settings(args),
         )
     except OSError as exc:  # port in use, bad certificate…
         print(f"gother serve: {exc}", file=sys.stderr)
@@ -98,21 +116,11 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def limit_config(args: argparse.Namespace) -> dict[str, float | None]:
-    """The long-running host's limits (parser.py's `_add_limit_options`) as config fields."""
-    return {
-        "max_per_address": args.max_per_address,
-        "max_pending": args.max_pending,
-        "pending_per_address": args.pending_per_address,
-        "tables_per_connection": args.tables_per_connection,
-        "tables_per_address": args.tables_per_address,
-        "seats_per_connection": args.seats_per_connection,
-        "seats_per_address": args.seats_per_address,
-        "expire": args.expire,
-        "idle": args.idle,
-        "search_workers": args.search_workers,
-        "search_queue": args.search_queue,
-    }
+def host_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The ServerConfig fields given on the command line (HOST_FIELDS): the
+    others keep the config's defaults."""
+    given = vars(args)
+    return {name: given[name] for name in HOST_FIELDS if name in given}
 
 
 def ssh_options(

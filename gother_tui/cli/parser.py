@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 
-from gother_tui.address import DEFAULT_PORT
-from gother_tui.cli import argtypes, client, host, play
+from gother_tui.cli import argtypes, client, host, play, server_side
 from gother_tui.cli.passwords import BOT, CLIENT, HOST, SERVER, SSH, TOURNAMENT, WEB, add_secret
 from protocol.constants import (
     BOT_NAMES,
+    DEFAULT_PORT,
     DEFAULT_ROUND_CAP,
     DIFFICULTIES,
     FATE_DISCARDS,
@@ -19,14 +19,20 @@ from protocol.constants import (
 )
 from protocol.version import software_version
 
+FROM_CONFIG = argparse.SUPPRESS  # a default that is ServerConfig's (host.HOST_FIELDS)
+
 
 class DefaultsHelpFormatter(argparse.HelpFormatter):
     """Each option's help ends with its default, unless it has none or already says it."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        default = action.default
-        if default in (None, False, argparse.SUPPRESS) or "default" in text:
+        if "default" in text:
+            return text
+        if action.default is FROM_CONFIG and action.dest in host.HOST_FIELDS:
+            default = server_side.config_defaults()[action.dest]  # only when help is shown
+            return text if default is None else f"{text} (default: {default})"
+        if action.default in (None, False, argparse.SUPPRESS):
             return text
         return f"{text} (default: %(default)s)"
 
@@ -101,25 +107,35 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--certfile", help="TLS certificate (PEM), for wss://")
     srv.add_argument("--keyfile", help="TLS private key (PEM)")
     srv.add_argument(
-        "--grace", type=float, default=60.0, help="seconds before a bot covers an absent player"
+        "--grace",
+        type=float,
+        default=FROM_CONFIG,
+        help="seconds before a bot covers an absent player",
     )
     srv.add_argument(
         "--spectators",
         choices=("none", "public", "all"),
-        default="public",
+        default=FROM_CONFIG,
         help="who may watch: nobody, tables without a password, or every table",
     )
     srv.add_argument("--decks", help="folder of extra deck files tables may use")
-    srv.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot waits to move")
+    srv.add_argument(
+        "--bot-delay", type=float, default=FROM_CONFIG, help="seconds a bot waits to move"
+    )
     srv.add_argument(
         "--cover",
         choices=tuple(DIFFICULTIES),
-        default="normal",
+        default=FROM_CONFIG,
         help="how the bot plays that covers an absent or idle player's turns",
     )
-    srv.add_argument("--max-tables", type=argtypes.positive, default=200, help="open tables in all")
     srv.add_argument(
-        "--max-connections", type=argtypes.positive, default=1000, help="connections in all"
+        "--max-tables", type=argtypes.positive, default=FROM_CONFIG, help="open tables in all"
+    )
+    srv.add_argument(
+        "--max-connections",
+        type=argtypes.positive,
+        default=FROM_CONFIG,
+        help="connections in all",
     )
     _add_limit_options(srv)
     srv.add_argument(
@@ -335,40 +351,70 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("limits of a long-running host (docs/hosting.md)")
     positive = argtypes.positive
     group.add_argument(
-        "--max-per-address", type=positive, default=32, help="connections from one address"
+        "--max-per-address",
+        type=positive,
+        default=FROM_CONFIG,
+        help="connections from one address",
     )
     group.add_argument(
-        "--max-pending", type=positive, default=100, help="connections not yet past hello"
+        "--max-pending",
+        type=positive,
+        default=FROM_CONFIG,
+        help="connections not yet past hello",
     )
     group.add_argument(
-        "--pending-per-address", type=positive, default=4, help="of those, from one address"
+        "--pending-per-address",
+        type=positive,
+        default=FROM_CONFIG,
+        help="of those, from one address",
     )
     group.add_argument(
-        "--tables-per-connection", type=positive, default=10, help="open tables one creates"
+        "--tables-per-connection",
+        type=positive,
+        default=FROM_CONFIG,
+        help="open tables one creates",
     )
     group.add_argument(
-        "--tables-per-address", type=positive, default=10, help="open tables one address creates"
+        "--tables-per-address",
+        type=positive,
+        default=FROM_CONFIG,
+        help="open tables one address creates",
     )
     group.add_argument(
-        "--seats-per-connection", type=positive, default=4, help="seats one holds in games"
+        "--seats-per-connection",
+        type=positive,
+        default=FROM_CONFIG,
+        help="seats one holds in games",
     )
     group.add_argument(
-        "--seats-per-address", type=positive, default=24, help="seats one address holds in games"
+        "--seats-per-address",
+        type=positive,
+        default=FROM_CONFIG,
+        help="seats one address holds in games",
     )
     group.add_argument(
-        "--expire", type=float, default=1800.0, help="seconds a table nobody is at stays open"
+        "--expire",
+        type=float,
+        default=FROM_CONFIG,
+        help="seconds a table nobody is at stays open",
     )
     group.add_argument(
-        "--idle", type=float, default=300.0, help="seconds before a bot plays an idle turn"
+        "--idle",
+        type=float,
+        default=FROM_CONFIG,
+        help="seconds before a bot plays an idle turn",
     )
     group.add_argument(
         "--search-workers",
         type=positive,
-        default=None,
+        default=FROM_CONFIG,
         help="processes for hints and hard bots (default: the cores but one)",
     )
     group.add_argument(
-        "--search-queue", type=positive, default=16, help="hints and hard-bot moves waiting"
+        "--search-queue",
+        type=positive,
+        default=FROM_CONFIG,
+        help="hints and hard-bot moves waiting",
     )
 
 
@@ -427,7 +473,7 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--anonymous",
         action="store_true",
         help="prove no lasting identity: seats are kept by their tokens only, and no name "
-        "becomes yours (what the SSH door starts for a password login, whose state is not kept)",
+        "becomes yours (for a run whose state folder is not kept)",
     )
     _add_display_options(parser)
     _add_bell_option(parser)

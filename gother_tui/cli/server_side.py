@@ -58,6 +58,15 @@ def self_signed(db: str, host: str) -> tuple[str, str]:
     return str(cert), str(key)
 
 
+def config_defaults() -> dict[str, Any]:
+    """Every ServerConfig field's default, by name (`gother serve --help` says them)."""
+    import dataclasses
+
+    from server.app import ServerConfig
+
+    return {f.name: getattr(ServerConfig(), f.name) for f in dataclasses.fields(ServerConfig)}
+
+
 def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
     """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
     `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""

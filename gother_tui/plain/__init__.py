@@ -29,6 +29,7 @@ from functools import partial
 
 from gother_tui.options import ClientOptions
 from gother_tui.plain.client import PlainClient
+from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output, read_lines, set_echo
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import TransportFactory, WebSocketTransport
@@ -49,7 +50,7 @@ def run(
         client = PlainClient(
             options, out, transport=transport, seat_store=seat_store, echo=partial(set_echo, STDIN)
         )
-        return await client.run(read_lines(STDIN))
+        return await client.run(read_lines(STDIN), Player)
 
     try:
         return asyncio.run(main())

@@ -23,7 +23,7 @@ import itertools
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from gother_tui import messages as msg
 from gother_tui import tournament_words
@@ -36,7 +36,6 @@ from gother_tui.narrator import Line, covered_for_you, names_of, speaker
 from gother_tui.options import ClientOptions
 from gother_tui.plain.choices import Decision, Move, decision
 from gother_tui.plain.ear import SPOKEN, Teller
-from gother_tui.plain.player import Player
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
 from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
@@ -59,8 +58,15 @@ class Pending:
     answer: asyncio.Future[msg.Reply | sm.Error | None] | None  # None: the flow's own request
 
 
+class Commands(Protocol):
+    """What does the lines' commands (gother_tui.plain.player.Player): given to `run`, as
+    it drives this client, which need not know it."""
+
+    async def follow(self, lines: AsyncIterator[str], ready: asyncio.Event) -> None: ...
+
+
 class PlainClient:
-    """`run(lines)` connects, follows the server and does each line's command until `quit`,
+    """`run(lines, Player)` connects, follows the server and does each line's command until `quit`,
     the end of input, or a server that will not have us; returns the exit status."""
 
     def __init__(
@@ -110,11 +116,13 @@ class PlainClient:
 
     # -- running ----------------------------------------------------------------------------
 
-    async def run(self, lines: AsyncIterator[str]) -> int:
-        """Connect and do every line's command; the exit status."""
+    async def run(
+        self, lines: AsyncIterator[str], player: Callable[[PlainClient], Commands]
+    ) -> int:
+        """Connect and do every line's command with `player(self)`; the exit status."""
         network = asyncio.create_task(self.connection.run())
         try:
-            commands = asyncio.create_task(Player(self).follow(lines, self._ready))
+            commands = asyncio.create_task(player(self).follow(lines, self._ready))
             either: set[asyncio.Future[Any]] = {commands, self._ended}
             await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
             if commands.done():

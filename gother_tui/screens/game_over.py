@@ -21,7 +21,7 @@ from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
 from gother_tui.history import GothHistory, levels
 from gother_tui.narrator import Narrator, names_of
-from gother_tui.prompts import player_names, rematch_line, standings
+from gother_tui.prompts import rematch_line, standings
 from gother_tui.record import Reference
 from gother_tui.screens.review import ReviewScreen
 from gother_tui.session import Session
@@ -46,7 +46,7 @@ def _name(view: View, seat: int, names: Mapping[int, str]) -> str:
 
 
 def scores_text(view: View, glyphs: Glyphs) -> Text:
-    names = player_names(view)
+    names = names_of(view.players)
     winners = set(view.winner or ())
     text = Text(no_wrap=True)
     wins = view.table.wins  # the series at this table, once a game has been won
@@ -67,7 +67,7 @@ def scores_text(view: View, glyphs: Glyphs) -> Text:
 def chart_text(view: View, history: GothHistory, glyphs: Glyphs, width: int) -> Text:
     """One row per player: a level per round seen (all rows on one scale), then the final
     Goth. With few rounds each round is drawn a few cells wide."""
-    names = player_names(view)
+    names = names_of(view.players)
     seats = [p.seat for p in view.players]
     rounds = history.rounds
     if not rounds:

@@ -19,7 +19,7 @@ from textual.widgets import Input, Static
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.history import GothHistory
-from gother_tui.prompts import player_names
+from gother_tui.narrator import names_of
 from gother_tui.record import GameRecord, RecordMove, Reference
 from gother_tui.screens.table import MOVE_ACTIONS, TableScreen
 from gother_tui.session import Session
@@ -63,7 +63,7 @@ def position_text(
         text.append("  the deal")
     elif index - 1 < len(moves):
         seat, move = moves[index - 1]
-        name = player_names(view).get(seat, f"Seat {seat}")
+        name = names_of(view.players).get(seat, f"Seat {seat}")
         text.append(f"  {name}: {move.kind.replace('_', ' ')}")
     text.append(f"  (round {view.round}, turn {turn})")
     text.append("   <-/->: step  [/]: turn  {/}: round  Home/End", "dim")
@@ -85,7 +85,7 @@ def seat_text(replay: Replay) -> Text:
 
 
 def hands_text(view: View, catalogue: Catalogue) -> Text:
-    names = player_names(view)
+    names = names_of(view.players)
     lines = []
     for p in view.players:
         hand = view.hand if p.seat == view.seat else p.hand

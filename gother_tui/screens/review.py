@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from gother_tui import messages as msg
 from gother_tui import review_words
-from gother_tui.prompts import player_names
+from gother_tui.narrator import names_of
 from gother_tui.session import Session
 from protocol import server_messages as sm
 from protocol.view import View
@@ -50,7 +50,7 @@ class ReviewScreen(ModalScreen[None]):
         self._ask()
 
     def _whose(self) -> str:
-        return player_names(self.game).get(self.seat, f"Seat {self.seat + 1}")
+        return names_of(self.game.players).get(self.seat, f"Seat {self.seat + 1}")
 
     def _ask(self) -> None:
         self.query_one("#review-title", Static).update(
@@ -68,9 +68,7 @@ class ReviewScreen(ModalScreen[None]):
         review = event.reply
         if event.asked.rid != self.asked or not isinstance(review, sm.Review):
             return  # an answer for a seat reviewed before
-        names = [
-            player_names(self.game).get(s, f"Seat {s + 1}") for s in range(len(self.game.players))
-        ]
+        names = list(names_of(self.game.players).values())  # by seat, as the view lists them
         text = Text()
         for line in review_words.lines(review, self._whose()):
             text.append(line + "\n")

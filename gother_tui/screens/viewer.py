@@ -14,15 +14,14 @@ from textual.widgets import Footer, Static
 
 from gother_tui.catalogue import Catalogue, values
 from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import plural
+from gother_tui.narrator import names_of, plural
 from gother_tui.preview import fate_sums, sickness_text
-from gother_tui.prompts import player_names
 from protocol.constants import NAME_MAX
 from protocol.view import View
 
 
 def fates_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
-    names = player_names(view)
+    names = names_of(view.players)
     text = Text()
     for p in view.players:
         fate = p.fate

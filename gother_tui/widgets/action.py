@@ -10,11 +10,11 @@ from textual.widgets import Static
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import plural
+from gother_tui.narrator import names_of, plural
 from gother_tui.palette import BOLD
 from gother_tui.plans import Plan
 from gother_tui.preview import fate_sums, sickness_text
-from gother_tui.prompts import fate_of, player_names, preview, prompt
+from gother_tui.prompts import fate_of, preview, prompt
 from gother_tui.session import Session
 from gother_tui.widgets.cards import NAME_W, CardList, CardRow, values_header
 from gother_tui.widgets.cells import fit
@@ -45,7 +45,7 @@ def card_rows(
         rows = [CardRow(c, "", c in plan.choices) for c in pile]
         return "Discard pile (Esc: back)", rows, _index(pile, current)
     if plan.kind == "distribute":
-        names = player_names(view)
+        names = names_of(view.players)
         rows = []
         for c in hand:
             seat = plan.assigned.get(c)
@@ -60,7 +60,7 @@ def card_rows(
 
 def watching_text(view: View, catalogue: Catalogue, glyphs: Glyphs) -> Text:
     """For a spectator: each player's Fate pile, top first, and the discard pile's top."""
-    names = player_names(view)
+    names = names_of(view.players)
     text = Text()
     for p in view.players:
         text.append(f"{p.seat + 1} {names[p.seat]}", "bold")

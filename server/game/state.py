@@ -8,8 +8,8 @@ events it caused. Pure: no I/O, no clocks, no asyncio.
 
 A turn, section by section below: R10 Fate discard -> R11 distribute -> R12/R14 draw (and
 reshuffle) -> R13 discard down -> R15/H1 end of turn (a win, the round cap, or the next
-seat). Each step has its `verify_…` (raises MoveError with the reason), its `can_…` (the
-verifier as a bool) and its applier. A step that asks nothing of anyone (an empty Fate pile,
+seat). Each step has its `verify_…` (raises MoveError with the reason) and its applier;
+`can(move)` is `verify` as a bool. A step that asks nothing of anyone (an empty Fate pile,
 an empty hand, a full hand) is passed through at once by `_settle`. Who must discard down
 (R13, and at once under `overflow = "immediate"`) is one predicate, `must_discard_down`,
 derived from the hands, never stored, so it cannot go stale.
@@ -18,8 +18,8 @@ derived from the hands, never stored, so it cannot go stale.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from typing import Literal, ParamSpec
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
 from protocol.view import (
@@ -40,21 +40,11 @@ from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
 Source = Literal["deck", "discard"]
-P = ParamSpec("P")
 
 
 def dealer_for(game_no: int, players: int) -> int:
     """R4: game 1 at a table is dealt by seat 0, and each rematch by the next seat left."""
     return (game_no - 1) % players
-
-
-def _passes(verify: Callable[P, None], *args: P.args, **kwargs: P.kwargs) -> bool:
-    """A verifier as a bool: the body of every `can_…`."""
-    try:
-        verify(*args, **kwargs)
-    except MoveError:
-        return False
-    return True
 
 
 class Game:
@@ -249,7 +239,12 @@ class Game:
             raise MoveError("illegal_move", f"not a move: {move!r}")
 
     def can(self, move: Move) -> bool:
-        return _passes(self.verify, move)
+        """`verify` as a bool."""
+        try:
+            self.verify(move)
+        except MoveError:
+            return False
+        return True
 
     def apply(self, move: Move) -> list[Event]:
         """Verify, then make the move, record it, and run the game on to the next decision.
@@ -323,10 +318,6 @@ class Game:
                 "may be discarded at this table",
             )
 
-    def can_discard_fate(self, seat: int, card: int) -> bool:
-        """R10: `verify_discard_fate` as a bool."""
-        return _passes(self.verify_discard_fate, seat, card)
-
     def _discard_fate(self, seat: int, card: int) -> None:
         """R10: the card goes to the discard pile; its effect leaves with it (R5)."""
         self._take_from_fate(seat, card)
@@ -361,10 +352,6 @@ class Game:
             else:
                 why = f"you hold fewer cards than there are players: place all {len(hand)}"
             raise MoveError("illegal_move", f"{why} (you placed {len(give)})")
-
-    def can_distribute(self, seat: int, give: Sequence[tuple[int, int]]) -> bool:
-        """R11: `verify_distribute` as a bool."""
-        return _passes(self.verify_distribute, seat, give)
 
     def _distribute(self, seat: int, give: Sequence[tuple[int, int]]) -> None:
         """R11: the cards go on top of their piles in seat order, each placement checked for
@@ -403,10 +390,6 @@ class Game:
             raise MoveError(
                 "illegal_move", f"{self.deck.card_name(card)} is not in the discard pile"
             )
-
-    def can_draw(self, seat: int, source: str, card: int | None = None) -> bool:
-        """R12: `verify_draw` as a bool."""
-        return _passes(self.verify_draw, seat, source, card)
 
     def _draw(self, seat: int, source: Source, card: int | None) -> None:
         """R12: one card into the hand; a card taken from the discard pile is known to all.
@@ -479,10 +462,6 @@ class Game:
             raise MoveError("illegal_move", "you discard down at your draw step, once drawn")
         if card not in self.hands[seat]:
             raise MoveError("illegal_move", f"{self.deck.card_name(card)} is not in your hand")
-
-    def can_discard_hand(self, seat: int, card: int) -> bool:
-        """R13: `verify_discard_hand` as a bool."""
-        return _passes(self.verify_discard_hand, seat, card)
 
     def _discard_hand(self, seat: int, card: int) -> None:
         """R13: the card goes to the discard pile, face up."""

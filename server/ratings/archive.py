@@ -69,7 +69,7 @@ def replayed(store: Store) -> list[Outcome]:
             log.error("game %d of table %s has a seat missing", game_no, table_id)
             continue
         seats = tuple(
-            SeatResult(player_id(s.name, s.bot_kind), game.goth[s.seat], 1.0)
+            SeatResult(player_id(s.name, s.bot_kind, s.identity), game.goth[s.seat], 1.0, s.name)
             for s in record.seat_records
         )
         read.append(Outcome(table_id, game_no, "", seats, game.winners))

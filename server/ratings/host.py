@@ -17,7 +17,7 @@ import sys
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import STANDINGS_PAGE
-from server.ratings.identity import PlayerId, is_bot, shown
+from server.ratings.identity import PlayerId, is_bot
 from server.ratings.outcome import Outcome
 from server.ratings.skill import PROVISIONAL_GAMES
 from server.ratings.standings import Row, Standings
@@ -117,7 +117,7 @@ class HostStandings:
 def _row(row: Row) -> server_messages.StandingsRow:
     return server_messages.StandingsRow(
         player=row.player,
-        name=shown(row.player),
+        name=row.name,
         bot=is_bot(row.player),
         reference=row.rating.anchor,
         mu=round(row.rating.mu, 3),

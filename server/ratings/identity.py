@@ -1,11 +1,13 @@
 """Who sat in a seat, as a lasting key the ratings and standings hang on: a `PlayerId`.
 
-Issue 18 (every player is a person, a lasting and verified identity) has not landed. Until
-it does, a player is the name the lobby showed for the seat (`name:Ann`), and a bot is its
-difficulty (`bot:easy`, `bot:normal`, `bot:hard`; a kind with no difficulty keeps its kind,
-`bot:random`). The prefixes keep the two apart: a person called "bot:easy" is `name:bot:easy`,
-never the reference bot. This module is the one home of that choice: issue 18 replaces
-`player_id` (and `shown`) and nothing else needs to change.
+A person who proved a key is their verified identity (server/identity.py), `id:…`: their
+record and rating follow them whatever name they play under, and the name is only shown
+(each seat's result carries the name it was played under, and the standings show the
+latest). A person who proved none (an anonymous client, or a game from before identities)
+is the name the lobby showed for the seat, `name:Ann`. A bot is its difficulty
+(`bot:easy`, `bot:normal`, `bot:hard`; a kind with no difficulty keeps its kind,
+`bot:random`), a fixed reference whatever a seat calls it. The prefixes keep the three
+apart: a person called "bot:easy" is `name:bot:easy`, never the reference bot.
 """
 
 from __future__ import annotations
@@ -18,22 +20,35 @@ PlayerId = NewType("PlayerId", str)
 
 BOT = "bot:"
 NAME = "name:"
+ID = "id:"
 _DIFFICULTY_OF = {kind: difficulty for difficulty, kind in DIFFICULTIES.items()}
 
 
-def player_id(name: str, bot_kind: str | None) -> PlayerId:
-    """The identity of a seat's player from what the archive holds of the seat today."""
-    if bot_kind is None:
-        return PlayerId(NAME + name)
-    return PlayerId(BOT + _DIFFICULTY_OF.get(bot_kind, bot_kind))
+def player_id(name: str, bot_kind: str | None, identity: str | None = None) -> PlayerId:
+    """The player of a seat: its bot's reference, else its proven identity, else its name."""
+    if bot_kind is not None:
+        return PlayerId(BOT + _DIFFICULTY_OF.get(bot_kind, bot_kind))
+    if identity is not None:
+        return PlayerId(ID + identity)
+    return PlayerId(NAME + name)
+
+
+def identity_in(player: PlayerId) -> str | None:
+    """The proven identity a player is, if it is one."""
+    return player.removeprefix(ID) if player.startswith(ID) else None
 
 
 def is_bot(player: PlayerId) -> bool:
     return player.startswith(BOT)
 
 
-def shown(player: PlayerId) -> str:
-    """The identity as a person reads it: the name, or the bot's difficulty with "bot"."""
+def shown(player: PlayerId, name: str | None = None) -> str:
+    """The player as a person reads it: a bot's difficulty with "bot"; a person's `name`
+    (the latest they played under), else the name they are, else a mark of their identity."""
     if is_bot(player):
         return f"{player.removeprefix(BOT)} bot"
+    if name is not None:
+        return name
+    if player.startswith(ID):
+        return f"player {player.removeprefix(ID)[:6]}"
     return player.removeprefix(NAME)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.ratings.identity import PlayerId
+from server.ratings.identity import PlayerId, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,7 @@ class SeatResult:
     player: PlayerId
     goth: int
     share: float  # of the seat's turns its own player played (a cover bot played the rest)
+    name: str  # the name the seat was played under, to show (the player is `player`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +46,20 @@ class Outcome:
         return {
             "finished": self.finished,
             "winners": list(self.winners),
-            "seats": [[s.player, s.goth, s.share] for s in self.seats],
+            "seats": [[s.player, s.goth, s.share, s.name] for s in self.seats],
         }
 
     @classmethod
     def from_json(cls, table: str, game: int, data: dict[str, Any]) -> Outcome:
-        seats = tuple(
-            SeatResult(PlayerId(str(player)), int(goth), float(share))
-            for player, goth, share in data["seats"]
-        )
+        seats = tuple(_seat(*seat) for seat in data["seats"])
         winners = tuple(int(seat) for seat in data["winners"])
         return cls(table, game, str(data["finished"]), seats, winners)
+
+
+def _seat(player: Any, goth: Any, share: Any, name: Any = None) -> SeatResult:
+    """One stored seat (one stored before names were kept shows the player's own)."""
+    who = PlayerId(str(player))
+    return SeatResult(who, int(goth), float(share), str(name) if name is not None else shown(who))
 
 
 def turn_share(movers: Sequence[tuple[int, bool]], seat: int) -> float:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from server.ratings.identity import PlayerId
+from server.ratings.identity import PlayerId, shown
 from server.ratings.outcome import Outcome
 from server.ratings.skill import Rating, Ratings
 
@@ -33,6 +33,7 @@ class Record:
 @dataclass(frozen=True, slots=True)
 class Row:
     player: PlayerId
+    name: str  # the latest it played under
     record: Record
     rating: Rating
 
@@ -40,6 +41,7 @@ class Row:
 class Standings:
     def __init__(self) -> None:
         self.records: dict[PlayerId, Record] = {}
+        self.names: dict[PlayerId, str] = {}  # the name of each player's latest game
         self.ratings = Ratings()
         self.rated: set[tuple[str, int]] = set()  # (table, game) already counted
 
@@ -57,11 +59,16 @@ class Standings:
         self.rated.add((outcome.table, outcome.game))
         places = outcome.places()
         for seat, place in zip(outcome.seats, places, strict=True):
-            self.records.setdefault(seat.player, Record()).add(place, outcome.finished)
+            record = self.records.setdefault(seat.player, Record())
+            if outcome.finished >= record.last_seen:  # a later game (replayed ones have no end)
+                self.names[seat.player] = shown(seat.player, seat.name)
+            record.add(place, outcome.finished)
         self.ratings.update(outcome, places)
         return True
 
     def rows(self) -> list[Row]:
         """Everyone with a record, the best first (by cautious rating, then wins)."""
-        rows = [Row(p, record, self.ratings[p]) for p, record in self.records.items()]
+        rows = [
+            Row(p, self.names[p], record, self.ratings[p]) for p, record in self.records.items()
+        ]
         return sorted(rows, key=lambda r: (-r.rating.ordinal, -r.record.wins, r.player))

@@ -9,9 +9,11 @@ and, when the last table of a round is over, scores it and seats the next. A pla
 leaves a table is covered there by a bot (the table's own rule); `drop` also takes them out
 of the rounds to come. Everything sent about a tournament is one `tournament` message.
 
-Identity: a player is the ratings' `PlayerId` of the name said in `hello` (issue 18's
-lasting identity has not landed: server/ratings/identity.py is its one home); registering
-again under that name from a new connection is coming back.
+Identity: a player is the ratings' `PlayerId` (server/ratings/identity.py) of the identity
+their connection proved, under whatever name (the name they registered or came back under
+is shown; after a restart, the latest they sat under); one that proved none is its name.
+Registering again as that player from a new connection is coming back, and their seats at
+the round's tables are held by their identity, so they come back to them as to any seat.
 What a restart cannot derive is stored (the tournament, its players, each round's tables);
 the results are derived again from the stored outcomes of the tables' games.
 """
@@ -24,7 +26,7 @@ import secrets
 import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -32,7 +34,7 @@ from protocol import ProtocolError, encode, server_messages
 from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
 from protocol.view import Variants
 from server.lobby import Lobby
-from server.ratings.identity import PlayerId, player_id, shown
+from server.ratings.identity import PlayerId, identity_in, player_id, shown
 from server.searches import Searches
 from server.store import StoreError, TournamentRecord
 from server.table import Peer, StoreFailed, Table
@@ -45,12 +47,23 @@ log = logging.getLogger("gother.server")
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
+class Member(Peer, Protocol):
+    """A connection as a tournament sees it: a table's peer, with the identity it proved."""
+
+    identity: str | None
+
+
+def _player(peer: Member) -> PlayerId:
+    return player_id(peer.name, None, peer.identity)
+
+
 @dataclass
 class Entry:
-    """A registered player: where to tell them, and whether they dropped out."""
+    """A registered player: the name shown, where to tell them, whether they dropped out."""
 
     player: PlayerId
-    peer: Peer | None
+    name: str
+    peer: Member | None
     dropped: bool = False
 
 
@@ -119,7 +132,7 @@ class Director:
 
     # -- requests ---------------------------------------------------------------------------
 
-    def create(self, organiser: Peer, request: dict[str, Any]) -> Tournament:
+    def create(self, organiser: Member, request: dict[str, Any]) -> Tournament:
         live = [t for t in self.tournaments.values() if t.phase != "over"]
         if len(live) >= TOURNAMENTS_LIVE:
             raise ProtocolError(
@@ -135,7 +148,7 @@ class Director:
             variants=Variants.from_wire(request.get("variants")),
             bot=request.get("bot", "heuristic"),
             duplicate=request.get("duplicate", False),
-            organiser=player_id(organiser.name, None),
+            organiser=_player(organiser),
             watchers={organiser},  # the organiser follows what they run
         )
         _stored(lambda: self.store.save_tournament(_record(tournament)))
@@ -149,12 +162,12 @@ class Director:
             raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
         return tournament
 
-    def register(self, tournament: Tournament, peer: Peer) -> None:
-        """Register `peer`'s player, or take them back under the name they registered."""
-        player = player_id(peer.name, None)
+    def register(self, tournament: Tournament, peer: Member) -> None:
+        """Register `peer`'s player, or take them back (under the name they come back as)."""
+        player = _player(peer)
         entry = tournament.entries.get(player)
         if entry is not None:
-            entry.peer = peer
+            entry.peer, entry.name = peer, peer.name
             return
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError(
@@ -166,12 +179,12 @@ class Director:
             )
         n = len(tournament.entries)
         _stored(lambda: self.store.add_tournament_player(tournament.id, n, player))
-        tournament.entries[player] = Entry(player, peer)
+        tournament.entries[player] = Entry(player, peer.name, peer)
 
-    def start(self, tournament: Tournament, peer: Peer, rid: int | None = None) -> None:
+    def start(self, tournament: Tournament, peer: Member, rid: int | None = None) -> None:
         """Seat the first round; `peer` is answered (`rid`) once it is seated, or at once
         with the reason it cannot start."""
-        if player_id(peer.name, None) != tournament.organiser:
+        if _player(peer) != tournament.organiser:
             raise ProtocolError("not_organiser", "only the tournament's creator can start it")
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError("already_started", "the tournament has already begun")
@@ -190,10 +203,10 @@ class Director:
                 f"the round needs {tables} tables and this server has room for {free} now",
             )
 
-    def drop(self, tournament: Tournament, peer: Peer) -> Table | None:
+    def drop(self, tournament: Tournament, peer: Member) -> Table | None:
         """Out of the rounds to come; at a table in play, a bot takes the seat for good
         (returns that table, changed)."""
-        entry = tournament.entries.get(player_id(peer.name, None))
+        entry = tournament.entries.get(_player(peer))
         if entry is None or entry.peer is not peer:
             raise ProtocolError("not_registered", "you are not registered in this tournament")
         _stored(lambda: self.store.drop_tournament_player(tournament.id, entry.player))
@@ -204,10 +217,10 @@ class Director:
                 return table if table.leave(peer) else None
         return None
 
-    def disconnected(self, peer: Peer) -> None:
+    def disconnected(self, peer: Member) -> None:
         for tournament in self.tournaments.values():
             tournament.watchers.discard(peer)
-            entry = tournament.entries.get(player_id(peer.name, None))
+            entry = tournament.entries.get(_player(peer))
             if entry is not None and entry.peer is peer:
                 entry.peer = None
 
@@ -227,14 +240,20 @@ class Director:
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
             )
-            for player, dropped in record.players:
-                tournament.entries[PlayerId(player)] = Entry(PlayerId(player), None, dropped)
+            for stored, dropped in record.players:
+                player = PlayerId(stored)
+                tournament.entries[player] = Entry(player, self._name_of(player), None, dropped)
             for round_no, tables in enumerate(record.rounds_played, 1):
                 tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
             self.tournaments[tournament.id] = tournament
             if tournament.played and all(s.over for s in tournament.played[-1]):
                 self._table_done(tournament)
             log.info("tournament %s restored (%s)", tournament.id, tournament.phase)
+
+    def _name_of(self, player: PlayerId) -> str:
+        """A restored player's name: the latest their identity sat under."""
+        identity = identity_in(player)
+        return shown(player, None if identity is None else self.store.name_of(identity))
 
     def _restored(
         self, tournament: Tournament, round_no: int, stored: tuple[str, list[str]]
@@ -387,12 +406,14 @@ class Director:
         )
 
     def _sit(self, table: Table, seat: int, entry: Entry) -> None:
+        """Seat `entry`'s player, held by their identity: they come back to it as to any."""
+        identity = identity_in(entry.player)
         if entry.peer is None:
-            absent = _Absent(shown(entry.player))
-            table.join(absent, seat)
+            absent = _Absent(entry.name)
+            table.join(absent, seat, identity)
             table.disconnected(absent)  # away from the start: a bot covers after the grace
             return
-        _, token = table.join(entry.peer, seat)
+        _, token = table.join(entry.peer, seat, identity)
         self.seated(entry.peer, table, seat, token)
 
     # -- what is shown ----------------------------------------------------------------------
@@ -416,11 +437,11 @@ class Director:
             variants=tournament.variants,
             phase=tournament.phase,
             round=len(tournament.played),
-            players=tuple(shown(p) for p in tournament.entries),
+            players=tuple(e.name for e in tournament.entries.values()),
             tables=tuple(
                 server_messages.TournamentTable(
                     table=s.table,
-                    players=tuple(shown(p) for p in s.players),
+                    players=tuple(tournament.entries[p].name for p in s.players),
                     bots=tournament.seats - len(s.players),
                     over=s.over,
                 )
@@ -429,7 +450,7 @@ class Director:
             standings=tuple(
                 server_messages.TournamentStanding(
                     player=s.player,
-                    name=shown(s.player),
+                    name=tournament.entries[s.player].name,
                     games=s.games,
                     points=s.points,
                     goth=s.goth,

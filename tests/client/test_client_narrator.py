@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from gother_tui.catalogue import Catalogue
 from gother_tui.glyphs import ASCII, UNICODE
-from gother_tui.narrator import Narrator, gap, presence, since_last_turn, tell_view
+from gother_tui.narrator import Narrator, gap, presence, since_last_turn
 from protocol.view import Event, View, convert
 from tests.client.viewkit import DECK, ID, distribute_game, played_views, table_view
 
@@ -165,11 +165,9 @@ def test_a_view_is_told_from_its_own_piles_whatever_its_log_holds():
     told through, the last sentence about each pile ends at the view's own scores."""
     views = played_views(seed=3, round_cap=2)
     view = View.from_wire(views[-1])
-    lines = tell_view(view, CAT, ASCII)
-    assert len(lines) == len(view.log) and lines[-1].kind == "over"
     narrator = Narrator.for_view(view, CAT, ASCII)
-    for event in view.log:
-        narrator.tell(event)
+    lines = [narrator.tell(event) for event in view.log]
+    assert lines[-1].kind == "over"
     assert {s: sorted(p) for s, p in narrator.piles.items()} == {
         p.seat: sorted(p.fate) for p in view.players
     }

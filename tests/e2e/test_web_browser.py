@@ -3,11 +3,11 @@ by Playwright, and the client processes the door starts.
 
 Two browser contexts (two browsers, as far as the door can tell) give the password, type
 their names, take their own seats at the same table and each play a move by keys; a
-reload puts one back in its seat; a third without the password gets no process, nor does
-a websocket from a foreign page; every request the pages make goes to 127.0.0.1; the
-screen is read from the page's xterm.js buffer, its glyphs are in the door's font, and
-closing a tab ends its process. Everything listens on 127.0.0.1 only; every process
-started here is ended here.
+reload puts one back in its seat, and so does quitting (^x) and opening the page again; a
+third without the password gets no process, nor does a websocket from a foreign page;
+every request the pages make goes to 127.0.0.1; the screen is read from the page's
+xterm.js buffer, its glyphs are in the door's font, and closing a tab ends its process.
+Everything listens on 127.0.0.1 only; every process started here is ended here.
 """
 
 from __future__ import annotations
@@ -252,3 +252,34 @@ def test_a_cookie_planted_in_a_browser_is_never_the_one_that_logs_in(door):
         finally:
             browser.close()
     assert requests.foreign == []
+
+
+def test_a_player_who_quits_and_opens_the_page_again_is_back_in_their_seat(door):
+    """^x quits (the session ends, the page says so); the same page opened again, in the
+    same browser, is the same player back in the same seat, with no key pressed."""
+    port, web, serve = door
+    url = f"http://127.0.0.1:{web}/"
+    create_table(port, "Web table", seats=3, bots=2)
+    requests = Requests()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            context = guarded_context(browser, requests, viewport={"width": 900, "height": 560})
+            page = context.new_page()
+            log_in(page, url)
+            seat = YOU_ROW.search(sit_down(page, "Mina")).group(1)
+            page.keyboard.press("Control+x")
+            page.wait_for_selector("#ended:not([hidden])")
+            wait_for("the quit client to end", lambda: not web_clients(serve), 30)
+
+            began = time.monotonic()
+            page.goto(url)
+            back = wait_screen(
+                page, "Mina back at the table", lambda t: "Mina (you)" in t and "^x Quit" in t
+            )
+            took = time.monotonic() - began
+            assert YOU_ROW.search(back).group(1) == seat, back
+            assert requests.foreign == [], requests.foreign
+            print(f"\nweb door: back in seat {seat} {took:.1f} s after opening the page again")
+        finally:
+            browser.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 from gother_tui.options import ClientOptions
 from gother_tui.plain.client import PlainClient
+from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output
 from gother_tui.seat_store import SeatStore
 from gother_tui.transport import WebSocketTransport
@@ -131,7 +132,7 @@ class InProcess:
     async def __aenter__(self) -> InProcess:
         out = Output(_Stream(self.transcript), self.options.ascii)
         self.client = PlainClient(self.options, out, self._transport, self.store)
-        self.task = asyncio.create_task(self.client.run(self._lines()))
+        self.task = asyncio.create_task(self.client.run(self._lines(), Player))
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from gother_tui.identity import file_for
 from server.app import GotherServer
 from server.ssh import SshFrontDoor, SshOptions, state_dir
+from server.ssh_person import TOKEN_ENV
 
 TIMEOUT = 60.0  # a cold client start on a busy core
 
@@ -110,15 +112,16 @@ async def test_the_server_counts_an_ssh_player_at_the_players_own_address(front_
 
 
 async def plain_session(
-    port: int, key: asyncssh.SSHKey | None, password: str | None = None
+    port: int, key: asyncssh.SSHKey | None, password: str | None = None, **process: Any
 ) -> tuple[asyncssh.SSHClientConnection, Channel]:
-    """A `plain` session logged in with `key`, or else with `password`."""
+    """A `plain` session logged in with `key`, or else with `password`; `process` adds to
+    create_process's arguments (`env`, `stderr`)."""
     conn = await asyncssh.connect(
         "127.0.0.1", port, username="Raven", client_keys=[key] if key else None,
         password=password, known_hosts=None, agent_path=None, config=[],
         preferred_auth="publickey" if key else "password",
     )  # fmt: skip
-    return conn, Channel(await conn.create_process("plain", encoding=None))
+    return conn, Channel(await conn.create_process("plain", encoding=None, **process))
 
 
 async def test_the_same_ssh_key_comes_back_to_its_seat_without_its_tokens(front_door):
@@ -152,25 +155,50 @@ async def test_the_same_ssh_key_comes_back_to_its_seat_without_its_tokens(front_
         await conn.wait_closed()
 
 
-async def test_password_logins_own_no_name_so_the_next_one_may_sit_under_it(server, tmp_path):
-    """A password login's folder dies with its session: its client proves no identity
-    (--anonymous), or a key thrown away would own "Raven" and refuse the person next time."""
+async def test_a_password_login_with_no_key_comes_back_as_itself_by_its_token(server, tmp_path):
+    """A password login whose client has no key is given a token once: sent back, it is the
+    same person, back in its seat under its name; a login without it is someone else, and
+    the name is not theirs."""
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", password="pw"
     )
     door = SshFrontDoor(options, "127.0.0.1", server.port, server.door_key)
     await door.start()
+    given = rf"^gother: .*\n\s+{TOKEN_ENV}=([A-Za-z0-9_-]+)\r?$"
     try:
-        for _ in range(2):
-            conn, channel = await plain_session(door.port, None, password="pw")
-            try:
-                channel.type("create 3")
-                await channel.until(r"^You sit at Raven's table \(table \w+\), seat 1 of 3\.$")
-                channel.type("quit")
-                await channel.until(r"^Goodbye\.$")
-                assert "belongs to another" not in channel.seen
-            finally:
-                conn.close()
-                await conn.wait_closed()
+        conn, channel = await plain_session(door.port, None, password="pw", stderr=asyncssh.STDOUT)
+        try:
+            token = (await channel.until(given))[1]
+            channel.type("create 3")
+            seated = await channel.until(
+                r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$"
+            )
+            channel.type("quit")
+            await channel.until(r"^Goodbye\.$")
+        finally:
+            conn.close()
+            await conn.wait_closed()
+
+        conn, channel = await plain_session(door.port, None, password="pw", stderr=asyncssh.STDOUT)
+        try:
+            assert (await channel.until(given))[1] != token  # someone new
+            channel.type("create 3")
+            await channel.until(r"^The server refused: 'Raven' belongs to another player")
+        finally:
+            conn.close()
+            await conn.wait_closed()
+
+        conn, channel = await plain_session(
+            door.port, None, password="pw", stderr=asyncssh.STDOUT, env={TOKEN_ENV: token}
+        )
+        try:
+            back = await channel.until(r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$")
+            assert back[1] == seated[1]
+            channel.type("quit")
+            await channel.until(r"^Goodbye\.$")
+            assert TOKEN_ENV not in channel.seen  # given once, and this player kept it
+        finally:
+            conn.close()
+            await conn.wait_closed()
     finally:
         await door.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from typing import Any
 
 import asyncssh
 
@@ -37,12 +38,14 @@ async def open_session(
     key: asyncssh.SSHKey | None,
     user: str = "Raven",
     password: str | None = None,
+    **process: Any,
 ):
+    """Logged in and in a session; `process` adds to create_process's arguments (`env`)."""
     conn = await log_in(port, key, user, password)
-    process = await conn.create_process(
-        term_type="xterm-256color", term_size=(80, 24), encoding=None
+    session = await conn.create_process(
+        term_type="xterm-256color", term_size=(80, 24), encoding=None, **process
     )
-    return conn, process
+    return conn, session
 
 
 async def read_until(process, pattern: re.Pattern[str], *, raw: bool = False) -> str:

@@ -29,7 +29,7 @@ from protocol import (
 from protocol.messages import REQUESTS
 from server.app import CLOSE_FLOOD, GotherServer, ServerConfig
 from server.attempts import Guessing
-from server.game import Game
+from server.game import REFEREE, Game
 from tests.server.netkit import TIMEOUT, Client, close_all, first_legal_move, play_to_end
 from tests.server.playkit import newest
 
@@ -75,7 +75,7 @@ STABLE_CODES = {
 def snapshot(server: GotherServer, table_id: str) -> tuple[int, dict[str, Any], int]:
     """Everything an error must not change: seq, the referee view, the number of tables."""
     table = server.lobby.tables[table_id]
-    return table.seq, table.referee_view(), len(server.lobby.tables)
+    return table.seq, table.wire_view(REFEREE), len(server.lobby.tables)
 
 
 def expect_error(reply: dict[str, Any], code: str, rid: int | None = None) -> None:

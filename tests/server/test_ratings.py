@@ -27,7 +27,9 @@ def game(
 ) -> Outcome:
     goth = goth or [20 - i for i in range(len(players))]
     shares = shares or [1.0] * len(players)
-    seats = tuple(SeatResult(p, g, s) for p, g, s in zip(players, goth, shares, strict=True))
+    seats = tuple(
+        SeatResult(p, g, s, shown(p)) for p, g, s in zip(players, goth, shares, strict=True)
+    )
     return Outcome(table, n, f"2026-12-01T20:{n // 60:02d}:{n % 60:02d}.000000", seats, winners)
 
 
@@ -37,6 +39,36 @@ def test_a_seat_is_its_name_or_its_bots_difficulty_and_a_person_is_never_a_bot()
     assert player_id("x", "ismcts") == HARD and player_id("x", "random") == "bot:random"
     assert player_id("bot:easy", None) != EASY  # a person who calls themself a bot
     assert shown(ANN) == "Ann" and shown(NORMAL) == "normal bot"
+
+
+def test_a_person_who_proved_a_key_is_that_identity_whatever_their_name():
+    me = player_id("Ann", None, "ab12cd34")
+    assert me == "id:ab12cd34" == player_id("Annie", None, "ab12cd34") != player_id("Ann", None)
+    assert player_id("Ann", "gentle", "ab12cd34") == EASY  # a bot's seat: the fixed reference
+    assert shown(me, "Annie") == "Annie" and shown(me) == "player ab12cd"
+    assert shown(EASY, "Bot 2") == "easy bot"
+
+
+def test_a_name_change_keeps_the_record_and_the_rating_and_shows_the_latest_name():
+    me = PlayerId("id:ab12cd34")
+    first = game([me, EASY, NORMAL], n=1)
+    renamed = Outcome(
+        "t", 2, "2026-12-01T21:00:00.000000",
+        (SeatResult(me, 20, 1.0, "Annie"), *game([me, EASY, NORMAL], n=2).seats[1:]), (0,),
+    )  # fmt: skip
+    standings = Standings.rebuild([renamed, first])  # rated in the order the games ended
+    (row,) = [r for r in standings.rows() if r.player == me]
+    assert (row.name, row.record.games, row.rating.games) == ("Annie", 2, 2)
+
+
+def test_an_outcome_stored_before_names_were_kept_shows_its_players_own():
+    stored = {
+        "finished": "",
+        "winners": [0],
+        "seats": [["name:Ann", 20, 1.0], ["bot:easy", 3, 1.0]],
+    }
+    read = Outcome.from_json("t", 1, stored)
+    assert [s.name for s in read.seats] == ["Ann", "easy bot"]
 
 
 def test_winners_share_first_place_and_the_rest_go_by_goth_points():

@@ -1,18 +1,23 @@
 """The host's standings over a real server: games played to the end give every player a
 record and a rating in the `standings` reply; a restarted server rebuilds the same from its
 archive (in a process of its own); a seat a bot finished counts by the share its player
-played; bad requests are refused and change nothing."""
+played; a player who proved a key keeps one record and rating under every name, the latest
+shown; bad requests are refused and change nothing."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from server.app import GotherServer
+from server.identity import identity_of
 from server.ratings.outcome import turn_share
-from tests.server.netkit import Client, close_all, first_legal_move
+from tests.server.netkit import Client, close_all, first_legal_move, play_to_end
 from tests.server.prockit import run_cli
 from tests.server.standingskit import finished_game
+from tests.server.test_identity import proven, public
 
 
 def place_of(view: dict[str, object], seat: int) -> int:
@@ -85,6 +90,36 @@ async def test_a_player_who_leaves_is_rated_by_the_share_of_turns_they_played(se
     rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}
     assert rows["name:Cy"]["games"] == 1
     await close_all(player, watcher)
+
+
+async def test_a_proven_player_keeps_one_record_under_every_name_they_play_under(server, url):
+    """Ann, with her key, finishes a game; as Annie she leaves her next one after a move (a
+    bot finishes it): both games are her identity's, the latest name shown, none a name's."""
+    key = Ed25519PrivateKey.generate()
+    me = "id:" + identity_of(public(key))
+    ann, _ = await proven(url, "Ann", key)
+    created = await ann.request("create", name="Ann's", seats=3, bots=2, bot="easy")
+    await ann.request("join", table=created["table"], seat=0)
+    await play_to_end(ann)
+    await ann.close()
+
+    annie, _ = await proven(url, "Annie", key)
+    created = await annie.request("create", name="Annie's", seats=3, bots=2, bot="easy")
+    table = created["table"]
+    await annie.request("join", table=table, seat=0)
+    view = await annie.state(lambda v: v["legal"] is not None)
+    assert (await annie.request("move", move=first_legal_move(view["legal"])))["t"] == "state"
+    assert (await annie.request("leave"))["t"] == "left"
+    watcher = await Client.connect(url, "Watcher")
+    await watcher.request("watch", table=table)
+    await watcher.state(lambda v: v["phase"] == "over")
+    [(stored,)] = server.store.db.execute("SELECT outcome FROM games WHERE table_id = ?", (table,))
+    assert json.loads(stored)["seats"][0][::3] == [me, "Annie"]  # her identity, her name then
+
+    rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}
+    assert rows[me]["games"] == 2 and rows[me]["name"] == "Annie" and not rows[me]["bot"]
+    assert not any(p.startswith("name:Ann") for p in rows), rows
+    await close_all(annie, watcher)
 
 
 async def test_a_bad_standings_request_is_refused_with_a_reason(server, url):

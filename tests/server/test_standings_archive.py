@@ -23,7 +23,11 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def outcome(table: str, n: int) -> Outcome:
-    seats = (SeatResult(ANN, 21, 0.75), SeatResult(EASY, 4, 1.0), SeatResult(EASY, 9, 1.0))
+    seats = (
+        SeatResult(ANN, 21, 0.75, "Ann"),
+        SeatResult(EASY, 4, 1.0, "Easy"),
+        SeatResult(EASY, 9, 1.0, "Easy"),
+    )
     return Outcome(table, n, f"2026-12-01T21:00:0{n}.000000", seats, (0,))
 
 

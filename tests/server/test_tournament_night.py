@@ -9,11 +9,14 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from server.app import GotherServer, ServerConfig
+from server.identity import identity_of
 from server.ratings.identity import player_id
 from tests.server.netkit import Client, close_all
 from tests.server.prockit import ServerProcess
+from tests.server.test_identity import proven, public
 from tests.server.tournamentkit import LEAVE, NIGHT, SHORT, Player, until
 from tests.tournament.test_pairing import brute_force_fewest_repeats
 
@@ -345,3 +348,39 @@ async def test_a_round_the_server_has_no_room_for_is_refused_whole(url):
     listing = await host.request("list")
     assert listing["tables"] == []  # not one table of the round was made
     await close_all(host, *players)
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their_seat(server, url):
+    """Ann registers with her key, comes back as Annie with it: one player, shown as Annie,
+    whose name no one else registers under.
+    Her seat at the round's table is held by her identity: a new connection proving it is
+    told of the seat and resumes it by table, with no token."""
+    key = Ed25519PrivateKey.generate()
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=1, seats=3))["id"]
+    ann, _ = await proven(url, "Ann", key)
+    assert (await ann.request("tournament_join", tournament=tournament))["players"] == ["Ann"]
+    bob = await Client.connect(url, "Bob")
+    await bob.request("tournament_join", tournament=tournament)
+    await ann.close()
+    annie, _ = await proven(url, "Annie", key)
+    back = await annie.request("tournament_join", tournament=tournament)
+    assert back["players"] == ["Annie", "Bob"], back  # the same player, under her new name
+    assert server.store.name_of(identity_of(public(key))) == "Annie"  # shown after a restart
+    impostor = await Client.connect(url, "Annie")  # proves no key: not her
+    refused = await impostor.request("tournament_join", tournament=tournament)
+    assert refused.get("code") == "name_taken", refused
+    await impostor.close()
+
+    await host.request("tournament_start", tournament=tournament)
+    seated = await annie.next(lambda m: m["t"] == "joined")
+    table = server.lobby.tables[seated["table"]]
+    assert table.seats[seated["seat"]].identity == identity_of(public(key))
+    await annie.close()
+
+    again, held = await proven(url, "Annie", key)
+    assert held["seats"] == [{"table": seated["table"], "seat": seated["seat"]}], held
+    resumed = await again.request("resume", table=seated["table"])
+    assert (resumed["t"], resumed["seat"]) == ("joined", seated["seat"]), resumed
+    await close_all(host, bob, again)

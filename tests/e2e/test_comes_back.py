@@ -1,0 +1,176 @@
+"""A player who quits (^q) and runs the same command again is back in their seat, under
+their name, with no step of their own: at each terminal door of a real `gother serve`, by
+the system's own `gother join` and OpenSSH client in 80x24 tmux sessions. At the SSH door:
+a listed key; the password with a key the door lists nowhere (the key names the person);
+the password with no key at all (the token the door gave once, sent back with SetEnv).
+
+Everything listens on 127.0.0.1 only; every process started here is stopped here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from server.ssh_person import TOKEN_ENV
+from tests.e2e.e2ekit import (
+    GOTHER,
+    HAND,
+    PLAYER_ROW,
+    Tmux,
+    accepts,
+    create_table,
+    free_port,
+    gother_serve,
+    terminal_env,
+    wait_for,
+)
+
+MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
+pytestmark = pytest.mark.skipif(
+    bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
+)
+PASSWORD = "crypt-door"
+GIVEN = re.compile(rf"{TOKEN_ENV}=([A-Za-z0-9_-]{{24}})")
+
+
+@dataclass(frozen=True)
+class Host:
+    folder: Path
+    port: int  # the game server's
+    ssh_port: int
+    listed_key: Path  # in the door's authorized_keys
+    other_key: Path  # listed nowhere
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[Host]:
+    """A `gother serve` with an SSH door that lets in its listed key, or the password; its
+    lobby lists one table, the one Enter joins."""
+    folder = tmp_path / "host"
+    folder.mkdir()
+    keys = {}
+    for name in ("listed", "other"):
+        keys[name] = folder / f"{name}_key"
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(keys[name])], check=True
+        )
+    (folder / "authorized_keys").write_text(keys["listed"].with_suffix(".pub").read_text())
+    (folder / "ssh-password").write_text(PASSWORD + "\n")
+    askpass = folder / "askpass"  # OpenSSH's way to be given a password by a program
+    askpass.write_text(f"#!/bin/sh\ncat {shlex.quote(str(folder / 'ssh-password'))}\n")
+    askpass.chmod(0o700)
+    ssh_port = free_port()
+    serve_args = (
+        *("--ssh", str(ssh_port), "--ssh-authorized-keys", str(folder / "authorized_keys")),
+        *("--ssh-password-file", str(folder / "ssh-password")),
+        *("--ssh-host-key", str(folder / "host_key"), "--bot-delay", "0.05"),
+    )
+    with gother_serve(folder, *serve_args) as port:
+        wait_for("the SSH front door to listen", lambda: accepts(ssh_port))
+        yield Host(folder, port, ssh_port, keys["listed"], keys["other"])
+
+
+def ssh(host: Host, name: str, *options: str) -> list[str]:
+    return [
+        "ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        *options, "-p", str(host.ssh_port), f"{name}@127.0.0.1",
+    ]  # fmt: skip
+
+
+def by_key(key: Path) -> tuple[str, ...]:
+    return ("-i", str(key), "-o", "IdentitiesOnly=yes")
+
+
+PASSWORD_TOO = ("-o", "PreferredAuthentications=publickey,password")
+
+
+def door_command(host: Host, door: str, name: str, token: str | None) -> list[str]:
+    """The command a player at `door` runs, each time the same (with the token they were
+    given, at the SSH door with no key)."""
+    if door == "terminal":
+        return [str(GOTHER), "join", f"ws://127.0.0.1:{host.port}", "--name", name]
+    if door == "ssh key":
+        return ssh(host, name, *by_key(host.listed_key), "-o", "BatchMode=yes")
+    if door == "ssh password and key":
+        return ssh(host, name, *by_key(host.other_key), *PASSWORD_TOO)
+    kept = () if token is None else ("-o", f"SetEnv={TOKEN_ENV}={token}")
+    return ssh(host, name, "-o", "PubkeyAuthentication=no", *PASSWORD_TOO, *kept)
+
+
+@pytest.mark.parametrize(
+    ("door", "name"),
+    [
+        ("terminal", "Ann"),
+        ("ssh key", "Kit"),
+        ("ssh password and key", "Pat"),
+        ("ssh password, no key", "Tok"),
+    ],
+)
+def test_a_player_who_quits_and_runs_the_same_command_is_back_in_their_seat(
+    host: Host, tmp_path: Path, door: str, name: str
+) -> None:
+    create_table(host.port, f"Back {name}", seats=3, bots=2)
+    home = tmp_path / "home"  # the player's own: no config or keys of the runner's
+    home.mkdir()
+    env = terminal_env(
+        home,
+        PATH=os.environ.get("PATH", "/usr/bin:/bin"),
+        SSH_ASKPASS=str(host.folder / "askpass"),
+        SSH_ASKPASS_REQUIRE="force",  # the password from askpass, though a terminal is there
+    )
+    tmux = Tmux(env)
+
+    def screen_of(session: str) -> str:
+        return tmux.screen(session)
+
+    def seated(session: str) -> tuple[str, str] | None:
+        """The whole dealt table, this player's row among its rows: (seat, screen)."""
+        text = screen_of(session)
+        rows = {n: s for s, n in PLAYER_ROW.findall(text)}
+        whole = len(rows) >= 3 and f"{name} (you)" in text and HAND.search(text)
+        return (rows[name], text) if whole and name in rows else None
+
+    def expect(session: str, what: str, check):
+        try:
+            return wait_for(what, check)
+        except AssertionError:
+            log = (host.folder / "serve.log").read_text()[-3000:]
+            raise AssertionError(
+                f"{door}: timed out waiting for {what}; screen:\n{screen_of(session)}\n"
+                f"serve.log (end):\n{log}"
+            ) from None
+
+    try:
+        tmux.start("first", shlex.join(door_command(host, door, name, None)))
+        listed = ("Enter joins", f"Back {name}")
+        expect("first", "the lobby", lambda: all(n in screen_of("first") for n in listed))
+        tmux.keys("first", "Enter")
+        seat, _ = expect("first", "the dealt table", lambda: seated("first"))
+        tmux.keys("first", "C-q")  # quit: the seat is kept for the player
+        expect("first", "the client to end", lambda: tmux.pane("first", "pane_dead") == "1")
+        token = None
+        if door == "ssh password, no key":
+            given = GIVEN.findall(screen_of("first"))  # told before the table, seen again now
+            assert len(set(given)) == 1, screen_of("first")
+            token = given[0]
+
+        began = time.monotonic()
+        tmux.start("again", shlex.join(door_command(host, door, name, token)))
+        back, text = expect("again", "the seat again, no key pressed", lambda: seated("again"))
+        took = time.monotonic() - began
+        assert back == seat, text
+        assert "Traceback" not in text
+        print(f"\n{door}: back in seat {back} {took:.1f} s after running the command again")
+    finally:
+        tmux.kill()
