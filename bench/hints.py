@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import json
 import os
 import re
@@ -32,32 +31,24 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, Any
 
-from websockets.asyncio.client import ClientConnection, connect
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+from tests.server.netkit import Client, first_legal_move  # noqa: E402
 
 HOST = "127.0.0.1"
-RIDS = itertools.count(1)
 SERVE = "import sys; from gother_tui.cli import main; sys.exit(main())"
 
 
-def first_legal_move(legal: dict[str, Any]) -> dict[str, Any]:
-    kind = legal["kind"]
-    if kind == "discard_fate":
-        return {"kind": kind, "card": legal["cards"][0]}
-    if kind == "distribute":
-        pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)
-        return {"kind": kind, "give": [list(p) for p in pairs]}
-    if kind == "draw":
-        if legal["deck"]:
-            return {"kind": kind, "source": "deck"}
-        return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
-    return {"kind": kind, "card": legal["cards"][0]}
-
-
-def start_server(log: IO[str], db: str, tree: str | None) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(
+    log: IO[str], db: str, tree: str | None, options: Sequence[str] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`gother serve` from `tree` (None: this one) with room for every client on 127.0.0.1,
+    and more `options`; its port, once it listens."""
     env, python = dict(os.environ), [sys.executable]
     if tree is not None:  # without site: this tree's editable install would come first
         env["PYTHONPATH"] = os.pathsep.join([tree, *site.getsitepackages()])
@@ -70,6 +61,7 @@ def start_server(log: IO[str], db: str, tree: str | None) -> tuple[subprocess.Po
             *("--max-tables", "1000", "--tables-per-connection", "1000"),
             *("--tables-per-address", "1000", "--max-per-address", "1000"),  # all on 127.0.0.1
             *("--pending-per-address", "1000"),
+            *options,
         ],
         stderr=log,
         env=env,
@@ -86,34 +78,17 @@ def start_server(log: IO[str], db: str, tree: str | None) -> tuple[subprocess.Po
     raise RuntimeError("server did not start")
 
 
-async def request(ws: ClientConnection, t: str, **fields: Any) -> dict[str, Any]:
-    """Send with a rid; the reply with that rid (other frames are skipped)."""
-    rid = next(RIDS)
-    await ws.send(encode({"t": t, "rid": rid, **fields}))
-    while True:
-        message = decode(await ws.recv())  # type: ignore[arg-type]
-        if message.get("rid") == rid:
-            return message
-
-
-async def seated(url: str, name: str) -> tuple[ClientConnection, dict[str, Any]]:
+async def seated(url: str, name: str) -> tuple[Client, dict[str, Any]]:
     """A connection at a table of its own with two normal bots; the view asking it."""
-    ws = await connect(url, max_size=MAX_FRAME, compression=None)
-    await request(ws, "hello", v=PROTOCOL_VERSION, name=name)
-    created = await request(ws, "create", name=name, seats=3, bots=2, bot="normal")
-    await request(ws, "join", table=created["table"])
-    return ws, await asking(ws)
+    client = await Client.connect(url, name)
+    created = await client.request("create", name=name, seats=3, bots=2, bot="normal")
+    await client.request("join", table=created["table"])
+    return client, await asking(client)
 
 
-async def asking(ws: ClientConnection) -> dict[str, Any]:
+async def asking(client: Client) -> dict[str, Any]:
     """The next view that puts a decision to this seat, or says the game is over."""
-    while True:
-        message = decode(await ws.recv())  # type: ignore[arg-type]
-        if message["t"] != "state":
-            continue
-        view = message["view"]
-        if view["legal"] is not None or view["phase"] == "over":
-            return dict(view)
+    return await client.state(lambda v: v["legal"] is not None or v["phase"] == "over")
 
 
 async def honest(url: str, moves: int, limit: float) -> tuple[list[float], bool]:
@@ -122,21 +97,21 @@ async def honest(url: str, moves: int, limit: float) -> tuple[list[float], bool]
     times: list[float] = []
     try:
         async with asyncio.timeout(limit):
-            ws, view = await seated(url, "Honest")
+            player, view = await seated(url, "Honest")
             while len(times) < moves:
                 if view["phase"] == "over":
-                    await ws.close()
-                    ws, view = await seated(url, "Honest")
+                    await player.close()
+                    player, view = await seated(url, "Honest")
                     continue
                 move = first_legal_move(view["legal"])
                 started = time.perf_counter()
-                reply = await request(ws, "move", move=move)
+                reply = await player.request("move", move=move)
                 times.append(time.perf_counter() - started)
                 assert reply["t"] == "state", reply
                 view = reply["view"]
                 if view["legal"] is None and view["phase"] != "over":
-                    view = await asking(ws)
-            await ws.close()
+                    view = await asking(player)
+            await player.close()
     except TimeoutError:
         return times, True
     return times, False
@@ -144,14 +119,14 @@ async def honest(url: str, moves: int, limit: float) -> tuple[list[float], bool]
 
 async def hints_alone(url: str, count: int) -> list[float]:
     """`count` hints asked one after another by one connection (the pool has room)."""
-    ws, _ = await seated(url, "Alone")
+    player, _ = await seated(url, "Alone")
     times = []
     for _ in range(count + 1):
         started = time.perf_counter()
-        reply = await request(ws, "hint")
+        reply = await player.request("hint")
         times.append(time.perf_counter() - started)
         assert reply["t"] == "hint", reply
-    await ws.close()
+    await player.close()
     return times[1:]  # the first may wait for a worker to start
 
 
@@ -162,17 +137,17 @@ async def ask_hints(url: str, askers: int) -> None:
     refused: dict[str, int] = {}
     stop = asyncio.Event()
 
-    async def ask(ws: ClientConnection) -> None:
+    async def ask(asker: Client) -> None:
         while not stop.is_set():
             started = time.perf_counter()
-            reply = await request(ws, "hint")
+            reply = await asker.request("hint")
             if reply["t"] == "hint":
                 hints.append(time.perf_counter() - started)
             else:
                 refused[reply["code"]] = refused.get(reply["code"], 0) + 1
 
-    await asyncio.gather(*(request(ws, "hint") for ws, _ in seats))  # the searches are up
-    tasks = [asyncio.create_task(ask(ws)) for ws, _ in seats]
+    await asyncio.gather(*(asker.request("hint") for asker, _ in seats))  # the searches are up
+    tasks = [asyncio.create_task(ask(asker)) for asker, _ in seats]
     print("ready", flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
     stop.set()

@@ -16,7 +16,8 @@
   normal < hard for good, and after how many every member is; then the final standings;
 - `--real` games played by the real easy and normal bots (the hard bot's search takes
   seconds a game here: `--hard-iterations N` seats it too, at exactly N iterations a
-  move), played in `--workers` processes (the cores by default) and rated the same way.
+  move), played in `--workers` processes (the cores by default) and rated the same way;
+  Ctrl-C cuts the season short and reports the games played so far.
 """
 
 from __future__ import annotations
@@ -35,18 +36,20 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-
-from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from server.app import GotherServer, ServerConfig
-from server.bots.registry import make_bot
-from server.game import Game, default_deck, view
+from server.game import Variants, default_deck
 from server.ratings.archive import rebuild
 from server.ratings.identity import PlayerId, shown
 from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.skill import ANCHORS
 from server.ratings.standings import Standings
+from server.simulate import play_game
 from server.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.server.netkit import Client, first_legal_move  # noqa: E402
 
 LEVELS = {"easy": 1.0, "normal": 1.9, "hard": 7.0}  # Plackett-Luce strengths, from the ladder
 
@@ -115,34 +118,20 @@ def time_rebuild(path: str) -> tuple[float, float, Standings]:
 # -- another table while the server rebuilds -------------------------------------------------
 
 
-class Probe:
-    """One client of the server: requests with a rid, the reply's round trip timed."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws, self.rid = ws, 0
-
-    async def ask(self, t: str, **fields: Any) -> tuple[dict[str, Any], float]:
-        self.rid += 1
-        started = time.perf_counter()
-        await self.ws.send(encode({"t": t, "rid": self.rid, **fields}))
-        while True:
-            reply = decode(await self.ws.recv())
-            if reply.get("rid") == self.rid:
-                return reply, time.perf_counter() - started
-
-
-def a_move(legal: dict[str, Any]) -> dict[str, Any]:
-    kind = legal["kind"]
-    if kind == "discard_fate":
-        return {"kind": kind, "card": legal["cards"][0]}
-    if kind == "distribute":
-        pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)
-        return {"kind": kind, "give": [list(p) for p in pairs]}
-    if kind == "draw":
-        if legal["deck"]:
-            return {"kind": kind, "source": "deck"}
-        return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
-    return {"kind": kind, "card": legal["cards"][0]}
+async def next_request(probe: Client) -> float:
+    """An honest table's next request, from the newest view its player has heard: a move if
+    the decision is theirs, a listing while the bots move, a rematch once it is over; its
+    round trip in seconds."""
+    states = probe.states()
+    view = states[-1]["view"] if states else None
+    started = time.perf_counter()
+    if view is not None and view["phase"] == "over":
+        await probe.request("rematch")
+    elif view is None or view["legal"] is None:
+        await probe.request("list")
+    else:
+        await probe.request("move", move=first_legal_move(view["legal"]))
+    return time.perf_counter() - started
 
 
 async def latency_while_rebuilding(path: str) -> dict[str, Any]:
@@ -154,41 +143,17 @@ async def latency_while_rebuilding(path: str) -> dict[str, Any]:
     during: list[float] = []
     after: list[float] = []
     rebuilt_in = 0.0
-    async with connect(url, max_size=MAX_FRAME, compression=None) as ws:
-        probe = Probe(ws)
-        await probe.ask("hello", v=PROTOCOL_VERSION, name="Probe")
-        table = (await probe.ask("create", name="Probe", seats=3, bots=2))[0]["table"]
-        await probe.ask("join", table=table, seat=0)
-        view: dict[str, Any] | None = None
-        while len(after) < 60:
-            if view is None or view["legal"] is None:  # a listing while the bots move
-                _, took = await probe.ask("list")
-                reply = None
-            else:
-                reply, took = await probe.ask("move", move=a_move(view["legal"]))
-            (during if server.standings.rebuilding else after).append(took)
-            if not rebuilt_in and not server.standings.rebuilding:
-                rebuilt_in = time.perf_counter() - started
-            if reply is not None and reply["t"] == "state":
-                view = reply["view"]
-            else:  # the newest state tells whose decision it is
-                view = await newest_view(ws, view)
-            if view is not None and view["phase"] == "over":
-                await probe.ask("rematch")
-                view = None
+    probe = await Client.connect(url, "Probe")
+    table = (await probe.request("create", name="Probe", seats=3, bots=2))["table"]
+    await probe.request("join", table=table, seat=0)
+    while len(after) < 60:
+        took = await next_request(probe)
+        (during if server.standings.rebuilding else after).append(took)
+        if not rebuilt_in and not server.standings.rebuilding:
+            rebuilt_in = time.perf_counter() - started
+    await probe.close()
     await server.close()
     return {"rebuilt_in": rebuilt_in, "during": during, "after": after}
-
-
-async def newest_view(ws: ClientConnection, view: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The newest `state` already received, without waiting for one."""
-    while True:
-        try:
-            frame = decode(await asyncio.wait_for(ws.recv(), 0.05))
-        except TimeoutError:
-            return view
-        if frame.get("t") == "state":
-            view = frame["view"]
 
 
 def milliseconds(times: list[float]) -> str:
@@ -269,22 +234,13 @@ def known_strength_season(games: int, seed: int) -> None:
 
 
 def real_game(seated: list[PlayerId], kinds: list[str], seed: int, hard_iterations: int) -> Outcome:
-    """One game of the real bots at `kinds`' levels, from its seed alone (so a worker
-    process can play it): its places as an `Outcome` of game `seed`."""
-    deck = default_deck()
-    game = Game.new(deck, len(kinds), seed)
-    bots = [
-        make_bot(kind, deck, random.Random(seed * 8 + s), iterations=hard_iterations)
-        for s, kind in enumerate(kinds)
-    ]
-    while not game.over:
-        seat = game.to_act()
-        assert seat is not None
-        game.apply(bots[seat].choose(view(game, seat, log_size=0)))  # no bot reads the log
-    assert game.winners is not None
-    results = tuple(SeatResult(p, game.goth[i], 1.0) for i, p in enumerate(seated))
+    """One game of the real bots at `kinds`' levels, played as `gother simulate` plays one
+    (from its seed alone, so a worker process can play it): its places as an `Outcome` of
+    game `seed`."""
+    played = play_game(default_deck(), len(kinds), seed, kinds, Variants(), hard_iterations)
+    results = tuple(SeatResult(p, played.goth[i], 1.0) for i, p in enumerate(seated))
     finished = f"2026-01-01T00:00:00.{seed:06d}"
-    return Outcome("real", seed, finished, results, game.winners)
+    return Outcome("real", seed, finished, results, played.winners)
 
 
 def real_bot_season(games: int, seed: int, hard_iterations: int, workers: int) -> None:
@@ -300,16 +256,25 @@ def real_bot_season(games: int, seed: int, hard_iterations: int, workers: int) -
         for n, seated in enumerate(tables)
     ]
     started = time.perf_counter()
-    with ProcessPoolExecutor(max(1, workers)) as pool:
+    pool = ProcessPoolExecutor(max(1, workers))
+    try:
         for n, outcome in enumerate(pool.map(real_game, *zip(*jobs, strict=True)), 1):
             season.add(outcome)
-            if n % 20 == 0:  # a long run tells how it goes (and leaves figures if cut short)
+            if n % 20 == 0:  # a long run tells how it goes
                 took = time.perf_counter() - started
-                print(f"  after {n} games ({took:.0f} s): {season.means_now()}", flush=True)
+                ordered = "ordered" if season.means[-1] else "not ordered"
+                print(
+                    f"  after {n} games ({took:.0f} s): {season.means_now()} ({ordered})",
+                    flush=True,
+                )
+    except KeyboardInterrupt:  # cut short (Ctrl-C): the season so far is reported
+        print(f"  cut short after {len(season.means)} games", flush=True)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
     took = time.perf_counter() - started
     print(
         f"season of the real bots ({', '.join(season.levels)}; hard at {hard_iterations} "
-        f"iterations a move): {games} games in {took:.1f} s, {workers} worker(s)"
+        f"iterations a move): {len(season.means)} games in {took:.1f} s, {workers} worker(s)"
     )
     season.report()
 
@@ -347,4 +312,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -7,31 +7,39 @@ the standings are shuffled by a seeded RNG (results of random strength), so each
 pairs a new order against every table-mate met so far. Printed per round: the time to seat
 it and how many repeated table-mates it has (0 wherever the search found none).
 
-`--server` then seats a first round of `--players` on a real server (on 127.0.0.1, a
-connection each, tables of `--seats`) while another table's player keeps asking, and
-prints that player's round trips before, while and after the round is seated: the stall
-every other table feels when a round is seated on the game's loop.
+`--server` then seats a first round of `--players` on a real server (`gother serve` in a
+process of its own, on 127.0.0.1, a connection each, tables of `--seats`) while another
+table's player keeps asking, and prints that player's round trips before, while and after
+the round is seated: the stall every other table feels. `--before DIR` (a source tree, e.g.
+`git archive main` unpacked) runs the same against a server from DIR first, for
+before/after figures in one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
+import json
+import os
 import random
+import subprocess
+import sys
 import tempfile
 import time
-from multiprocessing.connection import Connection
 from pathlib import Path
 
-from ratings import Probe, a_move, milliseconds, newest_view
-from websockets.asyncio.client import ClientConnection, connect
+from hints import start_server
+from ratings import milliseconds, next_request
 
-from protocol import MAX_FRAME, PROTOCOL_VERSION
-from server.app import GotherServer, ServerConfig
 from server.tournament.pairing import met_pairs, seat_round
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.server.netkit import Client  # noqa: E402
+
 LEAVE = "bench-leave"
+BASELINE = 2.0  # seconds of the other table's round trips before and after the round
 
 
 def main() -> None:
@@ -41,7 +49,12 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server", action="store_true", help="also seat round 1 on a server")
+    parser.add_argument("--before", metavar="DIR", help="also a server from this source tree")
+    parser.add_argument("--probe", metavar="URL", help=argparse.SUPPRESS)  # the other table
     args = parser.parse_args()
+    if args.probe:
+        asyncio.run(keep_asking(args.probe))
+        return
     rng = random.Random(args.seed)
     ranked = list(range(args.players))
     past: list[tuple[int, ...]] = []
@@ -59,104 +72,94 @@ def main() -> None:
         # a new order: neighbours in the standings move a few places
         moved = {p: i + rng.gauss(0, 10) for i, p in enumerate(ranked)}
         ranked.sort(key=moved.__getitem__)
-    if args.server:
-        asyncio.run(other_table_while_seating(args.players, args.seats))
+    if not args.server:
+        return
+    runs = [("before", args.before)] if args.before else []
+    for label, tree in [*runs, ("now", None)]:
+        print(f"{label}:")
+        asyncio.run(other_table_while_seating(args.players, args.seats, tree))
 
 
-def serve(db: str, pipe: Connection) -> None:
-    """The server, in a process of its own (the bench's hundred clients would otherwise
-    share its loop): sends its port, then runs until the pipe says stop."""
-
-    async def run() -> None:
-        config = ServerConfig(
-            host="127.0.0.1",
-            port=0,
-            db=db,
-            bot_delay=0.0,
-            announce=False,
-            tournament_password=LEAVE,
-            max_tables=1000,
-        )
-        server = GotherServer(config)
-        await server.start()
-        pipe.send(server.port)
-        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
-        await server.close()
-
-    asyncio.run(run())
-
-
-async def other_table_while_seating(players: int, seats: int) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        ours, theirs = multiprocessing.get_context("spawn").Pipe()
-        process = multiprocessing.get_context("spawn").Process(
-            target=serve, args=(str(Path(folder) / "games.db"), theirs)
-        )
-        process.start()
-        url = f"ws://127.0.0.1:{ours.recv()}"
-        field: list[ClientConnection] = []
+async def other_table_while_seating(players: int, seats: int, tree: str | None) -> None:
+    with (
+        tempfile.NamedTemporaryFile("w+", prefix="gother-serve-", suffix=".log") as log,
+        tempfile.TemporaryDirectory(prefix="gother-db-") as folder,
+    ):
+        leave = Path(folder) / "leave"
+        leave.write_text(LEAVE)
+        every_seat = ("--seats-per-address", "1000", "--tournament-password-file", str(leave))
+        proc, port = start_server(log, os.path.join(folder, "games.db"), tree, every_seat)
+        url = f"ws://127.0.0.1:{port}"
+        field: list[Client] = []
         try:
-            host = Probe(await connect(url, max_size=MAX_FRAME, compression=None))
-            await host.ask("hello", v=PROTOCOL_VERSION, name="Host")
-            made, _ = await host.ask(
+            host = await Client.connect(url, "Host")
+            made = await host.request(
                 "tournament_create", name="Bench", rounds=1, seats=seats, password=LEAVE
             )
             for n in range(players):
-                ws = await connect(url, max_size=MAX_FRAME, compression=None)
-                player = Probe(ws)
-                await player.ask("hello", v=PROTOCOL_VERSION, name=f"Player {n}")
-                await player.ask("tournament_join", tournament=made["id"])
-                field.append(ws)
-            times: list[tuple[float, float]] = []  # (when it was asked, round trip)
-            stop = asyncio.Event()
-            other = asyncio.create_task(keep_asking(url, times, stop))
-            while len(times) < 100:  # a baseline first
-                await asyncio.sleep(0.01)  # a bench, not a test: only pacing the look
-            began = time.perf_counter()
-            started, took = await host.ask("tournament_start", tournament=made["id"])
+                player = await Client.connect(url, f"Player {n}")
+                await player.request("tournament_join", tournament=made["id"])
+                field.append(player)
+            # the other table's player in a process of its own: the hundred players' frames
+            # decoded here would otherwise be what delays it
+            other = subprocess.Popen(
+                [sys.executable, __file__, "--probe", url],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert other.stdin is not None and other.stdout is not None
+            loop = asyncio.get_running_loop()
+            assert (await loop.run_in_executor(None, other.stdout.readline)).strip() == "ready"
+            await asyncio.sleep(BASELINE)  # a bench, not a test: the other's baseline
+            began = time.perf_counter()  # one clock in both processes (CLOCK_MONOTONIC)
+            started = await host.request("tournament_start", tournament=made["id"])
             ended = time.perf_counter()
-            seen = len(times)
-            while len(times) < seen + 100:
-                await asyncio.sleep(0.01)
-            stop.set()
-            await other
+            await asyncio.sleep(BASELINE)
+            other.stdin.close()
+            times = json.loads(await loop.run_in_executor(None, other.stdout.read))
+            other.wait(10)
         finally:
-            for ws in field:
-                await ws.close()
-            ours.send("stop")
-            process.join()
+            for client in field:
+                await client.close()
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:  # still closing a hundred connections
+                proc.kill()
+                proc.wait()
     assert started["t"] == "tournament", started
     before = [t for at, t in times if at + t < began]
     during = [t for at, t in times if at < ended and at + t > began]
     after = [t for at, t in times if at > ended]
     print(
-        f"server: round 1 of {players} players at {len(started['tables'])} tables seated and "
-        f"answered in {took * 1e3:.0f} ms"
+        f"  round 1 of {players} players at {len(started['tables'])} tables seated and "
+        f"answered in {(ended - began) * 1e3:.0f} ms"
     )
     print(f"  another table before: {milliseconds(before)}")
     print(f"  while it was seated:  {milliseconds(during)}")
     print(f"  after:                {milliseconds(after)}")
 
 
-async def keep_asking(url: str, times: list[tuple[float, float]], stop: asyncio.Event) -> None:
-    """A player at a table of their own with two bots, moving or listing without a pause."""
-    async with connect(url, max_size=MAX_FRAME, compression=None) as ws:
-        probe = Probe(ws)
-        await probe.ask("hello", v=PROTOCOL_VERSION, name="Other")
-        table = (await probe.ask("create", name="Other", seats=3, bots=2))[0]["table"]
-        await probe.ask("join", table=table, seat=0)
-        view = None
-        while not stop.is_set():
-            at = time.perf_counter()
-            if view is None or view["legal"] is None:
-                reply, took = await probe.ask("list")
-            else:
-                reply, took = await probe.ask("move", move=a_move(view["legal"]))
-            times.append((at, took))
-            view = reply["view"] if reply["t"] == "state" else await newest_view(ws, view)
-            if view is not None and view["phase"] == "over":
-                await probe.ask("rematch")
-                view = None
+async def keep_asking(url: str) -> None:
+    """The other table's process: a player at a table of their own with two bots, moving or
+    listing without a pause from "ready" until stdin closes; then the round trips, as JSON
+    pairs (when it was asked, round trip)."""
+    probe = await Client.connect(url, "Other")
+    table = (await probe.request("create", name="Other", seats=3, bots=2))["table"]
+    await probe.request("join", table=table, seat=0)
+    await probe.state(lambda v: v["legal"] is not None)
+    assert (await probe.request("hint"))["t"] == "hint", "no hint"  # the searches are up
+    times: list[tuple[float, float]] = []
+    stop = asyncio.Event()
+    asked = asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    asked.add_done_callback(lambda _: stop.set())
+    print("ready", flush=True)
+    while not stop.is_set():
+        at = time.perf_counter()
+        times.append((at, await next_request(probe)))
+    await probe.close()
+    print(json.dumps(times), flush=True)
 
 
 if __name__ == "__main__":

@@ -296,7 +296,9 @@ class GotherServer:
         self.reviews = Reviews(self.store, self.searches)
         self.play_ons = PlayOns(self.store, self.searches)
         self.standings = HostStandings(config.db, self.store)
-        self.director = Director(self.lobby, self._seat_for_tournament, self.standings.rating)
+        self.director = Director(
+            self.lobby, self.searches, self._seat_for_tournament, self.standings.rating
+        )
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
@@ -382,6 +384,7 @@ class GotherServer:
         self.hints.close()
         self.reviews.close()
         self.play_ons.close()
+        self.director.close()
         await self.standings.close()
         for task in self.answering:
             task.cancel()
@@ -857,8 +860,7 @@ class GotherServer:
 
     def on_tournament_start(self, conn: Connection, request: dict[str, Any]) -> None:
         tournament = self.director.find(request["tournament"])
-        self.director.start(tournament, conn)
-        self.director.tell(tournament, conn, request.get("rid"))
+        self.director.start(tournament, conn, request.get("rid"))  # answered once seated
 
     def on_tournament_drop(self, conn: Connection, request: dict[str, Any]) -> None:
         tournament = self.director.find(request["tournament"])

@@ -1,4 +1,5 @@
-"""Searches outside the game's interpreter: hints, the hard bot's moves, any later analysis.
+"""Searches outside the game's interpreter: hints, the hard bot's moves, reviews, the
+seating of a tournament's round (server/tournament/seating.py), any later analysis.
 
 A search holds its interpreter's lock for as long as it thinks, so in the game's process it
 stalls every table (six connections asking hints slowed an honest table 220 times). Here

@@ -29,6 +29,7 @@ class GameResult:
     rounds: int
     capped: bool
     winners: tuple[int, ...]
+    goth: tuple[int, ...]  # each seat's Goth Points at the end (places after the winners)
     kinds: tuple[str, ...]  # bot name per seat, as given
     swoons: int
     reshuffles: int
@@ -63,6 +64,7 @@ def play_game(
         rounds=game.round,
         capped=game.end_reason == "round_cap",
         winners=game.winners,
+        goth=tuple(game.goth),
         kinds=tuple(kinds),
         swoons=sum(isinstance(e, Swooned) for e in game.events),
         reshuffles=sum(isinstance(e, Reshuffled) for e in game.events),

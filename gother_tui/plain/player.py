@@ -22,6 +22,7 @@ from gother_tui.plain import replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
 from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
+from gother_tui.plain.tournament_new import tournament_new
 from gother_tui.plans import Plan, plan_for
 from gother_tui.prompts import step_label
 from gother_tui.record import (
@@ -699,20 +700,11 @@ class Player:
             self.say(*tournament_words.lines(reply))
 
     async def _new_tournament(self, args: str) -> msg.Reply | sm.Error | None:
-        parts = args.split(" ", 3)
-        if len(parts) < 4 or not (parts[0].isdigit() and parts[1].isdigit()):
-            raise Problem(
-                "tournament new ROUNDS SEATS PASSWORD NAME: e.g. tournament new 3 4 secret "
-                "Big Night (the password is the host's, for tournaments)."
-            )
-        rounds, seats, password, name = parts
-        return await self.client.ask(
-            "tournament_create",
-            name=name,
-            rounds=int(rounds),
-            seats=int(seats),
-            password=password,
-        )
+        try:
+            request = tournament_new(args)
+        except ValueError as exc:
+            raise Problem(str(exc)) from None
+        return await self.client.ask("tournament_create", **request)
 
 
 def _waiting(view: View) -> str:

@@ -1,9 +1,11 @@
 """The tournament screen's form of a new tournament: name, rounds, seats at every table,
-how well the bots that fill short tables play, duplicate deals, the house rules and the
-host's password for tournaments. Tab moves between fields, Enter submits, Esc cancels.
+how well the bots that fill short tables play, duplicate deals, the house rules (the round
+cap among them) and the host's password for tournaments. Tab moves between fields, Enter
+submits, Esc cancels.
 
 Like the lobby's form of a table, it knows no limits of its own: it builds the
-`tournament_create` request and asks the protocol whether the server would take it.
+`tournament_create` request (gother_tui/forms.py) and asks the protocol whether the server
+would take it.
 """
 
 from __future__ import annotations
@@ -14,48 +16,22 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Select, Static
 
-from gother_tui.screens.create_table import BOT_PLAY, FATE_DISCARD, FIELD_KEYS, OVERFLOW, whole
-from protocol import ProtocolError, validate_request
-from protocol.constants import NAME_MAX, PASSWORD_MAX, TOURNAMENT_ROUNDS
+from gother_tui.forms import BOT_PLAY, DEALS, FATE_DISCARD, OVERFLOW, tournament_request
+from gother_tui.screens.form import FIELD_KEYS, RequestForm
+from protocol.constants import (
+    DEFAULT_ROUND_CAP,
+    NAME_MAX,
+    PASSWORD_MAX,
+    ROUND_CAPS,
+    TOURNAMENT_ROUNDS,
+)
 
-DEALS = (("each table its own", "own"), ("the same at every table", "duplicate"))
-
-
-def build_request(
-    name: str,
-    rounds: str,
-    seats: str,
-    bot: str,
-    deals: str,
-    fate_discard: str,
-    overflow: str,
-    password: str,
-) -> dict[str, Any]:
-    """A `tournament_create` request from the form's strings, as the protocol checks it;
-    ValueError says what to fix."""
-    request: dict[str, Any] = {
-        "t": "tournament_create",
-        "name": name,
-        "rounds": whole(rounds, "rounds"),
-        "seats": whole(seats, "seats"),
-        "bot": bot,
-        "duplicate": deals == "duplicate",
-        "variants": {"fate_discard": fate_discard, "overflow": overflow},
-    }
-    if password:
-        request["password"] = password
-    try:
-        checked = validate_request(request)
-    except ProtocolError as exc:
-        raise ValueError(exc.message) from None
-    del checked["t"]
-    return checked
+FIELDS = ("name", "rounds", "seats", "bot", "deals", "fate", "overflow", "cap", "password")
 
 
-class NewTournamentScreen(ModalScreen[dict[str, Any] | None]):
+class NewTournamentScreen(RequestForm):
     BINDINGS: ClassVar[list[BindingType]] = [
         *FIELD_KEYS,
         Binding("escape", "cancel", "Cancel", id="new_tournament.cancel"),
@@ -63,7 +39,7 @@ class NewTournamentScreen(ModalScreen[dict[str, Any] | None]):
     ]
 
     def __init__(self, last: dict[str, Any] | None = None) -> None:
-        super().__init__()
+        super().__init__(tournament_request, FIELDS, "new-tournament-error")
         self.last = last or {}  # the request sent before (a refused one is asked again)
 
     def compose(self) -> ComposeResult:
@@ -121,44 +97,23 @@ class NewTournamentScreen(ModalScreen[dict[str, Any] | None]):
                     id="overflow",
                     compact=True,
                 )
+                yield Label("Round cap")
+                cap = rules.get("round_cap", DEFAULT_ROUND_CAP)
+                yield Input(
+                    "" if cap is None else str(cap),
+                    id="cap",
+                    type="integer",
+                    max_length=len(str(ROUND_CAPS.stop - 1)),
+                    compact=True,
+                )
                 yield Label("Host's password")
                 yield Input(id="password", password=True, max_length=PASSWORD_MAX, compact=True)
             yield Static(
                 Text(
-                    "Enter: create  Tab: next field  Esc: cancel\n"
+                    "Enter: create  Tab: next field  Esc: cancel  (no round cap: empty)\n"
                     "Bots fill short tables; the password is the host's, for tournaments."
                 ),
                 id="new-tournament-help",
             )
             yield Static(id="new-tournament-error")
         yield Footer()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    def action_submit(self) -> None:
-        def value(selector: str) -> str:
-            return self.query_one(selector, Input).value
-
-        def chosen(selector: str) -> str:
-            return str(self.query_one(selector, Select).value)
-
-        try:
-            request = build_request(
-                value("#name"),
-                value("#rounds"),
-                value("#seats"),
-                chosen("#bot"),
-                chosen("#deals"),
-                chosen("#fate"),
-                chosen("#overflow"),
-                value("#password"),
-            )
-        except ValueError as exc:
-            self.query_one("#new-tournament-error", Static).update(Text(str(exc)))
-            return
-        self.dismiss(request)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

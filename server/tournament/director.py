@@ -1,8 +1,9 @@
 """The tournament director: runs tournaments on the lobby's tables.
 
 A tournament is created (with the host's leave), players register by identity, and its
-creator starts it. Each round is seated by `pairing.seat_round` from the standings, on new
-tables of the lobby where bots fill the short ones; the round's tables deal at once. The
+creator starts it. Each round is seated by `pairing.seat_round` from the standings, in a
+worker of the server's searches (`seating`), then on new tables of the lobby where bots fill
+the short ones; the round's tables deal at once, and its players hear of it then. The
 director hears of every table change (`table_changed`, from the server's `after_change`)
 and, when the last table of a round is over, scores it and seats the next. A player who
 leaves a table is covered there by a bot (the table's own rule); `drop` also takes them out
@@ -19,6 +20,7 @@ the results are derived again from the stored outcomes of the tables' games.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import string
@@ -26,14 +28,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from protocol import ProtocolError, server_messages
+import msgspec
+
+from protocol import ProtocolError, encode, server_messages
 from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
 from protocol.view import Variants
 from server.lobby import Lobby
 from server.ratings.identity import PlayerId, identity_in, player_id, shown
+from server.searches import Searches
 from server.store import StoreError, TournamentRecord
 from server.table import Peer, StoreFailed, Table
-from server.tournament.pairing import met_pairs, seat_round
+from server.tournament.pairing import Seating
+from server.tournament.seating import RoundSeating, seated_round
 from server.tournament.standings import Result, Standing, place_points, standings
 
 log = logging.getLogger("gother.server")
@@ -95,6 +101,7 @@ class Tournament:
     results: list[Result[PlayerId]] = field(default_factory=list)
     watchers: set[Peer] = field(default_factory=set)
     over: bool = False  # its last round is over, or everyone dropped out
+    seating: asyncio.Task[None] | None = None  # its next round, being seated
 
     @property
     def phase(self) -> str:
@@ -111,10 +118,12 @@ class Director:
     def __init__(
         self,
         lobby: Lobby,
+        searches: Searches,
         seated: Callable[[Peer, Table, int, str], None],
         rating: Callable[[PlayerId], float],
     ) -> None:
         self.lobby = lobby
+        self.searches = searches  # where a round's seating is thought
         self.store = lobby.store
         self.seated = seated  # tell a connected player the seat (and token) they were given
         self.rating = rating
@@ -160,7 +169,7 @@ class Director:
         if entry is not None:
             entry.peer, entry.name = peer, peer.name
             return
-        if tournament.phase != "registering":
+        if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError(
                 "already_started", f"tournament {tournament.name!r} has begun: no new players"
             )
@@ -172,15 +181,17 @@ class Director:
         _stored(lambda: self.store.add_tournament_player(tournament.id, n, player))
         tournament.entries[player] = Entry(player, peer.name, peer)
 
-    def start(self, tournament: Tournament, peer: Member) -> None:
+    def start(self, tournament: Tournament, peer: Member, rid: int | None = None) -> None:
+        """Seat the first round; `peer` is answered (`rid`) once it is seated, or at once
+        with the reason it cannot start."""
         if _player(peer) != tournament.organiser:
             raise ProtocolError("not_organiser", "only the tournament's creator can start it")
-        if tournament.phase != "registering":
+        if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError("already_started", "the tournament has already begun")
         if len(tournament.entries) < 2:
             raise ProtocolError("not_started", "a tournament needs at least 2 players")
         self._check_room(tournament)
-        self._next_round(tournament)
+        self._next_round(tournament, peer, rid)
 
     def _check_room(self, tournament: Tournament) -> None:
         """Refuse a round the lobby cannot hold whole (before any of its tables exists)."""
@@ -286,8 +297,9 @@ class Director:
         return tournament
 
     def _table_done(self, tournament: Tournament) -> None:
-        """After one of the round's tables is over: seat the next round once all are."""
-        if not all(s.over for s in tournament.played[-1]):
+        """After one of the round's tables is over: seat the next round once all are (and
+        once the round is open: its seating looks again when it is)."""
+        if tournament.seating is not None or not all(s.over for s in tournament.played[-1]):
             return
         if len(tournament.played) >= tournament.rounds:
             tournament.over = True
@@ -299,19 +311,68 @@ class Director:
             return
         self._next_round(tournament)
 
-    def _next_round(self, tournament: Tournament) -> None:
-        """Seat the players still in by the standings and deal every table of the round."""
-        ranked = [s.player for s in self.standings(tournament) if not s.dropped]
+    def close(self) -> None:
+        """Call off the seatings under way (the server is going down)."""
+        for tournament in self.tournaments.values():
+            if tournament.seating is not None:
+                tournament.seating.cancel()
+
+    def _next_round(
+        self, tournament: Tournament, answering: Peer | None = None, rid: int | None = None
+    ) -> None:
+        """Seat the players still in by the standings, outside the game's loop; then every
+        table of the round deals and everyone following the tournament is told (`answering`
+        with `rid`)."""
+        ranked = tuple(s.player for s in self.standings(tournament) if not s.dropped)
         if not ranked:
             tournament.over = True  # everyone dropped out: the tournament ends here
+            self.tell(tournament, answering, rid)
             return
-        past = [s.players for round_ in tournament.played for s in round_]
-        seating = seat_round(ranked, tournament.seats, met_pairs(past))
+        past = tuple(s.players for round_ in tournament.played for s in round_)
+        job = RoundSeating(ranked, tournament.seats, past)
+        what = f"tournament {tournament.id} round {len(tournament.played) + 1}"
+        task = asyncio.get_running_loop().create_task(self._seat_round(tournament, job, what))
+        tournament.seating = task
+
+        def answered(done: asyncio.Task[None]) -> None:
+            tournament.seating = None
+            if done.cancelled():
+                return
+            exc = done.exception()
+            if isinstance(exc, ProtocolError):  # the lobby filled up, or the store failed
+                log.error("%s cannot be seated: %s", what, exc.message)
+                if answering is not None:
+                    answering.send(
+                        server_messages.Error(code=exc.code, message=exc.message, rid=rid)
+                    )
+            elif exc is not None:
+                log.error("%s cannot be seated", what, exc_info=exc)
+            else:
+                self.tell(tournament, answering, rid)
+                if not tournament.over:  # a table of it may have ended as the others opened
+                    self._table_done(tournament)
+
+        task.add_done_callback(answered)
+
+    async def _seat_round(self, tournament: Tournament, job: RoundSeating, what: str) -> None:
+        seating = await seated_round(self.searches, job, what)
+        self._check_room(tournament)  # other tables may have opened meanwhile
+        await self._open_round(tournament, seating)
+
+    async def _open_round(self, tournament: Tournament, seating: Seating[PlayerId]) -> None:
+        """Open the seated round's tables and deal them, one at a time: the game's loop
+        answers other tables between two (each is stored, dealt and sent to its players,
+        a stall of its own). A player who dropped out while the round was being seated is
+        left out (a bot has the seat)."""
         round_no = len(tournament.played) + 1
         seed = secrets.randbits(SEED_BITS) if tournament.duplicate else None
         tables: list[Seated] = []
         tournament.played.append(tables)
-        for number, players in enumerate(seating.tables, 1):
+        for number, seated_players in enumerate(seating.tables, 1):
+            await asyncio.sleep(0)  # the loop's turn
+            players = tuple(p for p in seated_players if not tournament.entries[p].dropped)
+            if not players:
+                continue
             suffix = f" r{round_no} t{number}"
             table = self.lobby.create(
                 {
@@ -328,8 +389,12 @@ class Director:
             table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
             for seat, player in enumerate(players):
                 self._sit(table, seat, tournament.entries[player])
-            table.add_bots(seating.bots(number - 1))
+            table.add_bots(tournament.seats - len(players))
             self.lobby.start_if_full(table)
+        if not tables:  # everyone dropped out while it was seated: the tournament ends here
+            tournament.played.pop()
+            tournament.over = True
+            return
         try:  # the tables exist and deal whatever this write does: a failure is logged
             self.store.save_tournament_round(
                 tournament.id, round_no, [(s.table, s.players) for s in tables]
@@ -406,8 +471,13 @@ class Director:
         listeners = tournament.listeners()
         if answering is not None and answering not in listeners:
             listeners.append(answering)
+        message = self.message(tournament)
+        frame = encode(message)  # made once: a hundred players' standings are dear to build
         for peer in listeners:
-            peer.send(self.message(tournament, rid if peer is answering else None))
+            if peer is answering and rid is not None:
+                peer.send(msgspec.structs.replace(message, rid=rid))
+            else:
+                peer.send(frame)
 
 
 def _score(

@@ -1,6 +1,6 @@
-"""The new-tournament form's request (gother_tui/screens/new_tournament.py): whatever is
-typed, it is either a `tournament_create` the protocol takes, with what was typed, or a
-sentence saying what to fix."""
+"""The forms' requests (gother_tui/forms.py, behind the new-table and new-tournament forms
+and the plain mode's `tournament new`): whatever is typed, it is either a request the
+protocol takes, with what was typed, or a sentence saying what to fix."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gother_tui.screens.create_table import FATE_DISCARD, OVERFLOW
-from gother_tui.screens.new_tournament import DEALS, build_request
+from gother_tui.forms import DEALS, FATE_DISCARD, OVERFLOW, table_request, tournament_request
 from protocol import validate_request
-from protocol.constants import DIFFICULTIES, TOURNAMENT_ROUNDS
+from protocol.constants import DIFFICULTIES, ROUND_CAPS, TOURNAMENT_ROUNDS
 
 typed = st.one_of(st.integers(-3, 30).map(str), st.text(max_size=4))
+caps = st.one_of(st.just(""), st.integers(-1, ROUND_CAPS.stop + 1).map(str), st.text(max_size=3))
 
 
 @given(
@@ -24,13 +24,14 @@ typed = st.one_of(st.integers(-3, 30).map(str), st.text(max_size=4))
     deals=st.sampled_from([v for _, v in DEALS]),
     fate=st.sampled_from([v for _, v in FATE_DISCARD]),
     overflow=st.sampled_from([v for _, v in OVERFLOW]),
+    cap=caps,
     password=st.text(max_size=8),
 )
-def test_the_form_sends_what_the_protocol_takes_or_says_what_to_fix(
-    name, rounds, seats, bot, deals, fate, overflow, password
+def test_the_tournament_form_sends_what_the_protocol_takes_or_says_what_to_fix(
+    name, rounds, seats, bot, deals, fate, overflow, cap, password
 ):
     try:
-        request = build_request(name, rounds, seats, bot, deals, fate, overflow, password)
+        request = tournament_request(name, rounds, seats, bot, deals, fate, overflow, cap, password)
     except ValueError as exc:
         assert str(exc)  # a sentence, never an empty refusal
         return
@@ -38,14 +39,48 @@ def test_the_form_sends_what_the_protocol_takes_or_says_what_to_fix(
     assert 1 <= request["rounds"] <= TOURNAMENT_ROUNDS and request["rounds"] == int(rounds)
     assert 3 <= request["seats"] <= 5 and request["seats"] == int(seats)
     assert request["duplicate"] is (deals == "duplicate")
-    assert request["variants"] == {"fate_discard": fate, "overflow": overflow}
+    round_cap = int(cap) if cap.strip() else None
+    assert request["variants"] == {
+        "fate_discard": fate,
+        "overflow": overflow,
+        "round_cap": round_cap,
+    }
     assert request.get("password", "") == password
 
 
-@pytest.mark.parametrize(
-    ("rounds", "seats", "fix"),
-    [("0", "4", "rounds"), ("3", "6", "seats"), ("three", "4", "rounds"), ("3", "", "seats")],
+@given(
+    seats=typed,
+    bots=typed,
+    fate=st.sampled_from([v for _, v in FATE_DISCARD]),
+    overflow=st.sampled_from([v for _, v in OVERFLOW]),
+    cap=caps,
 )
-def test_a_field_out_of_range_names_itself(rounds, seats, fix):
+def test_the_table_form_reads_the_house_rules_as_the_tournament_form_does(
+    seats, bots, fate, overflow, cap
+):
+    try:
+        table = table_request("Crypt", seats, bots, "normal", fate, overflow, cap, "")
+        night = tournament_request("Night", "3", "4", "normal", "own", fate, overflow, cap, "x")
+    except ValueError as exc:
+        assert str(exc)
+        return
+    assert validate_request({"t": "create", **table})
+    rules = {k: v for k, v in table["variants"].items() if k != "two_or_six"}
+    assert rules == night["variants"]  # one reading of the house rules for both
+
+
+@pytest.mark.parametrize(
+    ("rounds", "seats", "deals", "cap", "fix"),
+    [
+        ("0", "4", "own", "", "rounds"),
+        ("3", "6", "own", "", "seats"),
+        ("three", "4", "own", "", "rounds"),
+        ("3", "", "own", "", "seats"),
+        ("3", "4", "twice", "", "deals"),
+        ("3", "4", "own", "0", "round_cap"),
+        ("3", "4", "own", "soon", "round cap"),
+    ],
+)
+def test_a_field_out_of_range_names_itself(rounds, seats, deals, cap, fix):
     with pytest.raises(ValueError, match=fix):
-        build_request("Night", rounds, seats, "normal", "own", "any", "draw_step", "leave")
+        tournament_request("Night", rounds, seats, "normal", deals, "any", "draw_step", cap, "x")

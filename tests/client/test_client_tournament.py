@@ -109,7 +109,8 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
         await pilot.press("backspace", "3", "tab", "tab")  # past how the bots play: the deals
         await pilot.press("enter", "down", "enter")
         assert app.screen.query_one("#deals", Select).value == "duplicate"
-        await pilot.press("tab", "tab", "tab", *"not-the-leave", "enter")
+        # past the house rules, the round cap emptied (none), then the password
+        await pilot.press("tab", "tab", "tab", "ctrl+u", "tab", *"not-the-leave", "enter")
         await until(
             pilot, lambda: "Wrong password" in widget_text(pilot, "#tournament-status"), "refusal"
         )
@@ -125,6 +126,7 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
         made = app.tournament
         assert isinstance(made, sm.Tournament)
         assert (made.name, made.rounds, made.seats, made.duplicate) == ("Big Night", 2, 3, True)
+        assert made.variants.round_cap is None
         assert made.phase == "registering"
         [kept] = night_server.director.tournaments.values()
         assert (kept.id, kept.rounds, kept.seats, kept.duplicate) == (made.id, 2, 3, True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from gother_tui.plain.tournament_new import tournament_new
+from protocol.constants import DEFAULT_ROUND_CAP
 from tests.plain.plainkit import InProcess
 from tests.server.netkit import Client, close_all
 from tests.server.tournamentkit import LEAVE, NIGHT, Player
@@ -17,8 +19,10 @@ async def test_a_tournament_from_the_plain_client(url, tmp_path):
         await raven.transcript.until(r"^No tables on this server yet")
         raven.type("tournament")
         await raven.transcript.until(r"^You follow no tournament: tournament ID registers")
+        raven.type("tournament new 3 4 x")
+        await raven.transcript.until(r"^tournament new ROUNDS SEATS PASSWORD NAME \[bots=")
         raven.type("tournament new three 4 x Night")
-        await raven.transcript.until(r"^tournament new ROUNDS SEATS PASSWORD NAME: e\.g\.")
+        await raven.transcript.until(r"^tournament new: rounds: three is not a whole number\.$")
         raven.type("tournament new 1 3 wrong Night")
         await raven.transcript.until(r"^The server refused: creating a tournament needs the host")
         raven.type(f"tournament new 1 3 {LEAVE} Night")
@@ -54,3 +58,74 @@ async def test_a_tournament_from_the_plain_client(url, tmp_path):
     for player in players:
         player.task.cancel()
     await close_all(*(p.client for p in players))
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_the_plain_client_makes_a_tournament_with_the_form_s_options(server, url, tmp_path):
+    """Duplicate deals, hard bots, the house rules and no round cap, as the full-screen
+    form offers them: the server's tournament has them, and a bad option sends nothing."""
+    async with InProcess(url, tmp_path) as raven:
+        await raven.transcript.until(r"^No tables on this server yet")
+        raven.type(f"tournament new 2 5 {LEAVE} Night bots=wizard")
+        await raven.transcript.until(r"^tournament new: bots: must be one of easy, normal, hard")
+        raven.type(f"tournament new 2 5 {LEAVE} Night seats=4")
+        await raven.transcript.until(r"^tournament new: no option 'seats' \(the options: bots=")
+        assert server.director.tournaments == {}  # nothing was made of either
+        raven.type(
+            f"tournament new 2 5 {LEAVE} Black Mass deals=duplicate bots=hard fate=top "
+            "overflow=immediate cap=off"
+        )
+        await raven.transcript.until(
+            r"^Black Mass \(\w+\): registering, 0 players, tables of 5, duplicate deals$"
+        )
+        raven.type("quit")
+    [made] = server.director.tournaments.values()
+    assert (made.name, made.rounds, made.seats, made.duplicate, made.bot) == (
+        "Black Mass",
+        2,
+        5,
+        True,
+        "hard",
+    )
+    assert made.variants.to_wire() == {
+        "fate_discard": "top",
+        "overflow": "immediate",
+        "round_cap": None,
+        "two_or_six": False,
+    }
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ("3 4 leave", "tournament new ROUNDS SEATS PASSWORD NAME"),
+        ("3 4 leave deals=duplicate", "tournament new ROUNDS SEATS PASSWORD NAME"),
+        ("3 4 leave Night deals=twice", "tournament new: deals: twice is not one of own"),
+        ("3 4 leave Night cap=0", "tournament new: cap: must be between 1 and"),
+        ("3 4 leave Night cap=soon", "tournament new: round cap: soon is not a whole number"),
+        ("3 4 leave Night fate=bottom", "tournament new: fate: must be one of any, top"),
+        ("3 4 leave Night overflow=late", "tournament new: overflow: must be one of"),
+        ("3 4 leave Night bots=hard bots=easy", "tournament new: bots= is given twice"),
+        ("21 4 leave Night", "tournament new: rounds: must be between 1 and 20"),
+    ],
+)
+def test_bad_tournament_new_words_say_what_to_fix(words, said):
+    with pytest.raises(ValueError) as refused:
+        tournament_new(words)
+    assert str(refused.value).startswith(said), refused.value
+
+
+def test_tournament_new_asks_what_the_form_would_by_default():
+    assert tournament_new("3 4 leave Big Night") == {
+        "name": "Big Night",
+        "rounds": 3,
+        "seats": 4,
+        "bot": "normal",
+        "duplicate": False,
+        "variants": {
+            "fate_discard": "any",
+            "overflow": "draw_step",
+            "round_cap": DEFAULT_ROUND_CAP,
+        },
+        "password": "leave",
+    }

@@ -94,10 +94,11 @@ async def test_a_seven_player_night_of_three_rounds(url):
         # Swiss-like: the leader of the standings opens the top table
         assert ranked[0] == rounds[number - 1][0][0]
 
-    # a round starts when the last table of the round before ends: the round is last shown
-    # with one table still playing, and the end of that one seats the next round
-    for round_ in night[:2]:
-        assert sum(not t["over"] for t in round_) == 1
+    # a round starts when the last table of the round before ends: the round is shown with
+    # one table still playing, then with every table over, and only then is the next seated
+    for number in (1, 2):
+        shown = [[t["over"] for t in f["tables"]] for f in frames if f["round"] == number]
+        assert sum(not over for over in shown[-2]) == 1 and all(shown[-1]), shown
     for player in players:
         await player.heard_games_end(1 if player.leaves_in_round else 3)
         kinds = [kind for kind, _ in player.heard]
