@@ -22,6 +22,7 @@ import argparse
 import atexit
 import contextlib
 import fcntl
+import gc
 import importlib
 import json
 import os
@@ -49,13 +50,28 @@ WARM = (
     "gother_tui.replay_app",
     "gother_tui.plain",
     "textual.drivers.linux_driver",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.scrollbar",
+    "textual.pilot",
+    "rich._emoji_codes",
     "websockets.asyncio.client",
 )
 
 
 def warm() -> None:
+    """Import what every client imports, load rich's table of character widths (the
+    zygote's environment is the door's, where a session's UNICODE_VERSION comes from
+    too), and freeze what is there: the collector then never walks (so never writes to)
+    the pages every child shares."""
     for name in WARM:
         importlib.import_module(name)
+    from rich._unicode_data import load
+
+    load()
+    gc.collect()
+    gc.freeze()
 
 
 def serve(sock: socket.socket) -> None:
