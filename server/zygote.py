@@ -174,6 +174,9 @@ def _become_client(request: dict[str, Any], fds: list[int]) -> int:
     if request["tty"]:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     end_with_door()  # its door here is the zygote, which ends with the real door
+    # What Textual reads from the environment at import (textual.constants: TEXTUAL_*,
+    # ESCDELAY) was the door's, as a fresh client's is; what a session sets (TERM,
+    # COLORTERM, LANG, XDG_STATE_HOME) is read as the client runs.
     os.environ.clear()
     os.environ.update(request["env"])
     _fresh_stdio(request["tty"])

@@ -103,6 +103,8 @@ async def test_a_session_reaches_the_lobby_through_the_zygote(make_door, tmp_pat
     finally:
         await close(conn, process)
     await until(lambda: client not in children(zygote))  # it ended with its session
+    await door.close()
+    await until(lambda: gone(zygote))  # and the zygote with its door
 
 
 async def test_two_sessions_are_their_own_people(make_door, keys, monkeypatch):
