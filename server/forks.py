@@ -29,12 +29,16 @@ KILLED = -signal.SIGKILL  # the code of a child whose zygote died: the kernel ki
 
 
 class Forked:
-    """A client the zygote forked, as a session waits on it (asyncio's Process, in part)."""
+    """A client the zygote forked, as a session waits on it (asyncio's Process, in part:
+    with `piped`, its stdin, stdout and stderr too)."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.returncode: int | None = None
         self._ended = asyncio.Event()
+        self.stdin: asyncio.StreamWriter | None = None
+        self.stdout: asyncio.StreamReader | None = None
+        self.stderr: asyncio.StreamReader | None = None
 
     async def wait(self) -> int:
         await self._ended.wait()
@@ -95,6 +99,29 @@ class Zygote:
             log.error("%s zygote could not fork (%s): a fresh client process", self.name, forked)
             return None
         return forked
+
+    async def piped(
+        self, argv: Sequence[str], env: dict[str, str], handed: Sequence[int]
+    ) -> Forked | None:
+        """As `fork`, with pipes for the child's stdin, stdout and stderr (the web door's
+        client speaks through them) and the fds `handed` at their own numbers."""
+        ends = [os.pipe() for _ in range(3)]
+        theirs = [ends[0][0], ends[1][1], ends[2][1]]
+        ours = [ends[0][1], ends[1][0], ends[2][0]]
+        try:
+            given = [*zip(theirs, range(3), strict=True), *((fd, fd) for fd in handed)]
+            child = await self.fork(argv, env, given, tty=False)
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        if child is None:
+            for fd in ours:
+                os.close(fd)
+            return None
+        loop = asyncio.get_running_loop()
+        child.stdin = await _writer(loop, ours[0])
+        child.stdout, child.stderr = [await _reader(loop, fd) for fd in ours[1:]]
+        return child
 
     async def _keep(self) -> None:
         wait = FIRST_WAIT
@@ -168,3 +195,18 @@ class Zygote:
                     self._answer.set_result(child)
                 else:
                     self._answer.set_result(str(message.get("failed")))
+
+
+async def _reader(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamReader:
+    reader = asyncio.StreamReader()
+    pipe = open(fd, "rb", 0)  # noqa: SIM115 (the transport closes it)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    return reader
+
+
+async def _writer(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamWriter:
+    pipe = open(fd, "wb", 0)  # noqa: SIM115 (the transport closes it)
+    transport, protocol = await loop.connect_write_pipe(
+        lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), pipe
+    )
+    return asyncio.StreamWriter(transport, protocol, None, loop)

@@ -50,6 +50,7 @@ WARM = (
     "gother_tui.replay_app",
     "gother_tui.plain",
     "textual.drivers.linux_driver",
+    "textual.drivers.web_driver",
     "textual.layouts.factory",
     "textual.layouts.horizontal",
     "textual.layouts.stream",
@@ -174,11 +175,15 @@ def _become_client(request: dict[str, Any], fds: list[int]) -> int:
     if request["tty"]:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     end_with_door()  # its door here is the zygote, which ends with the real door
-    # What Textual reads from the environment at import (textual.constants: TEXTUAL_*,
-    # ESCDELAY) was the door's, as a fresh client's is; what a session sets (TERM,
-    # COLORTERM, LANG, XDG_STATE_HOME) is read as the client runs.
+    # What a session sets (TERM, COLORTERM, LANG, XDG_STATE_HOME) is read as the client
+    # runs; textual.constants reads its TEXTUAL_* at import, so it reads them again (the
+    # web door's driver and colours; the few names other modules took from it at import,
+    # TEXTUAL_FPS among them, are the door's, as in a fresh client at that door)
     os.environ.clear()
     os.environ.update(request["env"])
+    import textual.constants
+
+    importlib.reload(textual.constants)
     _fresh_stdio(request["tty"])
     sys.argv = ["gother", *request["argv"][len(CLIENT) :]]
     from gother_tui.cli import main

@@ -39,7 +39,7 @@ from tests.web.browserkit import (
     status,
     wait_screen,
 )
-from tests.web.doorkit import children
+from tests.web.doorkit import children, clients_of
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
 
@@ -51,9 +51,8 @@ GAME_TIMEOUT = 120.0  # for the game to come to both browsers
 
 def web_clients(serve: int) -> set[int]:
     """The client processes the door of `gother serve` (pid `serve`) has running: the
-    door is serve's child, each client the door's."""
-    clients = {pid for door in children(serve) for pid in children(door)}
-    return {pid for pid in clients if b"--ask-name" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+    door is serve's child, each client the door's or its zygote's."""
+    return {pid for door in children(serve) for pid in clients_of(door)}
 
 
 def the_serve_process() -> int:
