@@ -2,13 +2,15 @@
 
     .venv/bin/python bench/capacity.py [--connections 2000] [--sessions 8]
 
-First the SSH door, as `gother serve --ssh` runs it (a process of its own, in front of a
-game server in this process), twice: its clients as fresh processes (the way before the
-zygote), then forked by its zygote (server/zygote.py). Each time `--sessions` asyncssh
-sessions are opened one after another; printed: each one's time from the ssh connection
-to its lobby drawn (median and max), the PSS of the door's processes (smaps_rollup of the
-door and all its descendants: pages shared between them counted once) idle and with all
-sessions open, the difference a session, and sessions per GiB.
+First each door, SSH then web, as `gother serve --ssh/--web` runs it (a process of its
+own, in front of a game server in this process), twice: its clients as fresh processes
+(the way before the zygote), then forked by its zygote (server/zygote.py). Each time
+`--sessions` sessions are opened one after another (asyncssh sessions; aiohttp tabs, each
+its own browser); printed: each one's time from its connection to its first screen drawn
+(the SSH lobby; the web door's name screen), median and max, the PSS of the door's
+processes (smaps_rollup of the door and all its descendants: pages shared between them
+counted once) idle and with all sessions open, the difference a session, and sessions
+per GiB.
 
 Then `gother serve` (database on a file), N websocket connections that say hello and join
 tables as players would (4 to a table, games dealt), and the server's VmRSS before and
@@ -30,10 +32,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
+import aiohttp
 import asyncssh
 from websockets.asyncio.client import connect
 
@@ -46,7 +50,10 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION
 from server.app import GotherServer, ServerConfig
 from server.doors import DoorSpec
 from server.ssh import SshLimits, SshOptions, pipe_holding
+from server.web.door import WebOptions
 from tests.server.sshkit import close, open_session, read_until
+from tests.web.doorkit import read_screen
+from tests.web.test_web_door import NAME_SCREEN
 
 LOBBY = re.compile(r"(?i)tables yet")  # the lobby drawn, no table made yet
 
@@ -83,10 +90,17 @@ async def connections(count: int, db: str, log) -> tuple[float, float, int, str]
         proc.wait(10)
 
 
-def door_spec(data: Path, url: str, key: str, sessions: int, zygote: bool) -> DoorSpec:
-    """An SSH door on a free port, open to any key, holding `sessions` at once."""
+Times = list[tuple[float, float]]  # each session's: connected, and its first screen drawn
+
+
+def door_options(kind: str, data: Path, sessions: int, zygote: bool) -> SshOptions | WebOptions:
+    """The SSH door open to any key, or the web door with no password, holding `sessions`
+    at once on a free port."""
+    if kind == "web":
+        return WebOptions(port=0, data_dir=data, max_sessions=sessions, per_address=sessions,
+                          zygote=zygote)  # fmt: skip
     limits = SshLimits(sessions=sessions, per_address=sessions, per_key=sessions)
-    options = SshOptions(
+    return SshOptions(
         port=0,
         host_key=data / "ssh_host_key",
         data_dir=data,
@@ -94,46 +108,83 @@ def door_spec(data: Path, url: str, key: str, sessions: int, zygote: bool) -> Do
         limits=replace(limits, per_connection=sessions),
         zygote=zygote,
     )
-    return DoorSpec(options=options, host=HOST, server=url, key=key)
 
 
-async def ssh_door(sessions: int, zygote: bool) -> tuple[list[tuple[float, float]], float, float]:
-    """`sessions` SSH sessions opened one after another on a door process of its own (its
-    clients forked by its zygote, or fresh processes): each one's seconds from the ssh
-    connection to its session open and to the lobby drawn, and the PSS (MiB) of the
-    door's processes with none and with all of them open."""
+async def door_sessions(kind: str, sessions: int, zygote: bool) -> tuple[Times, float, float]:
+    """`sessions` sessions opened one after another on a door process of its own (its
+    clients forked by its zygote, or fresh processes): each one's seconds to its
+    connection and to its first screen (the SSH door's lobby, the web door's name
+    screen), and the PSS (MiB) of the door's processes with none and all of them open."""
     server = GotherServer(ServerConfig(host=HOST, port=0, announce=False))
     await server.start()
     with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "door.log", "w+") as log:
-        spec = door_spec(Path(folder), f"ws://{HOST}:{server.port}", server.door_key.text,
-                         sessions, zygote)  # fmt: skip
+        options = door_options(kind, Path(folder), sessions, zygote)
+        url = f"ws://{HOST}:{server.port}"
+        spec = DoorSpec(options=options, host=HOST, server=url, key=server.door_key.text)
         fd = pipe_holding(base64.b64encode(pickle.dumps(spec)).decode())
         argv = [sys.executable, "-m", "server.doors", "--spec-file", f"/dev/fd/{fd}"]
         door = subprocess.Popen(argv, stdin=subprocess.PIPE, stderr=log, pass_fds=(fd,))
         os.close(fd)
-        opened = []
         try:
-            ready = r"zygote ready" if zygote else r"listening on ssh://"
-            port = int(await _logged(log, r"listening on ssh://[\d.]+:(\d+)"))
-            await _logged(log, ready)
+            scheme = "ssh" if kind == "ssh" else "http"
+            port = int(await _logged(log, rf"listening on {scheme}://[\d.]+:(\d+)"))
+            if zygote:
+                await _logged(log, "zygote ready")
             await asyncio.sleep(1)  # the door settled
             idle = pss_mib(door.pid)
-            key = asyncssh.generate_private_key("ssh-ed25519")
-            times = []
-            for i in range(sessions):
-                began = time.monotonic()
-                opened.append(await open_session(port, key, user=f"P{i}"))
-                logged_in = time.monotonic()
-                await read_until(opened[-1][1], LOBBY)
-                times.append((logged_in - began, time.monotonic() - began))
-            await asyncio.sleep(1)  # the lobbies drawn and idle
-            return times, idle, pss_mib(door.pid)
+            opener = ssh_sessions if kind == "ssh" else web_tabs
+            async with opener(port) as open_one:
+                times = [await open_one(i) for i in range(sessions)]
+                await asyncio.sleep(1)  # the screens drawn and idle
+                return times, idle, pss_mib(door.pid)
         finally:
-            for conn, process in opened:
-                await close(conn, process)
             door.terminate()
             door.wait(30)
             await server.close()
+
+
+@contextlib.asynccontextmanager
+async def ssh_sessions(port: int) -> AsyncIterator[Callable[[int], Awaitable[tuple[float, float]]]]:
+    """Opens the session of player `i` (one key for all), until the lobby is drawn."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    opened = []
+
+    async def open_one(i: int) -> tuple[float, float]:
+        began = time.monotonic()
+        opened.append(await open_session(port, key, user=f"P{i}"))
+        logged_in = time.monotonic()
+        await read_until(opened[-1][1], LOBBY)
+        return logged_in - began, time.monotonic() - began
+
+    try:
+        yield open_one
+    finally:
+        for conn, process in opened:
+            await close(conn, process)
+
+
+@contextlib.asynccontextmanager
+async def web_tabs(port: int) -> AsyncIterator[Callable[[int], Awaitable[tuple[float, float]]]]:
+    """Opens one more browser's tab (its own cookie), until the name screen is drawn."""
+    origin = f"http://{HOST}:{port}"
+    async with contextlib.AsyncExitStack() as stack:
+
+        async def open_one(i: int) -> tuple[float, float]:
+            began = time.monotonic()
+            jar = aiohttp.CookieJar(unsafe=True)
+            tab = await stack.enter_async_context(
+                aiohttp.ClientSession(base_url=origin, cookie_jar=jar)
+            )
+            async with tab.get("/") as page:
+                assert page.status == 200
+            ws = await stack.enter_async_context(
+                tab.ws_connect("/ws?width=80&height=24", origin=origin)
+            )
+            connected = time.monotonic()
+            await read_screen(ws, NAME_SCREEN)
+            return connected - began, time.monotonic() - began
+
+        yield open_one
 
 
 async def _logged(log: IO[str], pattern: str, timeout: float = 60) -> str:
@@ -175,13 +226,13 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def report_door(label: str, times: list[tuple[float, float]], idle: float, full: float) -> float:
+def report_door(label: str, screen: str, times: Times, idle: float, full: float) -> float:
     """Print one way of starting clients; its MiB per session."""
     per = (full - idle) / len(times)
-    login, lobby = (statistics.median(t) for t in zip(*times, strict=True))
+    connected, drawn = (statistics.median(t) for t in zip(*times, strict=True))
     print(
-        f"  {label}: to the lobby median {lobby:.2f} s (max {max(t for _, t in times):.2f}; "
-        f"the ssh login {login:.2f} of it); door idle {idle:.1f} MiB PSS, {full:.1f} with "
+        f"  {label}: to the {screen} median {drawn:.2f} s (max {max(t for _, t in times):.2f}; "
+        f"connecting {connected:.2f} of it); door idle {idle:.1f} MiB PSS, {full:.1f} with "
         f"{len(times)} sessions: {per:.1f} MiB a session, {int(1024 / per)} sessions per GiB"
     )
     return per
@@ -190,12 +241,15 @@ def report_door(label: str, times: list[tuple[float, float]], idle: float, full:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--connections", type=int, default=2000)
-    parser.add_argument("--sessions", type=int, default=8, help="SSH sessions at once")
+    parser.add_argument("--sessions", type=int, default=8, help="sessions at once at each door")
     args = parser.parse_args()
-    print(f"SSH door, {args.sessions} sessions (PSS over the door's processes):")
-    fresh = report_door("fresh processes", *asyncio.run(ssh_door(args.sessions, zygote=False)))
-    forked = report_door("zygote's forks ", *asyncio.run(ssh_door(args.sessions, zygote=True)))
-    print(f"  the zygote: {fresh / forked:.1f}x the sessions in the same memory")
+    forked: dict[str, float] = {}  # MiB a session, with the zygote
+    for kind, screen in (("ssh", "lobby"), ("web", "name screen")):
+        print(f"{kind} door, {args.sessions} sessions (PSS over the door's processes):")
+        runs = {z: asyncio.run(door_sessions(kind, args.sessions, zygote=z)) for z in (False, True)}
+        fresh = report_door("fresh processes", screen, *runs[False])
+        forked[kind] = report_door("zygote's forks ", screen, *runs[True])
+        print(f"  the zygote: {fresh / forked[kind]:.1f}x the sessions in the same memory")
     with (
         tempfile.NamedTemporaryFile("w+", suffix=".log") as log,
         tempfile.TemporaryDirectory() as folder,
@@ -207,7 +261,8 @@ def main() -> None:
     print(f"server: {base:.1f} MiB at start, {full:.1f} MiB with {args.connections} players")
     print(f"  {per:.0f} KiB per connection (seated, game dealt)")
     print(f"  within 4 GiB: about {int((GIB4 - base) * 1024 / per):,} connections")
-    print(f"  within 4 GiB: about {int((GIB4 - base) / (forked + per / 1024)):,} SSH sessions")
+    ssh = int((GIB4 - base) / (forked["ssh"] + per / 1024))
+    print(f"  within 4 GiB: about {ssh:,} SSH sessions (forked by the zygote)")
 
 
 if __name__ == "__main__":

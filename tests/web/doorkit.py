@@ -68,6 +68,12 @@ def clients_of(door: int) -> set[int]:
     return {pid for pid in mine if b"gother_tui" in _cmdline(pid)} | forked
 
 
+def clients_behind(serve: int) -> set[int]:
+    """The client processes of the doors `gother serve` (pid `serve`) runs as its
+    children."""
+    return {pid for door in children(serve) for pid in clients_of(door)}
+
+
 def clients_of_this_test() -> set[int]:
     """The client processes this test process started (a door in this loop starts them)."""
     return clients_of(os.getpid())
