@@ -46,8 +46,9 @@ PLAIN = "plain"  # the exec request for the plain line mode
 
 @dataclass(frozen=True)
 class SshLimits:
-    """What the door holds at once. Each session is a client process (about 45 MB), so
-    they are capped like OpenSSH's MaxSessions; logins in progress like its MaxStartups."""
+    """What the door holds at once. Each session is a client process (about 24 MB forked
+    by the zygote, 46 MB fresh: bench/capacity.py), so they are capped like OpenSSH's
+    MaxSessions; logins in progress like its MaxStartups."""
 
     sessions: int = 32
     per_address: int = 8

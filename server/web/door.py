@@ -75,7 +75,7 @@ class WebOptions:
     port: int
     data_dir: Path  # browsers' client state lives under data_dir/web-players/
     password: str | None = None  # asked on a page before any session starts
-    max_sessions: int = 20  # client processes at once (about 40 MB each, bench/web.py)
+    max_sessions: int = 20  # client processes at once (about 20 MB each, bench/capacity.py)
     per_address: int = 4  # of those, from one address (by its /64 for IPv6)
     trust_proxy: str | None = None  # the reverse proxy whose X-Forwarded-For is believed
     idle: float = 1800.0  # seconds without a key before a session is ended
