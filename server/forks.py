@@ -26,6 +26,7 @@ from server.supervisor import FIRST_WAIT, LAST_WAIT, STEADY
 log = logging.getLogger("gother.server")
 FORK_TIMEOUT = 10.0  # seconds the zygote has to answer a request (a fork takes milliseconds)
 KILLED = -signal.SIGKILL  # the code of a child whose zygote died: the kernel killed it too
+ZYGOTE = [sys.executable, "-m", "server.zygote"]  # its command, given its socket's fd
 
 
 class Forked:
@@ -148,7 +149,8 @@ class Zygote:
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             process = await asyncio.create_subprocess_exec(
-                *(sys.executable, "-m", "server.zygote", "--socket-fd", str(theirs.fileno())),
+                *ZYGOTE,
+                *("--socket-fd", str(theirs.fileno())),
                 stdin=asyncio.subprocess.DEVNULL,
                 env={k: v for k, v in os.environ.items() if not k.startswith("GOTHER_")},
                 pass_fds=(theirs.fileno(),),

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from gother_tui.identity import file_for
-from server.forks import Zygote
+from server import forks
 from server.ssh import SshFrontDoor, state_dir
 from server.zygote import CLIENT
 from tests.server.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until, until
@@ -227,8 +227,20 @@ def test_a_zygote_refuses_a_bad_request_and_forks_nothing(request_, why):
         assert zygote.wait(SCREEN_TIMEOUT) == 0
 
 
-async def test_a_zygote_that_cannot_start_leaves_sessions_to_fresh_processes(caplog):
-    """Not ready, it forks nothing and says so: the caller starts a fresh process."""
-    zygote = Zygote("ssh")
-    assert await zygote.fork([*CLIENT, "join"], {}, [], tty=False) is None
+async def test_a_zygote_that_cannot_start_leaves_sessions_to_fresh_processes(
+    make_door, tmp_path, keys, caplog, monkeypatch
+):
+    """It is tried again, ever later, and said so; meanwhile each session is a fresh
+    process of the door's own, and says so too."""
+    monkeypatch.setattr(forks, "ZYGOTE", ["/bin/false"])
+    door = await make_door(authorized_keys=tmp_path / "authorized_keys")
+    await until(lambda: "ssh zygote ended (1): fresh client processes" in caplog.text)
+    before = _clients()
+    conn, process = await open_session(door.port, keys["good"])
+    try:
+        await read_until(process, LOBBY)
+        assert len(_clients() - before) == 1  # the door's own child
+    finally:
+        await close(conn, process)
     assert "ssh zygote not ready: a fresh client process" in caplog.text
+    assert door.zygote is not None and door.zygote.pid is None
