@@ -31,6 +31,7 @@ import signal
 import socket
 import sys
 import termios
+import threading
 import traceback
 from typing import Any
 
@@ -231,6 +232,8 @@ def main() -> None:
     sock = socket.socket(fileno=args.socket_fd)
     sock.set_inheritable(False)
     warm()
+    if threading.active_count() != 1:  # a fork keeps only the thread that forks
+        sys.exit(f"a zygote forks from one thread; warming started {threading.enumerate()}")
     serve(sock)
 
 
