@@ -1,36 +1,61 @@
 """How many connections and SSH sessions one host holds within 4 GB (docs/hosting.md).
 
-    .venv/bin/python bench/capacity.py [--connections 2000]
+    .venv/bin/python bench/capacity.py [--connections 2000] [--sessions 8]
 
-Starts `gother serve` (database on a file), opens N websocket connections that say hello
-and join tables as players would (4 to a table, games dealt), and reads the server's VmRSS
-before and after: the memory one more connection costs the server. Then starts one full
-client (`gother join`, the process the SSH door runs for each session) in an 80x24 tmux
-pane, seated at a table with two bots, and reads its VmRSS once it shows the dealt table.
-Prints both and what fits in 4 GiB. A benchmark on this machine, not a test; kernel socket
-buffers are not in these figures.
+First each door, SSH then web, as `gother serve --ssh/--web` runs it (a process of its
+own, in front of a game server in this process), twice: its clients as fresh processes
+(the way before the zygote), then forked by its zygote (server/zygote.py). Each time
+`--sessions` sessions are opened one after another (asyncssh sessions; aiohttp tabs, each
+its own browser); printed: each one's time from its connection to its first screen drawn
+(the SSH lobby; the web door's name screen), median and max, the PSS of the door's
+processes (smaps_rollup of the door and all its descendants: pages shared between them
+counted once) idle and with all sessions open, the difference a session, and sessions
+per GiB.
+
+Then `gother serve` (database on a file), N websocket connections that say hello and join
+tables as players would (4 to a table, games dealt), and the server's VmRSS before and
+after: the memory one more connection costs the server; and what fits in 4 GiB. A
+benchmark on this machine, not a test; kernel socket buffers are not in these figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
 import os
-import shutil
+import pickle
+import re
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import IO
 
+import aiohttp
+import asyncssh
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server_load import HOST, request, rss_mib, start_server
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION
+from server.app import GotherServer, ServerConfig
+from server.doors import DoorSpec
+from server.ssh import SshLimits, SshOptions, pipe_holding
+from server.web.door import WebOptions
+from tests.server.sshkit import close, open_session, read_until
+from tests.web.doorkit import read_screen
+from tests.web.test_web_door import NAME_SCREEN
+
+LOBBY = re.compile(r"(?i)tables yet")  # the lobby drawn, no table made yet
 
 GIB4 = 4 * 1024  # MiB
 
@@ -65,56 +90,166 @@ async def connections(count: int, db: str, log) -> tuple[float, float, int, str]
         proc.wait(10)
 
 
-async def client_rss(log) -> float | None:
-    """VmRSS (MiB) of one full client showing a dealt table, or None without tmux."""
-    if shutil.which("tmux") is None:
-        return None
-    with tempfile.TemporaryDirectory() as folder:
-        proc, port = await start_server(log, os.path.join(folder, "g.db"))
-        try:
-            url = f"ws://{HOST}:{port}"
-            async with connect(url, max_size=MAX_FRAME) as host:
-                await request(host, {"t": "hello", "v": PROTOCOL_VERSION, "name": "host"})
-                created = {"t": "create", "name": "Door", "seats": 3, "bots": 2}
-                table = (await request(host, created))["table"]
-            return await asyncio.to_thread(_client_in_tmux, url, table, folder)
-        finally:
-            proc.terminate()
-            proc.wait(10)
+Times = list[tuple[float, float]]  # each session's: connected, and its first screen drawn
 
 
-def _client_in_tmux(url: str, table: str, home: str) -> float:
-    gother = os.path.join(os.path.dirname(sys.executable), "gother")
-    tmux = ["tmux", "-L", f"gother-capacity-{uuid.uuid4().hex[:8]}"]
-    env = {**os.environ, "HOME": home, "XDG_STATE_HOME": home, "XDG_DATA_HOME": home}
-    command = f"{gother} join {url} --table {table} --name Raven"
-    subprocess.run(
-        [*tmux, "new-session", "-d", "-x", "80", "-y", "24", command], env=env, check=True
+def door_options(kind: str, data: Path, sessions: int, zygote: bool) -> SshOptions | WebOptions:
+    """The SSH door open to any key, or the web door with no password, holding `sessions`
+    at once on a free port."""
+    if kind == "web":
+        return WebOptions(port=0, data_dir=data, max_sessions=sessions, per_address=sessions,
+                          zygote=zygote)  # fmt: skip
+    limits = SshLimits(sessions=sessions, per_address=sessions, per_key=sessions)
+    return SshOptions(
+        port=0,
+        host_key=data / "ssh_host_key",
+        data_dir=data,
+        open_access=True,
+        limits=replace(limits, per_connection=sessions),
+        zygote=zygote,
     )
+
+
+async def door_sessions(kind: str, sessions: int, zygote: bool) -> tuple[Times, float, float]:
+    """`sessions` sessions opened one after another on a door process of its own (its
+    clients forked by its zygote, or fresh processes): each one's seconds to its
+    connection and to its first screen (the SSH door's lobby, the web door's name
+    screen), and the PSS (MiB) of the door's processes with none and all of them open."""
+    server = GotherServer(ServerConfig(host=HOST, port=0, announce=False))
+    await server.start()
+    with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "door.log", "w+") as log:
+        options = door_options(kind, Path(folder), sessions, zygote)
+        url = f"ws://{HOST}:{server.port}"
+        spec = DoorSpec(options=options, host=HOST, server=url, key=server.door_key.text)
+        fd = pipe_holding(base64.b64encode(pickle.dumps(spec)).decode())
+        argv = [sys.executable, "-m", "server.doors", "--spec-file", f"/dev/fd/{fd}"]
+        door = subprocess.Popen(argv, stdin=subprocess.PIPE, stderr=log, pass_fds=(fd,))
+        os.close(fd)
+        try:
+            scheme = "ssh" if kind == "ssh" else "http"
+            port = int(await _logged(log, rf"listening on {scheme}://[\d.]+:(\d+)"))
+            if zygote:
+                await _logged(log, "zygote ready")
+            await asyncio.sleep(1)  # the door settled
+            idle = pss_mib(door.pid)
+            opener = ssh_sessions if kind == "ssh" else web_tabs
+            async with opener(port) as open_one:
+                times = [await open_one(i) for i in range(sessions)]
+                await asyncio.sleep(1)  # the screens drawn and idle
+                return times, idle, pss_mib(door.pid)
+        finally:
+            door.terminate()
+            door.wait(30)
+            await server.close()
+
+
+@contextlib.asynccontextmanager
+async def ssh_sessions(port: int) -> AsyncIterator[Callable[[int], Awaitable[tuple[float, float]]]]:
+    """Opens the session of player `i` (one key for all), until the lobby is drawn."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    opened = []
+
+    async def open_one(i: int) -> tuple[float, float]:
+        began = time.monotonic()
+        opened.append(await open_session(port, key, user=f"P{i}"))
+        logged_in = time.monotonic()
+        await read_until(opened[-1][1], LOBBY)
+        return logged_in - began, time.monotonic() - began
+
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            screen = subprocess.run(
-                [*tmux, "capture-pane", "-p"], capture_output=True, text=True
-            ).stdout
-            if "Raven (you)" in screen and "Your hand" in screen:
-                break
-            time.sleep(0.2)
-        else:
-            raise RuntimeError("the client did not show the table")
-        time.sleep(1)  # let it settle after the first frames
-        pane_pid = subprocess.run(
-            [*tmux, "display-message", "-p", "#{pane_pid}"], capture_output=True, text=True
-        ).stdout.strip()
-        return rss_mib(int(pane_pid))
+        yield open_one
     finally:
-        subprocess.run([*tmux, "kill-server"], check=False)
+        for conn, process in opened:
+            await close(conn, process)
+
+
+@contextlib.asynccontextmanager
+async def web_tabs(port: int) -> AsyncIterator[Callable[[int], Awaitable[tuple[float, float]]]]:
+    """Opens one more browser's tab (its own cookie), until the name screen is drawn."""
+    origin = f"http://{HOST}:{port}"
+    async with contextlib.AsyncExitStack() as stack:
+
+        async def open_one(i: int) -> tuple[float, float]:
+            began = time.monotonic()
+            jar = aiohttp.CookieJar(unsafe=True)
+            tab = await stack.enter_async_context(
+                aiohttp.ClientSession(base_url=origin, cookie_jar=jar)
+            )
+            async with tab.get("/") as page:
+                assert page.status == 200
+            ws = await stack.enter_async_context(
+                tab.ws_connect("/ws?width=80&height=24", origin=origin)
+            )
+            connected = time.monotonic()
+            await read_screen(ws, NAME_SCREEN)
+            return connected - began, time.monotonic() - began
+
+        yield open_one
+
+
+async def _logged(log: IO[str], pattern: str, timeout: float = 60) -> str:
+    """The first group (or all) of `pattern` once the door's log shows it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        log.seek(0)
+        if found := re.search(pattern, log.read()):
+            return found.group(1) if found.re.groups else found.group()
+        await asyncio.sleep(0.05)
+    log.seek(0)
+    raise RuntimeError(f"the door did not log {pattern!r}:\n{log.read()}")
+
+
+def pss_mib(pid: int) -> float:
+    """PSS of `pid` and all its descendants (smaps_rollup): what they cost this host,
+    each page shared between them counted once in all."""
+    total = 0
+    for each in [pid, *descendants(pid)]:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            for line in Path(f"/proc/{each}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def descendants(pid: int) -> list[int]:
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                ppid = int(Path(entry, "stat").read_text().rsplit(")", 1)[1].split()[1])
+                parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
+    return found
+
+
+def report_door(label: str, screen: str, times: Times, idle: float, full: float) -> float:
+    """Print one way of starting clients; its MiB per session."""
+    per = (full - idle) / len(times)
+    connected, drawn = (statistics.median(t) for t in zip(*times, strict=True))
+    print(
+        f"  {label}: to the {screen} median {drawn:.2f} s (max {max(t for _, t in times):.2f}; "
+        f"connecting {connected:.2f} of it); door idle {idle:.1f} MiB PSS, {full:.1f} with "
+        f"{len(times)} sessions: {per:.1f} MiB a session, {int(1024 / per)} sessions per GiB"
+    )
+    return per
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--connections", type=int, default=2000)
+    parser.add_argument("--sessions", type=int, default=8, help="sessions at once at each door")
     args = parser.parse_args()
+    forked: dict[str, float] = {}  # MiB a session, with the zygote
+    for kind, screen in (("ssh", "lobby"), ("web", "name screen")):
+        print(f"{kind} door, {args.sessions} sessions (PSS over the door's processes):")
+        runs = {z: asyncio.run(door_sessions(kind, args.sessions, zygote=z)) for z in (False, True)}
+        fresh = report_door("fresh processes", screen, *runs[False])
+        forked[kind] = report_door("zygote's forks ", screen, *runs[True])
+        print(f"  the zygote: {fresh / forked[kind]:.1f}x the sessions in the same memory")
     with (
         tempfile.NamedTemporaryFile("w+", suffix=".log") as log,
         tempfile.TemporaryDirectory() as folder,
@@ -122,17 +257,12 @@ def main() -> None:
         base, full, _, _ = asyncio.run(
             connections(args.connections, os.path.join(folder, "g.db"), log)
         )
-    with tempfile.NamedTemporaryFile("w+", suffix=".log") as log:  # a log of its own
-        client = asyncio.run(client_rss(log))
     per = (full - base) / args.connections * 1024  # KiB
     print(f"server: {base:.1f} MiB at start, {full:.1f} MiB with {args.connections} players")
     print(f"  {per:.0f} KiB per connection (seated, game dealt)")
     print(f"  within 4 GiB: about {int((GIB4 - base) * 1024 / per):,} connections")
-    if client is None:
-        print("client: no tmux here, not measured")
-        return
-    print(f"client (gother join, what the SSH door runs per session): {client:.1f} MiB")
-    print(f"  within 4 GiB: about {int((GIB4 - base) / (client + per / 1024)):,} SSH sessions")
+    ssh = int((GIB4 - base) / (forked["ssh"] + per / 1024))
+    print(f"  within 4 GiB: about {ssh:,} SSH sessions (forked by the zygote)")
 
 
 if __name__ == "__main__":

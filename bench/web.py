@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from bench.client import launch_to_table  # noqa: E402
 from tests.e2e.e2ekit import create_table  # noqa: E402
 from tests.web.browserkit import SCREEN_JS, launch, wait_screen  # noqa: E402
-from tests.web.doorkit import children  # noqa: E402
+from tests.web.doorkit import clients_behind  # noqa: E402
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
 TABLE_MARK = "Fate pile: cards, top"
@@ -103,10 +103,6 @@ def memory_kb(pid: int, field: str, source: str = "status") -> int:
         if line.startswith(f"{field}:"):
             return int(line.split()[1])
     raise KeyError(field)
-
-
-def web_clients(serve: int) -> set[int]:
-    return {p for p in children(serve) if b"--ask-name" in Path(f"/proc/{p}/cmdline").read_bytes()}
 
 
 def sit_down(page: Page, url: str, name: str) -> None:
@@ -189,7 +185,7 @@ def main() -> None:
                     page.screenshot(path=str(args.screenshot))
                 frames, loads = page_load_to_table(page, args.runs)
                 keys = key_to_redraw(page, 4 * args.runs)
-                (pid,) = web_clients(server.pid)
+                (pid,) = clients_behind(server.pid)
                 rss, pss = memory_kb(pid, "VmRSS"), memory_kb(pid, "Pss", "smaps_rollup")
 
                 door_before = memory_kb(server.pid, "VmRSS")
@@ -204,7 +200,7 @@ def main() -> None:
                 for other in pages:
                     wait_screen(other, "the lobby", "New table", 120)
                 opened = time.perf_counter() - start
-                held = web_clients(server.pid)
+                held = clients_behind(server.pid)
                 total_pss = sum(memory_kb(p, "Pss", "smaps_rollup") for p in held)
                 door_added = memory_kb(server.pid, "VmRSS") - door_before
             finally:

@@ -23,7 +23,6 @@ import contextlib
 import hmac
 import logging
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,9 +34,11 @@ from server.attempts import Attempts, Guessing
 from server.caps import OVERALL, Caps
 from server.doorkey import DoorKey
 from server.files import private_file, private_folder
+from server.forks import Zygote
 from server.limits import address_key
 from server.ssh_client import run_client, run_plain
 from server.ssh_person import TOKEN_ENV, new_token, state_dir, token_folder, token_given
+from server.zygote import CLIENT
 
 log = logging.getLogger("gother.ssh")
 PLAIN = "plain"  # the exec request for the plain line mode
@@ -45,8 +46,9 @@ PLAIN = "plain"  # the exec request for the plain line mode
 
 @dataclass(frozen=True)
 class SshLimits:
-    """What the door holds at once. Each session is a client process (about 45 MB), so
-    they are capped like OpenSSH's MaxSessions; logins in progress like its MaxStartups."""
+    """What the door holds at once. Each session is a client process (about 24 MB forked
+    by the zygote, 46 MB fresh: bench/capacity.py), so they are capped like OpenSSH's
+    MaxSessions; logins in progress like its MaxStartups."""
 
     sessions: int = 32
     per_address: int = 8
@@ -68,6 +70,9 @@ class SshOptions:
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
     limits: SshLimits = field(default_factory=SshLimits)
+    # a session's client forked by the door's zygote (server/zygote.py); False: a fresh
+    # process each, as before (bench/capacity.py compares the two)
+    zygote: bool = True
 
     def __post_init__(self) -> None:
         if self.open_access and (self.authorized_keys is not None or self.password is not None):
@@ -230,6 +235,7 @@ class SshFrontDoor:
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.ws_password: str | None = None  # the server's own password, handed to clients
         self.sessions: set[asyncio.Task[None]] = set()
+        self.zygote = Zygote("ssh") if options.zygote else None
         self.guesses = Attempts(options.guessing)
         limits = options.limits
         self.startups = Caps(limits.startups, address=limits.startups_per_address)
@@ -242,6 +248,8 @@ class SshFrontDoor:
 
     async def start(self) -> None:
         key = load_host_key(self.options.host_key)
+        if self.zygote is not None:  # sessions before it is ready start fresh processes
+            self.zygote.run()
         private_folder(self.options.data_dir / "ssh-players")  # every key's seat tokens
         logging.getLogger("asyncssh").setLevel(logging.WARNING)  # not a line per packet
         self.acceptor = await asyncssh.create_server(
@@ -277,6 +285,8 @@ class SshFrontDoor:
         for task in list(self.sessions):
             task.cancel()
         await asyncio.gather(*self.sessions, return_exceptions=True)
+        if self.zygote is not None:
+            await self.zygote.close()
 
     async def session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         """One session, start to end. Whatever goes wrong is logged here, on the host; the
@@ -325,9 +335,12 @@ class SshFrontDoor:
         named_by = f"key {gate.fingerprint}" if gate.fingerprint else "a token"
         log.info("ssh: %s from %s (%s)", name, gate.peer[0], named_by)
         # plain over a bare channel: its own streams; otherwise a pty, as for the table
-        run = run_plain if plain and process.get_terminal_type() is None else run_client
         client = self._client(process, name, folder, plain, str(gate.peer[0]))
-        code = await run(process, *client, who=f"{name}@{gate.peer[0]}")
+        who = f"{name}@{gate.peer[0]}"
+        if plain and process.get_terminal_type() is None:
+            code = await run_plain(process, *client, who=who)
+        else:
+            code = await run_client(process, *client, who=who, zygote=self.zygote)
         with contextlib.suppress(OSError, asyncssh.Error):
             process.exit(code)
 
@@ -372,7 +385,7 @@ class SshFrontDoor:
         }
         if process.env.get("COLORTERM"):
             env["COLORTERM"] = process.env["COLORTERM"]
-        argv = [sys.executable, "-m", "gother_tui", "join", self.url, "--name", name]
+        argv = [*CLIENT, "join", self.url, "--name", name]
         if plain:
             argv.append("--plain")
             if process.get_terminal_type() is None:

@@ -25,6 +25,7 @@ from typing import Any
 
 import asyncssh
 
+from server.forks import Forked, Zygote
 from server.orphans import end_with_door
 
 log = logging.getLogger("gother.ssh")
@@ -32,6 +33,7 @@ log = logging.getLogger("gother.ssh")
 RESIZE_GAP = 0.05  # seconds between two sizes given to the pty: at most 20 SIGWINCH a second
 ERRORS_KEPT = 64 * 1024  # bytes of a failing client's last words kept for the log
 ERRORS_FD = "GOTHER_ERRORS_FD"  # where the client writes what it would print on stderr
+Child = asyncio.subprocess.Process | Forked  # a fresh client process, or a zygote's child
 
 
 async def run_client(
@@ -40,10 +42,11 @@ async def run_client(
     env: dict[str, str],
     handed: Sequence[int] = (),
     who: str = "?",
+    zygote: Zygote | None = None,
 ) -> int:
     """Run `argv` on a new pty the size of `process`'s terminal, handing it the fds
     `handed` (closed here once it has them); the exit code. `who` names the session in
-    the host's log."""
+    the host's log. Forked by `zygote` when it can, else a fresh process."""
     width, height = process.get_terminal_size()[:2]
     master, slave = os.openpty()
     set_size(master, width or 80, height or 24)
@@ -52,6 +55,7 @@ async def run_client(
         env,
         handed,
         also_close=(slave,),
+        zygote=zygote,
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -106,6 +110,7 @@ async def run_plain(
     child, errors_read = await _spawn(
         argv, env, handed, stdin=pipe, stdout=pipe, stderr=pipe, preexec_fn=end_with_door
     )
+    assert isinstance(child, asyncio.subprocess.Process)  # no zygote for the bare channel
     assert child.stdin is not None and child.stdout is not None and child.stderr is not None
     pumps = [
         asyncio.create_task(_copy_in(process, child.stdin)),
@@ -135,20 +140,25 @@ async def _spawn(
     env: dict[str, str],
     handed: Sequence[int],
     also_close: Sequence[int] = (),
+    zygote: Zygote | None = None,
     **streams: Any,
-) -> tuple[asyncio.subprocess.Process, int]:
+) -> tuple[Child, int]:
     """Start `argv` in a session of its own with `streams`, the fds `handed` and the
     errors pipe (`ERRORS_FD`); every fd given to it is closed here once it has them, with
-    `also_close`. The child, and the read end of its errors pipe (non-blocking)."""
+    `also_close`. Forked by `zygote` if it can (`streams` then name one terminal's fd).
+    The child, and the read end of its errors pipe (non-blocking)."""
     errors_read, errors_write = os.pipe()
+    env = {**env, ERRORS_FD: str(errors_write)}
     try:
-        child = await asyncio.create_subprocess_exec(
-            *argv,
-            env={**env, ERRORS_FD: str(errors_write)},
-            start_new_session=True,
-            pass_fds=(*handed, errors_write),
-            **streams,
-        )
+        child: Child | None = None
+        if zygote is not None:
+            stdio = [(streams[name], n) for n, name in enumerate(("stdin", "stdout", "stderr"))]
+            given = [*stdio, *((fd, fd) for fd in (*handed, errors_write))]
+            child = await zygote.fork(argv, env, given, tty=True)
+        if child is None:
+            child = await asyncio.create_subprocess_exec(
+                *argv, env=env, start_new_session=True, pass_fds=(*handed, errors_write), **streams
+            )
     except BaseException:
         os.close(errors_read)
         raise

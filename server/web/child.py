@@ -17,16 +17,18 @@ import logging
 import os
 import shlex
 import signal
-import sys
 from asyncio.subprocess import PIPE, Process
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import cast
 
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from server.forks import Zygote
 from server.orphans import end_with_door
 from server.ssh import pipe_holding
+from server.zygote import CLIENT
 
 log = logging.getLogger("gother.web")
 QUIT_TIMEOUT = 5.0  # seconds for the client to say goodbye to the server and exit
@@ -36,7 +38,7 @@ NO_DOWNLOADS = DownloadManager()  # AppService wants one; our client delivers no
 def client_argv(url: str, tls_pin: str | None) -> list[str]:
     """The client asks the player's name on its first screen: nothing typed in a browser
     ever becomes an argument. `tls_pin`: the server's certificate, dialled by address."""
-    argv = [sys.executable, "-m", "gother_tui", "join", url, "--ask-name"]
+    argv = [*CLIENT, "join", url, "--ask-name"]
     return argv if tls_pin is None else [*argv, "--fingerprint", tls_pin]
 
 
@@ -68,8 +70,11 @@ class ClientProcess(AppService):
         *,
         write_bytes: Callable[[bytes], Awaitable[None]],
         close: Callable[[], Awaitable[None]],
+        zygote: Zygote | None = None,
     ) -> None:
+        """`zygote`: the door's, which forks this client when it can."""
         self.argv = client_argv(url, tls_pin)
+        self.zygote = zygote
         super().__init__(
             shlex.join(self.argv),  # for AppService's own records; never run by a shell
             write_bytes=write_bytes,
@@ -97,23 +102,31 @@ class ClientProcess(AppService):
         if self.password is not None:
             handed.append(pipe_holding(self.password))
             argv += ["--password-file", f"/dev/fd/{handed[1]}"]
+        env = self._build_environment(width, height)
         try:
-            self._process = process = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=PIPE,
-                stdout=PIPE,
-                stderr=PIPE,  # AppService's: what the client says there goes to the host
-                env=self._build_environment(width, height),
-                start_new_session=True,  # its own process group: killpg ends all of it
-                preexec_fn=end_with_door,  # …and it ends with the door, however the door ends
-                pass_fds=handed,
+            forked = None
+            if self.zygote is not None:
+                forked = await self.zygote.piped(argv, env, handed)
+            # a Forked has all of a Process that AppService and this class use
+            self._process = process = cast(Process, forked) or (
+                await asyncio.create_subprocess_exec(
+                    *argv,
+                    stdin=PIPE,
+                    stdout=PIPE,
+                    stderr=PIPE,  # AppService's: what the client says there goes to the host
+                    env=env,
+                    start_new_session=True,  # its own process group: killpg ends all of it
+                    preexec_fn=end_with_door,  # …and it ends with the door, however it ends
+                    pass_fds=handed,
+                )
             )
         finally:
             for fd in handed:
                 os.close(fd)
         assert process.stdin is not None
         self._stdin = process.stdin
-        log.info("web: client started (pid %d)", process.pid)
+        how = "" if forked is None else " by the zygote"
+        log.info("web: client started%s (pid %d)", how, process.pid)
         return process
 
     async def start(self, width: int, height: int) -> None:

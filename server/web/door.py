@@ -36,6 +36,7 @@ from aiohttp import WSMsgType, web
 
 from server.attempts import Attempts, Guessing
 from server.doorkey import DoorKey
+from server.forks import Zygote
 from server.limits import address_key
 from server.ratelimit import TokenBucket
 from server.tokens import hash_secret
@@ -74,7 +75,7 @@ class WebOptions:
     port: int
     data_dir: Path  # browsers' client state lives under data_dir/web-players/
     password: str | None = None  # asked on a page before any session starts
-    max_sessions: int = 20  # client processes at once (about 40 MB each, bench/web.py)
+    max_sessions: int = 20  # client processes at once (about 20 MB each, bench/capacity.py)
     per_address: int = 4  # of those, from one address (by its /64 for IPv6)
     trust_proxy: str | None = None  # the reverse proxy whose X-Forwarded-For is believed
     idle: float = 1800.0  # seconds without a key before a session is ended
@@ -88,6 +89,8 @@ class WebOptions:
     # a browser opens about 6 connections for the page and its files, and a host behind one
     # address (a home's router) a few browsers: 16 waiting at once is room for them
     half_open_per_address: int = 16
+    # a tab's client forked by the door's zygote (server/zygote.py); False: a fresh process
+    zygote: bool = True
 
     @property
     def access(self) -> str:
@@ -140,11 +143,14 @@ class WebDoor:
         self.listener: asyncio.Server | None = None
         self.half_open = HalfOpen(options.half_open_per_address, self._from_proxy)
         self._origins = {_origin(o) for o in options.origins}
+        self.zygote = Zygote("web") if options.zygote else None
 
     # -- life cycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
         self.options.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if self.zygote is not None:  # tabs opened before it is ready start fresh processes
+            self.zygote.run()
         app = web.Application(
             client_max_size=MAX_REQUEST, middlewares=[counting(self.half_open), _headers]
         )
@@ -192,6 +198,8 @@ class WebDoor:
         )
         if self.runner is not None:
             await self.runner.cleanup()
+        if self.zygote is not None:
+            await self.zygote.close()
 
     # -- pages ------------------------------------------------------------------------------
 
@@ -279,6 +287,7 @@ class WebDoor:
             self.tls_pin,
             write_bytes=ws.send_bytes,
             close=_closer(ws, CLOSE_QUIT, "You left. Your seat is kept: start again to return."),
+            zygote=self.zygote,
         )
         log.info("web: session for browser %s from %s", session.browser[:8], session.address)
         try:

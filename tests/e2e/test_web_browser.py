@@ -39,7 +39,7 @@ from tests.web.browserkit import (
     status,
     wait_screen,
 )
-from tests.web.doorkit import children
+from tests.web.doorkit import children, clients_behind
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
 
@@ -47,13 +47,6 @@ PASSWORD = "crypt-door"
 WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")
 HINTED = "The hint; Enter plays it"
 GAME_TIMEOUT = 120.0  # for the game to come to both browsers
-
-
-def web_clients(serve: int) -> set[int]:
-    """The client processes the door of `gother serve` (pid `serve`) has running: the
-    door is serve's child, each client the door's."""
-    clients = {pid for door in children(serve) for pid in children(door)}
-    return {pid for pid in clients if b"--ask-name" in Path(f"/proc/{pid}/cmdline").read_bytes()}
 
 
 def the_serve_process() -> int:
@@ -76,7 +69,7 @@ def door(tmp_path) -> Iterator[tuple[int, int, int]]:
         serve = the_serve_process()
         yield port, web, serve
         # the browser is closed by now: its tabs' processes end within the quit timeout
-        wait_for("every client process to end", lambda: not web_clients(serve), 30)
+        wait_for("every client process to end", lambda: not clients_behind(serve), 30)
 
 
 def log_in(page, url: str) -> None:
@@ -125,7 +118,7 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
             seats = {name: YOU_ROW.search(sit_down(page, name)).group(1)
                      for name, page in (("Lydia", lydia), ("Raven", raven))}  # fmt: skip
             assert len(set(seats.values())) == 2  # each browser its own seat
-            assert len(web_clients(serve)) == 2
+            assert len(clients_behind(serve)) == 2
 
             # each plays by keys whenever the game waits for them, until both have moved
             played: set[str] = set()
@@ -166,14 +159,14 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
             lydia.keyboard.press("Escape")
 
             # a reload resumes the same seat, under the same name, with a new process
-            before = web_clients(serve)
+            before = clients_behind(serve)
             lydia.reload()
             back = wait_screen(  # the whole table, footer and all, with no key pressed
                 lydia, "Lydia back at the table", lambda t: "Lydia (you)" in t and "^x Quit" in t
             )
             assert YOU_ROW.search(back).group(1) == seats["Lydia"]
-            wait_for("the old process to end", lambda: len(web_clients(serve)) == 2)
-            assert web_clients(serve) != before
+            wait_for("the old process to end", lambda: len(clients_behind(serve)) == 2)
+            assert clients_behind(serve) != before
 
             # no password: the login page, and no process for a websocket it opens itself
             stranger.goto(url)
@@ -184,7 +177,7 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
             stranger.fill("#password", "not-it")
             stranger.click("button[type=submit]")
             assert "not the password" in stranger.content()
-            assert len(web_clients(serve)) == 2
+            assert len(clients_behind(serve)) == 2
 
             # a foreign page's websocket, even with Lydia's own cookie, starts nothing
             (cookie,) = [c for c in contexts[0].cookies() if c["name"] == "gother"]
@@ -196,13 +189,13 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
                     open_timeout=10,
                 )
             assert refused.value.response.status_code == 403
-            assert len(web_clients(serve)) == 2
+            assert len(clients_behind(serve)) == 2
 
             # closing a tab ends its process
             raven.close()
-            wait_for("Raven's process to end", lambda: len(web_clients(serve)) == 1)
+            wait_for("Raven's process to end", lambda: len(clients_behind(serve)) == 1)
             lydia.close()
-            wait_for("Lydia's process to end", lambda: web_clients(serve) == set())
+            wait_for("Lydia's process to end", lambda: clients_behind(serve) == set())
         finally:
             browser.close()
     assert requests.seen and requests.foreign == [], requests.foreign
@@ -270,7 +263,7 @@ def test_a_player_who_quits_and_opens_the_page_again_is_back_in_their_seat(door)
             seat = YOU_ROW.search(sit_down(page, "Mina")).group(1)
             page.keyboard.press("Control+x")
             page.wait_for_selector("#ended:not([hidden])")
-            wait_for("the quit client to end", lambda: not web_clients(serve), 30)
+            wait_for("the quit client to end", lambda: not clients_behind(serve), 30)
 
             began = time.monotonic()
             page.goto(url)

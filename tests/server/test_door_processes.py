@@ -25,7 +25,7 @@ from server.supervisor import FIRST_WAIT
 from server.tls import certificate_fingerprint, self_signed
 from tests.server.prockit import ServerProcess, run_cli
 from tests.server.sshkit import close, open_session, read_until
-from tests.web.doorkit import alive, children, closed, eventually, read_screen
+from tests.web.doorkit import alive, clients_of, closed, eventually, read_screen
 from tests.web.test_web_door import NAME_SCREEN
 
 STARTED = {kind: re.compile(rf"{kind} door started \(pid (\d+)\)") for kind in ("ssh", "web")}
@@ -68,7 +68,7 @@ async def test_serve_runs_each_door_as_a_child_started_again_when_it_dies(tmp_pa
                 assert page.status == 200
             tab = await browser.ws_connect("/ws?width=80&height=24", origin=origin)
             await read_screen(tab, NAME_SCREEN)  # a client process runs for this tab
-            (client,) = children(pids["web"])
+            (client,) = clients_of(pids["web"])
             os.kill(pids["web"], signal.SIGKILL)
             assert await says_hello(server.url)  # the game port never noticed
             await closed(tab)  # the tab hears that its door is gone…

@@ -59,9 +59,24 @@ def children(parent: int) -> set[int]:
     return found
 
 
+def clients_of(door: int) -> set[int]:
+    """The client processes the door `door` runs: its own fresh ones, and those its
+    zygote forked (server/zygote.py)."""
+    mine = children(door)
+    zygotes = {pid for pid in mine if b"server.zygote" in _cmdline(pid)}
+    forked = {pid for zygote in zygotes for pid in children(zygote)}
+    return {pid for pid in mine if b"gother_tui" in _cmdline(pid)} | forked
+
+
+def clients_behind(serve: int) -> set[int]:
+    """The client processes of the doors `gother serve` (pid `serve`) runs as its
+    children."""
+    return {pid for door in children(serve) for pid in clients_of(door)}
+
+
 def clients_of_this_test() -> set[int]:
     """The client processes this test process started (a door in this loop starts them)."""
-    return {pid for pid in children(os.getpid()) if b"gother_tui" in _cmdline(pid)}
+    return clients_of(os.getpid())
 
 
 def _cmdline(pid: int) -> bytes:
@@ -118,6 +133,7 @@ async def door_and_server(
         await door.close()
         await server.close()
     assert clients_of_this_test() == set(), "a client process outlived its door"
+    assert door.zygote is None or door.zygote.pid is None, "its zygote outlived it"
 
 
 def browser(door: WebDoor) -> aiohttp.ClientSession:
