@@ -766,15 +766,7 @@ class GotherServer:
 
     def on_record(self, conn: Connection, request: dict[str, Any]) -> None:
         """A finished game's record, one part per request (server/records.py)."""
-        table_id = request["table"]
-        self.lobby.check_not_broken(table_id)  # its rows cannot be read: nor its records
-        live = self.lobby.tables.get(table_id)
-        at_table = live is not None and live in (conn.seated, conn.watched)
-        if not at_table:
-            self._check_may_see(conn, table_id, request.get("password"))
-        game_no = request.get("game")
-        if game_no is None:
-            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        table_id, game_no = self._finished_game(conn, request)
         part = request.get("part", 0)
         rid, seat = request.get("rid"), request.get("seat")
         conn.send(self.records.part(table_id, game_no, part, rid, conn.costly, seat))
@@ -782,28 +774,14 @@ class GotherServer:
     def on_review(self, conn: Connection, request: dict[str, Any]) -> None:
         """A seat's decisions in a finished game, judged (server/review.py): answered when
         thought. Whoever may see the game's record may see its reviews."""
-        table_id = request["table"]
-        self.lobby.check_not_broken(table_id)
-        live = self.lobby.tables.get(table_id)
-        if live is None or live not in (conn.seated, conn.watched):
-            self._check_may_see(conn, table_id, request.get("password"))
-        game_no = request.get("game")
-        if game_no is None:
-            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        table_id, game_no = self._finished_game(conn, request)
         self.reviews.ask(table_id, game_no, request["seat"], conn, request.get("rid"))
 
     def on_play_on(self, conn: Connection, request: dict[str, Any]) -> None:
         """A new table of the asker's, its game played on from a turn of a finished game as a
         seat knew it (server/play_on.py): answered with `joined` once the start is sampled.
         Whoever may see the game's record may play on from it; quotas as for `create`."""
-        table_id = request["table"]
-        self.lobby.check_not_broken(table_id)
-        live = self.lobby.tables.get(table_id)
-        if live is None or live not in (conn.seated, conn.watched):
-            self._check_may_see(conn, table_id, request.get("password"))
-        game_no = request.get("game")
-        if game_no is None:
-            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        table_id, game_no = self._finished_game(conn, request)
         self._check_room_to_play_on(conn)
         bot_kind = kind_of(request.get("bot", self.store.table(table_id).bot_kind))
         rid = request.get("rid")
@@ -938,6 +916,20 @@ class GotherServer:
         raise ProtocolError("wrong_password", wrong)
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _finished_game(self, conn: Connection, request: dict[str, Any]) -> tuple[str, int]:
+        """(table, game) of a request about a finished game (`record`, `review`, `play_on`),
+        once the asker may see it: at the table, or as a record may be seen; the table's
+        newest game when none is named."""
+        table_id = request["table"]
+        self.lobby.check_not_broken(table_id)  # its rows cannot be read: nor its records
+        live = self.lobby.tables.get(table_id)
+        if live is None or live not in (conn.seated, conn.watched):
+            self._check_may_see(conn, table_id, request.get("password"))
+        game_no = request.get("game")
+        if game_no is None:
+            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+        return table_id, game_no
 
     def _check_may_see(self, conn: Connection, table_id: str, password: str | None) -> None:
         """Whoever may watch a table may see its finished games (live or archived)."""
