@@ -108,8 +108,10 @@ class Played:
 
 
 def costliest(moments: Sequence[Moment], count: int = COSTLIEST) -> list[Moment]:
-    """The moments that cost most, the dearest first (only those that cost anything)."""
-    dear = sorted((m for m in moments if m.cost > 0), key=lambda m: (-m.cost, m.step))
+    """The moments that cost most, the dearest first: only those that cost at least the
+    0.1 Goth their sentence can say (a sentence ending "0.0 Goth better" tells nothing, and
+    the summary's total, rounded alike, would read 0.0 beside it)."""
+    dear = sorted((m for m in moments if round(m.cost, 1) > 0), key=lambda m: (-m.cost, m.step))
     return dear[:count]
 
 

@@ -3,6 +3,7 @@ the hidden cards lay), costed by the evaluator, repeatable, and the same cut in 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from hypothesis import given, settings
@@ -117,3 +118,14 @@ def test_the_costliest_three_are_the_dearest_first_each_in_a_sentence():
         said = sentence(moment, DECK, NAMES)
         assert said.startswith(f"Round {moment.round}: you ")
         assert f"{moment.cost:.1f} Goth better" in said and "\n" not in said
+        assert f"{moment.cost:.1f}" != "0.0"
+
+
+def test_a_cost_too_small_to_say_is_no_costly_moment():
+    """A sentence ending "0.0 Goth better" tells nothing, and the summary's total, rounded
+    alike, reads 0.0 beside it (seen in the plain mode's review)."""
+    played = played_game(seed=2)
+    moment = next(judge(seen, DECK, move, step) for seen, move, step in played.decisions(0))
+    crumbs = [dataclasses.replace(moment, step=i, cost=c) for i, c in enumerate((0.04, 0.01))]
+    said = dataclasses.replace(moment, step=2, cost=0.06)
+    assert costliest([*crumbs, said]) == [said]
