@@ -42,7 +42,10 @@ T_co = TypeVar("T_co", covariant=True)
 QUEUE = 16  # jobs waiting, at most
 MAX_WAIT = 0.5  # seconds a job may expect to wait behind the jobs ahead of it
 NICENESS = 10  # a worker's CPU comes after the game's
-SPAWN_TIME = 5.0  # seconds a fresh worker may take to import before its first job's deadline
+# Seconds a fresh worker may take to start and import before its first job's deadline: a
+# niced worker starting while both cores are busy took over 10 s (a CI run with stress-ng),
+# and failing that job (a hint, a bot's move) would only make the host wait for nothing.
+SPAWN_TIME = 30.0
 OVERRUN = 5.0  # seconds past a job's thinking time before its worker is taken to be stuck
 
 
