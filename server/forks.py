@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.orphans import end_with_door
-from server.supervisor import FIRST_WAIT, LAST_WAIT, STEADY
+from server.supervisor import keep_starting
 
 log = logging.getLogger("gother.server")
 FORK_TIMEOUT = 10.0  # seconds the zygote has to answer a request (a fork takes milliseconds)
@@ -125,25 +125,12 @@ class Zygote:
         return child
 
     async def _keep(self) -> None:
-        wait = FIRST_WAIT
-        loop = asyncio.get_running_loop()
-        while not self._stopping:
-            began = loop.time()
-            try:
-                code = await self._once()
-            except OSError as exc:
-                log.error("%s zygote: cannot start: %s", self.name, exc)
-                code = None
-            if loop.time() - began >= STEADY:
-                wait = FIRST_WAIT
-            log.error(
-                "%s zygote ended (%s): fresh client processes until it is back, in %g s",
-                self.name,
-                code,
-                wait,
-            )
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, LAST_WAIT)
+        await keep_starting(
+            self._once,
+            lambda: self._stopping,
+            f"{self.name} zygote",
+            "fresh client processes until it is back, in",
+        )
 
     async def _once(self) -> int | None:
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

@@ -17,7 +17,7 @@ import logging
 import os
 import signal
 from asyncio.subprocess import PIPE, Process
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("gother.server")
 FIRST_WAIT = 0.5  # seconds before the first restart
@@ -28,6 +28,33 @@ STOP_TIMEOUT = 10.0  # seconds a door has to close its sessions when the server 
 # What a start needs: the command line, and the descriptors to hand it (each closed here
 # once the child has it). Made afresh for each start: a pipe is read once.
 Start = Callable[[], tuple[list[str], list[int]]]
+
+
+async def keep_starting(
+    once: Callable[[], Awaitable[int | None]],
+    stopping: Callable[[], bool],
+    what: str,
+    meanwhile: str,
+) -> None:
+    """Run `once` (a process's life, its exit code) again each time it ends, until
+    `stopping()`: after FIRST_WAIT, doubling up to LAST_WAIT, back to FIRST_WAIT once a run
+    lasted STEADY seconds. Each end is logged: "`what` ended (code): `meanwhile` N s"."""
+    wait = FIRST_WAIT
+    loop = asyncio.get_running_loop()
+    while not stopping():
+        began = loop.time()
+        try:
+            code = await once()
+        except OSError as exc:  # no such program, no more processes…: try again later
+            log.error("%s: cannot start: %s", what, exc)
+            code = None
+        if stopping():
+            return
+        if loop.time() - began >= STEADY:
+            wait = FIRST_WAIT
+        log.error("%s ended (%s): %s %g s", what, code, meanwhile, wait)
+        await asyncio.sleep(wait)
+        wait = min(wait * 2, LAST_WAIT)
 
 
 class Supervised:
@@ -43,22 +70,9 @@ class Supervised:
         self._task = asyncio.create_task(self._keep())
 
     async def _keep(self) -> None:
-        wait = FIRST_WAIT
-        loop = asyncio.get_running_loop()
-        while not self._stopping:
-            began = loop.time()
-            try:
-                code = await self._once()
-            except OSError as exc:  # no such program, no more processes…: try again later
-                log.error("%s door: cannot start: %s", self.name, exc)
-                code = None
-            if self._stopping:
-                return
-            if loop.time() - began >= STEADY:
-                wait = FIRST_WAIT
-            log.error("%s door ended (%s): starting it again in %g s", self.name, code, wait)
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, LAST_WAIT)
+        await keep_starting(
+            self._once, lambda: self._stopping, f"{self.name} door", "starting it again in"
+        )
 
     async def _once(self) -> int | None:
         argv, handed = self._start()
