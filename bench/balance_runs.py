@@ -4,7 +4,7 @@
         [--seed 1] [--bots hard] [--iterations 100] [--jobs 1] [--results FILE]
     .venv/bin/python bench/balance_runs.py summary [--results FILE]
 
-`play` plays game i of each table size from seed S+i with `server.simulate.play_game` (the
+`play` plays game i of each table size from seed S+i with `server.bots.simulate.play_game` (the
 same game loop as `gother simulate`, the bots rotated over the seats the same way) and
 appends one JSON line per finished game to the results file, flushed as it ends: a run
 stopped at any point loses at most the games being played, and a restart skips every game
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from server.bots.registry import kind_of
+from server.bots.simulate import play_game, seat_kinds
 from server.game import Variants, default_deck
-from server.simulate import play_game, seat_kinds
 
 RESULTS = Path(__file__).with_name("results") / "balance.jsonl"
 Table = tuple[int, tuple[str, ...], int]  # players, the bot names as given, iterations

@@ -4,7 +4,7 @@
 
 First each door, SSH then web, as `gother serve --ssh/--web` runs it (a process of its
 own, in front of a game server in this process), twice: its clients as fresh processes
-(the way before the zygote), then forked by its zygote (server/zygote.py). Each time
+(the way before the zygote), then forked by its zygote (server/doors/zygote.py). Each time
 `--sessions` sessions are opened one after another (asyncssh sessions; aiohttp tabs, each
 its own browser); printed: each one's time from its connection to its first screen drawn
 (the SSH lobby; the web door's name screen), median and max, the PSS of the door's
@@ -47,13 +47,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from server_load import HOST, request, rss_mib, start_server
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION
-from server.app import GotherServer, ServerConfig
-from server.doors import DoorSpec
-from server.ssh import SshLimits, SshOptions, pipe_holding
-from server.web.door import WebOptions
-from tests.server.sshkit import close, open_session, read_until
-from tests.web.doorkit import read_screen
-from tests.web.test_web_door import NAME_SCREEN
+from server.doors.door import DoorSpec
+from server.doors.ssh import SshLimits, SshOptions, pipe_holding
+from server.doors.web.door import WebOptions
+from server.edge.app import GotherServer, ServerConfig
+from tests.doors.web.doorkit import read_screen
+from tests.doors.web.test_web_door import NAME_SCREEN
+from tests.kits.sshkit import close, open_session, read_until
 
 LOBBY = re.compile(r"(?i)tables yet")  # the lobby drawn, no table made yet
 
@@ -122,7 +122,7 @@ async def door_sessions(kind: str, sessions: int, zygote: bool) -> tuple[Times, 
         url = f"ws://{HOST}:{server.port}"
         spec = DoorSpec(options=options, host=HOST, server=url, key=server.door_key.text)
         fd = pipe_holding(base64.b64encode(pickle.dumps(spec)).decode())
-        argv = [sys.executable, "-m", "server.doors", "--spec-file", f"/dev/fd/{fd}"]
+        argv = [sys.executable, "-m", "server.doors.door", "--spec-file", f"/dev/fd/{fd}"]
         door = subprocess.Popen(argv, stdin=subprocess.PIPE, stderr=log, pass_fds=(fd,))
         os.close(fd)
         try:

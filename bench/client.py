@@ -45,9 +45,9 @@ sys.path.insert(0, str(ROOT / "tests" / "client"))  # the scripted fake server a
 from clientkit import FakeServer, until  # noqa: E402
 from viewkit import distribute_game, draw_game, join_with, state, wire_view  # noqa: E402
 
-from gother_tui.app import GotherApp  # noqa: E402
-from gother_tui.options import ClientOptions  # noqa: E402
-from gother_tui.seat_store import SeatStore  # noqa: E402
+from gother_tui.core.options import ClientOptions  # noqa: E402
+from gother_tui.core.seat_store import SeatStore  # noqa: E402
+from gother_tui.tui.app import GotherApp  # noqa: E402
 from protocol import PROTOCOL_VERSION, decode, encode  # noqa: E402
 
 GOTHER = str(Path(sys.executable).with_name("gother"))

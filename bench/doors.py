@@ -31,7 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from protocol.constants import DOOR_HEADER
-from server.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer, ServerConfig
 
 HOST = "127.0.0.1"
 SECRET = "not-guessable"

@@ -1,5 +1,5 @@
 """Password guesses per second over loopback, without and with the limits on guessing
-(server/attempts.py), in one run. Figures, never asserted.
+(server/edge/attempts.py), in one run. Figures, never asserted.
 
     .venv/bin/python bench/guessing.py [--seconds 5] [--connections 20]
 
@@ -31,10 +31,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
-from server.app import GotherServer, ServerConfig
-from server.attempts import Guessing
-from server.passwords import check_password, hash_password
-from server.ssh import SshFrontDoor, SshOptions
+from server.doors.ssh import SshFrontDoor, SshOptions
+from server.edge.app import GotherServer, ServerConfig
+from server.edge.attempts import Guessing
+from server.tables.passwords import check_password, hash_password
 
 HOST = "127.0.0.1"
 SECRET = "not-guessable"

@@ -38,7 +38,7 @@ from typing import IO, Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.netkit import Client, first_legal_move  # noqa: E402
+from tests.kits.netkit import Client, first_legal_move  # noqa: E402
 
 HOST = "127.0.0.1"
 SERVE = "import sys; from gother_tui.cli import main; sys.exit(main())"

@@ -38,13 +38,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import client as full_screen  # noqa: E402  (bench/client.py)
 
-from gother_tui.catalogue import Catalogue  # noqa: E402
-from gother_tui.glyphs import ASCII  # noqa: E402
-from gother_tui.narrator import Narrator  # noqa: E402
+from gother_tui.core.catalogue import Catalogue  # noqa: E402
+from gother_tui.core.glyphs import ASCII  # noqa: E402
+from gother_tui.core.narrator import Narrator  # noqa: E402
 from gother_tui.plain.choices import decision  # noqa: E402
 from protocol import PROTOCOL_VERSION, decode, encode  # noqa: E402
 from protocol.view import LegalDistribute, Variants  # noqa: E402
-from server.app import GotherServer, ServerConfig  # noqa: E402
+from server.edge.app import GotherServer, ServerConfig  # noqa: E402
 from server.game import Game, default_deck, view  # noqa: E402
 from tests.game.enginekit import random_move  # noqa: E402
 from tests.plain.earkit import play_seeded, rounds, seconds, seeded_deals, words  # noqa: E402

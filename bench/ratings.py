@@ -36,20 +36,20 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from server.app import GotherServer, ServerConfig
+from server.bots.simulate import play_game
+from server.edge.app import GotherServer, ServerConfig
 from server.game import Variants, default_deck
 from server.ratings.archive import rebuild
 from server.ratings.identity import PlayerId, shown
 from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.skill import ANCHORS
 from server.ratings.standings import Standings
-from server.simulate import play_game
-from server.store import Store
+from server.tables.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.netkit import Client, first_legal_move  # noqa: E402
+from tests.kits.netkit import Client, first_legal_move  # noqa: E402
 
 LEVELS = {"easy": 1.0, "normal": 1.9, "hard": 7.0}  # Plackett-Luce strengths, from the ladder
 

@@ -28,14 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.netkit import Client  # noqa: E402
-from tests.server.tablekit import finished_games  # noqa: E402
+from tests.kits.netkit import Client  # noqa: E402
+from tests.kits.tablekit import finished_games  # noqa: E402
 
 
 def serve(db: str, bounds: bool, ports: multiprocessing.Queue[int]) -> None:
     """The server's process: the cache cut to 4 records; bounds as shipped, or none."""
-    from server import records
-    from server.app import GotherServer, ServerConfig
+    from server.edge.app import GotherServer, ServerConfig
+    from server.tables import records
 
     records.KEPT_BYTES = 4 * 200_000
     config = ServerConfig(host="127.0.0.1", port=0, db=db, bot_delay=0.0)

@@ -36,7 +36,7 @@ from server.tournament.pairing import met_pairs, seat_round
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.netkit import Client  # noqa: E402
+from tests.kits.netkit import Client  # noqa: E402
 
 LEAVE = "bench-leave"
 BASELINE = 2.0  # seconds of the other table's round trips before and after the round

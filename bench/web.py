@@ -3,7 +3,7 @@
     nice -n 10 .venv/bin/python bench/web.py [--runs 5] [--sessions 20] [--screenshot PNG]
 
 Against a real `gother serve --web` process, in Debian's chromium driven by Playwright
-(tests/web/browserkit.py), each figure beside a baseline measured in the same run:
+(tests/doors/web/browserkit.py), each figure beside a baseline measured in the same run:
 
 - page load to first table frame: a browser that holds a seat reloads the page; from the
   navigation's start to the first animation frame whose xterm.js buffer shows the whole
@@ -40,9 +40,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.client import launch_to_table  # noqa: E402
+from tests.doors.web.browserkit import SCREEN_JS, launch, wait_screen  # noqa: E402
+from tests.doors.web.doorkit import clients_behind  # noqa: E402
 from tests.e2e.e2ekit import create_table  # noqa: E402
-from tests.web.browserkit import SCREEN_JS, launch, wait_screen  # noqa: E402
-from tests.web.doorkit import clients_behind  # noqa: E402
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
 TABLE_MARK = "Fate pile: cards, top"

@@ -63,5 +63,5 @@ TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays on
 TOURNAMENTS_LIVE = 20  # not over, on one server
 
 # The opening handshake's header in which the SSH and web doors' clients carry their door's
-# signed claim of their player's address (server/doorkey.py, docs/protocol.md)
+# signed claim of their player's address (server/edge/doorkey.py, docs/protocol.md)
 DOOR_HEADER = "Gother-Door"

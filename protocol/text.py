@@ -41,7 +41,7 @@ def _ignorable_mark(char: str) -> bool:
 _BREAKS = "\t\n\v\f\r\x85\u2028\u2029"
 
 # The symbols clients draw as marks (turn, bot, cursor, online, scores) and the tags they
-# put after a name. gother_tui's glyph table draws only these (tests/client checks it).
+# put after a name. gother_tui's glyph table draws only these (tests/tui checks it).
 RESERVED_SYMBOLS = frozenset("▶⚙›●☥☠✚✖⚠")  # noqa: RUF001 (the cursor mark, meant)
 RESERVED_TAGS = ("(you)", "(away)", "(watching)", "(rematch)", "[bot]", "covers)", "covers]")
 

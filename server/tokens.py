@@ -13,7 +13,7 @@ def new_token() -> str:
 
 def hash_secret(secret: str) -> str:
     """Tokens are random and long (192 bits), so a plain SHA-256 is enough: no guess can
-    find one. (Table passwords are people's words: server/passwords.py salts and slows.)"""
+    find one. (Table passwords are people's words: server/tables/passwords.py salts and slows.)"""
     return hashlib.sha256(secret.encode()).hexdigest()
 
 

@@ -19,9 +19,9 @@ DATA_GLOBS = (
     "server/game/decks/*.toml",
     "gother_tui/styles/*.tcss",
     "gother_tui/help/*.txt",
-    "server/web/templates/*.html",  # the web door's pages, script, styles, xterm.js, font
-    "server/web/static/*",
-    "server/web/static/*/*",
+    "server/doors/web/templates/*.html",  # the web door's pages, script, styles, xterm.js, font
+    "server/doors/web/static/*",
+    "server/doors/web/static/*/*",
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
@@ -79,12 +79,12 @@ def test_the_wheel_holds_every_data_file(wheel):
     assert {
         "server/game/decks/original.toml",
         "gother_tui/help/rules.txt",
-        "server/web/static/fonts/DejaVuSansMono.ttf",
-        "server/web/static/fonts/GotherAnkh.ttf",
-        "server/web/static/fonts/LICENSE",
-        "server/web/static/xterm/xterm.js",
-        "server/web/static/xterm/LICENSE",
-        "server/web/templates/terminal.html",
+        "server/doors/web/static/fonts/DejaVuSansMono.ttf",
+        "server/doors/web/static/fonts/GotherAnkh.ttf",
+        "server/doors/web/static/fonts/LICENSE",
+        "server/doors/web/static/xterm/xterm.js",
+        "server/doors/web/static/xterm/LICENSE",
+        "server/doors/web/templates/terminal.html",
     } <= expected
     assert any(name.endswith(".tcss") for name in expected)
     assert expected - names == set()
@@ -125,8 +125,8 @@ def test_the_installed_wheel_runs_from_a_fresh_venv(wheel, tmp_path):
     )
     assert '"games": 2' in report
     check = (
-        "import gother_tui, pathlib; from gother_tui.app import GotherApp;"
-        "from gother_tui.start_menu import StartApp;"
+        "import gother_tui, pathlib; from gother_tui.tui.app import GotherApp;"
+        "from gother_tui.tui.start_menu import StartApp;"
         "root = pathlib.Path(gother_tui.__file__).parent;"
         "assert 'site-packages' in str(root), root;"
         "paths = [*GotherApp.CSS_PATH, *StartApp.CSS_PATH, root / 'help' / 'rules.txt'];"

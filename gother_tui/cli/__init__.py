@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from gother_tui.cli import client
 from gother_tui.cli.parser import build_parser
-from gother_tui.logs import errors_to_host
+from gother_tui.core.logs import errors_to_host
 
 __all__ = ["build_parser", "main"]
 

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from gother_tui.address import address_problem
+from gother_tui.core.address import address_problem
 from protocol import ProtocolError
 from protocol.constants import BOT_NAMES, HOUSE_SEATS, ROUND_CAPS, SEATS
 from protocol.messages import NAME

@@ -1,7 +1,7 @@
 """`gother join wss://…` and a certificate it cannot trust, settled on the terminal before
 the full screen opens: an unknown one is shown by its fingerprint and, if the player says
 so, trusted from then on (pinned, like ssh's known_hosts); a changed one is refused with a
-warning. The rules themselves are gother_tui/trust.py's."""
+warning. The rules themselves are gother_tui/core/trust.py's."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from gother_tui.transport import (
+from gother_tui.core.transport import (
     CertificateChanged,
     TransportError,
     UnknownCertificate,
     WebSocketTransport,
 )
-from gother_tui.trust import KnownServers, Trust
+from gother_tui.core.trust import KnownServers, Trust
 from protocol.fingerprint import parse_fingerprint
 
 

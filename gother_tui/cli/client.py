@@ -12,20 +12,20 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gother_tui import logs
 from gother_tui.cli.passwords import CLIENT, HOST, read_secret
-from gother_tui.glyphs import wants_ascii
-from gother_tui.options import ClientOptions
+from gother_tui.core import logs
+from gother_tui.core.glyphs import wants_ascii
+from gother_tui.core.options import ClientOptions
 from protocol.constants import DEFAULT_PORT
 
 if TYPE_CHECKING:
-    from gother_tui.record import Reference
+    from gother_tui.core.record import Reference
 
 
 def check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     from textual.theme import BUILTIN_THEMES
 
-    from gother_tui.theme import THEMES
+    from gother_tui.tui.theme import THEMES
 
     themes = sorted({*BUILTIN_THEMES, *(t.name for t in THEMES)})
     if args.theme not in themes:
@@ -34,7 +34,7 @@ def check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
 
 def client_options(args: argparse.Namespace, **options: Any) -> ClientOptions:
     """The display options every full-screen command takes, with `options`."""
-    from gother_tui.keys import keymap_path
+    from gother_tui.tui.keys import keymap_path
 
     return ClientOptions(
         ascii=args.ascii or wants_ascii(),
@@ -55,7 +55,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     if args.url is None:
         return list_lan_servers()
     from gother_tui.cli import certificates
-    from gother_tui.transport import WebSocketTransport
+    from gother_tui.core.transport import WebSocketTransport
 
     if not args.plain:
         check_theme(args, parser)
@@ -89,8 +89,8 @@ def play_between_replays(
     """The client, and the replays between its runs: a replay asked for at the game-over
     panel runs between two clients (the next resumes the seat), and a replay that ends with
     "play on from here" starts a client that asks the server for that game."""
-    from gother_tui.app import GotherApp
-    from gother_tui.record import Reference
+    from gother_tui.core.record import Reference
+    from gother_tui.tui.app import GotherApp
 
     while True:
         app = GotherApp(options, transport=connect)
@@ -109,8 +109,8 @@ def replay_between(
     """The replay of `place`, after which the client starts again (and resumes the seat);
     the place to play on from, if the replay ended asking for it. It is fetched as the
     client connects: with the server's password and the door's claim of our address."""
-    from gother_tui.record import RecordError, Reference, fetch_record
-    from gother_tui.replay_app import ReplayApp
+    from gother_tui.core.record import RecordError, Reference, fetch_record
+    from gother_tui.tui.replay_app import ReplayApp
 
     try:
         record = fetch_record(
@@ -141,7 +141,7 @@ def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str
 
 def list_lan_servers() -> int:
     """No address given: look for announced servers on the LAN (2 s) and list them."""
-    from gother_tui.discovery import browse
+    from gother_tui.core.discovery import browse
 
     print("looking for gother servers on the LAN…", file=sys.stderr)
     found = browse()
@@ -154,8 +154,14 @@ def list_lan_servers() -> int:
 
 
 def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.record import RecordError, Reference, fetch_record, load_record, parse_reference
-    from gother_tui.replay_app import ReplayApp
+    from gother_tui.core.record import (
+        RecordError,
+        Reference,
+        fetch_record,
+        load_record,
+        parse_reference,
+    )
+    from gother_tui.tui.replay_app import ReplayApp
 
     check_theme(args, parser)
     try:
@@ -193,7 +199,7 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     replay = ReplayApp(record, options, start)
     replay.run(mouse=options.mouse)
     if isinstance(replay.return_value, Reference):  # play on from here, at that server
-        from gother_tui.transport import WebSocketTransport
+        from gother_tui.core.transport import WebSocketTransport
 
         return play_between_replays(
             replace(options, play_on=replay.return_value), WebSocketTransport
@@ -202,7 +208,7 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
 
 def run_standings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui.standings import StandingsError, fetch_standings, table_lines
+    from gother_tui.core.standings import StandingsError, fetch_standings, table_lines
 
     try:
         pages = fetch_standings(args.url, args.name, read_secret(args, parser, HOST))
@@ -215,7 +221,7 @@ def run_standings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 def start_menu() -> list[str] | None:
     """`gother` alone: a menu that returns the chosen command's arguments (None: quit)."""
-    from gother_tui.start_menu import StartApp
+    from gother_tui.tui.start_menu import StartApp
 
     logs.log_client_to_file()
     return StartApp().run()

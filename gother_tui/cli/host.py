@@ -12,12 +12,12 @@ from typing import Any
 
 from gother_tui.cli import server_side
 from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
-from gother_tui.logs import log_to_stderr
+from gother_tui.core.logs import log_to_stderr
 from protocol.fingerprint import parse_fingerprint
 from protocol.view import Variants
 
 # `gother serve`'s options that set a ServerConfig field of the same name. Their defaults
-# are the config's own (server/app.py), one home for each: an option not given stays out of
+# are the config's own (server/edge/app.py), one home for each: an option not given stays out of
 # the namespace (run_serve passes on only those given), and --help asks the config.
 HOST_FIELDS = (
     "grace",

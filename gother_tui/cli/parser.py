@@ -371,7 +371,7 @@ def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
         help="let in any SSH key at all (one of these three access rules is required)",
     )
     # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
-    # and MaxStartups (server/ssh.py's SshLimits has the same defaults).
+    # and MaxStartups (server/doors/ssh.py's SshLimits has the same defaults).
     for flag, default, what in (
         ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
         ("--ssh-sessions-per-address", 8, "sessions from one address"),
@@ -438,7 +438,7 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         help="the reverse proxy at ADDR (say 127.0.0.1 for nginx here) tells each browser's "
         "address in X-Forwarded-For; from anyone else that header is ignored",
     )
-    # Slow requests (server/web/door.py's HEADER_TIMEOUT, BODY_TIMEOUT, HALF_OPEN_PER_ADDRESS)
+    # Slow requests (server/doors/web/door.py's HEADER_TIMEOUT, BODY_TIMEOUT, HALF_OPEN_PER_ADDRESS)
     web.add_argument(
         "--web-header-timeout",
         type=argtypes.positive,

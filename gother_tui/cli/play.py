@@ -20,8 +20,8 @@ from typing import Any
 
 from gother_tui.cli.host import variants_of
 from gother_tui.cli.server_side import PrivateServer
-from gother_tui.identity import ClientKey
-from gother_tui.seat_store import SeatStore
+from gother_tui.core.identity import ClientKey
+from gother_tui.core.seat_store import SeatStore
 from protocol.constants import SEATS
 from protocol.view import Variants
 
@@ -143,8 +143,8 @@ class MemorySeatStore(SeatStore):
 
 
 def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from gother_tui import logs
     from gother_tui.cli.client import check_theme
+    from gother_tui.core import logs
 
     if not args.plain:
         check_theme(args, parser)
@@ -165,7 +165,7 @@ def play(args: argparse.Namespace) -> int:
     """The private server, a table of bots, and the client seated at it; the client's
     exit status."""
     from gother_tui.cli.client import client_options, plain_options
-    from gother_tui.logs import log_server_to_file
+    from gother_tui.core.logs import log_server_to_file
 
     log_server_to_file()
     with LocalServer(BOT_SPEEDS[args.bot_speed]) as local:
@@ -178,7 +178,7 @@ def play(args: argparse.Namespace) -> int:
             from gother_tui import plain
 
             return plain.run(plain_options(args, **seat), seat_store=MemorySeatStore())
-        from gother_tui.app import GotherApp
+        from gother_tui.tui.app import GotherApp
 
         options = client_options(args, **seat, private=True, bell=args.bell)  # Ctrl+Q asks first
         GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from protocol.view import Variants
 
 if TYPE_CHECKING:
-    from server.app import GotherServer
-    from server.ssh import SshOptions
-    from server.web.door import WebOptions
+    from server.doors.ssh import SshOptions
+    from server.doors.web.door import WebOptions
+    from server.edge.app import GotherServer
 
 
 class ServerSideError(Exception):
@@ -31,9 +31,9 @@ def simulate(
     iterations: int | None = None,
 ) -> tuple[dict[str, Any], str]:
     """`gother simulate`: its summary and report (`iterations` None: the simulation's own)."""
+    from server.bots.simulate import ITERATIONS, format_report
+    from server.bots.simulate import simulate as run
     from server.game import DeckError, default_deck, load_deck
-    from server.simulate import ITERATIONS, format_report
-    from server.simulate import simulate as run
 
     try:
         deck = default_deck() if deck_path is None else load_deck(deck_path)
@@ -45,21 +45,21 @@ def simulate(
 
 
 def default_data_dir(db: str) -> Path:
-    from server.ssh import default_data_dir as data_dir
+    from server.doors.ssh import default_data_dir as data_dir
 
     return data_dir(db)
 
 
 def self_signed(db: str, host: str) -> tuple[str, str]:
     """`gother serve --tls` without a certificate: the (certfile, keyfile) kept for it."""
-    from server.tls import self_signed as kept
+    from server.edge.tls import self_signed as kept
 
     cert, key = kept(default_data_dir(db) / "tls", host)
     return str(cert), str(key)
 
 
 def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
-    from server.app import ServerConfig
+    from server.edge.app import ServerConfig
 
     return vars(ServerConfig())
 
@@ -67,7 +67,7 @@ def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
 def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
     """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
     `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""
-    from server.app import ServerConfig, run
+    from server.edge.app import ServerConfig, run
 
     ssh_door, web_door = _doors(ssh, web)
     asyncio.run(run(ServerConfig(**config, ssh=ssh_door, web=web_door)))
@@ -77,19 +77,19 @@ def _doors(
     ssh: dict[str, Any] | None, web: dict[str, Any] | None
 ) -> tuple[SshOptions | None, WebOptions | None]:
     """Each door's options from their fields (None: no such door; web's need the [web] extra)."""
-    from server.ssh import SshLimits, SshOptions
+    from server.doors.ssh import SshLimits, SshOptions
 
     ssh_door = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
     if web is None:
         return ssh_door, None
-    from server.web.door import WebOptions
+    from server.doors.web.door import WebOptions
 
     return ssh_door, WebOptions(**web)
 
 
 def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: Any) -> None:
     """`gother door ssh|web` (`options` the door's, `spec` a DoorSpec's): serve till SIGTERM."""
-    from server.doors import DoorSpec, DoorUnreachable, read_door_key, run_alone
+    from server.doors.door import DoorSpec, DoorUnreachable, read_door_key, run_alone
 
     chosen = _doors(options, None)[0] if kind == "ssh" else _doors(None, options)[1]
     assert chosen is not None
@@ -104,7 +104,7 @@ def play_bot(
     url: str, table: str, kind: str, name: str, seat: int | None, password: str | None
 ) -> tuple[int, ...]:
     """`gother bot`: play `table` to the end; the winners' seats."""
-    from server.netbot import BotRefused, NetBot, run_bot
+    from server.bots.netbot import BotRefused, NetBot, run_bot
 
     try:
         final = run_bot(NetBot(url, table, kind, name, seat, password))
@@ -115,7 +115,7 @@ def play_bot(
 
 def export(db: str, table: str, file: str, game: int | None) -> int:
     """`gother export`: write the record; the number of moves in it."""
-    from server.export import ExportError, export_game
+    from server.tables.export import ExportError, export_game
 
     try:
         return export_game(db, table, file, game)
@@ -132,7 +132,7 @@ class PrivateServer:
 
     async def start(self) -> int:
         """Listen; the port."""
-        from server.app import GotherServer, ServerConfig
+        from server.edge.app import GotherServer, ServerConfig
 
         config = ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
         self._server = GotherServer(config)

@@ -27,12 +27,12 @@ import os
 import sys
 from functools import partial
 
-from gother_tui.options import ClientOptions
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from gother_tui.core.transport import TransportFactory, WebSocketTransport
 from gother_tui.plain.client import PlainClient
 from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output, read_lines, set_echo
-from gother_tui.seat_store import SeatStore
-from gother_tui.transport import TransportFactory, WebSocketTransport
 
 STDIN = 0  # the descriptor, not sys.stdin: read below any Python buffer (terminal.py)
 

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import names_of, plural
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.glyphs import Glyphs
+from gother_tui.core.narrator import names_of, plural
+from gother_tui.core.plans import Plan, plan_for
+from gother_tui.core.preview import Outcome
+from gother_tui.core.prompts import fate_of, step_label
 from gother_tui.plain.ear import SPOKEN, changes, flags
 from gother_tui.plain.words import card_text
-from gother_tui.plans import Plan, plan_for
-from gother_tui.preview import Outcome
-from gother_tui.prompts import fate_of, step_label
 from protocol import server_messages as sm
 from protocol.view import LegalDiscardFate, LegalDiscardHand, LegalDistribute, LegalDraw, View
 

@@ -25,24 +25,24 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gother_tui import messages as msg
-from gother_tui import tournament_words
-from gother_tui.asked import Asked, title
-from gother_tui.catalogue import Catalogue
-from gother_tui.connection import Connection
-from gother_tui.flow import Ask, Flow, Step
-from gother_tui.glyphs import Glyphs, glyphs_for
-from gother_tui.narrator import Line, covered_for_you, names_of, speaker
-from gother_tui.options import ClientOptions
+from gother_tui.core import tournament_words
+from gother_tui.core.asked import Asked, title
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.connection import Connection
+from gother_tui.core.flow import Ask, Flow, Step
+from gother_tui.core.glyphs import Glyphs, glyphs_for
+from gother_tui.core.narrator import Line, covered_for_you, names_of, speaker
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.plans import Plan
+from gother_tui.core.prompts import standings
+from gother_tui.core.seat_store import SeatStore
+from gother_tui.core.transport import TransportFactory, WebSocketTransport
 from gother_tui.plain.choices import Decision, Move, decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
 from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
-from gother_tui.plans import Plan
-from gother_tui.prompts import standings
-from gother_tui.seat_store import SeatStore
-from gother_tui.transport import TransportFactory, WebSocketTransport
+from gother_tui.tui import messages as msg
 from protocol import ProtocolError, validate_request
 from protocol import server_messages as sm
 from protocol.view import Card, Legal, LegalDistribute, LegalDraw, View

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import Line, Narrator
-from gother_tui.preview import Outcome, Sums
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.glyphs import Glyphs
+from gother_tui.core.narrator import Line, Narrator
+from gother_tui.core.preview import Outcome, Sums
 
 SPOKEN = Glyphs(
     goth="Goth ",

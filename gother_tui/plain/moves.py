@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.narrator import names_of
-from gother_tui.plans import Plan
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.narrator import names_of
+from gother_tui.core.plans import Plan
 from protocol.view import View
 
 ME = frozenset({"me", "myself", "self"})

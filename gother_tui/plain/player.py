@@ -15,24 +15,24 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gother_tui import messages as msg
-from gother_tui import review_words, tournament_words
-from gother_tui.narrator import names_of, plural
-from gother_tui.plain import replay, words
-from gother_tui.plain.choices import Option, describe_placement, same_move
-from gother_tui.plain.commands import Command, Unknown, help_lines, parse
-from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
-from gother_tui.plain.tournament_new import tournament_new
-from gother_tui.plans import Plan, plan_for
-from gother_tui.prompts import step_label
-from gother_tui.record import (
+from gother_tui.core import review_words, tournament_words
+from gother_tui.core.narrator import names_of, plural
+from gother_tui.core.plans import Plan, plan_for
+from gother_tui.core.prompts import step_label
+from gother_tui.core.record import (
     RATE_LIMITED_TRIES,
     RATE_LIMITED_WAIT,
     GameRecord,
     RecordError,
     record_from_parts,
 )
-from gother_tui.standings import table_lines
+from gother_tui.core.standings import table_lines
+from gother_tui.plain import replay, words
+from gother_tui.plain.choices import Option, describe_placement, same_move
+from gother_tui.plain.commands import Command, Unknown, help_lines, parse
+from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
+from gother_tui.plain.tournament_new import tournament_new
+from gother_tui.tui import messages as msg
 from protocol import server_messages as sm
 from protocol.view import (
     Legal,

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import Glyphs
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.glyphs import Glyphs
+from gother_tui.core.record import GameRecord, RecordError, Reference, parse_reference
 from gother_tui.plain import words
 from gother_tui.plain.moves import Problem
 from gother_tui.plain.story import told
-from gother_tui.record import GameRecord, RecordError, Reference, parse_reference
 from protocol.view import View
 
 USAGE = "replay [TABLE [GAME]] [seat N] [turn T], or a reference ws://HOST/TABLE/GAME#seat2-turn31"

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import Line, Narrator, presence
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.glyphs import Glyphs
+from gother_tui.core.narrator import Line, Narrator, presence
 from protocol.view import Drew, Event, View
 
 MISSED = Line("(Earlier events were missed here: this client was not connected then.)", "gap")

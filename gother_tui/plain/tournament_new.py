@@ -1,5 +1,5 @@
 """The plain mode's `tournament new`: its words read into the request the full-screen form
-sends (gother_tui/forms.py checks both), with the form's choices as `NAME=VALUE` words.
+sends (gother_tui/core/forms.py checks both), with the form's choices as `NAME=VALUE` words.
 
     tournament new ROUNDS SEATS PASSWORD NAME [bots=LEVEL] [deals=duplicate] [fate=top]
                    [overflow=immediate] [cap=N or off]
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gother_tui.forms import tournament_request
+from gother_tui.core.forms import tournament_request
 from protocol.constants import DEFAULT_ROUND_CAP
 
 USAGE = (

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import Glyphs
-from gother_tui.narrator import Narrator, names_of, plural
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.glyphs import Glyphs
+from gother_tui.core.narrator import Narrator, names_of, plural
+from gother_tui.core.preview import fate_sums, sickness_text
+from gother_tui.core.prompts import step_label
 from gother_tui.plain.ear import sickness_words
-from gother_tui.preview import fate_sums, sickness_text
-from gother_tui.prompts import step_label
 from protocol import server_messages as sm
 from protocol.view import Player, View
 

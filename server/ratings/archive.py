@@ -30,7 +30,7 @@ from server.game import (
 from server.ratings.identity import player_id
 from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.standings import Standings
-from server.store import Store
+from server.tables.store import Store
 
 log = logging.getLogger("gother.server")
 

@@ -21,7 +21,7 @@ from server.ratings.identity import PlayerId, is_bot
 from server.ratings.outcome import Outcome
 from server.ratings.skill import PROVISIONAL_GAMES
 from server.ratings.standings import Row, Standings
-from server.store import Store
+from server.tables.store import Store
 
 log = logging.getLogger("gother.server")
 

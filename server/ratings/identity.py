@@ -1,6 +1,6 @@
 """Who sat in a seat, as a lasting key the ratings and standings hang on: a `PlayerId`.
 
-A person who proved a key is their verified identity (server/identity.py), `id:…`: their
+A person who proved a key is their verified identity (server/edge/identity.py), `id:…`: their
 record and rating follow them whatever name they play under, and the name is only shown
 (each seat's result carries the name it was played under, and the standings show the
 latest). A person who proved none (an anonymous client, or a game from before identities)

@@ -33,11 +33,11 @@ import msgspec
 from protocol import ProtocolError, encode, server_messages
 from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
 from protocol.view import Variants
-from server.lobby import Lobby
 from server.ratings.identity import PlayerId, identity_in, player_id, shown
 from server.searches import Searches
-from server.store import StoreError, TournamentRecord
-from server.table import Peer, StoreFailed, Table
+from server.tables.lobby import Lobby
+from server.tables.store import StoreError, TournamentRecord
+from server.tables.table import Peer, StoreFailed, Table
 from server.tournament.pairing import Seating
 from server.tournament.seating import RoundSeating, seated_round
 from server.tournament.standings import Result, Standing, place_points, standings

@@ -15,15 +15,16 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from gother_tui import cli, logs
-from gother_tui.address import address_problem
-from gother_tui.app import GotherApp
+from gother_tui import cli
 from gother_tui.cli import build_parser
 from gother_tui.cli import client as cli_client
 from gother_tui.cli import play as cli_play
 from gother_tui.cli.play import LocalServer, MemorySeatStore
-from gother_tui.discovery import Found
-from gother_tui.start_menu import (
+from gother_tui.core import logs
+from gother_tui.core.address import address_problem
+from gother_tui.core.discovery import Found
+from gother_tui.tui.app import GotherApp
+from gother_tui.tui.start_menu import (
     ENTRIES,
     AddressScreen,
     FindScreen,

@@ -160,8 +160,8 @@ def test_simulate_with_the_search_in_iterations_mode_repeats_from_its_seed():
     """Issue 12: a searching bot in a simulation runs a fixed number of iterations a move,
     never a think time, so the same seed gives the same report; win rates are reported
     under the names given, difficulties included."""
+    from server.bots.simulate import simulate
     from server.game import Variants, default_deck
-    from server.simulate import simulate
 
     def run() -> dict:
         summary = simulate(
@@ -195,8 +195,8 @@ def test_gother_simulate_iterations_makes_a_hard_bot_repeat_from_its_seed():
 
 
 def test_simulate_refuses_an_unknown_bot_before_playing():
+    from server.bots.simulate import simulate
     from server.game import default_deck
-    from server.simulate import simulate
 
     with pytest.raises(ValueError, match="unknown bot 'genius'"):
         simulate(default_deck(), 3, games=1, seed=1, kinds=["normal", "genius"])

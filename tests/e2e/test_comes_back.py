@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from server.ssh_person import TOKEN_ENV
+from server.doors.ssh_person import TOKEN_ENV
 from tests.e2e.e2ekit import (
     GOTHER,
     HAND,

@@ -32,6 +32,8 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+from tests.doors.web.doorkit import read_screen
+from tests.doors.web.test_web_door import NAME_SCREEN
 from tests.e2e.e2ekit import (
     HAND,
     PLAYER_ROW,
@@ -42,9 +44,7 @@ from tests.e2e.e2ekit import (
     wait_for,
 )
 from tests.e2e.netnskit import Host, inside, needs_netns, two_hosts
-from tests.server.netkit import first_legal_move
-from tests.web.doorkit import read_screen
-from tests.web.test_web_door import NAME_SCREEN
+from tests.kits.netkit import first_legal_move
 
 MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
 pytestmark = [

@@ -17,7 +17,7 @@ from tests.e2e.netnskit import Host, needs_netns, two_hosts
 
 pytestmark = needs_netns
 
-ANNOUNCED = "announcing _gother._tcp"  # server/announce.py's log line once it announces
+ANNOUNCED = "announcing _gother._tcp"  # server/edge/announce.py's log line once it announces
 
 
 def listing(host: Host) -> subprocess.CompletedProcess[str]:

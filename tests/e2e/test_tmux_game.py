@@ -14,7 +14,7 @@ import time
 import msgpack
 import pytest
 
-from gother_tui.record import load_record
+from gother_tui.core.record import load_record
 from tests.e2e.e2ekit import GOTHER, Tmux, create_table, wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")

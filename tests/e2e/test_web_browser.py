@@ -26,9 +26,8 @@ from playwright.sync_api import sync_playwright
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from server.web.door import STATIC
-from tests.e2e.e2ekit import GOTHER, create_table, gother_serve, wait_for
-from tests.web.browserkit import (
+from server.doors.web.door import STATIC
+from tests.doors.web.browserkit import (
     HAVE_CHROMIUM,
     YOU_ROW,
     Requests,
@@ -39,7 +38,8 @@ from tests.web.browserkit import (
     status,
     wait_screen,
 )
-from tests.web.doorkit import children, clients_behind
+from tests.doors.web.doorkit import children, clients_behind
+from tests.e2e.e2ekit import GOTHER, create_table, gother_serve, wait_for
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
 

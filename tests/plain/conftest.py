@@ -1,6 +1,6 @@
 """The plain client's tests run against a real server on 127.0.0.1 (the server tests' own
 fixtures, a database file, bots that move at once)."""
 
-from tests.server.conftest import config, server, url
+from tests.kits.servers import config, server, url
 
 __all__ = ["config", "server", "url"]

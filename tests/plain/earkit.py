@@ -2,7 +2,7 @@
 hears of it: words per round, espeak-ng's phonemes and seconds. Used by the ear's tests
 and by bench/plain.py.
 
-The deal is seeded by fixing the seed a table draws for its game (server/table.py draws
+The deal is seeded by fixing the seed a table draws for its game (server/tables/table.py draws
 it from `secrets`, so that no one can guess it; a test wants the same deal every run).
 The bots and the hint may still choose differently on a busy machine (the hint searches
 for a time), so a round's words are a measure, not a fixed text.
@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import server.table
+import server.tables.table
+from tests.kits.netkit import Client
 from tests.plain.plainkit import PlainProcess, plain_env
-from tests.server.netkit import Client
 
 SEED = 7
 SEATS = 4

@@ -15,14 +15,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from gother_tui.options import ClientOptions
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from gother_tui.core.transport import WebSocketTransport
 from gother_tui.plain.client import PlainClient
 from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output
-from gother_tui.seat_store import SeatStore
-from gother_tui.transport import WebSocketTransport
 from protocol import ProtocolError, server_messages
-from tests.server.prockit import GOTHER
+from tests.kits.prockit import GOTHER
 
 TIMEOUT = 60.0  # generous: two busy cores, a cold interpreter for a process
 CHOOSE = re.compile(r"^Choose 1(?:-(\d+))?")  # the last line of every decision

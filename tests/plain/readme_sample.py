@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import random
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.narrator import names_of
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.narrator import names_of
 from gother_tui.plain.choices import decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import told
 from gother_tui.plain.terminal import printable
 from protocol.view import Variants
 from server.game import Game, default_deck
-from tests.client import viewkit as vk
 from tests.game.enginekit import random_move
+from tests.tui import viewkit as vk
 
 NAMES = ("Raven", "Morticia", "Vlad", "Lenore")
 SEED = 3

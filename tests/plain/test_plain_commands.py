@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
+from tests.kits.netkit import Client
+from tests.kits.playkit import drive
 from tests.plain.plainkit import InProcess
-from tests.server.netkit import Client
-from tests.server.playkit import drive
 
 NOT_NOW = r"^Not now: you are at step {}"
 HAND_CARD = re.compile(r"^  [1-5]: ")

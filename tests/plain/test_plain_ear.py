@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.narrator import names_of
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.narrator import names_of
 from gother_tui.plain.choices import decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import told

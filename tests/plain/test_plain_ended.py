@@ -3,8 +3,8 @@ the table is gone (a spectator here; the words are the full-screen client's)."""
 
 from __future__ import annotations
 
+from tests.kits.netkit import Client
 from tests.plain.plainkit import InProcess
-from tests.server.netkit import Client
 
 
 async def test_a_spectator_hears_the_final_standings_of_a_game_ended_by_vote(url, tmp_path):

@@ -14,14 +14,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import ASCII
-from gother_tui.narrator import Narrator
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.glyphs import ASCII
+from gother_tui.core.narrator import Narrator
 from protocol.view import Card, SeatInfo, TableInfo, Variants
-from server.export import game_record
 from server.game import Game, dealer_for, default_deck, move_from_wire, view
+from server.tables.export import game_record
+from tests.kits.netkit import Client
 from tests.plain.plainkit import CHOOSE, PlainProcess, plain_env
-from tests.server.netkit import Client
 
 LOOKS = ("hand", "piles", "scores", "who", "discard", "log 3", "hint", "h", "s")
 

@@ -13,23 +13,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gother_tui.catalogue import Catalogue
-from gother_tui.glyphs import ASCII
-from gother_tui.narrator import Narrator
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.glyphs import ASCII
+from gother_tui.core.narrator import Narrator
+from gother_tui.core.plans import plan_for
 from gother_tui.plain.choices import decision, placements
 from gother_tui.plain.commands import SECTIONS, Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, find_seat, placing
 from gother_tui.plain.story import MISSED, new_events, told
 from gother_tui.plain.terminal import Output, printable
 from gother_tui.plain.words import piles_lines, who_lines
-from gother_tui.plans import plan_for
 from protocol import server_messages as sm
 from protocol import validate_request
 from protocol.view import Card, Drew, LegalDistribute, SeatInfo, Variants, View
 from server.game import Game, default_deck, move_from_wire
 from server.game.view import LOG_SIZE
-from tests.client import viewkit as vk
 from tests.game.enginekit import random_move
+from tests.tui import viewkit as vk
 
 CAT = Catalogue(Card(**c) for c in vk.CATALOGUE)
 

@@ -7,13 +7,13 @@ import re
 
 import pytest
 
-from gother_tui.catalogue import Catalogue
+from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.record import Reference, parse_record
 from gother_tui.plain.words import card_text
-from gother_tui.record import Reference, parse_record
-from server.export import game_record
+from server.tables.export import game_record
+from tests.kits.netkit import close_all
 from tests.plain.plainkit import InProcess
-from tests.server.netkit import close_all
-from tests.server.test_seat_replay import UNBOUNDED, played
+from tests.tables.test_seat_replay import UNBOUNDED, played
 
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.plain.plainkit import InProcess
-from tests.server.test_review import finished_table
+from tests.tables.test_review import finished_table
 
 
 async def test_review_says_the_summary_then_the_costliest_moments(url, tmp_path):

@@ -14,10 +14,10 @@ from typing import Any
 import asyncssh
 import pytest
 
-from gother_tui.identity import file_for
-from server.app import GotherServer
-from server.ssh import SshFrontDoor, SshOptions, state_dir
-from server.ssh_person import TOKEN_ENV
+from gother_tui.core.identity import file_for
+from server.doors.ssh import SshFrontDoor, SshOptions, state_dir
+from server.doors.ssh_person import TOKEN_ENV
+from server.edge.app import GotherServer
 
 TIMEOUT = 60.0  # a cold client start on a busy core
 

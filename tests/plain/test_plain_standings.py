@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from tests.kits.standingskit import finished_game
 from tests.plain.plainkit import InProcess
-from tests.server.standingskit import finished_game
 
 
 async def test_standings_lists_each_player_with_their_rating_and_record(url, tmp_path):

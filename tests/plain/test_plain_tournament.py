@@ -8,9 +8,9 @@ import pytest
 
 from gother_tui.plain.tournament_new import tournament_new
 from protocol.constants import DEFAULT_ROUND_CAP
+from tests.kits.netkit import Client, close_all
+from tests.kits.tournamentkit import LEAVE, NIGHT, Player
 from tests.plain.plainkit import InProcess
-from tests.server.netkit import Client, close_all
-from tests.server.tournamentkit import LEAVE, NIGHT, Player
 
 
 @pytest.mark.parametrize("config", [NIGHT], indirect=True)

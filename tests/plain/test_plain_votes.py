@@ -10,8 +10,8 @@ import msgspec
 from gother_tui.plain.words import vote_lines
 from protocol import server_messages as sm
 from protocol.view import View
-from tests.client.viewkit import distribute_game, table_view
 from tests.plain.plainkit import InProcess
+from tests.tui.viewkit import distribute_game, table_view
 
 PAUSED = r"^The game is paused: clocks and bots wait\. Going on needs every player's vote"
 

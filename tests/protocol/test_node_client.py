@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.prockit import ServerProcess
+from tests.kits.prockit import ServerProcess
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or shutil.which("npm") is None,

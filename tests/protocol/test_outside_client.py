@@ -22,7 +22,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.prockit import ServerProcess
+from tests.kits.prockit import ServerProcess
 
 TIMEOUT = 20.0  # seconds for any one awaited frame: two busy cores run the server too
 MAX_FRAME = 65_536

@@ -62,8 +62,8 @@ def frames() -> list[tuple[str, bytes]]:
     from protocol import encode, server_messages
     from protocol.view import ClockRule
     from server.game import REFEREE, SPECTATOR, Game, Variants, default_deck, move_from_wire
-    from server.store import Store
-    from server.table import Seat, Settings, Table
+    from server.tables.store import Store
+    from server.tables.table import Seat, Settings, Table
 
     out: list[tuple[str, bytes]] = []
     deck = default_deck()

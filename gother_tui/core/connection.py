@@ -1,0 +1,161 @@
+"""The connection to the server, kept up: connect, hand every frame to the app as a typed
+message, send requests in order, and after a loss try again with backoff.
+
+Frames are parsed here, once, on arrival (`protocol.server_messages.parse`, which checks a
+`state`'s whole view): the app and its screens only ever see typed messages. A frame that
+is no valid message becomes `Unreadable`; a type this client does not know is logged and
+dropped, so a newer server can add messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+from textual.message import Message
+
+from gother_tui.core.transport import CLOSE_REPLACED, Transport, TransportError, TransportFactory
+from gother_tui.tui import messages as msg
+from protocol import ProtocolError, server_messages
+
+log = logging.getLogger("gother.client")
+
+GOODBYE_TIMEOUT = 1.0  # seconds a quitting client waits for the server to close with it
+
+
+def incoming(frame: dict[str, Any] | ProtocolError) -> Message | None:
+    """A decoded frame as the message the app handles, or None for an unknown type."""
+    if isinstance(frame, ProtocolError):
+        return msg.Unreadable(frame.message)
+    try:
+        message = server_messages.parse(frame)
+    except ProtocolError as exc:
+        log.warning("malformed %r message from the server: %s", frame["t"], exc.message)
+        return msg.Unreadable(exc.message)
+    if message is None:
+        log.info("ignoring a server message of type %r", frame["t"])
+    return None if message is None else msg.Received(message)
+
+
+class Connection:
+    """`run()` (the app's network worker) keeps a connection to `url`, posting `Connected`,
+    `ConnectionLost` and every message to `post`; `send` queues a request on the open
+    connection; `hold` stops reconnecting until `resume` (while the player types the
+    server's password: a connection that says no hello is closed by the server); `close`
+    says goodbye and stops trying."""
+
+    def __init__(
+        self,
+        url: str,
+        post: Callable[[Message], object],
+        transport: TransportFactory,
+        first_retry: float,
+        max_retry: float,
+    ) -> None:
+        self.url = url
+        self._post = post
+        self._transport_factory = transport
+        self._first_retry = first_retry
+        self._max_retry = max_retry
+        self._outbox: asyncio.Queue[dict[str, Any]] | None = None
+        self._transport: Transport | None = None
+        self._closing = False
+        self._wanted = asyncio.Event()  # cleared: held, no new connection until resumed
+        self._wanted.set()
+
+    @property
+    def open(self) -> bool:
+        return self._outbox is not None
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Queue `message` for the open connection; False when there is none."""
+        if self._outbox is None:
+            return False
+        self._outbox.put_nowait(message)
+        return True
+
+    def hold(self) -> None:
+        """Once the open connection ends, make no other until `resume`, and say nothing of
+        its loss: the server's close of a connection that waits is expected."""
+        self._wanted.clear()
+
+    def resume(self) -> None:
+        self._wanted.set()
+
+    async def close(self) -> None:
+        """Close the connection (waiting briefly for the server's answer) and stay closed."""
+        self._closing = True
+        self._wanted.set()  # a held loop wakes, to end
+        if self._transport is not None:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._transport.close(), GOODBYE_TIMEOUT)
+
+    async def run(self) -> None:
+        """Connect, pump frames into messages, and on a loss retry with backoff (0.5 s
+        doubling to 5 s by default) until closed or replaced."""
+        delay = self._first_retry
+        while not self._closing:
+            await self._wanted.wait()
+            if self._closing:  # closed while held
+                return
+            transport = self._transport_factory(self.url)
+            try:
+                await transport.connect()
+            except TransportError as exc:
+                if exc.final:  # e.g. a certificate not to be trusted: retrying cannot help
+                    self._post(msg.ConnectionLost(str(exc), None))
+                    return
+                reason = str(exc)  # the transport's sentence names the address
+            else:
+                delay = self._first_retry
+                await self._session(transport)
+                if self._closing:
+                    return
+                if not self._wanted.is_set():
+                    continue  # held: the next connection waits for `resume`
+                if transport.close_code == CLOSE_REPLACED:
+                    lost = "your seat was taken over from another terminal"
+                    self._post(msg.ConnectionLost(lost, None))
+                    return
+                reason = "connection lost"
+                if transport.close_reason:
+                    reason += f" ({transport.close_reason})"
+            self._post(msg.ConnectionLost(reason, delay))
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self._max_retry)
+
+    async def _session(self, transport: Transport) -> None:
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def pump() -> None:
+            while True:
+                await transport.send(await outbox.get())
+
+        self._outbox, self._transport = outbox, transport
+        self._post(msg.Connected())
+        writer = asyncio.create_task(pump())
+        writer.add_done_callback(_settled)
+        try:
+            async for frame in transport.messages():
+                message = incoming(frame)
+                if message is not None:
+                    self._post(message)
+                if writer.done():  # the send side broke: this connection is finished
+                    break
+        finally:
+            self._outbox = None
+            writer.cancel()  # not awaited: a cancelled worker must not wait on its own writer
+            try:
+                await transport.close()  # lets go of the socket even when cancelled
+            finally:
+                self._transport = None
+
+
+def _settled(task: asyncio.Task[None]) -> None:
+    # The writer ends by cancellation or by a send that failed (the reader then sees the
+    # connection close): either way, collected here rather than reported as never retrieved.
+    if not task.cancelled():
+        task.exception()

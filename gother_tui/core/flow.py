@@ -1,0 +1,192 @@
+"""Where the client goes as the server answers: welcome, then resume a saved seat, watch or
+join the table asked for, or the lobby; and back again after a loss, a refusal or `left`.
+A server that wants its password (none given, or a wrong one) has it asked of the player,
+and no hello is said until it is typed.
+
+A plain class, no Textual and no sockets (tested like `Plan`): the app tells it what the
+server said and does the `Step` it returns. It holds who we are at the server (the table,
+the seat and its token, kept in the seat store so a restart resumes the seat); the app
+holds what is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from gother_tui.core.asked import Asked, title
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from protocol import PROTOCOL_VERSION
+from protocol import server_messages as sm
+
+PASSWORD_REFUSALS = ("wrong_password", "too_many_attempts")  # of a hello: ask the player
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A request the flow sends itself."""
+
+    t: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    text: str
+    severity: Literal["information", "warning", "error"]
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What the app does next, in this order (each part optional)."""
+
+    forget_view: bool = False  # the table shown is no longer ours
+    detail: str | None = None  # why the server will not have us (the connecting screen)
+    notice: Notice | None = None
+    go: Literal["lobby", "table"] | None = None
+    why: tuple[Asked, sm.Error] | None = None  # with go="lobby": the refusal it shows
+    ask: Ask | None = None
+    password: str | None = None  # ask the player for the server's password, saying this
+
+
+class Flow:
+    def __init__(self, options: ClientOptions, store: SeatStore) -> None:
+        self.options = options
+        self.store = store
+        # who we are: a server gives our seats and our name back to this key
+        self.key = None if options.anonymous else store.key(options.name)
+        self._held: tuple[sm.HeldSeat, ...] = ()  # seats our identity holds (`proven`)
+        self.table: str | None = None  # the table we sit at or watch
+        self.seat: int | None = None  # None: watching, or not at a table
+        self._token: str | None = None  # secret: kept to resume, never shown
+        self._first_welcome = True
+        self._tried_table = False  # --table is tried once; after that, the lobby
+        self._resuming: str | None = None  # the table of the token being resumed
+        self._password = options.password  # secret: the server's, as last given
+        self.wants_password = False  # asked of the player: no hello until it is typed
+
+    def hello(self) -> Ask | None:
+        """The first request of every connection (None while the password is asked)."""
+        return None if self.wants_password else self._hello()
+
+    def password_given(self, password: str) -> Ask:
+        """The player typed the server's password: the hello to say with it."""
+        self._password, self.wants_password = password, False
+        return self._hello()
+
+    def welcomed(self, challenge: bytes | None = None) -> Step:
+        """Prove our key, when the server asks (a `challenge`); then settle in."""
+        if challenge is not None and self.key is not None:
+            return Step(ask=Ask("prove", {"signature": self.key.sign(challenge)}))
+        return self._settle_in()
+
+    def proven(self, proven: sm.Proven) -> Step:
+        """The server knows us: the seats it holds for us are ours to resume."""
+        self._held = proven.seats
+        return self._settle_in()
+
+    def _settle_in(self) -> Step:
+        """Back to the seat we hold, the table we watch; else, the first time, a saved
+        seat, a seat our identity holds, or --table; else the lobby."""
+        first, self._first_welcome = self._first_welcome, False
+        if self._token is not None and self.table is not None:
+            return self._resume(self.table, self._token)
+        if self.table is not None:
+            return Step(ask=Ask("watch", {"table": self.table}))  # a spectator comes back
+        place = self.options.play_on
+        if first and place is not None and place.seat is not None and place.turn is not None:
+            fields = {"table": place.table, "seat": place.seat, "turn": place.turn}
+            game = {} if place.game is None else {"game": place.game}
+            return Step(ask=Ask("play_on", fields | game))  # a replay's "play on from here"
+        if first and not self.options.watch:
+            saved = self.store.find(self.options.url, self.options.table, self.options.name)
+            if saved is not None:
+                return self._resume(*saved)
+            held = self._held_seat()
+            if held is not None:
+                self._resuming = held
+                return Step(ask=Ask("resume", {"table": held}))
+        return self._table_or_lobby() if first else Step(go="lobby")
+
+    def seated(self, joined: sm.Joined) -> Step:
+        """`joined` (the reply to `join` or `resume`): the seat is ours; keep its token."""
+        step = Step(forget_view=joined.table != self.table, go="table")
+        self.table, self.seat, self._token = joined.table, joined.seat, joined.token
+        self._resuming = None
+        self.store.save(self.options.url, joined.table, joined.token, self.options.name)
+        return step
+
+    def watching(self, watching: sm.Watching) -> Step:
+        step = Step(forget_view=watching.table != self.table, go="table")
+        self.table, self.seat, self._token = watching.table, None, None
+        return step
+
+    def left(self) -> Step:
+        """`left`: the seat (or the watch) is given up for good."""
+        if self.table is not None:
+            self.store.forget(self.options.url, self.table)
+        self.table = self.seat = self._token = None
+        return Step(forget_view=True, go="lobby")
+
+    def refused(self, asked: Asked, error: sm.Error) -> Step:
+        """The server refused a request of the flow's own."""
+        notice = Notice(error.message, "error", title(error.code))
+        if asked.t == "hello" and error.code in PASSWORD_REFUSALS:
+            self.wants_password = True
+            why = error.message[:1].upper() + error.message[1:] + "."
+            return Step(password=why)
+        if asked.t == "hello":  # e.g. another protocol version
+            return Step(detail=f"The server refused us: {error.message}", notice=notice)
+        if asked.t == "prove":  # we play anonymously: no seat of ours is found by the key
+            return replace(self._settle_in(), notice=notice)
+        if asked.t == "resume":
+            return self._resume_refused(error, notice)
+        if asked.t in ("join", "watch", "play_on"):  # the table asked for is not to be had
+            self.table = self.seat = self._token = None
+            return Step(forget_view=True, notice=notice, go="lobby", why=(asked, error))
+        return Step(notice=notice)
+
+    # -- the rest ---------------------------------------------------------------------------
+
+    def _held_seat(self) -> str | None:
+        """The table of a seat our identity holds: --table's if it is one, else the first."""
+        tables = [held.table for held in self._held]
+        if self.options.table in tables:
+            return self.options.table
+        return tables[0] if tables else None
+
+    def _hello(self) -> Ask:
+        fields: dict[str, Any] = {"v": PROTOCOL_VERSION, "name": self.options.name}
+        if self.key is not None:
+            fields["key"] = self.key.public
+        if self._password:  # a server with a password asks for it here (and a
+            fields["password"] = self._password  # server without one ignores it)
+        return Ask("hello", fields)
+
+    def _resume(self, table: str, token: str) -> Step:
+        self._resuming = table
+        return Step(ask=Ask("resume", {"token": token}))
+
+    def _resume_refused(self, error: sm.Error, notice: Notice) -> Step:
+        """A saved seat is no longer valid: forget it, then go where the user asked."""
+        if error.code != "bad_token":
+            return Step(notice=notice)
+        if self._resuming is not None:
+            self.store.forget(self.options.url, self._resuming)
+        self.table = self.seat = self._token = self._resuming = None
+        gone = Notice("Your saved seat is no longer valid.", "warning")
+        then = self._table_or_lobby()
+        return Step(forget_view=True, notice=gone, go=then.go, ask=then.ask)
+
+    def _table_or_lobby(self) -> Step:
+        """Straight to --table the first time; the lobby otherwise."""
+        options = self.options
+        if options.table is None or self._tried_table:
+            return Step(go="lobby")
+        self._tried_table = True
+        fields: dict[str, Any] = {"table": options.table}
+        if options.password:
+            fields["password"] = options.password
+        return Step(ask=Ask("watch" if options.watch else "join", fields))

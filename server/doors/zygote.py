@@ -1,0 +1,241 @@
+"""The zygote: a client process that has imported Textual and our client once, and forks
+one child per session on its door's request (as gunicorn's `--preload` does), so that a
+session costs a fork, not a fresh interpreter, and the pages of that code are shared.
+
+`python -m server.doors.zygote --socket-fd N` is started by its door (server/doors/forks.py), which
+holds the other end of a unix SOCK_SEQPACKET socket pair. A request is one packet: JSON
+{"argv", "env", "fds", "tty"} with the session's fds beside it (SCM_RIGHTS); "fds" says
+which number each one takes in the child. The zygote answers {"forked": pid} (or
+{"failed": why}), and {"ended": pid, "code": c} once that child is reaped. Before any
+fork it has no event loop, no thread and no socket but this one: a child starts clean.
+
+A child keeps no descriptor but its session's own (nothing of the zygote's, nor of any
+other session), makes its terminal its controlling tty as a fresh client's does, takes
+the session's environment and runs the client's main. It ends with the zygote
+(PR_SET_PDEATHSIG), and the zygote with its door: the orphan rule holds, one step at a
+time. A zygote that dies takes its sessions with it, as a door does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import fcntl
+import gc
+import importlib
+import json
+import os
+import selectors
+import signal
+import socket
+import sys
+import termios
+import threading
+import traceback
+from typing import Any
+
+from server.doors.orphans import end_with_door
+
+CLIENT = [sys.executable, "-m", "gother_tui"]  # the only command a zygote runs
+MAX_FDS = 16  # descriptors one request may hand over
+MAX_REQUEST = 1 << 20  # bytes of one request (the session's environment, mostly)
+# Imported once, before any fork: the client's command line, its app and what the lobby
+# and the table draw with; nothing here opens a file, a socket or a thread at import.
+WARM = (
+    "gother_tui.cli",
+    "gother_tui.cli.client",
+    "gother_tui.cli.certificates",
+    "gother_tui.core.transport",
+    "gother_tui.tui.app",
+    "gother_tui.tui.replay_app",
+    "gother_tui.plain",
+    "textual.drivers.linux_driver",
+    "textual.drivers.web_driver",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.scrollbar",
+    "textual.pilot",
+    "rich._emoji_codes",
+    "websockets.asyncio.client",
+)
+
+
+def warm() -> None:
+    """Import what every client imports, load rich's table of character widths (the
+    zygote's environment is the door's, where a session's UNICODE_VERSION comes from
+    too), and freeze what is there: the collector then never walks (so never writes to)
+    the pages every child shares."""
+    for name in WARM:
+        importlib.import_module(name)
+    from rich._unicode_data import load
+
+    load()
+    gc.collect()
+    gc.freeze()
+
+
+def serve(sock: socket.socket) -> None:
+    """Fork a child for each request until the door closes its end; report each end."""
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)  # SIGCHLD wakes the select below
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    watch = selectors.DefaultSelector()
+    watch.register(sock, selectors.EVENT_READ)
+    watch.register(wake_read, selectors.EVENT_READ)
+    _send(sock, {"ready": os.getpid()})
+    while True:
+        for key, _ in watch.select():
+            if key.fileobj == wake_read:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wake_read, 4096)
+                _reap(sock)
+                continue
+            packet, fds, flags, _ = socket.recv_fds(sock, MAX_REQUEST, MAX_FDS)
+            if not packet:
+                return  # the door is gone
+            try:
+                if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+                    raise ValueError("a request too large")
+                request = _request(json.loads(packet), fds)
+                _send(sock, {"forked": _fork(request, fds)})
+            except (ValueError, OSError) as exc:
+                _send(sock, {"failed": str(exc)})
+            finally:
+                for fd in fds:
+                    os.close(fd)
+        _reap(sock)
+
+
+def _request(request: Any, fds: list[int]) -> dict[str, Any]:
+    """`request` checked: ValueError unless it runs the client with one place per fd."""
+    if not isinstance(request, dict):
+        raise ValueError("a request is an object")
+    argv, env, places = request.get("argv"), request.get("env"), request.get("fds")
+    if not isinstance(argv, list) or argv[: len(CLIENT)] != CLIENT:
+        raise ValueError(f"a zygote runs {' '.join(CLIENT)} only")
+    if not all(isinstance(a, str) for a in argv):
+        raise ValueError("argv is strings")
+    if not isinstance(env, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in env.items()
+    ):
+        raise ValueError("env maps strings to strings")
+    if not isinstance(places, list) or len(places) != len(fds):
+        raise ValueError(f"{len(fds)} fds handed, {places!r} places for them")
+    if not all(isinstance(p, int) and 0 <= p < 1024 for p in places):
+        raise ValueError("an fd's place is a number under 1024")
+    return {"argv": argv, "env": env, "fds": places, "tty": bool(request.get("tty"))}
+
+
+def _send(sock: socket.socket, message: dict[str, Any]) -> None:
+    sock.send(json.dumps(message).encode())
+
+
+def _reap(sock: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        _send(sock, {"ended": pid, "code": os.waitstatus_to_exitcode(status)})
+
+
+def _fork(request: dict[str, Any], fds: list[int]) -> int:
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 70  # EX_SOFTWARE: the child could not become a client
+    try:
+        code = _become_client(request, fds)
+    except SystemExit as exc:  # the client's argparse, or its own exit
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        with contextlib.suppress(BaseException):
+            atexit._run_exitfuncs()  # the client's own (its errors pipe tells the player)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):
+                stream.flush()
+        os._exit(code)
+
+
+def _become_client(request: dict[str, Any], fds: list[int]) -> int:
+    """In the child: the session's fds in their places and no other, its terminal, its
+    environment; then the client's main, and its exit code."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.setsid()
+    places: list[int] = request["fds"]
+    _place(dict(zip(places, fds, strict=True)))
+    if request["tty"]:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    end_with_door()  # its door here is the zygote, which ends with the real door
+    # What a session sets (TERM, COLORTERM, LANG, XDG_STATE_HOME) is read as the client
+    # runs; textual.constants reads its TEXTUAL_* at import, so it reads them again (the
+    # web door's driver and colours; the few names other modules took from it at import,
+    # TEXTUAL_FPS among them, are the door's, as in a fresh client at that door)
+    os.environ.clear()
+    os.environ.update(request["env"])
+    import textual.constants
+
+    importlib.reload(textual.constants)
+    _fresh_stdio(request["tty"])
+    sys.argv = ["gother", *request["argv"][len(CLIENT) :]]
+    from gother_tui.cli import main
+
+    return main(sys.argv[1:])
+
+
+def _place(wanted: dict[int, int]) -> None:
+    """Each fd at its place (place → fd), every other one closed: the zygote's socket,
+    its wakeup pipe, anything at all of another session's."""
+    above = max(wanted, default=2) + 1
+    moved = {place: fcntl.fcntl(fd, fcntl.F_DUPFD, above) for place, fd in wanted.items()}
+    for place, fd in moved.items():
+        os.dup2(fd, place)
+    start = 0
+    for place in sorted(wanted):
+        if start < place:  # closerange(n, n) would close from n to the very last one
+            os.closerange(start, place)
+        start = place + 1
+    os.closerange(start, os.sysconf("SC_OPEN_MAX"))
+
+
+def _fresh_stdio(tty: bool) -> None:
+    """sys.std* and sys.__std*__ (Textual draws on sys.__stderr__) on fds 0-2, in UTF-8, as
+    a fresh interpreter makes them: the zygote's were opened on the door's log, in its
+    locale."""
+    line = 1 if tty else -1
+    streams = {
+        "stdin": open(0, encoding="utf-8", closefd=False),  # noqa: SIM115
+        "stdout": open(1, "w", buffering=line, encoding="utf-8", closefd=False),  # noqa: SIM115
+        "stderr": open(  # noqa: SIM115
+            2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False
+        ),
+    }
+    for name, stream in streams.items():
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)  # typeshed calls these final: a fork renews them
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m server.doors.zygote")
+    parser.add_argument("--socket-fd", type=int, required=True, help="from its door")
+    args = parser.parse_args()
+    end_with_door()  # and a door gone before that closed its end: serve returns
+    sock = socket.socket(fileno=args.socket_fd)
+    sock.set_inheritable(False)
+    warm()
+    if threading.active_count() != 1:  # a fork keeps only the thread that forks
+        sys.exit(f"a zygote forks from one thread; warming started {threading.enumerate()}")
+    serve(sock)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""What a host watches: `GET /healthz` on the websocket port, and a stats line in the log.
+
+Both are made from the same counts, so the line a host greps and the answer a monitor polls
+never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import Sized
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any, Protocol
+
+from websockets.asyncio.server import ServerConnection
+from websockets.http11 import Request, Response
+
+if TYPE_CHECKING:
+    from server.tables.lobby import Lobby
+
+log = logging.getLogger("gother.server")
+STATS_EVERY = 300.0  # seconds between two stats lines
+
+
+@dataclass
+class Counters:
+    """Events since the server started, for the stats line."""
+
+    started: float = field(default_factory=time.monotonic)
+    events: Counter[str] = field(default_factory=Counter)  # moves, errors, drops…
+
+    def count(self, event: str) -> None:
+        self.events[event] += 1
+
+
+class Watched(Protocol):
+    """What the figures read of a server (the server itself: a protocol, so this module
+    needs nothing of the app that imports it)."""
+
+    @property
+    def lobby(self) -> Lobby: ...
+    @property
+    def counters(self) -> Counters: ...
+    @property
+    def connections(self) -> Sized: ...
+    @property
+    def pending(self) -> int: ...
+
+
+def figures(server: Watched) -> dict[str, Any]:
+    tables = list(server.lobby.tables.values())
+    in_play = [t for t in tables if t.game is not None and not t.game.over]
+    return {
+        "status": "ok" if not any(t.stopped for t in tables) else "degraded",
+        "uptime": round(time.monotonic() - server.counters.started),
+        "connections": len(server.connections),
+        "waiting_hello": server.pending,
+        "tables": len(tables),
+        "games": len(in_play),
+        "paused": sum(t.paused_at is not None for t in in_play),
+        "stopped": sum(t.stopped is not None for t in tables),
+        "broken": len(server.lobby.broken),
+        "moves": server.counters.events["moves"],
+        "errors": server.counters.events["errors"],
+        "dropped": server.counters.events["dropped"],
+    }
+
+
+def stats_line(server: Watched) -> str:
+    f = figures(server)
+    return (
+        f"stats: {f['connections']} connections ({f['waiting_hello']} before hello),"
+        f" {f['tables']} tables ({f['games']} games in play, {f['paused']} paused,"
+        f" {f['stopped']} stopped, {f['broken']} broken), {f['moves']} moves,"
+        f" {f['errors']} errors, {f['dropped']} slow readers dropped"
+    )
+
+
+def healthz(server: Watched, connection: ServerConnection, request: Request) -> Response | None:
+    """`process_request` hook: answer `GET /healthz` with the figures as JSON; any other
+    path goes on to the websocket handshake. 503 while a table cannot write."""
+    if request.path != "/healthz":
+        return None
+    f = figures(server)
+    status = HTTPStatus.OK if f["status"] == "ok" else HTTPStatus.SERVICE_UNAVAILABLE
+    response = connection.respond(status, json.dumps(f) + "\n")
+    response.headers["Content-Type"] = "application/json"
+    return response

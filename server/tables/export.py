@@ -1,0 +1,143 @@
+"""`gother export`: a finished (or running) game as a self-contained msgpack record.
+
+The record holds everything needed to replay the game with the engine: the deck, the
+variants, the seed and every move. It reveals the seed and so every hidden card: export is
+for the host, from the host's database.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from protocol.view import SeatInfo, TableInfo
+from server.game import (
+    REFEREE,
+    Deck,
+    Game,
+    Start,
+    Variants,
+    Viewer,
+    dealer_for,
+    move_from_wire,
+    parse_deck,
+    view,
+)
+from server.tables.store import Store, TableRecord
+
+RECORD_VERSION = 1
+
+
+class ExportError(LookupError):
+    pass
+
+
+def game_record(
+    store: Store, table_id: str, game_no: int | None = None, seat: int | None = None
+) -> dict[str, Any]:
+    """The record of one game of a table, live or archived (its current game by default);
+    with `seat`, also `seen`: that seat's own view after the deal and after every move, for a
+    replay that shows the game as that seat saw it (a client never runs the engine)."""
+    if not store.has_table(table_id):
+        raise ExportError(f"no table {table_id!r} in this database")
+    try:
+        record = store.table(table_id)
+        game_no = record.game_no if game_no is None else game_no
+        seed, moves = store.game(table_id, game_no)
+        start = store.start(table_id, game_no)
+        begun = None if start is None else Start.from_json(start)
+    except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+        raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
+    if seed is None:
+        raise ExportError(f"table {table_id!r} has no game {game_no}")
+    if seat is not None and not 0 <= seat < record.seats:
+        raise ExportError(f"table {table_id!r} has only {record.seats} seats")
+    deck = parse_deck(record.deck_toml, record.deck_name)
+    names = {s.seat: s.name for s in record.seat_records}
+    players = [names.get(seat, f"Seat {seat}") for seat in range(record.seats)]
+    viewers: tuple[Viewer, ...] = (REFEREE,) if seat is None else (REFEREE, seat)
+    views = replay_views(record, game_no, deck, seed, moves, players, viewers, begun)
+    built = {
+        "record": RECORD_VERSION,
+        "table": {"id": record.id, "name": record.name, "deck": record.deck_name},
+        "variants": record.variants,
+        "players": players,
+        "cards": [card.to_wire() for card in deck.catalogue()],
+        "seed": seed,
+        "game": game_no,
+        "moves": [[seat, move] for seat, move in moves],
+        "chat": [[line.sender, line.text] for line in record.chat],
+        "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
+        "views": views[REFEREE],
+    }
+    if start is not None:  # a played-on game: where it began (a dealt game's record is as it was)
+        built["start"] = start
+    if seat is not None:
+        built |= {"seat": seat, "seen": views[seat]}
+    return built
+
+
+def replay_views(
+    record: TableRecord,
+    game_no: int,
+    deck: Deck,
+    seed: int,
+    moves: list[tuple[int, dict[str, Any]]],
+    players: list[str],
+    viewers: tuple[Viewer, ...] = (REFEREE,),
+    start: Start | None = None,
+) -> dict[Viewer, list[dict[str, Any]]]:
+    """Each viewer's view after the deal and after every move (the referee's sees every
+    card): a replay viewer steps through these without knowing any rule (the client never
+    runs the engine). A seat's are the views it was sent live, but for the lobby facts."""
+    variants = Variants.from_wire(record.variants)
+    dealer = dealer_for(game_no, record.seats)
+    game = Game.new(deck, record.seats, seed, variants, dealer, start)
+    table = TableInfo(
+        variants=variants,
+        id=record.id,
+        name=record.name,
+        deck=record.deck_name,
+        seats=record.seats,
+        game=game_no,
+        spectators=0,
+        password=record.password_hash is not None,
+    )
+    seats = tuple(
+        SeatInfo(i, name, bot=False, connected=True, covered=False, rematch=False)
+        for i, name in enumerate(players)
+    )
+
+    views: dict[Viewer, list[dict[str, Any]]] = {viewer: [] for viewer in viewers}
+
+    def look() -> None:
+        for viewer, seen in views.items():
+            seen.append(view(game, viewer, table=table, seats=seats).to_wire())
+
+    look()
+    for seat, move in moves:
+        game.apply(move_from_wire(seat, move))
+        look()
+    return views
+
+
+def export_game(db: str, table_id: str, path: str | Path, game_no: int | None = None) -> int:
+    """Write the record; returns the number of moves written."""
+    if not Path(db).is_file():
+        raise ExportError(f"no database at {db}")
+    try:
+        store = Store(db, readonly=True)
+        try:
+            record = game_record(store, table_id, game_no)
+        finally:
+            store.close()
+    except sqlite3.Error as exc:
+        raise ExportError(f"{db} is not a readable game database ({exc})") from None
+    try:
+        Path(path).write_bytes(msgpack.packb(record))
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return len(record["moves"])

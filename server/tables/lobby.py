@@ -1,0 +1,389 @@
+"""The lobby: every table of this server, the deck folder, and the seat-token index.
+
+Tables come and go here: a stored table that cannot be restored is quarantined (listed as
+broken, joined by nobody) while every other starts; a table nobody has been at for
+`expire` seconds leaves the live tables, to the archive if it dealt a game (its records
+stay), for good if it never did; and creating tables has quotas, per connection and per
+address, so that no one can take every table there is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import secrets
+import string
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from protocol import ProtocolError, server_messages
+from protocol.constants import LIST_PAGE, NAME_MAX
+from protocol.view import ClockRule
+from server.bots.registry import kind_of
+from server.game import (
+    Deck,
+    DeckError,
+    Game,
+    Move,
+    MoveError,
+    Start,
+    Variants,
+    dealer_for,
+    default_deck_text,
+    move_from_wire,
+    parse_deck,
+)
+from server.tables.passwords import hash_password
+from server.tables.store import BrokenRecord, Store, StoreError, TableRecord
+from server.tables.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
+
+log = logging.getLogger("gother.server")
+
+DEFAULT_DECK = "original"
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+class Lobby:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        changed: Callable[[Table], None],
+        decks_dir: Path | None = None,
+        max_tables: int = 200,
+        expire: float = 1800.0,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.decks_dir = decks_dir
+        self.max_tables = max_tables
+        self.expire = expire  # seconds a table nobody is at stays live
+        self.changed = changed  # a table started by itself: tell its people, pace its bots
+        self.tables: dict[str, Table] = {}
+        self.broken: dict[str, BrokenRecord] = {}  # quarantined at restore
+        self.creators: dict[str, tuple[object, str]] = {}  # table id -> (connection, address)
+        self._pages: tuple[object, list[server_messages.TableRow]] | None = None
+
+    # -- tables -------------------------------------------------------------------------
+
+    def listing(self, offset: int = 0) -> tuple[list[server_messages.TableRow], int]:
+        """A page of the tables (live, then broken) from `offset`, and how many there are.
+        The rows are made once per change of any table, not once per `list`."""
+        key = (
+            tuple((t.id, t.seq, len(t.spectators), t.stopped) for t in self.tables.values()),
+            tuple(self.broken),
+        )
+        if self._pages is None or self._pages[0] != key:
+            rows = [t.summary() for t in self.tables.values()]
+            rows += [_broken_row(b) for b in self.broken.values()]
+            self._pages = key, rows
+        rows = self._pages[1]
+        return rows[offset : offset + LIST_PAGE], len(rows)
+
+    def find(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        self.check_not_broken(table_id)
+        raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
+
+    def check_not_broken(self, table_id: str) -> None:
+        """A quarantined table answers every request with what is wrong with it."""
+        broken = self.broken.get(table_id)
+        if broken is not None:
+            raise ProtocolError(
+                "table_broken", f"table {table_id} could not be restored: {broken.problem}"
+            )
+
+    def check_quota(self, owner: object, address: str, per_owner: int, per_address: int) -> None:
+        """May this connection (`owner`) from `address` create one more table?"""
+        live = [c for t, c in self.creators.items() if t in self.tables]
+        if sum(o is owner for o, _ in live) >= per_owner:
+            raise ProtocolError(
+                "too_many_tables", f"one connection may keep at most {per_owner} tables open"
+            )
+        if sum(a == address for _, a in live) >= per_address:
+            raise ProtocolError(
+                "too_many_tables", f"one address may keep at most {per_address} tables open"
+            )
+
+    def create(self, request: dict[str, Any], owner: object = None, address: str = "") -> Table:
+        """A new table from a validated `create` request; bot seats are filled at once, and
+        a table of bots only starts at once (a show for spectators)."""
+        self._check_room()
+        variants = Variants.from_wire(request.get("variants"))
+        deck_name = request.get("deck", DEFAULT_DECK)
+        deck_toml = self._deck_text(deck_name, request["seats"])
+        clock = request.get("clock")
+        record = TableRecord(
+            id=self._new_id(),
+            name=request["name"],
+            seats=request["seats"],
+            bot_kind=request.get("bot", "heuristic"),
+            variants=variants.to_wire(),
+            deck_name=deck_name,
+            deck_toml=deck_toml,
+            password_hash=hash_password(request["password"]) if "password" in request else None,
+            clock=clock,
+        )
+        table = self._open(record, owner, address)
+        # if the bots cannot be stored, the table exists, stopped until a write lands
+        with contextlib.suppress(StoreFailed):
+            table.add_bots(request["bots"])
+        log.info("table %s created: %r, %d seats", table.id, table.name, table.seat_count)
+        self.start_if_full(table)
+        return table
+
+    def play_on(
+        self,
+        source: TableRecord,
+        turn: int,
+        start: Start,
+        seed: int,
+        bot_kind: str,
+        owner: object = None,
+        address: str = "",
+    ) -> Table:
+        """A new table like `source` (deck, variants, seats, and its password, so a private
+        game stays private), whose first game is set up at `start` with the new `seed`; it
+        deals once its asker sits down and starts it (bots take the other seats)."""
+        self._check_room()
+        suffix = f", turn {turn}"
+        record = TableRecord(
+            id=self._new_id(),
+            name=source.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
+            seats=source.seats,
+            bot_kind=bot_kind,
+            variants=source.variants,
+            deck_name=source.deck_name,
+            deck_toml=source.deck_toml,
+            password_hash=source.password_hash,
+            clock=None,
+        )
+        table = self._open(record, owner, address)
+        table.deal_start, table.deal_seed = start, seed
+        log.info("table %s created: played on from table %s, turn %d", table.id, source.id, turn)
+        return table
+
+    def _check_room(self) -> None:
+        if len(self.tables) >= self.max_tables:
+            raise ProtocolError(
+                "too_many_tables", f"this server holds at most {self.max_tables} tables"
+            )
+
+    def _open(self, record: TableRecord, owner: object, address: str) -> Table:
+        """A new table, stored, live and counted against its creator's quotas."""
+        table = self._build(record)
+        try:
+            self.store.save_table(record)
+        except StoreError as exc:  # not stored: the table does not exist
+            log.error("table %s not created: a write failed (%s)", record.id, exc)
+            raise StoreFailed(None, f"the server cannot save a new table now ({exc})") from exc
+        self.tables[table.id] = table
+        self.creators[table.id] = (owner, address)
+        table.attended = self.settings.clock()
+        return table
+
+    def start_if_full(self, table: Table) -> None:
+        """A table deals by itself once every seat is taken."""
+        try:
+            started = table.start_if_full()
+        except StoreFailed:
+            started = True  # not dealt: the table stopped, and its people must hear it
+        if started:
+            self.changed(table)
+
+    def restore(self) -> None:
+        """Rebuild every stored table, each on its own; games are replayed move by move
+        (Principle 3). A table that cannot be rebuilt is quarantined, and logged once."""
+        for record in self.store.load():
+            if isinstance(record, BrokenRecord):
+                self._quarantine(record)
+                continue
+            try:
+                table = self._restored(record)
+            except Exception as exc:  # whatever is wrong with one table, the rest start
+                self._quarantine(BrokenRecord(record.id, record.name, _problem(exc)))
+                continue
+            self.tables[table.id] = table
+            log.info("table %s restored (%d moves)", table.id, len(record.moves))
+
+    def _quarantine(self, broken: BrokenRecord) -> None:
+        self.broken[broken.id] = broken
+        log.error("table %s (%r) cannot be restored: %s", broken.id, broken.name, broken.problem)
+
+    def _restored(self, record: TableRecord) -> Table:
+        table = self._build(record)
+        now = self.settings.clock()
+        for seat in record.seat_records:
+            if not 0 <= seat.seat < record.seats:
+                raise ValueError(f"a seat {seat.seat} at a table of {record.seats}")
+            if seat.bot_kind is not None:
+                kind_of(
+                    seat.bot_kind
+                )  # a bot this server cannot make: quarantined, not a timer's crash
+            table.seats[seat.seat] = Seat(
+                name=seat.name,
+                token_hash=seat.token_hash,
+                bot_kind=seat.bot_kind,
+                away_since=None if seat.bot_kind else now,
+                bank=seat.bank or 0.0,
+                left_game=seat.left_game,
+                identity=seat.identity,
+            )
+        table.game_no = record.game_no
+        if record.seed is not None:
+            if any(s is None for s in table.seats):
+                raise ValueError(f"game {record.game_no} was dealt with a seat missing")
+            replayed = [0]  # how far the replay got, to name the move at fault
+
+            def moves() -> Iterator[Move]:
+                for seat, move in record.moves:
+                    yield move_from_wire(seat, move)
+                    replayed[0] += 1
+
+            try:
+                game = Game.replay(
+                    table.deck,
+                    record.seats,
+                    record.seed,
+                    moves(),
+                    table.variants,
+                    dealer_for(record.game_no, record.seats),
+                    None if record.start is None else Start.from_json(record.start),
+                )
+            except (MoveError, ProtocolError) as exc:
+                raise ValueError(
+                    f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
+                ) from None
+            table.restore_game(game)
+            if game.over and not self.store.has_outcome(table.id, table.game_no):
+                table.finish()  # its end was not stored before the server went down
+        table.chat = record.chat[-CHAT_KEPT:]
+        table.attended = now
+        return table
+
+    # -- tables nobody is at ------------------------------------------------------------
+
+    def sweep(self) -> list[Table]:
+        """Retire the tables nobody has been at for `expire` seconds; returns them. One
+        whose retirement cannot be written stays live, and is tried again next time."""
+        now = self.settings.clock()
+        retired = []
+        for table in list(self.tables.values()):
+            if table.listeners():
+                table.attended = now
+            elif now - table.attended >= self.expire:
+                try:
+                    self.retire(table, "nobody was at the table")
+                except StoreError as exc:
+                    log.error("table %s cannot be retired now: %s", table.id, exc)
+                    continue
+                retired.append(table)
+        return retired
+
+    def retire(self, table: Table, reason: str) -> None:
+        """Take `table` out of the live tables: to the archive if it dealt a game (a game in
+        progress is recorded as abandoned), else for good. StoreError: it stays."""
+        if table.game_no == 0:
+            self.store.delete_table(table.id)
+        else:
+            in_progress = table.game is not None and not table.game.over
+            self.store.archive_table(table.id, abandoned=in_progress)
+        del self.tables[table.id]
+        self.creators.pop(table.id, None)
+        log.info("table %s retired: %s", table.id, reason)
+
+    def _build(self, record: TableRecord) -> Table:
+        deck = _parsed_deck(record.deck_toml, record.deck_name)
+        kind_of(record.bot_kind)  # the table's bots too
+        clock = record.clock
+        table = Table(
+            id=record.id,
+            name=record.name,
+            seat_count=record.seats,
+            deck=deck,
+            deck_name=record.deck_name,
+            variants=Variants.from_wire(record.variants),
+            settings=self.settings,
+            store=self.store,
+            bot_kind=record.bot_kind,
+            password_hash=record.password_hash,
+            clock_rule=None if clock is None else ClockRule(clock["initial"], clock["increment"]),
+            seats=[None] * record.seats,
+        )
+        return table
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))
+            if table_id not in self.tables and not self.store.has_table(table_id):
+                return table_id
+
+    def _deck_text(self, name: str, seats: int) -> str:
+        """The TOML of a deck, validated for this many seats before any game (H3)."""
+        if name == DEFAULT_DECK:
+            return default_deck_text()
+        if self.decks_dir is None:
+            raise ProtocolError("bad_deck", f"this server offers only the {DEFAULT_DECK} deck")
+        path = self.decks_dir / f"{name.removesuffix('.toml')}.toml"
+        # the protocol already refuses separators; resolve() guards against links out
+        if path.resolve().parent != self.decks_dir.resolve() or not path.is_file():
+            raise ProtocolError("bad_deck", f"no deck named {name!r} on this server")
+        try:
+            text = path.read_text(encoding="utf-8")
+            _parsed_deck(text, path.name).check_seats(seats, path.name)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ProtocolError("bad_deck", f"{path.name} cannot be read ({exc})") from None
+        except DeckError as exc:
+            raise ProtocolError("bad_deck", str(exc)) from None
+        return text
+
+    # -- seats ----------------------------------------------------------------------------
+
+    def held_by(self, identity: str) -> list[tuple[Table, int]]:
+        """The seats `identity` holds in games not over, at every table."""
+        held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
+        return [(table, seat) for table, seat in held if seat is not None]
+
+    def find_seat(self, token: str) -> tuple[Table, int]:
+        for table in self.tables.values():
+            seat = table.seat_for_token(token)
+            if seat is not None:
+                return table, seat
+        raise ProtocolError("bad_token", "that token holds no seat here")
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_deck(text: str, name: str) -> Deck:
+    """Decks are immutable and most tables share one: parse each text once (TOML is slow)."""
+    return parse_deck(text, name)
+
+
+def _broken_row(broken: BrokenRecord) -> server_messages.TableRow:
+    return server_messages.TableRow(
+        id=broken.id,
+        name=broken.name,
+        seats=0,
+        seated=0,
+        free=0,
+        bots=0,
+        players=(),
+        phase="lobby",
+        started=False,
+        spectators=0,
+        password=False,
+        variants=Variants(),
+        deck="",
+        broken=broken.problem,
+    )
+
+
+def _problem(exc: Exception) -> str:
+    """One line naming what is wrong with a stored table."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if isinstance(exc, ValueError) and text:
+        return text  # ours: already says what is wrong
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

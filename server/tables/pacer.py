@@ -1,0 +1,168 @@
+"""The asyncio side of the tables' timing: one timer per table, armed from `pace.due`.
+
+After every change the table's timer is armed afresh from what server/tables/pace.py says is due
+next. When it fires, nothing has changed since (a change would have re-armed it), so it does
+what is due: a bot makes that seat's move (in a worker process of the server's searches if
+the bot thinks long, so that a search never stalls the other tables; a search that fails or
+would wait too long gives way to the normal bot, so the table never stalls), the table
+warns an idle player, a pause runs out, or a stopped table tries to write again. Whatever
+happens, the table is armed again: a bot move the store refused stops the table, and the
+retry it arms is what starts it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+
+from server.bots.base import Bot
+from server.bots.jobs import BotMove
+from server.bots.registry import make_bot
+from server.game import Move, MoveError, View, view
+from server.searches import Busy, Searches, SearchFailed
+from server.tables.pace import Due, due
+from server.tables.store import StoreError
+from server.tables.table import StoreFailed, Table
+
+log = logging.getLogger("gother.server")
+
+
+class Pacer:
+    def __init__(
+        self,
+        moved: Callable[[Table], None],
+        searches: Searches,
+        ended: Callable[[Table], None],
+    ) -> None:
+        self.moved = moved  # after a change made here: tell everyone and arm again
+        self.searches = searches  # where the bots that think long think
+        self.ended = ended  # every voter wants the game ended: archive the table
+        self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
+        self.thinking: set[asyncio.Task[None]] = set()  # bots choosing a move now
+        # (table, seat) -> (game, the rounds of it a bot covered an absent player in), kept
+        # until that player is back and told (`covered_rounds`)
+        self.covered: dict[tuple[str, int], tuple[int, set[int]]] = {}
+
+    def arm(self, table: Table) -> None:
+        """(Re)arm the table's timer for what is due next there, if anything."""
+        self.disarm(table)
+        next_due = due(table)
+        if next_due is None:
+            return
+        delay = max(0.0, next_due.at - table.settings.clock())
+        loop = asyncio.get_running_loop()
+        self.timers[table.id] = loop.call_later(delay, self._act, table, next_due, table.seq)
+
+    def disarm(self, table: Table) -> None:
+        timer = self.timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+
+    def close(self) -> None:
+        """Stop every timer and every bot still thinking (the server is going down)."""
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+        for task in self.thinking:
+            task.cancel()
+
+    def covered_rounds(self, table: Table, seat: int) -> int:
+        """How many rounds of the game on now a bot played for `seat` while its player was
+        away; forgotten once asked (the player is back)."""
+        game, rounds = self.covered.pop((table.id, seat), (0, set()))
+        return len(rounds) if game == table.game_no else 0
+
+    def _cover(self, table: Table, seat: int) -> None:
+        assert table.game is not None
+        game, rounds = self.covered.get((table.id, seat), (table.game_no, set()))
+        if game != table.game_no:  # a game since: its rounds are not this one's
+            rounds = set()
+        rounds.add(table.game.round)
+        self.covered[table.id, seat] = (table.game_no, rounds)
+
+    def _act(self, table: Table, next_due: Due, seq: int) -> None:
+        del self.timers[table.id]
+        if next_due.why == "retry":
+            if table.try_reopen():
+                self.moved(table)
+            else:
+                self.arm(table)
+            return
+        if next_due.why == "warn":
+            table.warn(next_due.seat)
+            self.moved(table)
+            return
+        if next_due.why == "tally":  # an absent player's grace ended: their vote with it
+            if table.tally(table.settings.clock()):
+                try:
+                    self.ended(table)
+                except StoreError as exc:  # the game goes on; the next change counts again
+                    log.error("table %s: the game cannot be ended now: %s", table.id, exc)
+                return
+            table.changed()
+            self.moved(table)
+            return
+        if next_due.why == "go_on":
+            table.go_on(table.settings.clock())
+            table.changed()
+            self.moved(table)
+            return
+        if next_due.why in ("clock", "idle"):
+            table.time_out(next_due.seat)
+        holder = table.seats[next_due.seat]
+        assert holder is not None
+        name = holder.bot_kind or table.settings.cover_kind
+        try:
+            bot = make_bot(name, table.deck, random.Random(seq))
+        except ValueError:  # a kind this server does not know (restore checks: a bug if here)
+            log.exception("table %s: no bot %r; the normal bot plays", table.id, name)
+            name, bot = "normal", make_bot("normal", table.deck, random.Random(seq))
+        cover = next_due.why == "cover"
+        think = self._think(table, name, bot, next_due.seat, seq, cover)
+        task = asyncio.get_running_loop().create_task(think)
+        self.thinking.add(task)
+        task.add_done_callback(self.thinking.discard)
+
+    async def _think(
+        self, table: Table, name: str, bot: Bot, seat: int, seq: int, cover: bool
+    ) -> None:
+        if table.seq != seq or table.game is None:
+            return  # the table changed before the bot began: its new state was armed anew
+        seen = view(table.game, seat, log_size=0)  # no bot reads the log
+        try:
+            move = (
+                await self._searched(table, name, seen, seq)
+                if bot.thinks_long
+                else bot.choose(seen)
+            )
+        except Exception:  # a bot that fails must not stall its table: the timer re-arms below
+            log.exception("table %s: %s bot failed at seat %d; a random move", table.id, name, seat)
+            move = make_bot("random", table.deck, random.Random(seq)).choose(seen)
+        if table.seq != seq:
+            return  # or while it thought
+        if cover:
+            self._cover(table, seat)
+        try:
+            table.apply(move)
+        except StoreFailed:
+            pass  # the table stopped and says why; the retry it now arms starts it again
+        except MoveError:  # a bot bug must not stall the table: log it, play any legal move
+            log.exception("table %s: bot move %r refused; a random one instead", table.id, move)
+            fallback = make_bot("random", table.deck, random.Random(seq)).choose(seen)
+            with contextlib.suppress(StoreFailed):
+                table.apply(fallback)
+        self.moved(table)
+
+    async def _searched(self, table: Table, name: str, seen: View, seq: int) -> Move:
+        """The move of bot `name`, searched in a worker; the normal bot's if that fails (a
+        table never waits on a search that cannot come)."""
+        try:
+            return await self.searches.submit(BotMove(name, seen, table.deck, seq), urgent=True)
+        except (Busy, SearchFailed) as exc:
+            log.warning(
+                "table %s: %s bot's search failed (%s); normal bot moves", table.id, name, exc
+            )
+            return make_bot("normal", table.deck, random.Random(seq)).choose(seen)

@@ -1,0 +1,104 @@
+"""A finished game's record over the protocol (`record`): the same record `gother export`
+writes, cut in parts that each fit in a frame.
+
+A record reveals the seed and so every card, which is harmless once the game is over: only
+finished games (or games their players ended) are given out. Making a record replays the
+game (tens of milliseconds on the event loop), so builds are bounded: the newest records
+are kept encoded, up to KEPT_BYTES, and served free from there; a build is charged to the
+asker (BUILD_COST of its dear-request budget, on top of the part's own cost) and to the
+server, whose builds may take only a share of its time (`build_share`, measured): a flood of
+requests for records nobody else wants is refused with `rate_limited` instead of making
+every player at every table wait behind it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+import msgpack
+
+from protocol import ProtocolError, server_messages
+from protocol.constants import RECORD_PART
+from server.ratelimit import TokenBucket
+from server.tables.export import ExportError, game_record
+from server.tables.store import Store
+
+KEPT_BYTES = 16 * 1024 * 1024  # encoded records kept (a long game's is ~200 KB)
+BUILD_COST = 20.0  # of the asker's dear-request budget a build takes: a second of it
+BUILD_SHARE = 0.025  # seconds of building a second, server-wide: 2.5% of the event loop
+BUILD_BURST = 0.1  # seconds of building that may come at once: a few records in a row
+
+
+class Records:
+    def __init__(
+        self,
+        store: Store,
+        build_share: float = BUILD_SHARE,
+        build_burst: float = BUILD_BURST,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.store = store
+        # by (table, game, seat): a seat's record holds its own views too
+        self.encoded: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
+        self.kept = 0  # bytes in `encoded`
+        self.clock = clock
+        self.builds = TokenBucket(build_share, build_burst, clock)  # in seconds of building
+
+    def part(
+        self,
+        table_id: str,
+        game_no: int,
+        part: int,
+        rid: int | None = None,
+        asker: TokenBucket | None = None,
+        seat: int | None = None,
+    ) -> server_messages.Record:
+        data = self._encoded(table_id, game_no, seat, asker)
+        parts = max(1, -(-len(data) // RECORD_PART))
+        if part >= parts:
+            raise ProtocolError("no_record", f"the record has parts 0-{parts - 1}, not {part}")
+        chunk = data[part * RECORD_PART : (part + 1) * RECORD_PART]
+        return server_messages.Record(
+            table=table_id, game=game_no, part=part, parts=parts, data=chunk, seat=seat, rid=rid
+        )
+
+    def _encoded(
+        self, table_id: str, game_no: int, seat: int | None, asker: TokenBucket | None
+    ) -> bytes:
+        key = (table_id, game_no, seat)
+        if key in self.encoded:
+            self.encoded.move_to_end(key)
+            return self.encoded[key]
+        self._charge(asker)
+        started = self.clock()
+        try:
+            record = game_record(self.store, table_id, game_no, seat)
+        except (ExportError, ValueError) as exc:  # ValueError: a stored move the engine refuses
+            raise ProtocolError("no_record", str(exc)) from None
+        finally:
+            self.builds.spend(self.clock() - started)
+        finished = record["views"][-1]["phase"] == "over" or record["ended"] is not None
+        if not finished:
+            raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
+        data: bytes = msgpack.packb(record)
+        self.encoded[key] = data
+        self.kept += len(data)
+        while self.kept > KEPT_BYTES and len(self.encoded) > 1:
+            self.kept -= len(self.encoded.popitem(last=False)[1])
+        return data
+
+    def _charge(self, asker: TokenBucket | None) -> None:
+        """Refuse a build the server or the asker cannot afford now (nothing is taken)."""
+        if self.builds.tokens_now() < 0:
+            wait = math.ceil(-self.builds.tokens_now() / self.builds.rate)
+            raise ProtocolError(
+                "rate_limited",
+                f"the server is busy making other records: try again in {wait} s",
+            )
+        if asker is not None and not asker.allow(BUILD_COST):
+            raise ProtocolError(
+                "rate_limited", "making a record costs more than you have left: wait a moment"
+            )

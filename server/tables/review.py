@@ -1,0 +1,160 @@
+"""Reviews (`review`): a seat's decisions in a finished game, judged by the hard bot's search
+from that seat's views (server/bots/review.py), in the worker processes of the searches.
+
+A review is thought in parts of PART decisions, one after the other, each a job no longer
+than a hint: the hints and the bots' moves of the tables being played queue between them. A
+part the pool cannot take answers `busy`, and so does a review past AT_ONCE being thought
+server-wide. A finished game never changes, so its reviews are kept (the newest KEPT) and
+answered from there; askers of a review being thought wait for the same one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+
+import msgspec
+
+from protocol import MAX_FRAME, ProtocolError, encode, server_messages
+from server.bots.jobs import ReviewPart
+from server.bots.review import Moment, Played, costliest, sentence
+from server.game import Start, Variants, dealer_for, parse_deck
+from server.searches import Busy, Searches, SearchFailed
+from server.tables.store import Store
+from server.tables.table import Peer
+
+PART = 4  # decisions a job: about as long as a hint
+AT_ONCE = 2  # reviews thought at once, server-wide
+KEPT = 256  # reviews kept, the newest (a few KiB each)
+
+Key = tuple[str, int, int]  # (table, game, seat)
+
+
+class Reviews:
+    def __init__(self, store: Store, searches: Searches) -> None:
+        self.store = store
+        self.searches = searches
+        self.kept: OrderedDict[Key, server_messages.Review] = OrderedDict()
+        self.thinking: dict[Key, asyncio.Task[server_messages.Review]] = {}
+        self.asking: dict[Peer, asyncio.Task[None]] = {}  # one review a connection at a time
+
+    def ask(self, table_id: str, game_no: int, seat: int, peer: Peer, rid: int | None) -> None:
+        """Answer `peer` with the `review`, now if it is kept, else when it is thought."""
+        key = (table_id, game_no, seat)
+        if key in self.kept:
+            self.kept.move_to_end(key)
+            peer.send(self._with_rid(self.kept[key], rid))
+            return
+        if peer in self.asking:
+            raise ProtocolError("rate_limited", "a review is on its way: wait for it")
+        thought = self.thinking.get(key)
+        if thought is None:
+            if len(self.thinking) >= AT_ONCE:
+                raise ProtocolError("busy", "other reviews are being thought: ask again soon")
+            played = finished_game(self.store, table_id, game_no, seat)
+            first = self._submit(ReviewPart(played, seat, 0, PART))  # busy at once, if at all
+            thought = asyncio.get_running_loop().create_task(self._think(key, played, first))
+            self.thinking[key] = thought
+            thought.add_done_callback(lambda _: self.thinking.pop(key, None))
+        answer = asyncio.get_running_loop().create_task(self._answer(thought, peer, rid))
+        self.asking[peer] = answer
+        answer.add_done_callback(lambda _: self.asking.pop(peer, None))
+
+    def close(self) -> None:
+        for task in [*self.asking.values(), *self.thinking.values()]:
+            task.cancel()
+
+    # -- inside ---------------------------------------------------------------------------
+
+    def _submit(self, part: ReviewPart) -> asyncio.Future[tuple[int, list[Moment]]]:
+        try:
+            return self.searches.submit(part)
+        except Busy as exc:
+            raise ProtocolError("busy", f"the searches are full ({exc}): ask again soon") from None
+
+    async def _think(
+        self, key: Key, played: Played, first: asyncio.Future[tuple[int, list[Moment]]]
+    ) -> server_messages.Review:
+        table_id, game_no, seat = key
+        try:
+            total, moments = await first
+            while len(moments) < total:
+                start = len(moments)
+                more = await self._submit(ReviewPart(played, seat, start, start + PART))
+                moments.extend(more[1])
+        except SearchFailed as exc:
+            raise ProtocolError("search_failed", f"the review failed ({exc}): ask again") from None
+        review = server_messages.Review(
+            table=table_id,
+            game=game_no,
+            seat=seat,
+            moments=tuple(
+                server_messages.ReviewMoment(
+                    step=m.step,
+                    round=m.round,
+                    played=m.played.to_wire(),
+                    advised=m.advised.to_wire(),
+                    cost=round(m.cost, 2),
+                    why=m.why,
+                )
+                for m in moments
+            ),
+            costliest=tuple(
+                server_messages.CostlyMoment(
+                    step=m.step, sentence=sentence(m, played.deck, played.players)
+                )
+                for m in costliest(moments)
+            ),
+        )
+        if len(encode(review)) > MAX_FRAME:  # some 300 decisions of one seat: a rare game
+            raise ProtocolError("no_record", "this game is too long for its review to fit a frame")
+        self.kept[key] = review
+        while len(self.kept) > KEPT:
+            self.kept.popitem(last=False)
+        return review
+
+    async def _answer(
+        self, thought: asyncio.Task[server_messages.Review], peer: Peer, rid: int | None
+    ) -> None:
+        try:
+            review = await asyncio.shield(thought)  # one asker gone: the others still wait
+        except ProtocolError as exc:
+            peer.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+            return
+        peer.send(self._with_rid(review, rid))
+
+    @staticmethod
+    def _with_rid(review: server_messages.Review, rid: int | None) -> server_messages.Review:
+        return msgspec.structs.replace(review, rid=rid)
+
+
+def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Played:
+    """The finished game to replay (for a review of `seat`, or to play on as it); refused
+    at once if there is none, or no such seat."""
+    if not store.has_table(table_id):
+        raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
+    record = store.table(table_id)
+    if seat >= record.seats:
+        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
+    try:
+        seed, moves = store.game(table_id, game_no)
+        start = store.start(table_id, game_no)
+        begun = None if start is None else Start.from_json(start)
+    except ValueError as exc:  # a stored move is missing or unreadable
+        raise ProtocolError("no_record", str(exc)) from None
+    finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
+    if seed is None or not finished:
+        raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
+    names = {s.seat: s.name for s in record.seat_records}
+    return Played(
+        deck=parse_deck(record.deck_toml, record.deck_name),
+        variants=Variants.from_wire(record.variants),
+        players=tuple(names.get(s, f"Seat {s + 1}") for s in range(record.seats)),
+        seed=seed,
+        dealer=dealer_for(game_no, record.seats),
+        moves=tuple(moves),
+        start=begun,
+        covered=frozenset(
+            step for step, (_, cover) in enumerate(store.movers(table_id, game_no)) if cover
+        ),
+    )

@@ -1,0 +1,237 @@
+"""Searches in worker processes (server/searches.py), on real processes and a real server:
+a worker that dies is replaced and its hint answers an error, a full queue answers `busy`
+at once, a hard bot whose search fails plays as the normal bot, and a hard-bot table keeps
+its pace while hints are asked back to back. A worker is frozen with SIGSTOP where a test
+needs a search to be still running when it looks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from server.bots.advise import HINT_TIME
+from server.bots.ismcts import THINK_TIME
+from server.edge.app import GotherServer
+from server.searches import Busy, Searches, SearchFailed
+from tests.kits.netkit import TIMEOUT, Client, close_all
+from tests.tables.test_hints import seated_at_bots
+
+ONE_WORKER = {"search_workers": 1}
+
+
+@dataclass(frozen=True)
+class Echo:
+    """A search that answers its own value (or fails, if it is an exception)."""
+
+    value: object
+    think: float = 0.0
+
+    def run(self) -> object:
+        if isinstance(self.value, Exception):
+            raise self.value
+        return self.value
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for `condition` (another task makes it true), within TIMEOUT."""
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await asyncio.sleep(0.005)
+
+
+def the_worker(searches: Searches) -> int:
+    (worker,) = searches.workers
+    assert worker.process.pid is not None
+    return worker.process.pid
+
+
+@contextmanager
+def frozen(pid: int) -> Iterator[None]:
+    """The worker stopped (its jobs wait in its pipe) until the block ends."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        with suppress(ProcessLookupError):  # unless it was killed meanwhile
+            os.kill(pid, signal.SIGCONT)
+
+
+def running(searches: Searches) -> int:
+    return sum(worker.job is not None for worker in searches.workers)
+
+
+async def next_state(client: Client, after: int) -> dict[str, Any]:
+    """The next `state` message of a change after `after` (a seq)."""
+    return await client.next(lambda m: m["t"] == "state" and m["seq"] > after)
+
+
+async def watch_hard_bots(url: str) -> tuple[Client, dict[str, Any]]:
+    """A spectator at a table of three hard bots, and the state of their first move."""
+    watcher = await Client.connect(url, "Watcher")
+    created = await watcher.request("create", name="Hard", seats=3, bots=3, bot="hard")
+    assert (await watcher.request("watch", table=created["table"]))["t"] == "watching"
+    state = await watcher.next(lambda m: m["t"] == "state" and m["view"]["phase"] != "lobby")
+    return watcher, await next_state(watcher, state["seq"])
+
+
+# -- the pool itself ---------------------------------------------------------------------
+
+
+async def test_answers_come_back_and_a_failing_search_fails_only_its_job(
+    caplog: pytest.LogCaptureFixture,
+):
+    searches = Searches(workers=1)
+    try:
+        assert await searches.submit(Echo("first")) == "first"
+        with pytest.raises(SearchFailed, match="no such card"):
+            await searches.submit(Echo(ValueError("no such card")))
+        assert any("no such card" in r.getMessage() for r in caplog.records)  # the bug, logged
+        assert await searches.submit(Echo("after")) == "after"  # the same worker goes on
+        assert searches.replaced == 0 and len(searches.workers) == 1
+    finally:
+        searches.close()
+
+
+async def test_a_table_s_search_goes_ahead_of_hints_and_a_long_wait_is_refused_at_once():
+    searches = Searches(workers=1, queue=8, max_wait=1.0)
+    try:
+        await searches.submit(Echo("warm"))
+        done: list[str] = []
+        with frozen(the_worker(searches)):
+            first = searches.submit(Echo("running", think=0.6))
+            hints = [searches.submit(Echo(f"hint {i}", think=0.6)) for i in range(2)]
+            with pytest.raises(Busy, match=r"wait 1\.2 s"):  # behind two hints of 0.6 s
+                searches.submit(Echo("hint 3", think=0.6))
+            bot = searches.submit(Echo("bot", think=0.6), urgent=True)  # no hint is ahead
+            for answer in (first, *hints, bot):
+                answer.add_done_callback(lambda f: done.append(f.result()))
+        await asyncio.wait_for(asyncio.gather(first, *hints, bot), TIMEOUT)
+        assert done == ["running", "bot", "hint 0", "hint 1"]
+    finally:
+        searches.close()
+
+
+async def test_a_full_queue_is_busy_whatever_the_waits():
+    searches = Searches(workers=1, queue=2, max_wait=100.0)
+    try:
+        await searches.submit(Echo("warm"))
+        with frozen(the_worker(searches)):
+            waiting = [searches.submit(Echo(i)) for i in range(3)]  # one runs, two wait
+            with pytest.raises(Busy, match="2 searches are waiting"):
+                searches.submit(Echo("one too many"))
+        assert await asyncio.wait_for(asyncio.gather(*waiting), TIMEOUT) == [0, 1, 2]
+    finally:
+        searches.close()
+
+
+# -- through the server ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", [ONE_WORKER], indirect=True)
+async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
+    server: GotherServer, url: str
+):
+    player = await seated_at_bots(url, "normal", searched=True)
+    assert (await player.request("hint"))["t"] == "hint"  # the worker is up
+    killed = the_worker(server.searches)
+    with frozen(killed):
+        rid = await player.send("hint")
+        await until(lambda: running(server.searches) == 1)  # the hint is on the frozen worker
+        os.kill(killed, signal.SIGKILL)
+        failed = await player.next(lambda m: m.get("rid") == rid)
+    assert failed["t"] == "error" and failed["code"] == "search_failed", failed
+    assert "ask again" in failed["message"]
+    assert server.searches.replaced == 1
+    assert the_worker(server.searches) != killed  # a fresh worker in its place
+    again = await player.request("hint")  # the decision still waits: nothing changed
+    assert again["t"] == "hint", again
+    await player.close()
+
+
+@pytest.mark.parametrize("config", [{"search_workers": 1, "search_queue": 1}], indirect=True)
+async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
+    server: GotherServer, url: str, caplog: pytest.LogCaptureFixture
+):
+    """Refused at once, and not logged: a spammer's refusals would flood the log."""
+    caplog.set_level(logging.INFO, "gother.server")
+    players = [await seated_at_bots(url, "normal", searched=True) for _ in range(3)]
+    assert (await players[0].request("hint"))["t"] == "hint"  # the worker is up
+    with frozen(the_worker(server.searches)):
+        thinking = await players[0].send("hint")  # on the frozen worker
+        await until(lambda: running(server.searches) == 1)
+        queued = await players[1].send("hint")
+        await until(lambda: len(server.searches.waiting) == 1)
+        refused = await players[2].request("hint")
+        assert refused["t"] == "error" and refused["code"] == "busy", refused
+        assert "ask again" in refused["message"]
+        assert not [r for r in caplog.records if "busy" in r.getMessage()]
+    for player, rid in ((players[0], thinking), (players[1], queued)):
+        assert (await player.next(lambda m, rid=rid: m.get("rid") == rid))["t"] == "hint"
+    assert (await players[2].request("hint"))["t"] == "hint"  # room again
+    await close_all(*players)
+
+
+@pytest.mark.parametrize("config", [{"search_workers": 1, "bot_delay": 1.0}], indirect=True)
+async def test_a_hard_bot_whose_search_fails_plays_as_the_normal_bot(
+    server: GotherServer, url: str, caplog: pytest.LogCaptureFixture
+):
+    """Frozen within the second before the next move's search is sent, so that search is
+    the one on the killed worker."""
+    watcher, first = await watch_hard_bots(url)  # the worker is up: it searched that move
+    killed = the_worker(server.searches)
+    with caplog.at_level(logging.WARNING, "gother.server"), frozen(killed):
+        await until(lambda: running(server.searches) == 1)  # the next move's search
+        os.kill(killed, signal.SIGKILL)
+        moved = await next_state(watcher, first["seq"])  # the table went on
+    assert moved["view"]["log"] != first["view"]["log"]
+    said = [r.getMessage() for r in caplog.records if "normal bot moves" in r.getMessage()]
+    assert len(said) == 1 and "hard bot's search failed" in said[0], said
+    await watcher.close()
+
+
+async def spam_hints(player: Client, stop: asyncio.Event) -> int:
+    """Ask hints back to back until `stop`, playing nothing; how many were answered."""
+    answered = 0
+    while not stop.is_set():
+        reply = await player.request("hint")
+        assert reply["t"] == "hint" or reply["code"] in ("busy", "rate_limited"), reply
+        answered += reply["t"] == "hint"
+        if reply["t"] == "error":  # refused: the others are being thought, ask soon again
+            await asyncio.sleep(0.05)
+    return answered
+
+
+@pytest.mark.parametrize("config", [ONE_WORKER], indirect=True)
+async def test_a_hard_bot_table_keeps_its_pace_while_hints_are_asked_back_to_back(
+    server: GotherServer, url: str, caplog: pytest.LogCaptureFixture
+):
+    """Its moves' searches go ahead of every hint: a move waits for at most the hint being
+    thought, never for the queue, and no move gives way to the normal bot."""
+    spammers = [await seated_at_bots(url, "normal", searched=True) for _ in range(4)]
+    watcher, state = await watch_hard_bots(url)
+    stop = asyncio.Event()
+    spam = [asyncio.create_task(spam_hints(p, stop)) for p in spammers]
+    with caplog.at_level(logging.WARNING, "gother.server"):
+        since, gaps = time.monotonic(), []
+        while len(gaps) < 6 and state["view"]["phase"] != "over":
+            state = await next_state(watcher, state["seq"])
+            now = time.monotonic()
+            gaps.append(now - since)
+            since = now
+        stop.set()
+        answered = await asyncio.wait_for(asyncio.gather(*spam), TIMEOUT)
+    assert sum(answered) >= 3, answered  # hints were thought meanwhile
+    # a move: its own search, at most one hint ahead of it, and a busy machine's slack
+    assert max(gaps) <= THINK_TIME + HINT_TIME + 1.5, gaps
+    assert not [r for r in caplog.records if "normal bot moves" in r.getMessage()]
+    await close_all(watcher, *spammers)

@@ -1,0 +1,210 @@
+"""The connection flow as a plain class, without Textual: where the client goes after each
+thing the server says (welcome, joined, watching, left, a refusal), and which seat tokens
+it keeps."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from gother_tui.core.asked import Asked
+from gother_tui.core.flow import Ask, Flow, Step
+from gother_tui.core.identity import file_for
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from protocol import PROTOCOL_VERSION
+from protocol import server_messages as sm
+from server.edge.identity import proves
+from tests.tui.viewkit import TABLE, TOKEN
+
+URL = "ws://flow.invalid:8765"
+
+
+@pytest.fixture
+def store(tmp_path) -> SeatStore:
+    return SeatStore(tmp_path / "seats.json")
+
+
+def flow(store: SeatStore, **options: Any) -> Flow:
+    return Flow(ClientOptions(url=URL, **{"name": "Raven", **options}), store)
+
+
+def joined(table: str = TABLE, token: str = TOKEN) -> sm.Joined:
+    return sm.Joined(table=table, seat=0, token=token, cards=())
+
+
+def error(code: str, message: str = "no") -> sm.Error:
+    return sm.Error(code=code, message=message)
+
+
+def asked(t: str, **fields: Any) -> Asked:
+    return Asked(1, t, fields)
+
+
+def test_every_connection_starts_with_hello_and_the_servers_password(store):
+    key = store.key("Raven").public  # the player's lasting identity, named in every hello
+    assert flow(store).hello() == Ask("hello", {"v": PROTOCOL_VERSION, "name": "Raven", "key": key})
+    with_password = flow(store, password="s3cret").hello()
+    assert with_password is not None and with_password.fields["password"] == "s3cret"
+
+
+def test_the_first_welcome_resumes_a_saved_seat(store):
+    store.save(URL, TABLE, TOKEN, "Raven")
+    assert flow(store).welcomed() == Step(ask=Ask("resume", {"token": TOKEN}))
+
+
+def test_the_first_welcome_goes_to_the_table_asked_for_else_the_lobby(store):
+    assert flow(store, table="t9", password="pw").welcomed() == Step(
+        ask=Ask("join", {"table": "t9", "password": "pw"})
+    )
+    assert flow(store, table="t9", watch=True).welcomed().ask == Ask("watch", {"table": "t9"})
+    assert flow(store).welcomed() == Step(go="lobby")
+
+
+def test_a_spectator_never_resumes_a_saved_seat(store):
+    store.save(URL, TABLE, TOKEN, "Raven")
+    assert flow(store, watch=True).welcomed() == Step(go="lobby")
+
+
+def test_a_seat_is_kept_and_resumed_after_a_loss(store):
+    f = flow(store)
+    f.welcomed()
+    assert f.seated(joined()) == Step(forget_view=True, go="table")
+    assert (f.table, f.seat) == (TABLE, 0)
+    assert store.find(URL, TABLE, "Raven") == (TABLE, TOKEN)
+    assert f.welcomed() == Step(ask=Ask("resume", {"token": TOKEN}))  # welcome again
+    assert f.seated(joined()) == Step(forget_view=False, go="table")  # the same table
+
+
+def test_a_spectator_watches_again_after_a_loss(store):
+    f = flow(store, watch=True)
+    f.welcomed()
+    f.watching(sm.Watching(table=TABLE, cards=()))
+    assert (f.table, f.seat) == (TABLE, None)
+    assert f.welcomed() == Step(ask=Ask("watch", {"table": TABLE}))
+    assert store.find(URL) is None  # a spectator has no token
+
+
+def test_leaving_forgets_the_seat_and_shows_the_lobby(store):
+    f = flow(store)
+    f.seated(joined())
+    assert f.left() == Step(forget_view=True, go="lobby")
+    assert store.find(URL) is None and f.table is None
+    assert f.welcomed() == Step(go="lobby")  # not the first welcome: no --table again
+
+
+def test_a_bad_saved_token_is_forgotten_then_the_table_asked_for_is_joined(store):
+    store.save(URL, TABLE, "a-stale-token-from-before", "Raven")
+    f = flow(store, table=TABLE)
+    resume = f.welcomed()
+    assert resume.ask == Ask("resume", {"token": "a-stale-token-from-before"})
+    step = f.refused(asked("resume", **resume.ask.fields), error("bad_token"))
+    assert step.forget_view and step.ask == Ask("join", {"table": TABLE})
+    assert step.notice is not None and "no longer valid" in step.notice.text
+    assert store.find(URL) is None
+
+
+def test_another_refused_resume_keeps_the_token(store):
+    store.save(URL, TABLE, TOKEN, "Raven")
+    f = flow(store)
+    f.welcomed()
+    step = f.refused(asked("resume", token=TOKEN), error("rate_limited", "slow down"))
+    assert step == Step(notice=step.notice) and step.notice.text == "slow down"
+    assert store.find(URL) == (TABLE, TOKEN)
+
+
+def test_a_refused_hello_says_why_on_the_connecting_screen(store):
+    step = flow(store).refused(asked("hello"), error("bad_version", "this server speaks v1"))
+    assert step.detail == "The server refused us: this server speaks v1" and step.go is None
+    assert step.password is None
+
+
+@pytest.mark.parametrize("code", ["wrong_password", "too_many_attempts"])
+def test_a_server_that_wants_its_password_has_it_asked_and_no_hello_until_typed(store, code):
+    f = flow(store, password="guess", table="t9")
+    step = f.refused(asked("hello", password="guess"), error(code, "wrong password"))
+    assert step == Step(password="Wrong password.")
+    assert f.hello() is None  # a reconnect says nothing: it would spend a guess
+    typed = f.password_given("s3cret")
+    said = {"v": PROTOCOL_VERSION, "name": "Raven", "key": f.key.public, "password": "s3cret"}
+    assert typed == Ask("hello", said)
+    assert f.hello() == typed  # and every later connection says it too
+    assert f.welcomed().ask == Ask("join", {"table": "t9", "password": "guess"})  # the table's
+
+
+def test_a_refused_table_lands_in_the_lobby_with_the_reason(store):
+    f = flow(store, watch=True)
+    f.watching(sm.Watching(table=TABLE, cards=()))
+    gone = error("no_such_table", "there is no table 't1'")
+    step = f.refused(asked("watch", table=TABLE), gone)
+    assert step.go == "lobby" and step.why is not None and step.why[1] is gone
+    assert f.table is None  # in the lobby, so a later welcome does not watch it again
+    assert f.welcomed() == Step(go="lobby")
+
+
+def test_the_flow_needs_no_textual():
+    code = "import sys, gother_tui.core.flow; print('textual' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+# -- the lasting identity (issue 18, item 2) --------------------------------------------------
+
+
+def test_the_key_is_made_once_private_and_kept_beside_the_seats(store):
+    first = flow(store).key
+    path = store.path.parent / file_for("Raven")
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert flow(SeatStore(store.path)).key.public == first.public  # the same person next run
+
+
+def test_two_names_that_share_a_state_folder_are_two_people(store):
+    """Friends on one computer account keep one state folder, as their seat tokens always
+    did by name: each name plays under a key of its own, so neither takes the other's seat."""
+    raven, lenore = flow(store).key, flow(store, name="Lenore").key
+    assert raven is not None and lenore is not None and raven.public != lenore.public
+    assert flow(SeatStore(store.path), name="Lenore").key.public == lenore.public
+
+
+def test_a_challenge_is_proved_with_the_key_and_the_server_checks_it(store):
+    challenge = bytes(range(32))
+    me = flow(store)
+    step = me.welcomed(challenge)
+    assert step.ask is not None and step.ask.t == "prove"
+    signature = step.ask.fields["signature"]
+    assert proves(me.key.public, challenge, signature)
+    assert not proves(me.key.public, bytes(32), signature)  # it signs that challenge only
+
+
+def test_proven_with_a_seat_held_resumes_it_by_table_without_a_token(store):
+    me = flow(store)
+    me.welcomed(bytes(32))
+    held = (sm.HeldSeat(table="t2", seat=1), sm.HeldSeat(table="t9", seat=0))
+    assert me.proven(sm.Proven(identity="abc", seats=held)) == Step(
+        ask=Ask("resume", {"table": "t2"})
+    )
+    asked_for = flow(store, table="t9")
+    asked_for.welcomed(bytes(32))
+    assert asked_for.proven(sm.Proven(identity="abc", seats=held)).ask == Ask(
+        "resume", {"table": "t9"}
+    )
+
+
+def test_a_saved_token_goes_first_and_no_seat_held_means_the_lobby(store):
+    me = flow(store)
+    assert me.proven(sm.Proven(identity="abc")) == Step(go="lobby")
+    store.save(URL, TABLE, TOKEN, "Raven")
+    held = (sm.HeldSeat(table="t2", seat=1),)
+    assert flow(store).proven(sm.Proven(identity="abc", seats=held)).ask == Ask(
+        "resume", {"token": TOKEN}
+    )
+
+
+def test_a_refused_proof_plays_on_anonymously(store):
+    me = flow(store, table="t9")
+    step = me.refused(asked("prove"), error("bad_signature", "that signature does not prove"))
+    assert step.notice is not None and "does not prove" in step.notice.text
+    assert step.ask == Ask("join", {"table": "t9"})

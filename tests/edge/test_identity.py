@@ -1,0 +1,216 @@
+"""Lasting identities (issue 18, item 2, and the names of item 3) on a real server: a client
+names an Ed25519 key in `hello`, signs the challenge of `welcome` in `prove`, and from then on
+its seats and its name hang on that identity. A player who quits and comes back on a new
+connection is back in their seat without a token; a forged or replayed signature is refused
+and the connection stays anonymous; a name belongs to the first identity that sat under it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from hypothesis import given
+from hypothesis import strategies as st
+
+from protocol import PROTOCOL_VERSION
+from protocol.constants import NAME_KEPT_DAYS, PROVE_CONTEXT
+from protocol.errors import ProtocolError
+from server.edge.app import GotherServer, ServerConfig
+from server.edge.identity import Names, identity_of, proves
+from server.tables.store import Store
+from tests.kits.netkit import Client, close_all
+
+
+def public(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+async def hello(url: str, name: str, key: Ed25519PrivateKey) -> tuple[Client, dict[str, Any]]:
+    """A connection that said hello naming `key`, and the welcome (with its challenge)."""
+    client = await Client.connect(url)
+    welcome = await client.request("hello", v=PROTOCOL_VERSION, name=name, key=public(key))
+    assert welcome["t"] == "welcome", welcome
+    return client, welcome
+
+
+async def proven(url: str, name: str, key: Ed25519PrivateKey) -> tuple[Client, dict[str, Any]]:
+    """A connection proved to be `key`, and the `proven` reply."""
+    client, welcome = await hello(url, name, key)
+    signature = key.sign(PROVE_CONTEXT + welcome["challenge"])
+    reply = await client.request("prove", signature=signature)
+    assert reply["t"] == "proven", reply
+    return client, reply
+
+
+async def started_table(url: str, key: Ed25519PrivateKey) -> tuple[str, Client]:
+    """A game of three (two bots) dealt with `key`'s player at seat 0."""
+    host = await Client.connect(url, "Host")
+    table = (await host.request("create", name="Crypt", seats=3, bots=2))["table"]
+    await host.close()
+    ann, _ = await proven(url, "Ann", key)
+    joined = await ann.request("join", table=table, seat=0)
+    assert joined["t"] == "joined", joined
+    await ann.state(lambda v: v["phase"] != "lobby")
+    return table, ann
+
+
+async def test_a_player_who_quits_and_proves_again_is_back_in_their_seat(url):
+    key = Ed25519PrivateKey.generate()
+    table, ann = await started_table(url, key)
+    await ann.close()
+
+    back, reply = await proven(url, "Ann", key)
+    assert reply["identity"] == identity_of(public(key))
+    assert reply["seats"] == [{"table": table, "seat": 0}]
+    joined = await back.request("resume", table=table)
+    assert joined["t"] == "joined" and joined["seat"] == 0, joined
+    view = await back.state(lambda v: v["players"][0]["connected"])
+    assert view["you"]["seat"] == 0
+    # the fresh token opens the seat too; nothing told this person to "resume with a token"
+    again = await Client.connect(url, "Ann")
+    assert (await again.request("resume", token=joined["token"]))["seat"] == 0
+    assert not any("token" in m.get("message", "") for m in back.received if m["t"] == "error")
+    await close_all(back, again)
+
+
+async def test_joining_the_started_table_where_one_sits_gives_the_seat_back(url):
+    key = Ed25519PrivateKey.generate()
+    table, ann = await started_table(url, key)
+    await ann.close()
+    back, _ = await proven(url, "Ann", key)
+    joined = await back.request("join", table=table)
+    assert joined["t"] == "joined" and joined["seat"] == 0, joined
+    await back.state(lambda v: v["players"][0]["connected"] and v["you"]["seat"] == 0)
+    await back.close()
+
+
+async def test_a_seat_held_by_an_identity_survives_a_restart(config: ServerConfig):
+    key = Ed25519PrivateKey.generate()
+    first = GotherServer(config)
+    await first.start()
+    table, ann = await started_table(f"ws://127.0.0.1:{first.port}", key)
+    await ann.close()
+    await first.close()
+    again = GotherServer(replace(config, port=0))
+    await again.start()
+    try:
+        back, reply = await proven(f"ws://127.0.0.1:{again.port}", "Ann", key)
+        assert reply["seats"] == [{"table": table, "seat": 0}]
+        assert (await back.request("resume", table=table))["seat"] == 0
+        await back.close()
+    finally:
+        await again.close()
+
+
+async def test_a_forged_signature_is_refused_and_the_connection_stays_anonymous(url):
+    key, forger = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    table, ann = await started_table(url, key)
+    await ann.close()
+
+    thief, welcome = await hello(url, "Ann", key)  # claims Ann's key, cannot sign for it
+    forged = forger.sign(PROVE_CONTEXT + welcome["challenge"])
+    refused = await thief.request("prove", signature=forged)
+    assert refused["t"] == "error" and refused["code"] == "bad_signature", refused
+    # one try a challenge: the right signature is not accepted after a wrong one either
+    late = await thief.request("prove", signature=key.sign(PROVE_CONTEXT + welcome["challenge"]))
+    assert late["t"] == "error" and late["code"] == "bad_message", late
+    for ask in ({"t": "resume", "table": table}, {"t": "join", "table": table}):
+        reply = await thief.request(ask.pop("t"), **ask)
+        assert reply["t"] == "error" and reply["code"] in ("bad_token", "already_started")
+    await thief.close()
+
+
+async def test_a_signature_replayed_from_another_connection_is_refused(url):
+    key = Ed25519PrivateKey.generate()
+    watcher, welcome = await hello(url, "Ann", key)
+    signature = key.sign(PROVE_CONTEXT + welcome["challenge"])  # seen by an eavesdropper
+    assert (await watcher.request("prove", signature=signature))["t"] == "proven"
+    thief, _ = await hello(url, "Ann", key)
+    refused = await thief.request("prove", signature=signature)
+    assert refused["t"] == "error" and refused["code"] == "bad_signature", refused
+    await close_all(watcher, thief)
+
+
+async def test_an_old_client_without_a_key_plays_as_before(url):
+    old = await Client.connect(url)
+    welcome = await old.request("hello", v=PROTOCOL_VERSION, name="Old")
+    assert welcome["t"] == "welcome" and "challenge" not in welcome
+    proved = await old.request("prove", signature=bytes(64))
+    assert proved["t"] == "error" and proved["code"] == "bad_message"
+    by_table = await old.request("resume", table="nowhere")
+    assert by_table["t"] == "error" and by_table["code"] == "bad_token"
+    await old.close()
+
+
+async def test_a_name_belongs_to_the_first_identity_that_sat_under_it(url):
+    key = Ed25519PrivateKey.generate()
+    _, ann = await started_table(url, key)
+    host = await Client.connect(url, "Host")
+    other = (await host.request("create", name="Other", seats=3, bots=1))["table"]
+    await host.close()
+
+    for name in ("Ann", "ANN", "\u0410nn"):  # the name, and look-alikes of it (a Cyrillic A)
+        impostor, _ = await proven(url, name, Ed25519PrivateKey.generate())
+        anonymous = await Client.connect(url, name)
+        for client in (impostor, anonymous):
+            reply = await client.request("join", table=other)
+            assert reply["t"] == "error" and reply["code"] == "name_taken", (name, reply)
+            assert "belongs to another player" in reply["message"]
+        await close_all(impostor, anonymous)
+    owner, _ = await proven(url, "Ann", key)  # the owner sits anywhere under it
+    assert (await owner.request("join", table=other))["t"] == "joined"
+    await close_all(ann, owner)
+
+
+async def test_the_host_releases_a_name(config: ServerConfig):
+    key = Ed25519PrivateKey.generate()
+    first = GotherServer(config)
+    await first.start()
+    _, ann = await started_table(f"ws://127.0.0.1:{first.port}", key)
+    await ann.close()
+    await first.close()
+    again = GotherServer(replace(config, port=0, release_names=("ann",)))
+    await again.start()
+    try:
+        url = f"ws://127.0.0.1:{again.port}"
+        host = await Client.connect(url, "Host")
+        table = (await host.request("create", name="New", seats=3, bots=1))["table"]
+        newcomer, _ = await proven(url, "Ann", Ed25519PrivateKey.generate())
+        assert (await newcomer.request("join", table=table))["t"] == "joined"
+        await close_all(host, newcomer)
+    finally:
+        await again.close()
+
+
+def test_a_name_unused_for_the_kept_days_is_free_again(tmp_path):
+    now = [1_000_000.0]
+    names = Names(Store(str(tmp_path / "games.db")), clock=lambda: now[0])
+    names.use("Ann", "first")
+    names.check("Ann", "first")
+    with pytest.raises(ProtocolError) as refused:
+        names.check("\u0410nn", "second")
+    assert refused.value.code == "name_taken"
+    now[0] += NAME_KEPT_DAYS * 86400 + 1
+    names.check("Ann", "second")  # long unused: anyone may take it
+    names.use("Ann", "second")
+    assert names.owner("ANN") == "second"
+
+
+KEY = Ed25519PrivateKey.generate()
+
+
+@given(challenge=st.binary(min_size=32, max_size=32), flip=st.integers(0, 64 * 8 - 1))
+def test_a_signature_with_any_bit_changed_proves_nothing(challenge: bytes, flip: int):
+    signature = KEY.sign(PROVE_CONTEXT + challenge)
+    assert proves(public(KEY), challenge, signature)
+    bent = bytearray(signature)
+    bent[flip // 8] ^= 1 << (flip % 8)
+    assert not proves(public(KEY), challenge, bytes(bent))
+
+
+@given(key=st.binary(min_size=32, max_size=32), signature=st.binary(min_size=64, max_size=64))
+def test_made_up_keys_and_signatures_prove_nothing(key: bytes, signature: bytes):
+    assert not proves(key, bytes(32), signature)  # never raises: an invalid key is a refusal

@@ -1,0 +1,105 @@
+"""The standings read back from the store: stored outcomes, cover marks on moves, and the
+rebuild a server runs at start from its database file."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+
+from protocol import ProtocolError
+from server.ratings.archive import rebuild
+from server.ratings.host import HostStandings
+from server.ratings.identity import PlayerId
+from server.ratings.outcome import Outcome, SeatResult
+from server.ratings.standings import Standings
+from server.tables.store import SeatRecord, Store
+
+ANN, EASY = PlayerId("name:Ann"), PlayerId("bot:easy")
+FIXTURES = Path(__file__).parents[1] / "tables" / "fixtures"  # the store's own
+
+
+def outcome(table: str, n: int) -> Outcome:
+    seats = (
+        SeatResult(ANN, 21, 0.75, "Ann"),
+        SeatResult(EASY, 4, 1.0, "Easy"),
+        SeatResult(EASY, 9, 1.0, "Easy"),
+    )
+    return Outcome(table, n, f"2026-12-01T21:00:0{n}.000000", seats, (0,))
+
+
+def stored_games(path: str) -> Store:
+    store = Store(path)
+    for n in (1, 2):
+        store.start_game("t1", n, seed=n)
+        store.add_move("t1", n, 0, 0, {"kind": "discard_fate", "card": 3})
+        store.add_move("t1", n, 1, 0, {"kind": "discard_fate", "card": 4}, cover=True)
+        store.finish_game("t1", n, outcome("t1", n).to_json())
+    store.start_game("t1", 3, seed=3)  # still being played: no outcome
+    return store
+
+
+def test_outcomes_and_cover_marks_come_back_from_the_store(tmp_path):
+    store = stored_games(str(tmp_path / "games.db"))
+    assert store.movers("t1", 1) == [(0, False), (0, True)]
+    rows = sorted(store.outcomes())
+    assert [(t, n) for t, n, _ in rows] == [("t1", 1), ("t1", 2)]
+    assert Outcome.from_json("t1", 1, json.loads(rows[0][2])) == outcome("t1", 1)
+
+
+def test_a_seat_keeps_the_game_its_player_left_in(tmp_path):
+    store = Store(str(tmp_path / "games.db"))
+    store.save_seats("t1", [SeatRecord(0, "Ann", None, "heuristic", None, left_game=2)])
+    assert store.db.execute("SELECT left_game FROM seats").fetchone() == (2,)
+
+
+def test_a_rebuild_from_the_database_file_equals_the_standings_of_its_games(tmp_path):
+    path = str(tmp_path / "games.db")
+    stored_games(path).close()
+    rebuilt = rebuild(path)
+    assert rebuilt.rows() == Standings.rebuild([outcome("t1", 1), outcome("t1", 2)]).rows()
+    assert rebuilt.records[ANN].games == 2 and rebuilt.records[EASY].games == 4
+
+
+def test_an_unreadable_outcome_is_left_out_and_logged(tmp_path, caplog):
+    path = str(tmp_path / "games.db")
+    store = stored_games(path)
+    store.db.execute("UPDATE games SET outcome = '{\"seats\": 7}' WHERE game_no = 2")
+    store.close()
+    with caplog.at_level(logging.ERROR, logger="gother.server"):
+        rebuilt = rebuild(path)
+    assert rebuilt.records[ANN].games == 1
+    assert "game 2 of table t1: its outcome cannot be read" in caplog.text
+
+
+def test_no_database_yet_is_empty_standings(tmp_path):
+    assert rebuild(str(tmp_path / "none.db")).rows() == []
+    assert rebuild(":memory:").rows() == []
+
+
+def test_games_played_out_before_outcomes_were_stored_are_replayed(tmp_path):
+    path = tmp_path / "games.db"
+    shutil.copy(FIXTURES / "schema0.db", path)  # done01 is over, mid001 is being played
+    rebuilt = rebuild(str(path))
+    assert set(rebuilt.records) == {PlayerId("name:P0"), PlayerId("name:P1"), PlayerId("name:P2")}
+    assert all(record.games == 1 for record in rebuilt.records.values())
+    assert sum(record.wins for record in rebuilt.records.values()) >= 1
+    assert rebuilt.rated == {("done01", 1)}
+
+
+async def test_a_rebuild_that_fails_refuses_the_standings_and_says_why(tmp_path, caplog):
+    store = stored_games(str(tmp_path / "games.db"))  # has games: a rebuild is due
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database at all" * 100)
+    host = HostStandings(str(garbage), store)
+    with caplog.at_level(logging.ERROR, logger="gother.server"):
+        host.start()
+        await host.when_rebuilt()
+    assert not host.rebuilding
+    with pytest.raises(ProtocolError) as refused:
+        host.page(0, rid=3)
+    assert refused.value.code == "no_standings"
+    assert "could not be rebuilt from the archive: the rebuild exited with 1" in caplog.text

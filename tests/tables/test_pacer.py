@@ -1,0 +1,81 @@
+"""The asyncio side of pacing (server/tables/pacer.py) on the real event loop: bots play by
+themselves, and a bot that thinks long does it in a worker process, off the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from server.searches import Searches
+from server.tables.pacer import Pacer
+from server.tables.table import Table
+from tests.kits.netkit import TIMEOUT
+from tests.kits.tablekit import make_table
+
+
+async def test_a_bot_that_thinks_long_leaves_the_loop_to_the_other_tables():
+    """An ISMCTS move takes half a second of search; meanwhile a heuristic table on the
+    same loop goes on playing. On the loop itself it could not make a single move."""
+    moves: list[str] = []
+    first_slow_move = asyncio.Event()
+
+    def moved(table: Table) -> None:
+        moves.append(table.id)
+        if table.id == "slow":
+            first_slow_move.set()
+        pacer.arm(table)
+
+    searches = Searches(workers=1)
+    pacer = Pacer(moved, searches, ended=lambda table: None)  # all-bot tables: no votes
+    slow = make_table(time.monotonic, bots=3, bot_kind="ismcts", table_id="slow")
+    quick = make_table(time.monotonic, bots=3, table_id="quick")
+    for table in (slow, quick):
+        table.settings.bot_delay = 0.0
+        assert table.start_if_full()
+    assert slow.seats[0] is not None and slow.seats[0].bot_kind == "ismcts"
+    pacer.arm(slow)  # armed first: its bot starts thinking first
+    pacer.arm(quick)
+    try:
+        await asyncio.wait_for(first_slow_move.wait(), TIMEOUT)
+    finally:
+        pacer.close()
+        searches.close()
+    assert moves.index("slow") >= 3, moves
+
+
+async def test_a_bot_that_fails_never_stalls_its_table(monkeypatch, caplog):
+    """A bot that raises, or a seat's bot this server cannot make, is logged and the table
+    plays on: the timer is armed again after every move (once it stayed disarmed for good)."""
+    from server.bots.heuristic import HeuristicBot
+
+    def broken(self: HeuristicBot, view: object) -> None:
+        raise RuntimeError("a bug in the bot")
+
+    monkeypatch.setattr(HeuristicBot, "choose", broken)
+    moved_twice = asyncio.Event()
+    moves: list[int] = []
+
+    def moved(table: Table) -> None:
+        moves.append(table.seq)
+        if len(moves) >= 6:
+            moved_twice.set()
+        pacer.arm(table)
+
+    searches = Searches(workers=1)
+    pacer = Pacer(moved, searches, ended=lambda table: None)
+    table = make_table(time.monotonic, bots=3, table_id="buggy")
+    table.settings.bot_delay = 0.0
+    assert table.start_if_full()
+    seat = table.seats[1]
+    assert seat is not None
+    seat.bot_kind = "clairvoyant"  # no such bot: the normal one plays that seat
+    pacer.arm(table)
+    try:
+        await asyncio.wait_for(moved_twice.wait(), TIMEOUT)
+    finally:
+        pacer.close()
+        searches.close()
+    assert moves == sorted(moves) and table.seq >= 6  # the game went on, move after move
+    logged = [r.getMessage() for r in caplog.records]
+    assert any("heuristic bot failed" in line for line in logged), logged
+    assert any("no bot 'clairvoyant'" in line for line in logged), logged

@@ -1,0 +1,64 @@
+"""Record builds are bounded (issue 18, item 6), on a real server: a record once made is
+served from the cache for free; a build is charged to the asker and to the server's share
+of time for builds, so a flood of requests for records nobody else wants is refused with
+`rate_limited` (saying when to try again) while everyone else is answered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from server.edge.app import GotherServer, ServerConfig
+from tests.kits.netkit import Client, close_all
+from tests.kits.tablekit import finished_games
+
+
+async def serving(db: Path, **fields: object) -> GotherServer:
+    config = ServerConfig(host="127.0.0.1", port=0, db=str(db), bot_delay=0.0)
+    for key, value in fields.items():
+        setattr(config, key, value)
+    server = GotherServer(config)
+    await server.start()
+    return server
+
+
+async def test_a_flood_of_builds_is_refused_once_the_servers_share_is_spent(tmp_path):
+    ids = finished_games(tmp_path / "games.db", 6)
+    # a share so small that one build uses it up for a long while
+    server = await serving(tmp_path / "games.db", record_share=1e-6, record_burst=0.0)
+    try:
+        url = f"ws://127.0.0.1:{server.port}"
+        flooder = await Client.connect(url, "Flood")
+        first = await flooder.request("record", table=ids[0])
+        assert first["t"] == "record" and first["part"] == 0, first
+        for table in ids[1:]:
+            refused = await flooder.request("record", table=table)
+            assert refused["t"] == "error" and refused["code"] == "rate_limited", refused
+            assert "busy making other records: try again in" in refused["message"]
+        again = await flooder.request("record", table=ids[0], part=1)  # made: from the cache
+        assert again["t"] == "record" and again["part"] == 1, again
+        honest = await Client.connect(url, "Honest")  # everyone else is answered
+        assert (await honest.request("list"))["t"] == "tables"
+        cached = await honest.request("record", table=ids[0])
+        assert cached["data"] == first["data"]
+        await close_all(flooder, honest)
+    finally:
+        await server.close()
+
+
+async def test_a_build_is_charged_to_the_asker(tmp_path):
+    ids = finished_games(tmp_path / "games.db", 8)
+    server = await serving(tmp_path / "games.db", record_share=100.0, record_burst=100.0)
+    try:
+        url = f"ws://127.0.0.1:{server.port}"
+        asker = await Client.connect(url, "Asker")
+        answers = [await asker.request("record", table=table) for table in ids]
+        # a budget of 100, 5 a part: 8 parts would pass; with 20 more a build, about 4
+        served = [a for a in answers if a["t"] == "record"]
+        assert 4 <= len(served) <= 5, answers
+        assert answers[: len(served)] == served  # then the asker must wait
+        assert all(a["code"] == "rate_limited" for a in answers[len(served) :]), answers
+        other = await Client.connect(url, "Other")  # its own budget: a record for it too
+        assert (await other.request("record", table=ids[-1]))["t"] == "record"
+        await close_all(asker, other)
+    finally:
+        await server.close()

@@ -1,0 +1,171 @@
+"""Reviews through a real server (`review`): a finished game's decisions of one seat, judged
+in the worker processes, kept once thought, and refused clearly when there is nothing to
+review or no room to think it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from protocol import server_messages
+from tests.bots.test_searches import frozen, running, the_worker, until
+from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
+
+SHORT = {"round_cap": 1}  # a round: a review of it is a few seconds of search
+
+
+async def finished_table(url: str) -> tuple[str, Client]:
+    """A game of one network player (seat 0, its first legal moves) and two bots, over."""
+    host = await Client.connect(url, "Host")
+    created = await host.request("create", name="Done", seats=3, bots=2, variants=SHORT)
+    table = created["table"]
+    await host.close()
+    player = await Client.connect(url, "Player")
+    assert (await player.request("join", table=table, seat=0))["t"] == "joined"
+    await play_to_end(player)
+    return table, player
+
+
+async def reviewed(client: Client, **fields: object) -> dict:
+    """The reply to a `review`, waited for as long as a slow machine may think it."""
+    rid = await client.send("review", **fields)
+    return await asyncio.wait_for(client.next(lambda m: m.get("rid") == rid), 120)
+
+
+async def test_a_review_judges_every_decision_of_the_seat_and_names_the_costliest(server, url):
+    table, player = await finished_table(url)
+    review = await reviewed(player, table=table, seat=0)
+    assert review["t"] == "review", review
+    parsed = server_messages.parse(review)
+    assert isinstance(parsed, server_messages.Review)
+    _, moves = server.store.game(table, 1)
+    ours = [step for step, (seat, _) in enumerate(moves) if seat == 0]
+    assert [m["step"] for m in review["moments"]] == ours  # every decision, in order
+    for moment in review["moments"]:
+        assert moment["played"] == moves[moment["step"]][1]
+        assert moment["why"] and "\n" not in moment["why"]
+        if moment["advised"] == moment["played"]:
+            assert moment["cost"] == 0
+    costs = {m["step"]: m["cost"] for m in review["moments"]}
+    dear = review["costliest"]
+    assert len(dear) <= 3
+    assert all(costs[c["step"]] > 0 for c in dear)
+    top = sorted((c for c in costs.values() if c > 0), reverse=True)[:3]
+    assert [costs[c["step"]] for c in dear] == top
+    assert all(c["sentence"].startswith("Round 1: you ") for c in dear)
+    await player.close()
+
+
+async def test_a_review_once_thought_is_kept_and_answered_to_anyone_at_once(server, url):
+    table, player = await finished_table(url)
+    first = await reviewed(player, table=table, seat=1)  # a bot's seat may be reviewed too
+    assert first["t"] == "review", first
+    watcher = await Client.connect(url, "Watcher")
+    searched = server.searches.submit
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a kept review was thought again")
+
+    server.searches.submit = no_search  # type: ignore[assignment]
+    try:
+        again = await watcher.request("review", table=table, game=1, seat=1)
+    finally:
+        server.searches.submit = searched  # type: ignore[method-assign]
+    assert again["t"] == "review"
+    assert {k: v for k, v in again.items() if k != "rid"} == {
+        k: v for k, v in first.items() if k != "rid"
+    }
+    await close_all(player, watcher)
+
+
+async def test_no_review_of_a_game_in_progress_nor_of_a_seat_the_table_lacks(server, url):
+    host = await Client.connect(url, "Host")
+    running = (await host.request("create", name="Live", seats=3, bots=3))["table"]
+    await host.request("watch", table=running)
+    await host.state(lambda v: v["phase"] != "lobby")
+    refused = await host.request("review", table=running, seat=0)
+    assert refused["t"] == "error" and refused["code"] == "no_record", refused
+    assert "not over" in refused["message"]
+    no_seat = await host.request("review", table=running, seat=4)
+    assert no_seat["t"] == "error" and no_seat["code"] == "no_such_seat", no_seat
+    nowhere = await host.request("review", table="nosuch", seat=0)
+    assert nowhere["t"] == "error" and nowhere["code"] == "no_such_table", nowhere
+    shapeless = await host.request("review", table=running, seat="first")
+    assert shapeless["t"] == "error" and shapeless["code"] == "bad_message", shapeless
+    assert "seat" in shapeless["message"]
+    await host.close()
+
+
+@pytest.mark.parametrize("config", [{"search_workers": 1, "search_queue": 0}], indirect=True)
+async def test_a_review_the_searches_have_no_room_for_is_busy_at_once(server, url):
+    """One worker, frozen while it holds the first review's part, and no room to wait:
+    the next review is refused at once; the first is answered once the worker goes on."""
+    table, player = await finished_table(url)
+    server.searches.spawn_all()
+    other = await Client.connect(url, "Other")
+    with frozen(the_worker(server.searches)):
+        first = await player.send("review", table=table, seat=0)
+        await until(lambda: running(server.searches) == 1)
+        busy = await other.request("review", table=table, seat=1)
+        assert busy["t"] == "error" and busy["code"] == "busy", busy
+        assert "ask again" in busy["message"]
+        again = await player.request("review", table=table, seat=2)
+        assert again["t"] == "error" and again["code"] == "rate_limited", again  # one at a time
+    answer = await asyncio.wait_for(player.next(lambda m: m.get("rid") == first), 120)
+    assert answer["t"] == "review" and answer["seat"] == 0, answer
+    await close_all(player, other)
+
+
+@pytest.mark.parametrize("config", [{"search_workers": 1}], indirect=True)
+async def test_past_two_reviews_thought_at_once_the_next_is_busy(server, url):
+    """Room in the queue, but two reviews already thought: a third would crowd out the
+    hints of the tables being played, so it is refused at once."""
+    table, player = await finished_table(url)
+    server.searches.spawn_all()
+    askers = [player] + [await Client.connect(url, f"Asker {n}") for n in (1, 2)]
+    with frozen(the_worker(server.searches)):
+        rids = [await askers[seat].send("review", table=table, seat=seat) for seat in (0, 1)]
+        await until(lambda: len(server.reviews.thinking) == 2)
+        busy = await askers[2].request("review", table=table, seat=2)
+        assert busy["t"] == "error" and busy["code"] == "busy", busy
+        assert "other reviews" in busy["message"]
+    for asker, rid in zip(askers, rids, strict=False):
+        answer = await asyncio.wait_for(asker.next(lambda m, rid=rid: m.get("rid") == rid), 120)
+        assert answer["t"] == "review", answer
+    await close_all(*askers)
+
+
+async def test_a_review_too_long_for_a_frame_is_refused_in_words(server, url, monkeypatch):
+    """Frames are at most 64 KiB; a game some 300 decisions long per seat would pass it. The
+    limit is lowered here so that a short game's review stands for that rare one."""
+    table, player = await finished_table(url)
+    monkeypatch.setattr("server.tables.review.MAX_FRAME", 200)
+    refused = await reviewed(player, table=table, seat=0)
+    assert refused["t"] == "error" and refused["code"] == "no_record", refused
+    assert "too long" in refused["message"]
+    assert (table, 1, 0) not in server.reviews.kept
+    await player.close()
+
+
+@pytest.mark.parametrize("config", [{"grace": 0.05}], indirect=True)
+async def test_a_review_leaves_out_the_moves_a_bot_made_in_the_players_place(server, url):
+    """The player makes one decision and goes; a bot covers the rest of the game."""
+    host = await Client.connect(url, "Host")
+    created = await host.request("create", name="Left", seats=3, bots=2, variants=SHORT)
+    await host.close()
+    player = await Client.connect(url, "Player")
+    table = created["table"]
+    assert (await player.request("join", table=table, seat=0))["t"] == "joined"
+    view = await player.state(lambda v: v["legal"] is not None)
+    assert (await player.request("move", move=first_legal_move(view["legal"])))["t"] == "state"
+    await player.close()  # away: past the grace, a bot plays the seat to the end
+    friend = await Client.connect(url, "Friend")
+    await friend.request("watch", table=table)
+    await friend.state(lambda v: v["phase"] == "over")
+    movers = server.store.movers(table, 1)
+    mine = [step for step, (seat, cover) in enumerate(movers) if seat == 0 and not cover]
+    assert mine and any(seat == 0 and cover for seat, cover in movers)  # both kinds made
+    review = await reviewed(friend, table=table, seat=0)
+    assert [m["step"] for m in review["moments"]] == mine, review
+    await friend.close()

@@ -1,0 +1,135 @@
+"""The table core (server/tables/table.py) and its fan-out (fanout.py), without a network:
+the core changes and records, sends nothing and arms nothing; a change is written to the
+store before it is applied (Principle 6); one publish tells everyone."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from protocol import ProtocolError, server_messages
+from server.game import REFEREE, Game, MoveError, move_from_wire, view
+from server.tables.fanout import publish
+from server.tables.store import ChatLine, Store
+from server.tables.table import StoreFailed
+from tests.kits.netkit import first_legal_move
+from tests.kits.tablekit import FakeClock, Keeper, make_table, play_one, seat_players
+from tests.test_layering import ROOT, imported_modules
+
+
+@pytest.mark.parametrize("module", ["table.py", "pace.py"])
+def test_the_core_and_the_pace_know_no_event_loop_and_no_socket(module):
+    imported = imported_modules(ROOT / "server" / module)
+    assert not imported & {"asyncio", "websockets", "socket", "threading"}
+
+
+def test_states_and_chat_lines_are_built_in_the_fanout_only():
+    """Fan-out in one place: no other server module makes a `state` or a `chat` frame."""
+    makers = {
+        path.name
+        for path in sorted((ROOT / "server").glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in {"State", "Chat"}
+    }
+    assert makers == {"fanout.py"}
+
+
+def test_changes_send_nothing_until_published_and_each_is_one_state_number():
+    clock = FakeClock()
+    table = make_table(clock, bots=1)
+    p0, p1 = seat_players(table)
+    watcher = Keeper("Watcher")
+    table.watch(watcher)
+    assert table.seq == 2  # two joins
+    assert table.start_if_full() and table.seq == 3
+    play_one(table)
+    assert table.seq == 4
+    table.say(p0, "hello")
+    assert table.seq == 4 and table.chat[-1] == ChatLine("P0", "hello")  # chat is not a state
+    assert not table.disconnected(watcher) and not table.leave(watcher)  # a spectator
+    assert table.seq == 4
+    assert p0.received == p1.received == watcher.received == []
+
+
+def test_publish_builds_each_seats_view_shares_one_with_spectators_and_answers_the_mover():
+    clock = FakeClock()
+    table = make_table(clock, bots=1)
+    p0, p1 = seat_players(table)
+    watchers = [Keeper("W1"), Keeper("W2")]
+    for watcher in watchers:
+        table.watch(watcher)
+    table.start_if_full()
+    publish(table, mover=p0, rid=7)
+    (own,), (other,) = p0.received, p1.received
+    assert isinstance(own, server_messages.State) and isinstance(other, server_messages.State)
+    assert (own.seq, own.rid, other.seq, other.rid) == (table.seq, 7, table.seq, None)
+    assert own.view.you is not None and own.view.you.seat == 0
+    assert other.view.you is not None and other.view.you.seat == 1
+    assert own.view.you.hand != other.view.you.hand
+    (first,), (second,) = (w.received for w in watchers)
+    assert first is second  # one spectator view for all of them
+    assert first.rid is None and first.view.you is None and first.seq == table.seq
+
+
+def file_store(tmp_path) -> Store:
+    return Store(str(tmp_path / "games.db"))
+
+
+def test_a_move_is_written_to_the_store_before_it_is_applied(tmp_path):
+    clock = FakeClock()
+    store = file_store(tmp_path)
+    table = make_table(clock, store=store)
+    seat_players(table)
+    table.start_if_full()
+    assert table.game is not None
+    wire = first_legal_move(table.wire_view(0).to_wire()["legal"])
+    before = (view(table.game, REFEREE), len(table.game.moves))
+
+    store.db.execute("PRAGMA query_only = ON")  # every write now fails, as on a full disk
+    with pytest.raises(StoreFailed) as refused:
+        table.move(0, wire)
+    assert refused.value.code == "store_failed" and refused.value.table is table
+    assert (view(table.game, REFEREE), len(table.game.moves)) == before
+    assert table.stopped is not None and table.wire_view(0).table.stopped == table.stopped
+    with pytest.raises(ProtocolError) as stopped:  # until a write lands, the table waits
+        table.move(0, wire)
+    assert stopped.value.code == "table_stopped"
+    assert not table.try_reopen() and table.stopped is not None
+
+    store.db.execute("PRAGMA query_only = OFF")
+    assert table.try_reopen() and table.stopped is None
+    table.move(0, wire)
+    seed, moves = store.game(table.id, table.game_no)
+    assert seed is not None and moves == [(0, wire)]
+    replayed = Game.replay(
+        table.deck, 3, seed, (move_from_wire(s, m) for s, m in moves), table.variants
+    )
+    assert view(replayed, REFEREE) == view(table.game, REFEREE)  # memory is what disk says
+
+
+def test_an_illegal_move_is_not_written(tmp_path):
+    clock = FakeClock()
+    store = file_store(tmp_path)
+    table = make_table(clock, store=store)
+    seat_players(table)
+    table.start_if_full()
+    with pytest.raises(MoveError) as refused:
+        table.move(1, {"kind": "draw", "source": "deck"})
+    assert refused.value.code == "not_your_turn"
+    assert store.game(table.id, table.game_no)[1] == []
+
+
+def test_a_deal_is_written_before_it_is_dealt(tmp_path):
+    clock = FakeClock()
+    store = file_store(tmp_path)
+    table = make_table(clock, store=store)
+    seat_players(table)
+    seats = list(table.seats)
+    store.db.execute("PRAGMA query_only = ON")
+    with pytest.raises(StoreFailed):
+        table.start_if_full()
+    assert table.game is None and table.game_no == 0 and table.seats == seats
+    assert table.stopped is not None  # and the table says why it waits

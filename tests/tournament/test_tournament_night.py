@@ -1,0 +1,386 @@
+"""A tournament night over a real server: players register, every round is seated by the
+standings on tables where bots fill the short ones, the next round starts when the last
+table of the one before ends, a player leaves a table and drops out, and the standings and
+every table can be followed by a spectator."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from server.edge.app import GotherServer, ServerConfig
+from server.edge.identity import identity_of
+from server.ratings.identity import player_id
+from tests.edge.test_identity import proven, public
+from tests.kits.netkit import Client, close_all
+from tests.kits.prockit import ServerProcess
+from tests.kits.tournamentkit import LEAVE, NIGHT, SHORT, Player, until
+from tests.tournament.test_pairing import brute_force_fewest_repeats
+
+
+def oracle_place_points(view: dict[str, Any]) -> list[float]:
+    """Points by place, worked out here from a final view: winners first, then by Goth
+    Points, 0 for the last place and one more a place, ties sharing their places' points."""
+    goth = [p["scores"]["goth"] for p in view["players"]]
+    key = [(seat in view["winner"], goth[seat]) for seat in range(len(goth))]
+    points = []
+    for seat in range(len(goth)):
+        above = sum(k > key[seat] for k in key)
+        tied = sum(k == key[seat] for k in key)
+        places = range(above, above + tied)
+        points.append(sum(len(goth) - 1 - p for p in places) / tied)
+    return points
+
+
+async def create(host: Client, **fields: Any) -> dict[str, Any]:
+    fields = {"name": "Big Night", "rounds": 3, "seats": 4, "variants": SHORT, **fields}
+    reply = await host.request("tournament_create", password=LEAVE, **fields)
+    assert reply["t"] == "tournament", reply
+    return reply
+
+
+async def register(url: str, tournament: str, names: list[str], leaver: str | None = None):
+    players = []
+    for name in names:
+        client = await Client.connect(url, name)
+        player = Player(client, 2 if name == leaver else None)
+        player.tournament = tournament
+        players.append(player)
+        reply = await client.request("tournament_join", tournament=tournament)
+        assert reply["t"] == "tournament" and name in reply["players"], reply
+    return players
+
+
+async def finish(host: Client, players: list[Player]) -> None:
+    for player in players:
+        player.task.cancel()
+    await close_all(host, *(p.client for p in players))
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_seven_player_night_of_three_rounds(url):
+    host = await Client.connect(url, "Host")  # the organiser, who also follows the standings
+    tournament = (await create(host))["id"]
+    names = [f"P{i}" for i in range(1, 8)]
+    players = await register(url, tournament, names, leaver="P2")
+    started = await host.request("tournament_start", tournament=tournament)
+    assert (started["phase"], started["round"]) == ("playing", 1)
+    final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    frames = [m for m in host.received if m["t"] == "tournament"]
+    # each round's tables as they were last shown (the message holds the round's own)
+    night = [[f for f in frames if f["round"] == r][-1]["tables"] for r in (1, 2, 3)]
+    assert night[2] == final["tables"]
+
+    # every round: everyone still in sits once, at tables of 4 seats where bots fill
+    rounds = [[t["players"] for t in round_] for round_ in night]
+    for number, tables in enumerate(rounds, 1):
+        expected = [n for n in names if number < 3 or n != "P2"]
+        assert sorted(p for t in tables for p in t) == sorted(expected)
+        assert all(3 <= len(t) <= 4 for t in tables)
+    for round_ in night:
+        assert all(t["bots"] == 4 - len(t["players"]) for t in round_)
+    assert all(t["over"] for t in final["tables"])
+
+    # no table-mates twice where it can be avoided: as few repeats as any seating has
+    for number in (2, 3):
+        met = {frozenset(p) for r in rounds[: number - 1] for t in r for p in combinations(t, 2)}
+        repeats = sum(frozenset(p) in met for t in rounds[number - 1] for p in combinations(t, 2))
+        ranked = [s["name"] for s in _frame_of_round(frames, number)["standings"]]
+        ranked = [p for p in ranked if p in {q for t in rounds[number - 1] for q in t}]
+        assert repeats == brute_force_fewest_repeats(ranked, 4, {p: 1 for p in met})
+        # Swiss-like: the leader of the standings opens the top table
+        assert ranked[0] == rounds[number - 1][0][0]
+
+    # a round starts when the last table of the round before ends: the round is shown with
+    # one table still playing, then with every table over, and only then is the next seated
+    for number in (1, 2):
+        shown = [[t["over"] for t in f["tables"]] for f in frames if f["round"] == number]
+        assert sum(not over for over in shown[-2]) == 1 and all(shown[-1]), shown
+    for player in players:
+        await player.heard_games_end(1 if player.leaves_in_round else 3)
+        kinds = [kind for kind, _ in player.heard]
+        if player.leaves_in_round is None:
+            assert kinds == ["joined", "over"] * 3
+            tables = [table for _, table in player.heard]
+            assert tables[0::2] == tables[1::2]  # each game ended before the next seat
+    leaver = players[1]
+    assert [kind for kind, _ in leaver.heard] == ["joined", "over", "joined"]
+
+    # the standings: points by place from the games the players saw end, then Goth Points
+    finals = {table: view for p in players for table, view in p.finals.items()}
+    assert set(finals) == {t["table"] for round_ in night for t in round_}
+    points = dict.fromkeys(names, 0.0)
+    goth = dict.fromkeys(names, 0)
+    for round_ in night:
+        for t in round_:
+            view = finals[t["table"]]
+            assert [p["bot"] for p in view["players"]][len(t["players"]) :] == [True] * t["bots"]
+            for seat, name in enumerate(t["players"]):
+                points[name] += oracle_place_points(view)[seat]
+                goth[name] += view["players"][seat]["scores"]["goth"]
+    rows = final["standings"]
+    assert {r["name"]: r["points"] for r in rows} == points
+    assert {r["name"]: r["goth"] for r in rows} == goth
+    assert all(r["player"] == player_id(r["name"], None) for r in rows)  # the ratings' key
+    assert [(r["points"], r["goth"]) for r in rows] == sorted(
+        ((r["points"], r["goth"]) for r in rows), reverse=True
+    )
+    assert {r["name"]: (r["games"], r["dropped"]) for r in rows} == {
+        n: (2, True) if n == "P2" else (3, False) for n in names
+    }
+    # the leaver's seat of round 2 was played on by a bot, under the leaver's name
+    left_at = leaver.heard[-1][1]
+    seat = next(t for t in night[1] if t["table"] == left_at)["players"].index("P2")
+    assert finals[left_at]["players"][seat]["bot"] is True
+
+    # a spectator follows any table of the night
+    watched = final["tables"][-1]["table"]
+    reply = await host.request("watch", table=watched)
+    assert reply["t"] == "watching", reply
+    view = await host.state(lambda v: v["table"]["id"] == watched)
+    assert view["phase"] == "over" and view["you"] is None
+    await finish(host, players)
+
+
+def _frame_of_round(frames: list[dict[str, Any]], number: int) -> dict[str, Any]:
+    """The first `tournament` frame that shows round `number` seated (its standings are
+    the ones that round was seated by)."""
+    return next(f for f in frames if f["round"] == number)
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_duplicate_deals_give_every_table_the_same_cards_seat_by_seat(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=1, duplicate=True))["id"]
+    names = [f"D{i}" for i in range(1, 9)]
+    players = await register(url, tournament, names)
+    await host.request("tournament_start", tournament=tournament)
+    final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    first, second = final["tables"]
+    views = {}
+    for player in players:
+        await player.heard_games_end(1)
+        table = player.heard[0][1]
+        views[(table, player.first_views[table]["you"]["seat"])] = player.first_views[table]
+    for seat in range(4):
+        one, other = views[(first["table"], seat)], views[(second["table"], seat)]
+        assert one["you"]["hand"] == other["you"]["hand"]
+        assert one["deck_count"] == other["deck_count"]
+    # seat by seat: each pair of players who held the same cards shares one match point
+    assert sum(r["match_points"] for r in final["standings"]) == 4.0
+    await finish(host, players)
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_bad_tournament_requests_get_a_reason_and_change_nothing(url):
+    host = await Client.connect(url, "Host")
+    other = await Client.connect(url, "Other")
+    wrong = await host.request(
+        "tournament_create", name="Night", rounds=2, seats=4, password="guess"
+    )
+    assert (wrong["t"], wrong["code"]) == ("error", "wrong_password")
+    tournament = (await create(host))["id"]
+    for request, fields, code in [
+        ("tournament_join", {"tournament": "nope"}, "no_such_tournament"),
+        ("tournament_start", {"tournament": tournament}, "not_organiser"),
+        ("tournament_drop", {"tournament": tournament}, "not_registered"),
+        ("tournament_create", {"name": "Night", "rounds": 2, "seats": 6}, "bad_message"),
+    ]:
+        reply = await other.request(request, **fields)
+        assert (reply["t"], reply["code"]) == ("error", code), reply
+        assert reply["message"]
+    alone = await host.request("tournament_start", tournament=tournament)
+    assert (alone["t"], alone["code"]) == ("error", "not_started")
+    after = await other.request("tournament_watch", tournament=tournament)
+    assert (after["phase"], after["players"], after["tables"]) == ("registering", [], [])
+    await close_all(host, other)
+
+
+async def test_a_server_whose_host_allows_none_runs_no_tournaments(url):
+    client = await Client.connect(url, "Host")
+    reply = await client.request(
+        "tournament_create", name="Night", rounds=2, seats=4, password=LEAVE
+    )
+    assert (reply["t"], reply["code"]) == ("error", "no_tournaments")
+    await client.close()
+
+
+async def test_gother_serve_gives_the_hosts_leave_from_a_file(tmp_path):
+    """`gother serve --tournament-password-file`: the leave reaches the server, off `ps`."""
+    leave = tmp_path / "leave"
+    leave.write_text(LEAVE + "\n")
+    server = await ServerProcess.start(
+        "--db", str(tmp_path / "games.db"), "--tournament-password-file", str(leave)
+    )
+    try:
+        client = await Client.connect(server.url, "Host")
+        for password, answer in [("guess", "error"), (LEAVE, "tournament")]:
+            reply = await client.request(
+                "tournament_create", name="Night", rounds=2, seats=4, password=password
+            )
+            assert reply["t"] == answer, reply
+        await client.close()
+    finally:
+        await server.terminate()
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_table_its_players_end_unfinished_lets_the_next_round_start(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=2, seats=3, variants={}))["id"]
+    ann, bea = [await Client.connect(url, n) for n in ("Ann", "Bea")]
+    for player in (ann, bea):
+        await player.request("tournament_join", tournament=tournament)
+    await host.request("tournament_start", tournament=tournament)
+    first = []
+    for player in (ann, bea):
+        joined = await player.next(lambda m: m["t"] == "joined")
+        first.append(joined["table"])
+        await player.state(lambda v: v["phase"] != "lobby")
+    assert first[0] == first[1]
+    await ann.request("end")
+    await bea.send("end")  # every human agrees: the table is closed
+    closed = await bea.next(lambda m: m["t"] == "closed")
+    assert closed["table"] == first[0]
+    second = await until(host, lambda m: m["t"] == "tournament" and m["round"] == 2)
+    assert [t["table"] for t in second["tables"]] != first[:1]
+    assert [(r["name"], r["games"]) for r in second["standings"]] == [("Ann", 0), ("Bea", 0)]
+    for player in (ann, bea):  # and both are seated at the new table
+        joined = await player.next(lambda m: m["t"] == "joined")
+        assert joined["table"] == second["tables"][0]["table"]
+    await close_all(host, ann, bea)
+
+
+async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
+    def night_server(**config: float) -> GotherServer:
+        db = str(tmp_path / "games.db")
+        return GotherServer(
+            ServerConfig(
+                host="127.0.0.1", port=0, db=db, bot_delay=0.0, tournament_password=LEAVE, **config
+            )
+        )
+
+    first = night_server()
+    await first.start()
+    url = f"ws://127.0.0.1:{first.port}"
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=2, seats=3))["id"]
+    players = []
+    for name in ("Ann", "Bea", "Cid", "Dee"):
+        player = Player(await Client.connect(url, name), plays_rounds=1)  # idle in round 2
+        players.append(player)
+        await player.client.request("tournament_join", tournament=tournament)
+    await host.request("tournament_start", tournament=tournament)
+    before = await until(host, lambda m: m["t"] == "tournament" and m["round"] == 2)
+    for player in players:
+        player.task.cancel()
+    await first.close()  # round 2 is being played: its players think
+    await close_all(*(p.client for p in players))
+
+    second = night_server(grace=0.0)  # the absent players' seats are covered at once
+    await second.start()
+    try:
+        watcher = await Client.connect(f"ws://127.0.0.1:{second.port}", "Eve")
+        after = await watcher.request("tournament_watch", tournament=tournament)
+        assert (after["phase"], after["round"], after["tables"]) == (
+            "playing",
+            2,
+            before["tables"],
+        )
+        assert after["players"] == before["players"] == ["Ann", "Bea", "Cid", "Dee"]
+
+        def results(frame):  # the order's last tie-break, the rating, is rebuilt meanwhile
+            rows = frame["standings"]
+            return {r["name"]: (r["points"], r["goth"], r["games"]) for r in rows}
+
+        assert results(after) == results(before)
+        assert all(games == 1 for _, _, games in results(after).values())
+        # the round's tables, restored, are played out by the bots that cover the absent
+        final = await until(watcher, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+        assert all(games == 2 for _, _, games in results(final).values())
+        # the creator is still its creator: it is begun, not someone else's to start
+        host = await Client.connect(f"ws://127.0.0.1:{second.port}", "Host")
+        again = await host.request("tournament_start", tournament=tournament)
+        assert again["code"] == "already_started", again
+        await close_all(watcher, host)
+    finally:
+        await second.close()
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_dropping_out_at_a_table_hands_the_seat_to_a_bot_that_plays_on(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=2, seats=3))["id"]
+    [stays] = await register(url, tournament, ["Ann"])
+    goes = await Client.connect(url, "Bea")  # registers, sits, and never moves
+    await goes.request("tournament_join", tournament=tournament)
+    await host.request("tournament_start", tournament=tournament)
+    table = (await goes.next(lambda m: m["t"] == "joined"))["table"]
+    dropped = await goes.request("tournament_drop", tournament=tournament)
+    assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
+    # the bot plays Bea's seat at once: the game ends without her, and round 2 is Ann's
+    final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    assert [t["players"] for t in final["tables"]] == [["Ann"]]
+    rows = {r["name"]: (r["games"], r["dropped"]) for r in final["standings"]}
+    assert rows == {"Ann": (2, False), "Bea": (1, True)}
+    await stays.heard_games_end(2)
+    bea = next(p for p in stays.finals[table]["players"] if p["name"] == "Bea")
+    assert bea["bot"] is True
+    await finish(host, [stays])
+    await goes.close()
+
+
+@pytest.mark.parametrize("config", [{**NIGHT, "max_tables": 2}], indirect=True)
+async def test_a_round_the_server_has_no_room_for_is_refused_whole(url):
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, seats=3))["id"]
+    players = [await Client.connect(url, f"P{i}") for i in range(7)]  # three tables of three
+    for player in players:
+        await player.request("tournament_join", tournament=tournament)
+    refused = await host.request("tournament_start", tournament=tournament)
+    assert (refused["t"], refused["code"]) == ("error", "too_many_tables"), refused
+    assert "needs 3 tables" in refused["message"]
+    after = await host.request("tournament_watch", tournament=tournament)
+    assert (after["phase"], after["tables"]) == ("registering", [])
+    listing = await host.request("list")
+    assert listing["tables"] == []  # not one table of the round was made
+    await close_all(host, *players)
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their_seat(server, url):
+    """Ann registers with her key, comes back as Annie with it: one player, shown as Annie,
+    whose name no one else registers under.
+    Her seat at the round's table is held by her identity: a new connection proving it is
+    told of the seat and resumes it by table, with no token."""
+    key = Ed25519PrivateKey.generate()
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=1, seats=3))["id"]
+    ann, _ = await proven(url, "Ann", key)
+    assert (await ann.request("tournament_join", tournament=tournament))["players"] == ["Ann"]
+    bob = await Client.connect(url, "Bob")
+    await bob.request("tournament_join", tournament=tournament)
+    await ann.close()
+    annie, _ = await proven(url, "Annie", key)
+    back = await annie.request("tournament_join", tournament=tournament)
+    assert back["players"] == ["Annie", "Bob"], back  # the same player, under her new name
+    assert server.store.name_of(identity_of(public(key))) == "Annie"  # shown after a restart
+    impostor = await Client.connect(url, "Annie")  # proves no key: not her
+    refused = await impostor.request("tournament_join", tournament=tournament)
+    assert refused.get("code") == "name_taken", refused
+    await impostor.close()
+
+    await host.request("tournament_start", tournament=tournament)
+    seated = await annie.next(lambda m: m["t"] == "joined")
+    table = server.lobby.tables[seated["table"]]
+    assert table.seats[seated["seat"]].identity == identity_of(public(key))
+    await annie.close()
+
+    again, held = await proven(url, "Annie", key)
+    assert held["seats"] == [{"table": seated["table"], "seat": seated["seat"]}], held
+    resumed = await again.request("resume", table=seated["table"])
+    assert (resumed["t"], resumed["seat"]) == ("joined", seated["seat"]), resumed
+    await close_all(host, bob, again)

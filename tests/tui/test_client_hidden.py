@@ -1,0 +1,188 @@
+"""Nothing you need is hidden at 80x24 (issue 19): the summary since your last turn names
+every player or says how many more (a real server's five-seat game); a toast covers neither
+the hand nor the decision, and in ASCII mode draws no Unicode; an end vote shows players
+and spectators where the game stood; a player coming back hears that a bot played for
+them (and won, if it did)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.text import Text
+from textual.widgets._toast import Toast
+
+from gother_tui.core.narrator import covered_for_you, since_last_turn
+from gother_tui.tui.screens.confirm import ConfirmScreen
+from gother_tui.tui.screens.game_over import EndedScreen
+from gother_tui.tui.screens.lobby import LobbyScreen
+from gother_tui.tui.widgets.cells import fit_lines
+from protocol.view import View
+from server.edge.app import GotherServer, ServerConfig
+from tests.kits.netkit import Client
+from tests.tui.clientkit import at_table, notices, screen_text, shown, until, widget_text
+from tests.tui.test_client_live import (
+    Answers,
+    client,
+    create_through_the_lobby,
+    my_decision_or_over,
+    play_one_decision,
+)
+from tests.tui.test_client_story import VIEWS, YOUR_TURN_2, seat_from
+from tests.tui.viewkit import played_views, state
+
+CONSOLE = Console(width=200)
+words = st.text(st.sampled_from("ab ☥Ω漢"), min_size=1, max_size=60)
+
+
+@given(st.lists(words, max_size=8), st.integers(1, 40), st.integers(1, 8), words)
+def test_fitted_lines_fit_their_rows_and_count_what_they_leave_out(lines, width, rows, extra):
+    fitted = fit_lines(lines, width, rows, CONSOLE, extra=extra)
+    height = sum(len(Text(line).wrap(CONSOLE, width)) for line in fitted)
+    more = re.match(r"\+(\d+) more", fitted[-1]) if fitted else None  # words hold no "+"
+    if more:
+        left_out = int(more[1])
+        assert left_out > 0 and fitted[:-1] == lines[: len(lines) - left_out]
+    else:
+        assert fitted in ([*lines, extra], lines)
+    assert height <= rows or fitted == [f"+{len(lines)} more"]  # not even the count fits
+
+
+async def test_since_your_last_turn_names_every_player_or_how_many_more(live_server, store):
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        keys = ("tab", "backspace", "5", "tab", "backspace", "4")  # five seats, four bots
+        await create_through_the_lobby(pilot, *keys)
+        assert len(app.view.players) == 5
+        while await my_decision_or_over(pilot) and app.view.round < 2:
+            await play_one_decision(pilot, answers)
+        await until(pilot, lambda: app.screen.query_one("#since").display, "the summary")
+        done = since_last_turn(app.chronicle.lines, app.view.seat)
+        assert len(done) >= 4  # each of the four bots placed a card on our pile
+        text = widget_text(pilot, "#since")
+        named = sum(line.text.split()[0] in text for line in done)
+        more = int(found[1]) if (found := re.search(r"\+(\d+) more", text)) else 0
+        assert named + more >= len(done) and named >= 1, text
+        since = app.screen.query_one("#since")
+        rows = since.render().wrap(since.size.width)
+        assert len(rows) <= since.size.height  # nothing cut off
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_a_toast_covers_neither_the_hand_nor_the_decision_and_ascii_draws_ascii(
+    make_app, fake, ascii
+):
+    fake.handlers["join"] = seat_from(VIEWS[:YOUR_TURN_2])
+    app = make_app(table="t1", ascii=ascii)
+    app.NOTIFICATION_TIMEOUT = 60  # a busy machine must not see the toast go before we look
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await at_table(pilot)
+        await until(pilot, lambda: app.view.round == 1 and app.view.turn != 0, "others' turns")
+        fake.conn.feed(state(YOUR_TURN_2 + 1, VIEWS[YOUR_TURN_2]))  # your turn: an alert
+        await until(
+            pilot, lambda: app.screen.query(Toast) and "Your turn" in screen_text(pilot), "a toast"
+        )
+        toast = app.screen.query(Toast).first()
+        for covered in ("#action", "#cards", "#prompt", "#preview"):
+            region = app.screen.query_one(covered).region
+            assert not region.overlaps(toast.region), f"the toast covers {covered}"
+        if ascii:
+            text = screen_text(pilot)
+            assert all(ch.isascii() for ch in text), {ch for ch in text if not ch.isascii()}
+
+
+async def test_an_end_vote_shows_the_player_the_final_standings_over_the_lobby(live_server, store):
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot)  # alone with three bots: one vote decides
+        last = app.view
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        text = await shown(pilot, EndedScreen, "Final standings", "the players ended the game")
+        assert app.current_mode == "lobby" and not live_server.lobby.tables
+        assert all(p.name in text for p in last.players)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+
+
+async def test_an_end_vote_shows_a_spectator_the_final_standings(live_server, store):
+    request = {"name": "Wake", "seats": 3, "bots": 2}
+    table = live_server.lobby.create(request)
+    url = f"ws://127.0.0.1:{live_server.port}"
+    player = await Client.connect(url, "Lenore")
+    assert (await player.request("join", table=table.id))["t"] == "joined"
+    await player.state(lambda v: v["phase"] != "lobby")
+    app = client(live_server, store, name="Crow", watch=True, table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.view and app.current_mode == "table", "the table")
+        await player.send("end")  # the only human's vote decides (its reply: issue 19, 5)
+        text = await shown(pilot, EndedScreen, "Final standings")
+        assert "Lenore" in text and "Vlad" in text
+    await player.close()
+
+
+async def test_a_player_coming_back_hears_that_a_bot_played_for_them(tmp_path, store):
+    config = ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "g.db"), grace=0.0)
+    server = GotherServer(replace(config, bot_delay=0.0))
+    await server.start()
+    try:
+        app = client(server, store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await create_through_the_lobby(pilot)  # and away at once: a bot covers the seat
+            table = app.table_id
+        watcher = await Client.connect(f"ws://127.0.0.1:{server.port}", "Crow")
+        assert (await watcher.request("watch", table=table))["t"] == "watching"
+        await watcher.state(lambda v: v["round"] >= 3 or v["phase"] == "over")
+        await watcher.close()
+        back = client(server, store)
+        async with back.run_test(size=(80, 24), notifications=True) as pilot:
+            await until(pilot, lambda: back.view and back.current_mode == "table", "the seat")
+            said = re.compile(r"While you were away a bot played for you in (\d+) rounds\.")
+            heard = await until(pilot, lambda: [m for n in notices(pilot) if (m := said.match(n))])
+            rounds = int(heard[0][1])
+            assert rounds >= 2
+            (welcome,) = [ln.text for ln in back.chronicle.lines if ln.kind == "welcome"]
+            assert welcome.startswith(f"While you were away a bot played for you in {rounds}")
+            if "It won the game for you." in welcome:  # it may have: the game goes on
+                assert back.view.over and back.seat in back.view.winner
+    finally:
+        await server.close()
+
+
+def test_a_covered_seat_that_won_hears_that_the_bot_won_for_it():
+    final = View.from_wire(played_views(seed=7, round_cap=3)[-1])
+    assert final.over and final.winner
+    for seat in range(len(final.players)):
+        seen = View.from_wire(played_views(seed=7, round_cap=3, viewer=seat)[-1])
+        said = covered_for_you(2, seen).text
+        assert said.startswith("While you were away a bot played for you in 2 rounds.")
+        assert ("It won the game for you." in said) == (seat in final.winner)
+
+
+async def test_the_hint_preview_shows_every_seat_or_says_pgdn_shows_the_rest(live_server, store):
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot, "tab", "backspace", "5", "tab", "backspace", "4")
+        screen = app.screen
+        await until(pilot, lambda: app.view.legal and app.view.phase == "distribute", "a deal")
+        await pilot.press("h")
+        await until(pilot, lambda: screen.last_hint is not None, "the hint")
+        names = [f"{p.seat + 1} {p.name}:" for p in app.view.players]
+        seen = set()
+        for _ in names:  # a page at least a line long: as many pages as seats at most
+            await until(pilot, lambda: "Enter plays it" in widget_text(pilot, "#preview-title"))
+            title = widget_text(pilot, "#preview-title")
+            box = screen.query_one("#preview-box").region
+            shown = "\n".join(screen_text(pilot).splitlines()[box.y : box.bottom])
+            seen |= {name for name in names if name in shown}
+            if "PgDn" not in title:
+                break
+            await pilot.press("pagedown")
+            await until(pilot, lambda t=title: widget_text(pilot, "#preview-title") != t)
+        assert seen == set(names)

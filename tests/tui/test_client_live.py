@@ -1,0 +1,223 @@
+"""The client against a real server on 127.0.0.1 (a free port, the test's own loop): sit
+down through the lobby, play with the hint key and Enter, watch, survive a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+from textual.pilot import Pilot
+
+from gother_tui.core.options import ClientOptions
+from gother_tui.tui import messages as msg
+from gother_tui.tui.app import GotherApp
+from gother_tui.tui.screens.confirm import ConfirmScreen
+from gother_tui.tui.screens.create_table import CreateTableScreen
+from gother_tui.tui.screens.game_over import GameOverScreen
+from gother_tui.tui.screens.story import StoryScreen
+from gother_tui.tui.screens.table import TableScreen
+from protocol import server_messages as sm
+from server.edge.app import GotherServer, ServerConfig
+from tests.tui.clientkit import shown, until, widget_text
+
+PRESENCE = frozenset({"gap", "joined", "left", "away", "back", "covered"})  # not events
+
+
+def client(server: GotherServer, store, **options: Any) -> GotherApp:
+    settings: dict[str, Any] = {
+        "url": f"ws://127.0.0.1:{server.port}",
+        "name": "Raven",
+        "first_retry": 0.05,
+        "max_retry": 0.2,
+        **options,
+    }
+    return GotherApp(ClientOptions(**settings), seat_store=store)
+
+
+async def create_through_the_lobby(pilot: Pilot, *keys: str) -> None:
+    """Open the new-table form, type `keys` into it, submit, and wait for the table."""
+    app = pilot.app
+    await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
+    await pilot.press(*keys, "enter")
+    await until(pilot, lambda: app.view and app.view.phase != "lobby", "the deal")
+
+
+class Answers(list[msg.Answered]):
+    """A message hook keeping every answer the app's screens were given."""
+
+    def __call__(self, message: Message) -> None:
+        if isinstance(message, msg.Answered):
+            self.append(message)
+
+    def to(self, t: str) -> list[msg.Answered]:
+        return [a for a in self if a.asked.t == t]
+
+
+async def play_one_decision(pilot: Pilot, answers: Answers) -> None:
+    """Ask for a hint, check it is filled in, send it with Enter, and wait for the state
+    that answers the move."""
+    app = pilot.app
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    screen.last_hint = None
+    moved = len(answers.to("move"))
+    await pilot.press("h")
+    await until(pilot, lambda: screen.last_hint is not None, "the hint")
+    assert screen.plan is not None and screen.plan.move() == screen.last_hint
+    await pilot.press("enter")
+    await until(pilot, lambda: len(answers.to("move")) > moved, "the move's state")
+    assert isinstance(answers.to("move")[-1].reply, sm.State)
+
+
+async def my_decision_or_over(pilot: Pilot) -> bool:
+    """Wait until the game asks this seat something (True) or is over (False)."""
+    app = pilot.app
+    await until(pilot, lambda: app.view.legal or app.view.phase == "over", "a decision")
+    return app.view.phase != "over"
+
+
+async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_server, store):
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        await create_through_the_lobby(pilot)  # the defaults: 4 seats, 3 bots
+        view = app.view
+        assert [p.bot for p in view.players] == [False, True, True, True]
+        assert view.seat == 0 and len(view.hand) == 5
+        decisions = 0
+        while await my_decision_or_over(pilot) and app.view.round < 3:
+            await play_one_decision(pilot, answers)
+            decisions += 1
+        assert app.view.round >= 3 or app.view.phase == "over"
+        assert decisions >= 4  # two turns: at least a distribution and a draw each
+        names = widget_text(pilot, "#players")
+        assert all(bot in names for bot in ("Morticia", "Vlad", "Lenore"))
+
+
+async def test_a_whole_short_game_to_the_end(live_server, store):
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        # 3 seats, 2 bots (how they play, fate discard, over the limit: as they are), round cap 2
+        keys = ("tab", "backspace", "3", "tab", "backspace", "2", "tab", "tab", "tab", "tab")
+        await create_through_the_lobby(pilot, *keys, "backspace", "backspace", "backspace", "2")
+        assert app.view.round_cap == 2
+        while await my_decision_or_over(pilot):
+            await play_one_decision(pilot, answers)
+        assert app.view.winner
+        await shown(pilot, GameOverScreen, "WINNER", "Goth Points by round")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the final table")
+        assert "game over" in widget_text(pilot, "#status")
+        assert "Game over" in widget_text(pilot, "#log")
+
+
+async def test_watch_a_bots_only_table(live_server, store):
+    request = {"name": "Bot Crypt", "seats": 3, "bots": 3, "variants": {"round_cap": 3}}
+    table = live_server.lobby.create(request)
+    table.start_if_full()  # bots only: it plays at once, for spectators
+    app = client(live_server, store, name="Crow", watch=True, table=table.id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.view and app.current_mode == "table", "the table")
+        assert app.view.you is None and app.seat is None
+        table_screen = app.get_screen_stack("table")[0]
+        # the left column shows every player's piles, not a hand (the game may be over)
+        assert table_screen.query_one("#spectating").display
+        assert not table_screen.query_one("#cards").display
+        # the whole panel, its footer included ("Esc Table"), before looking for Rematch
+        text = await shown(pilot, GameOverScreen, "WINNER", "Table")
+        assert "Rematch" not in text  # a spectator cannot ask for one
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the final table")
+        assert "watching" in widget_text(pilot, "#status")
+        assert store.find(f"ws://127.0.0.1:{live_server.port}") is None  # no seat, no token
+
+
+async def test_a_server_restart_resumes_the_same_seat(tmp_path, store):
+    db = str(tmp_path / "games.db")
+    first = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, bot_delay=0.0))
+    await first.start()
+    port = first.port
+    app = client(first, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        await create_through_the_lobby(pilot)
+        seat, table = app.seat, app.table_id
+        hand = app.view.hand
+        await first.close()
+        await until(pilot, lambda: app.link == "offline", "the loss")
+        assert app.screen.has_class("-offline") and app.view.hand == hand
+        second = GotherServer(ServerConfig(host="127.0.0.1", port=port, db=db, bot_delay=0.0))
+        await second.start()
+        try:
+            await until(pilot, lambda: app.link == "online" and app.view.legal, "the resume")
+            assert (app.seat, app.table_id) == (seat, table)
+            assert app.view.hand == hand
+            assert store.find(f"ws://127.0.0.1:{port}") is not None
+            await play_one_decision(pilot, answers)
+        finally:
+            await second.close()
+
+
+async def test_p_votes_to_pause_and_again_goes_on_and_e_ends_the_game(live_server, store):
+    """Issue 13's votes from the table's keys: alone with bots, one player's vote is every
+    human's, so P pauses the game at once (and P again goes on), and E, once confirmed,
+    ends it unfinished: the table is closed and the client is back in the lobby."""
+    app = client(live_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_through_the_lobby(pilot)
+        await pilot.press("P")
+        await until(pilot, lambda: app.view.table.paused, "the pause")
+        await until(pilot, lambda: "paused" in widget_text(pilot, "#notice").lower(), "its notice")
+        await pilot.press("P")
+        await until(pilot, lambda: not app.view.table.paused, "the game going on")
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby, the table closed")
+        assert not live_server.lobby.tables  # closed for everyone, not only left
+
+
+async def test_chat_and_the_deciding_end_vote_are_answered_to_the_table_that_asked(
+    live_server, store
+):
+    """The sender's own copy of its chat line and the `closed` of the vote that ended the
+    game carry the request's rid: each is the answer the table screen was waiting for."""
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        await create_through_the_lobby(pilot)
+        await pilot.press("c", *"evening", "enter")
+        await until(pilot, lambda: answers.to("chat"), "the chat's answer")
+        (chat,) = answers.to("chat")
+        assert isinstance(chat.reply, sm.Chat) and chat.reply.text == "evening"
+        assert chat.reply.rid == chat.asked.rid
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: answers.to("end"), "the end vote's answer")
+        (end,) = answers.to("end")
+        assert isinstance(end.reply, sm.Closed) and end.reply.rid == end.asked.rid
+
+
+async def test_coming_back_holds_the_whole_story_of_the_game(live_server, store):
+    """The seat's story from the server (`story`): the log from the deal, nothing missed."""
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
+        await create_through_the_lobby(pilot)
+        while await my_decision_or_over(pilot) and app.view.round < 3:
+            await play_one_decision(pilot, answers)
+    back = client(live_server, store)  # the same player, the same seat store: a resume
+    async with back.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: back.view and back.view.legal, "the seat again")
+        view, chronicle = back.view, back.chronicle
+        assert view.log_start > 0  # the state alone no longer holds the deal
+        told = [line for line in chronicle.lines if line.kind not in PRESENCE]
+        assert chronicle.missed == 0 and len(told) == view.log_start + len(view.log)
+        assert told[0].text == "Round 1: your turn."
+        await pilot.press("l")
+        text = await shown(pilot, StoryScreen, "The whole game")
+        assert "away" not in text.splitlines()[0] and "not seen here" not in text
