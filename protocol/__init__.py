@@ -1,15 +1,16 @@
 """The wire contract between the server and its clients (docs/protocol.md).
 
-No game rules, no sockets: bytes ⇄ maps (`codec`), the checks every client message must
-pass (`messages`), and builders for what the server sends (`server_messages`, used as a
-namespace because names like `state` and `error` are too generic to import bare).
+No game rules, no sockets: bytes ⇄ maps (`codec`), the typed requests a client sends
+(`requests`, with the moves of `moves`) and what the server sends (`server_messages`,
+`view`): both used as namespaces, since names like `Hint` and `Error` are too generic to
+import bare.
 """
 
-from protocol import server_messages
+from protocol import requests, server_messages
 from protocol.codec import decode, encode
 from protocol.constants import MAX_DEPTH, MAX_FRAME, PROTOCOL_VERSION
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import request_id, validate_request
+from protocol.requests import Request, request_id, validate_request
 from protocol.text import clean_text
 
 __all__ = [
@@ -18,10 +19,12 @@ __all__ = [
     "PROTOCOL_VERSION",
     "ErrorCode",
     "ProtocolError",
+    "Request",
     "clean_text",
     "decode",
     "encode",
     "request_id",
+    "requests",
     "server_messages",
     "validate_request",
 ]

@@ -6,12 +6,14 @@ A check is called with the value and `where`, the path used in the error message
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar, get_args, get_type_hints
+
+import msgspec
 
 from protocol.errors import ProtocolError
 
 Check = Callable[[Any, str], Any]
-Rule = Callable[[dict[str, Any], str], None]
+S = TypeVar("S", bound=msgspec.Struct)
 
 _WIRE_NAMES = {
     type(None): "nil",
@@ -113,77 +115,82 @@ def nullable(inner: Check) -> Check:
 
 
 def array(item: Check, lo: int, hi: int) -> Check:
-    """An array of lo..hi items, each passing `item`."""
+    """An array of lo..hi items, each passing `item`, as a tuple (a typed value's field)."""
 
-    def check(value: Any, where: str) -> list[Any]:
+    def check(value: Any, where: str) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple):
             raise bad(where, f"must be an array, got {wire_name(value)}")
         if not lo <= len(value) <= hi:
             raise bad(where, f"must have {lo} to {hi} items, got {len(value)}")
-        return [item(element, f"{where}[{i}]") for i, element in enumerate(value)]
+        return tuple(item(element, f"{where}[{i}]") for i, element in enumerate(value))
 
     return check
 
 
 def fixed(*items: Check) -> Check:
-    """An array of exactly len(items) positional items, e.g. a [seat, card] pair."""
+    """An array of exactly len(items) positional items, e.g. a [seat, card] pair, as a tuple."""
 
-    def check(value: Any, where: str) -> list[Any]:
+    def check(value: Any, where: str) -> tuple[Any, ...]:
         if not isinstance(value, list | tuple):
             raise bad(where, f"must be an array, got {wire_name(value)}")
         if len(value) != len(items):
             raise bad(where, f"must have exactly {len(items)} items, got {len(value)}")
         positions = enumerate(zip(items, value, strict=True))
-        return [item(element, f"{where}[{i}]") for i, (item, element) in positions]
+        return tuple(item(element, f"{where}[{i}]") for i, (item, element) in positions)
 
     return check
 
 
-def record(
-    required: Mapping[str, Check],
-    optional: Mapping[str, Check] | None = None,
-    *,
-    rule: Rule | None = None,
-) -> Check:
-    """A map with exactly these keys (optional ones may be absent, unknown ones are refused).
+def typed(cls: type[S]) -> Callable[[Any, str], S]:
+    """A map whose keys are `cls`'s fields (absent ones take their default, unknown ones are
+    refused), each passing the check its annotation carries (`Annotated[int, CARD]`), made
+    into a `cls`; then `cls.check(value, where)`, if it has one, for what spans fields. The
+    checks of a field are written once, on the typed value itself."""
+    fields: list[tuple[str, Check, bool]] = []  # name, check, required
+    tag = cls.__struct_config__.tag_field
+    hints = get_type_hints(cls, include_extras=True)
+    for field in msgspec.structs.fields(cls):
+        if field.name != tag:
+            fields.append((field.name, hints[field.name].__metadata__[0], field.required))
+    fields.sort(key=lambda f: not f[2])  # the required first: their faults are told first
+    known = {name for name, _, _ in fields}
+    rule = getattr(cls, "check", None)
 
-    Absent optional keys stay absent, so "not sent" and nil remain different. `rule` runs
-    on the cleaned map for constraints that span fields.
-    """
-    optional = optional or {}
-
-    def check(value: Any, where: str) -> dict[str, Any]:
+    def check(value: Any, where: str) -> S:
         if not isinstance(value, Mapping):
             raise bad(where, f"must be a map, got {wire_name(value)}")
         for key in value:
-            if key not in required and key not in optional:
+            if key not in known:
                 raise bad(where, f"unknown field {show(key)}")
-        for key in required:
-            if key not in value:
-                raise bad(f"{where}.{key}", "missing")
-        cleaned = {
-            key: check_field(value[key], f"{where}.{key}")
-            for key, check_field in (*required.items(), *optional.items())
-            if key in value
-        }
+        for name, _, required in fields:
+            if required and name not in value:
+                raise bad(f"{where}.{name}", "missing")
+        made = cls(
+            **{
+                name: check_field(value[name], f"{where}.{name}")
+                for name, check_field, _ in fields
+                if name in value
+            }
+        )
         if rule is not None:
-            rule(cleaned, where)
-        return cleaned
+            rule(made, where)
+        return made
 
     return check
 
 
-def tagged(tag: str, shapes: Mapping[str, Check]) -> Check:
-    """A map whose `tag` value picks the shape the remaining keys must have."""
+def tagged(union: Any, tag: str) -> Check:
+    """A map whose `tag` picks which type of `union` it is (`typed`, the tag left out)."""
+    shapes = {str(cls.__struct_config__.tag): typed(cls) for cls in get_args(union)}
     choose = one_of(*shapes)
 
-    def check(value: Any, where: str) -> dict[str, Any]:
+    def check(value: Any, where: str) -> Any:
         if not isinstance(value, Mapping):
             raise bad(where, f"must be a map, got {wire_name(value)}")
         if tag not in value:
             raise bad(f"{where}.{tag}", "missing")
         choice = choose(value[tag], f"{where}.{tag}")
         rest = {key: item for key, item in value.items() if key != tag}
-        return {tag: choice, **shapes[choice](rest, where)}
+        return shapes[choice](rest, where)
 
     return check

@@ -14,10 +14,11 @@ clock, a blind draw's card).
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
+from protocol.checks import boolean, integer, nullable, one_of
 from protocol.constants import (
     DEFAULT_ROUND_CAP,
     FATE_DISCARDS,
@@ -73,12 +74,16 @@ class Card(Wire, frozen=True):
 
 class Variants(msgspec.Struct, frozen=True, kw_only=True):
     """House rules a host may choose (H1, H2, R2's labelled 2/6-player rule). Every key is
-    always on the wire, filled in."""
+    always on the wire, filled in, from the server; a request may leave any out (its
+    default). The annotations are the checks a request's variants pass."""
 
-    fate_discard: FateDiscard = "any"  # R10 / H2
-    overflow: Overflow = "draw_step"  # R13 / H2
-    round_cap: int | None = DEFAULT_ROUND_CAP  # H1; None turns it off
-    two_or_six: bool = False  # R2: 2 or 6 seats, only as a labelled house rule
+    fate_discard: Annotated[FateDiscard, one_of(*FATE_DISCARDS)] = "any"  # R10 / H2
+    overflow: Annotated[Overflow, one_of(*OVERFLOWS)] = "draw_step"  # R13 / H2
+    # H1; None turns it off
+    round_cap: Annotated[int | None, nullable(integer(ROUND_CAPS.start, ROUND_CAPS.stop - 1))] = (
+        DEFAULT_ROUND_CAP
+    )
+    two_or_six: Annotated[bool, boolean] = False  # R2: 2 or 6 seats, only as a house rule
 
     def __post_init__(self) -> None:
         # msgspec checks types on `convert`, not in the constructor: check values here.

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from gother_tui.core.address import address_problem
 from protocol import ProtocolError
 from protocol.constants import BOT_NAMES, HOUSE_SEATS, ROUND_CAPS, SEATS
-from protocol.messages import NAME
+from protocol.fields import NAME
 
 
 def whole_number(

@@ -16,7 +16,7 @@ from typing import Any
 
 from protocol import ProtocolError
 from protocol.constants import TOURNAMENT_PLAYERS, TOURNAMENT_ROUNDS, TOURNAMENTS_LIVE
-from protocol.messages import PASSWORD
+from protocol.fields import PASSWORD
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from protocol import ProtocolError
-from protocol.messages import MOVE
+from protocol.checks import tagged
+from protocol.moves import Move
 from protocol.view import (
     Legal,
     LegalDiscardFate,
@@ -148,7 +149,7 @@ class Plan:
         """Take a suggested move (a `hint` reply) as the current choices; False if it is
         no move (by the protocol's own check of one) or does not fit this decision."""
         try:
-            move = MOVE(suggested, "hint.move")
+            move = tagged(Move, "kind")(suggested, "hint.move").to_wire()
         except ProtocolError:
             return False
         if move["kind"] != self.kind:

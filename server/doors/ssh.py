@@ -29,7 +29,7 @@ from pathlib import Path
 import asyncssh
 
 from protocol import ProtocolError
-from protocol.messages import NAME
+from protocol.fields import NAME
 from server.doors.forks import Zygote
 from server.doors.ssh_client import run_client, run_plain
 from server.doors.ssh_person import TOKEN_ENV, new_token, state_dir, token_folder, token_given

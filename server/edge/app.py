@@ -497,7 +497,7 @@ class GotherServer:
                 raise ProtocolError("bad_frame", "frames must be binary (msgpack)")
             raw = decode(frame)
             rid = request_id(raw)
-            request = validate_request(raw)
+            request = validate_request(raw).to_wire()  # typed handlers: issue 20, under way
             if request["t"] != "hello" and not conn.name:
                 raise ProtocolError("hello_first", "say hello first")
             cost = COSTS.get(request["t"])

@@ -26,7 +26,7 @@ from protocol import (
     request_id,
     validate_request,
 )
-from protocol.messages import REQUESTS
+from protocol.requests import TYPES as REQUESTS
 from server.edge.app import CLOSE_FLOOD, GotherServer, ServerConfig
 from server.edge.attempts import Guessing
 from server.game import REFEREE, Game

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from protocol import validate_request
 from protocol.constants import DECK_MAX
 from protocol.errors import ProtocolError
-from protocol.messages import validate_request
 from server.game import Deck, DeckError, Game, default_deck, load_deck, parse_deck
 from tests.game.enginekit import deck_toml
 

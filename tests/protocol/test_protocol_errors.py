@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from protocol import ErrorCode, ProtocolError
-from protocol.messages import REQUESTS
+from protocol.requests import TYPES as REQUESTS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

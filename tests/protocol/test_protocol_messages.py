@@ -16,7 +16,8 @@ from protocol import (
     request_id,
     validate_request,
 )
-from protocol.messages import REQUESTS
+from protocol.requests import TYPES, Clock
+from protocol.view import Variants
 
 TOKEN = "k" * 16
 
@@ -75,7 +76,12 @@ FULL: dict[str, dict[str, Any]] = {
         "name": "Big Night",
         "rounds": 5,
         "seats": 4,
-        "variants": {"fate_discard": "top"},
+        "variants": {
+            "fate_discard": "top",
+            "overflow": "draw_step",
+            "round_cap": 100,
+            "two_or_six": False,
+        },
         "bot": "hard",
         "duplicate": True,
         "password": "the host's leave",
@@ -89,13 +95,13 @@ FULL: dict[str, dict[str, Any]] = {
 
 
 def test_every_message_type_has_an_example() -> None:
-    assert set(FULL) == set(REQUESTS)
+    assert set(FULL) == set(TYPES)
 
 
 @pytest.mark.parametrize("kind", sorted(FULL))
 def test_full_examples_pass_unchanged_through_the_wire(kind: str) -> None:
     msg = {**FULL[kind], "rid": 12}
-    assert validate_request(decode(encode(msg))) == msg
+    assert validate_request(decode(encode(msg))).to_wire() == msg
 
 
 @pytest.mark.parametrize("kind", sorted(FULL))
@@ -123,7 +129,7 @@ def test_long_offending_values_are_shortened_in_messages() -> None:
 
 @pytest.mark.parametrize("rid", [0, 2**31 - 1])
 def test_rid_range_accepted_and_kept(rid: int) -> None:
-    assert validate_request({"t": "list", "rid": rid})["rid"] == rid
+    assert validate_request({"t": "list", "rid": rid}).rid == rid
     assert request_id({"t": "nonsense", "rid": rid}) == rid
 
 
@@ -145,18 +151,16 @@ AT_TABLE = ("start", "move", "hint", "rematch", "pause", "end", "chat", "leave")
 @pytest.mark.parametrize("kind", AT_TABLE)
 def test_a_request_acting_on_a_table_may_name_it(kind: str) -> None:
     msg = {**FULL[kind], "table": "t7"}
-    assert validate_request(msg)["table"] == "t7"
+    assert validate_request(msg).table == "t7"
     assert (
         rejected({**msg, "table": ""}).message == f"{kind}.table: must be 1 to 32 characters, got 0"
     )
-    assert validate_request(FULL[kind]).get("table") is None  # without it: the rule decides
+    assert validate_request(FULL[kind]).table is None  # without it: the rule decides
 
 
 @pytest.mark.parametrize(
     "kind",
-    sorted(
-        set(REQUESTS) - set(AT_TABLE) - {"join", "watch", "record", "review", "play_on", "resume"}
-    ),
+    sorted(set(TYPES) - set(AT_TABLE) - {"join", "watch", "record", "review", "play_on", "resume"}),
 )
 def test_requests_that_act_on_no_table_take_no_table(kind: str) -> None:
     assert rejected({**FULL[kind], "table": "t7"}).message == f"{kind}: unknown field 'table'"
@@ -207,7 +211,7 @@ def test_hello_needs_version_and_name() -> None:
     ],
 )
 def test_names_are_stripped(sent: str, kept: str) -> None:
-    assert validate_request({"t": "hello", "v": 1, "name": sent})["name"] == kept
+    assert validate_request({"t": "hello", "v": 1, "name": sent}).name == kept
 
 
 @pytest.mark.parametrize(
@@ -258,7 +262,7 @@ def test_names_that_hide_or_impersonate_are_refused(name: str, why: str) -> None
 
 @pytest.mark.parametrize("name", ["Vlad the 2nd", "Youngling", "Siouxsie (Sioux)", "ÆÞ ☾"])
 def test_names_with_something_visible_pass(name: str) -> None:
-    assert validate_request({"t": "hello", "v": 1, "name": name})["name"] == name
+    assert validate_request({"t": "hello", "v": 1, "name": name}).name == name
 
 
 # --- create --------------------------------------------------------------------------------
@@ -269,12 +273,12 @@ def create(**fields: Any) -> dict[str, Any]:
 
 
 def test_minimal_create_keeps_absent_options_absent() -> None:
-    assert validate_request(create()) == create()
+    assert validate_request(create()).to_wire() == create()
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5])
 def test_three_to_five_seats_need_no_variant(seats: int) -> None:
-    assert validate_request(create(seats=seats, bots=seats))["bots"] == seats
+    assert validate_request(create(seats=seats, bots=seats)).bots == seats
 
 
 @pytest.mark.parametrize("seats", [2, 6])
@@ -284,7 +288,7 @@ def test_two_or_six_seats_need_the_variant(seats: int) -> None:
     assert "two_or_six" in error.message
     rejected(create(seats=seats, variants={"two_or_six": False}))
     allowed = create(seats=seats, variants={"two_or_six": True})
-    assert validate_request(allowed) == allowed
+    assert validate_request(allowed).variants == Variants(two_or_six=True)
 
 
 @pytest.mark.parametrize("seats", [0, 1, 7, 100])
@@ -300,7 +304,7 @@ def test_bots_bounded_by_seats(seats: int, bots: int) -> None:
 @pytest.mark.parametrize("cap", [None, 1, 1000])
 def test_round_cap_may_be_nil_or_in_range(cap: int | None) -> None:
     msg = create(variants={"round_cap": cap})
-    assert validate_request(msg)["variants"] == {"round_cap": cap}
+    assert validate_request(msg).variants == Variants(round_cap=cap)
 
 
 @pytest.mark.parametrize(
@@ -324,7 +328,7 @@ def test_bad_variants_rejected(variants: object, where: str) -> None:
 
 @pytest.mark.parametrize("deck", ["standard", "a", "my_deck-2.toml", "x" * 64, "_x", "-x"])
 def test_deck_file_names_accepted(deck: str) -> None:
-    assert validate_request(create(deck=deck))["deck"] == deck
+    assert validate_request(create(deck=deck)).deck == deck
 
 
 @pytest.mark.parametrize(
@@ -358,7 +362,7 @@ def test_bad_clocks_rejected(clock: dict[str, Any]) -> None:
 
 def test_clock_bounds_accepted() -> None:
     for clock in ({"initial": 10, "increment": 0}, {"initial": 7200, "increment": 600}):
-        assert validate_request(create(clock=clock))["clock"] == clock
+        assert validate_request(create(clock=clock)).clock == Clock(**clock)
 
 
 # --- join, resume, watch -------------------------------------------------------------------
@@ -394,8 +398,8 @@ def test_bad_table_seat_and_token_fields(msg: dict[str, Any], where: str) -> Non
 
 def test_join_bounds_accepted() -> None:
     for msg in ({"t": "join", "table": "x" * 32, "seat": 0}, {"t": "join", "table": "x"}):
-        assert validate_request(msg) == msg
-    assert validate_request({"t": "resume", "token": "k" * 128})["token"] == "k" * 128
+        assert validate_request(msg).to_wire() == msg
+    assert validate_request({"t": "resume", "token": "k" * 128}).token == "k" * 128
 
 
 # --- chat ----------------------------------------------------------------------------------
@@ -425,12 +429,12 @@ def test_clean_text(raw: str, clean: str) -> None:
 
 def test_chat_is_cleaned() -> None:
     msg = validate_request({"t": "chat", "text": "\x1b]0;pwned\x07 hi\n"})
-    assert msg["text"] == "]0;pwned hi"
+    assert msg.text == "]0;pwned hi"
 
 
 def test_chat_length_counts_after_cleaning() -> None:
     text = "\x1b" * 50 + "x" * 280
-    assert validate_request({"t": "chat", "text": text})["text"] == "x" * 280
+    assert validate_request({"t": "chat", "text": text}).text == "x" * 280
     rejected({"t": "chat", "text": "x" * 281})
 
 
@@ -460,7 +464,7 @@ valid_moves = st.one_of(
 @given(valid_moves, st.none() | st.integers(0, 2**31 - 1))
 def test_every_valid_move_shape_accepted(move: dict[str, Any], rid: int | None) -> None:
     msg = {"t": "move", "move": move} | ({} if rid is None else {"rid": rid})
-    assert validate_request(decode(encode(msg))) == msg
+    assert validate_request(decode(encode(msg))).to_wire() == msg
 
 
 @pytest.mark.parametrize(
@@ -499,7 +503,7 @@ def test_bad_move_shapes_rejected(move: object, where: str) -> None:
 def test_shape_not_legality_is_checked() -> None:
     # The same card to everyone is illegal, but only the engine can say so.
     move = {"kind": "distribute", "give": [[0, 7], [0, 7], [0, 7]]}
-    assert validate_request({"t": "move", "move": move})["move"] == move
+    assert validate_request({"t": "move", "move": move}).move.to_wire() == move
 
 
 # --- bool is not an int --------------------------------------------------------------------
@@ -588,7 +592,7 @@ wire_values = st.recursive(
 )
 
 
-@given(st.sampled_from(sorted(REQUESTS)), st.dictionaries(field_names, wire_values, max_size=6))
+@given(st.sampled_from(sorted(TYPES)), st.dictionaries(field_names, wire_values, max_size=6))
 def test_any_decoded_map_is_cleaned_or_rejected_with_a_code(kind: str, fields: dict) -> None:
     try:
         msg = validate_request({**fields, "t": kind})
@@ -596,8 +600,8 @@ def test_any_decoded_map_is_cleaned_or_rejected_with_a_code(kind: str, fields: d
         assert error.code in {"bad_message", "bad_version"}
         assert error.message
     else:
-        assert msg["t"] == kind
-        assert set(msg) <= set(fields) | {"t"}
+        assert msg.to_wire()["t"] == kind
+        assert set(msg.to_wire()) <= set(fields) | {"t"}
 
 
 def test_create_bot_kind_must_be_a_known_bot() -> None:

@@ -12,7 +12,7 @@ from textual.widgets import Footer, Input, Static
 
 from protocol import ProtocolError
 from protocol.constants import NAME_MAX
-from protocol.messages import NAME
+from protocol.fields import NAME
 
 
 class NameScreen(Screen[str]):

@@ -1,0 +1,316 @@
+"""Client → server messages as typed values, tagged by `t` (docs/protocol.md).
+
+Every request a client may send is one type here, and `Request` (their union) is the one
+list of them: the server's dispatch matches on it (mypy holds that every type is handled),
+a client builds them, and `validate_request` reads a decoded frame into one. Each field
+carries the check a received value must pass (protocol/fields.py), so a request's shape,
+types and ranges are written once, on the type; `check` holds what spans fields. Whether a
+move is legal is the engine's business, not the protocol's.
+
+Every request may carry `rid`, echoed in its reply. Fields with a default are optional on
+the wire and left out when they hold it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, get_args
+
+from protocol.checks import Check, bad, binary, boolean, integer, show, tagged, typed, wire_name
+from protocol.constants import (
+    HOUSE_SEATS,
+    KEY_BYTES,
+    MAX_SEATS,
+    PROTOCOL_VERSION,
+    SEATS,
+    SIGNATURE_BYTES,
+    TOURNAMENT_ROUNDS,
+)
+from protocol.errors import ProtocolError
+from protocol.fields import (
+    BOT_KIND,
+    CHAT_TEXT,
+    DECK,
+    GAME,
+    NAME,
+    PASSWORD,
+    RID,
+    RID_MAX,
+    SEAT,
+    TABLE_ID,
+    TOKEN,
+)
+from protocol.moves import Move
+from protocol.view import Variants, Wire
+
+
+class Base(Wire, tag_field="t", frozen=True, kw_only=True):
+    rid: Annotated[int | None, RID] = None  # echoed in the reply
+
+
+class AtTable(Base, frozen=True, kw_only=True):
+    """A request acting on a table, which it may name; without `table`, the rule of
+    docs/protocol.md "Which table a request acts on" picks one."""
+
+    table: Annotated[str | None, TABLE_ID] = None
+
+
+# -- arriving ---------------------------------------------------------------------------------
+
+
+class Hello(Base, tag="hello", frozen=True, kw_only=True):
+    """The first request of a connection. `password`: the server's own, when it has one;
+    `key`: the client's public key, which a `prove` of the challenge in `welcome` makes its
+    lasting identity."""
+
+    v: Annotated[int, integer(PROTOCOL_VERSION, PROTOCOL_VERSION)]  # always sent
+    name: Annotated[str, NAME]
+    password: Annotated[str | None, PASSWORD] = None
+    key: Annotated[bytes | None, binary(KEY_BYTES)] = None
+
+
+class Prove(Base, tag="prove", frozen=True, kw_only=True):
+    signature: Annotated[bytes, binary(SIGNATURE_BYTES)]
+
+
+# -- the lobby ------------------------------------------------------------------------------
+
+
+class List(Base, tag="list", frozen=True, kw_only=True):
+    offset: Annotated[int, integer(0, 100_000)] = 0  # a page of the tables from here
+
+
+class Clock(Wire, frozen=True, kw_only=True):
+    """A table's clock: seconds in each bank at the start, seconds added after each move."""
+
+    initial: Annotated[int, integer(10, 7200)]
+    increment: Annotated[int, integer(0, 600)]
+
+
+class Create(Base, tag="create", frozen=True, kw_only=True):
+    name: Annotated[str, NAME]
+    seats: Annotated[int, integer(HOUSE_SEATS.start, HOUSE_SEATS.stop - 1)]
+    bots: Annotated[int, integer(0, MAX_SEATS)]
+    variants: Annotated[Variants | None, typed(Variants)] = None
+    deck: Annotated[str | None, DECK] = None
+    password: Annotated[str | None, PASSWORD] = None
+    clock: Annotated[Clock | None, typed(Clock)] = None
+    bot: Annotated[str | None, BOT_KIND] = None  # how its bots play: the server's default
+
+    def check(self, where: str) -> None:
+        # 2 and 6 seats are a labelled house rule (RULES.md R2), so they need the variant flag.
+        two_or_six = self.variants is not None and self.variants.two_or_six
+        if not two_or_six and self.seats not in SEATS:
+            raise bad(
+                f"{where}.seats",
+                f"must be between {SEATS.start} and {SEATS.stop - 1} unless variants.two_or_six "
+                f"is true, got {self.seats}",
+            )
+        if self.bots > self.seats:
+            raise bad(f"{where}.bots", f"must be at most seats ({self.seats}), got {self.bots}")
+
+
+class Join(Base, tag="join", frozen=True, kw_only=True):
+    table: Annotated[str, TABLE_ID]
+    seat: Annotated[int | None, SEAT] = None  # the first free one when left out
+    password: Annotated[str | None, PASSWORD] = None
+
+
+class Resume(Base, tag="resume", frozen=True, kw_only=True):
+    """A seat back: by its token, or (a proven identity) by the table where it holds one."""
+
+    token: Annotated[str | None, TOKEN] = None
+    table: Annotated[str | None, TABLE_ID] = None
+
+    def check(self, where: str) -> None:
+        if (self.token is None) == (self.table is None):
+            raise bad(where, "give the seat's token or the table, not both")
+
+
+class Watch(Base, tag="watch", frozen=True, kw_only=True):
+    table: Annotated[str, TABLE_ID]
+    password: Annotated[str | None, PASSWORD] = None
+
+
+# -- at a table -------------------------------------------------------------------------------
+
+
+class Start(AtTable, tag="start", frozen=True, kw_only=True):
+    """Fill the empty seats with bots and deal."""
+
+
+class Play(AtTable, tag="move", frozen=True, kw_only=True):
+    """A move played (the wire's `move`; `Move` is the move itself)."""
+
+    move: Annotated[Move, tagged(Move, "kind")]
+
+
+class Chat(AtTable, tag="chat", frozen=True, kw_only=True):
+    text: Annotated[str, CHAT_TEXT]
+
+
+class Hint(AtTable, tag="hint", frozen=True, kw_only=True):
+    pass
+
+
+class Leave(AtTable, tag="leave", frozen=True, kw_only=True):
+    pass
+
+
+class Rematch(AtTable, tag="rematch", frozen=True, kw_only=True):
+    pass
+
+
+class Pause(AtTable, tag="pause", frozen=True, kw_only=True):
+    on: Annotated[bool, boolean]  # vote to pause (true) or to go on (false)
+
+
+class End(AtTable, tag="end", frozen=True, kw_only=True):
+    """Vote to end the game in progress unfinished."""
+
+
+# -- finished games -------------------------------------------------------------------------
+
+
+class Finished(Base, frozen=True, kw_only=True):
+    """A request about a finished game of `table` (its newest when `game` is left out);
+    `password`: the table's, for one not watched or played."""
+
+    table: Annotated[str, TABLE_ID]
+    game: Annotated[int | None, GAME] = None
+    password: Annotated[str | None, PASSWORD] = None
+
+
+class Record(Finished, tag="record", frozen=True, kw_only=True):
+    """A finished game's record, in parts of at most RECORD_PART bytes."""
+
+    part: Annotated[int, integer(0, 10_000)] = 0
+    seat: Annotated[int | None, SEAT] = None  # also that seat's own views: its replay
+
+
+class Review(Finished, tag="review", frozen=True, kw_only=True):
+    """A seat's decisions in a finished game, judged by the hard bot's search from its view."""
+
+    seat: Annotated[int, SEAT]
+
+
+class PlayOn(Finished, tag="play_on", frozen=True, kw_only=True):
+    """A new table, the asker at `seat` and bots elsewhere, its game played on from turn
+    `turn` (from 1) of a finished game as that seat knew it."""
+
+    seat: Annotated[int, SEAT]
+    turn: Annotated[int, integer(1, 1_000_000)]
+    bot: Annotated[str | None, BOT_KIND] = None  # the finished table's when left out
+
+
+# -- tournaments and standings --------------------------------------------------------------
+
+
+class TournamentCreate(Base, tag="tournament_create", frozen=True, kw_only=True):
+    """A tournament, created with the host's leave (`password`)."""
+
+    name: Annotated[str, NAME]
+    rounds: Annotated[int, integer(1, TOURNAMENT_ROUNDS)]
+    seats: Annotated[int, integer(SEATS.start, SEATS.stop - 1)]
+    variants: Annotated[Variants | None, typed(Variants)] = None
+    bot: Annotated[str | None, BOT_KIND] = None
+    duplicate: Annotated[bool, boolean] = False
+    password: Annotated[str | None, PASSWORD] = None
+
+
+class OfTournament(Base, frozen=True, kw_only=True):
+    tournament: Annotated[str, TABLE_ID]
+
+
+class TournamentJoin(OfTournament, tag="tournament_join", frozen=True, kw_only=True):
+    """Register, or come back."""
+
+
+class TournamentStart(OfTournament, tag="tournament_start", frozen=True, kw_only=True):
+    """Its creator deals round 1."""
+
+
+class TournamentDrop(OfTournament, tag="tournament_drop", frozen=True, kw_only=True):
+    """Out of the rounds to come."""
+
+
+class TournamentWatch(OfTournament, tag="tournament_watch", frozen=True, kw_only=True):
+    """Follow the standings."""
+
+
+class Standings(Base, tag="standings", frozen=True, kw_only=True):
+    """A page of the host's standings (every player's record and rating) from `offset` on."""
+
+    offset: Annotated[int, integer(0, 1_000_000)] = 0
+
+
+Request = (
+    Hello
+    | Prove
+    | List
+    | Create
+    | Join
+    | Resume
+    | Watch
+    | Start
+    | Play
+    | Chat
+    | Hint
+    | Leave
+    | Rematch
+    | Pause
+    | End
+    | Record
+    | Review
+    | PlayOn
+    | TournamentCreate
+    | TournamentJoin
+    | TournamentStart
+    | TournamentDrop
+    | TournamentWatch
+    | Standings
+)
+TYPES: dict[str, type[Base]] = {str(cls.__struct_config__.tag): cls for cls in get_args(Request)}
+_READERS: dict[str, Check] = {t: typed(cls) for t, cls in TYPES.items()}
+
+
+def validate_request(msg: Mapping[str, Any]) -> Request:
+    """A decoded client message as its typed request, or ProtocolError naming the fault."""
+    if not isinstance(msg, Mapping):
+        raise ProtocolError("bad_message", "a message must be a map")
+    kind = msg.get("t")
+    if not isinstance(kind, str) or kind not in _READERS:
+        raise ProtocolError("bad_message", f"unknown message type {show(kind)}")
+    if kind == "hello":
+        _check_version(msg)
+    request: Request = _READERS[kind]({k: v for k, v in msg.items() if k != "t"}, kind)
+    return request
+
+
+def _check_version(msg: Mapping[str, Any]) -> None:
+    # Before the shape check: another version's hello may well have other fields, and the
+    # useful answer to any `v` but ours (missing, another number, "1", 1.0, true) is the
+    # version mismatch, not a complaint about a field.
+    if "v" not in msg:
+        raise ProtocolError(
+            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent no version"
+        )
+    version = msg["v"]
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        if version is None:
+            sent = "nil"  # not "nil None": the type is the whole story
+        elif type(version) is int:
+            sent = str(version)
+        else:
+            sent = f"{wire_name(version)} {show(version)}"
+        raise ProtocolError(
+            "bad_version", f"server speaks protocol {PROTOCOL_VERSION}, client sent {sent}"
+        )
+
+
+def request_id(msg: object) -> int | None:
+    """The message's `rid` if it is a valid one, so even an `error` reply can echo it."""
+    if not isinstance(msg, Mapping):
+        return None
+    rid = msg.get("rid")
+    return rid if type(rid) is int and 0 <= rid <= RID_MAX else None
