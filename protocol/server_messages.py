@@ -18,6 +18,7 @@ import msgspec
 
 from protocol.constants import PROTOCOL_VERSION
 from protocol.errors import ErrorCode
+from protocol.moves import Move
 from protocol.view import Card, Event, Variants, View, Wire, convert
 
 
@@ -98,7 +99,7 @@ class Watching(Reply, tag="watching", kw_only=True, frozen=True):
 
 
 class Hint(Reply, tag="hint", kw_only=True, frozen=True):
-    move: dict[str, Any]  # a `move` map, as a client would send it
+    move: Move  # as a client would send it
     reason: str | None = None  # one line on why, for people; an older server leaves it out
 
 
@@ -125,8 +126,8 @@ class ReviewMoment(Wire, frozen=True):
 
     step: int  # the move's place among the game's moves, from 0
     round: int
-    played: dict[str, Any]  # a `move` map
-    advised: dict[str, Any]
+    played: Move
+    advised: Move
     cost: float  # Goth-equivalents given up (negative: the evaluator prefers the player's)
     why: str  # what the advised move does, in one line
 

@@ -8,13 +8,11 @@ wipe a half-made distribution.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from protocol import ProtocolError
-from protocol.checks import tagged
-from protocol.moves import Move
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 from protocol.view import (
     Legal,
     LegalDiscardFate,
@@ -145,28 +143,27 @@ class Plan:
         card = self.current
         return None if card is None else {"kind": self.kind, "card": card}
 
-    def prefill(self, suggested: Mapping[str, Any]) -> bool:
-        """Take a suggested move (a `hint` reply) as the current choices; False if it is
-        no move (by the protocol's own check of one) or does not fit this decision."""
-        try:
-            move = tagged(Move, "kind")(suggested, "hint.move").to_wire()
-        except ProtocolError:
+    def prefill(self, move: Move) -> bool:
+        """Take a suggested move (a `hint` reply's) as the current choices; False if it does
+        not fit this decision."""
+        if move.kind != self.kind:
             return False
-        if move["kind"] != self.kind:
-            return False
-        if isinstance(self.legal, LegalDistribute):
-            give = [(seat, card) for seat, card in move["give"]]
-            if any(card not in self.choices or seat not in self.recipients for seat, card in give):
+        if isinstance(move, Distribute):
+            if any(
+                card not in self.choices or seat not in self.recipients for seat, card in move.give
+            ):
                 return False
-            self.assigned = {card: seat for seat, card in give}
+            self.assigned = {card: seat for seat, card in move.give}
             self.cursor = 0
             return True
-        if isinstance(self.legal, LegalDraw):
-            if move["source"] == "deck":
+        if isinstance(move, Draw):
+            if move.card is None:
                 return self.choose_deck() is None
             if self.open_discard() is not None:
                 return False
-        return self.point_at(move["card"])
+            return self.point_at(move.card)
+        assert isinstance(move, DiscardFate | DiscardHand)
+        return self.point_at(move.card)
 
 
 def plan_for(view: View | None) -> Plan | None:

@@ -5,11 +5,10 @@ list of decisions."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.narrator import plural
 from protocol import server_messages as sm
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 
 
 def summary(review: sm.Review, name: str) -> str:
@@ -33,20 +32,22 @@ def lines(review: sm.Review, name: str) -> list[str]:
     return said
 
 
-def move_words(move: dict[str, Any], seat: int, catalogue: Catalogue, names: list[str]) -> str:
-    """A `move` map in a few words: "Velvet Cape to you, Stomach Bug to Vlad"."""
-    kind = move.get("kind")
-    if kind == "distribute":
-        return ", ".join(
-            f"{catalogue.name(card)} to {'you' if to == seat else names[to]}"
-            for to, card in move["give"]
-        )
-    if kind == "draw":
-        if move.get("source") == "deck":
+def move_words(move: Move, seat: int, catalogue: Catalogue, names: list[str]) -> str:
+    """A move in a few words: "Velvet Cape to you, Stomach Bug to Vlad"."""
+    match move:
+        case Distribute(give=give):
+            return ", ".join(
+                f"{catalogue.name(card)} to {'you' if to == seat else names[to]}"
+                for to, card in give
+            )
+        case Draw(card=int(card)):
+            return f"take {catalogue.name(card)}"
+        case Draw():
             return "draw blind"
-        return f"take {catalogue.name(move['card'])}"
-    verb = {"discard_fate": "drop", "discard_hand": "let go"}.get(str(kind), str(kind))
-    return f"{verb} {catalogue.name(move['card'])}"
+        case DiscardFate(card=card):
+            return f"drop {catalogue.name(card)}"
+        case DiscardHand(card=card):
+            return f"let go {catalogue.name(card)}"
 
 
 def moment_line(moment: sm.ReviewMoment, seat: int, catalogue: Catalogue, names: list[str]) -> str:

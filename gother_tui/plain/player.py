@@ -439,7 +439,7 @@ class Player:
         if view.legal is not None:
             self.client.hint = (view.legal, reply)
         found = self.client.decision()
-        number = found.number_of(reply.move) if found is not None else None
+        number = found.number_of(reply.move.to_wire()) if found is not None else None
         reason = f": {reply.reason}" if reply.reason else ""
         if found is None or number is None:
             self.say(f"Hint: the move {reply.move}{reason}.")

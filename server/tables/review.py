@@ -16,6 +16,7 @@ from collections import OrderedDict
 import msgspec
 
 from protocol import MAX_FRAME, ProtocolError, encode, server_messages
+from protocol.moves import Move
 from server.bots.jobs import ReviewPart
 from server.bots.review import Moment, Played, costliest, sentence
 from server.game import Start, Variants, dealer_for, parse_deck
@@ -92,8 +93,9 @@ class Reviews:
                 server_messages.ReviewMoment(
                     step=m.step,
                     round=m.round,
-                    played=m.played.to_wire(),
-                    advised=m.advised.to_wire(),
+                    # the engine's moves as the protocol's: issue 20, under way
+                    played=msgspec.convert(m.played.to_wire(), Move),
+                    advised=msgspec.convert(m.advised.to_wire(), Move),
                     cost=round(m.cost, 2),
                     why=m.why,
                 )

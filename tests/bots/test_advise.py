@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 
-from protocol import decode, encode, server_messages
+from protocol import decode, encode, moves, server_messages
 from protocol.constants import SWOON_AT
 from protocol.view import LegalDiscardFate
 from server.bots.advise import Why, advise, reason
@@ -69,10 +69,11 @@ def test_a_reason_names_the_leader_it_hurts():
 
 
 def test_the_hint_message_carries_its_reason_and_an_older_one_parses_without():
-    hint = server_messages.Hint(move={"kind": "draw", "source": "deck"}, reason="draws blind")
+    hint = server_messages.Hint(move=moves.Draw("deck"), reason="draws blind")
     assert server_messages.parse(decode(encode(hint))) == hint
     older = server_messages.parse({"t": "hint", "move": {"kind": "draw", "source": "deck"}})
     assert isinstance(older, server_messages.Hint) and older.reason is None
+    assert older.move == moves.Draw("deck")
 
 
 # -- the reason agrees with the table: positions from real games ------------------------

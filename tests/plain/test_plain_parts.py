@@ -23,8 +23,8 @@ from gother_tui.plain.moves import Problem, find_card, find_seat, placing
 from gother_tui.plain.story import MISSED, new_events, told
 from gother_tui.plain.terminal import Output, printable
 from gother_tui.plain.words import piles_lines, who_lines
+from protocol import moves, validate_request
 from protocol import server_messages as sm
-from protocol import validate_request
 from protocol.view import Card, Drew, LegalDistribute, SeatInfo, Variants, View
 from server.game import Game, default_deck, move_from_wire
 from server.game.view import LOG_SIZE
@@ -179,7 +179,7 @@ def test_the_top_only_house_rule_offers_the_top_card_alone():
 def test_a_placement_offers_the_hint_first_then_others():
     game = vk.distribute_game()
     view = seen(game)
-    hint = sm.Hint(move={"kind": "distribute", "give": [[2, 4], [0, 11], [1, 10]]}, reason="why")
+    hint = sm.Hint(move=moves.Distribute(((2, 4), (0, 11), (1, 10))), reason="why")
     found = decision(view, CAT, ASCII, hint)
     assert found is not None
     first = found.options[0]
@@ -194,7 +194,7 @@ def test_a_placement_offers_the_hint_first_then_others():
 
 def test_a_hint_that_fits_no_placement_is_left_out():
     view = seen(vk.distribute_game())
-    wrong = sm.Hint(move={"kind": "distribute", "give": [[0, 3]]})  # not Raven's card
+    wrong = sm.Hint(move=moves.Distribute(((0, 3),)))  # not Raven's card
     found = decision(view, CAT, ASCII, wrong)
     assert found is not None and all("the hint" not in o.text for o in found.options)
 

@@ -20,6 +20,7 @@ from gother_tui.tui import messages as msg
 from gother_tui.tui.palette import Palette
 from gother_tui.tui.theme import GOTHER
 from gother_tui.tui.widgets.players import player_line
+from protocol import moves
 from protocol.text import RESERVED_SYMBOLS, name_problem
 from server.game import Variants
 from tests.tui.viewkit import (
@@ -81,9 +82,9 @@ def test_a_draw_plan_needs_a_source_and_refuses_the_discard_pile_in_debt():
 def test_a_hint_prefills_only_when_it_fits_the_decision():
     plan = plan_for(table_view(draw_game()))
     assert plan is not None
-    assert not plan.prefill({"kind": "distribute", "give": [[0, 1]]})
-    assert not plan.prefill({"kind": "draw", "source": "discard", "card": 4})  # not in the pile
-    assert plan.prefill({"kind": "draw", "source": "discard", "card": ID["Club Night"]})
+    assert not plan.prefill(moves.Distribute(((0, 1),)))
+    assert not plan.prefill(moves.Draw("discard", 4))  # not in the pile
+    assert plan.prefill(moves.Draw("discard", ID["Club Night"]))
     assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Club Night"]}
 
 
