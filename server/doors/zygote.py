@@ -65,13 +65,19 @@ WARM = (
 def warm() -> None:
     """Import what every client imports, load rich's table of character widths (the
     zygote's environment is the door's, where a session's UNICODE_VERSION comes from
-    too), and freeze what is there: the collector then never walks (so never writes to)
-    the pages every child shares."""
+    too), parse the CSS a client reads in the default theme (its children share the
+    rules), and freeze what is there: the collector then never walks (so never writes
+    to) the pages every child shares."""
     for name in WARM:
         importlib.import_module(name)
     from rich._unicode_data import load
 
+    from gother_tui.core.options import ClientOptions
+    from gother_tui.tui.client_app import ClientApp
+    from gother_tui.tui.stylesheet import parse_ahead
+
     load()
+    parse_ahead(ClientApp(ClientOptions(url="")))
     gc.collect()
     gc.freeze()
 
