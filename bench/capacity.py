@@ -1,6 +1,6 @@
 """How many connections and SSH sessions one host holds within 4 GB (docs/hosting.md).
 
-    .venv/bin/python bench/capacity.py [--connections 2000] [--sessions 8]
+    nice -n -5 .venv/bin/python bench/capacity.py [--connections 2000] [--sessions 8]
 
 First each door, SSH then web, as `gother serve --ssh/--web` runs it (a process of its
 own, in front of a game server in this process), twice: its clients as fresh processes
@@ -14,8 +14,10 @@ per GiB.
 
 Then `gother serve` (database on a file), N websocket connections that say hello and join
 tables as players would (4 to a table, games dealt), and the server's VmRSS before and
-after: the memory one more connection costs the server; and what fits in 4 GiB. A
-benchmark on this machine, not a test; kernel socket buffers are not in these figures.
+after: the memory one more connection costs the server; and what fits in 4 GiB (not with
+`--connections 0`). A benchmark on this machine, not a test; kernel socket buffers are not
+in these figures. It runs at the priority it is given (`nice`), and prints the load
+average at its start and end: on a shared machine the times follow it.
 """
 
 from __future__ import annotations
@@ -240,9 +242,10 @@ def report_door(label: str, screen: str, times: Times, idle: float, full: float)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--connections", type=int, default=2000)
+    parser.add_argument("--connections", type=int, default=2000, help="0: the doors only")
     parser.add_argument("--sessions", type=int, default=8, help="sessions at once at each door")
     args = parser.parse_args()
+    print(f"load average {load()}")
     forked: dict[str, float] = {}  # MiB a session, with the zygote
     for kind, screen in (("ssh", "lobby"), ("web", "name screen")):
         print(f"{kind} door, {args.sessions} sessions (PSS over the door's processes):")
@@ -250,21 +253,30 @@ def main() -> None:
         fresh = report_door("fresh processes", screen, *runs[False])
         forked[kind] = report_door("zygote's forks ", screen, *runs[True])
         print(f"  the zygote: {fresh / forked[kind]:.1f}x the sessions in the same memory")
+    if args.connections:
+        server_capacity(args.connections, forked["ssh"])
+    print(f"load average {load()}")
+
+
+def server_capacity(count: int, ssh_session: float) -> None:
+    """The server's memory a connection, and what fits in 4 GiB with `ssh_session` MiB a
+    session."""
     with (
         tempfile.NamedTemporaryFile("w+", suffix=".log") as log,
         tempfile.TemporaryDirectory() as folder,
     ):
-        base, full, _, _ = asyncio.run(
-            connections(args.connections, os.path.join(folder, "g.db"), log)
-        )
-    per = (full - base) / args.connections * 1024  # KiB
-    print(f"server: {base:.1f} MiB at start, {full:.1f} MiB with {args.connections} players")
+        base, full, _, _ = asyncio.run(connections(count, os.path.join(folder, "g.db"), log))
+    per = (full - base) / count * 1024  # KiB
+    print(f"server: {base:.1f} MiB at start, {full:.1f} MiB with {count} players")
     print(f"  {per:.0f} KiB per connection (seated, game dealt)")
     print(f"  within 4 GiB: about {int((GIB4 - base) * 1024 / per):,} connections")
-    ssh = int((GIB4 - base) / (forked["ssh"] + per / 1024))
+    ssh = int((GIB4 - base) / (ssh_session + per / 1024))
     print(f"  within 4 GiB: about {ssh:,} SSH sessions (forked by the zygote)")
 
 
+def load() -> str:
+    return " ".join(f"{n:.2f}" for n in os.getloadavg())
+
+
 if __name__ == "__main__":
-    os.nice(10)
     main()

@@ -29,6 +29,7 @@ from gother_tui.tui.palette import Palette
 from gother_tui.tui.screens.help import HelpScreen, KeyRows
 from gother_tui.tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from gother_tui.tui.session import Link
+from gother_tui.tui.stylesheet import SharedStylesheet
 from gother_tui.tui.theme import THEMES
 from protocol import server_messages as sm
 from protocol.view import View
@@ -87,6 +88,12 @@ class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one t
     def __init__(self, options: ClientOptions) -> None:
         super().__init__()
         self.options = options
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = options.theme
+        # the theme's colours before the first parse, which then is the only one (set at
+        # mount, it parsed everything twice), and the rules shared by the process
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         self.glyphs: Glyphs = glyphs_for(options.ascii)
         self.catalogue = Catalogue()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's keymap file
@@ -119,9 +126,6 @@ class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one t
         return Palette.of_theme(self.theme_variables)
 
     def on_mount(self) -> None:
-        for theme in THEMES:
-            self.register_theme(theme)
-        self.theme = self.options.theme
         self.set_class(self.options.ascii, "-ascii")
         self._apply_keymap()
         self.open_session()

@@ -19,6 +19,7 @@ time. A zygote that dies takes its sessions with it, as a door does.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import atexit
 import contextlib
 import fcntl
@@ -65,13 +66,23 @@ WARM = (
 def warm() -> None:
     """Import what every client imports, load rich's table of character widths (the
     zygote's environment is the door's, where a session's UNICODE_VERSION comes from
-    too), and freeze what is there: the collector then never walks (so never writes to)
-    the pages every child shares."""
+    too), parse the CSS a client reads in the default theme (its children share the
+    rules), run a client to its first screens (server/doors/rehearsal.py), and freeze
+    what is there: the collector then never walks (so never writes to) the pages every
+    child shares."""
     for name in WARM:
         importlib.import_module(name)
     from rich._unicode_data import load
 
+    from gother_tui.core.options import ClientOptions
+    from gother_tui.tui.client_app import ClientApp
+    from gother_tui.tui.stylesheet import parse_ahead
+    from server.doors.rehearsal import rehearse
+
     load()
+    parse_ahead(ClientApp(ClientOptions(url="")))
+    rehearse()
+    asyncio.set_event_loop_policy(None)  # a child's asyncio as a fresh interpreter's
     gc.collect()
     gc.freeze()
 

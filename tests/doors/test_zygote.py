@@ -1,6 +1,7 @@
 """The SSH door's zygote (server/doors/zygote.py, server/doors/forks.py): real SSH sessions on
 127.0.0.1 whose clients are forked by it, read through /proc: whose child each client is,
-its environment, its descriptors; a zygote killed and started again; bad requests."""
+its environment, its descriptors; a zygote killed and started again; bad requests; a
+child that finds its CSS parsed."""
 
 from __future__ import annotations
 
@@ -23,6 +24,40 @@ from server.doors.zygote import CLIENT
 from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until, until
 
 LOBBY = re.compile(r"(?i)tables yet")
+REPO = Path(__file__).resolve().parents[2]
+# A zygote warmed, then its child to the lobby (headless, a scripted server), counting
+# what Textual's CSS parser reads in that child: it prints them and exits.
+FORKED_TO_THE_LOBBY = """
+import asyncio, os, sys, tempfile
+from pathlib import Path
+import textual.css.stylesheet as sheet
+from server.doors.zygote import warm
+
+warm()
+if pid := os.fork():
+    sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from gother_tui.tui.app import GotherApp
+from tests.tui.clientkit import URL, FakeServer, until
+
+real, parsed = sheet.parse, []
+
+def parse(scope, css, read_from, **options):
+    parsed.append(read_from)
+    return real(scope, css, read_from, **options)
+
+async def lobby():
+    seats = SeatStore(Path(tempfile.mkdtemp(), "seats.json"))
+    app = GotherApp(ClientOptions(url=URL, name="Raven"), FakeServer().transport, seats)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
+        await pilot.pause()
+
+sheet.parse = parse
+asyncio.run(lobby())
+print("parsed:", parsed)
+"""
 
 
 async def ready(door: SshFrontDoor) -> int:
@@ -247,3 +282,16 @@ async def test_a_zygote_that_cannot_start_leaves_sessions_to_fresh_processes(
         await close(conn, process)
     assert "ssh zygote not ready: a fresh client process" in caplog.text
     assert door.zygote is not None and door.zygote.pid is None
+
+
+def test_a_forked_client_parses_no_css():
+    """The zygote parsed it all, in the client's default theme, before the fork."""
+    ran = subprocess.run(
+        [sys.executable, "-c", FORKED_TO_THE_LOBBY],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=SCREEN_TIMEOUT,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "parsed: []" in ran.stdout

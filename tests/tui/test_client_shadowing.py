@@ -40,6 +40,7 @@ DELIBERATE = {
     "action_quit",
     "on_mount",
     "on_resize",
+    "stylesheet",  # ClientApp's parses each source once a process (gother_tui/tui/stylesheet.py)
 }
 
 

@@ -1,0 +1,80 @@
+"""A zygote's rehearsal: one client run headless before any fork, to the first screens its
+children draw (the web door's name screen, then the lobby of a server with no table), so
+that what a client builds the first time it draws (Textual's and rich's caches, widgets'
+classes set up, the interpreter's specialised bytecode and its types' and functions'
+versions) is built once, in the pages the children share, and not again in each of them.
+
+Nothing else of it stays: its server is a script in this process (no socket), it plays
+anonymously (no key is made) from a temporary state folder, and it starts no thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from gother_tui.tui.app import GotherApp
+from gother_tui.tui.screens.name import NameScreen
+from protocol import PROTOCOL_VERSION
+
+URL = "ws://rehearsal.invalid"  # never dialled: the transport below is the server
+TIMEOUT = 30.0  # seconds for each screen (a busy machine starting a door)
+Frame = dict[str, Any]
+
+
+class EmptyLobby:
+    """A server, as the client's transport sees it, that welcomes and lists no table."""
+
+    close_code: int | None = None
+    close_reason = ""
+
+    def __init__(self, url: str) -> None:
+        self._inbox: asyncio.Queue[Frame | None] = asyncio.Queue()
+
+    async def connect(self) -> None:
+        return None
+
+    async def send(self, message: Frame) -> None:
+        answers = {
+            "hello": {"t": "welcome", "v": PROTOCOL_VERSION, "server": "rehearsal"},
+            "list": {"t": "tables", "tables": [], "total": 0},
+        }
+        if (answer := answers.get(message["t"])) is not None:
+            self._inbox.put_nowait({**answer, "rid": message.get("rid")})
+
+    async def messages(self) -> AsyncIterator[Frame]:
+        while (frame := await self._inbox.get()) is not None:
+            yield frame
+
+    async def close(self) -> None:
+        self._inbox.put_nowait(None)
+
+
+def rehearse() -> None:
+    """The client to its name screen and to the lobby, headless, at 80x24."""
+    with tempfile.TemporaryDirectory() as folder:
+        options = ClientOptions(url=URL, name="Rehearsal", ask_name=True, anonymous=True)
+        app = GotherApp(options, EmptyLobby, SeatStore(Path(folder, "seats.json")))
+        asyncio.run(_to_the_lobby(app))
+
+
+async def _to_the_lobby(app: GotherApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot.pause, lambda: isinstance(app.screen, NameScreen))
+        await pilot.press(*"Rehearsal", "enter")
+        await _until(pilot.pause, lambda: app.current_mode == "lobby")
+        await pilot.pause()  # the lobby drawn
+
+
+async def _until(turn: Callable[[], Any], done: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not done():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the rehearsal's client did not reach its screen")
+        await turn()
