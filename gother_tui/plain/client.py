@@ -37,7 +37,7 @@ from gother_tui.core.plans import Plan
 from gother_tui.core.prompts import standings
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
-from gother_tui.plain.choices import Decision, Move, decision
+from gother_tui.plain.choices import Decision, decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
@@ -45,6 +45,7 @@ from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
 from gother_tui.tui import messages as msg
 from protocol import ProtocolError, validate_request
 from protocol import server_messages as sm
+from protocol.moves import Move
 from protocol.view import Card, Legal, LegalDistribute, LegalDraw, View
 
 log = logging.getLogger("gother.plain")

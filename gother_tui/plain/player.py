@@ -34,6 +34,7 @@ from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, pl
 from gother_tui.plain.tournament_new import tournament_new
 from gother_tui.tui import messages as msg
 from protocol import server_messages as sm
+from protocol.moves import DiscardFate, DiscardHand, Draw, Move
 from protocol.view import (
     Legal,
     LegalDiscardFate,
@@ -144,8 +145,8 @@ class Player:
             raise Problem(f"Not now: you are at {step_label(view)} (options says what to do).")
         return view, plan
 
-    async def play(self, move: dict[str, Any]) -> bool:
-        reply = await self.client.ask("move", move=move)
+    async def play(self, move: Move) -> bool:
+        reply = await self.client.ask("move", move=move.to_wire())
         return isinstance(reply, sm.State)
 
     # -- looking ----------------------------------------------------------------------------
@@ -251,7 +252,7 @@ class Player:
             await self.play(self.option(args).move)
             return
         card = find_card(args, plan.choices, self.client.catalogue)
-        await self.play({"kind": "discard_fate", "card": card})
+        await self.play(DiscardFate(card))
 
     async def do_draw(self, args: str) -> None:
         _view, plan = self.deciding(LegalDraw)
@@ -263,14 +264,14 @@ class Player:
         if what.endswith("all"):
             await self.draw_all()
         else:
-            await self.play({"kind": "draw", "source": "deck"})
+            await self.play(Draw("deck"))
 
     async def draw_all(self) -> None:
         """Draw from the draw pile until the step is done (or something else is asked)."""
         client = self.client
         client.drawing_all = True
         try:
-            while await self.play({"kind": "draw", "source": "deck"}):
+            while await self.play(Draw("deck")):
                 legal = self.view.legal if self.view is not None else None
                 if not (isinstance(legal, LegalDraw) and legal.deck):
                     break
@@ -286,14 +287,14 @@ class Player:
             raise Problem("You are in debt: you may only draw from the draw pile.")
         top_first = tuple(reversed(view.discard))
         card = find_card(args, plan.choices, self.client.catalogue, top_first)
-        await self.play({"kind": "draw", "source": "discard", "card": card})
+        await self.play(Draw("discard", card))
 
     async def do_drop(self, args: str) -> None:
         view, plan = self.deciding(LegalDiscardHand)
         if not args:
             raise Problem("drop NAME: name a card of your hand (hand lists it).")
         card = find_card(args, plan.choices, self.client.catalogue, view.hand or ())
-        await self.play({"kind": "discard_hand", "card": card})
+        await self.play(DiscardHand(card))
 
     # -- a placement ------------------------------------------------------------------------
 
@@ -439,7 +440,7 @@ class Player:
         if view.legal is not None:
             self.client.hint = (view.legal, reply)
         found = self.client.decision()
-        number = found.number_of(reply.move.to_wire()) if found is not None else None
+        number = found.number_of(reply.move) if found is not None else None
         reason = f": {reply.reason}" if reply.reason else ""
         if found is None or number is None:
             self.say(f"Hint: the move {reply.move}{reason}.")

@@ -55,7 +55,7 @@ def test_a_distribute_plan_gives_one_card_per_seat_and_builds_pairs():
     plan.assign(0)
     plan.point_at(ID["Khaki Shorts"])
     plan.assign(1)
-    assert plan.move() == {"kind": "distribute", "give": [[0, 11], [1, 10], [2, 0]]}
+    assert plan.move() == moves.Distribute(((0, 11), (1, 10), (2, 0)))
 
 
 def test_a_plan_offers_only_the_cards_legal_lists():
@@ -70,9 +70,9 @@ def test_a_draw_plan_needs_a_source_and_refuses_the_discard_pile_in_debt():
     plan = plan_for(table_view(draw_game()))
     assert plan is not None and plan.move() is None
     assert plan.open_discard() is None
-    assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Sunburn"]}
+    assert plan.move() == moves.Draw("discard", ID["Sunburn"])
     assert plan.choose_deck() is None
-    assert plan.move() == {"kind": "draw", "source": "deck"}
+    assert plan.move() == moves.Draw("deck")
     debt = plan_for(table_view(debt_game()))
     assert debt is not None
     assert "in debt" in (debt.open_discard() or "")
@@ -85,7 +85,7 @@ def test_a_hint_prefills_only_when_it_fits_the_decision():
     assert not plan.prefill(moves.Distribute(((0, 1),)))
     assert not plan.prefill(moves.Draw("discard", 4))  # not in the pile
     assert plan.prefill(moves.Draw("discard", ID["Club Night"]))
-    assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Club Night"]}
+    assert plan.move() == moves.Draw("discard", ID["Club Night"])
 
 
 def test_choices_survive_a_state_that_asks_the_same_decision():

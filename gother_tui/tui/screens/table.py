@@ -7,7 +7,7 @@ it. The footer shows only the keys that mean something now (`check_action`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
@@ -36,6 +36,7 @@ from gother_tui.tui.widgets.status import PilesLine, StatusLine
 from gother_tui.tui.widgets.talk import ChatLog, GameLog
 from protocol import server_messages as sm
 from protocol.constants import CHAT_MAX, MAX_SEATS, SEATS
+from protocol.moves import Move
 from protocol.view import View
 
 MOVE_ACTIONS = {
@@ -211,7 +212,7 @@ class TableScreen(Screen[None]):
         self.session = session
         self.plan: Plan | None = None
         self.awaiting: int | None = None  # rid of the move sent, until the server answers
-        self.last_hint: dict[str, Any] | None = None  # the latest suggestion filled in
+        self.last_hint: Move | None = None  # the latest suggestion filled in
         self.hint_reason = ""  # why, in one line, from the server
         self._footer_keys: tuple[object, ...] = ()
         self.history = GothHistory()  # Goth per round, from the views this client saw
@@ -412,7 +413,7 @@ class TableScreen(Screen[None]):
         if move is None:
             self.notify(_missing(plan), severity="warning")
             return
-        self.awaiting = self.session.request(self, "move", move=move)
+        self.awaiting = self.session.request(self, "move", move=move.to_wire())
         self._redraw()
 
     def action_hint(self) -> None:
