@@ -13,20 +13,25 @@ import asyncio
 import logging
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Any
 
 from textual.message import Message
 
-from gother_tui.core.transport import CLOSE_REPLACED, Transport, TransportError, TransportFactory
+from gother_tui.core.transport import (
+    CLOSE_REPLACED,
+    Frame,
+    Transport,
+    TransportError,
+    TransportFactory,
+)
 from gother_tui.tui import messages as msg
-from protocol import ProtocolError, server_messages
+from protocol import ProtocolError, Request, server_messages
 
 log = logging.getLogger("gother.client")
 
 GOODBYE_TIMEOUT = 1.0  # seconds a quitting client waits for the server to close with it
 
 
-def incoming(frame: dict[str, Any] | ProtocolError) -> Message | None:
+def incoming(frame: Frame | ProtocolError) -> Message | None:
     """A decoded frame as the message the app handles, or None for an unknown type."""
     if isinstance(frame, ProtocolError):
         return msg.Unreadable(frame.message)
@@ -60,7 +65,7 @@ class Connection:
         self._transport_factory = transport
         self._first_retry = first_retry
         self._max_retry = max_retry
-        self._outbox: asyncio.Queue[dict[str, Any]] | None = None
+        self._outbox: asyncio.Queue[Request] | None = None
         self._transport: Transport | None = None
         self._closing = False
         self._wanted = asyncio.Event()  # cleared: held, no new connection until resumed
@@ -70,11 +75,11 @@ class Connection:
     def open(self) -> bool:
         return self._outbox is not None
 
-    def send(self, message: dict[str, Any]) -> bool:
-        """Queue `message` for the open connection; False when there is none."""
+    def send(self, request: Request) -> bool:
+        """Queue `request` for the open connection; False when there is none."""
         if self._outbox is None:
             return False
-        self._outbox.put_nowait(message)
+        self._outbox.put_nowait(request)
         return True
 
     def hold(self) -> None:
@@ -128,7 +133,7 @@ class Connection:
             delay = min(delay * 2, self._max_retry)
 
     async def _session(self, transport: Transport) -> None:
-        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        outbox: asyncio.Queue[Request] = asyncio.Queue()
 
         async def pump() -> None:
             while True:

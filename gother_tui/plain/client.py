@@ -25,13 +25,15 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import msgspec
+
 from gother_tui.core import tournament_words
-from gother_tui.core.asked import Asked, title
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.connection import Connection
-from gother_tui.core.flow import Ask, Flow, Step
+from gother_tui.core.flow import Flow, Step
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.narrator import Line, covered_for_you, names_of, speaker
+from gother_tui.core.notice import title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.plans import Plan
 from gother_tui.core.prompts import standings
@@ -43,7 +45,8 @@ from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
 from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
 from gother_tui.tui import messages as msg
-from protocol import ProtocolError, validate_request
+from protocol import ProtocolError, Request, validate_request
+from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.moves import Move
 from protocol.view import Card, Legal, LegalDistribute, LegalDraw, View
@@ -55,7 +58,7 @@ REPLY_TIMEOUT = 30.0  # seconds a command waits for the server's answer
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    asked: Asked
+    asked: Request
     answer: asyncio.Future[msg.Reply | sm.Error | None] | None  # None: the flow's own request
 
 
@@ -156,42 +159,43 @@ class PlainClient:
 
     # -- requests ---------------------------------------------------------------------------
 
-    async def ask(
-        self, t: str, *, quiet: bool = False, **fields: Any
-    ) -> msg.Reply | sm.Error | None:
-        """Send request `t` (checked by the protocol first) and wait for its answer: the
+    async def ask(self, request: Request, *, quiet: bool = False) -> msg.Reply | sm.Error | None:
+        """Send `request` (checked by the protocol first) and wait for its answer: the
         reply, the server's error (said, unless `quiet`), or None (nothing sent, or no
         answer; said)."""
         if not (self.online and self.connection.open):
             self.say("Not connected to the server right now.")
             return None
-        asked = Asked(next(self._rids), t, fields)
+        rid = next(self._rids)
+        asked = msgspec.structs.replace(request, rid=rid)
         try:
-            validate_request(asked.wire())
+            validate_request(asked.to_wire())
         except ProtocolError as exc:
             self.say(f"Not sent: the server would refuse it ({exc.message}).")
             return None
         answer: asyncio.Future[msg.Reply | sm.Error | None] = (
             asyncio.get_running_loop().create_future()
         )
-        self._pending[asked.rid] = Pending(asked, answer)
-        self.connection.send(asked.wire())
+        self._pending[rid] = Pending(asked, answer)
+        self.connection.send(asked)
         try:
             reply = await asyncio.wait_for(answer, REPLY_TIMEOUT)
         except TimeoutError:
-            self._pending.pop(asked.rid, None)
-            self.say(f"No answer from the server to {t} in {REPLY_TIMEOUT:g} s.")
+            self._pending.pop(rid, None)
+            what = request.__struct_config__.tag
+            self.say(f"No answer from the server to {what} in {REPLY_TIMEOUT:g} s.")
             return None
         if isinstance(reply, sm.Error) and not quiet:
             self.say(f"The server refused: {reply.message}")
         return reply
 
-    def _ask_flow(self, ask: Ask) -> None:
+    def _ask_flow(self, ask: Request) -> None:
         if not self.connection.open:
             return
-        asked = Asked(next(self._rids), ask.t, ask.fields)
-        self._pending[asked.rid] = Pending(asked, None)
-        self.connection.send(asked.wire())
+        rid = next(self._rids)
+        asked = msgspec.structs.replace(ask, rid=rid)
+        self._pending[rid] = Pending(asked, None)
+        self.connection.send(asked)
 
     def _settle(self, rid: int | None, answer: msg.Reply | sm.Error | None) -> None:
         pending = self._pending.pop(rid, None) if rid is not None else None
@@ -274,13 +278,13 @@ class PlainClient:
     def _refused(self, error: sm.Error) -> None:
         rid = error.rid
         pending = self._pending.get(rid) if rid is not None else None
-        what = pending.asked.t if pending is not None else None
+        what = pending.asked.__struct_config__.tag if pending is not None else None
         log.info("server error %s for %s: %s", error.code, what, error.message)
         if rid is not None and pending is not None and pending.answer is None:
             del self._pending[rid]
             step = self.flow.refused(pending.asked, error)
             self._do(step)
-            if pending.asked.t == "hello" and step.password is None:  # e.g. another version
+            if isinstance(pending.asked, rq.Hello) and step.password is None:  # another version
                 self.end(1)
             return
         if pending is None:
@@ -332,7 +336,7 @@ class PlainClient:
 
     async def _lobby(self) -> None:
         self.say(f"You are in the lobby of {self.options.url}.")
-        reply = await self.ask("list")
+        reply = await self.ask(rq.List())
         if isinstance(reply, sm.Tables):
             self.tables = reply.tables
             self.say(*table_lines(reply.tables))
@@ -410,7 +414,7 @@ class PlainClient:
 
     async def _hint_then_say(self, legal: Legal) -> None:
         """A placement's options start with the hint: ask for it, then say them."""
-        reply = await self.ask("hint", quiet=True)
+        reply = await self.ask(rq.Hint(), quiet=True)
         if isinstance(reply, sm.Hint):
             self.hint = (legal, reply)
         if self.view is not None and self.view.legal == legal and self._shown == legal:

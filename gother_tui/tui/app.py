@@ -11,19 +11,20 @@ from __future__ import annotations
 import itertools
 import logging
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
+import msgspec
 from textual import work
 from textual.message_pump import MessagePump
 from textual.notifications import Notification, Notify
 
 from gother_tui.core import tournament_words
 from gother_tui.core.alerts import SEVERITIES, Alert, alerts
-from gother_tui.core.asked import Asked, title
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.connection import Connection
-from gother_tui.core.flow import Ask, Flow, Step
+from gother_tui.core.flow import Flow, Refusal, Step
 from gother_tui.core.narrator import Line
+from gother_tui.core.notice import title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
@@ -43,6 +44,8 @@ from gother_tui.tui.screens.story import StoryScreen
 from gother_tui.tui.screens.table import TableScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
 from gother_tui.tui.screens.viewer import TextViewer
+from protocol import Request
+from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.view import Card, View
 
@@ -54,7 +57,7 @@ MAX_ALERTS = 3  # in one toast: the newest, when states came faster than the scr
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    asked: Asked
+    asked: Request
     asker: MessagePump | None  # None: the flow's own request
 
 
@@ -193,17 +196,18 @@ class GotherApp(ClientApp):
 
     # -- requests -------------------------------------------------------------------------
 
-    def request(self, asker: MessagePump | None, t: str, **fields: Any) -> int | None:
-        """Send a request with a fresh rid; its answer goes to `asker` (the flow's own when
+    def request(self, asker: MessagePump | None, request: Request) -> int | None:
+        """Send `request` with a fresh rid; its answer goes to `asker` (the flow's own when
         None). None (and a notice) when not connected."""
         if self.link != "online" or not self.connection.open:
             self.notify("Not connected to the server right now.", severity="warning")
             return None
-        asked = Asked(next(self._rids), t, fields)
-        self._pending[asked.rid] = Pending(asked, asker)
-        self.connection.send(asked.wire())
-        log.debug("sent %s rid=%s", t, asked.rid)
-        return asked.rid
+        rid = next(self._rids)
+        asked = msgspec.structs.replace(request, rid=rid)
+        self._pending[rid] = Pending(asked, asker)
+        self.connection.send(asked)
+        log.debug("sent %s rid=%s", request.__struct_config__.tag, rid)
+        return rid
 
     def _do(self, step: Step) -> None:
         if step.forget_view:
@@ -223,9 +227,9 @@ class GotherApp(ClientApp):
         if step.password is not None:
             self._ask_password(step.password)
 
-    def _ask(self, ask: Ask | None) -> None:
+    def _ask(self, ask: Request | None) -> None:
         if ask is not None:
-            self.request(None, ask.t, **ask.fields)
+            self.request(None, ask)
 
     # -- the server's password ------------------------------------------------------------
 
@@ -255,12 +259,12 @@ class GotherApp(ClientApp):
             return self.flow.wants_password
         return super().check_action(action, parameters)
 
-    def _show_lobby(self, why: tuple[Asked, sm.Error] | None) -> None:
+    def _show_lobby(self, why: Refusal | None) -> None:
         self._switch("lobby")
         lobby = self.get_screen_stack("lobby")[0]
         if why is not None:  # the lobby says why we are there, as for its own requests
             lobby.post_message(msg.Refused(*why))
-        self.request(lobby, "list")
+        self.request(lobby, rq.List())
 
     # -- the connection -------------------------------------------------------------------
 
@@ -348,7 +352,7 @@ class GotherApp(ClientApp):
 
     def _on_error(self, error: sm.Error) -> None:
         pending = self._pending.pop(error.rid, None) if error.rid is not None else None
-        asked = pending.asked.t if pending else None
+        asked = pending.asked.__struct_config__.tag if pending else None
         log.info("server error %s for %s: %s", error.code, asked, error.message)
         if pending is not None and pending.asker is None:
             self._do(self.flow.refused(pending.asked, error))  # the flow says what to show

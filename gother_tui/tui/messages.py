@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from gother_tui.core.asked import Asked
+from protocol import Request
 from protocol import server_messages as sm
 
 # -- from the server ----------------------------------------------------------------------
@@ -56,7 +56,7 @@ Reply = sm.Reply | sm.State | sm.Chat | sm.Closed
 class Answered(Message, bubble=False):  # for the asker alone
     """The server's reply to `asked`: the `state` after a move, a `hint`, `tables`…"""
 
-    def __init__(self, asked: Asked, reply: Reply) -> None:
+    def __init__(self, asked: Request, reply: Reply) -> None:
         super().__init__()
         self.asked = asked
         self.reply = reply
@@ -65,7 +65,7 @@ class Answered(Message, bubble=False):  # for the asker alone
 class Refused(Message, bubble=False):
     """The server refused `asked`; nothing changed."""
 
-    def __init__(self, asked: Asked, error: sm.Error) -> None:
+    def __init__(self, asked: Request, error: sm.Error) -> None:
         super().__init__()
         self.asked = asked
         self.error = error

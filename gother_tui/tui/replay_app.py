@@ -10,7 +10,7 @@ three and the record, and calls `show_position` to move."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.message_pump import MessagePump
 
@@ -25,6 +25,7 @@ from gother_tui.tui.screens.replay import ReplayScreen
 from gother_tui.tui.screens.story import StoryScreen
 from gother_tui.tui.screens.table import TableScreen
 from gother_tui.tui.screens.viewer import TextViewer
+from protocol import Request
 from protocol import server_messages as sm
 from protocol.view import View
 
@@ -103,5 +104,5 @@ class ReplayApp(ClientApp):
         for view in self.views[:index]:
             self.chronicle.follow(view, self.catalogue, self.glyphs)
 
-    def request(self, asker: MessagePump, t: str, **fields: Any) -> int | None:
+    def request(self, asker: MessagePump, request: Request) -> int | None:
         return None  # a replay asks nobody anything (its screen offers no such key)

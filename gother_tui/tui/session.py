@@ -11,7 +11,7 @@ session: a screen follows them with `self.watch(self.app, "view", …)`.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from textual.message_pump import MessagePump
 
@@ -20,6 +20,7 @@ from gother_tui.core.chronicle import Chronicle
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.options import ClientOptions
 from gother_tui.tui.palette import Palette
+from protocol import Request
 from protocol import server_messages as sm
 from protocol.view import View
 
@@ -70,7 +71,7 @@ class Session(Protocol):
     @property
     def options(self) -> ClientOptions: ...
 
-    def request(self, asker: MessagePump, t: str, **fields: Any) -> int | None:
-        """Send request `t`; its answer comes to `asker` as `Answered` or `Refused`.
+    def request(self, asker: MessagePump, request: Request) -> int | None:
+        """Send `request`; its answer comes to `asker` as `Answered` or `Refused`.
         Returns its rid, or None (and a notice) when nothing can be sent now."""
         ...

@@ -26,6 +26,7 @@ from gother_tui.core.transport import (
 from gother_tui.core.trust import KnownServers, Trust, server_of
 from gother_tui.tui import messages as msg
 from protocol import PROTOCOL_VERSION
+from protocol.requests import Hello
 from server.edge.app import GotherServer, ServerConfig
 from server.edge.tls import certificate_fingerprint, self_signed
 
@@ -49,7 +50,7 @@ def known(tmp_path) -> KnownServers:
 
 async def says_welcome(transport: WebSocketTransport) -> None:
     await transport.connect()
-    await transport.send({"t": "hello", "v": PROTOCOL_VERSION, "name": "Raven"})
+    await transport.send(Hello(v=PROTOCOL_VERSION, name="Raven"))
     async for frame in transport.messages():
         assert not isinstance(frame, Exception) and frame["t"] == "welcome"
         break

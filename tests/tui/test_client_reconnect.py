@@ -10,6 +10,7 @@ from typing import Any
 from textual.worker import WorkerState
 
 from gother_tui.tui import messages as msg
+from protocol import requests as rq
 from protocol.view import View
 from tests.tui.clientkit import URL, at_table, notices, reply, screen_text, until, widget_text
 from tests.tui.viewkit import (
@@ -186,4 +187,4 @@ async def test_every_server_frame_becomes_a_typed_message(make_app, fake):
     (unreadable,) = [m for m in seen if isinstance(m, msg.Unreadable)]
     assert unreadable.problem == "state.view.players[0].fate[0]: Expected `int`, got `str`"
     (refused,) = [m for m in seen if isinstance(m, msg.Refused)]
-    assert (refused.asked.t, refused.error.code) == ("hint", "not_your_turn")
+    assert (type(refused.asked), refused.error.code) == (rq.Hint, "not_your_turn")
