@@ -1,10 +1,11 @@
-"""The connection to the server, kept up: connect, hand every frame to the app as a typed
-message, send requests in order, and after a loss try again with backoff.
+"""The connection to the server, kept up: connect, hand every frame on as a typed message,
+send requests in order, and after a loss try again with backoff.
 
 Frames are parsed here, once, on arrival (`protocol.server_messages.parse`, which checks a
-`state`'s whole view): the app and its screens only ever see typed messages. A frame that
-is no valid message becomes `Unreadable`; a type this client does not know is logged and
-dropped, so a newer server can add messages.
+`state`'s whole view): the client's core only ever sees typed messages. A frame that is no
+valid message becomes `Unreadable`; a type this client does not know is logged and
+dropped, so a newer server can add messages. What the connection posts are plain values
+(no Textual here): the full-screen client hands them to the core on its own message loop.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from contextlib import suppress
-
-from textual.message import Message
+from dataclasses import dataclass
 
 from gother_tui.core.transport import (
     CLOSE_REPLACED,
@@ -23,26 +23,55 @@ from gother_tui.core.transport import (
     TransportError,
     TransportFactory,
 )
-from gother_tui.tui import messages as msg
-from protocol import ProtocolError, Request, server_messages
+from protocol import ProtocolError, Request
+from protocol import server_messages as sm
 
 log = logging.getLogger("gother.client")
 
 GOODBYE_TIMEOUT = 1.0  # seconds a quitting client waits for the server to close with it
 
 
-def incoming(frame: Frame | ProtocolError) -> Message | None:
-    """A decoded frame as the message the app handles, or None for an unknown type."""
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """A connection is open (the first, or again after a loss)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLost:
+    reason: str
+    retry_in: float | None  # None: the client will not try again
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """One server frame, as the protocol's typed message."""
+
+    message: sm.Message
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A frame that is no valid message (not msgpack, a field missing or of the wrong
+    type): logged and shown, nothing it held is used."""
+
+    problem: str
+
+
+Event = Connected | ConnectionLost | Received | Unreadable
+
+
+def incoming(frame: Frame | ProtocolError) -> Received | Unreadable | None:
+    """A decoded frame as the event the client hears, or None for an unknown type."""
     if isinstance(frame, ProtocolError):
-        return msg.Unreadable(frame.message)
+        return Unreadable(frame.message)
     try:
-        message = server_messages.parse(frame)
+        message = sm.parse(frame)
     except ProtocolError as exc:
         log.warning("malformed %r message from the server: %s", frame["t"], exc.message)
-        return msg.Unreadable(exc.message)
+        return Unreadable(exc.message)
     if message is None:
         log.info("ignoring a server message of type %r", frame["t"])
-    return None if message is None else msg.Received(message)
+    return None if message is None else Received(message)
 
 
 class Connection:
@@ -55,7 +84,7 @@ class Connection:
     def __init__(
         self,
         url: str,
-        post: Callable[[Message], object],
+        post: Callable[[Event], object],
         transport: TransportFactory,
         first_retry: float,
         max_retry: float,
@@ -111,7 +140,7 @@ class Connection:
                 await transport.connect()
             except TransportError as exc:
                 if exc.final:  # e.g. a certificate not to be trusted: retrying cannot help
-                    self._post(msg.ConnectionLost(str(exc), None))
+                    self._post(ConnectionLost(str(exc), None))
                     return
                 reason = str(exc)  # the transport's sentence names the address
             else:
@@ -123,12 +152,12 @@ class Connection:
                     continue  # held: the next connection waits for `resume`
                 if transport.close_code == CLOSE_REPLACED:
                     lost = "your seat was taken over from another terminal"
-                    self._post(msg.ConnectionLost(lost, None))
+                    self._post(ConnectionLost(lost, None))
                     return
                 reason = "connection lost"
                 if transport.close_reason:
                     reason += f" ({transport.close_reason})"
-            self._post(msg.ConnectionLost(reason, delay))
+            self._post(ConnectionLost(reason, delay))
             await asyncio.sleep(delay)
             delay = min(delay * 2, self._max_retry)
 
@@ -140,7 +169,7 @@ class Connection:
                 await transport.send(await outbox.get())
 
         self._outbox, self._transport = outbox, transport
-        self._post(msg.Connected())
+        self._post(Connected())
         writer = asyncio.create_task(pump())
         writer.add_done_callback(_settled)
         try:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gother_tui.core import review_words, tournament_words
+from gother_tui.core.client import Reply
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
@@ -32,7 +33,6 @@ from gother_tui.plain.choices import Option, describe_placement, same_move
 from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plain.tournament_new import tournament_new
-from gother_tui.tui import messages as msg
 from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.moves import DiscardFate, DiscardHand, Draw, Move
@@ -701,7 +701,7 @@ class Player:
         if isinstance(reply, sm.Tournament):
             self.say(*tournament_words.lines(reply))
 
-    async def _new_tournament(self, args: str) -> msg.Reply | sm.Error | None:
+    async def _new_tournament(self, args: str) -> Reply | None:
         try:
             request = tournament_new(args)
         except ValueError as exc:

@@ -4,8 +4,6 @@ it keeps."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -145,12 +143,6 @@ def test_a_refused_table_lands_in_the_lobby_with_the_reason(store):
     assert step.go == "lobby" and step.why is not None and step.why[1] is gone
     assert f.table is None  # in the lobby, so a later welcome does not watch it again
     assert f.welcomed() == Step(go="lobby")
-
-
-def test_the_flow_needs_no_textual():
-    code = "import sys, gother_tui.core.flow; print('textual' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.stdout.strip() == "False", done.stderr
 
 
 # -- the lasting identity (issue 18, item 2) --------------------------------------------------

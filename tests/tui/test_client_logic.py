@@ -11,12 +11,11 @@ from rich.cells import cell_len
 from rich.style import Style
 
 from gother_tui.core.catalogue import Catalogue
-from gother_tui.core.connection import incoming
+from gother_tui.core.connection import Received, Unreadable, incoming
 from gother_tui.core.glyphs import ASCII, NAME_MARKS, UNICODE, wants_ascii
 from gother_tui.core.plans import keep_or_replace, plan_for
 from gother_tui.core.preview import Outcome, Sums, fate_sums
 from gother_tui.core.seat_store import SeatStore
-from gother_tui.tui import messages as msg
 from gother_tui.tui.palette import Palette
 from gother_tui.tui.theme import GOTHER
 from gother_tui.tui.widgets.players import player_line
@@ -151,9 +150,9 @@ def test_a_log_event_of_a_kind_this_client_does_not_know_makes_the_state_unreada
     wire = wire_view(distribute_game())
     frame = state(1, {**wire, "log": [{"kind": "comet", "seat": 1}]})
     message = incoming(frame)
-    assert isinstance(message, msg.Unreadable)
+    assert isinstance(message, Unreadable)
     assert message.problem == "state.view.log[0].kind: Invalid value 'comet'"
-    assert isinstance(incoming(state(1, wire)), msg.Received)
+    assert isinstance(incoming(state(1, wire)), Received)
     assert incoming({"t": "comet"}) is None  # a message type it does not know: dropped
 
 
