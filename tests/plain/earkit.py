@@ -34,12 +34,12 @@ ESPEAK_RATE = 22050 * 2  # bytes of espeak-ng's WAV a second (22050 Hz, 16 bits,
 @contextmanager
 def seeded_deals(seed: int = SEED) -> Iterator[None]:
     """Every game dealt meanwhile is dealt from `seed`."""
-    real = server.table.secrets
-    server.table.secrets = types.SimpleNamespace(randbits=lambda bits: seed)  # type: ignore[assignment]
+    real = server.tables.table.secrets
+    server.tables.table.secrets = types.SimpleNamespace(randbits=lambda bits: seed)  # type: ignore[assignment]
     try:
         yield
     finally:
-        server.table.secrets = real
+        server.tables.table.secrets = real
 
 
 def _choice(block: list[str]) -> str:
