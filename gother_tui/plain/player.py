@@ -17,16 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from gother_tui.core import review_words, tournament_words
 from gother_tui.core.client import Reply
+from gother_tui.core.fetch import RATE_LIMITED_TRIES, RATE_LIMITED_WAIT
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
-from gother_tui.core.record import (
-    RATE_LIMITED_TRIES,
-    RATE_LIMITED_WAIT,
-    GameRecord,
-    RecordError,
-    record_from_parts,
-)
+from gother_tui.core.record import GameRecord, RecordError, record_from_parts
 from gother_tui.core.standings import table_lines
 from gother_tui.plain import replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
