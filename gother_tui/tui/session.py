@@ -5,8 +5,9 @@ last seen (`view`), the state of the link, the chat, the card catalogue, the gly
 colours and options to draw with, and the one thing they may do, `request`. The network client
 (`GotherApp`) and the replay viewer (`ReplayApp`) each implement it.
 
-`view`, `link`, `link_detail` and `chat` are Textual reactives of the app that is the
-session: a screen follows them with `self.watch(self.app, "view", …)`.
+`view`, `link`, `link_detail`, `chat` and `tournament` are Textual reactives of the app
+that is the session: a screen follows them with `self.watch(self.app, "view", …)`, a
+widget through one base (widgets/following.py).
 """
 
 from __future__ import annotations
