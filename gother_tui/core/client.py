@@ -122,10 +122,10 @@ class ClientCore:
         the full-screen client's, through its own message loop)."""
         self.face = face
         self.flow = Flow(options, store)
-        self.connection = Connection(
+        self._connection = Connection(
             options.url, relay or self.hear, transport, options.first_retry, options.max_retry
         )
-        self.glyphs = glyphs_for(options.ascii)  # the chronicle's
+        self._glyphs = glyphs_for(options.ascii)  # the chronicle's
         self.online = False  # a connection is open and its events heard
         self.view: View | None = None  # the latest `state.view`, the one truth
         self.chat: tuple[sm.Chat, ...] = ()  # the table's, oldest first
@@ -137,17 +137,17 @@ class ClientCore:
         self._pending: dict[int, Pending] = {}  # rid -> the request, until answered
 
     async def run(self) -> None:
-        await self.connection.run()
+        await self._connection.run()
 
     async def close(self) -> None:
-        await self.connection.close()
+        await self._connection.close()
 
     # -- requests -------------------------------------------------------------------------
 
     def request(self, request: Request, answer: Answer) -> int | None:
         """Send `request` with a fresh rid; its answer goes to `answer`. None (and a
         notice) when not connected."""
-        if not (self.online and self.connection.open):
+        if not (self.online and self._connection.open):
             self.face.notice(NOT_CONNECTED)
             return None
         return self._send(request, answer)
@@ -159,15 +159,15 @@ class ClientCore:
     def password_given(self, password: str) -> None:
         """The player typed the server's password: connect again and say hello with it."""
         hello = self.flow.password_given(password)
-        self.connection.resume()
-        if self.connection.open:  # else the next connection says it
+        self._connection.resume()
+        if self._connection.open:  # else the next connection says it
             self._send(hello, None)
 
     def _send(self, request: Request, answer: Answer | None) -> int:
         rid = next(self._rids)
         asked = msgspec.structs.replace(request, rid=rid)
         self._pending[rid] = Pending(asked, answer)
-        self.connection.send(asked)
+        self._connection.send(asked)
         log.debug("sent %s rid=%s", request.__struct_config__.tag, rid)
         return rid
 
@@ -264,7 +264,7 @@ class ClientCore:
     def _show(self, view: View | None) -> None:
         before, self.view = self.view, view
         # the story first: a face finds the new view's lines told
-        added = self.chronicle.follow(view, self.catalogue, self.glyphs)
+        added = self.chronicle.follow(view, self.catalogue, self._glyphs)
         self.face.shown(before, added)
 
     def _enter_table(self, cards: tuple[Card, ...]) -> None:
@@ -284,8 +284,8 @@ class ClientCore:
             self.face.notice(step.notice)
         if step.go is not None:
             self.face.go(step.go, step.why)
-        if step.ask is not None and self.connection.open:
+        if step.ask is not None and self._connection.open:
             self._send(step.ask, None)
         if step.password is not None:
-            self.connection.hold()  # no hello, so no other connection, until it is typed
+            self._connection.hold()  # no hello, so no other connection, until it is typed
             self.face.ask_password(step.password)

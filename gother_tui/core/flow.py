@@ -3,10 +3,10 @@ join the table asked for, or the lobby; and back again after a loss, a refusal o
 A server that wants its password (none given, or a wrong one) has it asked of the player,
 and no hello is said until it is typed.
 
-A plain class, no Textual and no sockets (tested like `Plan`): the app tells it what the
-server said and does the `Step` it returns. It holds who we are at the server (the table,
-the seat and its token, kept in the seat store so a restart resumes the seat); the app
-holds what is shown.
+A plain class, no sockets (tested like `Plan`): the client's core (core/client.py) tells it
+what the server said and does the `Step` it returns, each face showing its part. It holds
+who we are at the server (the table, the seat and its token, kept in the seat store so a
+restart resumes the seat); the core holds the session.
 """
 
 from __future__ import annotations

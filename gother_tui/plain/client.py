@@ -20,7 +20,6 @@ next line is read, so a script's commands meet the table as it reads them.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Literal, Protocol
 
@@ -45,8 +44,6 @@ from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.moves import Move
 from protocol.view import Legal, LegalDistribute, LegalDraw, View
-
-log = logging.getLogger("gother.plain")
 
 REPLY_TIMEOUT = 30.0  # seconds a command waits for the server's answer
 

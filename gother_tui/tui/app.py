@@ -8,7 +8,6 @@ answer to a screen's own request posted to that screen. The app never imports `s
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from typing import ClassVar, Literal
 
@@ -47,8 +46,6 @@ from protocol import Request
 from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.view import View
-
-log = logging.getLogger("gother.client")
 
 MAX_ALERTS = 3  # in one toast: the newest, when states came faster than the screen
 
