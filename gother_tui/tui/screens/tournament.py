@@ -33,7 +33,8 @@ WHAT_IS_DONE: dict[type[Request], str] = {
     rq.TournamentStart: "Round 1 is seated",
     rq.TournamentDrop: "You dropped out of the rounds to come",
 }
-OfTournament = type[rq.TournamentJoin | rq.TournamentWatch | rq.TournamentStart | rq.TournamentDrop]
+# what the screen asks of a tournament by its id
+ById = type[rq.TournamentJoin | rq.TournamentWatch | rq.TournamentStart | rq.TournamentDrop]
 
 
 class TournamentScreen(Screen[None]):
@@ -176,7 +177,7 @@ class TournamentScreen(Screen[None]):
         followed = self.session.tournament
         return followed.id if followed is not None else self.query_one(Input).value.strip()
 
-    def _ask(self, kind: OfTournament, tournament: str) -> None:
+    def _ask(self, kind: ById, tournament: str) -> None:
         if not tournament:
             self._status("Type the tournament's id first.", error=True)
             self.query_one(Input).focus()
