@@ -40,7 +40,7 @@ from pathlib import Path
 from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "client"))  # the scripted fake server and views
+sys.path.insert(0, str(ROOT / "tests" / "tui"))  # the scripted fake server and views
 
 from clientkit import FakeServer, until  # noqa: E402
 from viewkit import distribute_game, draw_game, join_with, state, wire_view  # noqa: E402
@@ -202,7 +202,7 @@ async def redraw_times(
             seq = 10 + i
             start, start_cpu = time.perf_counter(), time.process_time()
             fake.conn.feed(state(seq, views[(i + 1) % 2]))
-            while app._seq != seq:  # the network worker hands the frame to the app
+            while app.core._seq != seq:  # the network worker hands the frame to the core
                 await asyncio.sleep(0)
             await pilot._wait_for_screen()  # every widget has handled its messages
             app.screen._on_timer_update()  # the screen's next frame: layout and update

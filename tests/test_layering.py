@@ -1,8 +1,11 @@
 """DESIGN's layering, checked on the source: the engine is pure, the protocol stands alone,
-and the client never imports the server: one small module of the command line does, and
-only inside the functions that start or ask it (lazily)."""
+the client never imports the server (one small module of the command line does, and only
+inside the functions that start or ask it, lazily), and the client's core and its plain
+mode never import Textual or rich: the full-screen client is one face among two."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +60,40 @@ def test_the_server_is_imported_only_when_a_command_needs_it():
     top = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
     eager = {name for node in top for name in _modules(node)}
     assert "server" not in eager
+
+
+TEXTUAL_FREE = ("gother_tui/core", "gother_tui/plain")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for package in TEXTUAL_FREE for path in sources(package)],
+    ids=lambda p: str(p.relative_to(ROOT / "gother_tui")),
+)
+def test_the_client_core_and_the_plain_mode_import_neither_textual_nor_rich(path):
+    assert not imported_modules(path) & {"textual", "rich"}
+
+
+def test_the_plain_client_and_the_core_load_no_textual():
+    """Imported, not only written so: nothing the plain client or any module of the core
+    imports brings Textual (or rich) along."""
+    modules = [
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for package in TEXTUAL_FREE
+        for path in sources(package)
+    ]
+    code = (
+        "import importlib, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.partition('.')[0] in ('textual', 'rich')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "gother_tui.plain.client", *modules],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

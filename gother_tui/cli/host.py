@@ -118,7 +118,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def host_settings(args: argparse.Namespace) -> dict[str, Any]:
+def host_settings(args: argparse.Namespace) -> dict[str, Any]:  # ServerConfig's, by name
     """The ServerConfig fields given on the command line (HOST_FIELDS): the
     others keep the config's defaults."""
     given = vars(args)

@@ -16,12 +16,12 @@ import threading
 from concurrent.futures import Future
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 from gother_tui.cli.host import variants_of
 from gother_tui.cli.server_side import PrivateServer
 from gother_tui.core.identity import ClientKey
-from gother_tui.core.seat_store import SeatStore
+from gother_tui.core.seat_store import SeatFile, SeatStore
+from protocol import requests as rq
 from protocol.constants import SEATS
 from protocol.view import Variants
 
@@ -72,12 +72,11 @@ class LocalServer:
     ) -> str:
         """A table of `seats` seats, `bots` of them taken by bots of `bot_kind`, with the
         house rules `variants` (none: the published rules); its id."""
-        request = {"t": "create", "name": name, "seats": seats, "bots": bots, "bot": bot_kind}
-        if variants is not None:
-            request["variants"] = variants.to_wire()
+        request = rq.Create(name=name, seats=seats, bots=bots, bot=bot_kind, variants=variants)
 
         async def create() -> str:
-            return self._server.create_table(request)
+            # the server's side takes the request as a map, as its lobby does
+            return self._server.create_table(request.to_wire())
 
         assert self._loop is not None, "not started"
         future: Future[str] = asyncio.run_coroutine_threadsafe(create(), self._loop)
@@ -130,12 +129,12 @@ class MemorySeatStore(SeatStore):
 
     def __init__(self) -> None:
         super().__init__(Path("/nonexistent/seats.json"))
-        self._data: dict[str, dict[str, Any]] = {}
+        self._data: SeatFile = {}
 
-    def _load(self) -> dict[str, dict[str, Any]]:
+    def _load(self) -> SeatFile:
         return self._data
 
-    def _write(self, data: dict[str, dict[str, Any]]) -> None:
+    def _write(self, data: SeatFile) -> None:
         self._data = data
 
     def key(self, name: str | None = None) -> ClientKey:

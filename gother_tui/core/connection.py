@@ -1,10 +1,11 @@
-"""The connection to the server, kept up: connect, hand every frame to the app as a typed
-message, send requests in order, and after a loss try again with backoff.
+"""The connection to the server, kept up: connect, hand every frame on as a typed message,
+send requests in order, and after a loss try again with backoff.
 
 Frames are parsed here, once, on arrival (`protocol.server_messages.parse`, which checks a
-`state`'s whole view): the app and its screens only ever see typed messages. A frame that
-is no valid message becomes `Unreadable`; a type this client does not know is logged and
-dropped, so a newer server can add messages.
+`state`'s whole view): the client's core only ever sees typed messages. A frame that is no
+valid message becomes `Unreadable`; a type this client does not know is logged and
+dropped, so a newer server can add messages. What the connection posts are plain values
+(no Textual here): the full-screen client hands them to the core on its own message loop.
 """
 
 from __future__ import annotations
@@ -13,31 +14,64 @@ import asyncio
 import logging
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Any
+from dataclasses import dataclass
 
-from textual.message import Message
-
-from gother_tui.core.transport import CLOSE_REPLACED, Transport, TransportError, TransportFactory
-from gother_tui.tui import messages as msg
-from protocol import ProtocolError, server_messages
+from gother_tui.core.transport import (
+    CLOSE_REPLACED,
+    Frame,
+    Transport,
+    TransportError,
+    TransportFactory,
+)
+from protocol import ProtocolError, Request
+from protocol import server_messages as sm
 
 log = logging.getLogger("gother.client")
 
 GOODBYE_TIMEOUT = 1.0  # seconds a quitting client waits for the server to close with it
 
 
-def incoming(frame: dict[str, Any] | ProtocolError) -> Message | None:
-    """A decoded frame as the message the app handles, or None for an unknown type."""
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """A connection is open (the first, or again after a loss)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLost:
+    reason: str
+    retry_in: float | None  # None: the client will not try again
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """One server frame, as the protocol's typed message."""
+
+    message: sm.Message
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A frame that is no valid message (not msgpack, a field missing or of the wrong
+    type): logged and shown, nothing it held is used."""
+
+    problem: str
+
+
+Event = Connected | ConnectionLost | Received | Unreadable
+
+
+def incoming(frame: Frame | ProtocolError) -> Received | Unreadable | None:
+    """A decoded frame as the event the client hears, or None for an unknown type."""
     if isinstance(frame, ProtocolError):
-        return msg.Unreadable(frame.message)
+        return Unreadable(frame.message)
     try:
-        message = server_messages.parse(frame)
+        message = sm.parse(frame)
     except ProtocolError as exc:
         log.warning("malformed %r message from the server: %s", frame["t"], exc.message)
-        return msg.Unreadable(exc.message)
+        return Unreadable(exc.message)
     if message is None:
         log.info("ignoring a server message of type %r", frame["t"])
-    return None if message is None else msg.Received(message)
+    return None if message is None else Received(message)
 
 
 class Connection:
@@ -50,7 +84,7 @@ class Connection:
     def __init__(
         self,
         url: str,
-        post: Callable[[Message], object],
+        post: Callable[[Event], object],
         transport: TransportFactory,
         first_retry: float,
         max_retry: float,
@@ -60,7 +94,7 @@ class Connection:
         self._transport_factory = transport
         self._first_retry = first_retry
         self._max_retry = max_retry
-        self._outbox: asyncio.Queue[dict[str, Any]] | None = None
+        self._outbox: asyncio.Queue[Request] | None = None
         self._transport: Transport | None = None
         self._closing = False
         self._wanted = asyncio.Event()  # cleared: held, no new connection until resumed
@@ -70,11 +104,11 @@ class Connection:
     def open(self) -> bool:
         return self._outbox is not None
 
-    def send(self, message: dict[str, Any]) -> bool:
-        """Queue `message` for the open connection; False when there is none."""
+    def send(self, request: Request) -> bool:
+        """Queue `request` for the open connection; False when there is none."""
         if self._outbox is None:
             return False
-        self._outbox.put_nowait(message)
+        self._outbox.put_nowait(request)
         return True
 
     def hold(self) -> None:
@@ -106,7 +140,7 @@ class Connection:
                 await transport.connect()
             except TransportError as exc:
                 if exc.final:  # e.g. a certificate not to be trusted: retrying cannot help
-                    self._post(msg.ConnectionLost(str(exc), None))
+                    self._post(ConnectionLost(str(exc), None))
                     return
                 reason = str(exc)  # the transport's sentence names the address
             else:
@@ -118,24 +152,24 @@ class Connection:
                     continue  # held: the next connection waits for `resume`
                 if transport.close_code == CLOSE_REPLACED:
                     lost = "your seat was taken over from another terminal"
-                    self._post(msg.ConnectionLost(lost, None))
+                    self._post(ConnectionLost(lost, None))
                     return
                 reason = "connection lost"
                 if transport.close_reason:
                     reason += f" ({transport.close_reason})"
-            self._post(msg.ConnectionLost(reason, delay))
+            self._post(ConnectionLost(reason, delay))
             await asyncio.sleep(delay)
             delay = min(delay * 2, self._max_retry)
 
     async def _session(self, transport: Transport) -> None:
-        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        outbox: asyncio.Queue[Request] = asyncio.Queue()
 
         async def pump() -> None:
             while True:
                 await transport.send(await outbox.get())
 
         self._outbox, self._transport = outbox, transport
-        self._post(msg.Connected())
+        self._post(Connected())
         writer = asyncio.create_task(pump())
         writer.add_done_callback(_settled)
         try:

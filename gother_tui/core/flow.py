@@ -3,39 +3,26 @@ join the table asked for, or the lobby; and back again after a loss, a refusal o
 A server that wants its password (none given, or a wrong one) has it asked of the player,
 and no hello is said until it is typed.
 
-A plain class, no Textual and no sockets (tested like `Plan`): the app tells it what the
-server said and does the `Step` it returns. It holds who we are at the server (the table,
-the seat and its token, kept in the seat store so a restart resumes the seat); the app
-holds what is shown.
+A plain class, no sockets (tested like `Plan`): the client's core (core/client.py) tells it
+what the server said and does the `Step` it returns, each face showing its part. It holds
+who we are at the server (the table, the seat and its token, kept in the seat store so a
+restart resumes the seat); the core holds the session.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Literal
 
-from gother_tui.core.asked import Asked, title
+from gother_tui.core.notice import Notice, title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
-from protocol import PROTOCOL_VERSION
+from protocol import PROTOCOL_VERSION, Request
+from protocol import requests as rq
 from protocol import server_messages as sm
 
 PASSWORD_REFUSALS = ("wrong_password", "too_many_attempts")  # of a hello: ask the player
-
-
-@dataclass(frozen=True, slots=True)
-class Ask:
-    """A request the flow sends itself."""
-
-    t: str
-    fields: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    text: str
-    severity: Literal["information", "warning", "error"]
-    title: str = ""
+Refusal = tuple[Request, sm.Error]  # a request of the flow's own, and the server's no to it
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +33,8 @@ class Step:
     detail: str | None = None  # why the server will not have us (the connecting screen)
     notice: Notice | None = None
     go: Literal["lobby", "table"] | None = None
-    why: tuple[Asked, sm.Error] | None = None  # with go="lobby": the refusal it shows
-    ask: Ask | None = None
+    why: Refusal | None = None  # with go="lobby": the refusal it shows
+    ask: Request | None = None  # the flow's own request
     password: str | None = None  # ask the player for the server's password, saying this
 
 
@@ -67,11 +54,11 @@ class Flow:
         self._password = options.password  # secret: the server's, as last given
         self.wants_password = False  # asked of the player: no hello until it is typed
 
-    def hello(self) -> Ask | None:
+    def hello(self) -> rq.Hello | None:
         """The first request of every connection (None while the password is asked)."""
         return None if self.wants_password else self._hello()
 
-    def password_given(self, password: str) -> Ask:
+    def password_given(self, password: str) -> rq.Hello:
         """The player typed the server's password: the hello to say with it."""
         self._password, self.wants_password = password, False
         return self._hello()
@@ -79,7 +66,7 @@ class Flow:
     def welcomed(self, challenge: bytes | None = None) -> Step:
         """Prove our key, when the server asks (a `challenge`); then settle in."""
         if challenge is not None and self.key is not None:
-            return Step(ask=Ask("prove", {"signature": self.key.sign(challenge)}))
+            return Step(ask=rq.Prove(signature=self.key.sign(challenge)))
         return self._settle_in()
 
     def proven(self, proven: sm.Proven) -> Step:
@@ -94,12 +81,12 @@ class Flow:
         if self._token is not None and self.table is not None:
             return self._resume(self.table, self._token)
         if self.table is not None:
-            return Step(ask=Ask("watch", {"table": self.table}))  # a spectator comes back
+            return Step(ask=rq.Watch(table=self.table))  # a spectator comes back
         place = self.options.play_on
         if first and place is not None and place.seat is not None and place.turn is not None:
-            fields = {"table": place.table, "seat": place.seat, "turn": place.turn}
-            game = {} if place.game is None else {"game": place.game}
-            return Step(ask=Ask("play_on", fields | game))  # a replay's "play on from here"
+            # a replay's "play on from here"
+            on = rq.PlayOn(table=place.table, game=place.game, seat=place.seat, turn=place.turn)
+            return Step(ask=on)
         if first and not self.options.watch:
             saved = self.store.find(self.options.url, self.options.table, self.options.name)
             if saved is not None:
@@ -107,7 +94,7 @@ class Flow:
             held = self._held_seat()
             if held is not None:
                 self._resuming = held
-                return Step(ask=Ask("resume", {"table": held}))
+                return Step(ask=rq.Resume(table=held))
         return self._table_or_lobby() if first else Step(go="lobby")
 
     def seated(self, joined: sm.Joined) -> Step:
@@ -130,22 +117,23 @@ class Flow:
         self.table = self.seat = self._token = None
         return Step(forget_view=True, go="lobby")
 
-    def refused(self, asked: Asked, error: sm.Error) -> Step:
+    def refused(self, asked: Request, error: sm.Error) -> Step:
         """The server refused a request of the flow's own."""
         notice = Notice(error.message, "error", title(error.code))
-        if asked.t == "hello" and error.code in PASSWORD_REFUSALS:
-            self.wants_password = True
-            why = error.message[:1].upper() + error.message[1:] + "."
-            return Step(password=why)
-        if asked.t == "hello":  # e.g. another protocol version
-            return Step(detail=f"The server refused us: {error.message}", notice=notice)
-        if asked.t == "prove":  # we play anonymously: no seat of ours is found by the key
-            return replace(self._settle_in(), notice=notice)
-        if asked.t == "resume":
-            return self._resume_refused(error, notice)
-        if asked.t in ("join", "watch", "play_on"):  # the table asked for is not to be had
-            self.table = self.seat = self._token = None
-            return Step(forget_view=True, notice=notice, go="lobby", why=(asked, error))
+        match asked:
+            case rq.Hello() if error.code in PASSWORD_REFUSALS:
+                self.wants_password = True
+                why = error.message[:1].upper() + error.message[1:] + "."
+                return Step(password=why)
+            case rq.Hello():  # e.g. another protocol version
+                return Step(detail=f"The server refused us: {error.message}", notice=notice)
+            case rq.Prove():  # we play anonymously: no seat of ours is found by the key
+                return replace(self._settle_in(), notice=notice)
+            case rq.Resume():
+                return self._resume_refused(error, notice)
+            case rq.Join() | rq.Watch() | rq.PlayOn():  # the table asked for is not to be had
+                self.table = self.seat = self._token = None
+                return Step(forget_view=True, notice=notice, go="lobby", why=(asked, error))
         return Step(notice=notice)
 
     # -- the rest ---------------------------------------------------------------------------
@@ -157,17 +145,18 @@ class Flow:
             return self.options.table
         return tables[0] if tables else None
 
-    def _hello(self) -> Ask:
-        fields: dict[str, Any] = {"v": PROTOCOL_VERSION, "name": self.options.name}
-        if self.key is not None:
-            fields["key"] = self.key.public
-        if self._password:  # a server with a password asks for it here (and a
-            fields["password"] = self._password  # server without one ignores it)
-        return Ask("hello", fields)
+    def _hello(self) -> rq.Hello:
+        return rq.Hello(
+            v=PROTOCOL_VERSION,
+            name=self.options.name,
+            key=None if self.key is None else self.key.public,
+            # a server with a password asks for it here (and one without ignores it)
+            password=self._password or None,
+        )
 
     def _resume(self, table: str, token: str) -> Step:
         self._resuming = table
-        return Step(ask=Ask("resume", {"token": token}))
+        return Step(ask=rq.Resume(token=token))
 
     def _resume_refused(self, error: sm.Error, notice: Notice) -> Step:
         """A saved seat is no longer valid: forget it, then go where the user asked."""
@@ -186,7 +175,7 @@ class Flow:
         if options.table is None or self._tried_table:
             return Step(go="lobby")
         self._tried_table = True
-        fields: dict[str, Any] = {"table": options.table}
-        if options.password:
-            fields["password"] = options.password
-        return Step(ask=Ask("watch" if options.watch else "join", fields))
+        password = options.password or None
+        if options.watch:
+            return Step(ask=rq.Watch(table=options.table, password=password))
+        return Step(ask=rq.Join(table=options.table, password=password))

@@ -3,16 +3,23 @@ checks: one home for the full-screen forms (screens/create_table.py, new_tournam
 the plain mode's `tournament new`.
 
 The choices a field offers are named here, in the players' words; the limits are the
-protocol's (`validate_request`): a request it would refuse is a ValueError whose sentence
-names the field to fix, and nothing is sent.
+protocol's: what was typed is read by the protocol's own reader of the request (its checks,
+its sentences), so a request it would refuse is a ValueError whose sentence names the field
+to fix, and nothing is sent.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
-from protocol import ProtocolError, validate_request
+from protocol import ProtocolError
+from protocol import requests as rq
+from protocol.checks import typed
 from protocol.constants import DIFFICULTIES, HOUSE_SEATS, SEATS
+
+R = TypeVar("R", rq.Create, rq.TournamentCreate)
+Typed = str | int | bool | None  # a field's value as the form read it, before the protocol's checks
+HouseRules = dict[str, Typed]  # the variants as typed: the protocol reads them into Variants
 
 # (what a person reads, what the request carries)
 FATE_DISCARD = (("any card (standard)", "any"), ("the top card only", "top"))
@@ -28,7 +35,7 @@ def whole(text: str, what: str) -> int:
         raise ValueError(f"{what}: {text.strip() or 'nothing'} is not a whole number") from None
 
 
-def house_rules(fate_discard: str, overflow: str, round_cap: str) -> dict[str, Any]:
+def house_rules(fate_discard: str, overflow: str, round_cap: str) -> HouseRules:
     """The variants typed: a round cap left empty is no cap (explicitly off: an absent key
     would mean the default)."""
     return {
@@ -47,14 +54,14 @@ def table_request(
     overflow: str,
     round_cap: str,
     password: str,
-) -> dict[str, Any]:
+) -> rq.Create:
     """A `create` request from what was typed; ValueError says what to fix."""
     seat_count = whole(seats, "seats")
     variants = house_rules(fate_discard, overflow, round_cap)
     if seat_count in HOUSE_SEATS and seat_count not in SEATS:  # the labelled house rule (R2)
         variants["two_or_six"] = True
-    return _checked(
-        "create",
+    return _read(
+        rq.Create,
         password,
         name=name,
         seats=seat_count,
@@ -74,12 +81,12 @@ def tournament_request(
     overflow: str,
     round_cap: str,
     password: str,
-) -> dict[str, Any]:
+) -> rq.TournamentCreate:
     """A `tournament_create` request from what was typed; ValueError says what to fix."""
     if deals not in {value for _, value in DEALS}:
         raise ValueError(f"deals: {deals or 'nothing'} is not one of own, duplicate")
-    return _checked(
-        "tournament_create",
+    return _read(
+        rq.TournamentCreate,
         password,
         name=name,
         rounds=whole(rounds, "rounds"),
@@ -90,16 +97,12 @@ def tournament_request(
     )
 
 
-def _checked(t: str, password: str, **fields: Any) -> dict[str, Any]:
-    """The request as the protocol takes it (without its `t`), or the protocol's reason."""
-    request: dict[str, Any] = {"t": t, **fields}
+def _read(kind: type[R], password: str, **fields: Typed | HouseRules) -> R:
+    """The request of `kind` the fields make, as the protocol reads one off the wire (a
+    password left empty is none), or ValueError with the protocol's reason."""
     if password:
-        request["password"] = password
+        fields["password"] = password
     try:
-        checked: dict[str, Any] = validate_request(request).to_wire()
+        return typed(kind)(fields, str(kind.__struct_config__.tag))
     except ProtocolError as exc:
         raise ValueError(exc.message) from None
-    del checked["t"]
-    if "variants" in fields:  # as typed, not filled in (typed requests: issue 20, under way)
-        checked["variants"] = fields["variants"]
-    return checked

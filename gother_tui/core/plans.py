@@ -1,6 +1,7 @@
 """The move being composed for the decision `view.legal` asks for.
 
-A Plan offers only what `legal` lists and builds the exact wire `move`; it knows no rules.
+A Plan offers only what `legal` lists and builds the exact move (protocol.moves); it knows
+no rules.
 It keeps the player's choices (cursor, who gets which card, draw source) until the server
 asks for a different decision, so a `state` that only says someone reconnected does not
 wipe a half-made distribution.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 from protocol.view import (
@@ -128,20 +129,22 @@ class Plan:
 
     # -- the move ---------------------------------------------------------------------
 
-    def move(self) -> dict[str, Any] | None:
-        """The wire `move` once every choice is made; None while something is missing."""
+    def move(self) -> Move | None:
+        """The move once every choice is made; None while something is missing. A placement
+        gives in seat order, so two plans of one placement build equal moves."""
         if isinstance(self.legal, LegalDistribute):
             if len(self.assigned) != self.count:
                 return None
-            give = sorted((seat, card) for card, seat in self.assigned.items())
-            return {"kind": self.kind, "give": [[seat, card] for seat, card in give]}
+            return Distribute(tuple(sorted((seat, card) for card, seat in self.assigned.items())))
         if isinstance(self.legal, LegalDraw):
             if self.source == "deck":
-                return {"kind": "draw", "source": "deck"}
+                return Draw("deck")
             card = self.current
-            return None if card is None else {"kind": "draw", "source": "discard", "card": card}
+            return None if card is None else Draw("discard", card)
         card = self.current
-        return None if card is None else {"kind": self.kind, "card": card}
+        if card is None:
+            return None
+        return DiscardFate(card) if isinstance(self.legal, LegalDiscardFate) else DiscardHand(card)
 
     def prefill(self, move: Move) -> bool:
         """Take a suggested move (a `hint` reply's) as the current choices; False if it does

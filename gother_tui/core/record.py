@@ -13,7 +13,6 @@ as every `state` is), so a wrong file gives one clear sentence naming the field 
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -21,15 +20,14 @@ from urllib.parse import quote, unquote
 import msgpack
 import msgspec
 
-from protocol import ProtocolError
+from gother_tui.core.fetch import asking
+from protocol import PROTOCOL_VERSION, ProtocolError
+from protocol import requests as rq
+from protocol import server_messages as sm
+from protocol.moves import Move
 from protocol.view import Card, View, convert
 
 MAX_RECORD = 64 * 1024 * 1024  # bytes: a game record is a few hundred kB
-FETCH_TIMEOUT = 10.0  # seconds for each answer of a server
-# A part refused as rate_limited is asked again a moment later (docs/protocol.md): the
-# server's budget for dear requests refills in seconds, and a seat's record is twice as long.
-RATE_LIMITED_WAIT = 1.0  # seconds
-RATE_LIMITED_TRIES = 30
 
 
 class RecordError(ValueError):
@@ -41,15 +39,9 @@ class RecordTable(msgspec.Struct, frozen=True):
     name: str
 
 
-class RecordMove(msgspec.Struct, frozen=True):
-    """A move as the record holds it (the wire's `move`); the replay only names its kind."""
-
-    kind: str
-
-
 class GameRecord(msgspec.Struct, frozen=True):
     views: tuple[View, ...]  # after the deal, then after each move
-    moves: tuple[tuple[int, RecordMove], ...]  # (seat, move), for the position line
+    moves: tuple[tuple[int, Move], ...]  # (seat, move): the position line names its kind
     cards: tuple[Card, ...]
     players: tuple[str, ...]
     table: RecordTable
@@ -149,55 +141,17 @@ def fetch_record(
     time), with `seat`'s own views if asked; RecordError with one sentence when it cannot be
     had. `password` is the table's; `server_password` the server's, said in hello; `door`
     the claim a door handed this client, sent on the handshake as the client's own is."""
-    from websockets.exceptions import WebSocketException
-    from websockets.sync.client import connect
-
-    from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
-    from protocol.constants import DOOR_HEADER
-
-    def ask(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
-        for _ in range(RATE_LIMITED_TRIES):
-            ws.send(encode(message))
-            while True:  # skip broadcasts; the reply is the one frame that is not one
-                reply = decode(ws.recv(timeout=FETCH_TIMEOUT))
-                if reply.get("t") not in ("state", "chat"):
-                    break
-            if reply.get("code") != "rate_limited":
-                break
-            time.sleep(RATE_LIMITED_WAIT)  # a long record outruns a connection's budget
-        if reply.get("t") == "error":
-            raise RecordError(f"{url}: {reply.get('message')}")
-        return reply
-
-    request: dict[str, Any] = {"t": "record", "table": table}
-    if game is not None:
-        request["game"] = game
-    if password is not None:
-        request["password"] = password
-    if seat is not None:
-        request["seat"] = seat
+    hello = rq.Hello(v=PROTOCOL_VERSION, name=name, password=server_password)
     parts: list[bytes] = []
-    try:
-        headers = {DOOR_HEADER: door} if door else None
-        with connect(
-            url,
-            max_size=MAX_FRAME,
-            compression=None,
-            open_timeout=FETCH_TIMEOUT,
-            additional_headers=headers,
-        ) as ws:
-            hello = {"t": "hello", "v": PROTOCOL_VERSION, "name": name}
-            ask(ws, hello | ({} if server_password is None else {"password": server_password}))
-            while True:
-                reply = ask(ws, {**request, "part": len(parts)})
-                data = reply.get("data")
-                if reply.get("t") != "record" or not isinstance(data, bytes):
-                    raise RecordError(f"{url} did not answer with a record")
-                parts.append(data)
-                if len(parts) >= reply.get("parts", 1) or len(parts) * len(data) > MAX_RECORD:
-                    break
-    except (OSError, TimeoutError, WebSocketException) as exc:
-        raise RecordError(f"cannot fetch the record from {url}: {exc}") from None
+    with asking(url, hello, RecordError, "the record", door) as ask:
+        while True:
+            part = rq.Record(table=table, game=game, password=password, seat=seat, part=len(parts))
+            reply = ask(part)
+            if not isinstance(reply, sm.Record):
+                raise RecordError(f"{url} did not answer with a record")
+            parts.append(reply.data)
+            if len(parts) >= reply.parts or len(parts) * len(reply.data) > MAX_RECORD:
+                break
     return record_from_parts(parts)
 
 

@@ -21,6 +21,10 @@ from gother_tui.core.identity import ClientKey
 
 log = logging.getLogger("gother.client")
 
+# The seat file as JSON holds it: server url -> table id -> {"token", "saved", "name"}. A
+# map, not a type: it is read from the user's disk, so each entry is checked as it is used.
+SeatFile = dict[str, dict[str, Any]]
+
 
 def default_path() -> Path:
     return Path(user_state_dir("gother")) / "seats.json"
@@ -62,7 +66,7 @@ class SeatStore:
 
     def save(self, url: str, table: str, token: str, name: str | None = None) -> None:
         data = self._load()
-        entry: dict[str, Any] = {"token": token, "saved": time.time()}
+        entry: dict[str, str | float] = {"token": token, "saved": time.time()}
         if name is not None:
             entry["name"] = name
         data.setdefault(url, {})[table] = entry
@@ -75,7 +79,7 @@ class SeatStore:
                 del data[url]
             self._write(data)
 
-    def _load(self) -> dict[str, dict[str, Any]]:
+    def _load(self) -> SeatFile:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -85,7 +89,7 @@ class SeatStore:
             return {}
         return data if isinstance(data, dict) else {}
 
-    def _write(self, data: dict[str, Any]) -> None:
+    def _write(self, data: SeatFile) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_suffix(".tmp")

@@ -6,13 +6,12 @@ that command.
 
 from __future__ import annotations
 
-from typing import Any
-
-from protocol import ProtocolError
+from gother_tui.core.fetch import asking
+from protocol import PROTOCOL_VERSION
+from protocol import requests as rq
 from protocol import server_messages as sm
 
 COLUMNS = ("#", "Player", "Rating", "Games", "Wins", "Places", "Last seen")
-FETCH_TIMEOUT = 10.0  # seconds for each answer of a server
 MAX_PAGES = 20  # of STANDINGS_PAGE rows: a command line shows the top thousand at most
 
 
@@ -69,38 +68,15 @@ def table_lines(pages: list[sm.Standings]) -> list[str]:
 def fetch_standings(url: str, name: str, password: str | None = None) -> list[sm.Standings]:
     """Every page of the standings of the server at `url`; StandingsError with one
     sentence when they cannot be had."""
-    from websockets.exceptions import WebSocketException
-    from websockets.sync.client import connect
-
-    from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
-
-    def ask(ws: Any, message: dict[str, Any]) -> sm.Message:
-        ws.send(encode(message))
-        while True:  # skip broadcasts; the reply is the one frame that is not one
-            try:
-                reply = sm.parse(decode(ws.recv(timeout=FETCH_TIMEOUT)))
-            except ProtocolError as exc:
-                raise StandingsError(f"{url} sent something unreadable: {exc.message}") from None
-            if isinstance(reply, sm.Error):
-                raise StandingsError(f"{url}: {reply.message}")
-            if reply is not None and not isinstance(reply, sm.State | sm.Chat):
-                return reply
-
-    hello: dict[str, Any] = {"t": "hello", "v": PROTOCOL_VERSION, "name": name}
-    if password is not None:
-        hello["password"] = password
+    hello = rq.Hello(v=PROTOCOL_VERSION, name=name, password=password)
     pages: list[sm.Standings] = []
-    try:
-        with connect(url, max_size=MAX_FRAME, compression=None, open_timeout=FETCH_TIMEOUT) as ws:
-            ask(ws, hello)
-            while len(pages) < MAX_PAGES:
-                offset = sum(len(page.rows) for page in pages)
-                page = ask(ws, {"t": "standings", "offset": offset})
-                if not isinstance(page, sm.Standings):
-                    raise StandingsError(f"{url} did not answer with standings")
-                pages.append(page)
-                if not page.rows or offset + len(page.rows) >= page.total:
-                    break
-    except (OSError, TimeoutError, WebSocketException) as exc:
-        raise StandingsError(f"cannot fetch the standings from {url}: {exc}") from None
+    with asking(url, hello, StandingsError, "the standings") as ask:
+        while len(pages) < MAX_PAGES:
+            offset = sum(len(page.rows) for page in pages)
+            page = ask(rq.Standings(offset=offset))
+            if not isinstance(page, sm.Standings):
+                raise StandingsError(f"{url} did not answer with standings")
+            pages.append(page)
+            if not page.rows or offset + len(page.rows) >= page.total:
+                break
     return pages

@@ -1,4 +1,4 @@
-"""How the client reaches a server: connect, send a map, iterate over decoded maps, close.
+"""How the client reaches a server: connect, send a request, iterate over decoded maps, close.
 
 The app only sees this small interface, so tests drive it with a scripted fake and the
 real one is a thin layer over the websockets asyncio client. Over wss:// it trusts what
@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.protocol import State
 
 from gother_tui.core.trust import Trust, pinning, server_of
-from protocol import MAX_FRAME, ProtocolError, decode, encode
+from protocol import MAX_FRAME, ProtocolError, Request, decode, encode
 from protocol.constants import DOOR_HEADER
 from protocol.fingerprint import fingerprint
 
@@ -28,7 +28,7 @@ log = logging.getLogger("gother.client")
 CONNECT_TIMEOUT = 10.0
 CLOSE_REPLACED = 4000  # the server's code: this seat was resumed from another connection
 
-Frame = dict[str, Any]
+Frame = dict[str, Any]  # a decoded frame: the connection parses it into its typed message
 
 
 class TransportError(Exception):
@@ -94,8 +94,8 @@ class Transport(Protocol):
         """Open the connection; raises TransportError."""
         ...
 
-    async def send(self, message: Frame) -> None:
-        """Send one message; raises TransportError if the connection is gone."""
+    async def send(self, request: Request) -> None:
+        """Send one request; raises TransportError if the connection is gone."""
         ...
 
     def messages(self) -> AsyncIterator[Frame | ProtocolError]:
@@ -162,11 +162,11 @@ class WebSocketTransport:
             log.info("cannot connect to %s: %r", self.url, exc)  # the raw error, for the log
             raise TransportError(unreachable(self.url, exc)) from exc
 
-    async def send(self, message: Frame) -> None:
+    async def send(self, request: Request) -> None:
         if self._ws is None:
             raise TransportError("not connected")
         try:
-            await self._ws.send(encode(message))
+            await self._ws.send(encode(request))
         except ConnectionClosed as exc:
             raise TransportError("connection closed") from exc
 

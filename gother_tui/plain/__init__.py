@@ -3,8 +3,7 @@ line, for screen readers, braille displays, dumb terminals and scripts (docs/pla
 
 Never a cursor movement, a colour or a box: every line is plain text, written whole; the
 narrator tells what happens, the numbered options come from the server's `legal`. No
-Textual app runs (the shared connection still posts Textual's message classes, so
-`textual.message` is loaded).
+Textual is loaded: the client's core (gother_tui.core) is the full-screen client's too.
 
 - `terminal`: lines out (made printable, ASCII when asked) and lines in (from a thread).
 - `story`: what a new view adds to the story (the narrator's lines, who came and went).
@@ -14,7 +13,7 @@ Textual app runs (the shared connection still posts Textual's message classes, s
 - `commands`: the command words, their aliases and help; `parse` reads a line.
 - `moves`: typed cards and seats made into wire moves, through the client's `Plan`.
 - `player`: each command, done.
-- `client`: the connection, the flow and the table, as lines.
+- `client`: the core's face: the connection, the flow and the table, as lines.
 
 `run(options)` is the whole client on this process's stdin and stdout; its exit status.
 """

@@ -1,6 +1,6 @@
 """The numbered options of a decision, taken from the server's `legal` and nothing else.
 
-Each option is one line saying what it does, with the wire move it plays (checked by the
+Each option is one line saying what it does, with the move it plays (checked by the
 client's `Plan`, which offers only what `legal` lists). A Fate discard, a draw or a
 discard-down lists every card `legal` allows. A distribution is a whole placement: the
 server's hint first, then a few sensible others, each found among every placement `legal`
@@ -30,9 +30,9 @@ from gother_tui.core.prompts import fate_of, step_label
 from gother_tui.plain.ear import SPOKEN, changes, flags
 from gother_tui.plain.words import card_text
 from protocol import server_messages as sm
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 from protocol.view import LegalDiscardFate, LegalDiscardHand, LegalDistribute, LegalDraw, View
 
-Move = dict[str, Any]
 Placement = dict[int, int]  # seat -> card
 OFFERED = 4  # placements offered: the hint and three others, when that many differ
 BRIEF = {"discard_fate": 2, "distribute": 1, "discard_hand": 3}  # options the ear hears first
@@ -108,9 +108,7 @@ def same_move(a: Move | None, b: Move) -> bool:
 
 def _normal(move: Move) -> Move:
     """A move with its placement in seat order, so two spellings of one compare equal."""
-    if move.get("kind") == "distribute":
-        return {**move, "give": sorted(map(tuple, move.get("give", ())))}
-    return move
+    return Distribute(tuple(sorted(move.give))) if isinstance(move, Distribute) else move
 
 
 def decision(
@@ -156,8 +154,7 @@ def _discard_fate(
         outcome = Outcome.removing("you", fate, card, catalogue)
         text = f"discard {card_text(catalogue, glyphs, card)}{top} {glyphs.dash} "
         short = _spoken(catalogue.name(card) + (" (top)" if top else ""), outcome)
-        move = {"kind": legal.kind, "card": card}
-        options.append(Option(text + outcome.describe(glyphs), move, short=short))
+        options.append(Option(text + outcome.describe(glyphs), DiscardFate(card), short=short))
     short_heading = "Fate discard:"
     if view.variants.fate_discard == "top":
         short_heading = "Fate discard, the top card only:"
@@ -184,7 +181,7 @@ def _draw(
         heading += " You are in debt: from the draw pile only."
     options = []
     if legal.deck:
-        deck = {"kind": "draw", "source": "deck"}
+        deck = Draw("deck")
         if view.deck_count:
             pile = f"the draw pile ({view.deck_count} left)"
         else:
@@ -195,9 +192,9 @@ def _draw(
             options.append(Option(text, deck, True, short="all"))
     from_deck = len(options)
     for card in plan.choices:
-        move = {"kind": "draw", "source": "discard", "card": card}
         text = f"take {card_text(catalogue, glyphs, card)} from the discard pile"
-        options.append(Option(text, move, short=f"take {card_text(catalogue, SPOKEN, card)}"))
+        short = f"take {card_text(catalogue, SPOKEN, card)}"
+        options.append(Option(text, Draw("discard", card), short=short))
     rest = " (or draw deck, draw deck all, take NAME)."
     short_heading = f"Draw {legal.remaining}"
     short_heading += ", from the draw pile only (in debt):" if legal.in_debt else ":"
@@ -221,7 +218,7 @@ def _discard_hand(
     options = tuple(
         Option(
             f"drop {card_text(catalogue, glyphs, card)}",
-            {"kind": legal.kind, "card": card},
+            DiscardHand(card),
             short=f"drop {card_text(catalogue, SPOKEN, card)}",
         )
         for card in plan.choices
@@ -268,11 +265,8 @@ def _distribute(
     return Decision(heading, options, choose, short_heading, brief=BRIEF[legal.kind])
 
 
-def placement_move(placement: Mapping[int, int]) -> Move:
-    return {
-        "kind": "distribute",
-        "give": [[seat, card] for seat, card in sorted(placement.items())],
-    }
+def placement_move(placement: Mapping[int, int]) -> Distribute:
+    return Distribute(tuple(sorted(placement.items())))
 
 
 def hinted_placement(view: View, hint: sm.Hint | None) -> Placement | None:

@@ -1,9 +1,10 @@
 """The plain client: the game as lines of text, commands typed one a line.
 
-It is the same client as the full-screen one, without a screen: the same connection (every
-frame parsed once into the protocol's types), the same flow (resume, --table, the lobby),
-the same seat store, and the narrator's sentences for everything that happens. A server
-that wants its password has the next line typed taken as it, unseen. When the
+It is the same client as the full-screen one, without a screen: the same core
+(gother_tui.core.client: the connection, every frame parsed once into the protocol's types,
+the session, the flow, the seat store), whose `Face` this is, and the narrator's sentences
+for everything that happens. A server that wants its password has the next line typed
+taken as it, unseen. When the
 game asks this player something it says the step and numbers the choices `legal` gives
 (gother_tui.plain.choices); a command is checked against the view, and its request by the
 protocol (`validate_request`), before anything is sent.
@@ -19,43 +20,32 @@ next line is read, so a script's commands meet the table as it reads them.
 from __future__ import annotations
 
 import asyncio
-import itertools
-import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from gother_tui.core import tournament_words
-from gother_tui.core.asked import Asked, title
 from gother_tui.core.catalogue import Catalogue
-from gother_tui.core.connection import Connection
-from gother_tui.core.flow import Ask, Flow, Step
+from gother_tui.core.client import ClientCore, Reply
+from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.narrator import Line, covered_for_you, names_of, speaker
+from gother_tui.core.notice import Notice
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.plans import Plan
 from gother_tui.core.prompts import standings
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
-from gother_tui.plain.choices import Decision, Move, decision
+from gother_tui.plain.choices import Decision, decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
 from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
-from gother_tui.tui import messages as msg
-from protocol import ProtocolError, validate_request
+from protocol import ProtocolError, Request, validate_request
+from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.view import Card, Legal, LegalDistribute, LegalDraw, View
-
-log = logging.getLogger("gother.plain")
+from protocol.moves import Move
+from protocol.view import Legal, LegalDistribute, LegalDraw, View
 
 REPLY_TIMEOUT = 30.0  # seconds a command waits for the server's answer
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    asked: Asked
-    answer: asyncio.Future[msg.Reply | sm.Error | None] | None  # None: the flow's own request
 
 
 class Commands(Protocol):
@@ -82,13 +72,7 @@ class PlainClient:
         self._echo = echo  # the terminal's echo, off while a password is typed
         self.verbose = options.verbose
         self.glyphs: Glyphs = glyphs_for(options.ascii) if self.verbose else SPOKEN
-        self.catalogue = Catalogue()
-        self.flow = Flow(options, seat_store or SeatStore())
-        self.connection = Connection(
-            options.url, self._post, transport, options.first_retry, options.max_retry
-        )
-        self.online = False
-        self.view: View | None = None
+        self.core = ClientCore(options, self, seat_store or SeatStore(), transport)
         self.story: list[str] = []  # this game's story, as said here (for `log`)
         self.teller = Teller(None)  # the story for the ear
         self.heard: list[str] = []  # the story said since this seat's last turn ended
@@ -100,19 +84,31 @@ class PlainClient:
         self.decision_said: list[str] = []
         self._heard_count = 0  # options of that decision said, before any `more`
         self.tables: tuple[sm.TableRow, ...] = ()  # the lobby's list, as last shown
-        self.tournament: sm.Tournament | None = None  # the one registered in or followed
         self.hint: tuple[Legal, sm.Hint] | None = None  # the hint, and the decision it is for
         self.plan: Plan | None = None  # a placement composed in parts
         self.drawing_all = False  # "draw all" under way: it speaks when it is done
         self._shown: Legal | None = None  # the decision last followed
         self.said: Legal | None = None  # the decision whose options were printed last
-        self._seq = -1
-        self._rids = itertools.count(1)
-        self._pending: dict[int, Pending] = {}
         self._ready = asyncio.Event()  # in the lobby or at a table: commands may start
         self._ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._last_loss = ""
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def view(self) -> View | None:
+        return self.core.view
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.core.catalogue
+
+    @property
+    def tournament(self) -> sm.Tournament | None:
+        return self.core.tournament
+
+    @property
+    def flow(self) -> Flow:
+        return self.core.flow
 
     # -- running ----------------------------------------------------------------------------
 
@@ -120,7 +116,7 @@ class PlainClient:
         self, lines: AsyncIterator[str], player: Callable[[PlainClient], Commands]
     ) -> int:
         """Connect and do every line's command with `player(self)`; the exit status."""
-        network = asyncio.create_task(self.connection.run())
+        network = asyncio.create_task(self.core.run())
         try:
             commands = asyncio.create_task(player(self).follow(lines, self._ready))
             either: set[asyncio.Future[Any]] = {commands, self._ended}
@@ -134,7 +130,7 @@ class PlainClient:
         finally:
             if self.flow.wants_password:  # quit at the password: show typing again
                 self._echo(True)
-            await self.connection.close()
+            await self.core.close()
             network.cancel()
             for task in self._tasks:
                 task.cancel()
@@ -155,162 +151,96 @@ class PlainClient:
 
     # -- requests ---------------------------------------------------------------------------
 
-    async def ask(
-        self, t: str, *, quiet: bool = False, **fields: Any
-    ) -> msg.Reply | sm.Error | None:
-        """Send request `t` (checked by the protocol first) and wait for its answer: the
+    async def ask(self, request: Request, *, quiet: bool = False) -> Reply | None:
+        """Send `request` (checked by the protocol first) and wait for its answer: the
         reply, the server's error (said, unless `quiet`), or None (nothing sent, or no
         answer; said)."""
-        if not (self.online and self.connection.open):
-            self.say("Not connected to the server right now.")
-            return None
-        asked = Asked(next(self._rids), t, fields)
         try:
-            validate_request(asked.wire())
+            validate_request(request.to_wire())
         except ProtocolError as exc:
             self.say(f"Not sent: the server would refuse it ({exc.message}).")
             return None
-        answer: asyncio.Future[msg.Reply | sm.Error | None] = (
-            asyncio.get_running_loop().create_future()
-        )
-        self._pending[asked.rid] = Pending(asked, answer)
-        self.connection.send(asked.wire())
+        answer: asyncio.Future[Reply | None] = asyncio.get_running_loop().create_future()
+
+        def settle(asked: Request, reply: Reply | None) -> None:
+            if not answer.done():
+                answer.set_result(reply)
+
+        rid = self.core.request(request, settle)
+        if rid is None:
+            return None
         try:
             reply = await asyncio.wait_for(answer, REPLY_TIMEOUT)
         except TimeoutError:
-            self._pending.pop(asked.rid, None)
-            self.say(f"No answer from the server to {t} in {REPLY_TIMEOUT:g} s.")
+            self.core.abandon(rid)
+            what = request.__struct_config__.tag
+            self.say(f"No answer from the server to {what} in {REPLY_TIMEOUT:g} s.")
             return None
         if isinstance(reply, sm.Error) and not quiet:
             self.say(f"The server refused: {reply.message}")
         return reply
 
-    def _ask_flow(self, ask: Ask) -> None:
-        if not self.connection.open:
-            return
-        asked = Asked(next(self._rids), ask.t, ask.fields)
-        self._pending[asked.rid] = Pending(asked, None)
-        self.connection.send(asked.wire())
+    # -- the face: what the core hears, as lines ---------------------------------------------
 
-    def _settle(self, rid: int | None, answer: msg.Reply | sm.Error | None) -> None:
-        pending = self._pending.pop(rid, None) if rid is not None else None
-        if pending is not None and pending.answer is not None and not pending.answer.done():
-            pending.answer.set_result(answer)
+    def connected(self) -> None:
+        self._last_loss = ""
 
-    # -- the connection ---------------------------------------------------------------------
+    def lost(self, reason: str, retry_in: float | None) -> None:
+        if retry_in is None:
+            self.say(f"Disconnected: {reason}.")
+            self.end(1)
+        elif reason != self._last_loss:  # a server down for long is said once
+            self._last_loss = reason
+            self.say(f"Connection: {reason}; trying again every few seconds.")
 
-    def _post(self, message: object) -> None:
-        """What the connection hears, in order (it calls this from its own task)."""
-        match message:
-            case msg.Connected():
-                self.online, self._last_loss = True, ""
-                self._drop_pending()
-                hello = self.flow.hello()  # none while the server's password is asked
-                if hello is not None:
-                    self._ask_flow(hello)
-            case msg.ConnectionLost(reason=reason, retry_in=retry_in):
-                self.online = False
-                self._drop_pending()
-                if retry_in is None:
-                    self.say(f"Disconnected: {reason}.")
-                    self.end(1)
-                elif reason != self._last_loss:
-                    self._last_loss = reason
-                    self.say(f"Connection: {reason}; trying again every few seconds.")
-            case msg.Unreadable(problem=problem):
-                self.say(f"The server sent something this client cannot read ({problem}).")
-            case msg.Received(message=received):
-                self._received(received)
+    def unreadable(self, problem: str) -> None:
+        self.say(f"The server sent something this client cannot read ({problem}).")
 
-    def _drop_pending(self) -> None:
-        for rid in list(self._pending):
-            self._settle(rid, None)
+    def notice(self, notice: Notice) -> None:
+        self.say(f"{notice.title}: {notice.text}" if notice.title else notice.text)
 
-    def _received(self, message: sm.Message) -> None:
-        match message:
-            case sm.State():
-                if message.seq > self._seq:
-                    self._seq = message.seq
-                    self._show_state(message.view)
-            case sm.Chat():  # the sender's own copy answers its `chat`
-                self.say(f"{speaker(message, self.glyphs)} says: {message.text}")
-            case sm.Story():  # read aloud, a whole game's past would drown the present
-                return
-            case sm.Error():
-                self._refused(message)
-                return
-            case sm.Welcome():
-                self.say(
-                    f"Connected to {self.options.url} ({message.server}) as {self.options.name}."
-                )
-                self._do(self.flow.welcomed(message.challenge))
-            case sm.Proven():
-                self._do(self.flow.proven(message))
-            case sm.Joined():
-                self._enter_table(message.cards)
-                if message.covered_rounds:
-                    self.say(covered_for_you(message.covered_rounds).text)
-                self._do(self.flow.seated(message))
-            case sm.Watching():
-                self._enter_table(message.cards)
-                self._do(self.flow.watching(message))
-            case sm.Left():
-                self.say("You left the table.")
-                self._do(self.flow.left())
-            case sm.Tournament():
-                heard = tournament_words.news(self.tournament, message)
-                self.tournament = message
-                if heard is not None and message.rid is None:
-                    self.say(heard)
-            case sm.Closed():  # the table is gone (its players ended the game): as if left
-                self.say(f"The table was closed: {message.reason}")
-                view = self.view
-                if view is not None and view.phase not in ("lobby", "over"):
-                    self.say(f"Final standings: {standings(view, self.glyphs)}.")
-                self._do(self.flow.left())  # the deciding voter's copy answers its `end`
-        self._settle(message.rid, message)
+    def turned_away(self, why: str, notice: Notice | None) -> None:
+        self.say(why)
+        self.end(1)
 
-    def _refused(self, error: sm.Error) -> None:
-        rid = error.rid
-        pending = self._pending.get(rid) if rid is not None else None
-        what = pending.asked.t if pending is not None else None
-        log.info("server error %s for %s: %s", error.code, what, error.message)
-        if rid is not None and pending is not None and pending.answer is None:
-            del self._pending[rid]
-            step = self.flow.refused(pending.asked, error)
-            self._do(step)
-            if pending.asked.t == "hello" and step.password is None:  # e.g. another version
-                self.end(1)
-            return
-        if pending is None:
-            self.say(f"{title(error.code)}: {error.message}")
-        self._settle(error.rid, error)
-
-    def _enter_table(self, cards: tuple[Card, ...]) -> None:
-        self.catalogue = Catalogue(cards)
-        self._seq = -1  # a new connection's snapshots are the truth, whatever their seq
-
-    def _do(self, step: Step) -> None:
-        if step.forget_view:
-            self._forget()
-        if step.detail is not None:
-            self.say(step.detail)
-        elif step.notice is not None:
-            notice = step.notice
-            self.say(f"{notice.title}: {notice.text}" if notice.title else notice.text)
-        if step.go == "table":
+    def go(self, where: Literal["lobby", "table"], why: Refusal | None) -> None:
+        if where == "table":
             self._ready.set()
-        elif step.go == "lobby":
+        else:  # the refusal that sent us there was said as a notice
             self.spawn(self._lobby())
-        if step.ask is not None:
-            self._ask_flow(step.ask)
-        if step.password is not None:
-            self._ask_password(step.password)
+
+    def welcomed(self, server: str) -> None:
+        self.say(f"Connected to {self.options.url} ({server}) as {self.options.name}.")
+
+    def covered(self, rounds: int) -> None:
+        self.say(covered_for_you(rounds).text)
+
+    def shown(self, before: View | None, added: list[Line]) -> None:
+        view = self.view
+        if view is None:
+            self._forget()
+        else:  # the plain mode tells from the views (plain/story.py), not the chronicle's
+            self._show_state(before, view)
+
+    def chat_changed(self, line: sm.Chat | None) -> None:
+        if line is not None:  # the sender's own copy too: it answers its `chat`
+            self.say(f"{speaker(line, self.glyphs)} says: {line.text}")
+
+    def followed(self, news: str | None) -> None:
+        if news is not None:
+            self.say(news)
+
+    def left(self) -> None:
+        self.say("You left the table.")
+
+    def closed(self, reason: str, last: View | None) -> None:
+        self.say(f"The table was closed: {reason}")
+        if last is not None and last.phase not in ("lobby", "over"):
+            self.say(f"Final standings: {standings(last, self.glyphs)}.")
 
     # -- the server's password --------------------------------------------------------------
 
-    def _ask_password(self, why: str) -> None:
-        self.connection.hold()  # no hello, so no other connection, until it is typed
+    def ask_password(self, why: str) -> None:
         self._echo(False)  # before the question: what is typed at once stays unseen
         self.say(f"{why} Type the server's password (it is not shown), or quit.")
         self._ready.set()  # the next line typed is the password
@@ -320,18 +250,15 @@ class PlainClient:
         self._echo(True)
         self.say("Trying the password.")
         self._ready.clear()  # until the welcome: commands typed ahead wait for it
-        hello = self.flow.password_given(password)
-        self.connection.resume()
-        if self.connection.open:  # else the next connection says it
-            self._ask_flow(hello)
+        self.core.password_given(password)
 
     def _forget(self) -> None:
-        self.view, self.story, self.plan, self._shown, self.said = None, [], None, None, None
+        self.story, self.plan, self._shown, self.said = [], None, None, None
         self.hint, self.teller, self.heard, self.spoken = None, Teller(None), [], {}
 
     async def _lobby(self) -> None:
         self.say(f"You are in the lobby of {self.options.url}.")
-        reply = await self.ask("list")
+        reply = await self.ask(rq.List())
         if isinstance(reply, sm.Tables):
             self.tables = reply.tables
             self.say(*table_lines(reply.tables))
@@ -339,8 +266,7 @@ class PlainClient:
 
     # -- the table --------------------------------------------------------------------------
 
-    def _show_state(self, view: View) -> None:
-        before, self.view = self.view, view
+    def _show_state(self, before: View | None, view: View) -> None:
         new_table = before is None or before.table.id != view.table.id
         if not same_game(before, view):
             self.story, self.hint, self.heard = [], None, []
@@ -351,7 +277,7 @@ class PlainClient:
                 self.say("What happened lately:")
         elif before is not None and _between_games(before) and not _between_games(view):
             self.say(f"The cards are dealt: game {view.table.game} begins.")
-        self._tell(told(before, view, self.catalogue, self.glyphs), view)
+        self._tell(told(before, view, self.core.catalogue, self.glyphs), view)
         if same_game(before, view) and before is not None:
             self.say(*vote_lines(before, view))
         if view.over and view.seat is not None and not (before is not None and before.over):
@@ -409,7 +335,7 @@ class PlainClient:
 
     async def _hint_then_say(self, legal: Legal) -> None:
         """A placement's options start with the hint: ask for it, then say them."""
-        reply = await self.ask("hint", quiet=True)
+        reply = await self.ask(rq.Hint(), quiet=True)
         if isinstance(reply, sm.Hint):
             self.hint = (legal, reply)
         if self.view is not None and self.view.legal == legal and self._shown == legal:

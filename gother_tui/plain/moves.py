@@ -1,5 +1,6 @@
-"""Typed moves made into wire moves: a card named by its number in a listing or by the start
-of its name, a seat by a player's name (or `me`), and a placement composed in parts.
+"""Moves typed as words made into the protocol's moves: a card named by its number in a
+listing or by the start of its name, a seat by a player's name (or `me`), and a placement
+composed in parts.
 
 Everything goes through the client's `Plan`, which offers only what `legal` lists and builds
 the exact move: a card `legal` does not offer, a seat that cannot receive, a card given
@@ -11,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.narrator import names_of
 from gother_tui.core.plans import Plan
+from protocol.moves import Move
 from protocol.view import View
 
 ME = frozenset({"me", "myself", "self"})
@@ -115,7 +116,7 @@ def placement_of(plan: Plan) -> dict[int, int]:
     return {seat: card for card, seat in plan.assigned.items()}
 
 
-def move_of(plan: Plan) -> dict[str, Any]:
+def move_of(plan: Plan) -> Move:
     move = plan.move()
     if move is None:
         missing = plan.count - len(plan.assigned)

@@ -16,24 +16,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gother_tui.core import review_words, tournament_words
+from gother_tui.core.client import Reply
+from gother_tui.core.fetch import RATE_LIMITED_TRIES, RATE_LIMITED_WAIT
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
-from gother_tui.core.record import (
-    RATE_LIMITED_TRIES,
-    RATE_LIMITED_WAIT,
-    GameRecord,
-    RecordError,
-    record_from_parts,
-)
+from gother_tui.core.record import GameRecord, RecordError, record_from_parts
 from gother_tui.core.standings import table_lines
 from gother_tui.plain import replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
 from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plain.tournament_new import tournament_new
-from gother_tui.tui import messages as msg
+from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.moves import DiscardFate, DiscardHand, Draw, Move
 from protocol.view import (
     Legal,
     LegalDiscardFate,
@@ -144,8 +141,8 @@ class Player:
             raise Problem(f"Not now: you are at {step_label(view)} (options says what to do).")
         return view, plan
 
-    async def play(self, move: dict[str, Any]) -> bool:
-        reply = await self.client.ask("move", move=move)
+    async def play(self, move: Move) -> bool:
+        reply = await self.client.ask(rq.Play(move=move))
         return isinstance(reply, sm.State)
 
     # -- looking ----------------------------------------------------------------------------
@@ -251,7 +248,7 @@ class Player:
             await self.play(self.option(args).move)
             return
         card = find_card(args, plan.choices, self.client.catalogue)
-        await self.play({"kind": "discard_fate", "card": card})
+        await self.play(DiscardFate(card))
 
     async def do_draw(self, args: str) -> None:
         _view, plan = self.deciding(LegalDraw)
@@ -263,14 +260,14 @@ class Player:
         if what.endswith("all"):
             await self.draw_all()
         else:
-            await self.play({"kind": "draw", "source": "deck"})
+            await self.play(Draw("deck"))
 
     async def draw_all(self) -> None:
         """Draw from the draw pile until the step is done (or something else is asked)."""
         client = self.client
         client.drawing_all = True
         try:
-            while await self.play({"kind": "draw", "source": "deck"}):
+            while await self.play(Draw("deck")):
                 legal = self.view.legal if self.view is not None else None
                 if not (isinstance(legal, LegalDraw) and legal.deck):
                     break
@@ -286,14 +283,14 @@ class Player:
             raise Problem("You are in debt: you may only draw from the draw pile.")
         top_first = tuple(reversed(view.discard))
         card = find_card(args, plan.choices, self.client.catalogue, top_first)
-        await self.play({"kind": "draw", "source": "discard", "card": card})
+        await self.play(Draw("discard", card))
 
     async def do_drop(self, args: str) -> None:
         view, plan = self.deciding(LegalDiscardHand)
         if not args:
             raise Problem("drop NAME: name a card of your hand (hand lists it).")
         card = find_card(args, plan.choices, self.client.catalogue, view.hand or ())
-        await self.play({"kind": "discard_hand", "card": card})
+        await self.play(DiscardHand(card))
 
     # -- a placement ------------------------------------------------------------------------
 
@@ -433,13 +430,13 @@ class Player:
 
     async def do_hint(self, args: str) -> None:
         view, _ = self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-        reply = await self.client.ask("hint")
+        reply = await self.client.ask(rq.Hint())
         if not isinstance(reply, sm.Hint):
             return
         if view.legal is not None:
             self.client.hint = (view.legal, reply)
         found = self.client.decision()
-        number = found.number_of(reply.move.to_wire()) if found is not None else None
+        number = found.number_of(reply.move) if found is not None else None
         reason = f": {reply.reason}" if reply.reason else ""
         if found is None or number is None:
             self.say(f"Hint: the move {reply.move}{reason}.")
@@ -453,10 +450,10 @@ class Player:
         self.at_table()
         if not args:
             raise Problem("say TEXT: what to say, on the same line.")
-        await self.client.ask("chat", text=args)
+        await self.client.ask(rq.Chat(text=args))
 
     async def do_list(self, args: str) -> None:
-        reply = await self.client.ask("list")
+        reply = await self.client.ask(rq.List())
         if isinstance(reply, sm.Tables):
             self.client.tables = reply.tables
             self.say(*words.table_lines(reply.tables))
@@ -465,7 +462,7 @@ class Player:
         if args and not (args.isdigit() and int(args) >= 1):
             raise Problem("standings N: N is the rank to start from, a number from 1.")
         offset = int(args or 1) - 1
-        reply = await self.client.ask("standings", offset=offset)
+        reply = await self.client.ask(rq.Standings(offset=offset))
         if isinstance(reply, sm.Standings):
             self.say(*table_lines([reply]))
             shown = offset + len(reply.rows)
@@ -505,9 +502,8 @@ class Player:
         if len(words_) > 1 or (words_ and not (words_[0].isdigit() and int(words_[0]) >= 1)):
             raise Problem("play on [TURN]: TURN is a number from 1.")
         turn = int(words_[0]) if words_ else told
-        reply = await self.client.ask(
-            "play_on", table=record.table.id, game=record.game, seat=record.seat, turn=turn
-        )
+        on = rq.PlayOn(table=record.table.id, game=record.game, seat=record.seat, turn=turn)
+        reply = await self.client.ask(on)
         if isinstance(reply, sm.Joined):
             self.replaying = None
             self.say(
@@ -518,12 +514,11 @@ class Player:
     async def fetch_record(self, place: replay.Place) -> GameRecord | None:
         """The record of `place`'s game with its seat's views, part by part (None: the
         server refused, and that was said)."""
-        asked = {"table": place.table, "game": place.game, "seat": place.seat}
-        fields: dict[str, Any] = {k: v for k, v in asked.items() if v is not None}
         parts: list[bytes] = []
         tries = RATE_LIMITED_TRIES
         while True:
-            reply = await self.client.ask("record", quiet=True, part=len(parts), **fields)
+            part = rq.Record(table=place.table, game=place.game, seat=place.seat, part=len(parts))
+            reply = await self.client.ask(part, quiet=True)
             if isinstance(reply, sm.Error) and reply.code == "rate_limited" and tries:
                 tries -= 1  # a long record outruns a connection's budget: ask again soon
                 await asyncio.sleep(RATE_LIMITED_WAIT)
@@ -553,7 +548,7 @@ class Player:
         seats = numbers[0] if numbers else 4
         bots = numbers[1] if len(numbers) > 1 else max(seats - 1, 0)
         name = " ".join(rest) or f"{self.client.options.name}'s table"
-        reply = await self.client.ask("create", name=name, seats=seats, bots=bots)
+        reply = await self.client.ask(rq.Create(name=name, seats=seats, bots=bots))
         if isinstance(reply, sm.Created):
             self.say(f"Table {name} is made (table {reply.table}).")
             await self.enter(reply.table, None, watch=self.client.options.watch)
@@ -589,22 +584,23 @@ class Player:
         await self.enter(table_id, password or None, watch=watch)
 
     async def enter(self, table: str, password: str | None, *, watch: bool) -> None:
-        fields: dict[str, Any] = {"table": table}
-        if password:
-            fields["password"] = password
-        await self.client.ask("watch" if watch else "join", **fields)
+        password = password or None
+        if watch:
+            await self.client.ask(rq.Watch(table=table, password=password))
+        else:
+            await self.client.ask(rq.Join(table=table, password=password))
 
     async def do_start(self, args: str) -> None:
         view = self.at_table()
         if view.you is None or view.phase != "lobby":
             raise Problem("start deals a new table's first game, for a player seated there.")
-        await self.client.ask("start")
+        await self.client.ask(rq.Start())
 
     async def do_rematch(self, args: str) -> None:
         view = self.at_table()
         if view.you is None or not view.over:
             raise Problem("rematch asks for another game once this one is over.")
-        reply = await self.client.ask("rematch")
+        reply = await self.client.ask(rq.Rematch())
         if isinstance(reply, sm.State) and reply.view.over:  # others have yet to ask
             self.say("Rematch asked for: it starts once every player has asked.")
 
@@ -621,7 +617,7 @@ class Player:
             raise Problem("The game is paused already: go on votes to go on.")
         if self.view is not None and self.view.seat in table.pause_votes:
             raise Problem("You ask to pause already: go on takes the vote back.")
-        await self.client.ask("pause", on=True)
+        await self.client.ask(rq.Pause(on=True))
 
     async def do_go(self, args: str) -> None:
         if args.lower() != "on":
@@ -629,7 +625,7 @@ class Player:
         view = self.playing()
         if not view.table.paused and view.seat not in view.table.pause_votes:
             raise Problem("The game is not paused, and you have not asked to pause.")
-        await self.client.ask("pause", on=False)
+        await self.client.ask(rq.Pause(on=False))
 
     async def do_end(self, args: str) -> None:
         self.playing()
@@ -649,7 +645,7 @@ class Player:
         except Problem as problem:
             self.say(str(problem))
             return
-        await self.client.ask("end")
+        await self.client.ask(rq.End())
 
     async def do_review(self, args: str) -> None:
         view = self.at_table()
@@ -663,7 +659,7 @@ class Player:
             raise Problem(f"review SEAT: you are watching, so say whose (1 to {seats}).")
         self.say("Reviewing: the search goes over every decision, a few seconds.")
         reply = await self.client.ask(
-            "review", table=view.table.id, game=view.table.game, seat=seat
+            rq.Review(table=view.table.id, game=view.table.game, seat=seat)
         )
         if isinstance(reply, sm.Review):
             name = view.players[seat].name or f"Seat {seat + 1}"
@@ -671,7 +667,7 @@ class Player:
 
     async def do_leave(self, args: str) -> None:
         self.at_table()
-        await self.client.ask("leave")
+        await self.client.ask(rq.Leave())
 
     async def do_tournament(self, args: str) -> None:
         word, _, rest = args.partition(" ")
@@ -687,24 +683,25 @@ class Player:
         if word in ("start", "drop"):
             if followed is None:
                 raise Problem(f"tournament {word}: first register in a tournament (tournament ID).")
-            reply = await self.client.ask(f"tournament_{word}", tournament=followed.id)
+            kind = rq.TournamentStart if word == "start" else rq.TournamentDrop
+            reply = await self.client.ask(kind(tournament=followed.id))
         elif word == "watch":
             if not rest:
                 raise Problem("tournament watch ID: ID is the tournament's.")
-            reply = await self.client.ask("tournament_watch", tournament=rest)
+            reply = await self.client.ask(rq.TournamentWatch(tournament=rest))
         elif word == "new":
             reply = await self._new_tournament(rest)
         else:
-            reply = await self.client.ask("tournament_join", tournament=word)
+            reply = await self.client.ask(rq.TournamentJoin(tournament=word))
         if isinstance(reply, sm.Tournament):
             self.say(*tournament_words.lines(reply))
 
-    async def _new_tournament(self, args: str) -> msg.Reply | sm.Error | None:
+    async def _new_tournament(self, args: str) -> Reply | None:
         try:
             request = tournament_new(args)
         except ValueError as exc:
             raise Problem(str(exc)) from None
-        return await self.client.ask("tournament_create", **request)
+        return await self.client.ask(request)
 
 
 def _waiting(view: View) -> str:

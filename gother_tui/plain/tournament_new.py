@@ -10,9 +10,8 @@ are the tournament's name.
 
 from __future__ import annotations
 
-from typing import Any
-
 from gother_tui.core.forms import tournament_request
+from protocol import requests as rq
 from protocol.constants import DEFAULT_ROUND_CAP
 
 USAGE = (
@@ -41,9 +40,9 @@ WORDS = {
 }
 
 
-def tournament_new(args: str) -> dict[str, Any]:
-    """The `tournament_create` request (without `t`) the words ask for; ValueError: one
-    line saying what to fix."""
+def tournament_new(args: str) -> rq.TournamentCreate:
+    """The `tournament_create` request the words ask for; ValueError: one line saying what
+    to fix."""
     parts = args.split()
     if len(parts) < 4 or all("=" in part for part in parts[3:]):
         raise ValueError(f"{USAGE}: {EXAMPLE}.")

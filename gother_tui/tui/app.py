@@ -1,29 +1,28 @@
-"""The network client: a `Session` fed by a server.
+"""The network client: a `Session` fed by a server, the full-screen face of the client's core.
 
-The connection (gother_tui.core.connection) turns every frame into a typed message; the
-handlers here are the only place the session changes. Where to go after each answer
-(resume, watch, join, lobby) is the flow's decision (gother_tui.core.flow); the answer to a
-screen's own request is posted to that screen. The app never imports `server`.
+The core (gother_tui.core.client) holds the connection, the session and the flow, and
+matches every server message; this app is its `Face`: the core's state mirrored into the
+reactives its screens follow, notices as toasts, the flow's places as screens, and the
+answer to a screen's own request posted to that screen. The app never imports `server`.
 """
 
 from __future__ import annotations
 
-import itertools
-import logging
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import ClassVar, Literal
 
 from textual import work
 from textual.message_pump import MessagePump
 from textual.notifications import Notification, Notify
 
-from gother_tui.core import tournament_words
 from gother_tui.core.alerts import SEVERITIES, Alert, alerts
-from gother_tui.core.asked import Asked, title
 from gother_tui.core.catalogue import Catalogue
-from gother_tui.core.connection import Connection
-from gother_tui.core.flow import Ask, Flow, Step
+from gother_tui.core.chronicle import Chronicle
+from gother_tui.core.client import ClientCore, Reply
+from gother_tui.core.connection import Event
+from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.narrator import Line
+from gother_tui.core.notice import Notice, title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
@@ -43,19 +42,12 @@ from gother_tui.tui.screens.story import StoryScreen
 from gother_tui.tui.screens.table import TableScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
 from gother_tui.tui.screens.viewer import TextViewer
+from protocol import Request
+from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.view import Card, View
+from protocol.view import View
 
-log = logging.getLogger("gother.client")
-
-CHAT_KEPT = 200
 MAX_ALERTS = 3  # in one toast: the newest, when states came faster than the screen
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    asked: Asked
-    asker: MessagePump | None  # None: the flow's own request
 
 
 class GotherApp(ClientApp):
@@ -88,18 +80,24 @@ class GotherApp(ClientApp):
         seat_store: SeatStore | None = None,
     ) -> None:
         super().__init__(options)
-        self.flow = Flow(options, seat_store or SeatStore())
-        self.connection = Connection(
-            options.url, self.post_message, transport, options.first_retry, options.max_retry
-        )
-        self._seq = -1
-        self._rids = itertools.count(1)
-        self._pending: dict[int, Pending] = {}  # rid -> the request, until answered
+        self.core = ClientCore(options, self, seat_store or SeatStore(), transport, self._relay)
         self._alert_note: Notification | None = None  # the toast of the latest alerts
         self._alerts: list[Alert] = []  # not shown yet
         self.add_mode("connecting", lambda: ConnectingScreen(self))
         self.add_mode("lobby", lambda: LobbyScreen(self))
         self.add_mode("table", lambda: TableScreen(self))
+
+    @property
+    def flow(self) -> Flow:
+        return self.core.flow
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.core.catalogue
+
+    @property
+    def chronicle(self) -> Chronicle:
+        return self.core.chronicle
 
     @property
     def seat(self) -> int | None:
@@ -131,7 +129,15 @@ class GotherApp(ClientApp):
 
     @work(exclusive=True, group="network")
     async def run_network(self) -> None:
-        await self.connection.run()
+        await self.core.run()
+
+    def _relay(self, event: Event) -> None:
+        """The connection's events reach the core through this app's own message loop, in
+        turn with the keys: a screen never sees the session change under a handler."""
+        self.post_message(msg.Heard(event))
+
+    def on_heard(self, message: msg.Heard) -> None:
+        self.core.hear(message.event)
 
     async def action_quit(self) -> None:
         view = self.view
@@ -147,12 +153,12 @@ class GotherApp(ClientApp):
             await self._quit()
 
     async def _quit(self) -> None:
-        await self.connection.close()  # say goodbye first: the server need not wait for us
+        await self.core.close()  # say goodbye first: the server need not wait for us
         self.exit()
 
     # -- alerts ---------------------------------------------------------------------------
 
-    def told(self, before: View | None, view: View | None, added: list[Line]) -> None:
+    def _news(self, before: View | None, view: View | None, added: list[Line]) -> None:
         """Toasts for what matters (gother_tui.core.alerts), the turn in the terminal's title too.
         None takes the focus: a toast is drawn over the screen, keys go where they went."""
         if view is None:
@@ -193,44 +199,90 @@ class GotherApp(ClientApp):
 
     # -- requests -------------------------------------------------------------------------
 
-    def request(self, asker: MessagePump | None, t: str, **fields: Any) -> int | None:
-        """Send a request with a fresh rid; its answer goes to `asker` (the flow's own when
-        None). None (and a notice) when not connected."""
-        if self.link != "online" or not self.connection.open:
-            self.notify("Not connected to the server right now.", severity="warning")
-            return None
-        asked = Asked(next(self._rids), t, fields)
-        self._pending[asked.rid] = Pending(asked, asker)
-        self.connection.send(asked.wire())
-        log.debug("sent %s rid=%s", t, asked.rid)
-        return asked.rid
+    def request(self, asker: MessagePump, request: Request) -> int | None:
+        """Send `request`; its answer goes to `asker` as `Answered` or `Refused` (a refusal
+        is a notice too). None (and a notice) when not connected."""
 
-    def _do(self, step: Step) -> None:
-        if step.forget_view:
-            self.view = None
-            self.chat = ()
-        if step.detail is not None:
-            self.link_detail = step.detail
-        if step.notice is not None:
-            notice = step.notice
-            self.notify(notice.text, title=notice.title, severity=notice.severity, markup=False)
-        if step.go == "table":
+        def answer(asked: Request, reply: Reply | None) -> None:
+            if isinstance(reply, sm.Error):
+                self.notify(reply.message, title=title(reply.code), severity="error", markup=False)
+                asker.post_message(msg.Refused(asked, reply))
+            elif reply is not None:  # None: the connection was lost, the answer with it
+                asker.post_message(msg.Answered(asked, reply))
+
+        return self.core.request(request, answer)
+
+    # -- the face: what the core hears, shown ---------------------------------------------
+
+    def connected(self) -> None:
+        self.link, self.link_detail = "online", ""
+
+    def lost(self, reason: str, retry_in: float | None) -> None:
+        if retry_in is None:
+            self.link_detail, self.link = reason, "closed"  # detail first: link redraws
+            self.notify(reason, title="Disconnected", severity="error", timeout=30)
+            return
+        self.link_detail = f"{reason}; retrying in {retry_in:g} s"
+        self.link = "offline"
+
+    def unreadable(self, problem: str) -> None:
+        self.notify(
+            f"The server sent a message this client cannot read ({problem}); it was ignored.",
+            title="Unreadable message",
+            severity="error",
+            markup=False,
+        )
+
+    def notice(self, notice: Notice) -> None:
+        self.notify(notice.text, title=notice.title, severity=notice.severity, markup=False)
+
+    def turned_away(self, why: str, notice: Notice | None) -> None:
+        self.link_detail = why  # the connecting screen says it
+        if notice is not None:
+            self.notice(notice)
+
+    def go(self, where: Literal["lobby", "table"], why: Refusal | None) -> None:
+        if where == "table":
             self._switch("table")
-        elif step.go == "lobby":
-            self._show_lobby(step.why)
-        if step.ask is not None:
-            self._ask(step.ask)
-        if step.password is not None:
-            self._ask_password(step.password)
+            return
+        self._switch("lobby")
+        lobby = self.get_screen_stack("lobby")[0]
+        if why is not None:  # the lobby says why we are there, as for its own requests
+            lobby.post_message(msg.Refused(*why))
+        self.request(lobby, rq.List())
 
-    def _ask(self, ask: Ask | None) -> None:
-        if ask is not None:
-            self.request(None, ask.t, **ask.fields)
+    def welcomed(self, server: str) -> None:
+        """The connecting screen gives way to where the flow goes next."""
+
+    def covered(self, rounds: int) -> None:
+        """Told by the chronicle with the next view, as a toast (`_news`)."""
+
+    def shown(self, before: View | None, added: list[Line]) -> None:
+        view = self.core.view
+        self._news(before, view, added)
+        self.view = view  # the screens follow it
+
+    def chat_changed(self, line: sm.Chat | None) -> None:
+        self.chat = self.core.chat
+
+    def followed(self, news: str | None) -> None:
+        self.tournament = self.core.tournament
+        if news is not None:
+            self.notify(news, title="Tournament", markup=False)
+
+    def left(self) -> None:
+        """The lobby, where the flow goes next, shows it."""
+
+    def closed(self, reason: str, last: View | None) -> None:
+        if last is not None and last.phase not in ("lobby", "over"):
+            # an end vote: where the game stood, for everyone, over the lobby
+            self.push_screen(EndedScreen(self, last, reason))
+        else:
+            self.notify(reason, title="Table closed", markup=False)
 
     # -- the server's password ------------------------------------------------------------
 
-    def _ask_password(self, why: str) -> None:
-        self.connection.hold()  # no hello, so no other connection, until it is typed
+    def ask_password(self, why: str) -> None:
         self.link_detail = why
         heading = f"The password of {self.options.url}"
         self.push_screen(PasswordScreen(heading, why), self._password_given)
@@ -239,120 +291,15 @@ class GotherApp(ClientApp):
         if password is None:  # back to the connecting screen, which offers it again (p)
             return
         self.link_detail = f"Trying the password{self.glyphs.ellipsis}"
-        hello = self.flow.password_given(password)
+        self.core.password_given(password)
         self.refresh_bindings()
-        self.connection.resume()
-        if self.connection.open:  # else the next connection says it
-            self._ask(hello)
 
     def action_password(self) -> None:
         """The connecting screen's key: ask for the server's password again."""
         if self.flow.wants_password and not isinstance(self.screen, PasswordScreen):
-            self._ask_password(self.link_detail)
+            self.ask_password(self.link_detail)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "password":
             return self.flow.wants_password
         return super().check_action(action, parameters)
-
-    def _show_lobby(self, why: tuple[Asked, sm.Error] | None) -> None:
-        self._switch("lobby")
-        lobby = self.get_screen_stack("lobby")[0]
-        if why is not None:  # the lobby says why we are there, as for its own requests
-            lobby.post_message(msg.Refused(*why))
-        self.request(lobby, "list")
-
-    # -- the connection -------------------------------------------------------------------
-
-    def on_connected(self, _: msg.Connected) -> None:
-        self.link, self.link_detail = "online", ""
-        self._pending.clear()  # replies to a lost connection's requests will never come
-        self._ask(self.flow.hello())  # none while the player types the server's password
-
-    def on_connection_lost(self, event: msg.ConnectionLost) -> None:
-        log.info("connection lost: %s", event.reason)
-        self._pending.clear()
-        if event.retry_in is None:
-            self.link_detail, self.link = event.reason, "closed"  # detail first: link redraws
-            self.notify(event.reason, title="Disconnected", severity="error", timeout=30)
-            return
-        self.link_detail = f"{event.reason}; retrying in {event.retry_in:g} s"
-        self.link = "offline"
-
-    def on_unreadable(self, event: msg.Unreadable) -> None:
-        self.notify(
-            f"The server sent a message this client cannot read ({event.problem}); it was ignored.",
-            title="Unreadable message",
-            severity="error",
-            markup=False,
-        )
-
-    # -- what the server says -------------------------------------------------------------
-
-    def on_received(self, event: msg.Received) -> None:
-        message = event.message
-        match message:
-            case sm.State():
-                if message.seq <= self._seq:
-                    return  # stale: an older snapshot than the one shown
-                self._seq = message.seq
-                self.view = message.view
-            case sm.Chat():
-                self.chat = (*self.chat, message)[-CHAT_KEPT:]
-            case sm.Story():  # the game so far, told with the state that follows
-                self.chronicle.recall(message)
-                return
-            case sm.Error():
-                self._on_error(message)
-                return
-            case sm.Welcome():
-                self._do(self.flow.welcomed(message.challenge))
-            case sm.Proven():
-                self._do(self.flow.proven(message))
-            case sm.Joined():
-                self._enter_table(message.cards)
-                self.chronicle.welcome_back(message.covered_rounds)
-                self._do(self.flow.seated(message))
-            case sm.Watching():
-                self._enter_table(message.cards)
-                self._do(self.flow.watching(message))
-            case sm.Left():
-                self._do(self.flow.left())
-            case sm.Tournament():
-                heard = tournament_words.news(self.tournament, message)
-                self.tournament = message
-                if heard is not None and message.rid is None:
-                    self.notify(heard, title="Tournament", markup=False)
-            case sm.Closed():  # the table is gone (its players ended the game): as if left
-                last = self.view
-                self._do(self.flow.left())
-                if last is not None and last.phase not in ("lobby", "over"):
-                    # an end vote: where the game stood, for everyone, over the lobby
-                    self.push_screen(EndedScreen(self, last, message.reason))
-                else:
-                    self.notify(message.reason, title="Table closed", markup=False)
-        self._answer(message)
-
-    def _enter_table(self, cards: tuple[Card, ...]) -> None:
-        self.chat = ()  # the server replays the table's recent chat after this reply
-        self.catalogue = Catalogue(cards)
-        self._seq = -1  # a new connection's snapshots are the truth, whatever their seq
-
-    def _answer(self, message: msg.Reply) -> None:
-        """A reply goes to whoever asked (the flow's own need no more): the sender's own
-        copy of its `chat` and the `closed` of a deciding `end` vote carry its rid too."""
-        if message.rid is None or (pending := self._pending.pop(message.rid, None)) is None:
-            return
-        if pending.asker is not None:
-            pending.asker.post_message(msg.Answered(pending.asked, message))
-
-    def _on_error(self, error: sm.Error) -> None:
-        pending = self._pending.pop(error.rid, None) if error.rid is not None else None
-        asked = pending.asked.t if pending else None
-        log.info("server error %s for %s: %s", error.code, asked, error.message)
-        if pending is not None and pending.asker is None:
-            self._do(self.flow.refused(pending.asked, error))  # the flow says what to show
-            return
-        self.notify(error.message, title=title(error.code), severity="error", markup=False)
-        if pending is not None and pending.asker is not None:
-            pending.asker.post_message(msg.Refused(pending.asked, error))

@@ -2,7 +2,8 @@
 mode), help and the user's keymap, the size check, and the session's reactive state.
 
 Each subclass is a `Session` (gother_tui.tui.session): it adds where the views come from (a
-server, a record) and what `request` does.
+server, through the client's core; a record), with the card catalogue and the chronicle
+that go with them, and what `request` does.
 """
 
 from __future__ import annotations
@@ -18,10 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.reactive import reactive
 
-from gother_tui.core.catalogue import Catalogue
-from gother_tui.core.chronicle import Chronicle
 from gother_tui.core.glyphs import Glyphs, glyphs_for
-from gother_tui.core.narrator import Line
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.record import Reference
 from gother_tui.tui.keys import KeymapError, binding_ids, key_rows, load_keymap
@@ -95,18 +93,9 @@ class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one t
         # mount, it parsed everything twice), and the rules shared by the process
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         self.glyphs: Glyphs = glyphs_for(options.ascii)
-        self.catalogue = Catalogue()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's keymap file
         self._started_blurred = False  # the web driver's own blur at start-up has come
-        self.chronicle = Chronicle()  # the game's story so far, as this client saw it
         self._terminal_title = ""
-
-    def watch_view(self, before: View | None, view: View | None) -> None:
-        # Runs before the screens' own watchers: they find the new lines already told.
-        self.told(before, view, self.chronicle.follow(view, self.catalogue, self.glyphs))
-
-    def told(self, before: View | None, view: View | None, added: list[Line]) -> None:
-        """The chronicle has taken `view` and told `added`: the network client alerts."""
 
     @property
     def terminal_title(self) -> str:

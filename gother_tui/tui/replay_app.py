@@ -10,7 +10,7 @@ three and the record, and calls `show_position` to move."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.message_pump import MessagePump
 
@@ -25,6 +25,7 @@ from gother_tui.tui.screens.replay import ReplayScreen
 from gother_tui.tui.screens.story import StoryScreen
 from gother_tui.tui.screens.table import TableScreen
 from gother_tui.tui.screens.viewer import TextViewer
+from protocol import Request
 from protocol import server_messages as sm
 from protocol.view import View
 
@@ -44,6 +45,7 @@ class ReplayApp(ClientApp):
         super().__init__(options)
         self.record = record
         self.catalogue = Catalogue(record.cards)
+        self.chronicle = Chronicle()  # the game's story up to the position shown
         self.seat = record.seat
         self.revealed = record.seen is None  # only a seat's replay hides anything
         self.position = 0
@@ -70,7 +72,7 @@ class ReplayApp(ClientApp):
     def open_session(self) -> None:
         self.link = "replay"
         self.chat = tuple(sm.Chat(sender=name, text=text) for name, text in self.record.chat)
-        self.view = self.views[0]
+        self._show(self.views[0])
         self.switch_mode("replay")
         self.show_position(self.start)
 
@@ -80,7 +82,7 @@ class ReplayApp(ClientApp):
             return
         self.revealed = on
         self._retell(self.position)
-        self.view = self.views[self.position]
+        self._show(self.views[self.position])
 
     def play_on(self) -> None:
         """End the replay with the place to play on from (this turn, as the replay's seat
@@ -96,12 +98,17 @@ class ReplayApp(ClientApp):
         if index != self.position + 1:  # a jump: the story is retold up to the new place
             self._retell(index)
         self.position = index
-        self.view = self.views[index]
+        self._show(self.views[index])
+
+    def _show(self, view: View) -> None:
+        # the story first: the screens find the view's lines told
+        self.chronicle.follow(view, self.catalogue, self.glyphs)
+        self.view = view
 
     def _retell(self, index: int) -> None:
         self.chronicle = Chronicle()
         for view in self.views[:index]:
             self.chronicle.follow(view, self.catalogue, self.glyphs)
 
-    def request(self, asker: MessagePump, t: str, **fields: Any) -> int | None:
+    def request(self, asker: MessagePump, request: Request) -> int | None:
         return None  # a replay asks nobody anything (its screen offers no such key)

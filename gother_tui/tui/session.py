@@ -5,13 +5,14 @@ last seen (`view`), the state of the link, the chat, the card catalogue, the gly
 colours and options to draw with, and the one thing they may do, `request`. The network client
 (`GotherApp`) and the replay viewer (`ReplayApp`) each implement it.
 
-`view`, `link`, `link_detail` and `chat` are Textual reactives of the app that is the
-session: a screen follows them with `self.watch(self.app, "view", …)`.
+`view`, `link`, `link_detail`, `chat` and `tournament` are Textual reactives of the app
+that is the session: a screen follows them with `self.watch(self.app, "view", …)`, a
+widget through one base (widgets/following.py).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from textual.message_pump import MessagePump
 
@@ -20,6 +21,7 @@ from gother_tui.core.chronicle import Chronicle
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.options import ClientOptions
 from gother_tui.tui.palette import Palette
+from protocol import Request
 from protocol import server_messages as sm
 from protocol.view import View
 
@@ -70,7 +72,7 @@ class Session(Protocol):
     @property
     def options(self) -> ClientOptions: ...
 
-    def request(self, asker: MessagePump, t: str, **fields: Any) -> int | None:
-        """Send request `t`; its answer comes to `asker` as `Answered` or `Refused`.
+    def request(self, asker: MessagePump, request: Request) -> int | None:
+        """Send `request`; its answer comes to `asker` as `Answered` or `Refused`.
         Returns its rid, or None (and a notice) when nothing can be sent now."""
         ...

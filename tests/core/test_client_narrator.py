@@ -1,6 +1,7 @@
 """The narrator: every kind of event told to a seat, to another seat and to a spectator,
 with the card's effect on the pile it went to; presence lines; the summary since your last
-turn. (The sentences are in ASCII glyphs, G/S/$, which stay as they are.)"""
+turn; the welcome back of a seat a bot played. (The sentences are in ASCII glyphs, G/S/$,
+which stay as they are.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from msgspec.structs import replace
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.glyphs import ASCII, UNICODE
-from gother_tui.core.narrator import Narrator, gap, presence, since_last_turn
+from gother_tui.core.narrator import Narrator, covered_for_you, gap, presence, since_last_turn
 from protocol.view import Event, View, convert
 from tests.tui.viewkit import DECK, ID, distribute_game, played_views, table_view
 
@@ -235,3 +236,13 @@ def test_unicode_sentences_use_the_published_marks():
     assert narrator.tell(event).text == (
         "Morticia gave you Fishnet Pneumonia ☥+1 ☠+3 — Goth 1 → 2, Sickness 2 → 5, you swoon."
     )
+
+
+def test_a_covered_seat_that_won_hears_that_the_bot_won_for_it():
+    final = View.from_wire(played_views(seed=7, round_cap=3)[-1])
+    assert final.over and final.winner
+    for seat in range(len(final.players)):
+        seen = View.from_wire(played_views(seed=7, round_cap=3, viewer=seat)[-1])
+        said = covered_for_you(2, seen).text
+        assert said.startswith("While you were away a bot played for you in 2 rounds.")
+        assert ("It won the game for you." in said) == (seat in final.winner)

@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from gother_tui.core.forms import DEALS, FATE_DISCARD, OVERFLOW, table_request, tournament_request
 from protocol import validate_request
 from protocol.constants import DIFFICULTIES, ROUND_CAPS, TOURNAMENT_ROUNDS
+from protocol.view import Variants
 
 typed = st.one_of(st.integers(-3, 30).map(str), st.text(max_size=4))
 caps = st.one_of(st.just(""), st.integers(-1, ROUND_CAPS.stop + 1).map(str), st.text(max_size=3))
@@ -35,17 +37,13 @@ def test_the_tournament_form_sends_what_the_protocol_takes_or_says_what_to_fix(
     except ValueError as exc:
         assert str(exc)  # a sentence, never an empty refusal
         return
-    assert validate_request({"t": "tournament_create", **request})
-    assert 1 <= request["rounds"] <= TOURNAMENT_ROUNDS and request["rounds"] == int(rounds)
-    assert 3 <= request["seats"] <= 5 and request["seats"] == int(seats)
-    assert request["duplicate"] is (deals == "duplicate")
+    assert validate_request(request.to_wire()) == request  # as the server will read it
+    assert 1 <= request.rounds <= TOURNAMENT_ROUNDS and request.rounds == int(rounds)
+    assert 3 <= request.seats <= 5 and request.seats == int(seats)
+    assert request.duplicate is (deals == "duplicate")
     round_cap = int(cap) if cap.strip() else None
-    assert request["variants"] == {
-        "fate_discard": fate,
-        "overflow": overflow,
-        "round_cap": round_cap,
-    }
-    assert request.get("password", "") == password
+    assert request.variants == Variants(fate_discard=fate, overflow=overflow, round_cap=round_cap)
+    assert (request.password or "") == password
 
 
 @given(
@@ -64,9 +62,10 @@ def test_the_table_form_reads_the_house_rules_as_the_tournament_form_does(
     except ValueError as exc:
         assert str(exc)
         return
-    assert validate_request({"t": "create", **table})
-    rules = {k: v for k, v in table["variants"].items() if k != "two_or_six"}
-    assert rules == night["variants"]  # one reading of the house rules for both
+    assert validate_request(table.to_wire()) == table
+    assert table.variants is not None
+    rules = replace(table.variants, two_or_six=False)
+    assert rules == night.variants  # one reading of the house rules for both
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from gother_tui.core.plans import Plan, plan_for
 from protocol import validate_request
+from protocol.requests import Play
 from protocol.view import LegalDistribute, LegalDraw
 from server.game import Game, Variants, move_from_wire
 from tests.tui.viewkit import DECK, table_view
@@ -58,5 +59,5 @@ def test_any_plan_a_player_completes_is_a_move_the_engine_accepts(seed, picks, v
         complete(plan, endless)
         move = plan.move()
         assert move is not None
-        validate_request({"t": "move", "move": move})  # the shape the server checks
-        game.apply(move_from_wire(seat, move))  # and the rules: MoveError if illegal
+        validate_request(Play(move=move).to_wire())  # the shape the server checks
+        game.apply(move_from_wire(seat, move.to_wire()))  # and the rules: MoveError if illegal

@@ -16,7 +16,7 @@ import pytest
 
 from gother_tui.cli import build_parser
 from gother_tui.cli.certificates import settle, trust_for
-from gother_tui.core.connection import Connection
+from gother_tui.core.connection import Connection, ConnectionLost
 from gother_tui.core.transport import (
     CertificateChanged,
     TransportError,
@@ -24,8 +24,8 @@ from gother_tui.core.transport import (
     WebSocketTransport,
 )
 from gother_tui.core.trust import KnownServers, Trust, server_of
-from gother_tui.tui import messages as msg
 from protocol import PROTOCOL_VERSION
+from protocol.requests import Hello
 from server.edge.app import GotherServer, ServerConfig
 from server.edge.tls import certificate_fingerprint, self_signed
 
@@ -49,7 +49,7 @@ def known(tmp_path) -> KnownServers:
 
 async def says_welcome(transport: WebSocketTransport) -> None:
     await transport.connect()
-    await transport.send({"t": "hello", "v": PROTOCOL_VERSION, "name": "Raven"})
+    await transport.send(Hello(v=PROTOCOL_VERSION, name="Raven"))
     async for frame in transport.messages():
         assert not isinstance(frame, Exception) and frame["t"] == "welcome"
         break
@@ -105,7 +105,7 @@ async def test_a_certificate_not_to_be_trusted_is_not_retried(tls_server, known)
     )
     await connection.run()  # returns: no retrying for ever
     (lost,) = posted
-    assert isinstance(lost, msg.ConnectionLost) and lost.retry_in is None
+    assert isinstance(lost, ConnectionLost) and lost.retry_in is None
     assert printed in lost.reason
 
 

@@ -18,6 +18,7 @@ import gother_tui
 import server.game.state
 from gother_tui.core.transport import TransportError, WebSocketTransport
 from protocol import MAX_FRAME, ProtocolError, decode, encode
+from protocol.requests import Hello, List
 
 
 async def test_frames_are_decoded_bad_ones_reported_and_the_close_code_kept():
@@ -33,7 +34,7 @@ async def test_frames_are_decoded_bad_ones_reported_and_the_close_code_kept():
         port = server.sockets[0].getsockname()[1]
         transport = WebSocketTransport(f"ws://127.0.0.1:{port}")
         await transport.connect()
-        await transport.send({"t": "hello", "v": 1, "name": "Raven"})
+        await transport.send(Hello(v=1, name="Raven"))
         frames = [frame async for frame in transport.messages()]
         await transport.close()
     assert received == [{"t": "hello", "v": 1, "name": "Raven"}]
@@ -43,7 +44,7 @@ async def test_frames_are_decoded_bad_ones_reported_and_the_close_code_kept():
     assert transport.close_code == 4000
     assert transport.close_reason == "seat resumed from another connection"
     with pytest.raises(TransportError):
-        await transport.send({"t": "list"})
+        await transport.send(List())
 
 
 async def test_a_refused_connection_is_a_transport_error():

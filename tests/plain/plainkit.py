@@ -21,7 +21,7 @@ from gother_tui.core.transport import WebSocketTransport
 from gother_tui.plain.client import PlainClient
 from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output
-from protocol import ProtocolError, server_messages
+from protocol import ProtocolError, Request, server_messages
 from tests.kits.prockit import GOTHER
 
 TIMEOUT = 60.0  # generous: two busy cores, a cold interpreter for a process
@@ -96,9 +96,9 @@ class Recording(WebSocketTransport):
         super().__init__(url)
         self.sent, self.received = [], []
 
-    async def send(self, message: dict[str, Any]) -> None:
-        self.sent.append(message)
-        await super().send(message)
+    async def send(self, request: Request) -> None:
+        self.sent.append(request.to_wire())  # the frame, as the server decodes it
+        await super().send(request)
 
     async def messages(self) -> AsyncIterator[dict[str, Any] | ProtocolError]:
         async for frame in super().messages():

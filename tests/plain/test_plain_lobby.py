@@ -4,10 +4,11 @@ Plain clients in this process, on real websockets to a real server."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from msgspec.structs import replace
 
+from protocol import Request
+from protocol.requests import Hello
 from tests.plain.plainkit import InProcess, Recording
 
 
@@ -102,8 +103,8 @@ async def test_looking_between_the_questions_of_give_and_quitting_from_them(url,
 class FromTheFuture(Recording):
     """A client of a protocol version this server does not speak."""
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await super().send({**message, "v": 99} if message["t"] == "hello" else message)
+    async def send(self, request: Request) -> None:
+        await super().send(replace(request, v=99) if isinstance(request, Hello) else request)
 
 
 class FutureClient(InProcess):

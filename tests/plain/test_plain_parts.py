@@ -23,7 +23,7 @@ from gother_tui.plain.moves import Problem, find_card, find_seat, placing
 from gother_tui.plain.story import MISSED, new_events, told
 from gother_tui.plain.terminal import Output, printable
 from gother_tui.plain.words import piles_lines, who_lines
-from protocol import moves, validate_request
+from protocol import moves, requests, validate_request
 from protocol import server_messages as sm
 from protocol.view import Card, Drew, LegalDistribute, SeatInfo, Variants, View
 from server.game import Game, default_deck, move_from_wire
@@ -133,10 +133,10 @@ def test_the_story_is_the_narrators_sentences_with_who_came_and_went():
 # -- the numbered options ------------------------------------------------------------------
 
 
-def accepted(game: Game, seat: int, move: dict) -> bool:
+def accepted(game: Game, seat: int, move: moves.Move) -> bool:
     """The protocol takes the request and the engine takes the move."""
-    validate_request({"t": "move", "move": move})
-    copy.deepcopy(game).apply(move_from_wire(seat, move))
+    validate_request(requests.Play(move=move).to_wire())
+    copy.deepcopy(game).apply(move_from_wire(seat, move.to_wire()))
     return True
 
 
@@ -166,7 +166,7 @@ def test_a_fate_discard_lists_every_card_it_may_discard_with_what_it_does():
     texts = [o.text for o in found.options]
     assert texts[0].startswith("discard Chamomile Tea S-1 (the top card) - you: ")
     assert texts[0].endswith("SWOON")  # the tea held Sickness at 4
-    assert [o.move["card"] for o in found.options] == [7, 5, 6]  # top first
+    assert [o.move for o in found.options] == [moves.DiscardFate(c) for c in (7, 5, 6)]  # top first
 
 
 def test_the_top_only_house_rule_offers_the_top_card_alone():
@@ -188,7 +188,7 @@ def test_a_placement_offers_the_hint_first_then_others():
     )
     assert "(the hint: why" in first.text
     assert 2 <= len(found.options) <= 4
-    assert found.number_of({"kind": "distribute", "give": [[1, 10], [2, 4], [0, 11]]}) == 1
+    assert found.number_of(moves.Distribute(((1, 10), (2, 4), (0, 11)))) == 1
     assert "most Goth for you" in " ".join(o.text for o in found.options)
 
 
@@ -226,14 +226,14 @@ def test_in_debt_a_draw_offers_the_draw_pile_only():
     found = decision(seen(vk.debt_game()), CAT, ASCII)
     assert found is not None
     assert "You are in debt: from the draw pile only." in found.heading
-    assert all(o.move == {"kind": "draw", "source": "deck"} for o in found.options)
+    assert all(o.move == moves.Draw("deck") for o in found.options)
 
 
 def test_discarding_down_offers_every_card_of_the_hand():
     found = decision(seen(vk.discard_down_game()), CAT, ASCII)
     assert found is not None
     assert "drop 2 cards" in found.heading
-    assert [o.move["kind"] for o in found.options] == ["discard_hand"] * 5
+    assert [o.move.kind for o in found.options] == ["discard_hand"] * 5
 
 
 def test_no_decision_for_a_spectator_or_out_of_turn():
@@ -304,7 +304,7 @@ def test_a_placement_in_words_changes_nothing_when_a_part_is_wrong():
         placing(half, view, "1 to me, pet to vlad, pet to me", CAT)
     assert half.assigned == {0: 1}
     whole = placing(half, view, "consumption to me and 3 to vlad", CAT)
-    assert whole.move() == {"kind": "distribute", "give": [[0, 22], [1, 0], [2, 4]]}
+    assert whole.move() == moves.Distribute(((0, 22), (1, 0), (2, 4)))
 
 
 # -- lines ---------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import pytest
 
 from gother_tui.plain.tournament_new import tournament_new
 from protocol.constants import DEFAULT_ROUND_CAP
+from protocol.requests import TournamentCreate
+from protocol.view import Variants
 from tests.kits.netkit import Client, close_all
 from tests.kits.tournamentkit import LEAVE, NIGHT, Player
 from tests.plain.plainkit import InProcess
@@ -116,16 +118,12 @@ def test_bad_tournament_new_words_say_what_to_fix(words, said):
 
 
 def test_tournament_new_asks_what_the_form_would_by_default():
-    assert tournament_new("3 4 leave Big Night") == {
-        "name": "Big Night",
-        "rounds": 3,
-        "seats": 4,
-        "bot": "normal",
-        "duplicate": False,
-        "variants": {
-            "fate_discard": "any",
-            "overflow": "draw_step",
-            "round_cap": DEFAULT_ROUND_CAP,
-        },
-        "password": "leave",
-    }
+    assert tournament_new("3 4 leave Big Night") == TournamentCreate(
+        name="Big Night",
+        rounds=3,
+        seats=4,
+        bot="normal",
+        duplicate=False,
+        variants=Variants(fate_discard="any", overflow="draw_step", round_cap=DEFAULT_ROUND_CAP),
+        password="leave",
+    )

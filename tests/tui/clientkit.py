@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from gother_tui.core.transport import TransportError
+from protocol import Request
 
 Frame = dict[str, Any]
 Handler = Callable[[Frame], list[Frame]]
@@ -45,9 +46,10 @@ class FakeConnection:
             raise TransportError("connection refused")
         self.server.connections.append(self)
 
-    async def send(self, message: Frame) -> None:
+    async def send(self, request: Request) -> None:
         if self.closed:
             raise TransportError("closed")
+        message = request.to_wire()  # the frame, as the server decodes it
         self.sent.append(message)
         handler = self.server.handlers.get(message["t"])
         if handler is not None:

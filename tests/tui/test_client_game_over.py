@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gother_tui.core.glyphs import ASCII, UNICODE
-from gother_tui.core.history import ASCII_LEVELS, UNICODE_LEVELS, GothHistory, levels
+from gother_tui.core.history import UNICODE_LEVELS
 from gother_tui.tui.screens.game_over import GameOverScreen
 from gother_tui.tui.screens.table import TableScreen
-from protocol.view import View
 from tests.tui.clientkit import at_table, reply, screen_text, shown, until
 from tests.tui.viewkit import joined, played_views, state
 
@@ -86,19 +84,6 @@ async def test_escape_shows_the_final_table_o_opens_the_panel_again_and_l_leaves
         await until(pilot, lambda: app.current_mode == "lobby", "the lobby")
         assert fake.conn.requests("leave")
         assert app.table_id is None
-
-
-def test_history_starts_afresh_on_a_new_game_and_levels_share_one_scale():
-    history = GothHistory()
-    for v in VIEWS:
-        history.record(View.from_wire(v))
-    assert history.rounds == [1, 2, 3]
-    history.record(View.from_wire({**VIEWS[0], "table": {**VIEWS[0]["table"], "game": 2}}))
-    assert history.rounds == [1]
-    assert levels([0, 5, 10], 0, 10, UNICODE, 10) == "▁▅█"
-    assert levels([0, 5, 10], 0, 20, ASCII, 10) == "_-="
-    assert levels([-3, 0], -3, 0, ASCII, 10) == ASCII_LEVELS[0] + ASCII_LEVELS[-1]
-    assert levels([1, 2, 3, 4], 0, 4, UNICODE, 2) == levels([3, 4], 0, 4, UNICODE, 2)
 
 
 async def test_game_over_shows_the_series_won_at_this_table(make_app, fake):

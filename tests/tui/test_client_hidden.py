@@ -2,7 +2,7 @@
 every player or says how many more (a real server's five-seat game); a toast covers neither
 the hand nor the decision, and in ASCII mode draws no Unicode; an end vote shows players
 and spectators where the game stood; a player coming back hears that a bot played for
-them (and won, if it did)."""
+them (whether it won for them: tests/core/test_client_narrator.py)."""
 
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ from rich.console import Console
 from rich.text import Text
 from textual.widgets._toast import Toast
 
-from gother_tui.core.narrator import covered_for_you, since_last_turn
+from gother_tui.core.narrator import since_last_turn
 from gother_tui.tui.screens.confirm import ConfirmScreen
 from gother_tui.tui.screens.game_over import EndedScreen
 from gother_tui.tui.screens.lobby import LobbyScreen
 from gother_tui.tui.widgets.cells import fit_lines
-from protocol.view import View
 from server.edge.app import GotherServer, ServerConfig
 from tests.kits.netkit import Client
 from tests.tui.clientkit import at_table, notices, screen_text, shown, until, widget_text
@@ -33,7 +32,7 @@ from tests.tui.test_client_live import (
     play_one_decision,
 )
 from tests.tui.test_client_story import VIEWS, YOUR_TURN_2, seat_from
-from tests.tui.viewkit import played_views, state
+from tests.tui.viewkit import state
 
 CONSOLE = Console(width=200)
 words = st.text(st.sampled_from("ab ☥Ω漢"), min_size=1, max_size=60)
@@ -153,16 +152,6 @@ async def test_a_player_coming_back_hears_that_a_bot_played_for_them(tmp_path, s
                 assert back.view.over and back.seat in back.view.winner
     finally:
         await server.close()
-
-
-def test_a_covered_seat_that_won_hears_that_the_bot_won_for_it():
-    final = View.from_wire(played_views(seed=7, round_cap=3)[-1])
-    assert final.over and final.winner
-    for seat in range(len(final.players)):
-        seen = View.from_wire(played_views(seed=7, round_cap=3, viewer=seat)[-1])
-        said = covered_for_you(2, seen).text
-        assert said.startswith("While you were away a bot played for you in 2 rounds.")
-        assert ("It won the game for you." in said) == (seat in final.winner)
 
 
 async def test_the_hint_preview_shows_every_seat_or_says_pgdn_shows_the_rest(live_server, store):

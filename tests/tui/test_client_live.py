@@ -16,6 +16,8 @@ from gother_tui.tui.screens.create_table import CreateTableScreen
 from gother_tui.tui.screens.game_over import GameOverScreen
 from gother_tui.tui.screens.story import StoryScreen
 from gother_tui.tui.screens.table import TableScreen
+from protocol import Request
+from protocol import requests as rq
 from protocol import server_messages as sm
 from server.edge.app import GotherServer, ServerConfig
 from tests.tui.clientkit import shown, until, widget_text
@@ -51,8 +53,8 @@ class Answers(list[msg.Answered]):
         if isinstance(message, msg.Answered):
             self.append(message)
 
-    def to(self, t: str) -> list[msg.Answered]:
-        return [a for a in self if a.asked.t == t]
+    def to(self, kind: type[Request]) -> list[msg.Answered]:
+        return [a for a in self if isinstance(a.asked, kind)]
 
 
 async def play_one_decision(pilot: Pilot, answers: Answers) -> None:
@@ -62,13 +64,13 @@ async def play_one_decision(pilot: Pilot, answers: Answers) -> None:
     screen = app.screen
     assert isinstance(screen, TableScreen)
     screen.last_hint = None
-    moved = len(answers.to("move"))
+    moved = len(answers.to(rq.Play))
     await pilot.press("h")
     await until(pilot, lambda: screen.last_hint is not None, "the hint")
     assert screen.plan is not None and screen.plan.move() == screen.last_hint
     await pilot.press("enter")
-    await until(pilot, lambda: len(answers.to("move")) > moved, "the move's state")
-    assert isinstance(answers.to("move")[-1].reply, sm.State)
+    await until(pilot, lambda: len(answers.to(rq.Play)) > moved, "the move's state")
+    assert isinstance(answers.to(rq.Play)[-1].reply, sm.State)
 
 
 async def my_decision_or_over(pilot: Pilot) -> bool:
@@ -190,15 +192,15 @@ async def test_chat_and_the_deciding_end_vote_are_answered_to_the_table_that_ask
     async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
         await create_through_the_lobby(pilot)
         await pilot.press("c", *"evening", "enter")
-        await until(pilot, lambda: answers.to("chat"), "the chat's answer")
-        (chat,) = answers.to("chat")
+        await until(pilot, lambda: answers.to(rq.Chat), "the chat's answer")
+        (chat,) = answers.to(rq.Chat)
         assert isinstance(chat.reply, sm.Chat) and chat.reply.text == "evening"
         assert chat.reply.rid == chat.asked.rid
         await pilot.press("E")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.press("y")
-        await until(pilot, lambda: answers.to("end"), "the end vote's answer")
-        (end,) = answers.to("end")
+        await until(pilot, lambda: answers.to(rq.End), "the end vote's answer")
+        (end,) = answers.to(rq.End)
         assert isinstance(end.reply, sm.Closed) and end.reply.rid == end.asked.rid
 
 

@@ -9,7 +9,9 @@ from typing import Any
 
 from textual.worker import WorkerState
 
+from gother_tui.core.connection import Received, Unreadable
 from gother_tui.tui import messages as msg
+from protocol import requests as rq
 from protocol.view import View
 from tests.tui.clientkit import URL, at_table, notices, reply, screen_text, until, widget_text
 from tests.tui.viewkit import (
@@ -180,10 +182,11 @@ async def test_every_server_frame_becomes_a_typed_message(make_app, fake):
         await until(pilot, lambda: any(isinstance(m, msg.Refused) for m in seen), "the refusal")
         await until(pilot, lambda: any("cannot read" in n for n in notices(pilot)), "notice")
         assert app.view == View.from_wire(wire)  # the malformed state changed nothing
-    received = [type(m.message).__name__ for m in seen if isinstance(m, msg.Received)]
+    heard = [m.event for m in seen if isinstance(m, msg.Heard)]
+    received = [type(e.message).__name__ for e in heard if isinstance(e, Received)]
     assert received[:3] == ["Welcome", "Joined", "State"]
     assert "Chat" in received and "Error" in received and len(received) == 5
-    (unreadable,) = [m for m in seen if isinstance(m, msg.Unreadable)]
+    (unreadable,) = [e for e in heard if isinstance(e, Unreadable)]
     assert unreadable.problem == "state.view.players[0].fate[0]: Expected `int`, got `str`"
     (refused,) = [m for m in seen if isinstance(m, msg.Refused)]
-    assert (refused.asked.t, refused.error.code) == ("hint", "not_your_turn")
+    assert (type(refused.asked), refused.error.code) == (rq.Hint, "not_your_turn")

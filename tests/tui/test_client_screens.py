@@ -117,7 +117,12 @@ async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
             "seats": 3,
             "bots": 2,
             "bot": "hard",
-            "variants": {"fate_discard": "top", "overflow": "draw_step", "round_cap": None},
+            "variants": {
+                "fate_discard": "top",
+                "overflow": "draw_step",
+                "round_cap": None,
+                "two_or_six": False,
+            },
             "password": "pw",
         }
         assert fake.conn.last("join")["table"] == "new1"

@@ -11,6 +11,7 @@ from gother_tui.tui import messages as msg
 from gother_tui.tui.app import GotherApp
 from gother_tui.tui.screens.lobby import LobbyScreen
 from gother_tui.tui.widgets.standings import StandingsPanel
+from protocol import requests as rq
 from protocol import server_messages as sm
 from tests.kits.standingskit import finished_game
 from tests.tui.clientkit import shown, until, widget_text
@@ -24,8 +25,8 @@ async def test_the_lobby_shows_the_hosts_standings_under_the_tables(live_server,
     answers = Answers()
     async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
         await shown(pilot, LobbyScreen, "Ann's", "Standings:")
-        await until(pilot, lambda: answers.to("standings"), "the standings' answer")
-        reply = answers.to("standings")[-1].reply
+        await until(pilot, lambda: answers.to(rq.Standings), "the standings' answer")
+        reply = answers.to(rq.Standings)[-1].reply
         assert isinstance(reply, sm.Standings) and reply.total == 2
         text = widget_text(pilot, "#standings")
         assert "Standings: ? provisional (under 10 games) = reference bot" in text
@@ -54,6 +55,6 @@ async def test_a_server_without_standings_leaves_the_lobby_without_them(make_app
         assert not app.screen.query_one(StandingsPanel).display
         assert "unknown type" not in widget_text(pilot, "#lobby-status")
         await pilot.press("r")  # the tables again, but no more asking for standings
-        await until(pilot, lambda: len(answers.to("list")) >= 2, "the second list's answer")
+        await until(pilot, lambda: len(answers.to(rq.List)) >= 2, "the second list's answer")
         await pilot.pause()  # the lobby has handled it
         assert len(fake.conn.requests("standings")) == 1

@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, Label, Select, Static
 
 from gother_tui.core.forms import BOT_PLAY, FATE_DISCARD, OVERFLOW, table_request
 from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from protocol import requests as rq
 from protocol.constants import (
     DEFAULT_ROUND_CAP,
     HOUSE_SEATS,
@@ -29,7 +30,7 @@ from protocol.constants import (
 LAST_SEAT = SEATS.stop - 1
 
 
-class CreateTableScreen(RequestForm):
+class CreateTableScreen(RequestForm[rq.Create]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *FIELD_KEYS,
         Binding("escape", "cancel", "Cancel", id="create.cancel"),

@@ -6,12 +6,16 @@ under the fields and the form stays open."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Generic, TypeVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Input, Select, Static
+
+from protocol import requests as rq
+
+R = TypeVar("R", rq.Create, rq.TournamentCreate)
 
 # priority: the focus moves before the next key is routed, so keys typed fast (or batched
 # over SSH) after a Tab land in the next field, not the one being left.
@@ -21,14 +25,13 @@ FIELD_KEYS: list[BindingType] = [
 ]
 
 
-class RequestForm(ModalScreen[dict[str, Any] | None]):
+class RequestForm(ModalScreen[R | None], Generic[R]):
     """Dismissed with the built request, or None on Esc."""
 
-    def __init__(
-        self, build: Callable[..., dict[str, Any]], fields: tuple[str, ...], error: str
-    ) -> None:
+    def __init__(self, build: Callable[..., R], fields: tuple[str, ...], error: str) -> None:
         super().__init__()
-        self.build = build  # from the fields' strings, in `fields` order; ValueError: why not
+        # from the fields' strings, in `fields` order; ValueError: why not
+        self.build: Callable[..., R] = build
         self.fields = fields  # the ids of the Inputs and Selects read
         self.error = error  # the id of the Static the reason is shown in
 

@@ -26,6 +26,7 @@ from gother_tui.core.record import Reference
 from gother_tui.tui.screens.review import ReviewScreen
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.cells import fit
+from protocol import requests as rq
 from protocol.view import GameOver, View
 
 NAME_W = 22
@@ -155,10 +156,10 @@ class GameOverScreen(ModalScreen[None]):
         return True
 
     def action_rematch(self) -> None:
-        self.session.request(self, "rematch")  # the panel's rematch line follows the view
+        self.session.request(self, rq.Rematch())  # the panel's rematch line follows the view
 
     def action_leave(self) -> None:
-        self.session.request(self, "leave")
+        self.session.request(self, rq.Leave())
 
     def action_review(self) -> None:
         view = self.session.view

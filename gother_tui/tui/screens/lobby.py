@@ -4,7 +4,7 @@ itself: the answers to its requests come back to it, and refusals show here in p
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from gother_tui.core.asked import title
+from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
 from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.create_table import CreateTableScreen
@@ -20,6 +20,7 @@ from gother_tui.tui.screens.password import PasswordScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.standings import StandingsPanel
+from protocol import requests as rq
 from protocol import server_messages as sm
 
 COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password")
@@ -113,15 +114,16 @@ class LobbyScreen(Screen[None]):
         if isinstance(reply, sm.Tables):
             self._show_tables(reply.tables)
             if self.standings_known:  # whoever asked for the tables: the standings fresh too
-                self.session.request(self, "standings")
+                self.session.request(self, rq.Standings())
         elif isinstance(reply, sm.Standings):
             self.query_one(StandingsPanel).show(reply)
         elif isinstance(reply, sm.Created):  # the creator is not seated until it joins
-            password = event.asked.fields.get("password")  # the `create` we sent
+            asked = event.asked
+            password = asked.password if isinstance(asked, rq.Create) else None
             self._go(reply.table, password, watch=self.session.options.watch)
 
     def on_refused(self, event: msg.Refused) -> None:
-        if event.asked.t == "standings":  # an older server: the lobby does without them
+        if isinstance(event.asked, rq.Standings):  # an older server has none to give
             self.standings_known = event.error.code != "bad_message"
             self.query_one(StandingsPanel).display = False
             return
@@ -162,7 +164,7 @@ class LobbyScreen(Screen[None]):
 
     def _refresh_by_itself(self) -> None:
         if self.session.link == "online" and self.is_current:
-            self.session.request(self, "list")
+            self.session.request(self, rq.List())
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -172,7 +174,7 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self._status("Refreshing…")
-        self.session.request(self, "list")
+        self.session.request(self, rq.List())
 
     def action_join(self) -> None:
         self._enter(watch=self.session.options.watch)
@@ -197,10 +199,11 @@ class LobbyScreen(Screen[None]):
         self._go(table.id, None, watch=watch)
 
     def _go(self, table: str, password: str | None, *, watch: bool) -> None:
-        fields: dict[str, Any] = {"table": table}
-        if password:
-            fields["password"] = password
-        self.session.request(self, "watch" if watch else "join", **fields)
+        password = password or None
+        if watch:
+            self.session.request(self, rq.Watch(table=table, password=password))
+        else:
+            self.session.request(self, rq.Join(table=table, password=password))
 
     def action_replay(self) -> None:
         """The client ends with the place to replay (as `y` at the game-over panel does):
@@ -217,9 +220,9 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(TournamentScreen(self.session))
 
     def action_create(self) -> None:
-        def created(request: dict[str, Any] | None) -> None:
+        def created(request: rq.Create | None) -> None:
             if request is not None:
-                self._status(f"Creating {request['name']}…")
-                self.session.request(self, "create", **request)
+                self._status(f"Creating {request.name}…")
+                self.session.request(self, request)
 
         self.app.push_screen(CreateTableScreen(self.session.options.name), created)

@@ -10,7 +10,7 @@ would take it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,44 +20,48 @@ from textual.widgets import Footer, Input, Label, Select, Static
 
 from gother_tui.core.forms import BOT_PLAY, DEALS, FATE_DISCARD, OVERFLOW, tournament_request
 from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from protocol import requests as rq
 from protocol.constants import (
-    DEFAULT_ROUND_CAP,
     NAME_MAX,
     PASSWORD_MAX,
     ROUND_CAPS,
     TOURNAMENT_ROUNDS,
 )
+from protocol.view import Variants
 
 FIELDS = ("name", "rounds", "seats", "bot", "deals", "fate", "overflow", "cap", "password")
+# what the form offers first
+FIRST = rq.TournamentCreate(name="Tournament night", rounds=3, seats=4, bot="normal")
 
 
-class NewTournamentScreen(RequestForm):
+class NewTournamentScreen(RequestForm[rq.TournamentCreate]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *FIELD_KEYS,
         Binding("escape", "cancel", "Cancel", id="new_tournament.cancel"),
         Binding("ctrl+s", "submit", "Create", id="new_tournament.submit"),
     ]
 
-    def __init__(self, last: dict[str, Any] | None = None) -> None:
+    def __init__(self, last: rq.TournamentCreate | None = None) -> None:
         super().__init__(tournament_request, FIELDS, "new-tournament-error")
-        self.last = last or {}  # the request sent before (a refused one is asked again)
+        self.last = last or FIRST  # the request sent before (a refused one is asked again)
 
     def compose(self) -> ComposeResult:
-        last, rules = self.last, self.last.get("variants", {})
-        deals = "duplicate" if last.get("duplicate") else "own"
+        last = self.last
+        rules = last.variants or Variants()
+        deals = "duplicate" if last.duplicate else "own"
         with Vertical(id="new-tournament"):
             yield Static(Text("New tournament", style="bold"), classes="section")
             with Grid(id="new-tournament-form"):
                 yield Label("Name")
                 yield Input(
-                    last.get("name", "Tournament night"),
+                    last.name,
                     id="name",
                     max_length=NAME_MAX,
                     compact=True,
                 )
                 yield Label(f"Rounds (1-{TOURNAMENT_ROUNDS})")
                 yield Input(
-                    str(last.get("rounds", 3)),
+                    str(last.rounds),
                     id="rounds",
                     type="integer",
                     max_length=2,
@@ -65,7 +69,7 @@ class NewTournamentScreen(RequestForm):
                 )
                 yield Label("Seats (3-5)")
                 yield Input(
-                    str(last.get("seats", 4)),
+                    str(last.seats),
                     id="seats",
                     type="integer",
                     max_length=1,
@@ -74,7 +78,7 @@ class NewTournamentScreen(RequestForm):
                 yield Label("Bots play")
                 yield Select(
                     BOT_PLAY,
-                    value=last.get("bot", "normal"),
+                    value=last.bot or "normal",
                     allow_blank=False,
                     id="bot",
                     compact=True,
@@ -84,7 +88,7 @@ class NewTournamentScreen(RequestForm):
                 yield Label("Fate discard")
                 yield Select(
                     FATE_DISCARD,
-                    value=rules.get("fate_discard", "any"),
+                    value=rules.fate_discard,
                     allow_blank=False,
                     id="fate",
                     compact=True,
@@ -92,13 +96,13 @@ class NewTournamentScreen(RequestForm):
                 yield Label("Over the limit")
                 yield Select(
                     OVERFLOW,
-                    value=rules.get("overflow", "draw_step"),
+                    value=rules.overflow,
                     allow_blank=False,
                     id="overflow",
                     compact=True,
                 )
                 yield Label("Round cap")
-                cap = rules.get("round_cap", DEFAULT_ROUND_CAP)
+                cap = rules.round_cap
                 yield Input(
                     "" if cap is None else str(cap),
                     id="cap",

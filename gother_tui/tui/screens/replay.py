@@ -22,10 +22,11 @@ from textual.widgets import Input, Static
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.history import GothHistory
 from gother_tui.core.narrator import names_of
-from gother_tui.core.record import GameRecord, RecordMove, Reference
+from gother_tui.core.record import GameRecord, Reference
 from gother_tui.tui.screens.table import MOVE_ACTIONS, TableScreen
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.footer import KeyBar
+from protocol.moves import Move
 from protocol.view import View
 
 DISABLED = {"chat", "hint", "start", "rematch", "leave"}
@@ -59,7 +60,7 @@ class Replay(Protocol):
 
 
 def position_text(
-    index: int, total: int, moves: tuple[tuple[int, RecordMove], ...], view: View, turn: int
+    index: int, total: int, moves: tuple[tuple[int, Move], ...], view: View, turn: int
 ) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"move {index}/{total}", "bold reverse")

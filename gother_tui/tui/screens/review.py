@@ -17,6 +17,7 @@ from gother_tui.core import review_words
 from gother_tui.core.narrator import names_of
 from gother_tui.tui import messages as msg
 from gother_tui.tui.session import Session
+from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.view import View
 
@@ -57,9 +58,9 @@ class ReviewScreen(ModalScreen[None]):
             Text(f"Review of {self._whose()}, game {self.game.table.game}", style="bold")
         )
         self._say(Text("The search is going over every decision: a few seconds."))
-        self.asked = self.session.request(
-            self, "review", table=self.game.table.id, game=self.game.table.game, seat=self.seat
-        )
+        table = self.game.table
+        asked = rq.Review(table=table.id, game=table.game, seat=self.seat)
+        self.asked = self.session.request(self, asked)
 
     def _say(self, text: Text) -> None:
         self.query_one("#review", Static).update(text)

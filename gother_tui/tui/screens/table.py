@@ -7,7 +7,7 @@ it. The footer shows only the keys that mean something now (`check_action`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
@@ -34,8 +34,10 @@ from gother_tui.tui.widgets.players import PlayersPanel
 from gother_tui.tui.widgets.quiet import display, show
 from gother_tui.tui.widgets.status import PilesLine, StatusLine
 from gother_tui.tui.widgets.talk import ChatLog, GameLog
+from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.constants import CHAT_MAX, MAX_SEATS, SEATS
+from protocol.moves import Move
 from protocol.view import View
 
 MOVE_ACTIONS = {
@@ -211,7 +213,7 @@ class TableScreen(Screen[None]):
         self.session = session
         self.plan: Plan | None = None
         self.awaiting: int | None = None  # rid of the move sent, until the server answers
-        self.last_hint: dict[str, Any] | None = None  # the latest suggestion filled in
+        self.last_hint: Move | None = None  # the latest suggestion filled in
         self.hint_reason = ""  # why, in one line, from the server
         self._footer_keys: tuple[object, ...] = ()
         self.history = GothHistory()  # Goth per round, from the views this client saw
@@ -412,11 +414,11 @@ class TableScreen(Screen[None]):
         if move is None:
             self.notify(_missing(plan), severity="warning")
             return
-        self.awaiting = self.session.request(self, "move", move=move)
+        self.awaiting = self.session.request(self, rq.Play(move=move))
         self._redraw()
 
     def action_hint(self) -> None:
-        self.session.request(self, "hint")
+        self.session.request(self, rq.Hint())
 
     def on_answered(self, event: msg.Answered) -> None:
         reply = event.reply
@@ -470,23 +472,23 @@ class TableScreen(Screen[None]):
     # -- the rest ---------------------------------------------------------------------------
 
     def action_start(self) -> None:
-        self.session.request(self, "start")
+        self.session.request(self, rq.Start())
 
     def action_rematch(self) -> None:
-        self.session.request(self, "rematch")  # the prompt and the panel say who is waited for
+        self.session.request(self, rq.Rematch())  # the prompt and the panel say who is waited for
 
     def action_vote_pause(self) -> None:
         view = self.session.view
         if view is not None and view.seat is not None:
             # a second press takes the vote back; while paused, it votes to go on
-            self.session.request(self, "pause", on=view.seat not in view.table.pause_votes)
+            self.session.request(self, rq.Pause(on=view.seat not in view.table.pause_votes))
 
     def action_vote_end(self) -> None:
         question = "Vote to end this game unfinished? It ends once every player here agrees."
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.session.request(self, "end")
+                self.session.request(self, rq.End())
 
         self.app.push_screen(ConfirmScreen(question), answered)
 
@@ -504,7 +506,7 @@ class TableScreen(Screen[None]):
         """Enter sends the line and gives the keys back to the table: the next 1, 2 or f
         is a move again, not more chat."""
         text = event.value.strip()
-        if text and self.session.request(self, "chat", text=text) is not None:
+        if text and self.session.request(self, rq.Chat(text=text)) is not None:
             event.input.value = ""
         self.set_focus(None)
 
@@ -537,7 +539,7 @@ class TableScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.session.request(self, "leave")
+                self.session.request(self, rq.Leave())
 
         self.app.push_screen(ConfirmScreen(question), answered)
 

@@ -6,8 +6,9 @@ as for any `joined`."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
+import msgspec
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,21 +16,25 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from gother_tui.core import tournament_words as words
-from gother_tui.core.asked import title
+from gother_tui.core.notice import title
 from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.tui.session import Session
+from protocol import Request
+from protocol import requests as rq
 from protocol import server_messages as sm
 
 TABLE_COLUMNS = ("Table", "Players", "Bots", "Game")
 STANDING_COLUMNS = ("#", "Player", "Points", "Goth", "Rating", "Games", "")
-WHAT_IS_DONE = {
-    "tournament_create": "Created (give its id to the players; s starts it)",
-    "tournament_join": "Registered",
-    "tournament_watch": "Following",
-    "tournament_start": "Round 1 is seated",
-    "tournament_drop": "You dropped out of the rounds to come",
+WHAT_IS_DONE: dict[type[Request], str] = {
+    rq.TournamentCreate: "Created (give its id to the players; s starts it)",
+    rq.TournamentJoin: "Registered",
+    rq.TournamentWatch: "Following",
+    rq.TournamentStart: "Round 1 is seated",
+    rq.TournamentDrop: "You dropped out of the rounds to come",
 }
+# what the screen asks of a tournament by its id
+ById = type[rq.TournamentJoin | rq.TournamentWatch | rq.TournamentStart | rq.TournamentDrop]
 
 
 class TournamentScreen(Screen[None]):
@@ -70,7 +75,7 @@ class TournamentScreen(Screen[None]):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self._last_form: dict[str, Any] | None = None  # a refused form opens as it was
+        self._last_form: rq.TournamentCreate | None = None  # a refused form opens as it was
 
     def compose(self) -> ComposeResult:
         yield Static(id="tournament-title")
@@ -116,7 +121,7 @@ class TournamentScreen(Screen[None]):
     # -- what the server answers -----------------------------------------------------------
 
     def on_answered(self, event: msg.Answered) -> None:
-        done = WHAT_IS_DONE.get(event.asked.t)
+        done = WHAT_IS_DONE.get(type(event.asked))
         if done is not None and isinstance(event.reply, sm.Tournament):
             self._status(f"{done}: {event.reply.name}.")
 
@@ -132,20 +137,20 @@ class TournamentScreen(Screen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self._ask("tournament_join", event.value.strip())
+        self._ask(rq.TournamentJoin, event.value.strip())
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()  # Enter on the round's tables: the grid's own key, the screen's action
         self.action_watch()
 
     def action_follow(self) -> None:
-        self._ask("tournament_watch", self.query_one(Input).value.strip())
+        self._ask(rq.TournamentWatch, self.query_one(Input).value.strip())
 
     def action_start(self) -> None:
-        self._ask("tournament_start", self._followed_id())
+        self._ask(rq.TournamentStart, self._followed_id())
 
     def action_drop(self) -> None:
-        self._ask("tournament_drop", self._followed_id())
+        self._ask(rq.TournamentDrop, self._followed_id())
 
     def action_watch(self) -> None:
         grid = self.query_one("#tournament-tables", DataTable)
@@ -153,14 +158,15 @@ class TournamentScreen(Screen[None]):
             self._status("No table to watch yet: the first round is not seated.", error=True)
             return
         table = grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value
-        self.session.request(self, "watch", table=table)
+        assert table is not None  # every row is keyed by its table's id
+        self.session.request(self, rq.Watch(table=table))
 
     def action_new(self) -> None:
-        def made(request: dict[str, Any] | None) -> None:
+        def made(request: rq.TournamentCreate | None) -> None:
             if request is not None:
-                self._last_form = {k: v for k, v in request.items() if k != "password"}
-                self._status(f"Creating {request['name']}…")
-                self.session.request(self, "tournament_create", **request)
+                self._last_form = msgspec.structs.replace(request, password=None)
+                self._status(f"Creating {request.name}…")
+                self.session.request(self, request)
 
         self.app.push_screen(NewTournamentScreen(self._last_form), made)
 
@@ -171,12 +177,12 @@ class TournamentScreen(Screen[None]):
         followed = self.session.tournament
         return followed.id if followed is not None else self.query_one(Input).value.strip()
 
-    def _ask(self, t: str, tournament: str) -> None:
+    def _ask(self, kind: ById, tournament: str) -> None:
         if not tournament:
             self._status("Type the tournament's id first.", error=True)
             self.query_one(Input).focus()
             return
-        self.session.request(self, t, tournament=tournament)
+        self.session.request(self, kind(tournament=tournament))
 
 
 def _standing_cells(place: int, row: sm.TournamentStanding, duplicate: bool) -> list[Text]:

@@ -18,6 +18,7 @@ from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.narrator import names_of
 from gother_tui.tui.palette import LOUD, NO_COLOUR, Palette
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.following import Following
 from protocol.view import View
 
 
@@ -77,19 +78,16 @@ def notice_text(
     return Text("  ").join(Text(words, style) for words, style in parts)
 
 
-class TableNotice(Widget):
+class TableNotice(Following, Widget):
     DEFAULT_CSS = "TableNotice { height: 1; display: none; }"
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.session = session
+        super().__init__(session, id=id)
         self._since = time.monotonic()
         self._ticking: Timer | None = None
 
-    def on_mount(self) -> None:
-        self.watch(self.app, "view", self._changed)
-
-    def _changed(self) -> None:
+    def follow(self) -> None:
+        """Hidden or not: a new view may bring something to say, or end it."""
         self._since = time.monotonic()
         view = self.session.view
         counting = view is not None and view.table.warning is not None

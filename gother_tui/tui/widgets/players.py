@@ -13,8 +13,8 @@ from gother_tui.core.catalogue import Catalogue, values
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.preview import NEAR_SWOON, fate_sums
 from gother_tui.tui.palette import BOLD, NO_COLOUR, Palette
-from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.cells import fit
+from gother_tui.tui.widgets.following import Following
 from gother_tui.tui.widgets.quiet import show
 from protocol.view import Player, View
 
@@ -100,24 +100,17 @@ def player_line(
     return line
 
 
-class PlayersPanel(Static):
-    """Watches the session's view; re-rendered whole on every state (a few lines)."""
+class PlayersPanel(Following, Static):
+    """Re-rendered whole on every state (a few lines); hidden in the card-table layout."""
 
     DEFAULT_CSS = "PlayersPanel { height: auto; }"
 
-    def __init__(self, session: Session, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.session = session
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "view", self._show)
-
-    def _show(self) -> None:
-        if self.display:  # hidden in the card-table layout
+    def follow(self) -> None:
+        if self.display:
             show(self, self.render_view(self.session.view))
 
     def on_resize(self) -> None:
-        self._show()
+        self.follow()
 
     def render_view(self, view: View | None) -> Text:
         if view is None:

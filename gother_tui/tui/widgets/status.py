@@ -10,8 +10,9 @@ from gother_tui.core.catalogue import Catalogue, values
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.prompts import waiting_for
 from gother_tui.tui.palette import LOUD, NO_COLOUR, Palette
-from gother_tui.tui.session import Link, Session
+from gother_tui.tui.session import Link
 from gother_tui.tui.widgets.cells import fit
+from gother_tui.tui.widgets.following import Following
 from protocol.view import View
 
 
@@ -58,19 +59,9 @@ def piles_text(view: View | None, catalogue: Catalogue, glyphs: Glyphs, width: i
     return Text(fit(text.plain, width, glyphs.ellipsis)) if text.cell_len > width else text
 
 
-class StatusLine(Widget):
+class StatusLine(Following, Widget):
     DEFAULT_CSS = "StatusLine { height: 1; }"
-
-    def __init__(self, session: Session, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.session = session
-
-    def on_mount(self) -> None:
-        for name in ("view", "link", "link_detail"):
-            self.watch(self.app, name, self._changed)
-
-    def _changed(self) -> None:
-        self.refresh()
+    FOLLOWS = ("view", "link", "link_detail")
 
     def render(self) -> Text:
         session = self.session
@@ -78,18 +69,8 @@ class StatusLine(Widget):
         return status_text(session.view, session.link, session.glyphs, width, session.palette)
 
 
-class PilesLine(Widget):
+class PilesLine(Following, Widget):
     DEFAULT_CSS = "PilesLine { height: 1; }"
-
-    def __init__(self, session: Session, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.session = session
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "view", self._changed)
-
-    def _changed(self) -> None:
-        self.refresh()
 
     def render(self) -> Text:
         session = self.session

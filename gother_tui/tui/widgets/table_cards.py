@@ -23,6 +23,7 @@ from gother_tui.tui.palette import BOLD, NO_COLOUR, Palette
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.cards import CardRow
 from gother_tui.tui.widgets.cells import fit
+from gother_tui.tui.widgets.following import Following
 from gother_tui.tui.widgets.players import name_with_marks
 from protocol.view import Player, View
 
@@ -191,21 +192,11 @@ def seat_lines(
     return lines
 
 
-class Seats(Widget):
-    """Every player around the table, side by side, in seat order."""
+class Seats(Following, Widget):
+    """Every player around the table, side by side, in seat order: shown in the card-table
+    layout only, always the same height."""
 
     DEFAULT_CSS = "Seats { height: auto; }"
-
-    def __init__(self, session: Session, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.session = session
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "view", self._changed)
-
-    def _changed(self) -> None:
-        if self.display:  # shown in the card-table layout only; always the same height
-            self.refresh()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 3 + CARD_H
@@ -233,21 +224,10 @@ class Seats(Widget):
         return Text("\n").join(rows)
 
 
-class PilesRow(Widget):
+class PilesRow(Following, Widget):
     """The draw pile (face down, its count) and the discard pile's top card."""
 
     DEFAULT_CSS = "PilesRow { height: auto; }"
-
-    def __init__(self, session: Session, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.session = session
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "view", self._changed)
-
-    def _changed(self) -> None:
-        if self.display:
-            self.refresh()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return CARD_H

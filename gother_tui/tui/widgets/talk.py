@@ -15,7 +15,7 @@ from textual.widgets import Static
 
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.narrator import Line, speaker
-from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.following import Following
 from gother_tui.tui.widgets.quiet import show
 from protocol import server_messages as sm
 
@@ -47,14 +47,10 @@ def chat_text(lines: Sequence[sm.Chat], glyphs: Glyphs) -> Text:
     )
 
 
-class TailScroll(VerticalScroll, can_focus=False):
+class TailScroll(Following, VerticalScroll, can_focus=False):
     """A scroll area that keeps its newest line in sight."""
 
     DEFAULT_CSS = "TailScroll { height: 1fr; scrollbar-size-vertical: 1; }"
-
-    def __init__(self, session: Session, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.session = session
 
     def compose(self) -> ComposeResult:
         yield Static(id="content")
@@ -68,17 +64,13 @@ class TailScroll(VerticalScroll, can_focus=False):
 
 
 class GameLog(TailScroll):
-    def on_mount(self) -> None:
-        self.watch(self.app, "view", self._show)
-
-    def _show(self) -> None:
+    def follow(self) -> None:
         lines = self.session.chronicle.lines[-PANEL_LINES:]
         self.set_text(lines_text(lines, self.session.glyphs))
 
 
 class ChatLog(TailScroll):
-    def on_mount(self) -> None:
-        self.watch(self.app, "chat", self._show)
+    FOLLOWS = ("chat",)
 
-    def _show(self) -> None:
+    def follow(self) -> None:
         self.set_text(chat_text(self.session.chat, self.session.glyphs))

@@ -1,27 +1,23 @@
-"""The client's pure parts: composing moves from `legal`, previews (sums only), log
-sentences, glyph choice, the seat-token file."""
+"""The client's pure parts: composing moves from `legal`, previews (sums only), a log
+event this client does not know, glyph choice, the seat-token file, the Goth history."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from msgspec.structs import replace
 from rich.cells import cell_len
-from rich.style import Style
 
 from gother_tui.core.catalogue import Catalogue
-from gother_tui.core.connection import incoming
+from gother_tui.core.connection import Received, Unreadable, incoming
 from gother_tui.core.glyphs import ASCII, NAME_MARKS, UNICODE, wants_ascii
+from gother_tui.core.history import ASCII_LEVELS, GothHistory, levels
 from gother_tui.core.plans import keep_or_replace, plan_for
 from gother_tui.core.preview import Outcome, Sums, fate_sums
 from gother_tui.core.seat_store import SeatStore
-from gother_tui.tui import messages as msg
-from gother_tui.tui.palette import Palette
-from gother_tui.tui.theme import GOTHER
-from gother_tui.tui.widgets.players import player_line
 from protocol import moves
 from protocol.text import RESERVED_SYMBOLS, name_problem
+from protocol.view import View
 from server.game import Variants
 from tests.tui.viewkit import (
     DECK,
@@ -31,6 +27,7 @@ from tests.tui.viewkit import (
     distribute_game,
     draw_game,
     fate_discard_game,
+    played_views,
     state,
     table_view,
     wire_view,
@@ -55,7 +52,7 @@ def test_a_distribute_plan_gives_one_card_per_seat_and_builds_pairs():
     plan.assign(0)
     plan.point_at(ID["Khaki Shorts"])
     plan.assign(1)
-    assert plan.move() == {"kind": "distribute", "give": [[0, 11], [1, 10], [2, 0]]}
+    assert plan.move() == moves.Distribute(((0, 11), (1, 10), (2, 0)))
 
 
 def test_a_plan_offers_only_the_cards_legal_lists():
@@ -70,9 +67,9 @@ def test_a_draw_plan_needs_a_source_and_refuses_the_discard_pile_in_debt():
     plan = plan_for(table_view(draw_game()))
     assert plan is not None and plan.move() is None
     assert plan.open_discard() is None
-    assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Sunburn"]}
+    assert plan.move() == moves.Draw("discard", ID["Sunburn"])
     assert plan.choose_deck() is None
-    assert plan.move() == {"kind": "draw", "source": "deck"}
+    assert plan.move() == moves.Draw("deck")
     debt = plan_for(table_view(debt_game()))
     assert debt is not None
     assert "in debt" in (debt.open_discard() or "")
@@ -85,7 +82,7 @@ def test_a_hint_prefills_only_when_it_fits_the_decision():
     assert not plan.prefill(moves.Distribute(((0, 1),)))
     assert not plan.prefill(moves.Draw("discard", 4))  # not in the pile
     assert plan.prefill(moves.Draw("discard", ID["Club Night"]))
-    assert plan.move() == {"kind": "draw", "source": "discard", "card": ID["Club Night"]}
+    assert plan.move() == moves.Draw("discard", ID["Club Night"])
 
 
 def test_choices_survive_a_state_that_asks_the_same_decision():
@@ -151,9 +148,9 @@ def test_a_log_event_of_a_kind_this_client_does_not_know_makes_the_state_unreada
     wire = wire_view(distribute_game())
     frame = state(1, {**wire, "log": [{"kind": "comet", "seat": 1}]})
     message = incoming(frame)
-    assert isinstance(message, msg.Unreadable)
+    assert isinstance(message, Unreadable)
     assert message.problem == "state.view.log[0].kind: Invalid value 'comet'"
-    assert isinstance(incoming(state(1, wire)), msg.Received)
+    assert isinstance(incoming(state(1, wire)), Received)
     assert incoming({"t": "comet"}) is None  # a message type it does not know: dropped
 
 
@@ -226,54 +223,18 @@ def test_a_seat_is_only_resumed_under_the_name_it_was_taken_with(tmp_path):
     assert store.find("ws://a:1", "t1", "Lydia") is None
 
 
-def test_a_player_line_keeps_every_mark_and_warning_in_words():
-    view = table_view(distribute_game(), names=("Raven", "A" * 24, "Vlad"), away=[2])
-    raven, morticia, vlad = view.players
-    players = (raven, replace(morticia, clock=151.5), replace(vlad, bot=False))
-    view = replace(view, players=players)
-    lines = [player_line(p, view, CAT, UNICODE, 80).plain for p in view.players]
-    assert lines[0].startswith("▶ 1 Raven (you)")
-    assert "☠ 4 ⚠" in lines[0] and "$ -3 DEBT" in lines[0]
-    assert "6: Fog Machine Cough ☥+2 ☠+1" in lines[0]
-    assert "⚙ 2:31" in lines[1] and "AAAA…" in lines[1]  # the name gives way, not the marks
-    assert "Vlad (away)" in lines[2]
-    ascii_line = player_line(view.players[0], view, CAT, ASCII, 80).plain
-    assert ascii_line.startswith("> 1 Raven (you)") and "S 4 !" in ascii_line
+# -- the Goth history ---------------------------------------------------------------------
 
 
-def test_a_player_lines_warnings_take_the_themes_colours():
-    """Near swoon in the theme's $warning, debt in its $error (the gother theme: the
-    terminal's own yellow and red), bold, beside their words."""
-    palette = Palette.of_theme(GOTHER.to_color_system().generate())
-    view = table_view(distribute_game())
-    line = player_line(view.players[0], view, CAT, UNICODE, 80, palette)
-    styled = {line.plain[span.start : span.end].strip(): span.style for span in line.spans}
-    near, debt = styled["☠ 4 ⚠"], styled["$ -3 DEBT"]
-    assert isinstance(near, Style) and isinstance(debt, Style)
-    assert (near.bold, near.color.number, debt.bold, debt.color.number) == (True, 3, True, 1)
-    plain = player_line(view.players[0], view, CAT, UNICODE, 80)
-    assert all(
-        span.style in ("", "bold", "italic", "dim") or not span.style.color for span in plain.spans
-    )
-
-
-async def test_a_banked_cure_shows_on_the_players_panel(make_app, fake):
-    """R6: Morticia's pile sums to Sickness -3 (A Long Nap, Early Night): it shows as 0 with
-    the cure banked, on the panel and in the Fate piles viewer."""
-    from gother_tui.tui.screens.viewer import TextViewer
-    from tests.tui.clientkit import at_table, shown, widget_text
-    from tests.tui.viewkit import join_with, position, wire_view
-
-    game = position(
-        hands=[[22, 0, 4, 11, 10], [3, 9, 12, 13, 1], [14, 16, 17, 18, 19]],
-        fates=[[2], [ID["A Long Nap"], ID["Early Night"]], []],
-        phase="distribute",
-    )
-    fake.handlers["join"] = join_with(wire_view(game))
-    app = make_app(table="t1")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await at_table(pilot)
-        players = widget_text(pilot, "#players")
-        assert "☠ 0 (-3 banked)" in players
-        await pilot.press("f")
-        await shown(pilot, TextViewer, "Every Fate pile", "☠0 (-3 banked)")
+def test_history_starts_afresh_on_a_new_game_and_levels_share_one_scale():
+    history = GothHistory()
+    views = played_views()
+    for v in views:
+        history.record(View.from_wire(v))
+    assert history.rounds == [1, 2, 3]
+    history.record(View.from_wire({**views[0], "table": {**views[0]["table"], "game": 2}}))
+    assert history.rounds == [1]
+    assert levels([0, 5, 10], 0, 10, UNICODE, 10) == "▁▅█"
+    assert levels([0, 5, 10], 0, 20, ASCII, 10) == "_-="
+    assert levels([-3, 0], -3, 0, ASCII, 10) == ASCII_LEVELS[0] + ASCII_LEVELS[-1]
+    assert levels([1, 2, 3, 4], 0, 4, UNICODE, 2) == levels([3, 4], 0, 4, UNICODE, 2)
