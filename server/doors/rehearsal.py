@@ -19,13 +19,14 @@ from typing import Any
 
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
+from gother_tui.core.transport import Frame
 from gother_tui.tui.app import GotherApp
 from gother_tui.tui.screens.name import NameScreen
-from protocol import PROTOCOL_VERSION
+from protocol import PROTOCOL_VERSION, ProtocolError, Request
+from protocol import requests as rq
 
 URL = "ws://rehearsal.invalid"  # never dialled: the transport below is the server
 TIMEOUT = 30.0  # seconds for each screen (a busy machine starting a door)
-Frame = dict[str, Any]
 
 
 class EmptyLobby:
@@ -40,15 +41,17 @@ class EmptyLobby:
     async def connect(self) -> None:
         return None
 
-    async def send(self, message: Frame) -> None:
-        answers = {
-            "hello": {"t": "welcome", "v": PROTOCOL_VERSION, "server": "rehearsal"},
-            "list": {"t": "tables", "tables": [], "total": 0},
-        }
-        if (answer := answers.get(message["t"])) is not None:
-            self._inbox.put_nowait({**answer, "rid": message.get("rid")})
+    async def send(self, request: Request) -> None:
+        match request:
+            case rq.Hello():
+                answer: Frame = {"t": "welcome", "v": PROTOCOL_VERSION, "server": "rehearsal"}
+            case rq.List():
+                answer = {"t": "tables", "tables": [], "total": 0}
+            case _:
+                return
+        self._inbox.put_nowait({**answer, "rid": request.rid})
 
-    async def messages(self) -> AsyncIterator[Frame]:
+    async def messages(self) -> AsyncIterator[Frame | ProtocolError]:
         while (frame := await self._inbox.get()) is not None:
             yield frame
 
