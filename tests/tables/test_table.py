@@ -20,7 +20,7 @@ from tests.test_layering import ROOT, imported_modules
 
 @pytest.mark.parametrize("module", ["table.py", "pace.py"])
 def test_the_core_and_the_pace_know_no_event_loop_and_no_socket(module):
-    imported = imported_modules(ROOT / "server" / module)
+    imported = imported_modules(ROOT / "server" / "tables" / module)
     assert not imported & {"asyncio", "websockets", "socket", "threading"}
 
 
@@ -28,7 +28,7 @@ def test_states_and_chat_lines_are_built_in_the_fanout_only():
     """Fan-out in one place: no other server module makes a `state` or a `chat` frame."""
     makers = {
         path.name
-        for path in sorted((ROOT / "server").glob("*.py"))
+        for path in sorted((ROOT / "server").rglob("*.py"))
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
