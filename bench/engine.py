@@ -48,7 +48,7 @@ def random_games(games: int, through_view: bool) -> float:
             seen = (
                 view(game, seat, log_size=0) if through_view else BareView(seat, legal(game, seat))
             )
-            game.apply(bots[seat].choose(seen))  # type: ignore[arg-type]  # a BareView
+            game.apply(seat, bots[seat].choose(seen))  # type: ignore[arg-type]  # a BareView
     return games / (time.process_time() - started)
 
 
@@ -68,7 +68,7 @@ def ismcts_positions(count: int, seed: int = 7) -> list[View]:
                 decision += 1
                 if decision % 5 == 1:  # spread over the game: every phase, early and late
                     positions.append(seen)
-            game.apply(bots[seat].choose(seen))
+            game.apply(seat, bots[seat].choose(seen))
         seed += 1
     return positions
 
@@ -100,7 +100,7 @@ def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
             move = bots[seat].choose(seen)
             if seat == 0:
                 times.append(time.perf_counter() - started)
-            game.apply(move)
+            game.apply(seat, move)
         seed += 1
     return times
 

@@ -71,7 +71,7 @@ def main() -> None:
             if seat == hero and getattr(player, "last_iterations", 0):
                 think.append(time.perf_counter() - before)
                 iterations.append(player.last_iterations)
-            game.apply(move)
+            game.apply(seat, move)
         assert game.winners is not None
         if hero in game.winners:
             won += 1 / len(game.winners)

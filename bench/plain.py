@@ -131,7 +131,7 @@ def options(games: int) -> tuple[list[float], list[float]]:
                 for event in seen.log:
                     narrator.tell(event)
                 told.append(time.perf_counter() - start)
-            game.apply(random_move(game, rng))
+            game.apply(*random_move(game, rng))
     return made, told
 
 

@@ -57,8 +57,7 @@ def play_game(
     while not game.over:
         seat = game.to_act()
         assert seat is not None
-        bot = bots[seat]
-        game.apply(bot.choose(view(game, seat, log_size=0)))  # no bot reads the log
+        game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))  # no bot reads the log
     assert game.winners is not None
     return GameResult(
         rounds=game.round,

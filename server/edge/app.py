@@ -22,6 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
@@ -36,6 +37,7 @@ from protocol import (
     validate_request,
 )
 from protocol.constants import DEFAULT_PORT, DOOR_HEADER
+from protocol.moves import Move
 from protocol.version import software_version
 from server.bots.registry import kind_of
 from server.doors.door import DoorSpec, own_url, supervised
@@ -711,7 +713,7 @@ class GotherServer:
 
     def on_move(self, conn: Connection, request: dict[str, Any]) -> None:
         table, seat = self._seated(conn, request)
-        table.move(seat, request["move"])
+        table.move(seat, msgspec.convert(request["move"], Move))  # typed handlers: next
         self.counters.count("moves")
         self.after_change(table, conn, request.get("rid"))
 

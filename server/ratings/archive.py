@@ -24,7 +24,6 @@ from server.game import (
     Start,
     Variants,
     dealer_for,
-    move_from_wire,
     parse_deck,
 )
 from server.ratings.identity import player_id
@@ -58,7 +57,7 @@ def replayed(store: Store) -> list[Outcome]:
                 parse_deck(record.deck_toml, record.deck_name),
                 record.seats,
                 seed,
-                (move_from_wire(seat, move) for seat, move in moves),
+                moves,
                 Variants.from_wire(record.variants),
                 dealer_for(game_no, record.seats),
                 None if start is None else Start.from_json(start),

@@ -18,11 +18,11 @@ from server.game import (
     REFEREE,
     Deck,
     Game,
+    Played,
     Start,
     Variants,
     Viewer,
     dealer_for,
-    move_from_wire,
     parse_deck,
     view,
 )
@@ -68,7 +68,7 @@ def game_record(
         "cards": [card.to_wire() for card in deck.catalogue()],
         "seed": seed,
         "game": game_no,
-        "moves": [[seat, move] for seat, move in moves],
+        "moves": [[seat, move.to_wire()] for seat, move in moves],
         "chat": [[line.sender, line.text] for line in record.chat],
         "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
         "views": views[REFEREE],
@@ -85,7 +85,7 @@ def replay_views(
     game_no: int,
     deck: Deck,
     seed: int,
-    moves: list[tuple[int, dict[str, Any]]],
+    moves: list[Played],
     players: list[str],
     viewers: tuple[Viewer, ...] = (REFEREE,),
     start: Start | None = None,
@@ -119,7 +119,7 @@ def replay_views(
 
     look()
     for seat, move in moves:
-        game.apply(move_from_wire(seat, move))
+        game.apply(seat, move)
         look()
     return views
 

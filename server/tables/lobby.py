@@ -26,13 +26,12 @@ from server.game import (
     Deck,
     DeckError,
     Game,
-    Move,
     MoveError,
+    Played,
     Start,
     Variants,
     dealer_for,
     default_deck_text,
-    move_from_wire,
     parse_deck,
 )
 from server.tables.passwords import hash_password
@@ -239,9 +238,9 @@ class Lobby:
                 raise ValueError(f"game {record.game_no} was dealt with a seat missing")
             replayed = [0]  # how far the replay got, to name the move at fault
 
-            def moves() -> Iterator[Move]:
-                for seat, move in record.moves:
-                    yield move_from_wire(seat, move)
+            def moves() -> Iterator[Played]:
+                for played in record.moves:
+                    yield played
                     replayed[0] += 1
 
             try:

@@ -146,14 +146,14 @@ class Pacer:
         if cover:
             self._cover(table, seat)
         try:
-            table.apply(move)
+            table.apply(seat, move)
         except StoreFailed:
             pass  # the table stopped and says why; the retry it now arms starts it again
         except MoveError:  # a bot bug must not stall the table: log it, play any legal move
             log.exception("table %s: bot move %r refused; a random one instead", table.id, move)
             fallback = make_bot("random", table.deck, random.Random(seq)).choose(seen)
             with contextlib.suppress(StoreFailed):
-                table.apply(fallback)
+                table.apply(seat, fallback)
         self.moved(table)
 
     async def _searched(self, table: Table, name: str, seen: View, seq: int) -> Move:

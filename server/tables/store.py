@@ -3,7 +3,8 @@
 Games are event-sourced (Principle 3): a restarted server rebuilds each game by replaying its
 moves on the same deck, variants and seed. Each write is committed at once, so a `kill -9`
 loses nothing that a client was told about. A write that fails raises StoreError, and the
-caller has changed nothing yet (Principle 6: durable before applied).
+caller has changed nothing yet (Principle 6: durable before applied). A move is kept as the
+wire's msgpack map, encoded straight from the protocol's `Move` and decoded straight into one.
 
 The schema has a version (`PRAGMA user_version`): a new database is made as version 0 and
 brought up by the same upgrade steps as an old one, so both paths are one.
@@ -19,11 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import msgpack
+import msgspec
 
+from protocol.moves import Move
 from server.files import private_database
+from server.game import Played
 
 CHAT_STORED = 50  # chat lines kept per table: history is bounded, not a log of everything
+# A move each way between its type and its stored bytes: msgpack of the wire's map, as ever.
+_MOVE_IN = msgspec.msgpack.Decoder(Move)
+_MOVE_OUT = msgspec.msgpack.Encoder()
 
 # Version 0: the schema before it had a version (tests/ratings/fixtures/schema0.db).
 SCHEMA_0 = """
@@ -180,7 +186,7 @@ class TableRecord:
     game_no: int = 0
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
-    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
+    moves: list[Played] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
     start: dict[str, Any] | None = None  # where the current game began, if not at a deal
@@ -382,7 +388,7 @@ class Store:
         game_no: int,
         idx: int,
         seat: int,
-        move: dict[str, Any],
+        move: Move,
         bank: float | None = None,
         cover: bool = False,
     ) -> None:
@@ -397,7 +403,7 @@ class Store:
                     "game": game_no,
                     "idx": idx,
                     "seat": seat,
-                    "move": msgpack.packb(move),
+                    "move": _MOVE_OUT.encode(move),
                     "cover": int(cover),
                 },
             )
@@ -501,7 +507,7 @@ class Store:
             table_id, name = (bytes(b).decode(errors="replace") for b in (raw_id, raw_name))
             try:
                 records.append(self.table(table_id))
-            except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+            except (ValueError, TypeError, KeyError) as exc:
                 records.append(BrokenRecord(table_id, name, str(exc) or type(exc).__name__))
         return records
 
@@ -559,11 +565,9 @@ class Store:
         ]
         return record
 
-    def game(
-        self, table_id: str, game_no: int
-    ) -> tuple[int | None, list[tuple[int, dict[str, Any]]]]:
-        """One game's seed and its moves as (seat, wire move), in order; ValueError when a
-        move is missing from the sequence."""
+    def game(self, table_id: str, game_no: int) -> tuple[int | None, list[Played]]:
+        """One game's seed and its moves, in order; ValueError when a move is missing from
+        the sequence or cannot be read."""
         row = self.db.execute(
             "SELECT seed FROM games WHERE table_id = :table AND game_no = :game",
             {"table": table_id, "game": game_no},
@@ -579,9 +583,9 @@ class Store:
             if idx != expected:
                 raise ValueError(f"game {game_no} has no move {expected}")
             try:
-                moves.append((seat, msgpack.unpackb(blob)))
-            except (ValueError, msgpack.UnpackException) as exc:
-                raise ValueError(f"move {idx} of game {game_no} is not msgpack ({exc!r})") from None
+                moves.append(Played(seat, _MOVE_IN.decode(blob)))
+            except msgspec.DecodeError as exc:
+                raise ValueError(f"move {idx} of game {game_no} is not a move ({exc})") from None
         return (None if row is None else row[0]), moves
 
     def start(self, table_id: str, game_no: int) -> dict[str, Any] | None:

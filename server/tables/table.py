@@ -31,7 +31,6 @@ from server.game import (
     Variants,
     Viewer,
     dealer_for,
-    move_from_wire,
     view,
 )
 from server.ratings.identity import player_id
@@ -467,34 +466,34 @@ class Table:
         self.game = game
         self.decision_since = self.settings.clock()
 
-    def move(self, seat: int, wire_move: dict[str, Any]) -> None:
+    def move(self, seat: int, move: Move) -> None:
         """A player's own move."""
         if self.game is None:
             raise ProtocolError("not_started", "the game has not started yet")
-        self.apply(move_from_wire(seat, wire_move), by_player=True)
+        self.apply(seat, move, by_player=True)
 
-    def apply(self, move: Move, by_player: bool = False) -> None:
-        """Verify one move, write it (with the mover's clock bank, and whether a bot made it
-        for the seat's player) to the store, then apply it (MoveError, or StoreFailed, and
-        nothing changed). A bot's move is `by_player` False."""
+    def apply(self, seat: int, move: Move, by_player: bool = False) -> None:
+        """`seat`'s move: verified once by the engine, then written to the store (with the
+        mover's clock bank, and whether a bot made it for the seat's player), then made
+        (MoveError, or StoreFailed, and nothing changed). A bot's move is `by_player` False."""
         game = self.game
         assert game is not None
         self.check_open()
         if self.paused_at is not None:
             raise ProtocolError("paused", "the game is paused: vote to go on first")
-        game.verify(move)
         now = self.settings.clock()
-        bank = self._bank_after(move.seat, now)
+        bank = self._bank_after(seat, now)
         idx = len(game.moves)
-        cover = not by_player and self._players_seat(move.seat)
-        self._write(
-            lambda: self.store.add_move(
-                self.id, self.game_no, idx, move.seat, move.to_wire(), bank, cover
+        cover = not by_player and self._players_seat(seat)
+
+        def write() -> None:  # between the engine's verdict and the move (Principle 6)
+            self._write(
+                lambda: self.store.add_move(self.id, self.game_no, idx, seat, move, bank, cover)
             )
-        )
-        game.apply(move)
+
+        game.apply(seat, move, first=write)
         if bank is not None:
-            holder = self.seats[move.seat]
+            holder = self.seats[seat]
             assert holder is not None
             holder.bank = bank
         self.decision_since, self.warned = now, None
@@ -505,8 +504,8 @@ class Table:
             self.timed_out = None  # that turn is done: the player decides again next time
         if game.over:
             log.info("table %s: game %d over, winners %s", self.id, self.game_no, game.winners)
-            for seat in game.winners or ():
-                self.wins[seat] = self.wins.get(seat, 0) + 1
+            for seat_won in game.winners or ():
+                self.wins[seat_won] = self.wins.get(seat_won, 0) + 1
             self.finish()
         self.changed()
 

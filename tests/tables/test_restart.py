@@ -11,9 +11,10 @@ import asyncio
 import copy
 from typing import Any
 
+import msgspec
 import pytest
 
-from server.game import Game, Variants, default_deck, move_from_wire
+from server.game import Game, Move, Played, Variants, default_deck
 from server.tables.export import game_record
 from server.tables.store import Store
 from tests.kits.netkit import TIMEOUT, Client
@@ -133,7 +134,7 @@ async def test_kill_9_mid_game_then_restart_loses_no_move(spawn, tmp_path):
         deck,
         4,
         record["seed"],
-        (move_from_wire(seat, move) for seat, move in record["moves"]),
+        (Played(seat, msgspec.convert(move, Move)) for seat, move in record["moves"]),
         Variants.from_wire(record["variants"]),
     )
     assert game.over and list(game.winners or ()) == final["view"]["winner"]
