@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from protocol.view import Variants
+from protocol import requests, view
 
 if TYPE_CHECKING:
     from server.doors.ssh import SshOptions
@@ -26,7 +26,7 @@ def simulate(
     games: int,
     seed: int,
     bots: list[str],
-    variants: Variants,
+    variants: view.Variants,
     jobs: int,
     iterations: int | None = None,
 ) -> tuple[dict[str, Any], str]:
@@ -94,8 +94,7 @@ def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: A
     chosen = _doors(options, None)[0] if kind == "ssh" else _doors(None, options)[1]
     assert chosen is not None
     try:
-        key = read_door_key(Path(key_file))
-        asyncio.run(run_alone(DoorSpec(chosen, key=key, **spec)))
+        asyncio.run(run_alone(DoorSpec(chosen, key=read_door_key(Path(key_file)), **spec)))
     except (DoorUnreachable, ValueError, OSError) as exc:  # no key, no server, port taken
         raise ServerSideError(str(exc)) from None
 
@@ -140,9 +139,10 @@ class PrivateServer:
         return self._server.port
 
     def create_table(self, request: dict[str, Any]) -> str:
-        """A table made as a `create` request would make it; its id."""
-        assert self._server is not None, "not started"
-        return self._server.lobby.create(request).id
+        """A table made as a `create` request would make it (and checked as one); its id."""
+        create = requests.validate_request(request)
+        assert self._server is not None and isinstance(create, requests.Create), "not started"
+        return self._server.lobby.create(create).id
 
     async def close(self) -> None:
         if self._server is not None:

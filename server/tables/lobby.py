@@ -16,9 +16,11 @@ import secrets
 import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+
+import msgspec
 
 from protocol import ProtocolError, server_messages
+from protocol import requests as rq
 from protocol.constants import LIST_PAGE, NAME_MAX
 from protocol.view import ClockRule
 from server.bots.registry import kind_of
@@ -108,29 +110,27 @@ class Lobby:
                 "too_many_tables", f"one address may keep at most {per_address} tables open"
             )
 
-    def create(self, request: dict[str, Any], owner: object = None, address: str = "") -> Table:
-        """A new table from a validated `create` request; bot seats are filled at once, and
-        a table of bots only starts at once (a show for spectators)."""
+    def create(self, request: rq.Create, owner: object = None, address: str = "") -> Table:
+        """A new table from a `create` request; bot seats are filled at once, and a table of
+        bots only starts at once (a show for spectators)."""
         self._check_room()
-        variants = Variants.from_wire(request.get("variants"))
-        deck_name = request.get("deck", DEFAULT_DECK)
-        deck_toml = self._deck_text(deck_name, request["seats"])
-        clock = request.get("clock")
+        deck_name = request.deck or DEFAULT_DECK
+        clock = request.clock
         record = TableRecord(
             id=self._new_id(),
-            name=request["name"],
-            seats=request["seats"],
-            bot_kind=request.get("bot", "heuristic"),
-            variants=variants.to_wire(),
+            name=request.name,
+            seats=request.seats,
+            bot_kind=request.bot or "heuristic",
+            variants=(request.variants or Variants()).to_wire(),  # the store's map: next
             deck_name=deck_name,
-            deck_toml=deck_toml,
-            password_hash=hash_password(request["password"]) if "password" in request else None,
-            clock=clock,
+            deck_toml=self._deck_text(deck_name, request.seats),
+            password_hash=None if request.password is None else hash_password(request.password),
+            clock=None if clock is None else msgspec.structs.asdict(clock),
         )
         table = self._open(record, owner, address)
         # if the bots cannot be stored, the table exists, stopped until a write lands
         with contextlib.suppress(StoreFailed):
-            table.add_bots(request["bots"])
+            table.add_bots(request.bots)
         log.info("table %s created: %r, %d seats", table.id, table.name, table.seat_count)
         self.start_if_full(table)
         return table

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import msgspec
 
 from protocol import ProtocolError, encode, server_messages
+from protocol import requests as rq
 from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
 from protocol.view import Variants
 from server.ratings.identity import PlayerId, identity_in, player_id, shown
@@ -132,7 +133,7 @@ class Director:
 
     # -- requests ---------------------------------------------------------------------------
 
-    def create(self, organiser: Member, request: dict[str, Any]) -> Tournament:
+    def create(self, organiser: Member, request: rq.TournamentCreate) -> Tournament:
         live = [t for t in self.tournaments.values() if t.phase != "over"]
         if len(live) >= TOURNAMENTS_LIVE:
             raise ProtocolError(
@@ -142,12 +143,12 @@ class Director:
             pass
         tournament = Tournament(
             id=tid,
-            name=request["name"],
-            rounds=request["rounds"],
-            seats=request["seats"],
-            variants=Variants.from_wire(request.get("variants")),
-            bot=request.get("bot", "heuristic"),
-            duplicate=request.get("duplicate", False),
+            name=request.name,
+            rounds=request.rounds,
+            seats=request.seats,
+            variants=request.variants or Variants(),
+            bot=request.bot or "heuristic",
+            duplicate=request.duplicate,
             organiser=_player(organiser),
             watchers={organiser},  # the organiser follows what they run
         )
@@ -375,13 +376,13 @@ class Director:
                 continue
             suffix = f" r{round_no} t{number}"
             table = self.lobby.create(
-                {
-                    "name": tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
-                    "seats": tournament.seats,
-                    "bots": 0,
-                    "variants": tournament.variants.to_wire(),
-                    "bot": tournament.bot,
-                }
+                rq.Create(
+                    name=tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
+                    seats=tournament.seats,
+                    bots=0,
+                    variants=tournament.variants,
+                    bot=tournament.bot,
+                )
             )
             seated = Seated(table.id, players)
             tables.append(seated)
