@@ -33,8 +33,9 @@ from websockets.exceptions import ConnectionClosed
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from protocol.requests import Create
 from server.doors.ssh import SshFrontDoor, SshOptions
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
 from server.edge.attempts import Guessing
+from server.edge.config import ServerConfig
 from server.tables.passwords import check_password, hash_password
 
 HOST = "127.0.0.1"

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from server.bots.simulate import play_game
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.game import Variants, default_deck
 from server.ratings.archive import rebuild
 from server.ratings.identity import PlayerId, shown

@@ -57,3 +57,14 @@ def test_the_server_is_imported_only_when_a_command_needs_it():
     top = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
     eager = {name for node in top for name in _modules(node)}
     assert "server" not in eager
+
+
+def test_the_network_edge_never_imports_the_doors():
+    """The doors are clients of the game server like any other: server/serve.py starts
+    them beside it, and the edge knows nothing of them (the doors use the edge's limits)."""
+    for path in sources("server/edge"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("server.doors"), path
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("server.doors") for a in node.names), path

@@ -59,18 +59,17 @@ def self_signed(db: str, host: str) -> tuple[str, str]:
 
 
 def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
-    from server.edge.app import ServerConfig
+    from server.edge.config import ServerConfig
 
     return vars(ServerConfig())
 
 
 def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
-    """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
-    `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""
-    from server.edge.app import ServerConfig, run
+    """`gother serve` till SIGINT or SIGTERM: `config` a ServerConfig's, each door its options."""
+    from server.edge.config import ServerConfig
+    from server.serve import run
 
-    ssh_door, web_door = _doors(ssh, web)
-    asyncio.run(run(ServerConfig(**config, ssh=ssh_door, web=web_door)))
+    asyncio.run(run(ServerConfig(**config), *_doors(ssh, web)))
 
 
 def _doors(
@@ -131,10 +130,11 @@ class PrivateServer:
 
     async def start(self) -> int:
         """Listen; the port."""
-        from server.edge.app import GotherServer, ServerConfig
+        from server.edge import app, config
 
-        config = ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
-        self._server = GotherServer(config)
+        self._server = app.GotherServer(
+            config.ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
+        )
         await self._server.start()
         return self._server.port
 

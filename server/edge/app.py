@@ -5,7 +5,8 @@ module turns frames into typed requests (`protocol.requests`), each request into
 of its own handler, and failures into `error {rid, code, message}` replies that change
 nothing. After each change of a table a handler tells everyone there
 (server/tables/fanout.py), naming the connection whose request it answers, and re-arms the
-table's timer (server/tables/pacer.py).
+table's timer (server/tables/pacer.py). The doors are none of its business: they are
+clients like any other (server/serve.py starts them beside it).
 """
 
 from __future__ import annotations
@@ -14,14 +15,12 @@ import asyncio
 import hmac
 import logging
 import math
-import signal
 import ssl
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import assert_never
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -31,48 +30,41 @@ from protocol import (
     MAX_FRAME,
     ProtocolError,
     decode,
-    encode,
     request_id,
     server_messages,
     validate_request,
 )
 from protocol import requests as rq
-from protocol.constants import DEFAULT_PORT, DOOR_HEADER
+from protocol.constants import DOOR_HEADER
 from protocol.version import software_version
 from server.bots.registry import kind_of
-from server.doors.door import DoorSpec, own_url, supervised
-from server.edge.announce import announce
-from server.edge.attempts import Attempts, Guessing
+from server.edge.attempts import Attempts
 from server.edge.caps import OVERALL, Caps
+from server.edge.config import ServerConfig
+from server.edge.connection import Connection
 from server.edge.doorkey import DoorKey, kept_key
-from server.edge.health import STATS_EVERY, Counters, healthz, stats_line
+from server.edge.health import Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
-from server.edge.limits import AcceptLog, address_key, descriptor_budget
-from server.edge.tls import certificate_fingerprint, server_context
+from server.edge.limits import AcceptLog, descriptor_budget
+from server.edge.tls import server_context
 from server.game import SPECTATOR, MoveError, Start
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
-from server.searches import MAX_WAIT, QUEUE, Searches
+from server.searches import Searches
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
 from server.tables.pacer import Pacer
 from server.tables.passwords import check_password
 from server.tables.play_on import PlayOns
-from server.tables.records import BUILD_BURST, BUILD_SHARE, Records
+from server.tables.records import Records
 from server.tables.review import Reviews
 from server.tables.store import Store, StoreError, TableRecord
-from server.tables.table import Peer, Seat, Settings, StoreFailed, Table
+from server.tables.table import Peer, Settings, StoreFailed, Table
 from server.tournament.director import Director
-
-if TYPE_CHECKING:
-    from server.doors.ssh import SshOptions
-    from server.doors.web.door import WebOptions
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
-OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: over it, dropped
-WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
 COSTS: dict[type[rq.Request], int] = {
@@ -95,179 +87,6 @@ CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
 CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
-
-
-@dataclass
-class ServerConfig:
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    db: str = ":memory:"
-    password: str | None = None  # asked in `hello` when set
-    certfile: str | None = None
-    keyfile: str | None = None
-    grace: float = 60.0
-    bot_delay: float = 0.4
-    cover: str = "normal"  # how the bot plays that covers an absent or idle player
-    spectators: str = "public"  # none | public (tables without a password) | all
-    decks_dir: str | None = None
-    max_connections: int = 1000
-    max_pending: int = 100  # connections that have not said hello yet
-    pending_per_address: int = 4  # of those, from one address (a few: hello takes a moment)
-    max_per_address: int = 32  # connections from one address (a door's players: each theirs)
-    hello_timeout: float = 5.0  # seconds a new connection has to say hello
-    max_tables: int = 200
-    tables_per_connection: int = 10  # live tables one connection may have created
-    tables_per_address: int = 10
-    seats_per_connection: int = 4  # seats one connection may hold (in games not over)
-    seats_per_address: int = 24
-    expire: float = 1800.0  # seconds a table nobody is at stays live
-    sweep_every: float = 60.0  # seconds between two looks for tables nobody is at
-    stats_every: float = STATS_EVERY  # seconds between two stats lines in the log
-    idle: float = 300.0  # seconds a present player may think before a bot covers that turn
-    rate: float = 50.0  # requests per second per connection, sustained (bots play fast)
-    burst: float = 100.0
-    chat_rate: float = 1.0  # chat lines per second, sustained
-    chat_burst: float = 5.0
-    costly_rate: float = 20.0  # cost units per second for the dear requests (COSTS)
-    costly_burst: float = 100.0
-    record_share: float = BUILD_SHARE  # seconds a second the server may spend making records
-    record_burst: float = BUILD_BURST
-    # wrong passwords: waits per address, closes per connection
-    guessing: Guessing = field(default_factory=Guessing)
-    # searches (hints, hard bots) in worker processes: how many (None: the cores but one), how many
-    # may wait, and the longest wait in seconds a hint may face before it is refused `busy`
-    search_workers: int | None = None
-    search_queue: int = QUEUE
-    search_wait: float = MAX_WAIT
-    ssh: SshOptions | None = None  # also an SSH front door (server/doors/ssh.py) when set
-    web: WebOptions | None = None  # also a web door (server/doors/web/) when set
-    door_key_file: str | None = None  # the door key kept here, for doors on other machines
-    announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
-    # the host's leave to create tournaments (None: this server runs none)
-    tournament_password: str | None = None
-    release_names: tuple[str, ...] = ()  # --release-name: names the host gives back at start
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client. Sends go through an outbox drained by its own task, so a slow reader
-    never holds up a table's broadcast to everyone else; the outbox is bounded in bytes, and
-    a reader that lets more than OUTBOX_BYTES pile up is cut off at once."""
-
-    ws: ServerConnection
-    limiter: TokenBucket
-    chat_limiter: TokenBucket
-    costly: TokenBucket  # the dear requests' own budget (COSTS)
-    name: str = ""
-    # One seat played and one table watched at a time, both at once if need be: watching
-    # never takes a player from its seat. `last` is the one joined, resumed or watched
-    # last, where a `chat` or `leave` that names no table goes (docs/protocol.md).
-    seated: Table | None = None
-    watched: Table | None = None
-    last: Table | None = None
-    outbox: deque[bytes] = field(default_factory=deque)
-    queued: int = 0  # bytes in the outbox and being sent
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
-    dropped: bool = False
-    refused: int = 0  # rate-limited requests in a row
-    on_drop: Callable[[], None] | None = None
-    taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
-    # the player's real address, as its door vouched for it: set before the connection is
-    # counted anywhere, never after
-    claimed: str | None = None
-    bad_door: ProtocolError | None = None  # why the claim it opened with was refused
-    wrong_passwords: int = 0  # passwords refused, of any kind
-    key: bytes | None = None  # the public key its hello named, proved or not
-    challenge: bytes | None = None  # what `prove` must sign, until it is tried once
-    identity: str | None = None  # proved: the lasting identity its seats and name hang on
-    # where the socket comes from, kept from the start: a closed TLS socket forgets it (and
-    # it is None already for one dropped mid-handshake)
-    peer: tuple[str, int] | None = field(init=False, default=None)
-
-    def __post_init__(self) -> None:
-        if self.ws.remote_address:
-            self.peer = (str(self.ws.remote_address[0]), int(self.ws.remote_address[1]))
-
-    def at(self, table: Table) -> None:
-        """This connection came to `table` (joined, resumed or watched it)."""
-        self.last = table
-
-    def gone_from(self, table: Table) -> None:
-        """This connection is no longer at `table` (left it, or the table closed)."""
-        if self.seated is table:
-            self.seated = None
-        if self.watched is table:
-            self.watched = None
-        if self.last is table:
-            self.last = self.watched or self.seated
-
-    @property
-    def socket_address(self) -> str:
-        """Where the connection comes from (a door's own machine, for a door's player)."""
-        return self.peer[0] if self.peer else ""
-
-    @property
-    def address(self) -> str:
-        """The player's address: the one a door vouched for, else the connection's own."""
-        return self.claimed or self.socket_address
-
-    @property
-    def address_key(self) -> str:
-        """The address as every cap and quota counts it (an IPv6 address by its /64)."""
-        return address_key(self.address)
-
-    def send(self, message: Any) -> None:
-        if self.dropped:
-            return
-        frame = message if isinstance(message, bytes) else encode(message)
-        if not self.outbox and self._writes_at_once():
-            # The common case, written now: a frame through the pump costs a task wake-up
-            # and websockets' async send path, most of the server's CPU per move.
-            self.ws.protocol.send_binary(frame)
-            for data in self.ws.protocol.data_to_send():
-                self.ws.transport.write(data)
-            return
-        if self.queued + len(frame) > OUTBOX_BYTES:
-            self.drop()
-            return
-        self.outbox.append(frame)
-        self.queued += len(frame)
-        self.ready.set()
-
-    def _writes_at_once(self) -> bool:
-        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD."""
-        transport = self.ws.transport
-        return (
-            self.ws.protocol.state is State.OPEN
-            and transport is not None
-            and not transport.is_closing()
-            and transport.get_write_buffer_size() < WRITE_AHEAD
-        )
-
-    def drop(self) -> None:
-        """Cut off a reader too slow for its outbox: logged once, no closing handshake
-        (it would wait behind everything the reader does not read)."""
-        self.dropped = True
-        self.outbox.clear()
-        log.warning("%s reads too slowly; dropped", self.describe())
-        if self.on_drop is not None:
-            self.on_drop()
-        if self.ws.transport is not None:
-            self.ws.transport.abort()
-
-    async def pump(self) -> None:
-        while True:
-            while not self.outbox:
-                self.ready.clear()
-                await self.ready.wait()
-            frame = self.outbox.popleft()
-            await self.ws.send(frame)
-            self.queued -= len(frame)
-
-    def describe(self) -> str:
-        host, port = self.peer or ("?", 0)
-        via = f" for {self.claimed}" if self.claimed else ""  # a door's player
-        return f"{self.name or '?'}@{host}:{port}{via}"
 
 
 class GotherServer:
@@ -1072,54 +891,3 @@ def _peek_rid(frame: bytes | str) -> int | None:
         return request_id(decode(frame))
     except ProtocolError:
         return None
-
-
-async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None = None) -> None:
-    """Serve until SIGINT or SIGTERM, then stop the doors, close connections (1012) and
-    flush the database."""
-    server = GotherServer(config)
-    await server.start()
-    server.searches.spawn_all()  # a host's first hint need not wait for a worker to start
-    # each door in a process of its own, kept running: whatever befalls it stays there
-    doors = [supervised(spec) for spec in door_specs(config, server)]
-    for door in doors:
-        door.run()
-    try:
-        announcer = await announce(config.host, server.port, bool(config.certfile), config.announce)
-    except OSError as exc:  # no multicast on this interface…: serve anyway
-        log.warning("cannot announce on the LAN: %s", exc)
-        announcer = None
-    if ready is not None:
-        ready(server)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        if announcer is not None:
-            await announcer.close()
-        await asyncio.gather(*(door.stop() for door in doors))
-        await server.close()
-
-
-def door_specs(config: ServerConfig, server: GotherServer) -> list[DoorSpec]:
-    """The doors `config` asks for, in front of `server`: they dial it where it listens,
-    and trust exactly its own certificate."""
-    pin = certificate_fingerprint(config.certfile) if config.certfile else None
-    url = own_url(config.host, server.port, config.certfile is not None)
-    return [
-        DoorSpec(
-            options,
-            config.host,
-            url,
-            server.door_key.text,
-            config.password,
-            pin,
-            config.certfile,
-            config.keyfile,
-        )
-        for options in (config.ssh, config.web)
-        if options is not None
-    ]

@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 from gother_tui.cli import build_parser
 from protocol import PROTOCOL_VERSION
 from server.doors.ssh import SshFrontDoor, SshOptions
-from server.edge.app import CLOSE_GUESSING, GotherServer, ServerConfig
+from server.edge.app import CLOSE_GUESSING, GotherServer
 from server.edge.attempts import Attempts, Guessing
+from server.edge.config import ServerConfig
 from server.edge.limits import address_key
 from server.game import default_deck_text
 from server.tables.passwords import check_password, hash_password

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.tables.export import game_record
 from server.tables.store import Store
 from tests.kits.netkit import Client, close_all, first_legal_move

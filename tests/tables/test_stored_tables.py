@@ -12,7 +12,8 @@ import msgpack
 import pytest
 
 from protocol.view import ClockRule
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.tables.store import CHAT_STORED, SCHEMA_VERSION, BrokenRecord, ChatLine, Store
 from tests.kits.netkit import Client, close_all
 from tests.kits.tablekit import FakeClock, Keeper, make_table, play_one, play_turn, seat_players

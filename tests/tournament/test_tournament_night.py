@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.edge.identity import identity_of
 from server.ratings.identity import player_id
 from tests.edge.test_identity import proven, public
