@@ -16,16 +16,7 @@ import pickle
 import sys
 from pathlib import Path
 
-from protocol import ProtocolError
-from server.game import (
-    DeckError,
-    Game,
-    MoveError,
-    Start,
-    Variants,
-    dealer_for,
-    parse_deck,
-)
+from server.game import DeckError, Game, MoveError, dealer_for, parse_deck
 from server.ratings.identity import player_id
 from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.standings import Standings
@@ -52,17 +43,16 @@ def replayed(store: Store) -> list[Outcome]:
             record = store.table(table_id)
             seed, moves = store.game(table_id, game_no)
             assert seed is not None  # the games row holds it
-            start = store.start(table_id, game_no)
             game = Game.replay(
                 parse_deck(record.deck_toml, record.deck_name),
                 record.seats,
                 seed,
                 moves,
-                Variants.from_wire(record.variants),
+                record.variants,
                 dealer_for(game_no, record.seats),
-                None if start is None else Start.from_json(start),
+                store.start(table_id, game_no),
             )
-        except (ValueError, TypeError, KeyError, DeckError, MoveError, ProtocolError) as exc:
+        except (ValueError, TypeError, KeyError, DeckError, MoveError) as exc:
             log.error("game %d of table %s cannot be replayed (%r)", game_no, table_id, exc)
             continue
         if game.winners is None:

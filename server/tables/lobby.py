@@ -17,8 +17,6 @@ import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import msgspec
-
 from protocol import ProtocolError, server_messages
 from protocol import requests as rq
 from protocol.constants import LIST_PAGE, NAME_MAX
@@ -115,17 +113,16 @@ class Lobby:
         bots only starts at once (a show for spectators)."""
         self._check_room()
         deck_name = request.deck or DEFAULT_DECK
-        clock = request.clock
         record = TableRecord(
             id=self._new_id(),
             name=request.name,
             seats=request.seats,
             bot_kind=request.bot or "heuristic",
-            variants=(request.variants or Variants()).to_wire(),  # the store's map: next
+            variants=request.variants or Variants(),
             deck_name=deck_name,
             deck_toml=self._deck_text(deck_name, request.seats),
             password_hash=None if request.password is None else hash_password(request.password),
-            clock=None if clock is None else msgspec.structs.asdict(clock),
+            clock=request.clock,
         )
         table = self._open(record, owner, address)
         # if the bots cannot be stored, the table exists, stopped until a write lands
@@ -251,9 +248,9 @@ class Lobby:
                     moves(),
                     table.variants,
                     dealer_for(record.game_no, record.seats),
-                    None if record.start is None else Start.from_json(record.start),
+                    record.start,
                 )
-            except (MoveError, ProtocolError) as exc:
+            except MoveError as exc:
                 raise ValueError(
                     f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
                 ) from None
@@ -305,12 +302,12 @@ class Lobby:
             seat_count=record.seats,
             deck=deck,
             deck_name=record.deck_name,
-            variants=Variants.from_wire(record.variants),
+            variants=record.variants,
             settings=self.settings,
             store=self.store,
             bot_kind=record.bot_kind,
             password_hash=record.password_hash,
-            clock_rule=None if clock is None else ClockRule(clock["initial"], clock["increment"]),
+            clock_rule=None if clock is None else ClockRule(clock.initial, clock.increment),
             seats=[None] * record.seats,
         )
         return table

@@ -18,7 +18,7 @@ import msgspec
 from protocol import MAX_FRAME, ProtocolError, encode, server_messages
 from server.bots.jobs import ReviewPart
 from server.bots.review import FinishedGame, Moment, costliest, sentence
-from server.game import Start, Variants, dealer_for, parse_deck
+from server.game import dealer_for, parse_deck
 from server.searches import Busy, Searches, SearchFailed
 from server.tables.store import Store
 from server.tables.table import Peer
@@ -139,8 +139,7 @@ def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Finis
     try:
         seed, moves = store.game(table_id, game_no)
         start = store.start(table_id, game_no)
-        begun = None if start is None else Start.from_json(start)
-    except ValueError as exc:  # a stored move is missing or unreadable
+    except ValueError as exc:  # a stored move or start is missing or unreadable
         raise ProtocolError("no_record", str(exc)) from None
     finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
     if seed is None or not finished:
@@ -148,12 +147,12 @@ def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Finis
     names = {s.seat: s.name for s in record.seat_records}
     return FinishedGame(
         deck=parse_deck(record.deck_toml, record.deck_name),
-        variants=Variants.from_wire(record.variants),
+        variants=record.variants,
         players=tuple(names.get(s, f"Seat {s + 1}") for s in range(record.seats)),
         seed=seed,
         dealer=dealer_for(game_no, record.seats),
         moves=tuple(moves),
-        start=begun,
+        start=start,
         covered=frozenset(
             step for step, (_, cover) in enumerate(store.movers(table_id, game_no)) if cover
         ),

@@ -3,8 +3,11 @@
 Games are event-sourced (Principle 3): a restarted server rebuilds each game by replaying its
 moves on the same deck, variants and seed. Each write is committed at once, so a `kill -9`
 loses nothing that a client was told about. A write that fails raises StoreError, and the
-caller has changed nothing yet (Principle 6: durable before applied). A move is kept as the
-wire's msgpack map, encoded straight from the protocol's `Move` and decoded straight into one.
+caller has changed nothing yet (Principle 6: durable before applied).
+
+Typed values go in and come out: a move is kept as the wire's msgpack map (encoded straight
+from the protocol's `Move`, decoded straight into one), the variants, a clock and a start as
+JSON of their fields, each read back into its type once, here.
 
 The schema has a version (`PRAGMA user_version`): a new database is made as version 0 and
 brought up by the same upgrade steps as an old one, so both paths are one.
@@ -23,8 +26,10 @@ from typing import Any, NamedTuple
 import msgspec
 
 from protocol.moves import Move
+from protocol.requests import Clock
+from protocol.view import Variants
 from server.files import private_database
-from server.game import Played
+from server.game import Played, Start
 
 CHAT_STORED = 50  # chat lines kept per table: history is bounded, not a log of everything
 # A move each way between its type and its stored bytes: msgpack of the wire's map, as ever.
@@ -178,18 +183,18 @@ class TableRecord:
     name: str
     seats: int
     bot_kind: str
-    variants: dict[str, Any]
+    variants: Variants
     deck_name: str
     deck_toml: str
     password_hash: str | None
-    clock: dict[str, float] | None
+    clock: Clock | None
     game_no: int = 0
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
     moves: list[Played] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
-    start: dict[str, Any] | None = None  # where the current game began, if not at a deal
+    start: Start | None = None  # where the current game began, if not at a deal
 
 
 @dataclass
@@ -198,7 +203,7 @@ class TournamentRecord:
     name: str
     rounds: int
     seats: int
-    variants: dict[str, Any]
+    variants: Variants
     bot: str
     duplicate: bool
     organiser: str
@@ -291,11 +296,11 @@ class Store:
                     "name": record.name,
                     "seats": record.seats,
                     "bot_kind": record.bot_kind,
-                    "variants": json.dumps(record.variants),
+                    "variants": _json(record.variants),
                     "deck_name": record.deck_name,
                     "deck_toml": record.deck_toml,
                     "password_hash": record.password_hash,
-                    "clock": None if record.clock is None else json.dumps(record.clock),
+                    "clock": None if record.clock is None else _json(record.clock),
                     "game_no": record.game_no,
                 },
             )
@@ -352,10 +357,10 @@ class Store:
         game_no: int,
         seed: int,
         seats: Sequence[SeatRecord] = (),
-        start: dict[str, Any] | None = None,
+        start: Start | None = None,
     ) -> None:
-        """A deal (or a `start` position, `Start.to_json`), with the seats it fills with bots
-        and the banks it sets, as one change."""
+        """A deal (or a `start` position), with the seats it fills with bots and the banks it
+        sets, as one change."""
         self._transaction(
             *(_seat_statement(table_id, seat) for seat in seats),
             (
@@ -365,7 +370,7 @@ class Store:
                     "table": table_id,
                     "game": game_no,
                     "seed": seed,
-                    "start": None if start is None else json.dumps(start),
+                    "start": None if start is None else _json(start),
                 },
             ),
             (
@@ -530,9 +535,10 @@ class Store:
         if row is None:
             raise KeyError(f"no table {table_id!r}")
         try:
-            variants, clock = json.loads(row[4]), None if row[8] is None else json.loads(row[8])
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"its variants or clock are not JSON ({exc})") from None
+            variants = msgspec.json.decode(row[4], type=Variants)
+            clock = None if row[8] is None else msgspec.json.decode(row[8], type=Clock)
+        except msgspec.DecodeError as exc:
+            raise ValueError(f"its variants or clock cannot be read ({exc})") from None
         record = TableRecord(
             id=row[0],
             name=row[1],
@@ -588,9 +594,9 @@ class Store:
                 raise ValueError(f"move {idx} of game {game_no} is not a move ({exc})") from None
         return (None if row is None else row[0]), moves
 
-    def start(self, table_id: str, game_no: int) -> dict[str, Any] | None:
-        """Where a game began when not at a deal (`Start.to_json`); ValueError when it is
-        not JSON."""
+    def start(self, table_id: str, game_no: int) -> Start | None:
+        """Where a game began when not at a deal; ValueError naming what is wrong when it
+        cannot be read (the table is then quarantined)."""
         row = self.db.execute(
             "SELECT start FROM games WHERE table_id = :table AND game_no = :game",
             {"table": table_id, "game": game_no},
@@ -598,9 +604,10 @@ class Store:
         if row is None or row[0] is None:
             return None
         try:
-            return dict(json.loads(row[0]))
-        except (json.JSONDecodeError, TypeError) as exc:
+            data = json.loads(row[0])
+        except json.JSONDecodeError as exc:
             raise ValueError(f"the start of game {game_no} is not JSON ({exc})") from None
+        return Start.from_json(data)
 
     def movers(self, table_id: str, game_no: int) -> list[tuple[int, bool]]:
         """Each move's seat and whether a bot made it for the seat's player, in order."""
@@ -632,7 +639,7 @@ class Store:
                     "name": t.name,
                     "rounds": t.rounds,
                     "seats": t.seats,
-                    "variants": json.dumps(t.variants),
+                    "variants": _json(t.variants),
                     "bot": t.bot,
                     "duplicate": int(t.duplicate),
                     "organiser": t.organiser,
@@ -685,8 +692,9 @@ class Store:
             "SELECT id, name, rounds, seats, variants, bot, duplicate, organiser"
             " FROM tournaments ORDER BY rowid"
         ):
+            variants = msgspec.json.decode(row[4], type=Variants)
             records[row[0]] = TournamentRecord(
-                row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], bool(row[6]), row[7]
+                row[0], row[1], row[2], row[3], variants, row[5], bool(row[6]), row[7]
             )
         for tournament, player, dropped in self.db.execute(
             "SELECT tournament, player, dropped FROM tournament_players ORDER BY tournament, n"
@@ -767,6 +775,11 @@ def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any
             "identity": seat.identity,
         },
     )
+
+
+def _json(value: Variants | Clock | Start) -> str:
+    """A typed value as the JSON text of its column, encoded straight from its fields."""
+    return msgspec.json.encode(value).decode()
 
 
 def _upgraded_copy(db: sqlite3.Connection) -> sqlite3.Connection:

@@ -439,14 +439,13 @@ class Table:
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         start = self.deal_start
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer, start)
-        begun = None if start is None else start.to_json()
         bank = self.clock_rule.initial if self.clock_rule else 0.0
         seats = dict(bots) | {i: s for i, s in enumerate(self.seats) if s is not None}
         records = [
             SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank, identity=s.identity)
             for i, s in sorted(seats.items())
         ]
-        self._write(lambda: self.store.start_game(self.id, game_no, seed, records, begun))
+        self._write(lambda: self.store.start_game(self.id, game_no, seed, records, start))
         for seat, bot in bots:
             self.seats[seat] = bot
         self.game_no, self.game, self.outcome = game_no, game, None

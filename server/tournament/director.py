@@ -236,7 +236,7 @@ class Director:
                 name=record.name,
                 rounds=record.rounds,
                 seats=record.seats,
-                variants=Variants.from_wire(record.variants),
+                variants=record.variants,
                 bot=record.bot,
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
@@ -507,5 +507,5 @@ def _stored(write: Callable[[], None]) -> None:
 
 def _record(t: Tournament) -> TournamentRecord:
     return TournamentRecord(
-        t.id, t.name, t.rounds, t.seats, t.variants.to_wire(), t.bot, t.duplicate, t.organiser
+        t.id, t.name, t.rounds, t.seats, t.variants, t.bot, t.duplicate, t.organiser
     )

@@ -84,7 +84,7 @@ def make_table(
             name=table.name,
             seats=seats,
             bot_kind=table.bot_kind,
-            variants=table.variants.to_wire(),
+            variants=table.variants,
             deck_name=table.deck_name,
             deck_toml=default_deck_text(),
             password_hash=None,

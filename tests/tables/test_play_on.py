@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+import msgpack
+import msgspec
 import pytest
 
 from gother_tui.core.record import parse_record
@@ -140,7 +142,8 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
         assert new not in again.lobby.broken
         restored = again.lobby.tables[new].wire_view(REFEREE).to_wire()
         assert without_presence(restored) == without_presence(truth)  # every card where it was
-        exported = game_record(again.store, new, seat=0)  # the host's export replays it too
+        record = game_record(again.store, new, seat=0)  # the host's export replays it too
+        exported = msgpack.unpackb(msgspec.msgpack.encode(record))
         assert knowledge(exported["seen"][0]) == knowledge(first)
         assert without_presence(exported["views"][-1]) == without_presence(
             {**truth, "table": exported["views"][-1]["table"]}
