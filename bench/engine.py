@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 
 from server.bots.ismcts import IsmctsBot, only_move
-from server.bots.registry import make_bot
+from server.bots.registry import kind_of, make_bot
 from server.game import Game, Legal, View, default_deck, legal, view
 
 DECK = default_deck()
@@ -91,7 +91,9 @@ def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
     while len(times) < moves:
         game = Game.new(DECK, 4, seed)
         kinds = [kind, "heuristic", "heuristic", "heuristic"]
-        bots = [make_bot(k, DECK, random.Random(seed * 8 + s)) for s, k in enumerate(kinds)]
+        bots = [
+            make_bot(kind_of(k), DECK, random.Random(seed * 8 + s)) for s, k in enumerate(kinds)
+        ]
         while not game.over and len(times) < moves:
             seat = game.to_act()
             assert seat is not None

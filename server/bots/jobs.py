@@ -12,7 +12,7 @@ from server.game import Deck, Move, Start, View
 from .advise import HINT_TIME, Advice, advise
 from .ismcts import THINK_TIME
 from .play_on import play_on
-from .registry import make_bot
+from .registry import BotKind, make_bot
 from .review import DECISION_TIME, FinishedGame, Moment, judge
 
 # seconds: a replay to the turn and one sampled world (bench/play_on.py: at most 9 ms for a
@@ -38,9 +38,9 @@ class HintSearch:
 
 @dataclass(frozen=True)
 class BotMove:
-    """The move a bot that thinks long (`bot`, a name or kind) makes from `view`."""
+    """The move a bot that thinks long makes from `view`."""
 
-    bot: str
+    bot: BotKind
     view: View
     deck: Deck
     seed: int

@@ -16,8 +16,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode, server_messages
 from protocol import requests as rq
+from protocol.constants import DEFAULT_BOT
 from server.bots.base import Bot
-from server.bots.registry import make_bot
+from server.bots.registry import kind_of, make_bot
 from server.game import Deck, View
 
 log = logging.getLogger("gother.bot")
@@ -32,7 +33,7 @@ class BotRefused(RuntimeError):
 class NetBot:
     url: str
     table: str
-    kind: str = "heuristic"
+    bot: str = DEFAULT_BOT  # a difficulty or a kind
     name: str = "Bot"
     seat: int | None = None
     password: str | None = None
@@ -46,7 +47,7 @@ class NetBot:
             joined = await self._request(ws, join)
             assert isinstance(joined, server_messages.Joined)
             deck = Deck.of("served", joined.cards)
-            bot = make_bot(self.kind, deck, random.Random(self.seed))
+            bot = make_bot(kind_of(self.bot), deck, random.Random(self.seed))
             return await self._play(ws, bot)
 
     async def _play(self, ws: ClientConnection, bot: Bot) -> View:

@@ -51,8 +51,8 @@ def play_game(
 ) -> GameResult:
     game = Game.new(deck, players, seed, variants)
     bots = [
-        make_bot(kind, deck, random.Random(seed * 8 + s), iterations=iterations)
-        for s, kind in enumerate(kinds)
+        make_bot(kind_of(name), deck, random.Random(seed * 8 + s), iterations=iterations)
+        for s, name in enumerate(kinds)
     ]
     while not game.over:
         seat = game.to_act()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from protocol.constants import DEFAULT_PORT
+from protocol.constants import DEFAULT_BOT, DEFAULT_PORT
 from server.edge.attempts import Guessing
 from server.edge.health import STATS_EVERY
 from server.searches import MAX_WAIT, QUEUE
@@ -23,7 +23,7 @@ class ServerConfig:
     keyfile: str | None = None
     grace: float = 60.0
     bot_delay: float = 0.4
-    cover: str = "normal"  # how the bot plays that covers an absent or idle player
+    cover: str = DEFAULT_BOT  # how the bot plays that covers an absent or idle player
     spectators: str = "public"  # none | public (tables without a password) | all
     decks_dir: str | None = None
     max_connections: int = 1000

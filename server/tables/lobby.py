@@ -19,9 +19,9 @@ from pathlib import Path
 
 from protocol import ProtocolError, server_messages
 from protocol import requests as rq
-from protocol.constants import LIST_PAGE, NAME_MAX
+from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX
 from protocol.view import ClockRule
-from server.bots.registry import kind_of
+from server.bots.registry import BotKind, kind_of
 from server.game import (
     Deck,
     DeckError,
@@ -117,7 +117,7 @@ class Lobby:
             id=self._new_id(),
             name=request.name,
             seats=request.seats,
-            bot_kind=request.bot or "heuristic",
+            bot_kind=request.bot or DEFAULT_BOT,
             variants=request.variants or Variants(),
             deck_name=deck_name,
             deck_toml=self._deck_text(deck_name, request.seats),
@@ -138,7 +138,7 @@ class Lobby:
         turn: int,
         start: Start,
         seed: int,
-        bot_kind: str,
+        bot_kind: BotKind,
         owner: object = None,
         address: str = "",
     ) -> Table:
@@ -216,15 +216,13 @@ class Lobby:
         for seat in record.seat_records:
             if not 0 <= seat.seat < record.seats:
                 raise ValueError(f"a seat {seat.seat} at a table of {record.seats}")
-            if seat.bot_kind is not None:
-                kind_of(
-                    seat.bot_kind
-                )  # a bot this server cannot make: quarantined, not a timer's crash
+            # a bot this server cannot make: quarantined here, not a crash in a timer later
+            bot_kind = None if seat.bot_kind is None else kind_of(seat.bot_kind)
             table.seats[seat.seat] = Seat(
                 name=seat.name,
                 token_hash=seat.token_hash,
-                bot_kind=seat.bot_kind,
-                away_since=None if seat.bot_kind else now,
+                bot_kind=bot_kind,
+                away_since=None if bot_kind else now,
                 bank=seat.bank or 0.0,
                 left_game=seat.left_game,
                 identity=seat.identity,
@@ -293,24 +291,21 @@ class Lobby:
         log.info("table %s retired: %s", table.id, reason)
 
     def _build(self, record: TableRecord) -> Table:
-        deck = _parsed_deck(record.deck_toml, record.deck_name)
-        kind_of(record.bot_kind)  # the table's bots too
         clock = record.clock
-        table = Table(
+        return Table(
             id=record.id,
             name=record.name,
             seat_count=record.seats,
-            deck=deck,
+            deck=_parsed_deck(record.deck_toml, record.deck_name),
             deck_name=record.deck_name,
             variants=record.variants,
             settings=self.settings,
             store=self.store,
-            bot_kind=record.bot_kind,
+            bot_kind=kind_of(record.bot_kind),  # once; an unknown one quarantines the table
             password_hash=record.password_hash,
             clock_rule=None if clock is None else ClockRule(clock.initial, clock.increment),
             seats=[None] * record.seats,
         )
-        return table
 
     def _new_id(self) -> str:
         while True:

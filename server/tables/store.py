@@ -182,7 +182,7 @@ class TableRecord:
     id: str
     name: str
     seats: int
-    bot_kind: str
+    bot_kind: str  # a bot name, as chosen: the lobby makes it a kind as it builds the table
     variants: Variants
     deck_name: str
     deck_toml: str
@@ -204,7 +204,7 @@ class TournamentRecord:
     rounds: int
     seats: int
     variants: Variants
-    bot: str
+    bot_kind: str  # a bot name, as chosen (column `bot`): the director makes it a kind
     duplicate: bool
     organiser: str
     players: list[tuple[str, bool]] = field(default_factory=list)  # (player, dropped) in order
@@ -640,7 +640,7 @@ class Store:
                     "rounds": t.rounds,
                     "seats": t.seats,
                     "variants": _json(t.variants),
-                    "bot": t.bot,
+                    "bot": t.bot_kind,
                     "duplicate": int(t.duplicate),
                     "organiser": t.organiser,
                 },

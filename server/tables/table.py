@@ -20,9 +20,10 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import PLAYERS_WORD, SEED_BITS
+from protocol.constants import SEED_BITS
 from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
+from server.bots.registry import DEFAULT_KIND, BotKind, word
 from server.game import (
     Deck,
     Game,
@@ -78,7 +79,7 @@ class Peer(Protocol):
 class Seat:
     name: str
     token_hash: str | None = None  # None for a bot's seat
-    bot_kind: str | None = None
+    bot_kind: BotKind | None = None
     peer: Peer | None = None
     away_since: float | None = None  # when the player's connection went (Settings.clock)
     bank: float = 0.0  # clock seconds left as the current decision began (table with a clock)
@@ -111,7 +112,7 @@ class Settings:
 
     grace: float = 60.0  # seconds an absent player keeps the seat before a bot covers
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
-    cover_kind: str = "heuristic"  # the bot that covers absent players and runs out clocks
+    cover_kind: BotKind = DEFAULT_KIND  # the bot that covers absent players and runs out clocks
     idle: float = 300.0  # seconds a present player may think before a bot finishes the turn
     warn: float = 30.0  # seconds of warning before a bot covers an idle player (0: none)
     pause_max: float = 3600.0  # a pause ends by itself after this long
@@ -128,7 +129,7 @@ class Table:
     variants: Variants
     settings: Settings
     store: Store
-    bot_kind: str = "heuristic"
+    bot_kind: BotKind = DEFAULT_KIND
     password_hash: str | None = None
     clock_rule: ClockRule | None = None
     seats: list[Seat | None] = field(default_factory=list)
@@ -212,7 +213,7 @@ class Table:
             password=self.password_hash is not None,
             variants=self.variants,
             deck=self.deck_name,
-            bot=PLAYERS_WORD.get(self.bot_kind, self.bot_kind),
+            bot=word(self.bot_kind),
         )
 
     @property

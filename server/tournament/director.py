@@ -32,8 +32,15 @@ import msgspec
 
 from protocol import ProtocolError, encode, server_messages
 from protocol import requests as rq
-from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
+from protocol.constants import (
+    DEFAULT_BOT,
+    NAME_MAX,
+    SEED_BITS,
+    TOURNAMENT_PLAYERS,
+    TOURNAMENTS_LIVE,
+)
 from protocol.view import Variants
+from server.bots.registry import BotKind, kind_of
 from server.ratings.identity import PlayerId, identity_in, player_id, shown
 from server.searches import Searches
 from server.tables.lobby import Lobby
@@ -94,7 +101,7 @@ class Tournament:
     rounds: int
     seats: int
     variants: Variants
-    bot: str
+    bot_kind: BotKind  # how the bots at its tables play
     duplicate: bool
     organiser: PlayerId  # its creator, who may start it
     entries: dict[PlayerId, Entry] = field(default_factory=dict)  # in registration order
@@ -147,7 +154,7 @@ class Director:
             rounds=request.rounds,
             seats=request.seats,
             variants=request.variants or Variants(),
-            bot=request.bot or "heuristic",
+            bot_kind=kind_of(request.bot or DEFAULT_BOT),
             duplicate=request.duplicate,
             organiser=_player(organiser),
             watchers={organiser},  # the organiser follows what they run
@@ -231,13 +238,18 @@ class Director:
         and is not live (ended unfinished, or lost) counts for nobody. Players come back by
         registering again; a round whose tables are all over seats the next."""
         for record in self.store.tournaments():
+            try:
+                bot_kind = kind_of(record.bot_kind)
+            except ValueError as exc:  # its tables could have no bots: it stays stored, not run
+                log.error("tournament %s (%r) cannot be restored: %s", record.id, record.name, exc)
+                continue
             tournament = Tournament(
                 id=record.id,
                 name=record.name,
                 rounds=record.rounds,
                 seats=record.seats,
                 variants=record.variants,
-                bot=record.bot,
+                bot_kind=bot_kind,
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
             )
@@ -381,7 +393,7 @@ class Director:
                     seats=tournament.seats,
                     bots=0,
                     variants=tournament.variants,
-                    bot=tournament.bot,
+                    bot=tournament.bot_kind,
                 )
             )
             seated = Seated(table.id, players)
@@ -507,5 +519,5 @@ def _stored(write: Callable[[], None]) -> None:
 
 def _record(t: Tournament) -> TournamentRecord:
     return TournamentRecord(
-        t.id, t.name, t.rounds, t.seats, t.variants, t.bot, t.duplicate, t.organiser
+        t.id, t.name, t.rounds, t.seats, t.variants, t.bot_kind, t.duplicate, t.organiser
     )

@@ -20,6 +20,7 @@ from protocol.view import (
     LegalDraw,
 )
 from server.bots.heuristic import HeuristicBot
+from server.bots.registry import BotKind
 from server.game import Variants, default_deck, default_deck_text, view
 from server.tables.store import Store, TableRecord
 from server.tables.table import Settings, Table
@@ -58,7 +59,7 @@ def make_table(
     clock_rule: ClockRule | None = None,
     store: Store | None = None,
     variants: Variants | None = None,
-    bot_kind: str = "heuristic",
+    bot_kind: BotKind = "heuristic",
     table_id: str = "t1",
     warn: float = 0.0,
 ) -> Table:

@@ -136,6 +136,24 @@ def test_chat_kept_in_the_database_is_bounded_per_table(tmp_path):
     store.close()
 
 
+async def test_a_stored_bot_is_made_a_kind_once_as_its_table_is_restored(tmp_path):
+    """A table's bots and each bot's seat are stored by the name chosen (an older server
+    kept the players' word): the restore makes each a kind, once, and the bots play by it."""
+    db, (table_id,) = played_db(tmp_path, tables=1)
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE tables SET bot_kind = 'hard' WHERE id = ?", (table_id,))
+    raw.execute("UPDATE seats SET bot_kind = 'easy' WHERE table_id = ? AND seat = 2", (table_id,))
+    raw.commit()
+    raw.close()
+    server = await serving(db)
+    try:
+        table = server.lobby.tables[table_id]
+        assert table.bot_kind == "ismcts" and table.summary().bot == "hard"
+        assert [s.bot_kind for s in table.seats if s is not None] == [None, None, "gentle"]
+    finally:
+        await server.close()
+
+
 async def test_a_stored_round_cap_is_read_once_with_the_protocols_check(tmp_path):
     """H1: a stored table's variants become the protocol's `Variants` once, in the store,
     by the check every request's pass: a cap out of range quarantines its table, and the
