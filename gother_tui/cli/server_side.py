@@ -41,7 +41,7 @@ def simulate(
     except DeckError as exc:
         raise ServerSideError(f"bad deck file: {exc}") from None
     summary = run(deck, players, games, seed, bots, variants, jobs, iterations or ITERATIONS)
-    return summary, format_report(summary)
+    return vars(summary), format_report(summary)
 
 
 def default_data_dir(db: str) -> Path:

@@ -10,7 +10,6 @@ replayed, is left out and logged: one bad row does not cost a host its standings
 
 from __future__ import annotations
 
-import json
 import logging
 import pickle
 import sys
@@ -29,7 +28,7 @@ def outcomes(store: Store) -> list[Outcome]:
     read = []
     for table, game, text in store.outcomes():
         try:
-            read.append(Outcome.from_json(table, game, json.loads(text)))
+            read.append(Outcome.from_json(table, game, text))
         except (ValueError, TypeError, KeyError) as exc:
             log.error("game %d of table %s: its outcome cannot be read (%r)", game, table, exc)
     return read

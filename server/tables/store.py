@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import msgspec
 
@@ -35,6 +35,10 @@ CHAT_STORED = 50  # chat lines kept per table: history is bounded, not a log of 
 # A move each way between its type and its stored bytes: msgpack of the wire's map, as ever.
 _MOVE_IN = msgspec.msgpack.Decoder(Move)
 _MOVE_OUT = msgspec.msgpack.Encoder()
+
+# What SQLite takes as a statement's named parameters.
+SqlValue = str | int | float | bytes | None
+Statement = tuple[str, Mapping[str, SqlValue]]
 
 # Version 0: the schema before it had a version (tests/ratings/fixtures/schema0.db).
 SCHEMA_0 = """
@@ -267,7 +271,7 @@ class Store:
                 self.db.rollback()
             raise StoreError(str(exc)) from exc
 
-    def _transaction(self, *statements: tuple[str, dict[str, Any]]) -> None:
+    def _transaction(self, *statements: Statement) -> None:
         """Run `statements` as one transaction: all of them land, or none (StoreError).
         A single statement is a transaction by itself (autocommit): no BEGIN to pay for."""
         with self._write():
@@ -323,16 +327,15 @@ class Store:
 
     def claim_name(self, keys: Iterable[str], name: str, identity: str, seen: float) -> None:
         """`identity` owns `name` under each of its skeleton keys, seen now."""
-        self._transaction(
-            *(
-                (
-                    "INSERT OR REPLACE INTO names (skeleton, name, identity, seen)"
-                    " VALUES (:key, :name, :identity, :seen)",
-                    {"key": key, "name": name, "identity": identity, "seen": seen},
-                )
-                for key in sorted(keys)
+        claims: list[Statement] = [
+            (
+                "INSERT OR REPLACE INTO names (skeleton, name, identity, seen)"
+                " VALUES (:key, :name, :identity, :seen)",
+                {"key": key, "name": name, "identity": identity, "seen": seen},
             )
-        )
+            for key in sorted(keys)
+        ]
+        self._transaction(*claims)
 
     def release_name(self, keys: Iterable[str]) -> int:
         """Free these skeleton keys; how many were owned."""
@@ -399,7 +402,7 @@ class Store:
     ) -> None:
         """One move, and the mover's clock bank after it when the table has a clock;
         `cover`: a bot made it in the place of the seat's player."""
-        statements = [
+        statements: list[Statement] = [
             (
                 "INSERT INTO moves (table_id, game_no, idx, seat, move, cover)"
                 " VALUES (:table, :game, :idx, :seat, :move, :cover)",
@@ -422,12 +425,12 @@ class Store:
             )
         self._transaction(*statements)
 
-    def finish_game(self, table_id: str, game_no: int, outcome: dict[str, Any]) -> None:
-        """How a game that is over ended (`Outcome.to_json`), for the standings."""
+    def finish_game(self, table_id: str, game_no: int, outcome: str) -> None:
+        """How a game that is over ended (its JSON, `Outcome.to_json`), for the standings."""
         self._transaction(
             (
                 "UPDATE games SET outcome = :outcome WHERE table_id = :table AND game_no = :game",
-                {"outcome": json.dumps(outcome), "table": table_id, "game": game_no},
+                {"outcome": outcome, "table": table_id, "game": game_no},
             )
         )
 
@@ -455,7 +458,7 @@ class Store:
     def archive_table(self, table_id: str, abandoned: bool) -> None:
         """The table is no longer live: its games stay for records and export, its seat
         tokens stop working; `abandoned` marks a current game that did not finish."""
-        statements = [
+        statements: list[Statement] = [
             ("UPDATE tables SET archived = 1 WHERE id = :table", {"table": table_id}),
             ("UPDATE seats SET token_hash = NULL WHERE table_id = :table", {"table": table_id}),
         ]
@@ -669,22 +672,21 @@ class Store:
         self, tournament: str, round_no: int, tables: Sequence[tuple[str, Sequence[str]]]
     ) -> None:
         """A round's tables (table id, its players in seat order), all or none."""
-        self._transaction(
-            *(
-                (
-                    "INSERT INTO tournament_tables (tournament, round, n, table_id, players)"
-                    " VALUES (:tournament, :round, :n, :table, :players)",
-                    {
-                        "tournament": tournament,
-                        "round": round_no,
-                        "n": n,
-                        "table": table,
-                        "players": json.dumps(list(players)),
-                    },
-                )
-                for n, (table, players) in enumerate(tables, 1)
+        rows: list[Statement] = [
+            (
+                "INSERT INTO tournament_tables (tournament, round, n, table_id, players)"
+                " VALUES (:tournament, :round, :n, :table, :players)",
+                {
+                    "tournament": tournament,
+                    "round": round_no,
+                    "n": n,
+                    "table": table,
+                    "players": json.dumps(list(players)),
+                },
             )
-        )
+            for n, (table, players) in enumerate(tables, 1)
+        ]
+        self._transaction(*rows)
 
     def tournaments(self) -> list[TournamentRecord]:
         records = {}
@@ -710,14 +712,14 @@ class Store:
             played[round_no - 1].append((table, json.loads(players)))
         return list(records.values())
 
-    def outcome(self, table_id: str, game_no: int) -> dict[str, Any] | None:
-        """A game's stored outcome (`Outcome.to_json`), if it was played out."""
+    def outcome(self, table_id: str, game_no: int) -> str | None:
+        """A game's stored outcome (its JSON, `Outcome.from_json`), if it was played out."""
         row = self.db.execute(
             "SELECT outcome FROM games WHERE table_id = :table AND game_no = :game"
             " AND outcome IS NOT NULL AND ended IS NULL",
             {"table": table_id, "game": game_no},
         ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        return None if row is None else str(row[0])
 
     def has_games(self) -> bool:
         return self.db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
@@ -759,7 +761,7 @@ def _utf8(table_id: str) -> Iterator[None]:
         raise ValueError(f"its {column} holds text that is not UTF-8") from None
 
 
-def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:
+def _seat_statement(table_id: str, seat: SeatRecord) -> Statement:
     return (
         "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank,"
         " left_game, identity) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank,"

@@ -42,6 +42,7 @@ from protocol.constants import (
 from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
 from server.ratings.identity import PlayerId, identity_in, player_id, shown
+from server.ratings.outcome import Outcome
 from server.searches import Searches
 from server.tables.lobby import Lobby
 from server.tables.store import StoreError, TournamentRecord
@@ -274,10 +275,11 @@ class Director:
         table_id, players = stored
         seated = Seated(table_id, tuple(PlayerId(p) for p in players))
         self.by_table[table_id] = (tournament, seated)
-        outcome = self.store.outcome(table_id, 1)
-        if outcome is not None:
-            goth = [int(seat[1]) for seat in outcome["seats"]]
-            _score(tournament, seated, round_no, tuple(outcome["winners"]), goth)
+        ended = self.store.outcome(table_id, 1)
+        if ended is not None:
+            outcome = Outcome.from_json(table_id, 1, ended)
+            goth = [seat.goth for seat in outcome.seats]
+            _score(tournament, seated, round_no, outcome.winners, goth)
         else:
             live = self.lobby.tables.get(table_id)
             seated.over = live is None or (live.game is not None and live.game.over)

@@ -4,6 +4,7 @@ it is refused in words (no such game, turn, seat; quotas), and it survives a res
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
@@ -68,7 +69,7 @@ async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, 
     final = await play_to_end(player)
     assert final["phase"] == "over"
     outcome = server.store.outcome(joined["table"], 1)
-    assert outcome is not None and outcome["seats"][1][2] == 0.0  # practice: no rating moves
+    assert outcome is not None and json.loads(outcome)["seats"][1][2] == 0.0  # no rating moves
     record = await record_parts(player, table=joined["table"], seat=1)
     assert knowledge(record["seen"][0]) == knowledge(then)  # its record begins there too
     assert record["start"] is not None and record["game"] == 1
