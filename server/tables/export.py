@@ -79,8 +79,7 @@ def game_record(
     if seat is not None and not 0 <= seat < record.seats:
         raise ExportError(f"table {table_id!r} has only {record.seats} seats")
     deck = parse_deck(record.deck_toml, record.deck_name)
-    names = {s.seat: s.name for s in record.seat_records}
-    players = tuple(names.get(seat, f"Seat {seat}") for seat in range(record.seats))
+    players = record.players()
     viewers: tuple[Viewer, ...] = (REFEREE,) if seat is None else (REFEREE, seat)
     views = replay_views(record, game_no, deck, seed, moves, players, viewers, start)
     return GameRecord(

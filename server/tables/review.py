@@ -144,11 +144,10 @@ def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Finis
     finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
     if seed is None or not finished:
         raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
-    names = {s.seat: s.name for s in record.seat_records}
     return FinishedGame(
         deck=parse_deck(record.deck_toml, record.deck_name),
         variants=record.variants,
-        players=tuple(names.get(s, f"Seat {s + 1}") for s in range(record.seats)),
+        players=record.players(),
         seed=seed,
         dealer=dealer_for(game_no, record.seats),
         moves=tuple(moves),

@@ -200,6 +200,12 @@ class TableRecord:
     ended: str | None = None  # the current game's end, when the players ended it
     start: Start | None = None  # where the current game began, if not at a deal
 
+    def players(self) -> tuple[str, ...]:
+        """The name of each seat, in seat order ("Seat 2" for one with none stored, counted
+        from 1 as players count seats): what a record or a review calls them."""
+        names = {s.seat: s.name for s in self.seat_records}
+        return tuple(names.get(seat, f"Seat {seat + 1}") for seat in range(self.seats))
+
 
 @dataclass
 class TournamentRecord:
