@@ -130,15 +130,15 @@ class BaselineHeuristicBot:
         table = Table.of(self.deck, view)
         match choice:
             case LegalDiscardFate(cards):
-                return DiscardFate(seat, self.fate_discard(table, cards, view.hand or ()))
+                return DiscardFate(self.fate_discard(table, cards, view.hand or ()))
             case LegalDistribute(hand, recipients, count, each_gets_one):
                 give = self.distribute(table, hand, recipients, count, each_gets_one)
-                return Distribute(seat, give)
+                return Distribute(give)
             case LegalDraw(_, discard):
                 card = self.draw(table, view, discard)
-                return Draw(seat, "deck") if card is None else Draw(seat, "discard", card)
+                return Draw("deck") if card is None else Draw("discard", card)
             case LegalDiscardHand(cards):
-                return DiscardHand(seat, min(cards, key=table.usefulness))
+                return DiscardHand(min(cards, key=table.usefulness))
         raise AssertionError(f"unknown decision {choice!r}")
 
     def fate_discard(self, table: Table, cards: tuple[int, ...], hand: tuple[int, ...]) -> int:

@@ -48,7 +48,7 @@ def views(players: int, count: int, seed: int = 3) -> list[View]:
             assert seat is not None
             here = view(game, seat, log_size=len(game.events))
             seen.append(here)
-            game.apply(bots[seat].choose(here))
+            game.apply(seat, bots[seat].choose(here))
         seed += 1
     return seen
 

@@ -52,7 +52,8 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION
 from server.doors.door import DoorSpec
 from server.doors.ssh import SshLimits, SshOptions, pipe_holding
 from server.doors.web.door import WebOptions
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from tests.doors.web.doorkit import read_screen
 from tests.doors.web.test_web_door import NAME_SCREEN
 from tests.kits.sshkit import close, open_session, read_until

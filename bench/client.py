@@ -277,7 +277,7 @@ def frame_sizes(players: int, seed: int = 1) -> tuple[int, int, int]:
     while not game.over:
         seat = game.to_act()
         assert seat is not None
-        game.apply(bot.choose(view(game, seat)))
+        game.apply(seat, bot.choose(view(game, seat)))
         for i, size in enumerate((30, len(game.events))):
             frame = server_messages.State(seq=1, view=view(game, SPECTATOR, log_size=size))
             largest[i] = max(largest[i], len(encode(frame)))

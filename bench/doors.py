@@ -31,7 +31,8 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from protocol.constants import DOOR_HEADER
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 
 HOST = "127.0.0.1"
 SECRET = "not-guessable"

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 
 from server.bots.ismcts import IsmctsBot, only_move
-from server.bots.registry import make_bot
+from server.bots.registry import kind_of, make_bot
 from server.game import Game, Legal, View, default_deck, legal, view
 
 DECK = default_deck()
@@ -48,7 +48,7 @@ def random_games(games: int, through_view: bool) -> float:
             seen = (
                 view(game, seat, log_size=0) if through_view else BareView(seat, legal(game, seat))
             )
-            game.apply(bots[seat].choose(seen))  # type: ignore[arg-type]  # a BareView
+            game.apply(seat, bots[seat].choose(seen))  # type: ignore[arg-type]  # a BareView
     return games / (time.process_time() - started)
 
 
@@ -68,7 +68,7 @@ def ismcts_positions(count: int, seed: int = 7) -> list[View]:
                 decision += 1
                 if decision % 5 == 1:  # spread over the game: every phase, early and late
                     positions.append(seen)
-            game.apply(bots[seat].choose(seen))
+            game.apply(seat, bots[seat].choose(seen))
         seed += 1
     return positions
 
@@ -91,7 +91,9 @@ def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
     while len(times) < moves:
         game = Game.new(DECK, 4, seed)
         kinds = [kind, "heuristic", "heuristic", "heuristic"]
-        bots = [make_bot(k, DECK, random.Random(seed * 8 + s)) for s, k in enumerate(kinds)]
+        bots = [
+            make_bot(kind_of(k), DECK, random.Random(seed * 8 + s)) for s, k in enumerate(kinds)
+        ]
         while not game.over and len(times) < moves:
             seat = game.to_act()
             assert seat is not None
@@ -100,7 +102,7 @@ def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
             move = bots[seat].choose(seen)
             if seat == 0:
                 times.append(time.perf_counter() - started)
-            game.apply(move)
+            game.apply(seat, move)
         seed += 1
     return times
 

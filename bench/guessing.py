@@ -31,9 +31,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+from protocol.requests import Create
 from server.doors.ssh import SshFrontDoor, SshOptions
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
 from server.edge.attempts import Guessing
+from server.edge.config import ServerConfig
 from server.tables.passwords import check_password, hash_password
 
 HOST = "127.0.0.1"
@@ -146,9 +148,7 @@ async def measure(kind: str, guessing: Guessing, connections: int, seconds: floa
             if kind == "server":
                 guess = server_password(server.port)
             elif kind == "table":
-                table = server.lobby.create(
-                    {"name": "Vault", "seats": 3, "bots": 1, "password": "7319"}
-                )
+                table = server.lobby.create(Create(name="Vault", seats=3, bots=1, password="7319"))
                 guess = table_password(server.port, table.id)
             else:
                 options = SshOptions(port=0, host_key=Path(tmp) / "hk", data_dir=Path(tmp),

@@ -23,7 +23,7 @@ from typing import Any
 
 from baseline_heuristic import BaselineHeuristicBot
 
-from server.bots.registry import make_bot
+from server.bots.registry import kind_of, make_bot
 from server.game import Deck, Game, default_deck, view
 
 SEATS = 4
@@ -32,7 +32,7 @@ SEATS = 4
 def bot(name: str, deck: Deck, seed: int, iterations: int | None) -> Any:
     if name == "baseline":
         return BaselineHeuristicBot(deck, random.Random(seed))
-    return make_bot(name, deck, random.Random(seed), iterations=iterations)
+    return make_bot(kind_of(name), deck, random.Random(seed), iterations=iterations)
 
 
 def main() -> None:
@@ -71,7 +71,7 @@ def main() -> None:
             if seat == hero and getattr(player, "last_iterations", 0):
                 think.append(time.perf_counter() - before)
                 iterations.append(player.last_iterations)
-            game.apply(move)
+            game.apply(seat, move)
         assert game.winners is not None
         if hero in game.winners:
             won += 1 / len(game.winners)

@@ -44,7 +44,8 @@ from gother_tui.core.narrator import Narrator  # noqa: E402
 from gother_tui.plain.choices import decision  # noqa: E402
 from protocol import PROTOCOL_VERSION, decode, encode  # noqa: E402
 from protocol.view import LegalDistribute, Variants  # noqa: E402
-from server.edge.app import GotherServer, ServerConfig  # noqa: E402
+from server.edge.app import GotherServer  # noqa: E402
+from server.edge.config import ServerConfig  # noqa: E402
 from server.game import Game, default_deck, view  # noqa: E402
 from tests.game.enginekit import random_move  # noqa: E402
 from tests.plain.earkit import play_seeded, rounds, seconds, seeded_deals, words  # noqa: E402
@@ -131,7 +132,7 @@ def options(games: int) -> tuple[list[float], list[float]]:
                 for event in seen.log:
                     narrator.tell(event)
                 told.append(time.perf_counter() - start)
-            game.apply(random_move(game, rng))
+            game.apply(*random_move(game, rng))
     return made, told
 
 

@@ -21,24 +21,21 @@ from collections.abc import Callable
 from server.bots.heuristic import HeuristicBot
 from server.bots.jobs import PLAY_ON_TIME, PlayOnDeal
 from server.bots.play_on import turn_start
-from server.bots.review import Played
-from server.game import Game, Variants, default_deck, move_from_wire, view
+from server.bots.review import FinishedGame
+from server.game import Game, Variants, default_deck, view
 
 DECK = default_deck()
 
 
-def played(seed: int, seats: int) -> Played:
+def played(seed: int, seats: int) -> FinishedGame:
     bots = [HeuristicBot(DECK, random.Random(seed + s)) for s in range(seats)]
     game = Game.new(DECK, seats, seed)
-    moves = []
     while not game.over:
         seat = game.to_act()
         assert seat is not None
-        move = bots[seat].choose(view(game, seat, log_size=0))
-        moves.append((seat, move.to_wire()))
-        game.apply(move)
+        game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))
     names = tuple(f"Seat {s}" for s in range(seats))
-    return Played(DECK, Variants(), names, seed, 0, tuple(moves))
+    return FinishedGame(DECK, Variants(), names, seed, 0, tuple(game.moves))
 
 
 def timed(work: Callable[[], object]) -> float:
@@ -59,11 +56,7 @@ def main() -> None:
         assert isinstance(turns, int)
         last = turns - 1  # the last turn's start before the game's end
         times["whole replay"].append(
-            timed(
-                lambda g=game: Game.replay(
-                    DECK, args.seats, g.seed, (move_from_wire(s, m) for s, m in g.moves)
-                )
-            )
+            timed(lambda g=game: Game.replay(DECK, args.seats, g.seed, g.moves))
         )
         for label, turn in (("turn 1", 1), ("middle", max(1, last // 2)), ("last", last)):
             job = PlayOnDeal(game, 0, turn, seed)

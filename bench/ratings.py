@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import json
 import os
 import random
 import statistics
@@ -37,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from server.bots.simulate import play_game
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.game import Variants, default_deck
 from server.ratings.archive import rebuild
 from server.ratings.identity import PlayerId, shown
@@ -93,7 +93,7 @@ def write_archive(path: str, games: int, seed: int = 1) -> None:
             first = outcome.seats[0]
             seats = (SeatResult(first.player, first.goth, rng.random()), *outcome.seats[1:])
             outcome = Outcome(outcome.table, outcome.game, outcome.finished, seats, outcome.winners)
-        rows.append((outcome.table, outcome.game, n, json.dumps(outcome.to_json())))
+        rows.append((outcome.table, outcome.game, n, outcome.to_json()))
     with store.db:
         store.db.execute("BEGIN")
         store.db.executemany(

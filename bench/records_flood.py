@@ -34,7 +34,8 @@ from tests.kits.tablekit import finished_games  # noqa: E402
 
 def serve(db: str, bounds: bool, ports: multiprocessing.Queue[int]) -> None:
     """The server's process: the cache cut to 4 records; bounds as shipped, or none."""
-    from server.edge.app import GotherServer, ServerConfig
+    from server.edge.app import GotherServer
+    from server.edge.config import ServerConfig
     from server.tables import records
 
     records.KEPT_BYTES = 4 * 200_000

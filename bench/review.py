@@ -23,7 +23,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import PROTOCOL_VERSION, decode, encode
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 
 RIDS = itertools.count(1)
 

@@ -26,6 +26,7 @@ def encode(msg: Any) -> bytes:
     return frame
 
 
+# A map of whatever a peer sent, not yet any type: `validate_request` or `parse` reads it.
 def decode(data: bytes) -> dict[str, Any]:
     """Unpack one frame into a map with a string `t`, or raise ProtocolError("bad_frame")."""
     if not isinstance(data, bytes):

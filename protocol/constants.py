@@ -57,6 +57,7 @@ BOT_KINDS = ("random", "gentle", "heuristic", "ismcts")  # the bots, by how they
 # The names players choose bots by, and the kind each stands for; both are accepted.
 DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
+DEFAULT_BOT = "normal"  # how a table's bots play unless its creator chooses
 PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic" -> "normal"
 TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
 TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame

@@ -276,6 +276,7 @@ Message = (
 _KNOWN = frozenset(cls.__struct_config__.tag for cls in get_args(Message))
 
 
+# The frame as `decode` gives it: this is where it becomes a type.
 def parse(frame: dict[str, Any]) -> Message | None:
     """A decoded frame as its message, or None for a type this client does not know (a
     newer server's); ProtocolError when a known message is malformed."""

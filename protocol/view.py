@@ -101,9 +101,11 @@ class Variants(msgspec.Struct, frozen=True, kw_only=True):
     def seat_range(self) -> range:
         return HOUSE_SEATS if self.two_or_six else SEATS
 
+    # The map of a request a client writes by hand (gother_tui/cli/play.py), every key set.
     def to_wire(self) -> dict[str, Any]:
         return _DECODER.decode(_ENCODER.encode(self))  # type: ignore[no-any-return]
 
+    # A map such as a record's `variants` (for clients and tests: the server reads none).
     @classmethod
     def from_wire(cls, data: dict[str, Any] | None) -> Variants:
         return convert(data or {}, cls, "variants")

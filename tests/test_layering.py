@@ -97,3 +97,14 @@ def test_the_plain_client_and_the_core_load_no_textual():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_network_edge_never_imports_the_doors():
+    """The doors are clients of the game server like any other: server/serve.py starts
+    them beside it, and the edge knows nothing of them (the doors use the edge's limits)."""
+    for path in sources("server/edge"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("server.doors"), path
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("server.doors") for a in node.names), path

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from protocol.view import Variants
+from protocol import requests, view
 
 if TYPE_CHECKING:
     from server.doors.ssh import SshOptions
@@ -26,7 +26,7 @@ def simulate(
     games: int,
     seed: int,
     bots: list[str],
-    variants: Variants,
+    variants: view.Variants,
     jobs: int,
     iterations: int | None = None,
 ) -> tuple[dict[str, Any], str]:
@@ -41,7 +41,7 @@ def simulate(
     except DeckError as exc:
         raise ServerSideError(f"bad deck file: {exc}") from None
     summary = run(deck, players, games, seed, bots, variants, jobs, iterations or ITERATIONS)
-    return summary, format_report(summary)
+    return vars(summary), format_report(summary)
 
 
 def default_data_dir(db: str) -> Path:
@@ -59,18 +59,17 @@ def self_signed(db: str, host: str) -> tuple[str, str]:
 
 
 def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
-    from server.edge.app import ServerConfig
+    from server.edge.config import ServerConfig
 
     return vars(ServerConfig())
 
 
 def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
-    """`gother serve`: run until SIGINT or SIGTERM. `config` is a ServerConfig's fields,
-    `ssh` an SshOptions' and `web` a WebOptions' (None: no such door)."""
-    from server.edge.app import ServerConfig, run
+    """`gother serve` till SIGINT or SIGTERM: `config` a ServerConfig's, each door its options."""
+    from server.edge.config import ServerConfig
+    from server.serve import run
 
-    ssh_door, web_door = _doors(ssh, web)
-    asyncio.run(run(ServerConfig(**config, ssh=ssh_door, web=web_door)))
+    asyncio.run(run(ServerConfig(**config), *_doors(ssh, web)))
 
 
 def _doors(
@@ -94,8 +93,7 @@ def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: A
     chosen = _doors(options, None)[0] if kind == "ssh" else _doors(None, options)[1]
     assert chosen is not None
     try:
-        key = read_door_key(Path(key_file))
-        asyncio.run(run_alone(DoorSpec(chosen, key=key, **spec)))
+        asyncio.run(run_alone(DoorSpec(chosen, key=read_door_key(Path(key_file)), **spec)))
     except (DoorUnreachable, ValueError, OSError) as exc:  # no key, no server, port taken
         raise ServerSideError(str(exc)) from None
 
@@ -132,17 +130,19 @@ class PrivateServer:
 
     async def start(self) -> int:
         """Listen; the port."""
-        from server.edge.app import GotherServer, ServerConfig
+        from server.edge import app, config
 
-        config = ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
-        self._server = GotherServer(config)
+        self._server = app.GotherServer(
+            config.ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
+        )
         await self._server.start()
         return self._server.port
 
     def create_table(self, request: dict[str, Any]) -> str:
-        """A table made as a `create` request would make it; its id."""
-        assert self._server is not None, "not started"
-        return self._server.lobby.create(request).id
+        """A table made as a `create` request would make it (and checked as one); its id."""
+        create = requests.validate_request(request)
+        assert self._server is not None and isinstance(create, requests.Create), "not started"
+        return self._server.lobby.create(create).id
 
     async def close(self) -> None:
         if self._server is not None:

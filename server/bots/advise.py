@@ -48,16 +48,16 @@ def reason(view: View, deck: Deck, move: Move) -> str:
     """Why `move` is good, in one line, from the evaluator's point of view."""
     why = Why(view, deck)
     match move:
-        case Distribute(_, give):
+        case Distribute(give):
             return why.placement(give)
-        case DiscardFate(_, card):
+        case DiscardFate(card):
             return why.fate_discard(card)
-        case Draw(_, "discard", card):
+        case Draw("discard", card):
             assert card is not None
             return why.take(card)
         case Draw():
             return why.blind()
-        case DiscardHand(_, card):
+        case DiscardHand(card):
             return f"lets {deck.card_name(card)} go: the least useful card you hold"
     raise AssertionError(f"not a move: {move!r}")
 

@@ -67,27 +67,26 @@ def scored_moves(evaluator: Evaluator, legal: Legal) -> Scored:
     """Every move the decision allows (at most 120 placements), each with its score for the
     evaluating seat."""
     position = evaluator.position
-    seat = position.me
     match legal:
         case LegalDiscardFate(cards):
             kinds, by_kind = evaluator.kinds, {}  # a Fate pile holds many cards of a kind
             for card in cards:
                 if kinds[card] not in by_kind:
                     by_kind[kinds[card]] = fate_worth(evaluator, card)
-            return [(by_kind[kinds[c]], DiscardFate(seat, c)) for c in cards]
+            return [(by_kind[kinds[c]], DiscardFate(c)) for c in cards]
         case LegalDistribute():
-            return [(score, Distribute(seat, give)) for score, give in placements(evaluator, legal)]
+            return [(score, Distribute(give)) for score, give in placements(evaluator, legal)]
         case LegalDraw(deck, discard):
-            scored: Scored = [(evaluator.usefulness(c), Draw(seat, "discard", c)) for c in discard]
+            scored: Scored = [(evaluator.usefulness(c), Draw("discard", c)) for c in discard]
             blind = blind_draw(position)
             if deck:
                 # R12: a blind draw is worth an average card of what it may bring
                 worth = evaluator.mean_usefulness(blind) if blind else 0.0
-                scored.append((worth, Draw(seat, "deck")))
+                scored.append((worth, Draw("deck")))
             return scored
         case LegalDiscardHand(cards):
             # R13: the least useful card goes
-            return [(-evaluator.usefulness(c), DiscardHand(seat, c)) for c in cards]
+            return [(-evaluator.usefulness(c), DiscardHand(c)) for c in cards]
     raise AssertionError(f"unknown decision {legal!r}")
 
 

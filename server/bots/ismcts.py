@@ -172,11 +172,11 @@ class IsmctsBot(BotBase):
             if untried is not None:  # expand: the first untried candidate, the best first
                 child = node.children[untried[0]] = Node(seat)
                 child.avail = 1
-                world.apply(untried[1])
+                world.apply(seat, untried[1])
                 path.append(child)
                 break
             node, move = max(available, key=lambda item: item[0].ucb())
-            world.apply(move)
+            world.apply(seat, move)
             path.append(node)
         rewards = self._rollout(world, horizon, root.seat)
         for visited in path:
@@ -192,7 +192,7 @@ class IsmctsBot(BotBase):
         if isinstance(choice, LegalDistribute):  # build only the placements looked at
             scores, orders = placement_scores(evaluator, choice)
             return distinct(
-                world.deck, scores, lambda i: Distribute(seat, placement(choice, orders[i])), width
+                world.deck, scores, lambda i: Distribute(placement(choice, orders[i])), width
             )
         return best_distinct(world.deck, scored_moves(evaluator, choice), width)
 
@@ -202,7 +202,7 @@ class IsmctsBot(BotBase):
             assert seat is not None
             for move in self._policy(world, seat):
                 try:
-                    world.apply(move)  # verifies first: a refused move changes nothing
+                    world.apply(seat, move)  # verifies first: a refused move changes nothing
                 except MoveError:
                     break  # a reshuffle took a planned card: decide again
         return rewards(world, observer)
@@ -215,28 +215,28 @@ class IsmctsBot(BotBase):
         assert choice is not None
         match choice:
             case LegalDraw(discard=()):
-                return [Draw(seat, "deck")] * choice.remaining  # in debt: nothing to choose
+                return [Draw("deck")] * choice.remaining  # in debt: nothing to choose
             case LegalDiscardFate(cards=(card,)):
-                return [DiscardFate(seat, card)]
+                return [DiscardFate(card)]
         evaluator = Evaluator(Position.of_game(world, seat), after_placing=True)
         if isinstance(choice, LegalDistribute):  # most of a rollout's cost: build one move
             scores, orders = placement_scores(evaluator, choice)
             cut = max(scores) - TIE
             best = list(compress(orders, map(cut.__le__, scores)))  # those within TIE of the top
             order = best[0] if len(best) == 1 else self.rng.choice(best)
-            return [Distribute(seat, placement(choice, order))]
+            return [Distribute(placement(choice, order))]
         scored = scored_moves(evaluator, choice)
         if isinstance(choice, LegalDraw):
-            return draw_step(scored, choice.remaining, seat)
+            return draw_step(scored, choice.remaining)
         top = max(s for s, _ in scored)
         tied = [m for s, m in scored if s >= top - TIE]
         return [tied[0] if len(tied) == 1 else self.rng.choice(tied)]
 
 
-def draw_step(scored: Scored, remaining: int, seat: int) -> list[Move]:
+def draw_step(scored: Scored, remaining: int) -> list[Move]:
     """R12's draws, best first: the discard pile's cards that beat a blind draw, then
     blind draws."""
-    blind = Draw(seat, "deck")
+    blind = Draw("deck")
     worth = next((s for s, m in scored if m == blind), -math.inf)
     taken = sorted((item for item in scored if item[0] > worth), key=lambda item: -item[0])
     moves = [move for _, move in taken[:remaining]]
@@ -266,11 +266,11 @@ def signature(deck: Deck, move: Move) -> Hashable:
         return (deck.goth[card], deck.sickness[card], deck.money[card])
 
     match move:
-        case Distribute(_, give):
+        case Distribute(give):
             return ("distribute", tuple(sorted((to, values(card)) for to, card in give)))
-        case Draw(_, "deck"):
+        case Draw("deck"):
             return ("deck",)
-        case Draw(_, _, card) | DiscardFate(_, card) | DiscardHand(_, card):
+        case Draw(_, card) | DiscardFate(card) | DiscardHand(card):
             assert card is not None
             return (move.kind, values(card))
     raise AssertionError(f"not a move: {move!r}")
@@ -318,7 +318,7 @@ def root_candidates(position: Position, choice: Legal, scored: Scored) -> Candid
             wide = [item for item in best_with.values() if item[0] >= top - ROOT_MARGIN]
             return best_distinct(deck, wide, len(wide))
         case LegalDraw():
-            blind = Draw(position.me, "deck")
+            blind = Draw("deck")
             cards = best_distinct(deck, [item for item in scored if item[1] != blind], DRAW_WIDTH)
             keep = {move for _, move in cards} | {blind}
             return best_distinct(deck, [item for item in scored if item[1] in keep], len(keep))
@@ -363,13 +363,11 @@ def turn_index(round: int, turn: int, dealer: int, players: int) -> int:
 
 def only_move(view: View) -> Move | None:
     """The move, when the decision has a single legal answer and needs no search."""
-    seat = view.seat
-    assert seat is not None
     match view.legal:
         case LegalDiscardFate(cards) if len(set(cards)) == 1:
-            return DiscardFate(seat, cards[0])
+            return DiscardFate(cards[0])
         case LegalDraw(deck, discard) if len(discard) + deck == 1:
-            return Draw(seat, "deck") if deck else Draw(seat, "discard", discard[0])
+            return Draw("deck") if deck else Draw("discard", discard[0])
         case LegalDiscardHand(cards) if len(set(cards)) == 1:
-            return DiscardHand(seat, cards[0])
+            return DiscardHand(cards[0])
     return None  # a placement always has a choice of recipients

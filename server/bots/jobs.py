@@ -12,8 +12,8 @@ from server.game import Deck, Move, Start, View
 from .advise import HINT_TIME, Advice, advise
 from .ismcts import THINK_TIME
 from .play_on import play_on
-from .registry import make_bot
-from .review import DECISION_TIME, Moment, Played, judge
+from .registry import BotKind, make_bot
+from .review import DECISION_TIME, FinishedGame, Moment, judge
 
 # seconds: a replay to the turn and one sampled world (bench/play_on.py: at most 9 ms for a
 # whole 4-seat game of heuristic bots on a loaded machine), with room for longer games
@@ -38,9 +38,9 @@ class HintSearch:
 
 @dataclass(frozen=True)
 class BotMove:
-    """The move a bot that thinks long (`bot`, a name or kind) makes from `view`."""
+    """The move a bot that thinks long makes from `view`."""
 
-    bot: str
+    bot: BotKind
     view: View
     deck: Deck
     seed: int
@@ -59,7 +59,7 @@ class ReviewPart:
     is cut in parts short enough to queue like hints). The worker replays the game only to
     rebuild the seat's views; each decision is judged from its view alone."""
 
-    played: Played
+    played: FinishedGame
     seat: int
     start: int
     stop: int
@@ -82,7 +82,7 @@ class PlayOnDeal:
     """The start of a game played on from `turn` of a finished game as `seat` knew it
     (`play_on`): the worker replays the game to that turn, and samples from the seat's view."""
 
-    played: Played
+    played: FinishedGame
     seat: int
     turn: int
     seed: int

@@ -11,13 +11,14 @@ import asyncio
 import logging
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode, server_messages
+from protocol import requests as rq
+from protocol.constants import DEFAULT_BOT
 from server.bots.base import Bot
-from server.bots.registry import make_bot
+from server.bots.registry import kind_of, make_bot
 from server.game import Deck, View
 
 log = logging.getLogger("gother.bot")
@@ -32,7 +33,7 @@ class BotRefused(RuntimeError):
 class NetBot:
     url: str
     table: str
-    kind: str = "heuristic"
+    bot: str = DEFAULT_BOT  # a difficulty or a kind
     name: str = "Bot"
     seat: int | None = None
     password: str | None = None
@@ -41,16 +42,12 @@ class NetBot:
     async def run(self) -> View:
         """Play until the game at the table is over; returns the final view."""
         async with connect(self.url, max_size=MAX_FRAME, compression=None) as ws:
-            await self._request(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": self.name})
-            join: dict[str, Any] = {"t": "join", "table": self.table}
-            if self.seat is not None:
-                join["seat"] = self.seat
-            if self.password is not None:
-                join["password"] = self.password
+            await self._request(ws, rq.Hello(v=PROTOCOL_VERSION, name=self.name))
+            join = rq.Join(table=self.table, seat=self.seat, password=self.password)
             joined = await self._request(ws, join)
             assert isinstance(joined, server_messages.Joined)
             deck = Deck.of("served", joined.cards)
-            bot = make_bot(self.kind, deck, random.Random(self.seed))
+            bot = make_bot(kind_of(self.bot), deck, random.Random(self.seed))
             return await self._play(ws, bot)
 
     async def _play(self, ws: ClientConnection, bot: Bot) -> View:
@@ -81,18 +78,18 @@ class NetBot:
             if latest.legal is not None:
                 rid += 1
                 pending = rid
-                move = bot.choose(latest)
-                await ws.send(encode({"t": "move", "rid": rid, "move": move.to_wire()}))
+                await ws.send(encode(rq.Play(move=bot.choose(latest), rid=rid)))
         raise BotRefused("the server closed the connection before the game ended")
 
     @staticmethod
-    async def _request(ws: ClientConnection, message: dict[str, Any]) -> server_messages.Message:
-        await ws.send(encode(message))
+    async def _request(ws: ClientConnection, request: rq.Request) -> server_messages.Message:
+        await ws.send(encode(request))
         reply = _read(await ws.recv())
+        asked = type(request).__struct_config__.tag
         if isinstance(reply, server_messages.Error):
-            raise BotRefused(f"{message['t']}: {reply.code}: {reply.message}")
+            raise BotRefused(f"{asked}: {reply.code}: {reply.message}")
         if reply is None:
-            raise BotRefused(f"{message['t']}: an answer this bot does not understand")
+            raise BotRefused(f"{asked}: an answer this bot does not understand")
         return reply
 
 

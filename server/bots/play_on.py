@@ -14,13 +14,13 @@ from __future__ import annotations
 import random
 
 from protocol.constants import SEED_BITS
-from server.game import Deck, Game, Start, View, move_from_wire, view
+from server.game import Deck, Game, Start, View, view
 
-from .review import Played
+from .review import FinishedGame
 from .worlds import determinize
 
 
-def turn_start(played: Played, turn: int) -> Game | int:
+def turn_start(played: FinishedGame, turn: int) -> Game | int:
     """The game where turn `turn` (from 1) begins: the deal (or the start) begins turn 1,
     and a turn ends when the move passes to the next seat (as a replay counts turns). When
     the game has fewer turns: how many it has."""
@@ -28,7 +28,7 @@ def turn_start(played: Played, turn: int) -> Game | int:
     turns, last = 0, None
     for index in range(len(played.moves) + 1):
         if index:
-            game.apply(move_from_wire(*played.moves[index - 1]))
+            game.apply(*played.moves[index - 1])
         if (game.round, game.turn) != last:
             turns, last = turns + 1, (game.round, game.turn)
             if turns == turn:
@@ -41,7 +41,7 @@ def start_from_view(seen: View, deck: Deck, rng: random.Random) -> Start:
     return Start.of(determinize(seen, deck, rng))
 
 
-def play_on(played: Played, seat: int, turn: int, seed: int) -> tuple[Start, int] | str:
+def play_on(played: FinishedGame, seat: int, turn: int, seed: int) -> tuple[Start, int] | str:
     """The start of a game played on from `turn` as `seat` knew it, and the new game's own
     seed, both drawn from `seed`; or why there is none (a sentence)."""
     found = turn_start(played, turn)

@@ -22,22 +22,22 @@ class RandomBot(BotBase):
     kind = "random"
 
     def choose(self, view: View) -> Move:
-        seat, choice, rng = view.seat, view.legal, self.rng
-        assert seat is not None and choice is not None
+        choice, rng = view.legal, self.rng
+        assert choice is not None
         match choice:
             case LegalDiscardFate(cards):
-                return DiscardFate(seat, rng.choice(cards))
+                return DiscardFate(rng.choice(cards))
             case LegalDistribute(hand, recipients, count, each_gets_one):
                 # Random cards to a fixed order of seats (or random seats for a short hand)
                 # is uniform over all the legal assignments.
                 picked = rng.sample(hand, count)
                 seats = recipients if each_gets_one else rng.sample(recipients, count)
-                return Distribute(seat, tuple(zip(seats, picked, strict=True)))
+                return Distribute(tuple(zip(seats, picked, strict=True)))
             case LegalDraw(deck, discard):
                 pick = rng.randrange(len(discard) + deck)
                 if pick < len(discard):
-                    return Draw(seat, "discard", discard[pick])
-                return Draw(seat, "deck")
+                    return Draw("discard", discard[pick])
+                return Draw("deck")
             case LegalDiscardHand(cards):
-                return DiscardHand(seat, rng.choice(cards))
+                return DiscardHand(rng.choice(cards))
         raise AssertionError(f"unknown decision {choice!r}")

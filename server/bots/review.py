@@ -26,10 +26,10 @@ from server.game import (
     Draw,
     Game,
     Move,
+    Played,
     Start,
     Variants,
     View,
-    move_from_wire,
     view,
 )
 
@@ -70,16 +70,16 @@ def judge(seen: View, deck: Deck, played: Move, step: int) -> Moment:
 
 
 @dataclass(frozen=True)
-class Played:
+class FinishedGame:
     """A finished game as its record holds it, enough to replay it: the deck, the variants,
-    the seed, the dealer, every (seat, wire move), and where it began if not at a deal."""
+    the seed, the dealer, every move with its seat, and where it began if not at a deal."""
 
     deck: Deck
     variants: Variants
     players: tuple[str, ...]
     seed: int
     dealer: int
-    moves: tuple[tuple[int, dict[str, object]], ...]
+    moves: tuple[Played, ...]
     start: Start | None = None
     covered: frozenset[int] = frozenset()  # the steps a bot made in the place of a player
 
@@ -99,11 +99,10 @@ class Played:
             for i, name in enumerate(self.players)
         )
         found = []
-        for step, (mover, wire) in enumerate(self.moves):
-            move = move_from_wire(mover, wire)
+        for step, (mover, move) in enumerate(self.moves):
             if mover == seat and step not in self.covered:
                 found.append((view(game, seat, log_size=0, seats=seats), move, step))
-            game.apply(move)
+            game.apply(mover, move)
         return found
 
 
@@ -115,26 +114,27 @@ def costliest(moments: Sequence[Moment], count: int = COSTLIEST) -> list[Moment]
     return dear[:count]
 
 
-def sentence(moment: Moment, deck: Deck, names: Sequence[str]) -> str:
-    """One costly moment, for the player: what they did, what the search would have done."""
+def sentence(moment: Moment, seat: int, deck: Deck, names: Sequence[str]) -> str:
+    """One costly moment of `seat`'s player: what they did, what the search would have done."""
     return (
-        f"Round {moment.round}: you {done(moment.played, deck, names)}; the search would have "
-        f"{done(moment.advised, deck, names)} ({moment.why}), {moment.cost:.1f} Goth better."
+        f"Round {moment.round}: you {done(moment.played, seat, deck, names)}; the search would"
+        f" have {done(moment.advised, seat, deck, names)} ({moment.why}),"
+        f" {moment.cost:.1f} Goth better."
     )
 
 
-def done(move: Move, deck: Deck, names: Sequence[str]) -> str:
-    """A move in the past tense, as the player made it."""
+def done(move: Move, seat: int, deck: Deck, names: Sequence[str]) -> str:
+    """`seat`'s move in the past tense, as its player made it."""
     match move:
-        case Distribute(seat, give):
+        case Distribute(give):
             parts = [
                 f"{deck.card_name(card)} to {'yourself' if to == seat else names[to]}"
                 for to, card in give
             ]
             return "placed " + ", ".join(parts)
-        case Draw(_, "deck"):
+        case Draw("deck"):
             return "drawn blind"
-        case Draw(_, _, card) | DiscardFate(_, card) | DiscardHand(_, card):
+        case Draw(_, card) | DiscardFate(card) | DiscardHand(card):
             assert card is not None
             verb = {"draw": "taken", "discard_fate": "dropped", "discard_hand": "let go"}
             return f"{verb[move.kind]} {deck.card_name(card)}"

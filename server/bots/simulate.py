@@ -16,7 +16,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 from server.bots.registry import kind_of, make_bot
 from server.game import Deck, Game, Reshuffled, Swooned, Variants, view
@@ -36,6 +35,24 @@ class GameResult:
     moves: int
 
 
+@dataclass(frozen=True)
+class Summary:
+    """A run's figures: what `gother simulate` prints, as a report or (`--json`) field by
+    field. Shared wins count 1/k to each of the k winners."""
+
+    games: int
+    players: int
+    rounds_median: float
+    rounds_p90: int
+    capped: int  # games the round cap ended (H1)
+    seat_win_rate: list[float]
+    bot_win_rate: dict[str, float]  # by the names given
+    swoons_per_game: float
+    reshuffles_per_game: float
+    moves_per_game: float
+    games_per_second: float | None  # None when the run took no measurable time
+
+
 def seat_kinds(kinds: Sequence[str], players: int, game_index: int) -> tuple[str, ...]:
     """Rotate the listed kinds over the seats so every kind sits in every seat."""
     return tuple(kinds[(seat + game_index) % len(kinds)] for seat in range(players))
@@ -51,14 +68,13 @@ def play_game(
 ) -> GameResult:
     game = Game.new(deck, players, seed, variants)
     bots = [
-        make_bot(kind, deck, random.Random(seed * 8 + s), iterations=iterations)
-        for s, kind in enumerate(kinds)
+        make_bot(kind_of(name), deck, random.Random(seed * 8 + s), iterations=iterations)
+        for s, name in enumerate(kinds)
     ]
     while not game.over:
         seat = game.to_act()
         assert seat is not None
-        bot = bots[seat]
-        game.apply(bot.choose(view(game, seat, log_size=0)))  # no bot reads the log
+        game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))  # no bot reads the log
     assert game.winners is not None
     return GameResult(
         rounds=game.round,
@@ -97,7 +113,7 @@ def simulate(
     variants: Variants | None = None,
     jobs: int = 1,
     iterations: int = ITERATIONS,
-) -> dict[str, Any]:
+) -> Summary:
     """Play `games` games and summarise them; `jobs` > 1 spreads them over processes.
     `kinds`: bot names (difficulties or kinds), rotated over the seats; a ValueError names
     an unknown one before any game is played."""
@@ -119,7 +135,7 @@ def simulate(
     return summarise(results, players, time.perf_counter() - started)
 
 
-def summarise(results: Sequence[GameResult], players: int, elapsed: float) -> dict[str, Any]:
+def summarise(results: Sequence[GameResult], players: int, elapsed: float) -> Summary:
     seat_wins = [0.0] * players
     kind_wins: defaultdict[str, float] = defaultdict(float)  # shared wins count 1/k
     for r in results:
@@ -129,35 +145,35 @@ def summarise(results: Sequence[GameResult], players: int, elapsed: float) -> di
     rounds = sorted(r.rounds for r in results)
     n = len(results)
     all_kinds = sorted({k for r in results for k in r.kinds})
-    return {
-        "games": n,
-        "players": players,
-        "rounds_median": statistics.median(rounds),
-        "rounds_p90": rounds[min(n - 1, int(0.9 * n))],
-        "capped": sum(r.capped for r in results),
-        "seat_win_rate": [round(w / n, 4) for w in seat_wins],
-        "bot_win_rate": {k: round(kind_wins[k] / n, 4) for k in all_kinds},
-        "swoons_per_game": round(sum(r.swoons for r in results) / n, 3),
-        "reshuffles_per_game": round(sum(r.reshuffles for r in results) / n, 3),
-        "moves_per_game": round(sum(r.moves for r in results) / n, 1),
-        "games_per_second": round(n / elapsed, 2) if elapsed > 0 else None,
-    }
+    return Summary(
+        games=n,
+        players=players,
+        rounds_median=statistics.median(rounds),
+        rounds_p90=rounds[min(n - 1, int(0.9 * n))],
+        capped=sum(r.capped for r in results),
+        seat_win_rate=[round(w / n, 4) for w in seat_wins],
+        bot_win_rate={k: round(kind_wins[k] / n, 4) for k in all_kinds},
+        swoons_per_game=round(sum(r.swoons for r in results) / n, 3),
+        reshuffles_per_game=round(sum(r.reshuffles for r in results) / n, 3),
+        moves_per_game=round(sum(r.moves for r in results) / n, 1),
+        games_per_second=round(n / elapsed, 2) if elapsed > 0 else None,
+    )
 
 
-def format_report(summary: dict[str, Any]) -> str:
-    fair = 1 / summary["players"]
-    seats = "  ".join(f"{i}:{w:6.1%}" for i, w in enumerate(summary["seat_win_rate"]))
-    kinds = "  ".join(f"{k}:{w:6.1%}" for k, w in summary["bot_win_rate"].items())
+def format_report(summary: Summary) -> str:
+    fair = 1 / summary.players
+    seats = "  ".join(f"{i}:{w:6.1%}" for i, w in enumerate(summary.seat_win_rate))
+    kinds = "  ".join(f"{k}:{w:6.1%}" for k, w in summary.bot_win_rate.items())
     return "\n".join(
         [
-            f"games             {summary['games']} ({summary['players']} players)",
-            f"rounds            median {summary['rounds_median']}, p90 {summary['rounds_p90']}",
-            f"round cap hit     {summary['capped']} games",
+            f"games             {summary.games} ({summary.players} players)",
+            f"rounds            median {summary.rounds_median}, p90 {summary.rounds_p90}",
+            f"round cap hit     {summary.capped} games",
             f"win rate by seat  {seats}   (fair {fair:.1%})",
             f"win rate by bot   {kinds}   (share of games won)",
-            f"swoons per game   {summary['swoons_per_game']}",
-            f"reshuffles a game {summary['reshuffles_per_game']}",
-            f"moves per game    {summary['moves_per_game']}",
-            f"games per second  {summary['games_per_second']}",
+            f"swoons per game   {summary.swoons_per_game}",
+            f"reshuffles a game {summary.reshuffles_per_game}",
+            f"moves per game    {summary.moves_per_game}",
+            f"games per second  {summary.games_per_second}",
         ]
     )

@@ -18,10 +18,10 @@ import signal
 import socket
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from server.doors.orphans import end_with_door
 from server.doors.supervisor import keep_starting
+from server.doors.zygote import Report
 
 log = logging.getLogger("gother.server")
 FORK_TIMEOUT = 10.0  # seconds the zygote has to answer a request (a fork takes milliseconds)
@@ -169,7 +169,7 @@ class Zygote:
         """The zygote's messages, until it closes its end."""
         loop = asyncio.get_running_loop()
         while packet := await loop.sock_recv(sock, 65536):
-            message: dict[str, Any] = json.loads(packet)
+            message: Report = json.loads(packet)  # the zygote's own JSON
             if "ready" in message:
                 self.pid = int(message["ready"])
                 self.ready.set()
@@ -180,7 +180,8 @@ class Zygote:
                     child.ended(int(message["code"]))
             elif self._answer is not None and not self._answer.done():
                 if "forked" in message:  # known before its end can be heard
-                    child = self._children[int(message["forked"])] = Forked(message["forked"])
+                    pid = int(message["forked"])
+                    child = self._children[pid] = Forked(pid)
                     self._answer.set_result(child)
                 else:
                     self._answer.set_result(str(message.get("failed")))

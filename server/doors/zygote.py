@@ -34,7 +34,7 @@ import sys
 import termios
 import threading
 import traceback
-from typing import Any
+from typing import Any, NamedTuple
 
 from server.doors.orphans import end_with_door
 
@@ -121,8 +121,24 @@ def serve(sock: socket.socket) -> None:
         _reap(sock)
 
 
-def _request(request: Any, fds: list[int]) -> dict[str, Any]:
-    """`request` checked: ValueError unless it runs the client with one place per fd."""
+class Fork(NamedTuple):
+    """A request, checked: the client's command line, the session's environment, the
+    place of each fd handed with it, and whether its fd 0 is the session's terminal."""
+
+    argv: list[str]
+    env: dict[str, str]
+    places: list[int]
+    tty: bool
+
+
+# What the zygote reports to its door: {"ready": pid}, {"forked": pid}, {"failed": why} or
+# {"ended": pid, "code": exit code}.
+Report = dict[str, int | str]
+
+
+def _request(request: Any, fds: list[int]) -> Fork:
+    """`request` (decoded JSON) checked: ValueError unless it runs the client with one
+    place per fd."""
     if not isinstance(request, dict):
         raise ValueError("a request is an object")
     argv, env, places = request.get("argv"), request.get("env"), request.get("fds")
@@ -138,10 +154,10 @@ def _request(request: Any, fds: list[int]) -> dict[str, Any]:
         raise ValueError(f"{len(fds)} fds handed, {places!r} places for them")
     if not all(isinstance(p, int) and 0 <= p < 1024 for p in places):
         raise ValueError("an fd's place is a number under 1024")
-    return {"argv": argv, "env": env, "fds": places, "tty": bool(request.get("tty"))}
+    return Fork(argv, env, places, bool(request.get("tty")))
 
 
-def _send(sock: socket.socket, message: dict[str, Any]) -> None:
+def _send(sock: socket.socket, message: Report) -> None:
     sock.send(json.dumps(message).encode())
 
 
@@ -156,7 +172,7 @@ def _reap(sock: socket.socket) -> None:
         _send(sock, {"ended": pid, "code": os.waitstatus_to_exitcode(status)})
 
 
-def _fork(request: dict[str, Any], fds: list[int]) -> int:
+def _fork(request: Fork, fds: list[int]) -> int:
     pid = os.fork()
     if pid:
         return pid
@@ -176,15 +192,14 @@ def _fork(request: dict[str, Any], fds: list[int]) -> int:
         os._exit(code)
 
 
-def _become_client(request: dict[str, Any], fds: list[int]) -> int:
+def _become_client(request: Fork, fds: list[int]) -> int:
     """In the child: the session's fds in their places and no other, its terminal, its
     environment; then the client's main, and its exit code."""
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
-    places: list[int] = request["fds"]
-    _place(dict(zip(places, fds, strict=True)))
-    if request["tty"]:
+    _place(dict(zip(request.places, fds, strict=True)))
+    if request.tty:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     end_with_door()  # its door here is the zygote, which ends with the real door
     # What a session sets (TERM, COLORTERM, LANG, XDG_STATE_HOME) is read as the client
@@ -192,12 +207,12 @@ def _become_client(request: dict[str, Any], fds: list[int]) -> int:
     # web door's driver and colours; the few names other modules took from it at import,
     # TEXTUAL_FPS among them, are the door's, as in a fresh client at that door)
     os.environ.clear()
-    os.environ.update(request["env"])
+    os.environ.update(request.env)
     import textual.constants
 
     importlib.reload(textual.constants)
-    _fresh_stdio(request["tty"])
-    sys.argv = ["gother", *request["argv"][len(CLIENT) :]]
+    _fresh_stdio(request.tty)
+    sys.argv = ["gother", *request.argv[len(CLIENT) :]]
     from gother_tui.cli import main
 
     return main(sys.argv[1:])

@@ -1,10 +1,12 @@
 """The websocket server: one handler per connection, a short dispatch to the lobby's tables.
 
 Like the websockets tutorial's Connect Four, the rules know nothing of the transport: this
-module turns frames into validated requests, requests into Table calls, and failures into
-`error {rid, code, message}` replies that change nothing. After each change of a table a
-handler tells everyone there (server/tables/fanout.py), naming the connection whose request it
-answers, and re-arms the table's timer (server/tables/pacer.py).
+module turns frames into typed requests (`protocol.requests`), each request into the calls
+of its own handler, and failures into `error {rid, code, message}` replies that change
+nothing. After each change of a table a handler tells everyone there
+(server/tables/fanout.py), naming the connection whose request it answers, and re-arms the
+table's timer (server/tables/pacer.py). The doors are none of its business: they are
+clients like any other (server/serve.py starts them beside it).
 """
 
 from __future__ import annotations
@@ -13,14 +15,12 @@ import asyncio
 import hmac
 import logging
 import math
-import signal
 import ssl
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import assert_never
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -30,62 +30,56 @@ from protocol import (
     MAX_FRAME,
     ProtocolError,
     decode,
-    encode,
     request_id,
     server_messages,
     validate_request,
 )
-from protocol.constants import DEFAULT_PORT, DOOR_HEADER
+from protocol import requests as rq
+from protocol.constants import DOOR_HEADER
 from protocol.version import software_version
 from server.bots.registry import kind_of
-from server.doors.door import DoorSpec, own_url, supervised
-from server.edge.announce import announce
-from server.edge.attempts import Attempts, Guessing
+from server.edge.attempts import Attempts
 from server.edge.caps import OVERALL, Caps
+from server.edge.config import ServerConfig
+from server.edge.connection import Connection
 from server.edge.doorkey import DoorKey, kept_key
-from server.edge.health import STATS_EVERY, Counters, healthz, stats_line
+from server.edge.health import Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
-from server.edge.limits import AcceptLog, address_key, descriptor_budget
-from server.edge.tls import certificate_fingerprint, server_context
+from server.edge.limits import AcceptLog, descriptor_budget
+from server.edge.tls import server_context
 from server.game import SPECTATOR, MoveError, Start
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
-from server.searches import MAX_WAIT, QUEUE, Searches
+from server.searches import Searches
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
 from server.tables.pacer import Pacer
 from server.tables.passwords import check_password
 from server.tables.play_on import PlayOns
-from server.tables.records import BUILD_BURST, BUILD_SHARE, Records
+from server.tables.records import Records
 from server.tables.review import Reviews
 from server.tables.store import Store, StoreError, TableRecord
-from server.tables.table import Peer, Seat, Settings, StoreFailed, Table
+from server.tables.table import Peer, Settings, StoreFailed, Table
 from server.tournament.director import Director
-
-if TYPE_CHECKING:
-    from server.doors.ssh import SshOptions
-    from server.doors.web.door import WebOptions
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
-OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: over it, dropped
-WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
 # What a dear request costs of a connection's second budget (`costly_rate`, `costly_burst`):
 # a `list`, a `watch` or a record part costs the server far more than a move.
-COSTS = {
-    "list": 5,
-    "watch": 5,
-    "create": 5,
-    "record": 5,
-    "review": 5,
-    "play_on": 5,
-    "standings": 5,
-    "join": 2,
-    "resume": 2,
-    "hint": 2,
-    "tournament_create": 5,
-    "tournament_watch": 5,
+COSTS: dict[type[rq.Request], int] = {
+    rq.List: 5,
+    rq.Watch: 5,
+    rq.Create: 5,
+    rq.Record: 5,
+    rq.Review: 5,
+    rq.PlayOn: 5,
+    rq.Standings: 5,
+    rq.Join: 2,
+    rq.Resume: 2,
+    rq.Hint: 2,
+    rq.TournamentCreate: 5,
+    rq.TournamentWatch: 5,
 }
 CLOSE_POLICY = 1008  # said no hello in time
 CLOSE_RESTART = 1012  # "service restart": the server is going down, come back later
@@ -93,179 +87,6 @@ CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
 CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
-
-
-@dataclass
-class ServerConfig:
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    db: str = ":memory:"
-    password: str | None = None  # asked in `hello` when set
-    certfile: str | None = None
-    keyfile: str | None = None
-    grace: float = 60.0
-    bot_delay: float = 0.4
-    cover: str = "normal"  # how the bot plays that covers an absent or idle player
-    spectators: str = "public"  # none | public (tables without a password) | all
-    decks_dir: str | None = None
-    max_connections: int = 1000
-    max_pending: int = 100  # connections that have not said hello yet
-    pending_per_address: int = 4  # of those, from one address (a few: hello takes a moment)
-    max_per_address: int = 32  # connections from one address (a door's players: each theirs)
-    hello_timeout: float = 5.0  # seconds a new connection has to say hello
-    max_tables: int = 200
-    tables_per_connection: int = 10  # live tables one connection may have created
-    tables_per_address: int = 10
-    seats_per_connection: int = 4  # seats one connection may hold (in games not over)
-    seats_per_address: int = 24
-    expire: float = 1800.0  # seconds a table nobody is at stays live
-    sweep_every: float = 60.0  # seconds between two looks for tables nobody is at
-    stats_every: float = STATS_EVERY  # seconds between two stats lines in the log
-    idle: float = 300.0  # seconds a present player may think before a bot covers that turn
-    rate: float = 50.0  # requests per second per connection, sustained (bots play fast)
-    burst: float = 100.0
-    chat_rate: float = 1.0  # chat lines per second, sustained
-    chat_burst: float = 5.0
-    costly_rate: float = 20.0  # cost units per second for the dear requests (COSTS)
-    costly_burst: float = 100.0
-    record_share: float = BUILD_SHARE  # seconds a second the server may spend making records
-    record_burst: float = BUILD_BURST
-    # wrong passwords: waits per address, closes per connection
-    guessing: Guessing = field(default_factory=Guessing)
-    # searches (hints, hard bots) in worker processes: how many (None: the cores but one), how many
-    # may wait, and the longest wait in seconds a hint may face before it is refused `busy`
-    search_workers: int | None = None
-    search_queue: int = QUEUE
-    search_wait: float = MAX_WAIT
-    ssh: SshOptions | None = None  # also an SSH front door (server/doors/ssh.py) when set
-    web: WebOptions | None = None  # also a web door (server/doors/web/) when set
-    door_key_file: str | None = None  # the door key kept here, for doors on other machines
-    announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
-    # the host's leave to create tournaments (None: this server runs none)
-    tournament_password: str | None = None
-    release_names: tuple[str, ...] = ()  # --release-name: names the host gives back at start
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client. Sends go through an outbox drained by its own task, so a slow reader
-    never holds up a table's broadcast to everyone else; the outbox is bounded in bytes, and
-    a reader that lets more than OUTBOX_BYTES pile up is cut off at once."""
-
-    ws: ServerConnection
-    limiter: TokenBucket
-    chat_limiter: TokenBucket
-    costly: TokenBucket  # the dear requests' own budget (COSTS)
-    name: str = ""
-    # One seat played and one table watched at a time, both at once if need be: watching
-    # never takes a player from its seat. `last` is the one joined, resumed or watched
-    # last, where a `chat` or `leave` that names no table goes (docs/protocol.md).
-    seated: Table | None = None
-    watched: Table | None = None
-    last: Table | None = None
-    outbox: deque[bytes] = field(default_factory=deque)
-    queued: int = 0  # bytes in the outbox and being sent
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
-    dropped: bool = False
-    refused: int = 0  # rate-limited requests in a row
-    on_drop: Callable[[], None] | None = None
-    taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
-    # the player's real address, as its door vouched for it: set before the connection is
-    # counted anywhere, never after
-    claimed: str | None = None
-    bad_door: ProtocolError | None = None  # why the claim it opened with was refused
-    wrong_passwords: int = 0  # passwords refused, of any kind
-    key: bytes | None = None  # the public key its hello named, proved or not
-    challenge: bytes | None = None  # what `prove` must sign, until it is tried once
-    identity: str | None = None  # proved: the lasting identity its seats and name hang on
-    # where the socket comes from, kept from the start: a closed TLS socket forgets it (and
-    # it is None already for one dropped mid-handshake)
-    peer: tuple[str, int] | None = field(init=False, default=None)
-
-    def __post_init__(self) -> None:
-        if self.ws.remote_address:
-            self.peer = (str(self.ws.remote_address[0]), int(self.ws.remote_address[1]))
-
-    def at(self, table: Table) -> None:
-        """This connection came to `table` (joined, resumed or watched it)."""
-        self.last = table
-
-    def gone_from(self, table: Table) -> None:
-        """This connection is no longer at `table` (left it, or the table closed)."""
-        if self.seated is table:
-            self.seated = None
-        if self.watched is table:
-            self.watched = None
-        if self.last is table:
-            self.last = self.watched or self.seated
-
-    @property
-    def socket_address(self) -> str:
-        """Where the connection comes from (a door's own machine, for a door's player)."""
-        return self.peer[0] if self.peer else ""
-
-    @property
-    def address(self) -> str:
-        """The player's address: the one a door vouched for, else the connection's own."""
-        return self.claimed or self.socket_address
-
-    @property
-    def address_key(self) -> str:
-        """The address as every cap and quota counts it (an IPv6 address by its /64)."""
-        return address_key(self.address)
-
-    def send(self, message: Any) -> None:
-        if self.dropped:
-            return
-        frame = message if isinstance(message, bytes) else encode(message)
-        if not self.outbox and self._writes_at_once():
-            # The common case, written now: a frame through the pump costs a task wake-up
-            # and websockets' async send path, most of the server's CPU per move.
-            self.ws.protocol.send_binary(frame)
-            for data in self.ws.protocol.data_to_send():
-                self.ws.transport.write(data)
-            return
-        if self.queued + len(frame) > OUTBOX_BYTES:
-            self.drop()
-            return
-        self.outbox.append(frame)
-        self.queued += len(frame)
-        self.ready.set()
-
-    def _writes_at_once(self) -> bool:
-        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD."""
-        transport = self.ws.transport
-        return (
-            self.ws.protocol.state is State.OPEN
-            and transport is not None
-            and not transport.is_closing()
-            and transport.get_write_buffer_size() < WRITE_AHEAD
-        )
-
-    def drop(self) -> None:
-        """Cut off a reader too slow for its outbox: logged once, no closing handshake
-        (it would wait behind everything the reader does not read)."""
-        self.dropped = True
-        self.outbox.clear()
-        log.warning("%s reads too slowly; dropped", self.describe())
-        if self.on_drop is not None:
-            self.on_drop()
-        if self.ws.transport is not None:
-            self.ws.transport.abort()
-
-    async def pump(self) -> None:
-        while True:
-            while not self.outbox:
-                self.ready.clear()
-                await self.ready.wait()
-            frame = self.outbox.popleft()
-            await self.ws.send(frame)
-            self.queued -= len(frame)
-
-    def describe(self) -> str:
-        host, port = self.peer or ("?", 0)
-        via = f" for {self.claimed}" if self.claimed else ""  # a door's player
-        return f"{self.name or '?'}@{host}:{port}{via}"
 
 
 class GotherServer:
@@ -497,13 +318,14 @@ class GotherServer:
                 raise ProtocolError("bad_frame", "frames must be binary (msgpack)")
             raw = decode(frame)
             rid = request_id(raw)
-            request = validate_request(raw).to_wire()  # typed handlers: issue 20, under way
-            if request["t"] != "hello" and not conn.name:
+            request = validate_request(raw)
+            if not isinstance(request, rq.Hello) and not conn.name:
                 raise ProtocolError("hello_first", "say hello first")
-            cost = COSTS.get(request["t"])
+            cost = COSTS.get(type(request))
             if cost is not None and not conn.costly.allow(cost):
-                raise ProtocolError("rate_limited", f"too many {request['t']} requests: slow down")
-            HANDLERS[request["t"]](self, conn, request)
+                what = type(request).__struct_config__.tag
+                raise ProtocolError("rate_limited", f"too many {what} requests: slow down")
+            self.answer(conn, request)
         except (ProtocolError, MoveError) as exc:
             self.counters.count("errors")
             if exc.code != "rate_limited" or conn.refused <= self.config.burst:
@@ -530,33 +352,88 @@ class GotherServer:
 
     # -- requests --------------------------------------------------------------------------
 
-    def on_hello(self, conn: Connection, request: dict[str, Any]) -> None:
+    def answer(self, conn: Connection, request: rq.Request) -> None:
+        """Hand `request` to the handler of its type: one for each type of the protocol's
+        `Request` (mypy holds the match whole: a type added there and not here fails it)."""
+        match request:
+            case rq.Hello():
+                self.on_hello(conn, request)
+            case rq.Prove():
+                self.on_prove(conn, request)
+            case rq.List():
+                self.on_list(conn, request)
+            case rq.Create():
+                self.on_create(conn, request)
+            case rq.Join():
+                self.on_join(conn, request)
+            case rq.Resume():
+                self.on_resume(conn, request)
+            case rq.Watch():
+                self.on_watch(conn, request)
+            case rq.Start():
+                self.on_start(conn, request)
+            case rq.Play():
+                self.on_play(conn, request)
+            case rq.Chat():
+                self.on_chat(conn, request)
+            case rq.Hint():
+                self.on_hint(conn, request)
+            case rq.Leave():
+                self.on_leave(conn, request)
+            case rq.Rematch():
+                self.on_rematch(conn, request)
+            case rq.Pause():
+                self.on_pause(conn, request)
+            case rq.End():
+                self.on_end(conn, request)
+            case rq.Record():
+                self.on_record(conn, request)
+            case rq.Review():
+                self.on_review(conn, request)
+            case rq.PlayOn():
+                self.on_play_on(conn, request)
+            case rq.TournamentCreate():
+                self.on_tournament_create(conn, request)
+            case rq.TournamentJoin():
+                self.on_tournament_join(conn, request)
+            case rq.TournamentStart():
+                self.on_tournament_start(conn, request)
+            case rq.TournamentDrop():
+                self.on_tournament_drop(conn, request)
+            case rq.TournamentWatch():
+                self.on_tournament_watch(conn, request)
+            case rq.Standings():
+                self.on_standings(conn, request)
+            case _:
+                assert_never(request)
+
+    def on_hello(self, conn: Connection, request: rq.Hello) -> None:
         if conn.name:
             raise ProtocolError("bad_message", "hello: already said")
         if conn.bad_door is not None:  # a claim of an address this server's doors never made
             raise conn.bad_door
         right = self.config.password
         if right is not None:
-            given = request.get("password", "")
+            given = request.password or ""
             self._password(
                 conn,
                 self.server_guesses,
                 lambda: hmac.compare_digest(given.encode(), right.encode()),
                 "wrong password" if given else "this server needs a password",
             )
-        conn.name = request["name"]
-        conn.key = request.get("key")
+        conn.name = request.name
+        conn.key = request.key
         conn.challenge = None if conn.key is None else new_challenge()
         self.before_hello.release(conn)
-        welcome = server_messages.Welcome.of(SERVER_NAME, request.get("rid"), conn.challenge)
+        welcome = server_messages.Welcome.of(SERVER_NAME, request.rid, conn.challenge)
         conn.send(welcome)
 
-    def on_prove(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_prove(self, conn: Connection, request: rq.Prove) -> None:
         key, challenge = conn.key, conn.challenge
         if key is None or challenge is None:
             raise ProtocolError("bad_message", "prove: no key to prove (say it in hello, once)")
         conn.challenge = None  # one try a challenge: a forger cannot keep guessing
-        if not proves(key, challenge, request["signature"]):
+        if not proves(key, challenge, request.signature):
             raise ProtocolError(
                 "bad_signature", "that signature does not prove your key: you play anonymously"
             )
@@ -565,42 +442,39 @@ class GotherServer:
             server_messages.HeldSeat(table=table.id, seat=seat)
             for table, seat in self.lobby.held_by(conn.identity)
         )
-        conn.send(
-            server_messages.Proven(identity=conn.identity, seats=held, rid=request.get("rid"))
-        )
+        conn.send(server_messages.Proven(identity=conn.identity, seats=held, rid=request.rid))
 
-    def on_list(self, conn: Connection, request: dict[str, Any]) -> None:
-        offset = request.get("offset", 0)
-        rows, total = self.lobby.listing(offset)
+    def on_list(self, conn: Connection, request: rq.List) -> None:
+        rows, total = self.lobby.listing(request.offset)
         conn.send(
             server_messages.Tables(
-                tables=tuple(rows), offset=offset, total=total, rid=request.get("rid")
+                tables=tuple(rows), offset=request.offset, total=total, rid=request.rid
             )
         )
 
-    def on_create(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_create(self, conn: Connection, request: rq.Create) -> None:
         c = self.config
         self.lobby.check_quota(
             conn, conn.address_key, c.tables_per_connection, c.tables_per_address
         )
         table = self.lobby.create(request, conn, conn.address_key)
-        conn.send(server_messages.Created(table=table.id, rid=request.get("rid")))
+        conn.send(server_messages.Created(table=table.id, rid=request.rid))
 
-    def on_join(self, conn: Connection, request: dict[str, Any]) -> None:
-        table = self.lobby.find(request["table"])
+    def on_join(self, conn: Connection, request: rq.Join) -> None:
+        table = self.lobby.find(request.table)
         held = table.seat_of(conn)
         if held is not None:  # one connection, one seat: a second would be left away forever
             raise ProtocolError("seat_taken", f"you already sit at seat {held} of this table")
         mine = None if conn.identity is None else table.seat_for_identity(conn.identity)
         if mine is not None:  # this person's seat already: back in it, no token asked
-            self._resume(conn, table, mine, table.new_token(mine), request.get("rid"))
+            self._resume(conn, table, mine, table.new_token(mine), request.rid)
             return
-        self._table_password(conn, table, request.get("password"))
-        table.check_join(request.get("seat"))  # refused: no change
+        self._table_password(conn, table, request.password)
+        table.check_join(request.seat)  # refused: no change
         table.check_name(conn.name, conn)
         self.names.check(conn.name, conn.identity)
         self._check_seat_quota(conn)
-        self._sit(conn, table, request.get("seat"), request.get("rid"))
+        self._sit(conn, table, request.seat, request.rid)
 
     def _sit(self, conn: Connection, table: Table, seat: int | None, rid: int | None) -> None:
         """Seat `conn` at `table` (every check passed) and tell it, and everyone there."""
@@ -630,14 +504,15 @@ class GotherServer:
         self.after_change(table)
         self.lobby.start_if_full(table)
 
-    def on_resume(self, conn: Connection, request: dict[str, Any]) -> None:
-        token = request.get("token")
+    def on_resume(self, conn: Connection, request: rq.Resume) -> None:
+        token = request.token
         if token is not None:
             table, seat = self.lobby.find_seat(token)
         else:
-            table, seat = self._held_seat(conn, request["table"])
+            assert request.table is not None  # the one or the other (Resume.check)
+            table, seat = self._held_seat(conn, request.table)
             token = table.new_token(seat)
-        self._resume(conn, table, seat, token, request.get("rid"))
+        self._resume(conn, table, seat, token, request.rid)
 
     def _held_seat(self, conn: Connection, table_id: str) -> tuple[Table, int]:
         """The seat this connection's proven identity holds at `table_id`."""
@@ -679,76 +554,74 @@ class GotherServer:
                 replaced.ws.close(CLOSE_REPLACED, "seat resumed from another connection")
             )
 
-    def on_watch(self, conn: Connection, request: dict[str, Any]) -> None:
-        table = self.lobby.find(request["table"])
+    def on_watch(self, conn: Connection, request: rq.Watch) -> None:
+        table = self.lobby.find(request.table)
         policy = self.config.spectators
         if policy == "none":
             raise ProtocolError("no_spectators", "this server does not allow spectators")
         if table.password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
-            self._table_password(conn, table, request.get("password"))
+            self._table_password(conn, table, request.password)
         if table in (conn.watched, conn.seated):  # watched or played already: a no-op
-            conn.send(server_messages.Watching(table=table.id, cards=(), rid=request.get("rid")))
+            conn.send(server_messages.Watching(table=table.id, cards=(), rid=request.rid))
             return
         self._stop_watching(conn)  # one table watched at a time; a seat stays played
         conn.watched = table
         conn.at(table)
         conn.send(
-            server_messages.Watching(
-                table=table.id, cards=table.deck.catalogue(), rid=request.get("rid")
-            )
+            server_messages.Watching(table=table.id, cards=table.deck.catalogue(), rid=request.rid)
         )
         replay_chat(table, conn)
         tell_story(table, conn, SPECTATOR)
         table.watch(conn)
         show(table, conn)
 
-    def on_start(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_start(self, conn: Connection, request: rq.Start) -> None:
         table, _ = self._seated(conn, request)
         table.start()
-        self.after_change(table, conn, request.get("rid"))  # the starter's `state` is its reply
+        self.after_change(table, conn, request.rid)  # the starter's `state` is its reply
 
-    def on_move(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_play(self, conn: Connection, request: rq.Play) -> None:
         table, seat = self._seated(conn, request)
-        table.move(seat, request["move"])
+        table.move(seat, request.move)
         self.counters.count("moves")
-        self.after_change(table, conn, request.get("rid"))
+        self.after_change(table, conn, request.rid)
 
-    def on_hint(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_hint(self, conn: Connection, request: rq.Hint) -> None:
         table, seat = self._seated(conn, request)
-        self.hints.ask(table, seat, conn, request.get("rid"))  # answered when thought
+        self.hints.ask(table, seat, conn, request.rid)  # answered when thought
 
-    def on_chat(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_chat(self, conn: Connection, request: rq.Chat) -> None:
         table = self._present(conn, request, "join or watch a table to chat")
         if not conn.chat_limiter.allow():
             raise ProtocolError("rate_limited", "chatting too fast: wait a moment")
-        chat(table, conn, table.say(conn, request["text"]), request.get("rid"))  # its copy answers
+        chat(table, conn, table.say(conn, request.text), request.rid)  # its copy answers
 
-    def on_leave(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_leave(self, conn: Connection, request: rq.Leave) -> None:
         table = self._present(conn, request, "you are at no table")
         if table.leave(conn):  # StoreFailed: still seated, nothing changed
             self.after_change(table)
         conn.gone_from(table)
-        conn.send(server_messages.Left(table=table.id, rid=request.get("rid")))
+        conn.send(server_messages.Left(table=table.id, rid=request.rid))
 
-    def on_rematch(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_rematch(self, conn: Connection, request: rq.Rematch) -> None:
         table, seat = self._seated(conn, request)
         table.vote_rematch(seat)
-        self.after_change(table, conn, request.get("rid"))
+        self.after_change(table, conn, request.rid)
 
-    def on_pause(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_pause(self, conn: Connection, request: rq.Pause) -> None:
         table, seat = self._seated(conn, request)
-        table.vote_pause(seat, request["on"])
-        self.after_change(table, conn, request.get("rid"))
+        table.vote_pause(seat, request.on)
+        self.after_change(table, conn, request.rid)
 
-    def on_end(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_end(self, conn: Connection, request: rq.End) -> None:
         table, seat = self._seated(conn, request)
         if not table.vote_end(seat):
-            self.after_change(table, conn, request.get("rid"))
+            self.after_change(table, conn, request.rid)
             return
         try:
-            self.end_game(table, conn, request.get("rid"))
+            self.end_game(table, conn, request.rid)
         except StoreError as exc:
             raise ProtocolError("store_failed", f"the game cannot be ended now ({exc})") from None
 
@@ -764,41 +637,41 @@ class GotherServer:
         if tournament is not None:
             self.director.tell(tournament)
 
-    def on_record(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_record(self, conn: Connection, request: rq.Record) -> None:
         """A finished game's record, one part per request (server/tables/records.py)."""
         table_id, game_no = self._finished_game(conn, request)
-        part = request.get("part", 0)
-        rid, seat = request.get("rid"), request.get("seat")
-        conn.send(self.records.part(table_id, game_no, part, rid, conn.costly, seat))
+        part = self.records.part(
+            table_id, game_no, request.part, request.rid, conn.costly, request.seat
+        )
+        conn.send(part)
 
-    def on_review(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_review(self, conn: Connection, request: rq.Review) -> None:
         """A seat's decisions in a finished game, judged (server/tables/review.py): answered when
         thought. Whoever may see the game's record may see its reviews."""
         table_id, game_no = self._finished_game(conn, request)
-        self.reviews.ask(table_id, game_no, request["seat"], conn, request.get("rid"))
+        self.reviews.ask(table_id, game_no, request.seat, conn, request.rid)
 
-    def on_play_on(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_play_on(self, conn: Connection, request: rq.PlayOn) -> None:
         """A new table of the asker's, its game played on from a turn of a finished game as a
         seat knew it (server/tables/play_on.py): answered with `joined` once the start is sampled.
         Whoever may see the game's record may play on from it; quotas as for `create`."""
         table_id, game_no = self._finished_game(conn, request)
         self._check_room_to_play_on(conn)
-        bot_kind = kind_of(request.get("bot", self.store.table(table_id).bot_kind))
-        rid = request.get("rid")
+        bot_kind = kind_of(request.bot or self.store.table(table_id).bot_kind)
 
         def seat_there(source: TableRecord, seat: int, start: Start, seed: int) -> None:
             if conn.ws.state is not State.OPEN:
                 return  # gone while it was thought: no table for someone not here
             self._check_room_to_play_on(conn)  # again: a table may have been made meanwhile
             table = self.lobby.play_on(
-                source, request["turn"], start, seed, bot_kind, conn, conn.address_key
+                source, request.turn, start, seed, bot_kind, conn, conn.address_key
             )
-            self._sit(conn, table, seat, rid)
+            self._sit(conn, table, seat, request.rid)
             table.start()  # bots take the other seats; the game begins at its start
             self.after_change(table)
 
         self.play_ons.ask(
-            table_id, game_no, request["seat"], request["turn"], conn, rid, seat_there
+            table_id, game_no, request.seat, request.turn, conn, request.rid, seat_there
         )
 
     def _check_room_to_play_on(self, conn: Connection) -> None:
@@ -812,13 +685,13 @@ class GotherServer:
 
     # -- tournaments (server/tournament/) ---------------------------------------------------
 
-    def on_tournament_create(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_tournament_create(self, conn: Connection, request: rq.TournamentCreate) -> None:
         right = self.config.tournament_password
         if right is None:
             raise ProtocolError(
                 "no_tournaments", "this server runs no tournaments (its host has not allowed any)"
             )
-        given = request.get("password", "")
+        given = request.password or ""
         self._password(
             conn,
             self.server_guesses,
@@ -826,32 +699,32 @@ class GotherServer:
             "creating a tournament needs the host's password for it",
         )
         tournament = self.director.create(conn, request)
-        conn.send(self.director.message(tournament, request.get("rid")))
+        conn.send(self.director.message(tournament, request.rid))
 
-    def on_tournament_join(self, conn: Connection, request: dict[str, Any]) -> None:
-        tournament = self.director.find(request["tournament"])
+    def on_tournament_join(self, conn: Connection, request: rq.TournamentJoin) -> None:
+        tournament = self.director.find(request.tournament)
         self.names.check(conn.name, conn.identity)  # its player sits under the name
         self.director.register(tournament, conn)
         if conn.identity is not None:  # the name a restart shows for them
             self.names.use(conn.name, conn.identity)
-        self.director.tell(tournament, conn, request.get("rid"))
+        self.director.tell(tournament, conn, request.rid)
 
-    def on_tournament_start(self, conn: Connection, request: dict[str, Any]) -> None:
-        tournament = self.director.find(request["tournament"])
-        self.director.start(tournament, conn, request.get("rid"))  # answered once seated
+    def on_tournament_start(self, conn: Connection, request: rq.TournamentStart) -> None:
+        tournament = self.director.find(request.tournament)
+        self.director.start(tournament, conn, request.rid)  # answered once seated
 
-    def on_tournament_drop(self, conn: Connection, request: dict[str, Any]) -> None:
-        tournament = self.director.find(request["tournament"])
+    def on_tournament_drop(self, conn: Connection, request: rq.TournamentDrop) -> None:
+        tournament = self.director.find(request.tournament)
         left = self.director.drop(tournament, conn)
         if left is not None:  # a bot plays the seat on: everyone there hears it
             conn.gone_from(left)
             self.after_change(left)
-        self.director.tell(tournament, conn, request.get("rid"))
+        self.director.tell(tournament, conn, request.rid)
 
-    def on_tournament_watch(self, conn: Connection, request: dict[str, Any]) -> None:
-        tournament = self.director.find(request["tournament"])
+    def on_tournament_watch(self, conn: Connection, request: rq.TournamentWatch) -> None:
+        tournament = self.director.find(request.tournament)
         tournament.watchers.add(conn)
-        conn.send(self.director.message(tournament, request.get("rid")))
+        conn.send(self.director.message(tournament, request.rid))
 
     def _seat_for_tournament(self, peer: Peer, table: Table, seat: int, token: str) -> None:
         """The director seated a connected player: they move to that table, told its seat."""
@@ -868,9 +741,9 @@ class GotherServer:
             )
         )
 
-    def on_standings(self, conn: Connection, request: dict[str, Any]) -> None:
+    def on_standings(self, conn: Connection, request: rq.Standings) -> None:
         """A page of the host's standings (server/ratings/), once they are rebuilt."""
-        offset, rid = request.get("offset", 0), request.get("rid")
+        offset, rid = request.offset, request.rid
         if not self.standings.rebuilding:
             conn.send(self.standings.page(offset, rid))
             return
@@ -917,16 +790,16 @@ class GotherServer:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _finished_game(self, conn: Connection, request: dict[str, Any]) -> tuple[str, int]:
+    def _finished_game(self, conn: Connection, request: rq.Finished) -> tuple[str, int]:
         """(table, game) of a request about a finished game (`record`, `review`, `play_on`),
         once the asker may see it: at the table, or as a record may be seen; the table's
         newest game when none is named."""
-        table_id = request["table"]
+        table_id = request.table
         self.lobby.check_not_broken(table_id)  # its rows cannot be read: nor its records
         live = self.lobby.tables.get(table_id)
         if live is None or live not in (conn.seated, conn.watched):
-            self._check_may_see(conn, table_id, request.get("password"))
-        game_no = request.get("game")
+            self._check_may_see(conn, table_id, request.password)
+        game_no = request.game
         if game_no is None:
             game_no = live.game_no if live is not None else self.store.table(table_id).game_no
         return table_id, game_no
@@ -965,22 +838,22 @@ class GotherServer:
         if sum(h.address == conn.address_key for h in held) >= self.config.seats_per_address:
             raise ProtocolError("too_many_seats", "your address holds enough seats")
 
-    def _seated(self, conn: Connection, request: dict[str, Any]) -> tuple[Table, int]:
+    def _seated(self, conn: Connection, request: rq.AtTable) -> tuple[Table, int]:
         """The table and seat a seat's request acts on: the table it names, else the one
         where this connection plays its seat (whatever it watches meanwhile)."""
         table = conn.seated
         seat = None if table is None else table.seat_of(conn)
-        named = request.get("table")
+        named = request.table
         if named is not None and (table is None or table.id != named):
             raise ProtocolError("not_seated", f"you hold no seat at table {named!r}")
         if table is None or seat is None:
             raise ProtocolError("not_seated", "you hold no seat: join a table first")
         return table, seat
 
-    def _present(self, conn: Connection, request: dict[str, Any], nowhere: str) -> Table:
+    def _present(self, conn: Connection, request: rq.AtTable, nowhere: str) -> Table:
         """The table a `chat` or `leave` acts on: the one it names (played or watched),
         else the one this connection joined, resumed or watched last."""
-        named = request.get("table")
+        named = request.table
         if named is None:
             if conn.last is None:
                 raise ProtocolError("not_seated", nowhere)
@@ -1018,86 +891,3 @@ def _peek_rid(frame: bytes | str) -> int | None:
         return request_id(decode(frame))
     except ProtocolError:
         return None
-
-
-# Request type -> GotherServer.on_<type>.
-HANDLERS: dict[str, Callable[[GotherServer, Connection, dict[str, Any]], None]] = {
-    name: getattr(GotherServer, f"on_{name}")
-    for name in (
-        "hello",
-        "prove",
-        "list",
-        "create",
-        "join",
-        "resume",
-        "watch",
-        "start",
-        "move",
-        "chat",
-        "hint",
-        "leave",
-        "rematch",
-        "pause",
-        "end",
-        "record",
-        "review",
-        "play_on",
-        "tournament_create",
-        "tournament_join",
-        "tournament_start",
-        "tournament_drop",
-        "tournament_watch",
-        "standings",
-    )
-}
-
-
-async def run(config: ServerConfig, ready: Callable[[GotherServer], None] | None = None) -> None:
-    """Serve until SIGINT or SIGTERM, then stop the doors, close connections (1012) and
-    flush the database."""
-    server = GotherServer(config)
-    await server.start()
-    server.searches.spawn_all()  # a host's first hint need not wait for a worker to start
-    # each door in a process of its own, kept running: whatever befalls it stays there
-    doors = [supervised(spec) for spec in door_specs(config, server)]
-    for door in doors:
-        door.run()
-    try:
-        announcer = await announce(config.host, server.port, bool(config.certfile), config.announce)
-    except OSError as exc:  # no multicast on this interface…: serve anyway
-        log.warning("cannot announce on the LAN: %s", exc)
-        announcer = None
-    if ready is not None:
-        ready(server)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        if announcer is not None:
-            await announcer.close()
-        await asyncio.gather(*(door.stop() for door in doors))
-        await server.close()
-
-
-def door_specs(config: ServerConfig, server: GotherServer) -> list[DoorSpec]:
-    """The doors `config` asks for, in front of `server`: they dial it where it listens,
-    and trust exactly its own certificate."""
-    pin = certificate_fingerprint(config.certfile) if config.certfile else None
-    url = own_url(config.host, server.port, config.certfile is not None)
-    return [
-        DoorSpec(
-            options,
-            config.host,
-            url,
-            server.door_key.text,
-            config.password,
-            pin,
-            config.certfile,
-            config.keyfile,
-        )
-        for options in (config.ssh, config.web)
-        if options is not None
-    ]

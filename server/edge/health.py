@@ -11,9 +11,9 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Sized
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
@@ -50,32 +50,50 @@ class Watched(Protocol):
     def pending(self) -> int: ...
 
 
-def figures(server: Watched) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Figures:
+    """A server's figures now, field by field as `/healthz` answers them."""
+
+    status: Literal["ok", "degraded"]  # degraded: a table cannot write
+    uptime: int  # seconds
+    connections: int
+    waiting_hello: int
+    tables: int
+    games: int  # in play
+    paused: int
+    stopped: int
+    broken: int
+    moves: int  # since the server started, as the three below
+    errors: int
+    dropped: int  # slow readers
+
+
+def figures(server: Watched) -> Figures:
     tables = list(server.lobby.tables.values())
     in_play = [t for t in tables if t.game is not None and not t.game.over]
-    return {
-        "status": "ok" if not any(t.stopped for t in tables) else "degraded",
-        "uptime": round(time.monotonic() - server.counters.started),
-        "connections": len(server.connections),
-        "waiting_hello": server.pending,
-        "tables": len(tables),
-        "games": len(in_play),
-        "paused": sum(t.paused_at is not None for t in in_play),
-        "stopped": sum(t.stopped is not None for t in tables),
-        "broken": len(server.lobby.broken),
-        "moves": server.counters.events["moves"],
-        "errors": server.counters.events["errors"],
-        "dropped": server.counters.events["dropped"],
-    }
+    return Figures(
+        status="ok" if not any(t.stopped for t in tables) else "degraded",
+        uptime=round(time.monotonic() - server.counters.started),
+        connections=len(server.connections),
+        waiting_hello=server.pending,
+        tables=len(tables),
+        games=len(in_play),
+        paused=sum(t.paused_at is not None for t in in_play),
+        stopped=sum(t.stopped is not None for t in tables),
+        broken=len(server.lobby.broken),
+        moves=server.counters.events["moves"],
+        errors=server.counters.events["errors"],
+        dropped=server.counters.events["dropped"],
+    )
 
 
 def stats_line(server: Watched) -> str:
     f = figures(server)
     return (
-        f"stats: {f['connections']} connections ({f['waiting_hello']} before hello),"
-        f" {f['tables']} tables ({f['games']} games in play, {f['paused']} paused,"
-        f" {f['stopped']} stopped, {f['broken']} broken), {f['moves']} moves,"
-        f" {f['errors']} errors, {f['dropped']} slow readers dropped"
+        f"stats: {f.connections} connections ({f.waiting_hello} before hello),"
+        f" {f.tables} tables ({f.games} games in play, {f.paused} paused,"
+        f" {f.stopped} stopped, {f.broken} broken), {f.moves} moves,"
+        f" {f.errors} errors, {f.dropped} slow readers dropped"
     )
 
 
@@ -85,7 +103,7 @@ def healthz(server: Watched, connection: ServerConnection, request: Request) -> 
     if request.path != "/healthz":
         return None
     f = figures(server)
-    status = HTTPStatus.OK if f["status"] == "ok" else HTTPStatus.SERVICE_UNAVAILABLE
-    response = connection.respond(status, json.dumps(f) + "\n")
+    status = HTTPStatus.OK if f.status == "ok" else HTTPStatus.SERVICE_UNAVAILABLE
+    response = connection.respond(status, json.dumps(asdict(f)) + "\n")
     response.headers["Content-Type"] = "application/json"
     return response

@@ -79,6 +79,7 @@ class AcceptLog:
         self.last = -ACCEPT_LOG_EVERY
         self.quiet = 0  # failures not logged since the last line
 
+    # `context` is asyncio's: a map of whatever the loop reports (message, exception, …).
     def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         if not str(context.get("message", "")).startswith("socket.accept() out of"):
             loop.default_exception_handler(context)

@@ -1,10 +1,11 @@
 """The pure rules engine of Gother Than Thou: no I/O, no asyncio, deterministic.
 
-Its events, legal choices and views are the protocol's types (`protocol.view`): what the
-engine records is what the wire carries.
+Its moves, events, legal choices and views are the protocol's types (`protocol.moves`,
+`protocol.view`): what the engine records is what the wire carries.
 """
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 from protocol.view import (
     Card,
     Drew,
@@ -28,7 +29,7 @@ from protocol.view import (
 
 from .cards import Deck, DeckError, default_deck, default_deck_text, load_deck, parse_deck
 from .legal import legal
-from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError, move_from_wire
+from .moves import MoveError, Played
 from .start import Start
 from .state import Game, Phase, dealer_for
 from .view import REFEREE, SPECTATOR, Viewer, story, view
@@ -61,6 +62,7 @@ __all__ = [
     "MoveError",
     "Phase",
     "Placed",
+    "Played",
     "Player",
     "Reshuffled",
     "Start",
@@ -74,7 +76,6 @@ __all__ = [
     "default_deck_text",
     "legal",
     "load_deck",
-    "move_from_wire",
     "parse_deck",
     "story",
     "view",

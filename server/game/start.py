@@ -1,9 +1,10 @@
 """Where a game begins when it is not dealt from its seed: a position (Principle 3).
 
 A played-on game (issue 22 §3) starts from a position sampled from one seat's knowledge at a
-turn of a finished game. It is stored as this value beside the game's seed, and its moves
-replay from it exactly as a dealt game's replay from the deal: the game is then (deck,
-variants, seed, start, ordered moves). Pure data, no rules: `Game.new` sets it up.
+turn of a finished game. It is stored as this value beside the game's seed (JSON of its
+fields, read back by `from_json`), and its moves replay from it exactly as a dealt game's
+replay from the deal: the game is then (deck, variants, seed, start, ordered moves). Pure
+data, no rules: `Game.new` sets it up.
 """
 
 from __future__ import annotations
@@ -57,21 +58,6 @@ class Start:
     @property
     def players(self) -> int:
         return len(self.hands)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hands": [list(h) for h in self.hands],
-            "fates": [list(f) for f in self.fates],
-            "draw_pile": list(self.draw_pile),
-            "discard": list(self.discard),
-            "known": [list(k) for k in self.known],
-            "turn": self.turn,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "round": self.round,
-            "draw_pool": None if self.draw_pool is None else list(self.draw_pool),
-            "pool_draws": list(self.pool_draws),
-        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Start:

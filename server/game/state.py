@@ -3,13 +3,13 @@ played (R3-R15, H1, H2).
 
 A game is (deck, variants, seed, ordered moves): `Game.new` deals from the seed and
 `Game.replay` rebuilds any position by applying the recorded moves again. `apply` verifies a
-typed Move, makes it, records it, runs the game on to the next decision and returns the
-events it caused. Pure: no I/O, no clocks, no asyncio.
+seat's move (the protocol's typed value), makes it, records it, runs the game on to the next
+decision and returns the events it caused. Pure: no I/O, no clocks, no asyncio.
 
 A turn, section by section below: R10 Fate discard -> R11 distribute -> R12/R14 draw (and
 reshuffle) -> R13 discard down -> R15/H1 end of turn (a win, the round cap, or the next
 seat). Each step has its `verify_…` (raises MoveError with the reason) and its applier;
-`can(move)` is `verify` as a bool. A step that asks nothing of anyone (an empty Fate pile,
+`can(seat, move)` is `verify` as a bool. A step that asks nothing of anyone (an empty Fate pile,
 an empty hand, a full hand) is passed through at once by `_settle`. Who must discard down
 (R13, and at once under `overflow = "immediate"`) is one predicate, `must_discard_down`,
 derived from the hands, never stored, so it cannot go stale.
@@ -18,10 +18,11 @@ derived from the hands, never stored, so it cannot go stale.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 from protocol.view import (
     Drew,
     Event,
@@ -36,7 +37,7 @@ from protocol.view import (
 )
 
 from .cards import Deck
-from .moves import DiscardFate, DiscardHand, Distribute, Draw, Move, MoveError
+from .moves import MoveError, Played
 from .start import Start
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
@@ -88,7 +89,7 @@ class Game:
         self.phase: Phase = "discard_fate"
         self.winners: tuple[int, ...] | None = None
         self.end_reason: Literal["goth", "round_cap"] | None = None
-        self.moves: list[Move] = []
+        self.moves: list[Played] = []
         self.events: list[Event] = []
 
     # -- construction (R3, R4; Principle 3) ----------------------------------------------
@@ -145,15 +146,15 @@ class Game:
         deck: Deck,
         players: int,
         seed: int,
-        moves: Iterable[Move],
+        moves: Iterable[Played],
         variants: Variants | None = None,
         dealer: int = 0,
         start: Start | None = None,
     ) -> Game:
         """Principle 3: the same seed (and start) and the same moves rebuild the same state."""
         game = cls.new(deck, players, seed, variants, dealer, start)
-        for move in moves:
-            game.apply(move)
+        for seat, move in moves:
+            game.apply(seat, move)
         return game
 
     @classmethod
@@ -228,49 +229,50 @@ class Game:
         pending = self.discarding_down()
         return self.turn if pending is None else pending
 
-    def verify(self, move: Move) -> None:
-        """Raise MoveError, with the reason, unless `move` may be made now."""
+    def verify(self, seat: int, move: Move) -> None:
+        """Raise MoveError, with the reason, unless `seat` may make `move` now."""
         # Dispatched on the exact type: a match statement costs several times as much here.
         if type(move) is DiscardFate:
-            self.verify_discard_fate(move.seat, move.card)
+            self.verify_discard_fate(seat, move.card)
         elif type(move) is Distribute:
-            self.verify_distribute(move.seat, move.give)
+            self.verify_distribute(seat, move.give)
         elif type(move) is Draw:
-            self.verify_draw(move.seat, move.source, move.card)
+            self.verify_draw(seat, move.source, move.card)
         elif type(move) is DiscardHand:
-            self.verify_discard_hand(move.seat, move.card)
+            self.verify_discard_hand(seat, move.card)
         else:
             raise MoveError("illegal_move", f"not a move: {move!r}")
 
-    def can(self, move: Move) -> bool:
+    def can(self, seat: int, move: Move) -> bool:
         """`verify` as a bool."""
         try:
-            self.verify(move)
+            self.verify(seat, move)
         except MoveError:
             return False
         return True
 
-    def apply(self, move: Move) -> list[Event]:
-        """Verify, then make the move, record it, and run the game on to the next decision.
-        Returns the events this caused, in order (a refused move changes nothing)."""
-        first = len(self.events)
+    def apply(
+        self, seat: int, move: Move, first: Callable[[], object] | None = None
+    ) -> list[Event]:
+        """Verify `seat`'s move, then make it, record it, and run the game on to the next
+        decision. Returns the events this caused, in order (a refused move changes nothing).
+        `first` runs once the move is verified, before it is made, and may refuse it by
+        raising: a table's write of the move to its store (Principle 6)."""
+        self.verify(seat, move)
+        if first is not None:
+            first()
+        events = len(self.events)
         if type(move) is DiscardFate:  # by exact type, as in verify()
-            self.verify_discard_fate(move.seat, move.card)
-            self._discard_fate(move.seat, move.card)
+            self._discard_fate(seat, move.card)
         elif type(move) is Distribute:
-            self.verify_distribute(move.seat, move.give)
-            self._distribute(move.seat, move.give)
+            self._distribute(seat, move.give)
         elif type(move) is Draw:
-            self.verify_draw(move.seat, move.source, move.card)
-            self._draw(move.seat, move.source, move.card)
+            self._draw(seat, move.source, move.card)
         elif type(move) is DiscardHand:
-            self.verify_discard_hand(move.seat, move.card)
-            self._discard_hand(move.seat, move.card)
-        else:
-            raise MoveError("illegal_move", f"not a move: {move!r}")
-        self.moves.append(move)
+            self._discard_hand(seat, move.card)
+        self.moves.append(Played(seat, move))
         self._settle()
-        return self.events[first:]
+        return self.events[events:]
 
     def _verify_turn(self, seat: int, step: Phase | None) -> None:
         """The game goes on and it is `seat`'s decision; for the steps of R10-R12 (`step`),

@@ -10,23 +10,12 @@ replayed, is left out and logged: one bad row does not cost a host its standings
 
 from __future__ import annotations
 
-import json
 import logging
 import pickle
 import sys
 from pathlib import Path
 
-from protocol import ProtocolError
-from server.game import (
-    DeckError,
-    Game,
-    MoveError,
-    Start,
-    Variants,
-    dealer_for,
-    move_from_wire,
-    parse_deck,
-)
+from server.game import DeckError, Game, MoveError, dealer_for, parse_deck
 from server.ratings.identity import player_id
 from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.standings import Standings
@@ -39,7 +28,7 @@ def outcomes(store: Store) -> list[Outcome]:
     read = []
     for table, game, text in store.outcomes():
         try:
-            read.append(Outcome.from_json(table, game, json.loads(text)))
+            read.append(Outcome.from_json(table, game, text))
         except (ValueError, TypeError, KeyError) as exc:
             log.error("game %d of table %s: its outcome cannot be read (%r)", game, table, exc)
     return read
@@ -53,17 +42,16 @@ def replayed(store: Store) -> list[Outcome]:
             record = store.table(table_id)
             seed, moves = store.game(table_id, game_no)
             assert seed is not None  # the games row holds it
-            start = store.start(table_id, game_no)
             game = Game.replay(
                 parse_deck(record.deck_toml, record.deck_name),
                 record.seats,
                 seed,
-                (move_from_wire(seat, move) for seat, move in moves),
-                Variants.from_wire(record.variants),
+                moves,
+                record.variants,
                 dealer_for(game_no, record.seats),
-                None if start is None else Start.from_json(start),
+                store.start(table_id, game_no),
             )
-        except (ValueError, TypeError, KeyError, DeckError, MoveError, ProtocolError) as exc:
+        except (ValueError, TypeError, KeyError, DeckError, MoveError) as exc:
             log.error("game %d of table %s cannot be replayed (%r)", game_no, table_id, exc)
             continue
         if game.winners is None:

@@ -14,20 +14,19 @@ from __future__ import annotations
 
 from typing import NewType
 
-from protocol.constants import DIFFICULTIES
+from protocol.constants import PLAYERS_WORD
 
 PlayerId = NewType("PlayerId", str)
 
 BOT = "bot:"
 NAME = "name:"
 ID = "id:"
-_DIFFICULTY_OF = {kind: difficulty for difficulty, kind in DIFFICULTIES.items()}
 
 
 def player_id(name: str, bot_kind: str | None, identity: str | None = None) -> PlayerId:
     """The player of a seat: its bot's reference, else its proven identity, else its name."""
     if bot_kind is not None:
-        return PlayerId(BOT + _DIFFICULTY_OF.get(bot_kind, bot_kind))
+        return PlayerId(BOT + PLAYERS_WORD.get(bot_kind, bot_kind))
     if identity is not None:
         return PlayerId(ID + identity)
     return PlayerId(NAME + name)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+import msgspec
 
 from server.ratings.identity import PlayerId, shown
 
@@ -41,25 +42,42 @@ class Outcome:
         order = [(seat not in self.winners, -s.goth) for seat, s in enumerate(self.seats)]
         return tuple(1 + sum(other < mine for other in order) for mine in order)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
         """What the store keeps in `games.outcome` (the table and game are its row's key)."""
-        return {
-            "finished": self.finished,
-            "winners": list(self.winners),
-            "seats": [[s.player, s.goth, s.share, s.name] for s in self.seats],
-        }
+        seats = tuple(_Seat(s.player, s.goth, s.share, s.name) for s in self.seats)
+        return msgspec.json.encode(_Stored(self.finished, self.winners, seats)).decode()
 
     @classmethod
-    def from_json(cls, table: str, game: int, data: dict[str, Any]) -> Outcome:
-        seats = tuple(_seat(*seat) for seat in data["seats"])
-        winners = tuple(int(seat) for seat in data["winners"])
-        return cls(table, game, str(data["finished"]), seats, winners)
+    def from_json(cls, table: str, game: int, text: str | bytes) -> Outcome:
+        """The outcome `to_json` stored; ValueError (msgspec's) naming what is wrong."""
+        stored = msgspec.json.decode(text, type=_Stored)
+        seats = tuple(
+            SeatResult(
+                PlayerId(s.player),
+                s.goth,
+                s.share,
+                shown(PlayerId(s.player)) if s.name is None else s.name,
+            )
+            for s in stored.seats
+        )
+        return cls(table, game, stored.finished, seats, stored.winners)
 
 
-def _seat(player: Any, goth: Any, share: Any, name: Any = None) -> SeatResult:
-    """One stored seat (one stored before names were kept shows the player's own)."""
-    who = PlayerId(str(player))
-    return SeatResult(who, int(goth), float(share), str(name) if name is not None else shown(who))
+class _Seat(msgspec.Struct, array_like=True, frozen=True):
+    """A stored seat: `[player, goth, share, name]`."""
+
+    player: str
+    goth: int
+    share: float
+    name: str | None = None  # stored before names were kept: the player's own is shown
+
+
+class _Stored(msgspec.Struct, frozen=True):
+    """`games.outcome`, as JSON."""
+
+    finished: str
+    winners: tuple[int, ...]
+    seats: tuple[_Seat, ...]
 
 
 def turn_share(movers: Sequence[tuple[int, bool]], seat: int) -> float:

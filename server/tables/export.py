@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
 
-import msgpack
+import msgspec
 
-from protocol.view import SeatInfo, TableInfo
+from protocol.view import Card, SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
     Deck,
     Game,
+    Played,
     Start,
     Variants,
     Viewer,
     dealer_for,
-    move_from_wire,
     parse_deck,
     view,
 )
@@ -35,9 +34,34 @@ class ExportError(LookupError):
     pass
 
 
+class RecordTable(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    deck: str
+
+
+class GameRecord(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A game's record, field by field as `gother replay` and a `record` reply read it."""
+
+    record: int  # RECORD_VERSION
+    table: RecordTable
+    variants: Variants
+    players: tuple[str, ...]
+    cards: tuple[Card, ...]
+    seed: int
+    game: int
+    moves: tuple[Played, ...]  # each [seat, move]
+    chat: tuple[tuple[str, str], ...]  # (sender, text)
+    ended: str | None  # "abandoned" when the players ended it; always there, nil or not
+    views: tuple[View, ...]  # the referee's, after the deal and after every move
+    start: Start | None = None  # a played-on game's: where it began (not at a deal)
+    seat: int | None = None  # with `seen`: that seat's own views, for its replay
+    seen: tuple[View, ...] | None = None
+
+
 def game_record(
     store: Store, table_id: str, game_no: int | None = None, seat: int | None = None
-) -> dict[str, Any]:
+) -> GameRecord:
     """The record of one game of a table, live or archived (its current game by default);
     with `seat`, also `seen`: that seat's own view after the deal and after every move, for a
     replay that shows the game as that seat saw it (a client never runs the engine)."""
@@ -48,36 +72,32 @@ def game_record(
         game_no = record.game_no if game_no is None else game_no
         seed, moves = store.game(table_id, game_no)
         start = store.start(table_id, game_no)
-        begun = None if start is None else Start.from_json(start)
-    except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+    except (ValueError, TypeError, KeyError) as exc:
         raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
     if seed is None:
         raise ExportError(f"table {table_id!r} has no game {game_no}")
     if seat is not None and not 0 <= seat < record.seats:
         raise ExportError(f"table {table_id!r} has only {record.seats} seats")
     deck = parse_deck(record.deck_toml, record.deck_name)
-    names = {s.seat: s.name for s in record.seat_records}
-    players = [names.get(seat, f"Seat {seat}") for seat in range(record.seats)]
+    players = record.players()
     viewers: tuple[Viewer, ...] = (REFEREE,) if seat is None else (REFEREE, seat)
-    views = replay_views(record, game_no, deck, seed, moves, players, viewers, begun)
-    built = {
-        "record": RECORD_VERSION,
-        "table": {"id": record.id, "name": record.name, "deck": record.deck_name},
-        "variants": record.variants,
-        "players": players,
-        "cards": [card.to_wire() for card in deck.catalogue()],
-        "seed": seed,
-        "game": game_no,
-        "moves": [[seat, move] for seat, move in moves],
-        "chat": [[line.sender, line.text] for line in record.chat],
-        "ended": store.ended(table_id, game_no),  # "abandoned" when the players ended it
-        "views": views[REFEREE],
-    }
-    if start is not None:  # a played-on game: where it began (a dealt game's record is as it was)
-        built["start"] = start
-    if seat is not None:
-        built |= {"seat": seat, "seen": views[seat]}
-    return built
+    views = replay_views(record, game_no, deck, seed, moves, players, viewers, start)
+    return GameRecord(
+        record=RECORD_VERSION,
+        table=RecordTable(record.id, record.name, record.deck_name),
+        variants=record.variants,
+        players=players,
+        cards=deck.catalogue(),
+        seed=seed,
+        game=game_no,
+        moves=tuple(moves),
+        chat=tuple((line.sender, line.text) for line in record.chat),
+        ended=store.ended(table_id, game_no),
+        views=views[REFEREE],
+        start=start,
+        seat=seat,
+        seen=None if seat is None else views[seat],
+    )
 
 
 def replay_views(
@@ -85,19 +105,18 @@ def replay_views(
     game_no: int,
     deck: Deck,
     seed: int,
-    moves: list[tuple[int, dict[str, Any]]],
-    players: list[str],
+    moves: list[Played],
+    players: tuple[str, ...],
     viewers: tuple[Viewer, ...] = (REFEREE,),
     start: Start | None = None,
-) -> dict[Viewer, list[dict[str, Any]]]:
+) -> dict[Viewer, tuple[View, ...]]:
     """Each viewer's view after the deal and after every move (the referee's sees every
     card): a replay viewer steps through these without knowing any rule (the client never
     runs the engine). A seat's are the views it was sent live, but for the lobby facts."""
-    variants = Variants.from_wire(record.variants)
     dealer = dealer_for(game_no, record.seats)
-    game = Game.new(deck, record.seats, seed, variants, dealer, start)
+    game = Game.new(deck, record.seats, seed, record.variants, dealer, start)
     table = TableInfo(
-        variants=variants,
+        variants=record.variants,
         id=record.id,
         name=record.name,
         deck=record.deck_name,
@@ -110,18 +129,17 @@ def replay_views(
         SeatInfo(i, name, bot=False, connected=True, covered=False, rematch=False)
         for i, name in enumerate(players)
     )
-
-    views: dict[Viewer, list[dict[str, Any]]] = {viewer: [] for viewer in viewers}
+    views: dict[Viewer, list[View]] = {viewer: [] for viewer in viewers}
 
     def look() -> None:
         for viewer, seen in views.items():
-            seen.append(view(game, viewer, table=table, seats=seats).to_wire())
+            seen.append(view(game, viewer, table=table, seats=seats))
 
     look()
     for seat, move in moves:
-        game.apply(move_from_wire(seat, move))
+        game.apply(seat, move)
         look()
-    return views
+    return {viewer: tuple(seen) for viewer, seen in views.items()}
 
 
 def export_game(db: str, table_id: str, path: str | Path, game_no: int | None = None) -> int:
@@ -137,7 +155,7 @@ def export_game(db: str, table_id: str, path: str | Path, game_no: int | None = 
     except sqlite3.Error as exc:
         raise ExportError(f"{db} is not a readable game database ({exc})") from None
     try:
-        Path(path).write_bytes(msgpack.packb(record))
+        Path(path).write_bytes(msgspec.msgpack.encode(record))
     except OSError as exc:
         raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return len(record["moves"])
+    return len(record.moves)

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-import msgspec
-
 from protocol import ProtocolError, server_messages
-from protocol.moves import Move
 from server.bots.advise import Advice
 from server.bots.jobs import HintSearch
 from server.game import Game, View, view
@@ -80,9 +77,7 @@ class Hints:
                 )
             )
             return
-        # the engine's move as the protocol's (issue 20, under way)
-        move = msgspec.convert(advice.move.to_wire(), Move)
-        peer.send(server_messages.Hint(move=move, reason=advice.reason, rid=rid))
+        peer.send(server_messages.Hint(move=advice.move, reason=advice.reason, rid=rid))
 
     def close(self) -> None:
         for task in self.thinking.values():

@@ -16,23 +16,22 @@ import secrets
 import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import LIST_PAGE, NAME_MAX
+from protocol import requests as rq
+from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX
 from protocol.view import ClockRule
-from server.bots.registry import kind_of
+from server.bots.registry import BotKind, kind_of
 from server.game import (
     Deck,
     DeckError,
     Game,
-    Move,
     MoveError,
+    Played,
     Start,
     Variants,
     dealer_for,
     default_deck_text,
-    move_from_wire,
     parse_deck,
 )
 from server.tables.passwords import hash_password
@@ -109,29 +108,26 @@ class Lobby:
                 "too_many_tables", f"one address may keep at most {per_address} tables open"
             )
 
-    def create(self, request: dict[str, Any], owner: object = None, address: str = "") -> Table:
-        """A new table from a validated `create` request; bot seats are filled at once, and
-        a table of bots only starts at once (a show for spectators)."""
+    def create(self, request: rq.Create, owner: object = None, address: str = "") -> Table:
+        """A new table from a `create` request; bot seats are filled at once, and a table of
+        bots only starts at once (a show for spectators)."""
         self._check_room()
-        variants = Variants.from_wire(request.get("variants"))
-        deck_name = request.get("deck", DEFAULT_DECK)
-        deck_toml = self._deck_text(deck_name, request["seats"])
-        clock = request.get("clock")
+        deck_name = request.deck or DEFAULT_DECK
         record = TableRecord(
             id=self._new_id(),
-            name=request["name"],
-            seats=request["seats"],
-            bot_kind=request.get("bot", "heuristic"),
-            variants=variants.to_wire(),
+            name=request.name,
+            seats=request.seats,
+            bot_kind=request.bot or DEFAULT_BOT,
+            variants=request.variants or Variants(),
             deck_name=deck_name,
-            deck_toml=deck_toml,
-            password_hash=hash_password(request["password"]) if "password" in request else None,
-            clock=clock,
+            deck_toml=self._deck_text(deck_name, request.seats),
+            password_hash=None if request.password is None else hash_password(request.password),
+            clock=request.clock,
         )
         table = self._open(record, owner, address)
         # if the bots cannot be stored, the table exists, stopped until a write lands
         with contextlib.suppress(StoreFailed):
-            table.add_bots(request["bots"])
+            table.add_bots(request.bots)
         log.info("table %s created: %r, %d seats", table.id, table.name, table.seat_count)
         self.start_if_full(table)
         return table
@@ -142,7 +138,7 @@ class Lobby:
         turn: int,
         start: Start,
         seed: int,
-        bot_kind: str,
+        bot_kind: BotKind,
         owner: object = None,
         address: str = "",
     ) -> Table:
@@ -220,15 +216,13 @@ class Lobby:
         for seat in record.seat_records:
             if not 0 <= seat.seat < record.seats:
                 raise ValueError(f"a seat {seat.seat} at a table of {record.seats}")
-            if seat.bot_kind is not None:
-                kind_of(
-                    seat.bot_kind
-                )  # a bot this server cannot make: quarantined, not a timer's crash
+            # a bot this server cannot make: quarantined here, not a crash in a timer later
+            bot_kind = None if seat.bot_kind is None else kind_of(seat.bot_kind)
             table.seats[seat.seat] = Seat(
                 name=seat.name,
                 token_hash=seat.token_hash,
-                bot_kind=seat.bot_kind,
-                away_since=None if seat.bot_kind else now,
+                bot_kind=bot_kind,
+                away_since=None if bot_kind else now,
                 bank=seat.bank or 0.0,
                 left_game=seat.left_game,
                 identity=seat.identity,
@@ -239,9 +233,9 @@ class Lobby:
                 raise ValueError(f"game {record.game_no} was dealt with a seat missing")
             replayed = [0]  # how far the replay got, to name the move at fault
 
-            def moves() -> Iterator[Move]:
-                for seat, move in record.moves:
-                    yield move_from_wire(seat, move)
+            def moves() -> Iterator[Played]:
+                for played in record.moves:
+                    yield played
                     replayed[0] += 1
 
             try:
@@ -252,9 +246,9 @@ class Lobby:
                     moves(),
                     table.variants,
                     dealer_for(record.game_no, record.seats),
-                    None if record.start is None else Start.from_json(record.start),
+                    record.start,
                 )
-            except (MoveError, ProtocolError) as exc:
+            except MoveError as exc:
                 raise ValueError(
                     f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
                 ) from None
@@ -297,24 +291,21 @@ class Lobby:
         log.info("table %s retired: %s", table.id, reason)
 
     def _build(self, record: TableRecord) -> Table:
-        deck = _parsed_deck(record.deck_toml, record.deck_name)
-        kind_of(record.bot_kind)  # the table's bots too
         clock = record.clock
-        table = Table(
+        return Table(
             id=record.id,
             name=record.name,
             seat_count=record.seats,
-            deck=deck,
+            deck=_parsed_deck(record.deck_toml, record.deck_name),
             deck_name=record.deck_name,
-            variants=Variants.from_wire(record.variants),
+            variants=record.variants,
             settings=self.settings,
             store=self.store,
-            bot_kind=record.bot_kind,
+            bot_kind=kind_of(record.bot_kind),  # once; an unknown one quarantines the table
             password_hash=record.password_hash,
-            clock_rule=None if clock is None else ClockRule(clock["initial"], clock["increment"]),
+            clock_rule=None if clock is None else ClockRule(clock.initial, clock.increment),
             seats=[None] * record.seats,
         )
-        return table
 
     def _new_id(self) -> str:
         while True:

@@ -18,9 +18,8 @@ import logging
 import random
 from collections.abc import Callable
 
-from server.bots.base import Bot
 from server.bots.jobs import BotMove
-from server.bots.registry import make_bot
+from server.bots.registry import BotKind, make_bot, word
 from server.game import Move, MoveError, View, view
 from server.searches import Busy, Searches, SearchFailed
 from server.tables.pace import Due, due
@@ -114,55 +113,50 @@ class Pacer:
             table.time_out(next_due.seat)
         holder = table.seats[next_due.seat]
         assert holder is not None
-        name = holder.bot_kind or table.settings.cover_kind
-        try:
-            bot = make_bot(name, table.deck, random.Random(seq))
-        except ValueError:  # a kind this server does not know (restore checks: a bug if here)
-            log.exception("table %s: no bot %r; the normal bot plays", table.id, name)
-            name, bot = "normal", make_bot("normal", table.deck, random.Random(seq))
-        cover = next_due.why == "cover"
-        think = self._think(table, name, bot, next_due.seat, seq, cover)
+        kind = holder.bot_kind or table.settings.cover_kind
+        think = self._think(table, kind, next_due.seat, seq, next_due.why == "cover")
         task = asyncio.get_running_loop().create_task(think)
         self.thinking.add(task)
         task.add_done_callback(self.thinking.discard)
 
-    async def _think(
-        self, table: Table, name: str, bot: Bot, seat: int, seq: int, cover: bool
-    ) -> None:
+    async def _think(self, table: Table, kind: BotKind, seat: int, seq: int, cover: bool) -> None:
         if table.seq != seq or table.game is None:
             return  # the table changed before the bot began: its new state was armed anew
         seen = view(table.game, seat, log_size=0)  # no bot reads the log
         try:
+            bot = make_bot(kind, table.deck, random.Random(seq))
             move = (
-                await self._searched(table, name, seen, seq)
+                await self._searched(table, kind, seen, seq)
                 if bot.thinks_long
                 else bot.choose(seen)
             )
         except Exception:  # a bot that fails must not stall its table: the timer re-arms below
-            log.exception("table %s: %s bot failed at seat %d; a random move", table.id, name, seat)
+            log.exception(
+                "table %s: %s bot failed at seat %d; a random move", table.id, word(kind), seat
+            )
             move = make_bot("random", table.deck, random.Random(seq)).choose(seen)
         if table.seq != seq:
             return  # or while it thought
         if cover:
             self._cover(table, seat)
         try:
-            table.apply(move)
+            table.apply(seat, move)
         except StoreFailed:
             pass  # the table stopped and says why; the retry it now arms starts it again
         except MoveError:  # a bot bug must not stall the table: log it, play any legal move
             log.exception("table %s: bot move %r refused; a random one instead", table.id, move)
             fallback = make_bot("random", table.deck, random.Random(seq)).choose(seen)
             with contextlib.suppress(StoreFailed):
-                table.apply(fallback)
+                table.apply(seat, fallback)
         self.moved(table)
 
-    async def _searched(self, table: Table, name: str, seen: View, seq: int) -> Move:
-        """The move of bot `name`, searched in a worker; the normal bot's if that fails (a
+    async def _searched(self, table: Table, kind: BotKind, seen: View, seq: int) -> Move:
+        """The move of a `kind` bot, searched in a worker; the normal bot's if that fails (a
         table never waits on a search that cannot come)."""
         try:
-            return await self.searches.submit(BotMove(name, seen, table.deck, seq), urgent=True)
+            return await self.searches.submit(BotMove(kind, seen, table.deck, seq), urgent=True)
         except (Busy, SearchFailed) as exc:
             log.warning(
-                "table %s: %s bot's search failed (%s); normal bot moves", table.id, name, exc
+                "table %s: %s bot's search failed (%s); normal bot moves", table.id, word(kind), exc
             )
-            return make_bot("normal", table.deck, random.Random(seq)).choose(seen)
+            return make_bot("heuristic", table.deck, random.Random(seq)).choose(seen)

@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-import msgpack
+import msgspec
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import RECORD_PART
@@ -80,10 +80,9 @@ class Records:
             raise ProtocolError("no_record", str(exc)) from None
         finally:
             self.builds.spend(self.clock() - started)
-        finished = record["views"][-1]["phase"] == "over" or record["ended"] is not None
-        if not finished:
+        if record.views[-1].phase != "over" and record.ended is None:
             raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
-        data: bytes = msgpack.packb(record)
+        data = msgspec.msgpack.encode(record)
         self.encoded[key] = data
         self.kept += len(data)
         while self.kept > KEPT_BYTES and len(self.encoded) > 1:

@@ -16,10 +16,9 @@ from collections import OrderedDict
 import msgspec
 
 from protocol import MAX_FRAME, ProtocolError, encode, server_messages
-from protocol.moves import Move
 from server.bots.jobs import ReviewPart
-from server.bots.review import Moment, Played, costliest, sentence
-from server.game import Start, Variants, dealer_for, parse_deck
+from server.bots.review import FinishedGame, Moment, costliest, sentence
+from server.game import dealer_for, parse_deck
 from server.searches import Busy, Searches, SearchFailed
 from server.tables.store import Store
 from server.tables.table import Peer
@@ -74,7 +73,7 @@ class Reviews:
             raise ProtocolError("busy", f"the searches are full ({exc}): ask again soon") from None
 
     async def _think(
-        self, key: Key, played: Played, first: asyncio.Future[tuple[int, list[Moment]]]
+        self, key: Key, played: FinishedGame, first: asyncio.Future[tuple[int, list[Moment]]]
     ) -> server_messages.Review:
         table_id, game_no, seat = key
         try:
@@ -93,9 +92,8 @@ class Reviews:
                 server_messages.ReviewMoment(
                     step=m.step,
                     round=m.round,
-                    # the engine's moves as the protocol's: issue 20, under way
-                    played=msgspec.convert(m.played.to_wire(), Move),
-                    advised=msgspec.convert(m.advised.to_wire(), Move),
+                    played=m.played,
+                    advised=m.advised,
                     cost=round(m.cost, 2),
                     why=m.why,
                 )
@@ -103,7 +101,7 @@ class Reviews:
             ),
             costliest=tuple(
                 server_messages.CostlyMoment(
-                    step=m.step, sentence=sentence(m, played.deck, played.players)
+                    step=m.step, sentence=sentence(m, seat, played.deck, played.players)
                 )
                 for m in costliest(moments)
             ),
@@ -130,7 +128,7 @@ class Reviews:
         return msgspec.structs.replace(review, rid=rid)
 
 
-def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Played:
+def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> FinishedGame:
     """The finished game to replay (for a review of `seat`, or to play on as it); refused
     at once if there is none, or no such seat."""
     if not store.has_table(table_id):
@@ -141,21 +139,19 @@ def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Playe
     try:
         seed, moves = store.game(table_id, game_no)
         start = store.start(table_id, game_no)
-        begun = None if start is None else Start.from_json(start)
-    except ValueError as exc:  # a stored move is missing or unreadable
+    except ValueError as exc:  # a stored move or start is missing or unreadable
         raise ProtocolError("no_record", str(exc)) from None
     finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
     if seed is None or not finished:
         raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
-    names = {s.seat: s.name for s in record.seat_records}
-    return Played(
+    return FinishedGame(
         deck=parse_deck(record.deck_toml, record.deck_name),
-        variants=Variants.from_wire(record.variants),
-        players=tuple(names.get(s, f"Seat {s + 1}") for s in range(record.seats)),
+        variants=record.variants,
+        players=record.players(),
         seed=seed,
         dealer=dealer_for(game_no, record.seats),
         moves=tuple(moves),
-        start=begun,
+        start=start,
         covered=frozenset(
             step for step, (_, cover) in enumerate(store.movers(table_id, game_no)) if cover
         ),

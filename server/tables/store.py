@@ -5,6 +5,10 @@ moves on the same deck, variants and seed. Each write is committed at once, so a
 loses nothing that a client was told about. A write that fails raises StoreError, and the
 caller has changed nothing yet (Principle 6: durable before applied).
 
+Typed values go in and come out: a move is kept as the wire's msgpack map (encoded straight
+from the protocol's `Move`, decoded straight into one), the variants, a clock and a start as
+JSON of their fields, each read back into its type once, here.
+
 The schema has a version (`PRAGMA user_version`): a new database is made as version 0 and
 brought up by the same upgrade steps as an old one, so both paths are one.
 """
@@ -13,17 +17,28 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-import msgpack
+import msgspec
 
+from protocol.moves import Move
+from protocol.requests import Clock
+from protocol.view import Variants
 from server.files import private_database
+from server.game import Played, Start
 
 CHAT_STORED = 50  # chat lines kept per table: history is bounded, not a log of everything
+# A move each way between its type and its stored bytes: msgpack of the wire's map, as ever.
+_MOVE_IN = msgspec.msgpack.Decoder(Move)
+_MOVE_OUT = msgspec.msgpack.Encoder()
+
+# What SQLite takes as a statement's named parameters.
+SqlValue = str | int | float | bytes | None
+Statement = tuple[str, Mapping[str, SqlValue]]
 
 # Version 0: the schema before it had a version (tests/ratings/fixtures/schema0.db).
 SCHEMA_0 = """
@@ -171,19 +186,25 @@ class TableRecord:
     id: str
     name: str
     seats: int
-    bot_kind: str
-    variants: dict[str, Any]
+    bot_kind: str  # a bot name, as chosen: the lobby makes it a kind as it builds the table
+    variants: Variants
     deck_name: str
     deck_toml: str
     password_hash: str | None
-    clock: dict[str, float] | None
+    clock: Clock | None
     game_no: int = 0
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
-    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, wire move)
+    moves: list[Played] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
     ended: str | None = None  # the current game's end, when the players ended it
-    start: dict[str, Any] | None = None  # where the current game began, if not at a deal
+    start: Start | None = None  # where the current game began, if not at a deal
+
+    def players(self) -> tuple[str, ...]:
+        """The name of each seat, in seat order ("Seat 2" for one with none stored, counted
+        from 1 as players count seats): what a record or a review calls them."""
+        names = {s.seat: s.name for s in self.seat_records}
+        return tuple(names.get(seat, f"Seat {seat + 1}") for seat in range(self.seats))
 
 
 @dataclass
@@ -192,8 +213,8 @@ class TournamentRecord:
     name: str
     rounds: int
     seats: int
-    variants: dict[str, Any]
-    bot: str
+    variants: Variants
+    bot_kind: str  # a bot name, as chosen (column `bot`): the director makes it a kind
     duplicate: bool
     organiser: str
     players: list[tuple[str, bool]] = field(default_factory=list)  # (player, dropped) in order
@@ -256,7 +277,7 @@ class Store:
                 self.db.rollback()
             raise StoreError(str(exc)) from exc
 
-    def _transaction(self, *statements: tuple[str, dict[str, Any]]) -> None:
+    def _transaction(self, *statements: Statement) -> None:
         """Run `statements` as one transaction: all of them land, or none (StoreError).
         A single statement is a transaction by itself (autocommit): no BEGIN to pay for."""
         with self._write():
@@ -285,11 +306,11 @@ class Store:
                     "name": record.name,
                     "seats": record.seats,
                     "bot_kind": record.bot_kind,
-                    "variants": json.dumps(record.variants),
+                    "variants": _json(record.variants),
                     "deck_name": record.deck_name,
                     "deck_toml": record.deck_toml,
                     "password_hash": record.password_hash,
-                    "clock": None if record.clock is None else json.dumps(record.clock),
+                    "clock": None if record.clock is None else _json(record.clock),
                     "game_no": record.game_no,
                 },
             )
@@ -312,16 +333,15 @@ class Store:
 
     def claim_name(self, keys: Iterable[str], name: str, identity: str, seen: float) -> None:
         """`identity` owns `name` under each of its skeleton keys, seen now."""
-        self._transaction(
-            *(
-                (
-                    "INSERT OR REPLACE INTO names (skeleton, name, identity, seen)"
-                    " VALUES (:key, :name, :identity, :seen)",
-                    {"key": key, "name": name, "identity": identity, "seen": seen},
-                )
-                for key in sorted(keys)
+        claims: list[Statement] = [
+            (
+                "INSERT OR REPLACE INTO names (skeleton, name, identity, seen)"
+                " VALUES (:key, :name, :identity, :seen)",
+                {"key": key, "name": name, "identity": identity, "seen": seen},
             )
-        )
+            for key in sorted(keys)
+        ]
+        self._transaction(*claims)
 
     def release_name(self, keys: Iterable[str]) -> int:
         """Free these skeleton keys; how many were owned."""
@@ -346,10 +366,10 @@ class Store:
         game_no: int,
         seed: int,
         seats: Sequence[SeatRecord] = (),
-        start: dict[str, Any] | None = None,
+        start: Start | None = None,
     ) -> None:
-        """A deal (or a `start` position, `Start.to_json`), with the seats it fills with bots
-        and the banks it sets, as one change."""
+        """A deal (or a `start` position), with the seats it fills with bots and the banks it
+        sets, as one change."""
         self._transaction(
             *(_seat_statement(table_id, seat) for seat in seats),
             (
@@ -359,7 +379,7 @@ class Store:
                     "table": table_id,
                     "game": game_no,
                     "seed": seed,
-                    "start": None if start is None else json.dumps(start),
+                    "start": None if start is None else _json(start),
                 },
             ),
             (
@@ -382,13 +402,13 @@ class Store:
         game_no: int,
         idx: int,
         seat: int,
-        move: dict[str, Any],
+        move: Move,
         bank: float | None = None,
         cover: bool = False,
     ) -> None:
         """One move, and the mover's clock bank after it when the table has a clock;
         `cover`: a bot made it in the place of the seat's player."""
-        statements = [
+        statements: list[Statement] = [
             (
                 "INSERT INTO moves (table_id, game_no, idx, seat, move, cover)"
                 " VALUES (:table, :game, :idx, :seat, :move, :cover)",
@@ -397,7 +417,7 @@ class Store:
                     "game": game_no,
                     "idx": idx,
                     "seat": seat,
-                    "move": msgpack.packb(move),
+                    "move": _MOVE_OUT.encode(move),
                     "cover": int(cover),
                 },
             )
@@ -411,12 +431,12 @@ class Store:
             )
         self._transaction(*statements)
 
-    def finish_game(self, table_id: str, game_no: int, outcome: dict[str, Any]) -> None:
-        """How a game that is over ended (`Outcome.to_json`), for the standings."""
+    def finish_game(self, table_id: str, game_no: int, outcome: str) -> None:
+        """How a game that is over ended (its JSON, `Outcome.to_json`), for the standings."""
         self._transaction(
             (
                 "UPDATE games SET outcome = :outcome WHERE table_id = :table AND game_no = :game",
-                {"outcome": json.dumps(outcome), "table": table_id, "game": game_no},
+                {"outcome": outcome, "table": table_id, "game": game_no},
             )
         )
 
@@ -444,7 +464,7 @@ class Store:
     def archive_table(self, table_id: str, abandoned: bool) -> None:
         """The table is no longer live: its games stay for records and export, its seat
         tokens stop working; `abandoned` marks a current game that did not finish."""
-        statements = [
+        statements: list[Statement] = [
             ("UPDATE tables SET archived = 1 WHERE id = :table", {"table": table_id}),
             ("UPDATE seats SET token_hash = NULL WHERE table_id = :table", {"table": table_id}),
         ]
@@ -501,7 +521,7 @@ class Store:
             table_id, name = (bytes(b).decode(errors="replace") for b in (raw_id, raw_name))
             try:
                 records.append(self.table(table_id))
-            except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+            except (ValueError, TypeError, KeyError) as exc:
                 records.append(BrokenRecord(table_id, name, str(exc) or type(exc).__name__))
         return records
 
@@ -524,9 +544,10 @@ class Store:
         if row is None:
             raise KeyError(f"no table {table_id!r}")
         try:
-            variants, clock = json.loads(row[4]), None if row[8] is None else json.loads(row[8])
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"its variants or clock are not JSON ({exc})") from None
+            variants = msgspec.json.decode(row[4], type=Variants)
+            clock = None if row[8] is None else msgspec.json.decode(row[8], type=Clock)
+        except msgspec.DecodeError as exc:
+            raise ValueError(f"its variants or clock cannot be read ({exc})") from None
         record = TableRecord(
             id=row[0],
             name=row[1],
@@ -559,11 +580,9 @@ class Store:
         ]
         return record
 
-    def game(
-        self, table_id: str, game_no: int
-    ) -> tuple[int | None, list[tuple[int, dict[str, Any]]]]:
-        """One game's seed and its moves as (seat, wire move), in order; ValueError when a
-        move is missing from the sequence."""
+    def game(self, table_id: str, game_no: int) -> tuple[int | None, list[Played]]:
+        """One game's seed and its moves, in order; ValueError when a move is missing from
+        the sequence or cannot be read."""
         row = self.db.execute(
             "SELECT seed FROM games WHERE table_id = :table AND game_no = :game",
             {"table": table_id, "game": game_no},
@@ -579,14 +598,14 @@ class Store:
             if idx != expected:
                 raise ValueError(f"game {game_no} has no move {expected}")
             try:
-                moves.append((seat, msgpack.unpackb(blob)))
-            except (ValueError, msgpack.UnpackException) as exc:
-                raise ValueError(f"move {idx} of game {game_no} is not msgpack ({exc!r})") from None
+                moves.append(Played(seat, _MOVE_IN.decode(blob)))
+            except msgspec.DecodeError as exc:
+                raise ValueError(f"move {idx} of game {game_no} is not a move ({exc})") from None
         return (None if row is None else row[0]), moves
 
-    def start(self, table_id: str, game_no: int) -> dict[str, Any] | None:
-        """Where a game began when not at a deal (`Start.to_json`); ValueError when it is
-        not JSON."""
+    def start(self, table_id: str, game_no: int) -> Start | None:
+        """Where a game began when not at a deal; ValueError naming what is wrong when it
+        cannot be read (the table is then quarantined)."""
         row = self.db.execute(
             "SELECT start FROM games WHERE table_id = :table AND game_no = :game",
             {"table": table_id, "game": game_no},
@@ -594,9 +613,10 @@ class Store:
         if row is None or row[0] is None:
             return None
         try:
-            return dict(json.loads(row[0]))
-        except (json.JSONDecodeError, TypeError) as exc:
+            data = json.loads(row[0])
+        except json.JSONDecodeError as exc:
             raise ValueError(f"the start of game {game_no} is not JSON ({exc})") from None
+        return Start.from_json(data)
 
     def movers(self, table_id: str, game_no: int) -> list[tuple[int, bool]]:
         """Each move's seat and whether a bot made it for the seat's player, in order."""
@@ -628,8 +648,8 @@ class Store:
                     "name": t.name,
                     "rounds": t.rounds,
                     "seats": t.seats,
-                    "variants": json.dumps(t.variants),
-                    "bot": t.bot,
+                    "variants": _json(t.variants),
+                    "bot": t.bot_kind,
                     "duplicate": int(t.duplicate),
                     "organiser": t.organiser,
                 },
@@ -658,22 +678,21 @@ class Store:
         self, tournament: str, round_no: int, tables: Sequence[tuple[str, Sequence[str]]]
     ) -> None:
         """A round's tables (table id, its players in seat order), all or none."""
-        self._transaction(
-            *(
-                (
-                    "INSERT INTO tournament_tables (tournament, round, n, table_id, players)"
-                    " VALUES (:tournament, :round, :n, :table, :players)",
-                    {
-                        "tournament": tournament,
-                        "round": round_no,
-                        "n": n,
-                        "table": table,
-                        "players": json.dumps(list(players)),
-                    },
-                )
-                for n, (table, players) in enumerate(tables, 1)
+        rows: list[Statement] = [
+            (
+                "INSERT INTO tournament_tables (tournament, round, n, table_id, players)"
+                " VALUES (:tournament, :round, :n, :table, :players)",
+                {
+                    "tournament": tournament,
+                    "round": round_no,
+                    "n": n,
+                    "table": table,
+                    "players": json.dumps(list(players)),
+                },
             )
-        )
+            for n, (table, players) in enumerate(tables, 1)
+        ]
+        self._transaction(*rows)
 
     def tournaments(self) -> list[TournamentRecord]:
         records = {}
@@ -681,8 +700,9 @@ class Store:
             "SELECT id, name, rounds, seats, variants, bot, duplicate, organiser"
             " FROM tournaments ORDER BY rowid"
         ):
+            variants = msgspec.json.decode(row[4], type=Variants)
             records[row[0]] = TournamentRecord(
-                row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], bool(row[6]), row[7]
+                row[0], row[1], row[2], row[3], variants, row[5], bool(row[6]), row[7]
             )
         for tournament, player, dropped in self.db.execute(
             "SELECT tournament, player, dropped FROM tournament_players ORDER BY tournament, n"
@@ -698,14 +718,14 @@ class Store:
             played[round_no - 1].append((table, json.loads(players)))
         return list(records.values())
 
-    def outcome(self, table_id: str, game_no: int) -> dict[str, Any] | None:
-        """A game's stored outcome (`Outcome.to_json`), if it was played out."""
+    def outcome(self, table_id: str, game_no: int) -> str | None:
+        """A game's stored outcome (its JSON, `Outcome.from_json`), if it was played out."""
         row = self.db.execute(
             "SELECT outcome FROM games WHERE table_id = :table AND game_no = :game"
             " AND outcome IS NOT NULL AND ended IS NULL",
             {"table": table_id, "game": game_no},
         ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        return None if row is None else str(row[0])
 
     def has_games(self) -> bool:
         return self.db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
@@ -747,7 +767,7 @@ def _utf8(table_id: str) -> Iterator[None]:
         raise ValueError(f"its {column} holds text that is not UTF-8") from None
 
 
-def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any]]:
+def _seat_statement(table_id: str, seat: SeatRecord) -> Statement:
     return (
         "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank,"
         " left_game, identity) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank,"
@@ -763,6 +783,11 @@ def _seat_statement(table_id: str, seat: SeatRecord) -> tuple[str, dict[str, Any
             "identity": seat.identity,
         },
     )
+
+
+def _json(value: Variants | Clock | Start) -> str:
+    """A typed value as the JSON text of its column, encoded straight from its fields."""
+    return msgspec.json.encode(value).decode()
 
 
 def _upgraded_copy(db: sqlite3.Connection) -> sqlite3.Connection:

@@ -20,9 +20,10 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
-from protocol.constants import PLAYERS_WORD, SEED_BITS
+from protocol.constants import SEED_BITS
 from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
+from server.bots.registry import DEFAULT_KIND, BotKind, word
 from server.game import (
     Deck,
     Game,
@@ -31,7 +32,6 @@ from server.game import (
     Variants,
     Viewer,
     dealer_for,
-    move_from_wire,
     view,
 )
 from server.ratings.identity import player_id
@@ -79,7 +79,7 @@ class Peer(Protocol):
 class Seat:
     name: str
     token_hash: str | None = None  # None for a bot's seat
-    bot_kind: str | None = None
+    bot_kind: BotKind | None = None
     peer: Peer | None = None
     away_since: float | None = None  # when the player's connection went (Settings.clock)
     bank: float = 0.0  # clock seconds left as the current decision began (table with a clock)
@@ -112,7 +112,7 @@ class Settings:
 
     grace: float = 60.0  # seconds an absent player keeps the seat before a bot covers
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
-    cover_kind: str = "heuristic"  # the bot that covers absent players and runs out clocks
+    cover_kind: BotKind = DEFAULT_KIND  # the bot that covers absent players and runs out clocks
     idle: float = 300.0  # seconds a present player may think before a bot finishes the turn
     warn: float = 30.0  # seconds of warning before a bot covers an idle player (0: none)
     pause_max: float = 3600.0  # a pause ends by itself after this long
@@ -129,7 +129,7 @@ class Table:
     variants: Variants
     settings: Settings
     store: Store
-    bot_kind: str = "heuristic"
+    bot_kind: BotKind = DEFAULT_KIND
     password_hash: str | None = None
     clock_rule: ClockRule | None = None
     seats: list[Seat | None] = field(default_factory=list)
@@ -213,7 +213,7 @@ class Table:
             password=self.password_hash is not None,
             variants=self.variants,
             deck=self.deck_name,
-            bot=PLAYERS_WORD.get(self.bot_kind, self.bot_kind),
+            bot=word(self.bot_kind),
         )
 
     @property
@@ -440,14 +440,13 @@ class Table:
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         start = self.deal_start
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer, start)
-        begun = None if start is None else start.to_json()
         bank = self.clock_rule.initial if self.clock_rule else 0.0
         seats = dict(bots) | {i: s for i, s in enumerate(self.seats) if s is not None}
         records = [
             SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank, identity=s.identity)
             for i, s in sorted(seats.items())
         ]
-        self._write(lambda: self.store.start_game(self.id, game_no, seed, records, begun))
+        self._write(lambda: self.store.start_game(self.id, game_no, seed, records, start))
         for seat, bot in bots:
             self.seats[seat] = bot
         self.game_no, self.game, self.outcome = game_no, game, None
@@ -467,34 +466,34 @@ class Table:
         self.game = game
         self.decision_since = self.settings.clock()
 
-    def move(self, seat: int, wire_move: dict[str, Any]) -> None:
+    def move(self, seat: int, move: Move) -> None:
         """A player's own move."""
         if self.game is None:
             raise ProtocolError("not_started", "the game has not started yet")
-        self.apply(move_from_wire(seat, wire_move), by_player=True)
+        self.apply(seat, move, by_player=True)
 
-    def apply(self, move: Move, by_player: bool = False) -> None:
-        """Verify one move, write it (with the mover's clock bank, and whether a bot made it
-        for the seat's player) to the store, then apply it (MoveError, or StoreFailed, and
-        nothing changed). A bot's move is `by_player` False."""
+    def apply(self, seat: int, move: Move, by_player: bool = False) -> None:
+        """`seat`'s move: verified once by the engine, then written to the store (with the
+        mover's clock bank, and whether a bot made it for the seat's player), then made
+        (MoveError, or StoreFailed, and nothing changed). A bot's move is `by_player` False."""
         game = self.game
         assert game is not None
         self.check_open()
         if self.paused_at is not None:
             raise ProtocolError("paused", "the game is paused: vote to go on first")
-        game.verify(move)
         now = self.settings.clock()
-        bank = self._bank_after(move.seat, now)
+        bank = self._bank_after(seat, now)
         idx = len(game.moves)
-        cover = not by_player and self._players_seat(move.seat)
-        self._write(
-            lambda: self.store.add_move(
-                self.id, self.game_no, idx, move.seat, move.to_wire(), bank, cover
+        cover = not by_player and self._players_seat(seat)
+
+        def write() -> None:  # between the engine's verdict and the move (Principle 6)
+            self._write(
+                lambda: self.store.add_move(self.id, self.game_no, idx, seat, move, bank, cover)
             )
-        )
-        game.apply(move)
+
+        game.apply(seat, move, first=write)
         if bank is not None:
-            holder = self.seats[move.seat]
+            holder = self.seats[seat]
             assert holder is not None
             holder.bank = bank
         self.decision_since, self.warned = now, None
@@ -505,8 +504,8 @@ class Table:
             self.timed_out = None  # that turn is done: the player decides again next time
         if game.over:
             log.info("table %s: game %d over, winners %s", self.id, self.game_no, game.winners)
-            for seat in game.winners or ():
-                self.wins[seat] = self.wins.get(seat, 0) + 1
+            for seat_won in game.winners or ():
+                self.wins[seat_won] = self.wins.get(seat_won, 0) + 1
             self.finish()
         self.changed()
 

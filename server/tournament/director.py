@@ -31,9 +31,18 @@ from typing import Any, Protocol
 import msgspec
 
 from protocol import ProtocolError, encode, server_messages
-from protocol.constants import NAME_MAX, SEED_BITS, TOURNAMENT_PLAYERS, TOURNAMENTS_LIVE
+from protocol import requests as rq
+from protocol.constants import (
+    DEFAULT_BOT,
+    NAME_MAX,
+    SEED_BITS,
+    TOURNAMENT_PLAYERS,
+    TOURNAMENTS_LIVE,
+)
 from protocol.view import Variants
+from server.bots.registry import BotKind, kind_of
 from server.ratings.identity import PlayerId, identity_in, player_id, shown
+from server.ratings.outcome import Outcome
 from server.searches import Searches
 from server.tables.lobby import Lobby
 from server.tables.store import StoreError, TournamentRecord
@@ -93,7 +102,7 @@ class Tournament:
     rounds: int
     seats: int
     variants: Variants
-    bot: str
+    bot_kind: BotKind  # how the bots at its tables play
     duplicate: bool
     organiser: PlayerId  # its creator, who may start it
     entries: dict[PlayerId, Entry] = field(default_factory=dict)  # in registration order
@@ -132,7 +141,7 @@ class Director:
 
     # -- requests ---------------------------------------------------------------------------
 
-    def create(self, organiser: Member, request: dict[str, Any]) -> Tournament:
+    def create(self, organiser: Member, request: rq.TournamentCreate) -> Tournament:
         live = [t for t in self.tournaments.values() if t.phase != "over"]
         if len(live) >= TOURNAMENTS_LIVE:
             raise ProtocolError(
@@ -142,12 +151,12 @@ class Director:
             pass
         tournament = Tournament(
             id=tid,
-            name=request["name"],
-            rounds=request["rounds"],
-            seats=request["seats"],
-            variants=Variants.from_wire(request.get("variants")),
-            bot=request.get("bot", "heuristic"),
-            duplicate=request.get("duplicate", False),
+            name=request.name,
+            rounds=request.rounds,
+            seats=request.seats,
+            variants=request.variants or Variants(),
+            bot_kind=kind_of(request.bot or DEFAULT_BOT),
+            duplicate=request.duplicate,
             organiser=_player(organiser),
             watchers={organiser},  # the organiser follows what they run
         )
@@ -230,13 +239,18 @@ class Director:
         and is not live (ended unfinished, or lost) counts for nobody. Players come back by
         registering again; a round whose tables are all over seats the next."""
         for record in self.store.tournaments():
+            try:
+                bot_kind = kind_of(record.bot_kind)
+            except ValueError as exc:  # its tables could have no bots: it stays stored, not run
+                log.error("tournament %s (%r) cannot be restored: %s", record.id, record.name, exc)
+                continue
             tournament = Tournament(
                 id=record.id,
                 name=record.name,
                 rounds=record.rounds,
                 seats=record.seats,
-                variants=Variants.from_wire(record.variants),
-                bot=record.bot,
+                variants=record.variants,
+                bot_kind=bot_kind,
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
             )
@@ -261,10 +275,11 @@ class Director:
         table_id, players = stored
         seated = Seated(table_id, tuple(PlayerId(p) for p in players))
         self.by_table[table_id] = (tournament, seated)
-        outcome = self.store.outcome(table_id, 1)
-        if outcome is not None:
-            goth = [int(seat[1]) for seat in outcome["seats"]]
-            _score(tournament, seated, round_no, tuple(outcome["winners"]), goth)
+        ended = self.store.outcome(table_id, 1)
+        if ended is not None:
+            outcome = Outcome.from_json(table_id, 1, ended)
+            goth = [seat.goth for seat in outcome.seats]
+            _score(tournament, seated, round_no, outcome.winners, goth)
         else:
             live = self.lobby.tables.get(table_id)
             seated.over = live is None or (live.game is not None and live.game.over)
@@ -375,13 +390,13 @@ class Director:
                 continue
             suffix = f" r{round_no} t{number}"
             table = self.lobby.create(
-                {
-                    "name": tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
-                    "seats": tournament.seats,
-                    "bots": 0,
-                    "variants": tournament.variants.to_wire(),
-                    "bot": tournament.bot,
-                }
+                rq.Create(
+                    name=tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
+                    seats=tournament.seats,
+                    bots=0,
+                    variants=tournament.variants,
+                    bot=tournament.bot_kind,
+                )
             )
             seated = Seated(table.id, players)
             tables.append(seated)
@@ -506,5 +521,5 @@ def _stored(write: Callable[[], None]) -> None:
 
 def _record(t: Tournament) -> TournamentRecord:
     return TournamentRecord(
-        t.id, t.name, t.rounds, t.seats, t.variants.to_wire(), t.bot, t.duplicate, t.organiser
+        t.id, t.name, t.rounds, t.seats, t.variants, t.bot_kind, t.duplicate, t.organiser
     )

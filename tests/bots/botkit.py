@@ -89,7 +89,7 @@ def position(
 
 def decide(game: Game, seat: int = 0) -> Move:
     move = bot().choose(view(game, seat))
-    assert game.can(move), move
+    assert game.can(seat, move), move
     return move
 
 

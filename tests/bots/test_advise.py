@@ -53,17 +53,17 @@ def test_every_decision_of_a_game_gets_a_legal_hint_and_a_one_line_reason():
         assert seat is not None
         seen = view(game, seat)
         advice = advise(seen, DECK, think_time=0.01)
-        assert game.can(advice.move)
+        assert game.can(seat, advice.move)
         assert advice.reason and "\n" not in advice.reason and len(advice.reason) <= 120
         kinds.add(advice.move.kind)
-        game.apply(bots[seat].choose(seen))
+        game.apply(seat, bots[seat].choose(seen))
     assert kinds == {"discard_fate", "distribute", "draw"}
 
 
 def test_a_reason_names_the_leader_it_hurts():
     game = stomach_bug_in_plain_sight()
     seen = view(game, 0)
-    move = Distribute(0, ((0, NAP), (1, 28), (2, 27), (3, 9)))  # Pastel Hoodie on seat 1
+    move = Distribute(((0, NAP), (1, 28), (2, 27), (3, 9)))  # Pastel Hoodie on seat 1
     # a view without the lobby's names counts seats as players do, from 1
     assert "to seat 2, the leader" in reason(seen, SCENARIO_DECK, move)
 
@@ -90,7 +90,7 @@ def real_decisions(seeds: range, rounds: int):
             assert seat is not None
             move = bots[seat].choose(view(game, seat))
             yield game, seat, move
-            game.apply(move)
+            game.apply(seat, move)
 
 
 def effective(game: Game, seat: int) -> int:
@@ -104,7 +104,7 @@ def test_r6_a_hint_says_sickens_only_when_sickness_gets_past_a_banked_cure():
             continue
         why = Why(view(game, seat), DECK)
         after = copy.deepcopy(game)
-        after.apply(move)
+        after.apply(seat, move)
         for to, card in move.give:
             if to == seat or DECK.sickness[card] <= 0:
                 continue
@@ -127,10 +127,10 @@ def test_r6_sickness_a_banked_cure_absorbs_is_not_said_to_sicken():
         hands=[[STOMACH_BUG, MIXTAPE, PASTEL, GLOVES], [ANKH], [CHILL], [FANGS]],
         fates=[[LIPSTICK], [NAP, SOUP, NOVEL], [BOOTS], [DYE]],
     )
-    move = Distribute(0, ((0, MIXTAPE), (1, STOMACH_BUG), (2, PASTEL), (3, GLOVES)))
+    move = Distribute(((0, MIXTAPE), (1, STOMACH_BUG), (2, PASTEL), (3, GLOVES)))
     said = Why(view(game, 0), SCENARIO_DECK).against(1, STOMACH_BUG)
     assert "sickens" not in said and "banked cure absorbs it" in said
-    game.apply(move)
+    game.apply(0, move)
     assert view(game, 1).players[1].scores.sickness == 0  # the table agrees
 
 
@@ -167,5 +167,5 @@ def test_r10_the_hint_keeps_a_darkwave_mixtape_over_caught_smiling():
     )
     for seed in range(5):
         advice = advise(view(game, 0), SCENARIO_DECK, seed=seed, think_time=0.02)
-        assert advice.move == DiscardFate(0, SMILING)
+        assert advice.move == DiscardFate(SMILING)
         assert advice.reason == f"drops {SCENARIO_DECK.card_name(SMILING)}: 1 Goth back"

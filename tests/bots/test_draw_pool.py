@@ -25,7 +25,7 @@ def played(players: int, seed: int, variants: Variants):
         seat = game.to_act()
         assert seat is not None
         yield game, seat
-        game.apply(bots[seat].choose(view(game, seat, log_size=0)))
+        game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))
 
 
 def hidden(game: Game, seat: int) -> set[int]:

@@ -28,7 +28,7 @@ def positions(players: int, seed: int):
         for who in (seat, (seat + 1) % players):
             for placed in (True, None):
                 yield game, Position.of_game(game, who), placed
-        game.apply(bots[seat].choose(view(game, seat, log_size=0)))
+        game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -65,7 +65,7 @@ def test_a_fate_discard_is_scored_once_a_kind_and_alike_for_each_card(players):
             continue
         seen += 1
         scored = scored_moves(e, choice)
-        assert [m for _, m in scored] == [DiscardFate(p.me, c) for c in choice.cards]
+        assert [m for _, m in scored] == [DiscardFate(c) for c in choice.cards]
         for (score, _), card in zip(scored, choice.cards, strict=True):
             assert score == fate_worth(e, card)
         by_kind: dict[int, float] = {}

@@ -84,8 +84,8 @@ def test_always_legal(players, variants):
         while not game.over:
             seat = game.to_act()
             move = bots[seat].choose(view(game, seat, log_size=0))
-            assert game.can(move), (seed, move)
-            game.apply(move)
+            assert game.can(seat, move), (seed, move)
+            game.apply(seat, move)
 
 
 def test_deterministic():
@@ -96,7 +96,7 @@ def test_deterministic():
         game = Game.new(DECK, 4, 11)
         while not game.over:
             s = game.to_act()
-            game.apply(bots[s].choose(view(game, s, log_size=0)))
+            game.apply(s, bots[s].choose(view(game, s, log_size=0)))
         return game.moves
 
     assert moves() == moves()
@@ -114,7 +114,7 @@ def test_swoons_a_near_swoon_leader():
     )
     move = decide(game)
     assert S[placements(move)[1]] >= 2
-    game.apply(move)
+    game.apply(0, move)
     assert game.fates[1] == []
 
 
@@ -134,7 +134,7 @@ def test_does_not_make_itself_swoon_by_placing():
         fates=[mine, [LIPSTICK], [PICNIC], [NOVEL]],
     )
     move = decide(game)
-    game.apply(move)
+    game.apply(0, move)
     assert game.sickness(0) < 5 and len(game.fates[0]) == 5
 
 
@@ -143,8 +143,8 @@ def test_does_not_swoon_itself_by_discarding_a_cure():
     mine = [CREPT, DEATHROCK, SOUP, STOMACH_BUG, HANGOVER]  # sickness 3
     game = position(hands=[[], [], [], []], fates=[mine, [], [], []], phase="discard_fate")
     move = decide(game)
-    assert move != DiscardFate(0, SOUP)
-    game.apply(move)
+    assert move != DiscardFate(SOUP)
+    game.apply(0, move)
     assert game.sickness(0) < 3 and len(game.fates[0]) == 4
 
 
@@ -159,7 +159,7 @@ def test_accepts_a_swoon_when_its_pile_is_worthless():
 def test_discards_a_negative_card_from_its_fate_pile():
     mine = [MIXTAPE, NOVEL, PASTEL, PICNIC]
     game = position(hands=[[ANKH], [], [], []], fates=[mine, [], [], []], phase="discard_fate")
-    assert decide(game) == DiscardFate(0, PASTEL)
+    assert decide(game) == DiscardFate(PASTEL)
 
 
 def test_takes_a_great_card_from_the_discard_pile():
@@ -169,7 +169,7 @@ def test_takes_a_great_card_from_the_discard_pile():
         discard=[BROODING, CREPT, PASTEL],
         phase="draw",
     )
-    assert decide(game) == Draw(0, "discard", CREPT)
+    assert decide(game) == Draw("discard", CREPT)
 
 
 def test_draws_blind_when_the_discard_pile_is_poor():
@@ -179,7 +179,7 @@ def test_draws_blind_when_the_discard_pile_is_poor():
         discard=[CHILL],
         phase="draw",
     )
-    assert decide(game) == Draw(0, "deck")
+    assert decide(game) == Draw("deck")
 
 
 def test_in_debt_draws_from_the_deck():
@@ -189,7 +189,7 @@ def test_in_debt_draws_from_the_deck():
         discard=[DEATHROCK],
         phase="draw",
     )
-    assert decide(game) == Draw(0, "deck")
+    assert decide(game) == Draw("deck")
 
 
 def test_swoons_the_winner_in_waiting_first():
@@ -234,7 +234,7 @@ def ladder(games: int, seed: int = 0) -> float:
         game = Game.new(DECK, 4, seed + i)
         while not game.over:
             s = game.to_act()
-            game.apply(bots[s].choose(view(game, s, log_size=0)))
+            game.apply(s, bots[s].choose(view(game, s, log_size=0)))
         if hero in game.winners:
             won += 1 / len(game.winners)
     return won / games
@@ -253,7 +253,7 @@ def test_the_visible_stomach_bug_is_answered_with_the_cure():
     the Stomach Bug everyone had seen seat 1 take. The cure on its own pile saves it."""
     game = stomach_bug_in_plain_sight()
     greedy = copy.deepcopy(game)  # the trap is real: +4 on itself, then the Stomach Bug swoons it
-    greedy.apply(Distribute(0, ((0, CREPT), (1, PASTEL), (2, SMILING), (3, GLOVES))))
+    greedy.apply(0, Distribute(((0, CREPT), (1, PASTEL), (2, SMILING), (3, GLOVES))))
     assert greedy.sickness(0) + S[STOMACH_BUG] >= 5
     assert placements(decide(game))[0] == NAP
 
@@ -287,6 +287,6 @@ def test_cures_go_to_healthy_opponents_rarely():
                     if DECK.sickness[card] < 0:
                         placed += 1
                         to_healthy += to != seat and game.sickness_sum[to] <= 0
-            game.apply(move)
+            game.apply(seat, move)
     assert placed > 100
     assert to_healthy / placed < 0.3

@@ -59,7 +59,7 @@ def positions(players: int, variants: Variants, seed: int, every: int = 3):
         assert seat is not None
         if step % every == 0:
             yield game, seat
-        game.apply(bots[seat].choose(view(game, seat, log_size=0)))
+        game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))
         step += 1
 
 
@@ -84,8 +84,8 @@ def test_always_legal(players, variants):
             seat = game.to_act()
             assert seat is not None
             move = bots[seat].choose(view(game, seat))
-            assert game.can(move), (seed, move)
-            game.apply(move)
+            assert game.can(seat, move), (seed, move)
+            game.apply(seat, move)
 
 
 def test_the_search_stops_at_the_first_limit():
@@ -93,11 +93,11 @@ def test_the_search_stops_at_the_first_limit():
     seen = view(game, 0)
     by_clock = IsmctsBot(DECK, random.Random(1), iterations=10**6, think_time=0.05)
     started = time.perf_counter()
-    assert game.can(by_clock.choose(seen))
+    assert game.can(0, by_clock.choose(seen))
     assert time.perf_counter() - started < 1.0
     assert 1 <= by_clock.last_iterations < 10**6
     by_count = IsmctsBot(DECK, random.Random(1), iterations=3, think_time=60.0)
-    assert game.can(by_count.choose(seen))
+    assert game.can(0, by_count.choose(seen))
     assert by_count.last_iterations == 3
 
 
@@ -159,7 +159,7 @@ def test_same_view_same_move(phase):
         assert seen_first == seen_second
         move = ismcts(seed, iterations=12).choose(seen_first)
         assert move == ismcts(seed, iterations=12).choose(seen_second)
-        assert first.can(move) and second.can(move)
+        assert first.can(0, move) and second.can(0, move)
 
 
 # -- determinization ---------------------------------------------------------------------
@@ -214,7 +214,7 @@ def test_a_single_option_is_answered_at_once():
         phase="draw",
     )
     bot = ismcts(iterations=50)
-    assert bot.choose(view(game, 0)) == Draw(0, "deck")
+    assert bot.choose(view(game, 0)) == Draw("deck")
     assert bot.last_iterations == 0
     # R10 with one card on the Fate pile.
     fates = [first.fates[0][:1], *first.fates[1:]]
@@ -222,7 +222,7 @@ def test_a_single_option_is_answered_at_once():
     game = Game.from_position(
         DECK, hands=first.hands, fates=fates, draw_pile=rest, discard=first.discard
     )
-    assert bot.choose(view(game, 0)) == DiscardFate(0, fates[0][0])
+    assert bot.choose(view(game, 0)) == DiscardFate(fates[0][0])
     assert bot.last_iterations == 0
 
 
@@ -311,4 +311,4 @@ def test_the_move_is_unchanged_when_the_hidden_cards_are_dealt_again(players, se
     assert view(other, seat) == seen
     move = ismcts(seed, iterations=6).choose(seen)
     assert move == ismcts(seed, iterations=6).choose(view(other, seat))
-    assert original.can(move) and other.can(move)
+    assert original.can(seat, move) and other.can(seat, move)

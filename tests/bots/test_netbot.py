@@ -32,7 +32,7 @@ async def test_network_bots_fill_a_table_and_play_it_to_the_end(url):
         run_cli("bot", url, "--table", table, "--name", f"Net{i}", "--kind", kind)
         for i, kind in enumerate(("heuristic", "random", "heuristic"))
     ]
-    in_process = NetBot(url, table, kind="random", name="Local", seed=7).run()
+    in_process = NetBot(url, table, bot="random", name="Local", seed=7).run()
     *results, local_final = await asyncio.gather(*processes, in_process)
 
     final = (await newest(watcher, lambda m: m["view"]["phase"] == "over"))["view"]

@@ -30,7 +30,7 @@ def test_a_world_shows_a_seat_what_its_view_shows(players, variants):
                     Position.of_game(game, other).unseen
                     == Position.of_view(view(game, other, log_size=0), DECK).unseen
                 )
-            game.apply(bots[seat].choose(seen))
+            game.apply(seat, bots[seat].choose(seen))
 
 
 def test_the_unseen_cards_are_the_hidden_hands_and_the_draw_pile():

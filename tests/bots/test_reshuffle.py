@@ -42,12 +42,12 @@ def after_two_reshuffles() -> Game:
         turn=0,
         phase="draw",
     )
-    game.apply(Draw(0, "deck"))  # the first reshuffle: [25] becomes the draw pile
-    game.apply(Distribute(1, ((0, 10), (1, 11), (3, SICK2))))  # seat 3 swoons (R7)
+    game.apply(0, Draw("deck"))  # the first reshuffle: [25] becomes the draw pile
+    game.apply(1, Distribute(((0, 10), (1, 11), (3, SICK2))))  # seat 3 swoons (R7)
     for _ in range(5):
-        game.apply(Draw(1, "deck"))  # 25, the second reshuffle, then four of its cards
-    game.apply(DiscardFate(2, DECENT))
-    game.apply(Distribute(2, ((0, 12), (1, 13), (2, 14), (3, 15))))
+        game.apply(1, Draw("deck"))  # 25, the second reshuffle, then four of its cards
+    game.apply(2, DiscardFate(DECENT))
+    game.apply(2, Distribute(((0, 12), (1, 13), (2, 14), (3, 15))))
     assert sum(isinstance(e, Reshuffled) for e in game.events) == 2
     assert set(game.draw_pile) <= POOL and len(game.draw_pile) == 6
     assert game.to_act() == 2 and game.phase == "draw" and game.discard == [DECENT]
@@ -77,7 +77,7 @@ def test_heuristic_takes_the_decent_card_since_a_blind_draw_brings_only_fillers(
     game = after_two_reshuffles()
     seen = view(game, 2, log_size=0)
     knowing = HeuristicBot(DECK, random.Random(0)).choose(seen)
-    assert knowing == Draw(2, "discard", DECENT)
+    assert knowing == Draw("discard", DECENT)
     # without the view's pool it would hope for one of the great cards: the bug it fixes
     unknowing = msgspec.structs.replace(seen, draw_pool=None, pool_draws=())
-    assert HeuristicBot(DECK, random.Random(0)).choose(unknowing) == Draw(2, "deck")
+    assert HeuristicBot(DECK, random.Random(0)).choose(unknowing) == Draw("deck")

@@ -15,7 +15,7 @@ from server.bots.ismcts import signature
 from server.bots.jobs import ReviewPart
 from server.bots.position import Position
 from server.bots.random_bot import RandomBot
-from server.bots.review import Played, costliest, judge, sentence
+from server.bots.review import FinishedGame, costliest, judge, sentence
 from server.game import Game, Variants, default_deck, view
 from tests.bots.test_ismcts import positions, redealt
 
@@ -23,21 +23,18 @@ DECK = default_deck()
 NAMES = ("Ada", "Bram", "Cleo")
 
 
-def played_game(seed: int, players: int = 3) -> Played:
+def played_game(seed: int, players: int = 3) -> FinishedGame:
     """A short game (two rounds): seat 0 plays at random, the others as the heuristic."""
     variants = Variants(round_cap=2)
     bots = [RandomBot(DECK, random.Random(seed))] + [
         HeuristicBot(DECK, random.Random(seed + s)) for s in range(1, players)
     ]
     game = Game.new(DECK, players, seed, variants)
-    moves = []
     while not game.over:
         seat = game.to_act()
         assert seat is not None
-        move = bots[seat].choose(view(game, seat, log_size=0))
-        moves.append((seat, move.to_wire()))
-        game.apply(move)
-    return Played(DECK, variants, NAMES[:players], seed, 0, tuple(moves))
+        game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))
+    return FinishedGame(DECK, variants, NAMES[:players], seed, 0, tuple(game.moves))
 
 
 @settings(max_examples=8, deadline=None)
@@ -71,7 +68,7 @@ def test_the_advice_is_unchanged_when_the_hidden_cards_are_dealt_again(
     played = RandomBot(DECK, random.Random(seed)).choose(seen)
     moment = judge(seen, DECK, played, steps)
     assert judge(view(other, seat, log_size=0), DECK, played, steps) == moment
-    assert original.can(moment.advised) and other.can(moment.advised)
+    assert original.can(seat, moment.advised) and other.can(seat, moment.advised)
 
 
 def test_a_cost_is_the_evaluators_score_of_the_advice_less_that_of_the_move_played():
@@ -115,7 +112,7 @@ def test_the_costliest_three_are_the_dearest_first_each_in_a_sentence():
     assert all(m.cost >= r.cost for m in dear for r in rest)
     assert [m.cost for m in dear] == sorted((m.cost for m in dear), reverse=True)
     for moment in dear:
-        said = sentence(moment, DECK, NAMES)
+        said = sentence(moment, 0, DECK, NAMES)
         assert said.startswith(f"Round {moment.round}: you ")
         assert f"{moment.cost:.1f} Goth better" in said and "\n" not in said
         assert f"{moment.cost:.1f}" != "0.0"

@@ -74,7 +74,7 @@ def test_the_placements_scored_are_every_legal_placement(players, seed, skip):
     scored = placements(evaluator, choice)
     gives = [give for _, give in scored]
     assert len(set(gives)) == len(gives)
-    assert all(game.can(Distribute(seat, give)) for give in gives)
+    assert all(game.can(seat, Distribute(give)) for give in gives)
     hand, recipients = choice.hand, choice.recipients
     if choice.each_gets_one:
         assert len(gives) == len(list(permutations(hand, choice.count)))

@@ -11,7 +11,7 @@ import pytest
 from gother_tui.cli import build_parser
 from gother_tui.cli.host import HOST_FIELDS, host_settings
 from gother_tui.cli.parser import DefaultsHelpFormatter
-from server.edge.app import ServerConfig
+from server.edge.config import ServerConfig
 
 DEFAULTS = ServerConfig()
 

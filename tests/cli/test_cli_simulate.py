@@ -1,5 +1,6 @@
 """`gother simulate` through the real console script: figures, JSON keys, clear errors."""
 
+import dataclasses
 import json
 import os
 import re
@@ -160,10 +161,10 @@ def test_simulate_with_the_search_in_iterations_mode_repeats_from_its_seed():
     """Issue 12: a searching bot in a simulation runs a fixed number of iterations a move,
     never a think time, so the same seed gives the same report; win rates are reported
     under the names given, difficulties included."""
-    from server.bots.simulate import simulate
+    from server.bots.simulate import Summary, simulate
     from server.game import Variants, default_deck
 
-    def run() -> dict:
+    def run() -> Summary:
         summary = simulate(
             default_deck(),
             3,
@@ -173,11 +174,10 @@ def test_simulate_with_the_search_in_iterations_mode_repeats_from_its_seed():
             variants=Variants(round_cap=6),
             iterations=8,
         )
-        summary.pop("games_per_second")
-        return summary
+        return dataclasses.replace(summary, games_per_second=None)
 
     first = run()
-    assert set(first["bot_win_rate"]) == {"hard", "normal", "easy"}
+    assert set(first.bot_win_rate) == {"hard", "normal", "easy"}
     assert first == run()
 
 

@@ -20,7 +20,8 @@ from websockets.asyncio.client import connect
 
 from protocol import PROTOCOL_VERSION, decode, encode
 from server.doors.supervisor import FIRST_WAIT
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.edge.doorkey import kept_key
 from server.edge.tls import certificate_fingerprint, self_signed
 from tests.doors.web.doorkit import alive, clients_of, closed, eventually, read_screen

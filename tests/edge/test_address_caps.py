@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME
-from server.edge.app import CLOSE_TRY_LATER, GotherServer, ServerConfig
+from server.edge.app import CLOSE_TRY_LATER, GotherServer
 from server.edge.caps import Caps
+from server.edge.config import ServerConfig
 from server.edge.limits import address_key
 from tests.kits.netkit import TIMEOUT, Client, close_all
 

@@ -27,8 +27,9 @@ from protocol import (
     validate_request,
 )
 from protocol.requests import TYPES as REQUESTS
-from server.edge.app import CLOSE_FLOOD, GotherServer, ServerConfig
+from server.edge.app import CLOSE_FLOOD, GotherServer
 from server.edge.attempts import Guessing
+from server.edge.config import ServerConfig
 from server.game import REFEREE, Game
 from tests.kits.netkit import TIMEOUT, Client, close_all, first_legal_move, play_to_end
 from tests.kits.playkit import newest

@@ -181,7 +181,7 @@ async def test_connections_from_one_address_are_capped(server, url):
     "config", [{"rate": 1e6, "burst": 1e6, "chat_rate": 1e6, "chat_burst": 1e6}], indirect=True
 )
 async def test_a_reader_that_never_reads_is_cut_off_at_its_byte_budget(server, url, caplog):
-    from server.edge import app
+    from server.edge import connection
 
     host = await Client.connect(url, "Host")
     table = (await host.request("create", name="Talky", seats=3, bots=0))["table"]
@@ -205,7 +205,7 @@ async def test_a_reader_that_never_reads_is_cut_off_at_its_byte_budget(server, u
         if sent % 200 == 0:
             await host.next(lambda m: m["t"] == "chat")  # the honest watcher keeps up
     assert conn.dropped, "never dropped"
-    assert peak <= app.OUTBOX_BYTES
+    assert peak <= connection.OUTBOX_BYTES
     await asyncio.wait_for(_until(lambda: conn not in server.connections), TIMEOUT)
     drops = [r for r in caplog.records if "reads too slowly" in r.getMessage()]
     assert len(drops) == 1 and drops[0].levelno == logging.WARNING

@@ -23,9 +23,11 @@ from hypothesis import strategies as st
 
 from gother_tui.cli import build_parser
 from protocol import PROTOCOL_VERSION
+from protocol.view import Variants
 from server.doors.ssh import SshFrontDoor, SshOptions
-from server.edge.app import CLOSE_GUESSING, GotherServer, ServerConfig
+from server.edge.app import CLOSE_GUESSING, GotherServer
 from server.edge.attempts import Attempts, Guessing
+from server.edge.config import ServerConfig
 from server.edge.limits import address_key
 from server.game import default_deck_text
 from server.tables.passwords import check_password, hash_password
@@ -237,7 +239,7 @@ async def test_an_older_servers_unsalted_hash_opens_its_table_and_is_salted(tmp_
     store = Store(db)
     store.save_table(
         TableRecord(
-            id="old001", name="Old", seats=3, bot_kind="heuristic", variants={},
+            id="old001", name="Old", seats=3, bot_kind="heuristic", variants=Variants(),
             deck_name="original", deck_toml=default_deck_text(),
             password_hash=hash_secret("velvet"),
             clock=None,

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from protocol import PROTOCOL_VERSION
 from protocol.constants import NAME_KEPT_DAYS, PROVE_CONTEXT
 from protocol.errors import ProtocolError
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.edge.identity import Names, identity_of, proves
 from server.tables.store import Store
 from tests.kits.netkit import Client, close_all

@@ -122,8 +122,8 @@ def replay(played: Game) -> list[Position]:
     assert played.over
     game = Game.new(played.deck, played.players, played.seed, played.variants, played.dealer)
     positions = [Position.of(game)]
-    for move in played.moves:
-        game.apply(move)
+    for seat, move in played.moves:
+        game.apply(seat, move)
         positions.append(Position.of(game))
     assert game.events == played.events and game.winners == played.winners
     return positions
@@ -239,8 +239,8 @@ class Coverage:
         self.events.update((e.kind, getattr(e, "source", None)) for e in game.events)
         self.known_hands += sum(any(p.known) for p in positions)
         self.off_turn_discards += sum(
-            move.kind == "discard_hand" and move.seat != before.turn
-            for move, before in zip(game.moves, positions, strict=False)
+            move.kind == "discard_hand" and seat != before.turn
+            for (seat, move), before in zip(game.moves, positions, strict=False)
         )
 
     def enough(self, variants: dict[str, Any]) -> bool:

@@ -20,7 +20,8 @@ from websockets.asyncio.client import connect
 
 from protocol import PROTOCOL_VERSION, decode, encode
 from protocol.fingerprint import fingerprint, parse_fingerprint
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.edge.tls import certificate_fingerprint, self_signed
 from tests.kits.prockit import ServerProcess
 from tests.kits.sshkit import close, open_session, read_until

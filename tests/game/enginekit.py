@@ -23,6 +23,7 @@ from server.game import (
     LegalDistribute,
     LegalDraw,
     Move,
+    Played,
     legal,
     parse_deck,
 )
@@ -103,34 +104,34 @@ def all_cards(game: Game) -> list[int]:
     return sorted(c for pile in piles for c in pile)
 
 
-def random_move(game: Game, rng: random.Random) -> Move:
-    """A uniformly chosen legal move for the seat the game is waiting for."""
+def random_move(game: Game, rng: random.Random) -> Played:
+    """A uniformly chosen legal move of the seat the game is waiting for, with that seat."""
     seat = game.to_act()
     assert seat is not None, "the game is over"
     choice = legal(game, seat)
     assert choice is not None, f"seat {seat} is to act but has no legal choice"
     match choice:
         case LegalDiscardFate(cards):
-            return DiscardFate(seat, rng.choice(cards))
+            return Played(seat, DiscardFate(rng.choice(cards)))
         case LegalDistribute(hand, recipients, count, _each):
             cards = rng.sample(hand, count)
             seats = rng.sample(recipients, count)
-            return Distribute(seat, tuple(zip(seats, cards, strict=True)))
+            return Played(seat, Distribute(tuple(zip(seats, cards, strict=True))))
         case LegalDraw(deck, discard):
-            options: list[Draw] = [Draw(seat, "discard", c) for c in discard]
+            options: list[Move] = [Draw("discard", c) for c in discard]
             if deck:
-                options.append(Draw(seat, "deck"))
-            return rng.choice(options)
+                options.append(Draw("deck"))
+            return Played(seat, rng.choice(options))
         case LegalDiscardHand(cards):
-            return DiscardHand(seat, rng.choice(cards))
+            return Played(seat, DiscardHand(rng.choice(cards)))
     raise AssertionError(f"unknown choice {choice!r}")
 
 
-def play_random(game: Game, rng: random.Random, max_moves: int) -> list[Move]:
+def play_random(game: Game, rng: random.Random, max_moves: int) -> list[Played]:
     """Play random legal moves until the game is over or `max_moves` were made."""
     made = []
     while not game.over and len(made) < max_moves:
-        move = random_move(game, rng)
-        game.apply(move)
-        made.append(move)
+        played = random_move(game, rng)
+        game.apply(*played)
+        made.append(played)
     return made

@@ -75,7 +75,7 @@ def test_draw_with_an_empty_draw_pile_still_offers_the_deck_when_a_reshuffle_can
     )
     assert game.draw_pile == []
     assert legal(game, 0) == LegalDraw(deck=True, discard=(10,), in_debt=False, remaining=5)
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.hands[0] == [10]
 
 
@@ -84,7 +84,7 @@ def test_draw_remaining_counts_down():
     for remaining in (5, 4, 3, 2, 1):
         choice = legal(game, 0)
         assert isinstance(choice, LegalDraw) and choice.remaining == remaining
-        game.apply(Draw(0, "deck"))
+        game.apply(0, Draw("deck"))
     assert legal(game, 0) is None and game.turn == 1
 
 
@@ -92,7 +92,7 @@ def test_discard_hand_shape_and_count():
     deck = make_deck({0: (0, 2, 0)})
     game = position(deck, hands=[[3, 4, 5, 6, 7], [8], [9]], fates=[[0], [], []], phase="draw")
     assert legal(game, 0) == LegalDiscardHand(cards=(3, 4, 5, 6, 7), count=2)
-    game.apply(DiscardHand(0, 6))
+    game.apply(0, DiscardHand(6))
     assert legal(game, 0) == LegalDiscardHand(cards=(3, 4, 5, 7), count=1)
 
 
@@ -103,7 +103,7 @@ def test_discard_hand_for_a_non_active_seat_with_overflow_immediate():
         hands=[[3, 4, 5], [6, 7, 8, 9, 10], [11]],
         variants=Variants(overflow="immediate"),
     )
-    game.apply(Distribute(0, ((0, 4), (1, 3), (2, 5))))
+    game.apply(0, Distribute(((0, 4), (1, 3), (2, 5))))
     assert legal(game, 1) == LegalDiscardHand(cards=(6, 7, 8, 9, 10), count=4)
     assert legal(game, 0) is None and legal(game, 2) is None
 
@@ -118,7 +118,7 @@ def test_only_the_seat_to_act_has_a_decision():
 def test_nobody_has_a_decision_once_the_game_is_over():
     deck = make_deck({0: (9, 0, 0), 1: (9, 0, 0), 2: (2, 0, 0)})
     game = position(deck, hands=[[4, 5, 6, 7], [8], [9]], fates=[[0, 1, 2], [], []], phase="draw")
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.over
     assert [legal(game, seat) for seat in range(3)] == [None, None, None]
 

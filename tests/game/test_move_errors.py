@@ -13,11 +13,10 @@ from server.game import (
     Distribute,
     Draw,
     Game,
-    Move,
     MoveError,
+    Played,
     Variants,
     default_deck,
-    move_from_wire,
 )
 from tests.game.enginekit import make_deck, position, snapshot
 
@@ -31,7 +30,7 @@ def over() -> Game:
     """Seat 0 ends its turn with 20 Goth Points: the game is over."""
     deck = make_deck({0: (9, 0, 0), 1: (9, 0, 0), 2: (2, 0, 0)})
     game = position(deck, hands=[[4, 5, 6, 7], [8], [9]], fates=[[0, 1, 2], [], []], phase="draw")
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.over
     return game
 
@@ -94,7 +93,7 @@ def immediate_other_overflows() -> Game:
     """immediate variant: seat 0 made seat 1 sick; seat 1 must discard 3 before play goes on."""
     deck = make_deck({3: (0, 3, 0)})
     game = position(deck, hands=[[3, 4, 5], [6, 7, 8, 9, 10], [11]], variants=IMMEDIATE)
-    game.apply(Distribute(0, ((0, 4), (1, 3), (2, 5))))
+    game.apply(0, Distribute(((0, 4), (1, 3), (2, 5))))
     assert game.turn == 0 and game.to_act() == 1
     return game
 
@@ -104,7 +103,7 @@ def immediate_active_overflows() -> Game:
     game = position(
         deck, hands=[[2, 3, 4, 5, 6], [7], [8]], fates=[[0, 1], [], []], variants=IMMEDIATE
     )
-    game.apply(DiscardFate(0, 1))
+    game.apply(0, DiscardFate(1))
     assert game.phase == "distribute" and game.discarding_down() == 0
     return game
 
@@ -113,63 +112,117 @@ def immediate_active_overflows() -> Game:
 
 EACH_GETS = ((0, 3), (1, 4), (2, 5))
 
-CASES: list[tuple[str, Callable[[], Game], Move, str, str]] = [
+CASES: list[tuple[str, Callable[[], Game], Played, str, str]] = [
     # the game is over
-    ("over-discard-fate", over, DiscardFate(1, 8), "game_over", "over"),
-    ("over-distribute", over, Distribute(1, ((0, 8),)), "game_over", "over"),
-    ("over-draw", over, Draw(1, "deck"), "game_over", "over"),
-    ("over-draw-winner", over, Draw(0, "deck"), "game_over", "over"),
-    ("over-discard-hand", over, DiscardHand(0, 4), "game_over", "over"),
+    ("over-discard-fate", over, Played(1, DiscardFate(8)), "game_over", "over"),
+    ("over-distribute", over, Played(1, Distribute(((0, 8),))), "game_over", "over"),
+    ("over-draw", over, Played(1, Draw("deck")), "game_over", "over"),
+    ("over-draw-winner", over, Played(0, Draw("deck")), "game_over", "over"),
+    ("over-discard-hand", over, Played(0, DiscardHand(4)), "game_over", "over"),
     # not your turn
-    ("no-such-seat-low", at_distribute, Distribute(-1, EACH_GETS), "not_your_turn", "no seat"),
-    ("no-such-seat-high", at_distribute, Distribute(3, EACH_GETS), "not_your_turn", "no seat"),
-    ("other-seat", at_distribute, Distribute(1, ((0, 8),)), "not_your_turn", "seat 0's move"),
-    ("other-seat-draw", at_draw, Draw(2, "deck"), "not_your_turn", "seat 0's move"),
-    ("other-seat-fate", at_discard_fate, DiscardFate(1, 0), "not_your_turn", "seat 0's move"),
+    (
+        "no-such-seat-low",
+        at_distribute,
+        Played(-1, Distribute(EACH_GETS)),
+        "not_your_turn",
+        "no seat",
+    ),
+    (
+        "no-such-seat-high",
+        at_distribute,
+        Played(3, Distribute(EACH_GETS)),
+        "not_your_turn",
+        "no seat",
+    ),
+    (
+        "other-seat",
+        at_distribute,
+        Played(1, Distribute(((0, 8),))),
+        "not_your_turn",
+        "seat 0's move",
+    ),
+    ("other-seat-draw", at_draw, Played(2, Draw("deck")), "not_your_turn", "seat 0's move"),
+    (
+        "other-seat-fate",
+        at_discard_fate,
+        Played(1, DiscardFate(0)),
+        "not_your_turn",
+        "seat 0's move",
+    ),
     (
         "active-waits-for-overflow",
         immediate_other_overflows,
-        Draw(0, "deck"),
+        Played(0, Draw("deck")),
         "not_your_turn",
         "seat 1's move",
     ),
     (
         "discard-hand-not-yours",
         over_limit_at_draw,
-        DiscardHand(1, 8),
+        Played(1, DiscardHand(8)),
         "not_your_turn",
         "seat 0's move",
     ),
     (
         "discard-hand-other-overflows",
         immediate_other_overflows,
-        DiscardHand(0, 4),
+        Played(0, DiscardHand(4)),
         "not_your_turn",
         "seat 1's move",
     ),
-    ("discard-hand-no-seat", over_limit_at_draw, DiscardHand(7, 3), "not_your_turn", "seat 7"),
+    (
+        "discard-hand-no-seat",
+        over_limit_at_draw,
+        Played(7, DiscardHand(3)),
+        "not_your_turn",
+        "seat 7",
+    ),
     # must discard down first (overflow = immediate)
     (
         "overflowing-must-discard-first",
         immediate_active_overflows,
-        Distribute(0, ((0, 2), (1, 3), (2, 4))),
+        Played(0, Distribute(((0, 2), (1, 3), (2, 4)))),
         "illegal_move",
         "discard down",
     ),
     # wrong step
-    ("draw-at-distribute", at_distribute, Draw(0, "deck"), "illegal_move", "distribute step"),
-    ("fate-at-distribute", at_distribute, DiscardFate(0, 3), "illegal_move", "distribute step"),
-    ("give-at-discard-fate", at_discard_fate, Distribute(0, EACH_GETS), "illegal_move", "step"),
-    ("draw-at-discard-fate", at_discard_fate, Draw(0, "deck"), "illegal_move", "step"),
-    ("give-at-draw", at_draw, Distribute(0, ()), "illegal_move", "draw step"),
-    ("fate-at-draw", at_draw, DiscardFate(0, 10), "illegal_move", "draw step"),
+    (
+        "draw-at-distribute",
+        at_distribute,
+        Played(0, Draw("deck")),
+        "illegal_move",
+        "distribute step",
+    ),
+    (
+        "fate-at-distribute",
+        at_distribute,
+        Played(0, DiscardFate(3)),
+        "illegal_move",
+        "distribute step",
+    ),
+    (
+        "give-at-discard-fate",
+        at_discard_fate,
+        Played(0, Distribute(EACH_GETS)),
+        "illegal_move",
+        "step",
+    ),
+    ("draw-at-discard-fate", at_discard_fate, Played(0, Draw("deck")), "illegal_move", "step"),
+    ("give-at-draw", at_draw, Played(0, Distribute(())), "illegal_move", "draw step"),
+    ("fate-at-draw", at_draw, Played(0, DiscardFate(10)), "illegal_move", "draw step"),
     # R10
-    ("fate-card-from-hand", at_discard_fate, DiscardFate(0, 3), "illegal_move", "Fate pile"),
-    ("fate-card-unknown", at_discard_fate, DiscardFate(0, 99), "illegal_move", "card 99"),
+    (
+        "fate-card-from-hand",
+        at_discard_fate,
+        Played(0, DiscardFate(3)),
+        "illegal_move",
+        "Fate pile",
+    ),
+    ("fate-card-unknown", at_discard_fate, Played(0, DiscardFate(99)), "illegal_move", "card 99"),
     (
         "fate-not-top",
         lambda: at_discard_fate(Variants(fate_discard="top")),
-        DiscardFate(0, 1),
+        Played(0, DiscardFate(1)),
         "illegal_move",
         "top card",
     ),
@@ -177,87 +230,99 @@ CASES: list[tuple[str, Callable[[], Game], Move, str, str]] = [
     (
         "give-card-twice",
         at_distribute,
-        Distribute(0, ((0, 3), (1, 3), (2, 4))),
+        Played(0, Distribute(((0, 3), (1, 3), (2, 4)))),
         "illegal_move",
         "only once",
     ),
     (
         "give-card-not-held",
         at_distribute,
-        Distribute(0, ((0, 3), (1, 4), (2, 8))),
+        Played(0, Distribute(((0, 3), (1, 4), (2, 8)))),
         "illegal_move",
         "not in your hand",
     ),
     (
         "give-two-to-one",
         at_distribute,
-        Distribute(0, ((0, 3), (0, 4), (2, 5))),
+        Played(0, Distribute(((0, 3), (0, 4), (2, 5)))),
         "illegal_move",
         "more than one",
     ),
     (
         "give-to-no-seat",
         at_distribute,
-        Distribute(0, ((0, 3), (1, 4), (3, 5))),
+        Played(0, Distribute(((0, 3), (1, 4), (3, 5)))),
         "illegal_move",
         "no seat 3",
     ),
     (
         "give-to-negative-seat",
         at_distribute,
-        Distribute(0, ((0, 3), (1, 4), (-1, 5))),
+        Played(0, Distribute(((0, 3), (1, 4), (-1, 5)))),
         "illegal_move",
         "no seat -1",
     ),
     (
         "give-too-few",
         at_distribute,
-        Distribute(0, ((0, 3), (1, 4))),
+        Played(0, Distribute(((0, 3), (1, 4)))),
         "illegal_move",
         "exactly one card",
     ),
-    ("give-nothing", at_distribute, Distribute(0, ()), "illegal_move", "exactly one card"),
+    ("give-nothing", at_distribute, Played(0, Distribute(())), "illegal_move", "exactly one card"),
     (
         "short-hand-not-all",
         at_distribute_short_hand,
-        Distribute(0, ((1, 3),)),
+        Played(0, Distribute(((1, 3),))),
         "illegal_move",
         "place all 2",
     ),
     # R12
-    ("draw-hand-full", over_limit_at_draw, Draw(0, "deck"), "illegal_move", "full"),
-    ("draw-nothing-left", at_draw_nothing_left, Draw(0, "deck"), "illegal_move", "empty"),
-    ("draw-deck-names-a-card", at_draw, Draw(0, "deck", 10), "illegal_move", "name no card"),
-    ("draw-from-nowhere", at_draw, Draw(0, "hand"), "illegal_move", "cannot draw from"),  # type: ignore[arg-type]
-    ("draw-in-debt", in_debt_at_draw, Draw(0, "discard", 10), "illegal_move", "debt"),
-    ("draw-card-not-discarded", at_draw, Draw(0, "discard", 8), "illegal_move", "discard pile"),
-    ("draw-discard-no-card", at_draw, Draw(0, "discard"), "illegal_move", "discard pile"),
+    ("draw-hand-full", over_limit_at_draw, Played(0, Draw("deck")), "illegal_move", "full"),
+    ("draw-nothing-left", at_draw_nothing_left, Played(0, Draw("deck")), "illegal_move", "empty"),
+    (
+        "draw-deck-names-a-card",
+        at_draw,
+        Played(0, Draw("deck", 10)),
+        "illegal_move",
+        "name no card",
+    ),
+    ("draw-from-nowhere", at_draw, Played(0, Draw("hand")), "illegal_move", "cannot draw from"),  # type: ignore[arg-type]
+    ("draw-in-debt", in_debt_at_draw, Played(0, Draw("discard", 10)), "illegal_move", "debt"),
+    (
+        "draw-card-not-discarded",
+        at_draw,
+        Played(0, Draw("discard", 8)),
+        "illegal_move",
+        "discard pile",
+    ),
+    ("draw-discard-no-card", at_draw, Played(0, Draw("discard")), "illegal_move", "discard pile"),
     # R13
     (
         "discard-hand-not-over",
         at_distribute,
-        DiscardHand(0, 3),
+        Played(0, DiscardHand(3)),
         "illegal_move",
         "not over its limit",
     ),
     (
         "discard-hand-before-draw-step",
         over_limit_at_distribute,
-        DiscardHand(0, 3),
+        Played(0, DiscardHand(3)),
         "illegal_move",
         "draw step",
     ),
     (
         "discard-hand-not-held",
         over_limit_at_draw,
-        DiscardHand(0, 8),
+        Played(0, DiscardHand(8)),
         "illegal_move",
         "not in your hand",
     ),
     (
         "discard-hand-overflow-not-held",
         immediate_other_overflows,
-        DiscardHand(1, 3),
+        Played(1, DiscardHand(3)),
         "illegal_move",
         "not in your hand",
     ),
@@ -272,12 +337,12 @@ CASES: list[tuple[str, Callable[[], Game], Move, str, str]] = [
 def test_refused_move_has_its_code_and_changes_nothing(make, move, code, fragment):
     game = make()
     before = snapshot(game)
-    assert not game.can(move)
+    assert not game.can(*move)
     with pytest.raises(MoveError) as caught:
-        game.verify(move)
+        game.verify(*move)
     assert caught.value.code == code
     with pytest.raises(MoveError) as caught:
-        game.apply(move)
+        game.apply(*move)
     assert caught.value.code == code
     assert fragment in caught.value.message
     assert str(caught.value) == caught.value.message
@@ -288,43 +353,43 @@ def test_not_a_move_is_refused_and_changes_nothing():
     game = at_distribute()
     before = snapshot(game)
     with pytest.raises(MoveError) as caught:
-        game.apply("pass")  # type: ignore[arg-type]
+        game.apply(0, "pass")  # type: ignore[arg-type]
     assert caught.value.code == "illegal_move" and "not a move" in caught.value.message
-    assert not game.can("pass")  # type: ignore[arg-type]
+    assert not game.can(0, "pass")  # type: ignore[arg-type]
     assert snapshot(game) == before
-
-
-def test_unknown_wire_kind_is_an_illegal_move():
-    with pytest.raises(MoveError) as caught:
-        move_from_wire(0, {"kind": "pass"})
-    assert caught.value.code == "illegal_move"
 
 
 def test_a_draw_without_a_card_does_not_name_some_other_card():
     game = at_draw()
     with pytest.raises(MoveError) as caught:
-        game.apply(Draw(0, "discard"))
+        game.apply(0, Draw("discard"))
     assert "Card 0" not in caught.value.message  # card 0 is in the draw pile
-
-
-def test_wire_moves_round_trip():
-    moves = [
-        DiscardFate(2, 7),
-        Distribute(2, ((0, 1), (1, 2), (2, 3))),
-        Draw(2, "deck"),
-        Draw(2, "discard", 9),
-        DiscardHand(2, 4),
-    ]
-    for move in moves:
-        assert move_from_wire(2, move.to_wire()) == move
-    assert Distribute(0, ((1, 5),)).to_wire() == {"kind": "distribute", "give": [[1, 5]]}
-    assert Draw(0, "deck").to_wire() == {"kind": "draw", "source": "deck"}
 
 
 def test_legal_moves_are_accepted():
     game = Game.new(default_deck(), 3, seed=4)
     hand = game.hands[0]
-    move = Distribute(0, tuple(zip((0, 1, 2), hand, strict=False)))
-    assert game.can(move)
-    game.apply(move)
-    assert game.moves == [move]
+    move = Distribute(tuple(zip((0, 1, 2), hand, strict=False)))
+    assert game.can(0, move)
+    game.apply(0, move)
+    assert game.moves == [Played(0, move)]
+
+
+def test_what_comes_first_runs_once_a_move_is_verified_and_can_still_refuse_it():
+    """Principle 6's hook: a table writes the move to its store between the verdict and the
+    move, so a refused move writes nothing and a failed write makes no move."""
+    game = at_distribute()
+    before = snapshot(game)
+    written: list[str] = []
+    with pytest.raises(MoveError):
+        game.apply(0, Draw("deck"), first=lambda: written.append("refused"))
+    assert written == []
+
+    def fails() -> None:
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        game.apply(0, Distribute(EACH_GETS), first=fails)
+    assert snapshot(game) == before
+    game.apply(0, Distribute(EACH_GETS), first=lambda: written.append("kept"))
+    assert written == ["kept"] and game.moves == [Played(0, Distribute(EACH_GETS))]

@@ -146,7 +146,7 @@ def play_checked(game: Game, rng: random.Random, *, each_move=None) -> None:
         if game.over:
             break
         seen = len(game.events)
-        new_events = game.apply(random_move(game, rng))
+        new_events = game.apply(*random_move(game, rng))
         assert new_events == game.events[seen:]  # apply returns what it recorded, all of it
         check_state(game)
         check_turn_ends(game, new_events)
@@ -238,29 +238,29 @@ def check_legal_matches_can(game: Game, rng: random.Random) -> None:
     for seat in range(game.players):
         choice = legal(game, seat)
         for card in cards:
-            assert game.can(DiscardFate(seat, card)) == (
+            assert game.can(seat, DiscardFate(card)) == (
                 isinstance(choice, LegalDiscardFate) and card in choice.cards
             )
-            assert game.can(DiscardHand(seat, card)) == (
+            assert game.can(seat, DiscardHand(card)) == (
                 isinstance(choice, LegalDiscardHand) and card in choice.cards
             )
-            assert game.can(Draw(seat, "discard", card)) == (
+            assert game.can(seat, Draw("discard", card)) == (
                 isinstance(choice, LegalDraw) and card in choice.discard
             )
-            assert not game.can(Draw(seat, "deck", card))  # a deck draw names no card
-        assert game.can(Draw(seat, "deck")) == (isinstance(choice, LegalDraw) and choice.deck)
+            assert not game.can(seat, Draw("deck", card))  # a deck draw names no card
+        assert game.can(seat, Draw("deck")) == (isinstance(choice, LegalDraw) and choice.deck)
         if isinstance(choice, LegalDistribute):
             picked = rng.sample(choice.hand, choice.count)
             to = rng.sample(choice.recipients, choice.count)
-            assert game.can(Distribute(seat, tuple(zip(to, picked, strict=True))))
+            assert game.can(seat, Distribute(tuple(zip(to, picked, strict=True))))
             if choice.count > 1:  # one card short, or two cards to one seat: refused
-                assert not game.can(Distribute(seat, tuple(zip(to, picked, strict=True))[1:]))
+                assert not game.can(seat, Distribute(tuple(zip(to, picked, strict=True))[1:]))
                 doubled = [to[0], to[0], *to[2:]]
-                assert not game.can(Distribute(seat, tuple(zip(doubled, picked, strict=True))))
+                assert not game.can(seat, Distribute(tuple(zip(doubled, picked, strict=True))))
         else:
             hand = game.hands[seat][: game.players]
             give = tuple(zip(range(game.players), hand, strict=False))
-            assert not game.can(Distribute(seat, give))
+            assert not game.can(seat, Distribute(give))
 
 
 @settings(max_examples=25, deadline=None)
@@ -272,6 +272,6 @@ def test_legal_offers_exactly_the_moves_the_engine_accepts(players, variants, se
     for step in range(MAX_MOVES):
         if game.over:
             break
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
         if step % 5 == 0:
             check_legal_matches_can(game, rng)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,11 +14,12 @@ from server.game import (
     SPECTATOR,
     Draw,
     Game,
+    Move,
     MoveError,
+    Played,
     Variants,
     default_deck,
     legal,
-    move_from_wire,
     view,
 )
 from tests.game.enginekit import play_random, random_move, snapshot
@@ -50,7 +52,7 @@ def test_replay_rebuilds_every_position_exactly(players, variants, seed, play_se
     for _ in range(250):
         if game.over:
             break
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
         seen.append(snapshot(game))
     again = Game.replay(DECK, players, seed, list(game.moves), variants)
     assert snapshot(again) == snapshot(game)
@@ -61,13 +63,12 @@ def test_replay_rebuilds_every_position_exactly(players, variants, seed, play_se
 
 
 def test_replay_from_the_wire_record():
-    """What the server stores is each move's wire map and seat; that is enough."""
+    """What the server stores is each move's seat and its wire map; that is enough."""
     game = Game.new(DECK, 4, seed=77, variants=Variants(overflow="immediate"))
     play_random(game, random.Random(77), 400)
-    record = [(move.seat, move.to_wire()) for move in game.moves]
-    rebuilt = Game.replay(
-        DECK, 4, 77, [move_from_wire(seat, wire) for seat, wire in record], game.variants
-    )
+    record = [(seat, msgspec.msgpack.encode(move)) for seat, move in game.moves]
+    moves = [Played(seat, msgspec.msgpack.decode(wire, type=Move)) for seat, wire in record]
+    rebuilt = Game.replay(DECK, 4, 77, moves, game.variants)
     assert snapshot(rebuilt) == snapshot(game)
     for viewer in (0, 1, 2, 3, SPECTATOR):
         assert view(rebuilt, viewer).to_wire() == view(game, viewer).to_wire()
@@ -136,6 +137,6 @@ def test_from_position_of_a_reached_position_asks_the_same_decision(players, var
 def test_a_refused_move_is_not_recorded():
     game = Game.new(DECK, 3, seed=12)
     with pytest.raises(MoveError):
-        game.apply(Draw(0, "deck"))  # seat 0 is at the distribute step
+        game.apply(0, Draw("deck"))  # seat 0 is at the distribute step
     assert game.moves == []
     assert snapshot(Game.replay(DECK, 3, 12, game.moves)) == snapshot(game)

@@ -50,7 +50,7 @@ TOP = Variants(fate_discard="top")
 
 def draw_from_deck(game: Game, seat: int, times: int) -> None:
     for _ in range(times):
-        game.apply(Draw(seat, "deck"))
+        game.apply(seat, Draw("deck"))
 
 
 # -- R1 Deck ---------------------------------------------------------------------------
@@ -212,7 +212,7 @@ def test_r5_scores_are_the_sums_of_the_own_fate_pile():
 def test_r5_a_card_leaving_the_fate_pile_takes_its_effect_with_it():
     deck = make_deck({0: (3, 1, -2), 1: (-1, -2, 0), 2: (2, 0, 3)})
     game = position(deck, hands=[[5, 6, 7], [8], [9]], fates=[[0, 1, 2], [], []])
-    game.apply(DiscardFate(0, 2))
+    game.apply(0, DiscardFate(2))
     assert game.fates[0] == [0, 1]
     assert (game.goth[0], game.sickness_sum[0], game.money[0]) == (2, -1, -2)
     scores = view(game, SPECTATOR).to_wire()["players"][0]["scores"]
@@ -222,7 +222,7 @@ def test_r5_a_card_leaving_the_fate_pile_takes_its_effect_with_it():
 def test_r5_a_placement_changes_only_the_recipient():
     deck = make_deck({3: (4, 2, -3)})
     game = position(deck, hands=[[3, 4, 5], [6], [7]], phase="distribute")
-    game.apply(Distribute(0, ((0, 4), (1, 3), (2, 5))))
+    game.apply(0, Distribute(((0, 4), (1, 3), (2, 5))))
     assert (game.goth, game.sickness_sum, game.money) == ([0, 4, 0], [0, 2, 0], [1, -3, 1])
 
 
@@ -243,7 +243,7 @@ def test_r6_sickness_banked_below_zero_absorbs_a_later_card():
     # Reading tested: the sum is what counts (R5), so -3 then +5 is 2, not 5 (no swoon).
     deck = make_deck({1: (0, -3, 0), 3: (0, 5, 0)})
     game = position(deck, hands=[[3, 4, 5], [6], [7]], fates=[[], [1], []])
-    game.apply(Distribute(0, ((0, 4), (1, 3), (2, 5))))
+    game.apply(0, Distribute(((0, 4), (1, 3), (2, 5))))
     assert game.fates[1] == [1, 3]
     assert game.sickness(1) == 2 and game.hand_limit(1) == 3
     assert not any(isinstance(e, Swooned) for e in game.events)
@@ -255,7 +255,7 @@ def test_r6_sickness_banked_below_zero_absorbs_a_later_card():
 def test_r7_swoon_on_placement():
     deck = make_deck({1: (2, 2, 0), 3: (0, 3, 0)})
     game = position(deck, hands=[[3, 4, 5], [6], [7]], fates=[[], [1], []])
-    game.apply(Distribute(0, ((0, 4), (1, 3), (2, 5))))
+    game.apply(0, Distribute(((0, 4), (1, 3), (2, 5))))
     assert game.fates == [[4], [], [5]]
     assert game.discard == [1, 3]
     assert (game.goth[1], game.sickness_sum[1], game.money[1]) == (0, 0, 0)
@@ -272,7 +272,7 @@ def test_r7_swoon_on_fate_discard_of_a_cure():
     deck = make_deck({1: (0, -2, 0), 2: (0, 3, 0), 3: (5, 3, 0)})
     game = position(deck, hands=[[5, 6, 7], [8], [9]], fates=[[1, 2, 3], [], []])
     assert game.sickness(0) == 4 and game.fates[0] == [1, 2, 3]  # 4: no swoon yet
-    game.apply(DiscardFate(0, 1))
+    game.apply(0, DiscardFate(1))
     assert game.fates[0] == []
     assert game.discard == [1, 2, 3]
     assert game.goth[0] == 0 and game.sickness(0) == 0
@@ -285,7 +285,7 @@ def test_r7_swoon_on_anyones_turn():
     deck = make_deck({2: (9, 4, 0), 4: (0, 1, 0)})
     game = position(deck, hands=[[6], [4, 5, 7], [8]], fates=[[], [], [2]], turn=1)
     assert game.turn == 1 and game.phase == "distribute"
-    game.apply(Distribute(1, ((0, 5), (1, 7), (2, 4))))
+    game.apply(1, Distribute(((0, 5), (1, 7), (2, 4))))
     assert game.fates == [[5], [7], []]
     assert game.discard == [2, 4]
     assert Swooned(2, (2, 4)) in game.events
@@ -295,7 +295,7 @@ def test_r7_swoon_on_anyones_turn():
 def test_r7_the_active_player_can_swoon_by_their_own_placement():
     deck = make_deck({0: (0, 3, 0), 3: (0, 2, 0)})
     game = position(deck, hands=[[3, 4, 5], [6], [7]], fates=[[0], [], []], phase="distribute")
-    game.apply(Distribute(0, ((0, 3), (1, 4), (2, 5))))
+    game.apply(0, Distribute(((0, 3), (1, 4), (2, 5))))
     assert game.fates[0] == [] and game.discard == [0, 3]
     assert game.hand_limit(0) == 5  # swooning resets the limit with the scores
 
@@ -303,7 +303,7 @@ def test_r7_the_active_player_can_swoon_by_their_own_placement():
 def test_r7_four_is_no_swoon_five_is():
     deck = make_deck({3: (0, 4, 0), 4: (0, 5, 0)})
     game = position(deck, hands=[[3, 4, 5], [6], [7]])
-    game.apply(Distribute(0, ((0, 5), (1, 3), (2, 4))))
+    game.apply(0, Distribute(((0, 5), (1, 3), (2, 4))))
     assert game.fates == [[5], [3], []]
     assert game.sickness(1) == 4 and game.hand_limit(1) == 1
     assert game.discard == [4]
@@ -312,7 +312,7 @@ def test_r7_four_is_no_swoon_five_is():
 def test_r7_more_than_one_player_can_swoon_in_one_distribution():
     deck = make_deck({3: (0, 5, 0), 4: (1, 6, 0), 5: (0, 9, 1)})
     game = position(deck, hands=[[3, 4, 5], [6], [7]], fates=[[], [8], [9]])
-    game.apply(Distribute(0, ((0, 3), (1, 4), (2, 5))))
+    game.apply(0, Distribute(((0, 3), (1, 4), (2, 5))))
     assert game.fates == [[], [], []]
     assert game.discard == [3, 8, 4, 9, 5]
     assert [e for e in game.events if isinstance(e, Swooned)] == [
@@ -339,7 +339,7 @@ def test_r8_the_limit_is_5_minus_sickness_and_drawing_stops_there():
     deck = make_deck({0: (0, 3, 0)})
     game = position(deck, hands=[[2, 3, 4], [5], [6]], fates=[[0], [], []], phase="distribute")
     assert game.hand_limit(0) == 2
-    game.apply(Distribute(0, ((0, 2), (1, 3), (2, 4))))
+    game.apply(0, Distribute(((0, 2), (1, 3), (2, 4))))
     choice = legal(game, 0)
     assert isinstance(choice, LegalDraw) and choice.remaining == 2
     draw_from_deck(game, 0, 2)
@@ -382,7 +382,7 @@ def test_r10_the_active_player_discards_one_fate_card_of_their_choice():
     game = position(deck, hands=[[3, 4, 5], [6], [7]], fates=[[0, 1, 2], [], []])
     assert game.phase == "discard_fate"
     assert legal(game, 0) == LegalDiscardFate((0, 1, 2))
-    game.apply(DiscardFate(0, 1))  # from the middle: any card may go
+    game.apply(0, DiscardFate(1))  # from the middle: any card may go
     assert game.fates[0] == [0, 2]
     assert game.discard == [1]
     assert game.money[0] == 2
@@ -398,15 +398,15 @@ def test_r10_an_empty_fate_pile_skips_the_step():
 def test_r10_the_step_cannot_be_skipped_when_the_fate_pile_has_cards():
     game = position(make_deck(), hands=[[3, 4, 5], [6], [7]], fates=[[0], [], []])
     with pytest.raises(MoveError) as caught:
-        game.apply(Distribute(0, ((0, 3), (1, 4), (2, 5))))
+        game.apply(0, Distribute(((0, 3), (1, 4), (2, 5))))
     assert caught.value.code == "illegal_move"
 
 
 def test_r10_only_one_card_is_discarded():
     game = position(make_deck(), hands=[[3, 4, 5], [6], [7]], fates=[[0, 1], [], []])
-    game.apply(DiscardFate(0, 0))
+    game.apply(0, DiscardFate(0))
     with pytest.raises(MoveError):
-        game.apply(DiscardFate(0, 1))
+        game.apply(0, DiscardFate(1))
     assert game.fates[0] == [1]
 
 
@@ -418,7 +418,7 @@ def test_r11_one_card_on_top_of_every_fate_pile_own_included():
         make_deck(), hands=[[3, 4, 5, 6, 7], [8], [9]], fates=[[0], [1], [2]], phase="distribute"
     )
     assert legal(game, 0) == LegalDistribute((3, 4, 5, 6, 7), (0, 1, 2), 3, True)
-    game.apply(Distribute(0, ((1, 3), (2, 5), (0, 7))))
+    game.apply(0, Distribute(((1, 3), (2, 5), (0, 7))))
     assert game.fates == [[0, 7], [1, 3], [2, 5]]
     assert game.hands[0] == [4, 6]
     assert game.events[-3:] == [Placed(0, 0, 7), Placed(0, 1, 3), Placed(0, 2, 5)]
@@ -433,7 +433,7 @@ def test_r11_every_player_must_receive_exactly_one():
         ((0, 3), (1, 4), (2, 5), (0, 6)),  # four placements
     ):
         with pytest.raises(MoveError) as caught:
-            game.apply(Distribute(0, give))
+            game.apply(0, Distribute(give))
         assert caught.value.code == "illegal_move"
     assert snapshot(game) == before
 
@@ -442,10 +442,10 @@ def test_r11_fewer_cards_than_players_places_all_to_distinct_recipients():
     game = position(make_deck(), hands=[[3, 4], [8], [9]], phase="distribute")
     assert legal(game, 0) == LegalDistribute((3, 4), (0, 1, 2), 2, False)
     with pytest.raises(MoveError):  # not all of them
-        game.apply(Distribute(0, ((1, 3),)))
+        game.apply(0, Distribute(((1, 3),)))
     with pytest.raises(MoveError):  # two to one player
-        game.apply(Distribute(0, ((1, 3), (1, 4))))
-    game.apply(Distribute(0, ((2, 3), (1, 4))))  # the giver may leave themselves out
+        game.apply(0, Distribute(((1, 3), (1, 4))))
+    game.apply(0, Distribute(((2, 3), (1, 4))))  # the giver may leave themselves out
     assert game.fates == [[], [4], [3]]
     assert game.hands[0] == []
     assert game.phase == "draw"
@@ -469,12 +469,12 @@ def test_r12_draw_to_the_limit_from_the_top_or_any_discard_card_mixed():
         discard=[8, 9, 10],
         phase="draw",
     )
-    game.apply(Draw(0, "discard", 9))  # from the middle of the discard pile
-    game.apply(Draw(0, "deck"))
-    game.apply(Draw(0, "discard", 8))
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("discard", 9))  # from the middle of the discard pile
+    game.apply(0, Draw("deck"))
+    game.apply(0, Draw("discard", 8))
+    game.apply(0, Draw("deck"))
     assert legal(game, 0) == LegalDraw(True, (10,), False, 1)
-    game.apply(Draw(0, "discard", 10))
+    game.apply(0, Draw("discard", 10))
     assert game.hands[0] == [9, 14, 8, 13, 10]
     assert game.draw_pile == [11, 12] and game.discard == []
     assert game.turn == 1
@@ -492,9 +492,9 @@ def test_r12_in_debt_only_from_the_draw_pile():
     game = position(deck, hands=[[], [1], [2]], fates=[[0], [], []], discard=[3, 4], phase="draw")
     assert legal(game, 0) == LegalDraw(True, (), True, 5)
     with pytest.raises(MoveError) as caught:
-        game.apply(Draw(0, "discard", 3))
+        game.apply(0, Draw("discard", 3))
     assert caught.value.code == "illegal_move" and "debt" in caught.value.message
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.hands[0] == [14]
 
 
@@ -505,17 +505,17 @@ def test_r12_debt_is_judged_after_the_fate_discard():
     deck = make_deck({0: (0, 0, -3)})
     game = position(deck, hands=[[], [1], [2]], fates=[[0], [], []])
     assert game.in_debt(0)
-    game.apply(DiscardFate(0, 0))
+    game.apply(0, DiscardFate(0))
     assert game.phase == "draw"
     assert legal(game, 0) == LegalDraw(True, (0,), False, 5)
-    game.apply(Draw(0, "discard", 0))
+    game.apply(0, Draw("discard", 0))
     assert game.hands[0] == [0]
 
 
 def test_r12_debt_from_ones_own_placement_counts_at_the_draw_step():
     deck = make_deck({0: (0, 0, -2)})
     game = position(deck, hands=[[0, 5, 6], [1], [2]], discard=[3], phase="distribute")
-    game.apply(Distribute(0, ((0, 0), (1, 5), (2, 6))))
+    game.apply(0, Distribute(((0, 0), (1, 5), (2, 6))))
     assert legal(game, 0) == LegalDraw(True, (), True, 5)
 
 
@@ -525,13 +525,13 @@ def test_r12_a_deck_draw_takes_no_card():
     game = position(make_deck(), hands=[[], [1], [2]], draw_pile=[7], discard=[3], phase="draw")
     before = snapshot(game)
     for named in (7, 3, 14):
-        move = Draw(0, "deck", named)
-        assert not game.can(move)
+        move = Draw("deck", named)
+        assert not game.can(0, move)
         with pytest.raises(MoveError) as caught:
-            game.apply(move)
+            game.apply(0, move)
         assert caught.value.code == "illegal_move" and "name no card" in caught.value.message
         assert snapshot(game) == before
-    assert game.apply(Draw(0, "deck"))[0] == Drew(0, "deck", 7)
+    assert game.apply(0, Draw("deck"))[0] == Drew(0, "deck", 7)
 
 
 # -- R13 Discard down ------------------------------------------------------------------
@@ -542,12 +542,12 @@ def test_r13_the_active_player_discards_down_at_the_draw_step():
     game = position(
         deck, hands=[[1, 2, 3, 4, 5], [6], [7]], fates=[[0], [], []], phase="distribute"
     )
-    game.apply(Distribute(0, ((0, 1), (1, 2), (2, 3))))
+    game.apply(0, Distribute(((0, 1), (1, 2), (2, 3))))
     assert game.hands[0] == [4, 5] and game.hand_limit(0) == 1
     assert legal(game, 0) == LegalDiscardHand((4, 5), 1)
     with pytest.raises(MoveError):
-        game.apply(Draw(0, "deck"))
-    game.apply(DiscardHand(0, 5))
+        game.apply(0, Draw("deck"))
+    game.apply(0, DiscardHand(5))
     assert game.hands[0] == [4]
     assert game.discard == [5]
     assert HandDiscarded(0, 5) in game.events
@@ -562,21 +562,21 @@ def test_r13_draw_step_variant_others_keep_an_oversized_hand_until_their_draw_st
         fates=[[], [14], []],
         draw_pile=[0, 1, 2, 12, 13],
     )
-    game.apply(Distribute(0, ((0, 4), (1, 3), (2, 5))))
+    game.apply(0, Distribute(((0, 4), (1, 3), (2, 5))))
     assert game.hand_limit(1) == 1 and len(game.hands[1]) == 5
     assert game.to_act() == 0 and legal(game, 1) is None
     with pytest.raises(MoveError) as caught:
-        game.apply(DiscardHand(1, 6))
+        game.apply(1, DiscardHand(6))
     assert caught.value.code == "not_your_turn"
     draw_from_deck(game, 0, 5)
     assert game.hands[0] == [13, 12, 2, 1, 0]
     # Seat 1's turn: they still hold 5; the fate discard and distribution come first.
     assert game.turn == 1 and legal(game, 1) == LegalDiscardFate((14, 3))
-    game.apply(DiscardFate(1, 14))
+    game.apply(1, DiscardFate(14))
     assert legal(game, 1) == LegalDistribute((6, 7, 8, 9, 10), (0, 1, 2), 3, True)
-    game.apply(Distribute(1, ((0, 6), (1, 7), (2, 8))))
+    game.apply(1, Distribute(((0, 6), (1, 7), (2, 8))))
     assert legal(game, 1) == LegalDiscardHand((9, 10), 1)
-    game.apply(DiscardHand(1, 9))
+    game.apply(1, DiscardHand(9))
     assert game.hands[1] == [10]
     assert game.turn == 2
 
@@ -585,11 +585,11 @@ def test_r13_discarding_more_than_needed_is_refused():
     deck = make_deck({0: (0, 3, 0)})
     game = position(deck, hands=[[1, 2, 3, 4], [6], [7]], fates=[[0], [], []], phase="draw")
     assert legal(game, 0) == LegalDiscardHand((1, 2, 3, 4), 2)
-    game.apply(DiscardHand(0, 1))
-    game.apply(DiscardHand(0, 2))
+    game.apply(0, DiscardHand(1))
+    game.apply(0, DiscardHand(2))
     assert game.turn == 1  # down to the limit (2): the turn is over
     with pytest.raises(MoveError):
-        game.apply(DiscardHand(0, 3))
+        game.apply(0, DiscardHand(3))
     assert game.hands[0] == [3, 4]
 
 
@@ -610,13 +610,13 @@ def test_r14_taking_the_last_card_reshuffles_the_discard_pile():
         )
 
     game = start()
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.hands[0] == [14]
     assert game.discard == []
     assert sorted(game.draw_pile) == [10, 11, 12, 13]
     assert game.events[-2:] == [Reshuffled(4), Drew(0, "deck", 14)]
     other = start()
-    other.apply(Draw(0, "deck"))
+    other.apply(0, Draw("deck"))
     assert other.draw_pile == game.draw_pile  # the shuffle comes from the seeded RNG
     draw_from_deck(game, 0, 4)
     assert sorted(game.hands[0]) == [10, 11, 12, 13, 14]
@@ -631,15 +631,15 @@ def test_r14_both_piles_empty_drawing_stops_and_the_hand_stays_short():
         draw_pile=[14],
         phase="draw",
     )
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.hands[0] == [14]
     assert game.draw_pile == [] and game.discard == []
     assert game.turn == 1 and game.phase == "discard_fate"
     # Seat 1 discards a fate card: the next draw reshuffles it in first and takes it.
-    game.apply(DiscardFate(1, 10))
-    game.apply(Distribute(1, ((0, 0), (1, 1), (2, 2))))
+    game.apply(1, DiscardFate(10))
+    game.apply(1, Distribute(((0, 0), (1, 1), (2, 2))))
     assert legal(game, 1) == LegalDraw(True, (10,), False, 3)
-    game.apply(Draw(1, "deck"))
+    game.apply(1, Draw("deck"))
     assert game.hands[1] == [3, 4, 10]
     assert Reshuffled(1) in game.events
     assert game.turn == 2  # short again: 3 cards, limit 5
@@ -660,7 +660,7 @@ def test_r14_in_debt_one_draws_face_down_from_the_new_pile_even_of_one_card():
     )
     assert game.in_debt(0)
     assert legal(game, 0) == LegalDraw(True, (), True, 1)
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.hands[0] == [1, 2, 3, 4, 14]
     assert game.events[-3:-1] == [Reshuffled(1), Drew(0, "deck", 14)]
     blind = view(game, SPECTATOR).log[-2]
@@ -680,7 +680,7 @@ def test_r15_twenty_at_the_end_of_ones_own_turn_wins():
         phase="draw",
     )
     assert game.goth[0] == 20 and not game.over
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert game.over and game.phase == "over"
     assert game.winners == (0,)
     assert game.events[-1] == GameOver((0,), "goth")
@@ -695,7 +695,7 @@ def test_r15_nineteen_does_not_win():
         fates=[[0, 1, 3], [], []],
         phase="draw",
     )
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     assert not game.over and game.turn == 1
 
 
@@ -707,10 +707,10 @@ def test_r15_other_players_totals_are_not_checked():
         fates=[[], [0, 1, 2, 14], []],
         phase="draw",
     )
-    game.apply(Draw(0, "deck"))  # end of seat 0's turn; seat 1 has 20
+    game.apply(0, Draw("deck"))  # end of seat 0's turn; seat 1 has 20
     assert not game.over and game.turn == 1
-    game.apply(DiscardFate(1, 14))  # still 20
-    game.apply(Distribute(1, ((0, 8), (1, 10), (2, 11))))
+    game.apply(1, DiscardFate(14))  # still 20
+    game.apply(1, Distribute(((0, 8), (1, 10), (2, 11))))
     draw_from_deck(game, 1, 5)  # end of seat 1's own turn
     assert game.winners == (1,)
 
@@ -722,7 +722,7 @@ def test_r15_twenty_at_the_start_of_a_turn_is_not_enough():
         fates=[[0, 1, 2], [], []],
     )
     assert game.goth[0] == 22
-    game.apply(DiscardFate(0, 2))
+    game.apply(0, DiscardFate(2))
     draw_from_deck(game, 0, 5)
     assert game.goth[0] == 18
     assert not game.over and game.turn == 1
@@ -735,7 +735,7 @@ def test_r15_reaching_twenty_by_ones_own_placement_wins_at_the_end_of_the_turn()
         fates=[[0, 1], [], []],
         phase="distribute",
     )
-    game.apply(Distribute(0, ((0, 2), (1, 4), (2, 5))))
+    game.apply(0, Distribute(((0, 2), (1, 4), (2, 5))))
     assert game.goth[0] == 20 and not game.over  # not yet: the draw step comes first
     draw_from_deck(game, 0, 5)
     assert game.winners == (0,)
@@ -769,24 +769,24 @@ def capped(goth_by_seat: dict[int, int], cap: int | None, round: int) -> Game:
 
 def test_h1_after_the_last_round_the_highest_goth_wins():
     game = capped({0: 3, 1: 5, 2: 4}, cap=2, round=2)
-    game.apply(Draw(2, "deck"))
+    game.apply(2, Draw("deck"))
     assert game.over and game.winners == (1,)
     assert game.events[-1] == GameOver((1,), "round_cap")
 
 
 def test_h1_ties_share_the_win():
     game = capped({0: 5, 1: -2, 2: 5}, cap=2, round=2)
-    game.apply(Draw(2, "deck"))
+    game.apply(2, Draw("deck"))
     assert game.winners == (0, 2)
     assert game.events[-1] == GameOver((0, 2), "round_cap")
 
 
 def test_h1_the_game_goes_on_before_the_cap_or_with_it_off():
     early = capped({0: 3, 1: 5, 2: 4}, cap=2, round=1)
-    early.apply(Draw(2, "deck"))
+    early.apply(2, Draw("deck"))
     assert not early.over and early.round == 2 and early.turn == 0
     off = capped({0: 3, 1: 5, 2: 4}, cap=None, round=100)
-    off.apply(Draw(2, "deck"))
+    off.apply(2, Draw("deck"))
     assert not off.over and off.round == 101
 
 
@@ -799,7 +799,7 @@ def test_h1_a_goth_win_in_the_last_round_is_a_goth_win():
         turn=2,
         variants=Variants(round_cap=1),
     )
-    game.apply(Draw(2, "deck"))
+    game.apply(2, Draw("deck"))
     assert game.winners == (2,)
     assert game.events[-1] == GameOver((2,), "goth")
 
@@ -833,17 +833,17 @@ def test_h2_fate_discard_top_only_the_top_card():
     assert legal(game, 0) == LegalDiscardFate((2,))
     before = snapshot(game)
     with pytest.raises(MoveError) as caught:
-        game.apply(DiscardFate(0, 0))
+        game.apply(0, DiscardFate(0))
     assert caught.value.code == "illegal_move" and "top card" in caught.value.message
     assert snapshot(game) == before
-    game.apply(DiscardFate(0, 2))
+    game.apply(0, DiscardFate(2))
     assert game.fates[0] == [0, 1] and game.discard == [2]
 
 
 def test_h2_fate_discard_top_a_cure_on_top_can_still_swoon():
     deck = make_deck({0: (0, 3, 0), 1: (0, 3, 0), 2: (0, -2, 0)})
     game = position(deck, hands=[[3, 4, 5], [6], [7]], fates=[[0, 1, 2], [], []], variants=TOP)
-    game.apply(DiscardFate(0, 2))
+    game.apply(0, DiscardFate(2))
     assert game.fates[0] == [] and game.discard == [2, 0, 1]
 
 
@@ -852,18 +852,18 @@ def test_h2_overflow_immediate_a_non_active_player_discards_down_at_once():
     # "at once" means right after it, before the active player's draw step goes on.
     deck = make_deck({3: (0, 3, 0)})
     game = position(deck, hands=[[3, 4, 5], [6, 7, 8, 9, 10], [11]], variants=IMMEDIATE)
-    game.apply(Distribute(0, ((0, 4), (1, 3), (2, 5))))
+    game.apply(0, Distribute(((0, 4), (1, 3), (2, 5))))
     assert game.phase == "draw" and game.turn == 0
     assert game.to_act() == 1
     assert legal(game, 1) == LegalDiscardHand((6, 7, 8, 9, 10), 3)
     assert legal(game, 0) is None
     before = snapshot(game)
     with pytest.raises(MoveError) as caught:
-        game.apply(Draw(0, "deck"))  # play does not go on first
+        game.apply(0, Draw("deck"))  # play does not go on first
     assert caught.value.code == "not_your_turn"
     assert snapshot(game) == before
     for card in (6, 8, 10):
-        game.apply(DiscardHand(1, card))
+        game.apply(1, DiscardHand(card))
     assert game.hands[1] == [7, 9]
     assert game.discard == [6, 8, 10]
     assert game.to_act() == 0 and game.phase == "draw"
@@ -879,13 +879,13 @@ def test_h2_overflow_immediate_several_players_discard_in_seat_order_from_the_ac
         variants=IMMEDIATE,
     )
     # Seat 1 makes seat 2 (limit 2, holds 3) and seat 0 (limit 1, holds 5) overflow.
-    game.apply(Distribute(1, ((0, 4), (1, 5), (2, 3))))
+    game.apply(1, Distribute(((0, 4), (1, 5), (2, 3))))
     assert game.to_act() == 2  # leftwards from the active seat 1: 2 before 0
-    game.apply(DiscardHand(2, 12))
+    game.apply(2, DiscardHand(12))
     assert game.to_act() == 0
     assert legal(game, 0) == LegalDiscardHand((7, 8, 9, 10, 11), 4)
     for card in (7, 8, 9, 10):
-        game.apply(DiscardHand(0, card))
+        game.apply(0, DiscardHand(card))
     assert game.to_act() == 1 and game.phase == "draw"
 
 
@@ -893,18 +893,18 @@ def test_h2_overflow_immediate_the_active_player_after_a_fate_discard():
     deck = make_deck({0: (0, 3, 0), 1: (0, -3, 0)})
     start = dict(hands=[[2, 3, 4, 5, 6], [7], [8]], fates=[[0, 1], [], []])
     game = position(deck, **start, variants=IMMEDIATE)
-    game.apply(DiscardFate(0, 1))  # the cure goes: sickness 3, limit 2, holding 5
+    game.apply(0, DiscardFate(1))  # the cure goes: sickness 3, limit 2, holding 5
     assert game.phase == "distribute"
     assert legal(game, 0) == LegalDiscardHand((2, 3, 4, 5, 6), 3)
     with pytest.raises(MoveError) as caught:
-        game.apply(Distribute(0, ((0, 2), (1, 3), (2, 4))))
+        game.apply(0, Distribute(((0, 2), (1, 3), (2, 4))))
     assert caught.value.code == "illegal_move"
     for card in (2, 3, 4):
-        game.apply(DiscardHand(0, card))
+        game.apply(0, DiscardHand(card))
     assert legal(game, 0) == LegalDistribute((5, 6), (0, 1, 2), 2, False)
     # The published rule (draw_step) lets the player distribute first.
     published = position(deck, **start)
-    published.apply(DiscardFate(0, 1))
+    published.apply(0, DiscardFate(1))
     assert legal(published, 0) == LegalDistribute((2, 3, 4, 5, 6), (0, 1, 2), 3, True)
 
 

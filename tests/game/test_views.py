@@ -55,8 +55,8 @@ def test_a_seat_sees_its_own_hand_and_decision_only():
 
 def test_a_blind_draw_is_seen_only_by_the_drawer():
     game = fresh()
-    game.apply(Distribute(0, ((0, 0), (1, 1), (2, 2))))
-    game.apply(Draw(0, "deck"))  # card 14
+    game.apply(0, Distribute(((0, 0), (1, 1), (2, 2))))
+    game.apply(0, Draw("deck"))  # card 14
     for viewer, sees in ((0, True), (1, False), (2, False), (SPECTATOR, False), (REFEREE, True)):
         entry = view(game, viewer).to_wire()["log"][-1]
         assert entry["kind"] == "draw" and entry["seat"] == 0 and entry["source"] == "deck"
@@ -69,8 +69,8 @@ def test_a_blind_draw_is_seen_only_by_the_drawer():
 def test_a_card_taken_from_the_discard_pile_is_public():
     deck = make_deck()
     game = position(deck, hands=[[], [5, 6, 7], [8, 9, 10]], discard=[11, 12], phase="draw")
-    game.apply(Draw(0, "discard", 12))
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("discard", 12))
+    game.apply(0, Draw("deck"))
     for viewer in (0, 1, 2, SPECTATOR):
         wire = view(game, viewer).to_wire()
         assert wire["players"][0]["known_hand"] == [12]
@@ -86,7 +86,7 @@ def test_a_known_card_stops_being_shown_once_it_leaves_the_hand():
         known=[[12], [], []],
     )
     assert view(game, 1).players[0].known_hand == (12,)
-    game.apply(Distribute(0, ((0, 3), (1, 12), (2, 4))))
+    game.apply(0, Distribute(((0, 3), (1, 12), (2, 4))))
     assert view(game, 1).players[0].known_hand == ()
     assert view(game, 1).players[1].fate == (12,)
 
@@ -110,7 +110,7 @@ def test_nothing_is_revealed_before_the_end_everything_after():
     )
     before = view(game, 1).to_wire()
     assert "reveal" not in before and before["winner"] is None
-    game.apply(Draw(0, "deck"))  # seat 0 wins
+    game.apply(0, Draw("deck"))  # seat 0 wins
     for viewer in (0, 1, 2, SPECTATOR):
         wire = view(game, viewer).to_wire()
         assert wire["phase"] == "over" and wire["winner"] == [0]
@@ -241,11 +241,11 @@ def test_a_changed_seat_is_rebuilt_and_the_others_are_reused():
         for s in range(3)
     )
     before = view(game, SPECTATOR, seats=seats).players
-    game.apply(Distribute(0, ((0, 0), (1, 1), (2, 2))))
+    game.apply(0, Distribute(((0, 0), (1, 1), (2, 2))))
     placed = view(game, SPECTATOR, seats=seats).players
     assert [p.fate for p in placed] == [(0,), (12, 1), (2,)]
     assert all(a is not b for a, b in zip(before, placed, strict=True))  # every pile changed
-    game.apply(Draw(0, "deck"))
+    game.apply(0, Draw("deck"))
     drawn = view(game, 1, seats=seats).players
     assert drawn[0].hand_count == 3 and drawn[0] is not placed[0]
     assert drawn[1] is placed[1] and drawn[2] is placed[2]  # nothing of theirs changed

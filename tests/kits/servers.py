@@ -10,7 +10,8 @@ import asyncssh
 import pytest
 
 from server.doors.ssh import SshFrontDoor, SshOptions
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 
 
 @pytest.fixture

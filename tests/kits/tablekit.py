@@ -10,12 +10,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from protocol.view import ClockRule
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
+from protocol.view import (
+    ClockRule,
+    Legal,
+    LegalDiscardFate,
+    LegalDiscardHand,
+    LegalDistribute,
+    LegalDraw,
+)
 from server.bots.heuristic import HeuristicBot
+from server.bots.registry import BotKind
 from server.game import Variants, default_deck, default_deck_text, view
 from server.tables.store import Store, TableRecord
 from server.tables.table import Settings, Table
-from tests.kits.netkit import first_legal_move
 
 GRACE = 60.0
 BOT_DELAY = 0.4
@@ -51,7 +59,7 @@ def make_table(
     clock_rule: ClockRule | None = None,
     store: Store | None = None,
     variants: Variants | None = None,
-    bot_kind: str = "heuristic",
+    bot_kind: BotKind = "heuristic",
     table_id: str = "t1",
     warn: float = 0.0,
 ) -> Table:
@@ -77,7 +85,7 @@ def make_table(
             name=table.name,
             seats=seats,
             bot_kind=table.bot_kind,
-            variants=table.variants.to_wire(),
+            variants=table.variants,
             deck_name=table.deck_name,
             deck_toml=default_deck_text(),
             password_hash=None,
@@ -104,9 +112,24 @@ def play_one(table: Table) -> int:
     assert table.game is not None
     seat = table.game.to_act()
     assert seat is not None
-    legal = table.wire_view(seat).to_wire()["legal"]
-    table.move(seat, first_legal_move(legal))
+    legal = table.wire_view(seat).legal
+    assert legal is not None
+    table.move(seat, first_legal(legal))
     return seat
+
+
+def first_legal(legal: Legal) -> Move:
+    """A simple legal move of a decision (netkit's `first_legal_move`, as a typed move)."""
+    match legal:
+        case LegalDiscardFate(cards):
+            return DiscardFate(cards[0])
+        case LegalDistribute(hand, recipients, count):
+            return Distribute(tuple(zip(recipients, hand[:count], strict=False)))
+        case LegalDraw(deck, discard):
+            return Draw("deck") if deck else Draw("discard", discard[0])
+        case LegalDiscardHand(cards):
+            return DiscardHand(cards[0])
+    raise AssertionError(f"no such decision: {legal!r}")
 
 
 def play_turn(table: Table) -> None:
@@ -128,7 +151,7 @@ def finished_games(db: Path, count: int) -> list[str]:
         while not table.game.over:
             seat = table.game.to_act()
             assert seat is not None
-            table.apply(bots[seat].choose(view(table.game, seat)))
+            table.apply(seat, bots[seat].choose(view(table.game, seat)))
         ids.append(table.id)
     store.close()
     return ids

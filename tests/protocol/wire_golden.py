@@ -16,25 +16,29 @@ from typing import Any
 
 import msgpack
 
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
+from protocol.view import Legal, LegalDiscardFate, LegalDiscardHand, LegalDistribute, LegalDraw
+
 GOLDEN = Path(__file__).with_name("golden") / "frames.msgpack.gz"
 
 
-def _policy_move(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    kind = legal["kind"]
-    if kind == "discard_fate":
-        return {"kind": kind, "card": rng.choice(legal["cards"])}
-    if kind == "distribute":
-        hand = list(legal["hand"])
-        rng.shuffle(hand)
-        seats = list(legal["recipients"])
-        rng.shuffle(seats)
-        give = sorted(zip(seats, hand[: legal["count"]], strict=False))
-        return {"kind": kind, "give": [list(p) for p in give]}
-    if kind == "draw":
-        if legal["discard"] and (not legal["deck"] or rng.random() < 0.4):
-            return {"kind": kind, "source": "discard", "card": rng.choice(legal["discard"])}
-        return {"kind": kind, "source": "deck"}
-    return {"kind": kind, "card": rng.choice(legal["cards"])}
+def _policy_move(legal: Legal, rng: random.Random) -> Move:
+    match legal:
+        case LegalDiscardFate(cards):
+            return DiscardFate(rng.choice(cards))
+        case LegalDistribute(hand, recipients, count):
+            cards = list(hand)
+            rng.shuffle(cards)
+            seats = list(recipients)
+            rng.shuffle(seats)
+            return Distribute(tuple(sorted(zip(seats, cards[:count], strict=False))))
+        case LegalDraw(deck, discard):
+            if discard and (not deck or rng.random() < 0.4):
+                return Draw("discard", rng.choice(discard))
+            return Draw("deck")
+        case LegalDiscardHand(cards):
+            return DiscardHand(rng.choice(cards))
+    raise AssertionError(f"no such decision: {legal!r}")
 
 
 class _Peer:
@@ -61,7 +65,7 @@ def frames() -> list[tuple[str, bytes]]:
     """Every frame of the recorded games, as (label, bytes), in the order they are made."""
     from protocol import encode, server_messages
     from protocol.view import ClockRule
-    from server.game import REFEREE, SPECTATOR, Game, Variants, default_deck, move_from_wire
+    from server.game import REFEREE, SPECTATOR, Game, Variants, default_deck
     from server.tables.store import Store
     from server.tables.table import Seat, Settings, Table
 
@@ -106,8 +110,9 @@ def frames() -> list[tuple[str, bytes]]:
                 break
             seat = game.to_act()
             assert seat is not None
-            wire_legal = table.wire_view(seat).to_wire()["legal"]
-            game.apply(move_from_wire(seat, _policy_move(wire_legal, rng)))
+            legal = table.wire_view(seat).legal
+            assert legal is not None
+            game.apply(seat, _policy_move(legal, rng))
             moves += 1
     return out
 

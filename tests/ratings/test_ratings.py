@@ -67,7 +67,7 @@ def test_an_outcome_stored_before_names_were_kept_shows_its_players_own():
         "winners": [0],
         "seats": [["name:Ann", 20, 1.0], ["bot:easy", 3, 1.0]],
     }
-    read = Outcome.from_json("t", 1, stored)
+    read = Outcome.from_json("t", 1, json.dumps(stored))
     assert [s.name for s in read.seats] == ["Ann", "easy bot"]
 
 
@@ -147,8 +147,8 @@ def test_ratings_rebuilt_from_the_archive_equal_ratings_updated_as_games_end(pla
     live = Standings()
     for outcome in played:  # as the games end, in their order
         live.add(outcome)
-    stored = [(o.table, o.game, json.dumps(o.to_json())) for o in played]
-    archived = [Outcome.from_json(table, n, json.loads(text)) for table, n, text in stored]
+    stored = [(o.table, o.game, o.to_json()) for o in played]
+    archived = [Outcome.from_json(table, n, text) for table, n, text in stored]
     rnd.shuffle(archived)  # the store hands them back in any order
     rebuilt = Standings.rebuild(archived)
     assert rebuilt.ratings.ratings == live.ratings.ratings

@@ -3,7 +3,6 @@ rebuild a server runs at start from its database file."""
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
 from pathlib import Path
@@ -47,7 +46,7 @@ def test_outcomes_and_cover_marks_come_back_from_the_store(tmp_path):
     assert store.movers("t1", 1) == [(0, False), (0, True)]
     rows = sorted(store.outcomes())
     assert [(t, n) for t, n, _ in rows] == [("t1", 1), ("t1", 2)]
-    assert Outcome.from_json("t1", 1, json.loads(rows[0][2])) == outcome("t1", 1)
+    assert Outcome.from_json("t1", 1, rows[0][2]) == outcome("t1", 1)
 
 
 def test_a_seat_keeps_the_game_its_player_left_in(tmp_path):

@@ -7,8 +7,9 @@ a subprocess of the real command line, as a host would run it.
 from __future__ import annotations
 
 import msgpack
+import msgspec
 
-from server.game import Card, Deck, Game, Variants, move_from_wire
+from server.game import Card, Deck, Game, Move, Played, Variants
 from tests.kits.netkit import Client
 from tests.kits.playkit import newest
 from tests.kits.prockit import run_cli
@@ -30,7 +31,7 @@ def replay(record: dict) -> Game:
         deck,
         len(record["players"]),
         record["seed"],
-        (move_from_wire(seat, move) for seat, move in record["moves"]),
+        (Played(seat, msgspec.convert(move, Move)) for seat, move in record["moves"]),
         Variants(**record["variants"]),
     )
 

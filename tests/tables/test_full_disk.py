@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.tables.export import game_record
 from server.tables.store import Store
 from tests.kits.netkit import Client, close_all, first_legal_move
@@ -113,7 +114,7 @@ async def test_a_move_on_a_full_disk_changes_nothing_and_the_table_waits_for_spa
         record = game_record(reader, table_id)
     finally:
         reader.close()
-    assert len(record["moves"]) == len(table.game.moves) == acked
+    assert len(record.moves) == len(table.game.moves) == acked
 
     filler.unlink()  # space again: the server finds out by itself, within its retry time
     for player in players:
@@ -161,4 +162,4 @@ async def test_a_bot_table_on_a_full_disk_stops_says_so_and_goes_on_by_itself(sm
         record = game_record(reader, table_id)
     finally:
         reader.close()
-    assert record["views"][-1]["phase"] == "over"
+    assert record.views[-1].phase == "over"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.edge.app import ServerConfig
+from server.edge.config import ServerConfig
 from server.game import default_deck_text
 from tests.kits.netkit import Client, close_all, play_to_end
 

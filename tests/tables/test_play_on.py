@@ -4,9 +4,12 @@ it is refused in words (no such game, turn, seat; quotas), and it survives a res
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
+import msgpack
+import msgspec
 import pytest
 
 from gother_tui.core.record import parse_record
@@ -66,7 +69,7 @@ async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, 
     final = await play_to_end(player)
     assert final["phase"] == "over"
     outcome = server.store.outcome(joined["table"], 1)
-    assert outcome is not None and outcome["seats"][1][2] == 0.0  # practice: no rating moves
+    assert outcome is not None and json.loads(outcome)["seats"][1][2] == 0.0  # no rating moves
     record = await record_parts(player, table=joined["table"], seat=1)
     assert knowledge(record["seen"][0]) == knowledge(then)  # its record begins there too
     assert record["start"] is not None and record["game"] == 1
@@ -140,7 +143,8 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
         assert new not in again.lobby.broken
         restored = again.lobby.tables[new].wire_view(REFEREE).to_wire()
         assert without_presence(restored) == without_presence(truth)  # every card where it was
-        exported = game_record(again.store, new, seat=0)  # the host's export replays it too
+        record = game_record(again.store, new, seat=0)  # the host's export replays it too
+        exported = msgpack.unpackb(msgspec.msgpack.encode(record))
         assert knowledge(exported["seen"][0]) == knowledge(first)
         assert without_presence(exported["views"][-1]) == without_presence(
             {**truth, "table": exported["views"][-1]["table"]}

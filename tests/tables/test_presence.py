@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from protocol.requests import Create
 from server.bots.registry import make_bot
 from server.edge.app import GotherServer
 from server.tables import pacer
@@ -155,7 +156,7 @@ async def test_absent_player_is_covered_after_the_grace_until_it_resumes(quick_s
 
 
 async def test_running_out_of_clock_lets_a_bot_finish_that_turn_only(server, url):
-    table = server.lobby.create({"name": "Clock", "seats": 3, "bots": 2})
+    table = server.lobby.create(Create(name="Clock", seats=3, bots=2))
     table.clock_rule = ClockRule(initial=0.3, increment=10.0)
     player = await Client.connect(url, "Slow")
     asked_at = time.monotonic()
@@ -186,7 +187,7 @@ async def test_running_out_of_clock_lets_a_bot_finish_that_turn_only(server, url
 async def test_presence_changes_do_not_reset_a_running_clock(server, url):
     now = [1000.0]
     server.settings.clock = lambda: now[0]  # the table's clock, moved by hand
-    table = server.lobby.create({"name": "Clock", "seats": 3, "bots": 1})
+    table = server.lobby.create(Create(name="Clock", seats=3, bots=1))
     table.clock_rule = ClockRule(initial=30.0, increment=0.0)
     p0 = await Client.connect(url, "P0")
     p1 = await Client.connect(url, "P1")

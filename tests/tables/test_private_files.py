@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.files import private_file, private_folder
 from server.tables.store import Store
 from tests.kits.netkit import Client

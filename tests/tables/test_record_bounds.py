@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from tests.kits.netkit import Client, close_all
 from tests.kits.tablekit import finished_games
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from server.game import Game, Variants, default_deck, move_from_wire
+from server.game import Game, default_deck
 from server.tables.export import game_record
 from server.tables.store import Store
 from tests.kits.netkit import TIMEOUT, Client
@@ -127,15 +127,8 @@ async def test_kill_9_mid_game_then_restart_loses_no_move(spawn, tmp_path):
         record = game_record(store, table)
     finally:
         store.close()
-    assert len(record["moves"]) == acked
-    deck = default_deck()
-    game = Game.replay(
-        deck,
-        4,
-        record["seed"],
-        (move_from_wire(seat, move) for seat, move in record["moves"]),
-        Variants.from_wire(record["variants"]),
-    )
+    assert len(record.moves) == acked
+    game = Game.replay(default_deck(), 4, record.seed, record.moves, record.variants)
     assert game.over and list(game.winners or ()) == final["view"]["winner"]
 
 

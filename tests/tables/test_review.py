@@ -43,7 +43,7 @@ async def test_a_review_judges_every_decision_of_the_seat_and_names_the_costlies
     ours = [step for step, (seat, _) in enumerate(moves) if seat == 0]
     assert [m["step"] for m in review["moments"]] == ours  # every decision, in order
     for moment in review["moments"]:
-        assert moment["played"] == moves[moment["step"]][1]
+        assert moment["played"] == moves[moment["step"]].move.to_wire()
         assert moment["why"] and "\n" not in moment["why"]
         if moment["advised"] == moment["played"]:
             assert moment["cost"] == 0

@@ -11,11 +11,13 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from protocol.view import ClockRule
-from server.edge.app import GotherServer, ServerConfig
+from protocol.view import ClockRule, Variants
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.tables.store import CHAT_STORED, SCHEMA_VERSION, BrokenRecord, ChatLine, Store
 from tests.kits.netkit import Client, close_all
 from tests.kits.tablekit import FakeClock, Keeper, make_table, play_one, play_turn, seat_players
+from tests.test_layering import ROOT
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema0.db"
 
@@ -132,6 +134,52 @@ def test_chat_kept_in_the_database_is_bounded_per_table(tmp_path):
     assert [line.text for line in record.chat] == [f"line {i}" for i in range(30, CHAT_STORED + 30)]
     assert store.db.execute("SELECT COUNT(*) FROM chat").fetchone() == (CHAT_STORED + 1,)
     store.close()
+
+
+async def test_a_stored_bot_is_made_a_kind_once_as_its_table_is_restored(tmp_path):
+    """A table's bots and each bot's seat are stored by the name chosen (an older server
+    kept the players' word): the restore makes each a kind, once, and the bots play by it."""
+    db, (table_id,) = played_db(tmp_path, tables=1)
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE tables SET bot_kind = 'hard' WHERE id = ?", (table_id,))
+    raw.execute("UPDATE seats SET bot_kind = 'easy' WHERE table_id = ? AND seat = 2", (table_id,))
+    raw.commit()
+    raw.close()
+    server = await serving(db)
+    try:
+        table = server.lobby.tables[table_id]
+        assert table.bot_kind == "ismcts" and table.summary().bot == "hard"
+        assert [s.bot_kind for s in table.seats if s is not None] == [None, None, "gentle"]
+    finally:
+        await server.close()
+
+
+async def test_a_stored_round_cap_is_read_once_with_the_protocols_check(tmp_path):
+    """H1: a stored table's variants become the protocol's `Variants` once, in the store,
+    by the check every request's pass: a cap out of range quarantines its table, and the
+    table and its game hold the one value read."""
+    db, (bad, good) = played_db(tmp_path, tables=2)
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE tables SET variants = '{\"round_cap\": 0}' WHERE id = ?", (bad,))
+    raw.execute("UPDATE tables SET variants = '{\"round_cap\": 7}' WHERE id = ?", (good,))
+    raw.commit()
+    raw.close()
+    server = await serving(db)
+    try:
+        assert "round_cap must be 1..1000 or off, not 0" in server.lobby.broken[bad].problem
+        table = server.lobby.tables[good]
+        assert table.variants == Variants(round_cap=7)
+        assert table.game is not None and table.game.variants is table.variants
+    finally:
+        await server.close()
+
+
+def test_no_module_of_the_server_checks_or_converts_a_round_cap_again():
+    """One check of a round cap (protocol/view.py's `Variants`) and one reading of stored
+    variants (the store's): the rest of the server takes the value as it is."""
+    for path in (ROOT / "server").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "ROUND_CAPS" not in text and "Variants.from_wire" not in text, path
 
 
 # -- quarantine ---------------------------------------------------------------------------

@@ -6,15 +6,23 @@ from __future__ import annotations
 
 import ast
 
+import msgpack
 import pytest
 
 from protocol import ProtocolError, server_messages
-from server.game import REFEREE, Game, MoveError, move_from_wire, view
+from server.game import REFEREE, Draw, Game, MoveError, Played, view
 from server.tables.fanout import publish
 from server.tables.store import ChatLine, Store
 from server.tables.table import StoreFailed
 from tests.kits.netkit import first_legal_move
-from tests.kits.tablekit import FakeClock, Keeper, make_table, play_one, seat_players
+from tests.kits.tablekit import (
+    FakeClock,
+    Keeper,
+    first_legal,
+    make_table,
+    play_one,
+    seat_players,
+)
 from tests.test_layering import ROOT, imported_modules
 
 
@@ -85,29 +93,44 @@ def test_a_move_is_written_to_the_store_before_it_is_applied(tmp_path):
     seat_players(table)
     table.start_if_full()
     assert table.game is not None
-    wire = first_legal_move(table.wire_view(0).to_wire()["legal"])
+    legal = table.wire_view(0).legal
+    assert legal is not None
+    move = first_legal(legal)
     before = (view(table.game, REFEREE), len(table.game.moves))
 
     store.db.execute("PRAGMA query_only = ON")  # every write now fails, as on a full disk
     with pytest.raises(StoreFailed) as refused:
-        table.move(0, wire)
+        table.move(0, move)
     assert refused.value.code == "store_failed" and refused.value.table is table
     assert (view(table.game, REFEREE), len(table.game.moves)) == before
     assert table.stopped is not None and table.wire_view(0).table.stopped == table.stopped
     with pytest.raises(ProtocolError) as stopped:  # until a write lands, the table waits
-        table.move(0, wire)
+        table.move(0, move)
     assert stopped.value.code == "table_stopped"
     assert not table.try_reopen() and table.stopped is not None
 
     store.db.execute("PRAGMA query_only = OFF")
     assert table.try_reopen() and table.stopped is None
-    table.move(0, wire)
+    table.move(0, move)
     seed, moves = store.game(table.id, table.game_no)
-    assert seed is not None and moves == [(0, wire)]
-    replayed = Game.replay(
-        table.deck, 3, seed, (move_from_wire(s, m) for s, m in moves), table.variants
-    )
+    assert seed is not None and moves == [Played(0, move)]
+    replayed = Game.replay(table.deck, 3, seed, moves, table.variants)
     assert view(replayed, REFEREE) == view(table.game, REFEREE)  # memory is what disk says
+
+
+def test_a_move_is_stored_as_the_wires_map_byte_for_byte(tmp_path):
+    """The store keeps a move as it always did, msgpack of its wire map: a database of an
+    older server replays here, and one of this server replays there."""
+    store = file_store(tmp_path)
+    table = make_table(FakeClock(), store=store)
+    seat_players(table)
+    table.start_if_full()
+    wire = first_legal_move(table.wire_view(0).to_wire()["legal"])  # the map a client sends
+    legal = table.wire_view(0).legal
+    assert legal is not None
+    table.move(0, first_legal(legal))
+    (blob,) = store.db.execute("SELECT move FROM moves WHERE idx = 0").fetchone()
+    assert blob == msgpack.packb(wire)
 
 
 def test_an_illegal_move_is_not_written(tmp_path):
@@ -117,7 +140,7 @@ def test_an_illegal_move_is_not_written(tmp_path):
     seat_players(table)
     table.start_if_full()
     with pytest.raises(MoveError) as refused:
-        table.move(1, {"kind": "draw", "source": "deck"})
+        table.move(1, Draw("deck"))
     assert refused.value.code == "not_your_turn"
     assert store.game(table.id, table.game_no)[1] == []
 

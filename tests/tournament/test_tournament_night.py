@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from server.edge.app import GotherServer, ServerConfig
+from protocol.view import Variants
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.edge.identity import identity_of
 from server.ratings.identity import player_id
+from server.tables.store import Store, TournamentRecord
 from tests.edge.test_identity import proven, public
 from tests.kits.netkit import Client, close_all
 from tests.kits.prockit import ServerProcess
@@ -308,6 +311,27 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
         await close_all(watcher, host)
     finally:
         await second.close()
+
+
+async def test_a_stored_tournament_whose_bots_cannot_be_made_is_left_out_at_start(tmp_path, caplog):
+    """Its bots are made a kind once, as it is restored: a kind this server cannot make
+    leaves that tournament stored and out (and says so), never a crash at start or when a
+    round is seated; the others go on, their bots by kind."""
+    db = str(tmp_path / "games.db")
+    store = Store(db)
+    for tid, bot in (("good01", "hard"), ("bad001", "clairvoyant")):
+        record = TournamentRecord(tid, "Night", 2, 3, Variants(), bot, False, "name:Host")
+        store.save_tournament(record)
+    store.close()
+    server = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, **NIGHT))
+    await server.start()
+    try:
+        assert set(server.director.tournaments) == {"good01"}
+        assert server.director.tournaments["good01"].bot_kind == "ismcts"
+        said = "tournament bad001 ('Night') cannot be restored: unknown bot 'clairvoyant'"
+        assert any(said in r.getMessage() for r in caplog.records)
+    finally:
+        await server.close()
 
 
 @pytest.mark.parametrize("config", [NIGHT], indirect=True)

@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 import aiohttp
 
 from server.doors.web.door import WebDoor, WebOptions
-from server.edge.app import GotherServer, ServerConfig
+from server.edge.app import GotherServer
+from server.edge.config import ServerConfig
 from server.edge.tls import certificate_fingerprint, self_signed
 
 TIMEOUT = 60.0  # a cold client start (Python + Textual) on two busy cores
