@@ -75,8 +75,7 @@ class LocalServer:
         request = rq.Create(name=name, seats=seats, bots=bots, bot=bot_kind, variants=variants)
 
         async def create() -> str:
-            # the server's side takes the request as a map, as its lobby does
-            return self._server.create_table(request.to_wire())
+            return self._server.create_table(request)
 
         assert self._loop is not None, "not started"
         future: Future[str] = asyncio.run_coroutine_threadsafe(create(), self._loop)

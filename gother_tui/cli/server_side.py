@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from protocol import requests, view
+from protocol import requests, validate_request, view
 
 if TYPE_CHECKING:
     from server.doors.ssh import SshOptions
@@ -138,11 +138,11 @@ class PrivateServer:
         await self._server.start()
         return self._server.port
 
-    def create_table(self, request: dict[str, Any]) -> str:
+    def create_table(self, request: requests.Create) -> str:
         """A table made as a `create` request would make it (and checked as one); its id."""
-        create = requests.validate_request(request)
-        assert self._server is not None and isinstance(create, requests.Create), "not started"
-        return self._server.lobby.create(create).id
+        checked = validate_request(request.to_wire())  # as the server reads a received one
+        assert self._server is not None and isinstance(checked, requests.Create), "not started"
+        return self._server.lobby.create(checked).id
 
     async def close(self) -> None:
         if self._server is not None:

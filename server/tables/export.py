@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from protocol.view import Card, SeatInfo, TableInfo, View
+from protocol.view import Card, SeatInfo, TableInfo, View, Wire
 from server.game import (
     REFEREE,
     Deck,
@@ -40,7 +40,7 @@ class RecordTable(msgspec.Struct, frozen=True):
     deck: str
 
 
-class GameRecord(msgspec.Struct, frozen=True, omit_defaults=True):
+class GameRecord(Wire, frozen=True):
     """A game's record, field by field as `gother replay` and a `record` reply read it."""
 
     record: int  # RECORD_VERSION

@@ -12,7 +12,7 @@ from gother_tui.core.plans import Plan, plan_for
 from protocol import validate_request
 from protocol.requests import Play
 from protocol.view import LegalDistribute, LegalDraw
-from server.game import Game, Variants, move_from_wire
+from server.game import Game, Variants
 from tests.tui.viewkit import DECK, table_view
 
 
@@ -60,4 +60,4 @@ def test_any_plan_a_player_completes_is_a_move_the_engine_accepts(seed, picks, v
         move = plan.move()
         assert move is not None
         validate_request(Play(move=move).to_wire())  # the shape the server checks
-        game.apply(move_from_wire(seat, move.to_wire()))  # and the rules: MoveError if illegal
+        game.apply(seat, move)  # and the rules: MoveError if illegal

@@ -34,7 +34,7 @@ def sample(seed: int = SEED) -> list[str]:
     heard: list[str] = []
     before = vk.table_view(game, 0, NAMES)
     while not (game.round == 2 and game.to_act() == 0):
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
         after = vk.table_view(game, 0, NAMES)
         for line in told(before, after, catalogue, SPOKEN):
             said = teller.tell(line, catalogue, names_of(after.players))

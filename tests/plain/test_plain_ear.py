@@ -178,7 +178,7 @@ def test_the_ear_says_another_turn_in_one_line_and_every_sign_in_words(seed, pla
         if game.over:
             break
         before = now
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
     assert said
     assert [text for text in said if MARKS.search(text)] == []
     assert [lost for text in said for lost in sign_lost(text)] == []
@@ -193,7 +193,7 @@ def test_a_spectator_hears_each_turn_as_who_was_given_what():
         for line in told(before, now, CATALOGUE, SPOKEN):
             said.extend(teller.tell(line, CATALOGUE, names_of(now.players)))
         before = now
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
     turns = [text for text in said if re.match(r"^Seat \d", text)]
     assert len(turns) >= 4  # the turns of round 1, one line each
     assert all(re.search(r" gave Seat \d ", text) for text in turns), turns

@@ -12,39 +12,38 @@ The process runs in the C locale, so everything it prints must be ASCII. It runs
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.glyphs import ASCII
 from gother_tui.core.narrator import Narrator
-from protocol.view import Card, SeatInfo, TableInfo, Variants
-from server.game import Game, dealer_for, default_deck, move_from_wire, view
-from server.tables.export import game_record
+from protocol.view import SeatInfo, TableInfo
+from server.game import Game, dealer_for, default_deck, view
+from server.tables.export import GameRecord, game_record
 from tests.kits.netkit import Client
 from tests.plain.plainkit import CHOOSE, PlainProcess, plain_env
 
 LOOKS = ("hand", "piles", "scores", "who", "discard", "log 3", "hint", "h", "s")
 
 
-def told_by_the_record(record: dict[str, Any], seat: int) -> list[str]:
+def told_by_the_record(record: GameRecord, seat: int) -> list[str]:
     """The narrator's sentences for `seat` of the exported game, each event told as that
     seat saw it when it happened (a blind draw hidden until the game was over)."""
-    players = record["players"]
-    variants = Variants.from_wire(record["variants"])
+    players = record.players
+    variants = record.variants
     game = Game.new(
         default_deck(),
         len(players),
-        record["seed"],
+        record.seed,
         variants,
-        dealer_for(record["game"], len(players)),
+        dealer_for(record.game, len(players)),
     )
     table = TableInfo(
         variants=variants,
-        id=record["table"]["id"],
-        name=record["table"]["name"],
-        deck=record["table"]["deck"],
+        id=record.table.id,
+        name=record.table.name,
+        deck=record.table.deck,
         seats=len(players),
-        game=record["game"],
+        game=record.game,
         spectators=0,
         password=False,
     )
@@ -52,7 +51,7 @@ def told_by_the_record(record: dict[str, Any], seat: int) -> list[str]:
         SeatInfo(s, name, bot=s != seat, connected=True, covered=False, rematch=False)
         for s, name in enumerate(players)
     )
-    catalogue = Catalogue(Card(**card) for card in record["cards"])
+    catalogue = Catalogue(record.cards)
     lines: list[str] = []
     done = 0
 
@@ -64,8 +63,8 @@ def told_by_the_record(record: dict[str, Any], seat: int) -> list[str]:
         done = len(game.events)
 
     tell()  # the deal
-    for mover, move in record["moves"]:
-        game.apply(move_from_wire(mover, move))
+    for mover, move in record.moves:
+        game.apply(mover, move)
         tell()
     return lines
 
@@ -121,13 +120,13 @@ async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, u
     assert decisions > 10
 
     record = game_record(server.store, table, 1)
-    ours = [move for seat, move in record["moves"] if seat == 0]
+    ours = [move for seat, move in record.moves if seat == 0]
     assert len(ours) >= decisions  # every option played (draw all plays several)
     story = told_by_the_record(record, 0)
     count, missing = in_order(story, lines)
     assert missing is None, f"sentence {count + 1} of {len(story)} not told: {missing!r}"
     assert story[-1].startswith("Game over")
-    assert record["views"][-1]["phase"] == "over"
+    assert record.views[-1].phase == "over"
 
 
 async def test_watch_plain_follows_a_table_of_bots_from_a_pipe(server, url, tmp_path):

@@ -26,7 +26,7 @@ from gother_tui.plain.words import piles_lines, who_lines
 from protocol import moves, requests, validate_request
 from protocol import server_messages as sm
 from protocol.view import Card, Drew, LegalDistribute, SeatInfo, Variants, View
-from server.game import Game, default_deck, move_from_wire
+from server.game import Game, default_deck
 from server.game.view import LOG_SIZE
 from tests.game.enginekit import random_move
 from tests.tui import viewkit as vk
@@ -44,7 +44,7 @@ def played(seed: int, moves: int, players: int = 3) -> Game:
     for _ in range(moves):
         if game.over:
             break
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
     return game
 
 
@@ -63,7 +63,7 @@ def test_a_new_view_adds_exactly_the_events_made_since_the_one_before(seed, star
     for _ in range(more):
         if game.over:
             break
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
     after = seen(game)
     events, missed = new_events(before, after)
     made = len(game.events) - count
@@ -78,7 +78,7 @@ def test_more_events_than_a_view_holds_are_said_to_be_missed():
     rng = random.Random(8)
     start = len(game.events)
     while len(game.events) - start <= LOG_SIZE + 5 and not game.over:
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
     after = seen(game)
     events, missed = new_events(before, after)
     assert missed and events == after.log
@@ -91,7 +91,7 @@ def test_blind_draws_shown_at_the_end_are_not_told_twice():
     rng = random.Random(3)
     while not game.over:
         before = seen(game, 1)
-        game.apply(random_move(game, rng))
+        game.apply(*random_move(game, rng))
     after = seen(game, 1)
     assert any(isinstance(e, Drew) and e.card is None and e.seat != 1 for e in before.log)
     events, missed = new_events(before, after)
@@ -121,7 +121,7 @@ def test_the_story_is_the_narrators_sentences_with_who_came_and_went():
     game = vk.distribute_game()
     table = vk.table_info(game)
     before = vk.view(game, 0, table=table, seats=seats(True))
-    game.apply(move_from_wire(0, {"kind": "distribute", "give": [[0, 22], [1, 0], [2, 4]]}))
+    game.apply(0, moves.Distribute(((0, 22), (1, 0), (2, 4))))
     after = vk.view(game, 0, table=table, seats=seats(False))
     lines = [line.text for line in told(before, after, CAT, ASCII)]
     made = after.log[len(before.log) :]  # the placement, and the swoon it causes
@@ -136,7 +136,7 @@ def test_the_story_is_the_narrators_sentences_with_who_came_and_went():
 def accepted(game: Game, seat: int, move: moves.Move) -> bool:
     """The protocol takes the request and the engine takes the move."""
     validate_request(requests.Play(move=move).to_wire())
-    copy.deepcopy(game).apply(move_from_wire(seat, move.to_wire()))
+    copy.deepcopy(game).apply(seat, move)
     return True
 
 

@@ -82,12 +82,12 @@ async def test_the_plain_client_makes_a_tournament_with_the_form_s_options(serve
         )
         raven.type("quit")
     [made] = server.director.tournaments.values()
-    assert (made.name, made.rounds, made.seats, made.duplicate, made.bot) == (
+    assert (made.name, made.rounds, made.seats, made.duplicate, made.bot_kind) == (
         "Black Mass",
         2,
         5,
         True,
-        "hard",
+        "ismcts",  # bots=hard, as the kind it stands for
     )
     assert made.variants.to_wire() == {
         "fate_discard": "top",

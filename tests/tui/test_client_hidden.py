@@ -21,6 +21,7 @@ from gother_tui.tui.screens.confirm import ConfirmScreen
 from gother_tui.tui.screens.game_over import EndedScreen
 from gother_tui.tui.screens.lobby import LobbyScreen
 from gother_tui.tui.widgets.cells import fit_lines
+from protocol import requests as rq
 from server.edge.app import GotherServer, ServerConfig
 from tests.kits.netkit import Client
 from tests.tui.clientkit import at_table, notices, screen_text, shown, until, widget_text
@@ -111,7 +112,7 @@ async def test_an_end_vote_shows_the_player_the_final_standings_over_the_lobby(l
 
 
 async def test_an_end_vote_shows_a_spectator_the_final_standings(live_server, store):
-    request = {"name": "Wake", "seats": 3, "bots": 2}
+    request = rq.Create(name="Wake", seats=3, bots=2)
     table = live_server.lobby.create(request)
     url = f"ws://127.0.0.1:{live_server.port}"
     player = await Client.connect(url, "Lenore")

@@ -19,6 +19,7 @@ from gother_tui.tui.screens.table import TableScreen
 from protocol import Request
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.view import Variants
 from server.edge.app import GotherServer, ServerConfig
 from tests.tui.clientkit import shown, until, widget_text
 
@@ -117,7 +118,7 @@ async def test_a_whole_short_game_to_the_end(live_server, store):
 
 
 async def test_watch_a_bots_only_table(live_server, store):
-    request = {"name": "Bot Crypt", "seats": 3, "bots": 3, "variants": {"round_cap": 3}}
+    request = rq.Create(name="Bot Crypt", seats=3, bots=3, variants=Variants(round_cap=3))
     table = live_server.lobby.create(request)
     table.start_if_full()  # bots only: it plays at once, for spectators
     app = client(live_server, store, name="Crow", watch=True, table=table.id)

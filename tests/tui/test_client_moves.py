@@ -3,10 +3,13 @@ exact `move` that goes to the server."""
 
 from __future__ import annotations
 
+import msgspec
+
 from gother_tui.tui.screens.confirm import ConfirmScreen
 from gother_tui.tui.screens.table import TableScreen
+from protocol.moves import Move
 from protocol.view import View
-from server.game import Game, Variants, move_from_wire, parse_deck
+from server.game import Game, Variants, parse_deck
 from tests.tui.clientkit import (
     at_table,
     notices,
@@ -129,7 +132,7 @@ async def test_shift_d_fills_the_hand_from_the_draw_pile(make_app, fake):
     seq = iter(range(2, 100))
 
     def move(m):
-        game.apply(move_from_wire(0, m["move"]))
+        game.apply(0, msgspec.convert(m["move"], Move))
         return [state(next(seq), wire_view(game), rid=m["rid"])]
 
     fake.handlers["join"] = join_with(wire_view(game))

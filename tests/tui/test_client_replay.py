@@ -19,6 +19,8 @@ from gother_tui.core.options import ClientOptions
 from gother_tui.core.record import load_record
 from gother_tui.tui.replay_app import ReplayApp
 from gother_tui.tui.screens.game_over import GameOverScreen
+from protocol import requests as rq
+from protocol.view import Variants
 from server.tables.export import export_game
 from tests.tui.clientkit import TIMEOUT, screen_text, shown, until, widget_text
 
@@ -28,7 +30,7 @@ GOTHER = str(Path(sys.executable).with_name("gother"))
 @pytest.fixture
 async def record_file(live_server, tmp_path) -> Path:
     """A 3-bot game with a round cap of 3, played to the end and exported."""
-    request = {"name": "Replay Crypt", "seats": 3, "bots": 3, "variants": {"round_cap": 3}}
+    request = rq.Create(name="Replay Crypt", seats=3, bots=3, variants=Variants(round_cap=3))
     table = live_server.lobby.create(request)
     table.start_if_full()
     deadline = time.monotonic() + TIMEOUT

@@ -8,9 +8,11 @@ from gother_tui.core.options import ClientOptions
 from gother_tui.tui.app import GotherApp
 from gother_tui.tui.screens.game_over import GameOverScreen
 from gother_tui.tui.screens.review import ReviewScreen
+from protocol import requests as rq
+from protocol.view import Variants
 from tests.tui.clientkit import shown, until, widget_text
 
-BOTS = {"name": "Bot Crypt", "seats": 3, "bots": 3, "variants": {"round_cap": 1}}
+BOTS = rq.Create(name="Bot Crypt", seats=3, bots=3, variants=Variants(round_cap=1))
 
 
 async def test_the_game_over_panel_opens_the_review_of_each_seat(live_server, store):

@@ -18,6 +18,8 @@ from gother_tui.core.record import GameRecord, RecordError, Reference, parse_rec
 from gother_tui.tui.app import GotherApp
 from gother_tui.tui.replay_app import ReplayApp
 from gother_tui.tui.screens.game_over import GameOverScreen
+from protocol import requests as rq
+from protocol.view import Variants
 from server.tables.export import game_record
 from tests.tui.clientkit import TIMEOUT, URL, lobby_tables, shown, until, widget_text
 from tests.tui.test_client_game_over import VIEWS, seat_from
@@ -29,7 +31,7 @@ SEAT = 1  # the second seat: the replay of a seat that is not the dealer
 @pytest.fixture
 async def finished(live_server) -> str:
     """A 3-bot game with a round cap of 3, played to the end: its table id."""
-    request = {"name": "Kept Crypt", "seats": 3, "bots": 3, "variants": {"round_cap": 3}}
+    request = rq.Create(name="Kept Crypt", seats=3, bots=3, variants=Variants(round_cap=3))
     table = live_server.lobby.create(request)
     table.start_if_full()
     deadline = time.monotonic() + TIMEOUT
@@ -41,7 +43,7 @@ async def finished(live_server) -> str:
 
 @pytest.fixture
 def seat_record(live_server, finished) -> GameRecord:
-    return parse_record(game_record(live_server.store, finished, seat=SEAT))
+    return parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire())
 
 
 async def test_a_seats_replay_shows_only_its_own_hand_until_v(seat_record):
@@ -117,7 +119,7 @@ async def test_the_command_line_fetches_a_seats_replay_at_a_turn(
         assert app.start == app.record.turn_starts()[3]
         assert (
             app.record.seen
-            == parse_record(game_record(live_server.store, finished, seat=SEAT)).seen
+            == parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire()).seen
         )
 
 
@@ -175,7 +177,7 @@ async def test_a_replay_asked_at_the_panel_runs_then_the_client_comes_back(
     assert shown_replay.record.seat == SEAT and shown_replay.options.url == url
     assert (
         shown_replay.record.seen
-        == parse_record(game_record(live_server.store, finished, seat=SEAT)).seen
+        == parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire()).seen
     )
 
 

@@ -239,6 +239,6 @@ def played_views(seed: int = 7, round_cap: int = 3, viewer: int | str = 0) -> li
     while not game.over:
         seat = game.to_act()
         assert seat is not None
-        game.apply(bot.choose(view(game, seat)))
+        game.apply(seat, bot.choose(view(game, seat)))
         views.append(wire_view(game, viewer))
     return views
