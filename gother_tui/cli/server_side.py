@@ -1,6 +1,6 @@
-"""The command line's one door into `server`. Every import of it is here, inside the
-function that needs it: the client starts without loading the server, and no other module
-of gother_tui imports it (tests/test_layering.py holds both)."""
+"""The command line's one door into `server`, imported inside the functions that need it:
+the client starts without loading the server, and no other module of gother_tui imports it
+(tests/test_layering.py). Settings cross it as maps by field name, as the parser reads them."""
 
 from __future__ import annotations
 
