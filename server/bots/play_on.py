@@ -38,7 +38,7 @@ def turn_start(played: FinishedGame, turn: int) -> Game | int:
 
 def start_from_view(seen: View, deck: Deck, rng: random.Random) -> Start:
     """A position agreeing with everything `seen` shows; what it hides is dealt by `rng`."""
-    return Start.of(determinize(seen, deck, rng))
+    return determinize(seen, deck, rng).position()
 
 
 def play_on(played: FinishedGame, seat: int, turn: int, seed: int) -> tuple[Start, int] | str:

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Literal, cast, get_args
 
-if TYPE_CHECKING:
-    from .state import Game, Phase
-
-PHASES = ("discard_fate", "distribute", "draw")  # a game that is over is not played on
+Step = Literal["discard_fate", "distribute", "draw"]  # a game that is over is not played on
+PHASES = get_args(Step)
 
 
 @dataclass(frozen=True)
@@ -31,29 +29,10 @@ class Start:
     known: tuple[tuple[int, ...], ...]
     turn: int
     dealer: int
-    phase: Phase
+    phase: Step
     round: int
     draw_pool: tuple[int, ...] | None = None
     pool_draws: tuple[int, ...] = ()
-
-    @classmethod
-    def of(cls, game: Game) -> Start:
-        """The position `game` is in now (before it is over)."""
-        if game.phase == "over":
-            raise ValueError("a game that is over has no position to play on from")
-        return cls(
-            hands=tuple(tuple(h) for h in game.hands),
-            fates=tuple(tuple(f) for f in game.fates),
-            draw_pile=tuple(game.draw_pile),
-            discard=tuple(game.discard),
-            known=tuple(tuple(sorted(k)) for k in game.known),
-            turn=game.turn,
-            dealer=game.dealer,
-            phase=game.phase,
-            round=game.round,
-            draw_pool=None if game.draw_pool is None else tuple(sorted(game.draw_pool)),
-            pool_draws=tuple(game.pool_draws) if game.draw_pool is not None else (),
-        )
 
     @property
     def players(self) -> int:
@@ -88,7 +67,7 @@ class Start:
             known=known,
             turn=turn,
             dealer=dealer,
-            phase=cast("Phase", phase),
+            phase=cast(Step, phase),
             round=round_,
             draw_pool=None if pool is None else _cards(data, "draw_pool"),
             pool_draws=draws if pool is not None else (),

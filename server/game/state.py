@@ -198,6 +198,24 @@ class Game:
         game._settle()
         return game
 
+    def position(self) -> Start:
+        """Where the game stands now (before it is over), to be played on from."""
+        if self.phase == "over":
+            raise ValueError("a game that is over has no position to play on from")
+        return Start(
+            hands=tuple(tuple(h) for h in self.hands),
+            fates=tuple(tuple(f) for f in self.fates),
+            draw_pile=tuple(self.draw_pile),
+            discard=tuple(self.discard),
+            known=tuple(tuple(sorted(k)) for k in self.known),
+            turn=self.turn,
+            dealer=self.dealer,
+            phase=self.phase,
+            round=self.round,
+            draw_pool=None if self.draw_pool is None else tuple(sorted(self.draw_pool)),
+            pool_draws=tuple(self.pool_draws) if self.draw_pool is not None else (),
+        )
+
     # -- scores (R5, R6, R8, R9) ----------------------------------------------------------
 
     def sickness(self, seat: int) -> int:

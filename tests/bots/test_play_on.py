@@ -59,7 +59,7 @@ def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(seat, seed, tu
     then = view(found, seat, log_size=0)
     game = Game.new(DECK, 3, game_seed, played.variants, 0, start)
     assert knowledge(view(game, seat, log_size=0)) == knowledge(then)
-    assert Start.of(game) == start  # set up again from what is stored, it is the same
+    assert game.position() == start  # set up again from what is stored, it is the same
     assert dealt == PlayOnDeal(played, seat, turn, new_seed).run()  # the seed decides it all
 
 
