@@ -21,12 +21,16 @@ from collections.abc import Sequence
 
 from server.doors.orphans import end_with_door
 from server.doors.supervisor import keep_starting
-from server.doors.zygote import Report
 
 log = logging.getLogger("gother.server")
 FORK_TIMEOUT = 10.0  # seconds the zygote has to answer a request (a fork takes milliseconds)
 KILLED = -signal.SIGKILL  # the code of a child whose zygote died: the kernel killed it too
 ZYGOTE = [sys.executable, "-m", "server.doors.zygote"]  # its command, given its socket's fd
+CLIENT = [sys.executable, "-m", "gother_tui"]  # the only command a zygote runs
+# What the zygote reports to its door: {"ready": pid}, {"forked": pid}, {"failed": why} or
+# {"ended": pid, "code": exit code}. The two speak only through the socket (the zygote is a
+# program of its own, the client's): this module never imports it.
+Report = dict[str, int | str]
 
 
 class Forked:

@@ -36,9 +36,9 @@ import threading
 import traceback
 from typing import Any, NamedTuple
 
+from server.doors.forks import CLIENT, Report
 from server.doors.orphans import end_with_door
 
-CLIENT = [sys.executable, "-m", "gother_tui"]  # the only command a zygote runs
 MAX_FDS = 16  # descriptors one request may hand over
 MAX_REQUEST = 1 << 20  # bytes of one request (the session's environment, mostly)
 # Imported once, before any fork: the client's command line, its app and what the lobby
@@ -129,11 +129,6 @@ class Fork(NamedTuple):
     env: dict[str, str]
     places: list[int]
     tty: bool
-
-
-# What the zygote reports to its door: {"ready": pid}, {"forked": pid}, {"failed": why} or
-# {"ended": pid, "code": exit code}.
-Report = dict[str, int | str]
 
 
 def _request(request: Any, fds: list[int]) -> Fork:

@@ -19,8 +19,8 @@ import pytest
 
 from gother_tui.core.identity import file_for
 from server.doors import forks
+from server.doors.forks import CLIENT
 from server.doors.ssh import SshFrontDoor, state_dir
-from server.doors.zygote import CLIENT
 from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until, until
 
 LOBBY = re.compile(r"(?i)tables yet")

@@ -25,10 +25,9 @@ from typing import cast
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from server.doors.forks import Zygote
+from server.doors.forks import CLIENT, Zygote
 from server.doors.orphans import end_with_door
 from server.doors.ssh import pipe_holding
-from server.doors.zygote import CLIENT
 
 log = logging.getLogger("gother.web")
 QUIT_TIMEOUT = 5.0  # seconds for the client to say goodbye to the server and exit
