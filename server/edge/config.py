@@ -10,7 +10,9 @@ from protocol.constants import DEFAULT_BOT, DEFAULT_PORT
 from server.edge.attempts import Guessing
 from server.edge.health import STATS_EVERY
 from server.searches import MAX_WAIT, QUEUE
+from server.tables.lobby import EXPIRE, MAX_TABLES
 from server.tables.records import BUILD_BURST, BUILD_SHARE
+from server.tables.table import Settings
 
 
 @dataclass
@@ -21,8 +23,8 @@ class ServerConfig:
     password: str | None = None  # asked in `hello` when set
     certfile: str | None = None
     keyfile: str | None = None
-    grace: float = 60.0
-    bot_delay: float = 0.4
+    grace: float = Settings.grace  # the table policies' own defaults, read from their home
+    bot_delay: float = Settings.bot_delay
     cover: str = DEFAULT_BOT  # how the bot plays that covers an absent or idle player
     spectators: str = "public"  # none | public (tables without a password) | all
     decks_dir: str | None = None
@@ -31,15 +33,15 @@ class ServerConfig:
     pending_per_address: int = 4  # of those, from one address (a few: hello takes a moment)
     max_per_address: int = 32  # connections from one address (a door's players: each theirs)
     hello_timeout: float = 5.0  # seconds a new connection has to say hello
-    max_tables: int = 200
+    max_tables: int = MAX_TABLES
     tables_per_connection: int = 10  # live tables one connection may have created
     tables_per_address: int = 10
     seats_per_connection: int = 4  # seats one connection may hold (in games not over)
     seats_per_address: int = 24
-    expire: float = 1800.0  # seconds a table nobody is at stays live
+    expire: float = EXPIRE  # seconds a table nobody is at stays live
     sweep_every: float = 60.0  # seconds between two looks for tables nobody is at
     stats_every: float = STATS_EVERY  # seconds between two stats lines in the log
-    idle: float = 300.0  # seconds a present player may think before a bot covers that turn
+    idle: float = Settings.idle  # seconds a present player may think before a bot covers
     rate: float = 50.0  # requests per second per connection, sustained (bots play fast)
     burst: float = 100.0
     chat_rate: float = 1.0  # chat lines per second, sustained

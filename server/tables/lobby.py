@@ -41,6 +41,8 @@ from server.tables.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
 log = logging.getLogger("gother.server")
 
 DEFAULT_DECK = "original"
+MAX_TABLES = 200  # live tables on one server
+EXPIRE = 1800.0  # seconds a table nobody is at stays live
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
@@ -51,8 +53,8 @@ class Lobby:
         settings: Settings,
         changed: Callable[[Table], None],
         decks_dir: Path | None = None,
-        max_tables: int = 200,
-        expire: float = 1800.0,
+        max_tables: int = MAX_TABLES,
+        expire: float = EXPIRE,
     ) -> None:
         self.store = store
         self.settings = settings
