@@ -40,10 +40,10 @@ from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.game import Variants, default_deck
 from server.ratings.archive import rebuild
-from server.ratings.identity import PlayerId, shown
-from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.skill import ANCHORS
 from server.ratings.standings import Standings
+from server.tables.outcome import Outcome, SeatResult
+from server.tables.players import PlayerId, shown
 from server.tables.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent

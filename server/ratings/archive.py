@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 from server.game import DeckError, Game, MoveError, dealer_for, parse_deck
-from server.ratings.identity import player_id
-from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.standings import Standings
+from server.tables.outcome import Outcome, SeatResult
+from server.tables.players import player_id
 from server.tables.store import Store
 
 log = logging.getLogger("gother.server")

@@ -17,10 +17,10 @@ import sys
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import STANDINGS_PAGE
-from server.ratings.identity import PlayerId, is_bot
-from server.ratings.outcome import Outcome
 from server.ratings.skill import PROVISIONAL_GAMES
 from server.ratings.standings import Row, Standings
+from server.tables.outcome import Outcome
+from server.tables.players import PlayerId, is_bot
 from server.tables.store import Store
 
 log = logging.getLogger("gother.server")

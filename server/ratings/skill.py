@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from server.ratings.identity import PlayerId
-from server.ratings.outcome import Outcome
+from server.tables.outcome import Outcome
+from server.tables.players import PlayerId
 
 MODEL = PlackettLuce()  # openskill's defaults: a new player is mu 25, sigma 25/3
 PROVISIONAL_GAMES = 10

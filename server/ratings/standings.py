@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from server.ratings.identity import PlayerId, shown
-from server.ratings.outcome import Outcome
 from server.ratings.skill import Rating, Ratings
+from server.tables.outcome import Outcome
+from server.tables.players import PlayerId, shown
 
 
 @dataclass

@@ -107,7 +107,7 @@ UPGRADES = (
     # 3: standings and ratings (issue 21): how each finished game ended, which moves a bot
     # made for a seat's player, and the game in which a player left their seat to a bot.
     """
-    ALTER TABLE games ADD COLUMN outcome TEXT;   -- JSON (server/ratings/outcome.py) once over
+    ALTER TABLE games ADD COLUMN outcome TEXT;   -- JSON (server/tables/outcome.py) once over
     ALTER TABLE moves ADD COLUMN cover INTEGER NOT NULL DEFAULT 0;  -- 1: a bot played it
     ALTER TABLE seats ADD COLUMN left_game INTEGER;  -- its player left during this game
     """,

@@ -34,9 +34,9 @@ from server.game import (
     dealer_for,
     view,
 )
-from server.ratings.identity import player_id
-from server.ratings.outcome import Outcome, SeatResult, turn_share
+from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
+from server.tables.players import player_id
 from server.tables.store import ChatLine, SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 

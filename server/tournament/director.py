@@ -9,7 +9,7 @@ and, when the last table of a round is over, scores it and seats the next. A pla
 leaves a table is covered there by a bot (the table's own rule); `drop` also takes them out
 of the rounds to come. Everything sent about a tournament is one `tournament` message.
 
-Identity: a player is the ratings' `PlayerId` (server/ratings/identity.py) of the identity
+Identity: a player is the ratings' `PlayerId` (server/tables/players.py) of the identity
 their connection proved, under whatever name (the name they registered or came back under
 is shown; after a restart, the latest they sat under); one that proved none is its name.
 Registering again as that player from a new connection is coming back, and their seats at
@@ -41,10 +41,10 @@ from protocol.constants import (
 )
 from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
-from server.ratings.identity import PlayerId, identity_in, player_id, shown
-from server.ratings.outcome import Outcome
 from server.searches import Searches
 from server.tables.lobby import Lobby
+from server.tables.outcome import Outcome
+from server.tables.players import PlayerId, identity_in, player_id, shown
 from server.tables.store import StoreError, TournamentRecord
 from server.tables.table import Peer, StoreFailed, Table
 from server.tournament.pairing import Seating

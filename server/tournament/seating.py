@@ -14,8 +14,8 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from server.ratings.identity import PlayerId
 from server.searches import Busy, Searches, SearchFailed
+from server.tables.players import PlayerId
 from server.tournament.pairing import Seating, met_pairs, seat_round
 
 log = logging.getLogger("gother.server")

@@ -8,10 +8,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.ratings.identity import PlayerId, player_id, shown
-from server.ratings.outcome import Outcome, SeatResult, turn_share
 from server.ratings.skill import ANCHORS, NEW, PROVISIONAL_GAMES, Ratings
 from server.ratings.standings import Standings
+from server.tables.outcome import Outcome, SeatResult, turn_share
+from server.tables.players import PlayerId, player_id, shown
 
 ANN, BEA, CY = PlayerId("name:Ann"), PlayerId("name:Bea"), PlayerId("name:Cy")
 EASY, NORMAL, HARD = PlayerId("bot:easy"), PlayerId("bot:normal"), PlayerId("bot:hard")

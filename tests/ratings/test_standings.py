@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from server.edge.app import GotherServer
 from server.edge.identity import identity_of
-from server.ratings.outcome import turn_share
+from server.tables.outcome import turn_share
 from tests.edge.test_identity import proven, public
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
 from tests.kits.prockit import run_cli

@@ -12,9 +12,9 @@ import pytest
 from protocol import ProtocolError
 from server.ratings.archive import rebuild
 from server.ratings.host import HostStandings
-from server.ratings.identity import PlayerId
-from server.ratings.outcome import Outcome, SeatResult
 from server.ratings.standings import Standings
+from server.tables.outcome import Outcome, SeatResult
+from server.tables.players import PlayerId
 from server.tables.store import SeatRecord, Store
 
 ANN, EASY = PlayerId("name:Ann"), PlayerId("bot:easy")

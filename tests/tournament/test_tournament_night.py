@@ -15,7 +15,7 @@ from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.identity import identity_of
-from server.ratings.identity import player_id
+from server.tables.players import player_id
 from server.tables.store import Store, TournamentRecord
 from tests.edge.test_identity import proven, public
 from tests.kits.netkit import Client, close_all

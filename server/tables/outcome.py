@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from server.ratings.identity import PlayerId, shown
+from server.tables.players import PlayerId, shown
 
 
 @dataclass(frozen=True, slots=True)
