@@ -99,12 +99,63 @@ def test_the_plain_client_and_the_core_load_no_textual():
     assert done.stdout.strip() == "[]"
 
 
-def test_the_network_edge_never_imports_the_doors():
-    """The doors are clients of the game server like any other: server/serve.py starts
-    them beside it, and the edge knows nothing of them (the doors use the edge's limits)."""
-    for path in sources("server/edge"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                assert not node.module.startswith("server.doors"), path
-            if isinstance(node, ast.Import):
-                assert not any(a.name.startswith("server.doors") for a in node.names), path
+# The server's packages from the bottom up: each imports only packages below it (or the
+# small leaves at the top of server/, which import none of ours). So the doors, clients of
+# the edge like any other, are known to no package but `serve.py`, which starts them.
+SERVER_FLOORS = ("game", "bots", "tables", "ratings", "tournament", "edge", "doors", "serve")
+LEAVES = {"files", "ratelimit", "searches", "tokens"}
+# The client's: the core below its two faces, the command line above them.
+CLIENT_FLOORS = ("core", ("tui", "plain"), "cli")
+# The zygote is a program of the client's, run by its door (`python -m server.doors.zygote`):
+# it alone of the server imports the client, and no server module imports it.
+CLIENT_PROGRAMS = {ROOT / "server/doors/zygote.py", ROOT / "server/doors/rehearsal.py"}
+
+
+def _floor(module: str, floors: tuple[str | tuple[str, ...], ...]) -> int | None:
+    name = module.split(".")[1] if "." in module else ""
+    for level, floor in enumerate(floors):
+        if name == floor or (isinstance(floor, tuple) and name in floor):
+            return level
+    return None
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+    return names
+
+
+@pytest.mark.parametrize("path", sources("server"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_server_package_imports_only_the_ones_below_it(path):
+    here = _floor(".".join(path.relative_to(ROOT).with_suffix("").parts), SERVER_FLOORS)
+    for module in _imports(path):
+        if module.startswith("gother_tui"):
+            assert path in CLIENT_PROGRAMS, f"{path.name} imports the client ({module})"
+        if not module.startswith("server.") or module.split(".")[1] in LEAVES:
+            continue
+        there = _floor(module, SERVER_FLOORS)
+        assert here is not None and there is not None and there <= here, module
+
+
+@pytest.mark.parametrize("path", sources("gother_tui"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_client_package_imports_only_the_ones_below_it(path):
+    here = _floor(".".join(path.relative_to(ROOT).with_suffix("").parts), CLIENT_FLOORS)
+    for module in _imports(path):
+        there = _floor(module, CLIENT_FLOORS) if module.startswith("gother_tui.") else None
+        if there is not None and here is not None:
+            assert there < here or there == here, module
+            if isinstance(CLIENT_FLOORS[here], tuple) and there == here:  # tui and plain
+                assert module.split(".")[1] == path.relative_to(ROOT).parts[1], module
+
+
+def test_no_server_module_imports_the_zygote():
+    importers = [
+        path
+        for path in sources("server")
+        if any(module.startswith("server.doors.zygote") for module in _imports(path))
+    ]
+    assert importers == []
