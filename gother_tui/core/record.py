@@ -21,11 +21,10 @@ import msgpack
 import msgspec
 
 from gother_tui.core.fetch import asking
-from protocol import PROTOCOL_VERSION, ProtocolError
+from protocol import PROTOCOL_VERSION, ProtocolError, record
 from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.moves import Move
-from protocol.view import Card, View, convert
+from protocol.view import convert
 
 MAX_RECORD = 64 * 1024 * 1024  # bytes: a game record is a few hundred kB
 
@@ -34,21 +33,8 @@ class RecordError(ValueError):
     pass
 
 
-class RecordTable(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-
-
-class GameRecord(msgspec.Struct, frozen=True):
-    views: tuple[View, ...]  # after the deal, then after each move
-    moves: tuple[tuple[int, Move], ...]  # (seat, move): the position line names its kind
-    cards: tuple[Card, ...]
-    players: tuple[str, ...]
-    table: RecordTable
-    chat: tuple[tuple[str, str], ...]
-    game: int = 1
-    seat: int | None = None  # the seat whose own views `seen` holds (asked with `seat`)
-    seen: tuple[View, ...] | None = None  # after the deal, then after each move
+class GameRecord(record.GameRecord, frozen=True):
+    """The protocol's game record (protocol/record.py), with what a replay asks of it."""
 
     @property
     def name(self) -> str:

@@ -6,6 +6,7 @@ Its moves, events, legal choices and views are the protocol's types (`protocol.m
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
 from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
+from protocol.start import Start
 from protocol.view import (
     Card,
     Drew,
@@ -30,7 +31,6 @@ from protocol.view import (
 from .cards import Deck, DeckError, default_deck, default_deck_text, load_deck, parse_deck
 from .legal import legal
 from .moves import MoveError, Played
-from .start import Start
 from .state import Game, Phase, dealer_for
 from .view import REFEREE, SPECTATOR, Viewer, story, view
 

@@ -23,6 +23,7 @@ from typing import Literal
 
 from protocol.constants import HAND_SIZE, SWOON_AT, WIN_GOTH
 from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
+from protocol.start import Start
 from protocol.view import (
     Drew,
     Event,
@@ -38,7 +39,6 @@ from protocol.view import (
 
 from .cards import Deck
 from .moves import MoveError, Played
-from .start import Start
 
 Phase = Literal["discard_fate", "distribute", "draw", "over"]
 Source = Literal["deck", "discard"]

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import msgspec
 
-from protocol.view import Card, SeatInfo, TableInfo, View, Wire
+from protocol.record import RECORD_VERSION, GameRecord, RecordTable
+from protocol.view import SeatInfo, TableInfo, View
 from server.game import (
     REFEREE,
     Deck,
     Game,
     Played,
     Start,
-    Variants,
     Viewer,
     dealer_for,
     parse_deck,
@@ -27,36 +27,9 @@ from server.game import (
 )
 from server.tables.store import Store, TableRecord
 
-RECORD_VERSION = 1
-
 
 class ExportError(LookupError):
     pass
-
-
-class RecordTable(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-    deck: str
-
-
-class GameRecord(Wire, frozen=True):
-    """A game's record, field by field as `gother replay` and a `record` reply read it."""
-
-    record: int  # RECORD_VERSION
-    table: RecordTable
-    variants: Variants
-    players: tuple[str, ...]
-    cards: tuple[Card, ...]
-    seed: int
-    game: int
-    moves: tuple[Played, ...]  # each [seat, move]
-    chat: tuple[tuple[str, str], ...]  # (sender, text)
-    ended: str | None  # "abandoned" when the players ended it; always there, nil or not
-    views: tuple[View, ...]  # the referee's, after the deal and after every move
-    start: Start | None = None  # a played-on game's: where it began (not at a deal)
-    seat: int | None = None  # with `seen`: that seat's own views, for its replay
-    seen: tuple[View, ...] | None = None
 
 
 def game_record(

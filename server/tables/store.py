@@ -154,7 +154,7 @@ UPGRADES = (
     # 6: a game played on from a position of another (issue 22 §3) begins there, not at a
     # deal from its seed: the position is part of the game, as its seed and moves are.
     """
-    ALTER TABLE games ADD COLUMN start TEXT;  -- JSON (server/game/start.py); NULL: dealt
+    ALTER TABLE games ADD COLUMN start TEXT;  -- JSON (protocol/start.py); NULL: dealt
     """,
 )
 SCHEMA_VERSION = len(UPGRADES)

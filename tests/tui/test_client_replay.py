@@ -101,7 +101,20 @@ def test_the_command_line_opens_the_record(record_file, monkeypatch):
 BAD = {
     "not msgpack": b"\xc1 this is not msgpack",
     "a list": msgpack.packb([1, 2, 3]),
-    "no views": msgpack.packb({"record": 1, "cards": []}),
+    "no views": msgpack.packb(  # every other field of a record (protocol/record.py)
+        {
+            "record": 1,
+            "table": {"id": "t1", "name": "Crypt"},
+            "variants": {},
+            "players": ["Ann", "Bo", "Cy"],
+            "cards": [],
+            "seed": 7,
+            "game": 1,
+            "moves": [],
+            "chat": [],
+            "ended": None,
+        }
+    ),
     "bad player": msgpack.packb(
         {"views": [{"phase": "draw", "round": 1, "discard": [], "players": [{"seat": "x"}]}]}
     ),

@@ -4,7 +4,8 @@ A played-on game (issue 22 §3) starts from a position sampled from one seat's k
 turn of a finished game. It is stored as this value beside the game's seed (JSON of its
 fields, read back by `from_json`), and its moves replay from it exactly as a dealt game's
 replay from the deal: the game is then (deck, variants, seed, start, ordered moves). Pure
-data, no rules: `Game.new` sets it up.
+data, no rules: the engine's `Game.new` sets it up, and a game's record carries it
+(protocol/record.py), so it is the wire's as much as the engine's.
 """
 
 from __future__ import annotations
