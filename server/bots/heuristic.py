@@ -13,10 +13,9 @@ candidates from, and what the easy bot softens.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from itertools import permutations
-from operator import itemgetter
 from typing import TypeVar
 
 from server.game import (
@@ -45,7 +44,7 @@ T = TypeVar("T")
 Give = tuple[tuple[int, int], ...]
 Scored = list[tuple[float, Move]]
 Order = tuple[int, ...]  # of a placement: a card for each recipient, or a recipient for each card
-Picker = Callable[[list[float]], tuple[float, ...]]
+Level = tuple[tuple[int, int], ...]  # per order begun, its beginning's sum and its next entry
 
 
 class HeuristicBot(BotBase):
@@ -110,12 +109,12 @@ def placement_scores(
         keep = [KEEP_DISCOUNT * max(column) for column in zip(*gain, strict=True)]
         net = [g - k for row in gain for g, k in zip(row, keep, strict=True)]
         total = sum(keep)
-        orders, pickers = _orders(len(hand), count)  # a card for each recipient
-        return [total + sum(pick(net)) for pick in pickers], orders
+        orders, levels = _orders(len(hand), count)  # a card for each recipient
+        return [total + score for score in _sums(net, levels)], orders
     # A short hand places every card, each on a different seat.
     by_card = [row[i] for i in range(len(hand)) for row in gain]
-    orders, pickers = _orders(len(recipients), count)  # a recipient for each card
-    return [sum(pick(by_card)) for pick in pickers], orders
+    orders, levels = _orders(len(recipients), count)  # a recipient for each card
+    return _sums(by_card, levels), orders
 
 
 def placement(legal: LegalDistribute, order: Order) -> Give:
@@ -127,19 +126,28 @@ def placement(legal: LegalDistribute, order: Order) -> Give:
 
 
 @cache
-def _orders(options: int, rows: int) -> tuple[tuple[Order, ...], tuple[Picker, ...]]:
-    """The orders of `rows` distinct options out of `options`, and for each a getter of
-    its entries in a (row, option) table flattened row by row. Built once for the game:
-    the search scores placements at every step of every rollout."""
+def _orders(options: int, rows: int) -> tuple[tuple[Order, ...], tuple[Level, ...]]:
+    """The orders of `rows` distinct options out of `options`, and the levels that sum
+    their entries in a (row, option) table flattened row by row (see `_sums`). Built once
+    for the game: the search scores placements at every step of every rollout."""
     orders = tuple(permutations(range(options), rows))
-    pickers = tuple(_picker([row * options + o for row, o in enumerate(order)]) for order in orders)
-    return orders, pickers
+    levels = []
+    starts: dict[Order, int] = {(): 0}  # each shorter order's place in the level before
+    for row in range(rows):
+        begun = list(permutations(range(options), row + 1))  # in the orders' order
+        levels.append(tuple((starts[order[:-1]], row * options + order[-1]) for order in begun))
+        starts = {order: i for i, order in enumerate(begun)}
+    return orders, tuple(levels)
 
 
-def _picker(cells: list[int]) -> Picker:
-    if len(cells) > 1:
-        return itemgetter(*cells)
-    return lambda table: tuple(table[c] for c in cells)  # itemgetter gives one cell bare
+def _sums(table: list[float], levels: tuple[Level, ...]) -> list[float]:
+    """Each order's entries in `table` summed left to right from 0, as sum() adds them:
+    level k adds the k-th entry to the sums of the orders' first k - 1, so orders that
+    begin alike share the additions of their beginning (120 orders of 5 cost 325)."""
+    sums: list[float] = [0]  # sum()'s start: 0 + x is x, and -0.0 becomes 0.0 as there
+    for level in levels:
+        sums = [sums[start] + table[cell] for start, cell in level]
+    return sums
 
 
 def fate_worth(evaluator: Evaluator, card: int) -> float:
