@@ -234,24 +234,29 @@ class Evaluator:
 
     def usefulness(self, card: int) -> float:
         """A card in hand is as good as its best placement: on us, or on an opponent."""
-        useful = self._useful.get(self.kinds[card])
-        return self._value_kinds((card,))[0] if useful is None else useful
+        return self.usefulnesses((card,))[0]
 
-    def mean_usefulness(self, cards: tuple[int, ...]) -> float:
-        """What a card drawn at random from `cards` is worth on average."""
+    def usefulnesses(self, cards: Sequence[int]) -> list[float]:
+        """`usefulness` for each of `cards`, the kinds not valued yet valued together."""
         known, kinds = self._useful, self.kinds
         missing = {kinds[c]: c for c in cards if kinds[c] not in known}  # a card a kind
         if missing:
             self._value_kinds(list(missing.values()))
-        return sum([known[kinds[c]] for c in cards]) / len(cards)  # in order: the same sum
+        return [known[kinds[c]] for c in cards]
 
-    def _value_kinds(self, cards: Sequence[int]) -> list[float]:
+    def mean_usefulness(self, cards: tuple[int, ...]) -> float:
+        """What a card drawn at random from `cards` is worth on average."""
+        return sum(self.usefulnesses(cards)) / len(cards)  # in order: the same sum
+
+    def _value_kinds(self, cards: Sequence[int]) -> None:
         """The usefulness of `cards`, each kept for its kind: many cards share their values,
         so each kind is valued once."""
-        by_seat = [self.gains(seat, cards) for seat in range(self.position.players)]
-        useful = [max(column) for column in zip(*by_seat, strict=True)]  # the first best
+        useful = self.gains(0, cards)
+        for seat in range(1, self.position.players):  # the first best, as max() keeps it
+            for i, gain in enumerate(self.gains(seat, cards)):
+                if gain > useful[i]:
+                    useful[i] = gain
         self._useful.update(zip(map(self.kinds.__getitem__, cards), useful, strict=True))
-        return useful
 
 
 def _picked(table: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:

@@ -77,7 +77,8 @@ def scored_moves(evaluator: Evaluator, legal: Legal) -> Scored:
         case LegalDistribute():
             return [(score, Distribute(seat, give)) for score, give in placements(evaluator, legal)]
         case LegalDraw(deck, discard):
-            scored: Scored = [(evaluator.usefulness(c), Draw(seat, "discard", c)) for c in discard]
+            useful = zip(evaluator.usefulnesses(discard), discard, strict=True)
+            scored: Scored = [(u, Draw(seat, "discard", c)) for u, c in useful]
             blind = blind_draw(position)
             if deck:
                 # R12: a blind draw is worth an average card of what it may bring
@@ -86,7 +87,8 @@ def scored_moves(evaluator: Evaluator, legal: Legal) -> Scored:
             return scored
         case LegalDiscardHand(cards):
             # R13: the least useful card goes
-            return [(-evaluator.usefulness(c), DiscardHand(seat, c)) for c in cards]
+            dropped = zip(evaluator.usefulnesses(cards), cards, strict=True)
+            return [(-u, DiscardHand(seat, c)) for u, c in dropped]
     raise AssertionError(f"unknown decision {legal!r}")
 
 

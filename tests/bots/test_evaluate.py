@@ -54,6 +54,19 @@ def test_batched_gains_and_usefulness_match_the_one_card_formulas(players):
             assert Evaluator(p, placed).mean_usefulness(cards) == sum(useful) / len(cards)
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_batch_values_each_card_as_its_best_gain(players):
+    """On a fresh evaluator, after a few cards were valued alone, and for a hand with
+    cards of one kind twice: each card's usefulness is its best gain (the first best)."""
+    for _, p, placed in positions(players, seed=20 + players):
+        cards = p.unseen[::3] + p.hand + p.hand
+        useful = [max(Evaluator(p, placed).gain(s, c) for s in range(players)) for c in cards]
+        assert Evaluator(p, placed).usefulnesses(cards) == useful
+        some = Evaluator(p, placed)
+        assert [some.usefulness(c) for c in cards[::4]] == useful[::4]
+        assert some.usefulnesses(cards) == useful
+
+
 @pytest.mark.parametrize("players", [3, 5])
 def test_a_fate_discard_is_scored_once_a_kind_and_alike_for_each_card(players):
     kinds = deck_tables(DECK).kinds
