@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import permutations
+from math import inf
 from typing import TypeVar
 
 from server.game import (
@@ -34,7 +35,7 @@ from server.game import (
 )
 
 from .base import BotBase
-from .evaluate import Evaluator
+from .evaluate import Evaluator, pile_value
 from .position import Position
 
 KEEP_DISCOUNT = 0.5  # a card kept in hand is worth this share of its best use now
@@ -112,7 +113,7 @@ def placement_scores(
         net = [g - k for row in gain for g, k in zip(row, keep, strict=True)]
         total = sum(keep)
         orders, levels = _orders(len(hand), count)  # a card for each recipient
-        return [total + score for score in _sums(net, levels)], orders
+        return _sums(net, levels, total), orders
     # A short hand places every card, each on a different seat.
     by_card = [row[i] for i in range(len(hand)) for row in gain]
     orders, levels = _orders(len(recipients), count)  # a recipient for each card
@@ -142,14 +143,18 @@ def _orders(options: int, rows: int) -> tuple[tuple[Order, ...], tuple[Level, ..
     return orders, tuple(levels)
 
 
-def _sums(table: list[float], levels: tuple[Level, ...]) -> list[float]:
-    """Each order's entries in `table` summed left to right from 0, as sum() adds them:
-    level k adds the k-th entry to the sums of the orders' first k - 1, so orders that
-    begin alike share the additions of their beginning (120 orders of 5 cost 325)."""
+def _sums(table: list[float], levels: tuple[Level, ...], plus: float | None = None) -> list[float]:
+    """Each order's entries in `table` summed left to right from 0, as sum() adds them (and
+    `plus` added to that sum): level k adds the k-th entry to the sums of the orders' first
+    k - 1, so orders that begin alike share the additions of their beginning (120 orders of
+    5 cost 325)."""
+    *beginnings, last = levels
     sums: list[float] = [0]  # sum()'s start: 0 + x is x, and -0.0 becomes 0.0 as there
-    for level in levels:
+    for level in beginnings:
         sums = [sums[start] + table[cell] for start, cell in level]
-    return sums
+    if plus is None:
+        return [sums[start] + table[cell] for start, cell in last]
+    return [plus + (sums[start] + table[cell]) for start, cell in last]
 
 
 def fate_worth(evaluator: Evaluator, card: int) -> float:
@@ -162,13 +167,22 @@ def fate_worth(evaluator: Evaluator, card: int) -> float:
     money = position.money[me] - deck.money[card]
     if sickness >= SWOON_AT:
         return 0.0  # R7: taking a cure off swoons us, whatever we place next
-    options = [
-        evaluator.pile(me, goth + deck.goth[h], sickness + deck.sickness[h], money + deck.money[h])
-        for h in position.hand
-    ]
-    if len(position.hand) < position.players:
-        options.append(evaluator.pile(me, goth, sickness, money))
-    return max(options)
+    # the best of the hand's cards on the pile, the pile's lookups as in Evaluator.afters
+    tail, now, last = evaluator.tail[me], me == evaluator.now, len(evaluator.tail[me])
+    hand = position.hand
+    # placing nothing is an option only for a short hand
+    best = evaluator.pile(me, goth, sickness, money) if len(hand) < position.players else -inf
+    for held in hand:
+        placed = sickness + deck.sickness[held]
+        need = SWOON_AT - placed
+        if need <= 0:
+            value = 0.0  # R7
+        else:
+            swoon = tail[need] if need < last else 0.0
+            value = pile_value(goth + deck.goth[held], placed, money + deck.money[held], swoon, now)
+        if value > best:
+            best = value
+    return best
 
 
 def blind_draw(position: Position) -> tuple[int, ...]:

@@ -103,13 +103,16 @@ def test_the_placements_scored_are_every_legal_placement(players, seed, skip):
 )
 def test_the_placement_sums_are_those_sum_gives(shape, data):
     """Orders that begin alike share their beginning's additions, and each sum is still
-    what sum() gives for the order's entries, bit for bit (left to right from 0)."""
+    what sum() gives for the order's entries, bit for bit (left to right from 0), with
+    `plus` added to it after."""
     options, rows = shape
     size = options * rows
     table = data.draw(st.lists(st.floats(-60, 60), min_size=size, max_size=size))
     orders, levels = _orders(options, rows)
     expected = [sum(table[row * options + o] for row, o in enumerate(order)) for order in orders]
     assert _sums(table, levels) == expected
+    plus = data.draw(st.floats(-60, 60))  # the kept cards' share, added to each sum last
+    assert _sums(table, levels, plus) == [plus + score for score in expected]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
