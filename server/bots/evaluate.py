@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import accumulate, chain
 from math import prod
+from operator import itemgetter
 from typing import NamedTuple
 
 from protocol.constants import SWOON_AT, WIN_GOTH
@@ -98,62 +98,82 @@ class Evaluator:
     """
 
     def __init__(self, position: Position, after_placing: bool | None = None) -> None:
+        # Plain loops and comparisons rather than max(), sorted() or comprehensions: on
+        # CPython 3.11 each call of those costs as much as a dozen steps of a loop, and the
+        # search builds an evaluator at every step of every rollout.
         self.position = position
         placed = position.placed if after_placing is None else after_placing
-        goth = position.goth
+        goth, sickness, money = position.goth, position.sickness, position.money
         players = len(goth)
-        deck = position.deck
-        self.sick = deck.sickness
-        tables = deck_tables(deck)
+        sick = position.deck.sickness
+        tables = deck_tables(position.deck)
         self.kinds = tables.kinds
         first = (position.turn + 1) % players if placed else position.turn
         order = self.order = (*range(first, players), *range(first))  # who places next
-        self.now = position.turn if placed else None
+        now = self.now = position.turn if placed else None
         # below[x]: the unseen cards with less than x Sickness, for x = 0 .. one past the most
-        unseen = list(map(tables.floored.__getitem__, position.unseen))
-        known = chain.from_iterable(position.known)
-        highest = max(max(unseen, default=0), max(map(self.sick.__getitem__, known), default=0))
-        counted = tuple(accumulate(map(unseen.count, range(highest + 1)), initial=0))  # in C
-        # per player placing before the last one's turn, the richest pile it could hit (R11:
-        # never its own) and what it holds
-        first_goth, second_goth = sorted(goth, reverse=True)[:2]
-        placers = tuple(
-            (second_goth if goth[source] == first_goth else first_goth, self._holding(source))
-            for source in order[:-1]
-        )
+        unseen = bytes(_picked(tables.floored, position.unseen))  # counted in C
+        highest = max(unseen, default=0)
+        known, count = position.known, position.hand_count
+        tops = []  # per seat, the highest Sickness among the cards it is known to hold
+        for cards in known:
+            top = sick[cards[0]] if cards else 0
+            for card in cards:
+                if sick[card] > top:
+                    top = sick[card]
+            tops.append(top)
+            if top > highest:
+                highest = top
+        below = [0]
+        for x in range(highest + 1):
+            below.append(below[-1] + unseen.count(x))
+        counted = tuple(below)
+        # the two richest piles: a player hits the richest but its own (R11)
+        first_goth, second_goth = (goth[0], goth[1]) if goth[0] >= goth[1] else (goth[1], goth[0])
+        for pile in goth[2:]:
+            if pile > first_goth:
+                first_goth, second_goth = pile, first_goth
+            elif pile > second_goth:
+                second_goth = pile
         # tail[seat][n]: the chance that at least n Sickness reaches seat's pile before its
-        # owner's next turn, from those placing before then
+        # owner's next turn, from those placing before then: each of them as the richest pile
+        # it could hit and what it holds, as its threat needs it (see `threat`)
         # The first to place has nobody placing before its turn; a pile worth nothing is
         # never hit (see _intent).
         tail = [UNTOUCHED] * players
+        placers: list[tuple[int, Holding]] = []
         for k in range(1, players):
+            source = order[k - 1]
+            placers.append(
+                (
+                    second_goth if goth[source] == first_goth else first_goth,
+                    (count[source] - len(known[source]), tops[source]) if count[source] else None,
+                )
+            )
             seat = order[k]
             if goth[seat] > 0:
-                tail[seat] = sickness_tail(goth[seat], counted, placers[:k])
+                tail[seat] = sickness_tail(goth[seat], counted, tuple(placers))
         self.tail = tuple(tail)
-        pile, sickness, money = self.pile, position.sickness, position.money
-        values = self.values = tuple(
-            [pile(seat, goth[seat], sickness[seat], money[seat]) for seat in range(players)]
-        )
+        values = []
+        for seat in range(players):
+            need = SWOON_AT - sickness[seat]  # the swoon lookup inlined, as in `pile`
+            swoon = 1.0 if need <= 0 else tail[seat][need] if need < len(tail[seat]) else 0.0
+            values.append(pile_value(goth[seat], sickness[seat], money[seat], swoon, seat == now))
+        self.values = tuple(values)
         self._useful: dict[int, float] = {}  # usefulness by kind
         me = position.me
-        lead = max((v for s, v in enumerate(values) if s != me), default=0.0)
+        lead = values[1] if me == 0 else values[0]
+        for seat in range(players):
+            if seat != me and values[seat] > lead:
+                lead = values[seat]
         # How a change of a seat's value counts for us: the leader in full, others less.
-        self.stake = tuple(
-            1.0 if s == me else -(2.0 ** (min(0.0, v - lead) / DANGER_HALVING))
-            for s, v in enumerate(values)
-        )
-
-    # -- the look ahead -------------------------------------------------------------------
-
-    def _holding(self, seat: int) -> Holding:
-        """What `seat` holds, as its threat needs it (see `threat`)."""
-        position = self.position
-        if position.hand_count[seat] == 0:
-            return None
-        known = position.known[seat]
-        top = max(map(self.sick.__getitem__, known), default=0)
-        return position.hand_count[seat] - len(known), top
+        stake = []
+        for seat in range(players):
+            gap = values[seat] - lead
+            stake.append(
+                1.0 if seat == me else -(2.0 ** (gap / DANGER_HALVING)) if gap < 0.0 else -1.0
+            )
+        self.stake = tuple(stake)
 
     # -- values ------------------------------------------------------------------------
 
@@ -214,24 +234,34 @@ class Evaluator:
 
     def usefulness(self, card: int) -> float:
         """A card in hand is as good as its best placement: on us, or on an opponent."""
-        useful = self._useful.get(self.kinds[card])
-        return self._value_kinds((card,))[0] if useful is None else useful
+        return self.usefulnesses((card,))[0]
 
-    def mean_usefulness(self, cards: tuple[int, ...]) -> float:
-        """What a card drawn at random from `cards` is worth on average."""
+    def usefulnesses(self, cards: Sequence[int]) -> list[float]:
+        """`usefulness` for each of `cards`, the kinds not valued yet valued together."""
         known, kinds = self._useful, self.kinds
         missing = {kinds[c]: c for c in cards if kinds[c] not in known}  # a card a kind
         if missing:
             self._value_kinds(list(missing.values()))
-        return sum([known[kinds[c]] for c in cards]) / len(cards)  # in order: the same sum
+        return [known[kinds[c]] for c in cards]
 
-    def _value_kinds(self, cards: Sequence[int]) -> list[float]:
+    def mean_usefulness(self, cards: tuple[int, ...]) -> float:
+        """What a card drawn at random from `cards` is worth on average."""
+        return sum(self.usefulnesses(cards)) / len(cards)  # in order: the same sum
+
+    def _value_kinds(self, cards: Sequence[int]) -> None:
         """The usefulness of `cards`, each kept for its kind: many cards share their values,
         so each kind is valued once."""
-        by_seat = [self.gains(seat, cards) for seat in range(self.position.players)]
-        useful = [max(column) for column in zip(*by_seat, strict=True)]  # the first best
+        useful = self.gains(0, cards)
+        for seat in range(1, self.position.players):  # the first best, as max() keeps it
+            for i, gain in enumerate(self.gains(seat, cards)):
+                if gain > useful[i]:
+                    useful[i] = gain
         self._useful.update(zip(map(self.kinds.__getitem__, cards), useful, strict=True))
-        return useful
+
+
+def _picked(table: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    """`table`'s entries for `cards`, in one C call for two or more."""
+    return itemgetter(*cards)(table) if len(cards) > 1 else tuple(map(table.__getitem__, cards))
 
 
 @lru_cache(maxsize=4096)
@@ -267,14 +297,15 @@ def sickness_tail(
     with how worth hurting the pile is, from that player's side. Cached, on small integers
     (cheap to hash): most piles of a rollout step stood the same a step earlier."""
     total = [1.0]  # distribution of the Sickness placed
+    placed = False
     for richest, holding in sources:
         intent = _intent(goth, richest)
         if intent <= 0:
             continue
         hit = [p * intent for p in threat(holding, below)]
         hit[0] += 1.0 - intent
-        if total == [1.0]:  # nothing placed yet: the hit is the distribution
-            total = hit
+        if not placed:  # nothing placed yet: the hit is the distribution
+            total, placed = hit, True
             continue
         mixed = [0.0] * (len(total) + len(hit) - 1)
         for a, pa in enumerate(total):

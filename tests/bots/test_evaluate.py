@@ -12,7 +12,15 @@ from server.bots.evaluate import Evaluator, deck_tables
 from server.bots.heuristic import fate_worth, scored_moves
 from server.bots.position import Position
 from server.bots.random_bot import RandomBot
-from server.game import DiscardFate, Game, LegalDiscardFate, default_deck, legal, view
+from server.game import (
+    SWOON_AT,
+    DiscardFate,
+    Game,
+    LegalDiscardFate,
+    default_deck,
+    legal,
+    view,
+)
 
 DECK = default_deck()
 
@@ -54,6 +62,19 @@ def test_batched_gains_and_usefulness_match_the_one_card_formulas(players):
             assert Evaluator(p, placed).mean_usefulness(cards) == sum(useful) / len(cards)
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_batch_values_each_card_as_its_best_gain(players):
+    """On a fresh evaluator, after a few cards were valued alone, and for a hand with
+    cards of one kind twice: each card's usefulness is its best gain (the first best)."""
+    for _, p, placed in positions(players, seed=20 + players):
+        cards = p.unseen[::3] + p.hand + p.hand
+        useful = [max(Evaluator(p, placed).gain(s, c) for s in range(players)) for c in cards]
+        assert Evaluator(p, placed).usefulnesses(cards) == useful
+        some = Evaluator(p, placed)
+        assert [some.usefulness(c) for c in cards[::4]] == useful[::4]
+        assert some.usefulnesses(cards) == useful
+
+
 @pytest.mark.parametrize("players", [3, 5])
 def test_a_fate_discard_is_scored_once_a_kind_and_alike_for_each_card(players):
     kinds = deck_tables(DECK).kinds
@@ -72,6 +93,30 @@ def test_a_fate_discard_is_scored_once_a_kind_and_alike_for_each_card(players):
         for score, card in zip(scored, choice.cards, strict=True):
             assert by_kind.setdefault(kinds[card], score[0]) == score[0]
     assert seen  # the games reached Fate discards
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_fate_discard_is_worth_the_best_card_of_the_hand_on_what_is_left(players):
+    """fate_worth's loop gives the one-pile formula: the pile less the card, with the best
+    card of the hand placed on it (or none, for a hand shorter than the table)."""
+    seen = 0
+    for _, p, placed in positions(players, seed=30 + players):
+        e = Evaluator(p, placed)
+        me = p.me
+        for card in p.unseen[:6] + p.hand:  # any card's sums will do for the formula
+            goth = p.goth[me] - DECK.goth[card]
+            sickness = p.sickness[me] - DECK.sickness[card]
+            money = p.money[me] - DECK.money[card]
+            options = [
+                e.pile(me, goth + DECK.goth[h], sickness + DECK.sickness[h], money + DECK.money[h])
+                for h in p.hand
+            ]
+            if len(p.hand) < players:
+                options.append(e.pile(me, goth, sickness, money))
+            expected = 0.0 if sickness >= SWOON_AT else max(options)
+            assert fate_worth(e, card) == expected
+            seen += 1
+    assert seen
 
 
 def test_cards_of_one_kind_have_the_same_values_and_others_do_not():

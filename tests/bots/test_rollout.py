@@ -13,7 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.bots.evaluate import Evaluator, sickness_tail, threat
-from server.bots.heuristic import KEEP_DISCOUNT, HeuristicBot, placements, scored_moves
+from server.bots.heuristic import (
+    KEEP_DISCOUNT,
+    HeuristicBot,
+    _orders,
+    _sums,
+    placements,
+    scored_moves,
+)
 from server.bots.ismcts import OPPONENT_WIDTH, OWN_WIDTH, IsmctsBot, best_distinct
 from server.bots.position import Position
 from server.game import Distribute, LegalDistribute, LegalDraw, legal, view
@@ -87,6 +94,25 @@ def test_the_placements_scored_are_every_legal_placement(players, seed, skip):
             placed = {card for _, card in give}
             expected += sum(k for card, k in zip(hand, keep, strict=True) if card not in placed)
         assert score == pytest.approx(expected, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    shape=st.sampled_from([(5, 5), (5, 4), (4, 4), (4, 3), (5, 3), (5, 2), (5, 1), (2, 2)]),
+    data=st.data(),
+)
+def test_the_placement_sums_are_those_sum_gives(shape, data):
+    """Orders that begin alike share their beginning's additions, and each sum is still
+    what sum() gives for the order's entries, bit for bit (left to right from 0), with
+    `plus` added to it after."""
+    options, rows = shape
+    size = options * rows
+    table = data.draw(st.lists(st.floats(-60, 60), min_size=size, max_size=size))
+    orders, levels = _orders(options, rows)
+    expected = [sum(table[row * options + o] for row, o in enumerate(order)) for order in orders]
+    assert _sums(table, levels) == expected
+    plus = data.draw(st.floats(-60, 60))  # the kept cards' share, added to each sum last
+    assert _sums(table, levels, plus) == [plus + score for score in expected]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
