@@ -61,6 +61,8 @@ class Connection:
     # where the socket comes from, kept from the start: a closed TLS socket forgets it (and
     # it is None already for one dropped mid-handshake)
     peer: tuple[str, int] | None = field(init=False, default=None)
+    # (address, its key): the key parsed once for the address, not at every cap's count
+    _key: tuple[str, str] = field(init=False, default=("", ""), repr=False)
 
     def __post_init__(self) -> None:
         if self.ws.remote_address:
@@ -92,7 +94,10 @@ class Connection:
     @property
     def address_key(self) -> str:
         """The address as every cap and quota counts it (an IPv6 address by its /64)."""
-        return address_key(self.address)
+        address = self.address
+        if self._key[0] != address:  # ("", "") holds already: the key of "" is ""
+            self._key = (address, address_key(address))
+        return self._key[1]
 
     def send(self, message: Any) -> None:
         if self.dropped:
