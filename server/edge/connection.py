@@ -19,6 +19,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 from protocol import ProtocolError, encode
+from server.edge.frames import binary_frame
 from server.edge.limits import address_key
 from server.ratelimit import TokenBucket
 from server.tables.table import Seat, Table
@@ -106,9 +107,7 @@ class Connection:
         if not self.outbox and self._writes_at_once():
             # The common case, written now: a frame through the pump costs a task wake-up
             # and websockets' async send path, most of the server's CPU per move.
-            self.ws.protocol.send_binary(frame)
-            for data in self.ws.protocol.data_to_send():
-                self.ws.transport.write(data)
+            self.ws.transport.write(binary_frame(frame))
             return
         if self.queued + len(frame) > OUTBOX_BYTES:
             self.drop()
@@ -118,10 +117,16 @@ class Connection:
         self.ready.set()
 
     def _writes_at_once(self) -> bool:
-        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD."""
+        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD. A
+        frame written straight to the socket (frames.py) must also find websockets with
+        nothing of its own to write first, no frame half sent and no extension to apply."""
         transport = self.ws.transport
+        protocol = self.ws.protocol
         return (
-            self.ws.protocol.state is State.OPEN
+            protocol.state is State.OPEN
+            and not protocol.writes
+            and not protocol.expect_continuation_frame
+            and not protocol.extensions
             and transport is not None
             and not transport.is_closing()
             and transport.get_write_buffer_size() < WRITE_AHEAD
