@@ -19,6 +19,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 from protocol import ProtocolError, encode
+from server.edge.frames import binary_frame
 from server.edge.limits import address_key
 from server.ratelimit import TokenBucket
 from server.tables.table import Seat, Table
@@ -61,6 +62,8 @@ class Connection:
     # where the socket comes from, kept from the start: a closed TLS socket forgets it (and
     # it is None already for one dropped mid-handshake)
     peer: tuple[str, int] | None = field(init=False, default=None)
+    # (address, its key): the key parsed once for the address, not at every cap's count
+    _key: tuple[str, str] = field(init=False, default=("", ""), repr=False)
 
     def __post_init__(self) -> None:
         if self.ws.remote_address:
@@ -92,7 +95,10 @@ class Connection:
     @property
     def address_key(self) -> str:
         """The address as every cap and quota counts it (an IPv6 address by its /64)."""
-        return address_key(self.address)
+        address = self.address
+        if self._key[0] != address:  # ("", "") holds already: the key of "" is ""
+            self._key = (address, address_key(address))
+        return self._key[1]
 
     def send(self, message: Any) -> None:
         if self.dropped:
@@ -101,9 +107,7 @@ class Connection:
         if not self.outbox and self._writes_at_once():
             # The common case, written now: a frame through the pump costs a task wake-up
             # and websockets' async send path, most of the server's CPU per move.
-            self.ws.protocol.send_binary(frame)
-            for data in self.ws.protocol.data_to_send():
-                self.ws.transport.write(data)
+            self.ws.transport.write(binary_frame(frame))
             return
         if self.queued + len(frame) > OUTBOX_BYTES:
             self.drop()
@@ -113,10 +117,16 @@ class Connection:
         self.ready.set()
 
     def _writes_at_once(self) -> bool:
-        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD."""
+        """Open, and the socket keeps up: what is buffered below is under WRITE_AHEAD. A
+        frame written straight to the socket (frames.py) must also find websockets with
+        nothing of its own to write first, no frame half sent and no extension to apply."""
         transport = self.ws.transport
+        protocol = self.ws.protocol
         return (
-            self.ws.protocol.state is State.OPEN
+            protocol.state is State.OPEN
+            and not protocol.writes
+            and not protocol.expect_continuation_frame
+            and not protocol.extensions
             and transport is not None
             and not transport.is_closing()
             and transport.get_write_buffer_size() < WRITE_AHEAD

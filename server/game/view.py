@@ -74,9 +74,7 @@ def view(
     revealed = game.phase == "over" or (seat is None and viewer == REFEREE)
     actor = game.to_act()
     memo = _MEMOS.get(game) or _remember(game)
-    events = game.events[-log_size:] if log_size else ()
-    if events and not revealed:
-        events = [_redacted(e, viewer) for e in events]
+    events = _log(game, memo, seat, log_size, revealed) if log_size else ()
     return View(
         table=table or memo.table,
         phase=game.phase,
@@ -91,7 +89,7 @@ def view(
         you=None if seat is None else You(seat, tuple(game.hands[seat])),
         legal=decision(game, seat) if seat == actor and seat is not None else None,
         winner=game.winners,
-        log=tuple(events),
+        log=events,
         reveal=Reveal(tuple(game.draw_pile), game.seed) if revealed else None,
         log_start=len(game.events) - len(events),
         draw_pool=None if game.draw_pool is None else tuple(sorted(game.draw_pool)),
@@ -113,9 +111,23 @@ class Memo:
     """What the views of one game keep from one view to the next (used only here). Each
     seat's public entry is the same for every viewer, so it is rebuilt only when that seat's
     piles (`Game.changes`) or lobby facts changed: a view per viewer after every move then
-    costs a few comparisons instead of a player per seat."""
+    costs a few comparisons instead of a player per seat. The log is redacted once per
+    change of it, for every viewer at once."""
 
-    __slots__ = ("anonymous", "built_at", "infos", "players", "revealed", "seats", "table")
+    __slots__ = (
+        "anonymous",
+        "built_at",
+        "infos",
+        "log",
+        "log_at",
+        "log_size",
+        "own_draws",
+        "players",
+        "revealed",
+        "seats",
+        "shown",
+        "table",
+    )
 
     def __init__(self, game: Game) -> None:
         self.table = local_table(game)  # the lobby facts of a game without a server
@@ -123,8 +135,16 @@ class Memo:
         self.built_at: list[int] = []  # the `Game.changes` each seat's entry was built at
         self.infos: list[SeatInfo] = []  # and the lobby facts it was built from
         self.players: list[Player] = []
+        self.shown: tuple[Player, ...] = ()  # `players` as every view of them holds it
         self.seats: Sequence[SeatInfo] = ()
         self.revealed = False
+        # The newest `log_size` events as anyone but their drawers may read them, built at
+        # `log_at` events (a game's log only grows), and where each seat's own blind draws
+        # are in it: a seat's log is that one, its own draws named again.
+        self.log: tuple[Event, ...] = ()
+        self.log_at = -1
+        self.log_size = 0
+        self.own_draws: dict[int, list[int]] = {}
 
 
 def _players(
@@ -135,7 +155,8 @@ def _players(
         players[:] = [_player(game, info, revealed) for info in seats]
         memo.built_at, memo.infos = changes[:], list(seats)
         memo.seats, memo.revealed = seats, revealed
-        return tuple(players)
+        memo.shown = tuple(players)
+        return memo.shown
     built_at, infos = memo.built_at, memo.infos
     same_seats = memo.seats == seats
     if built_at != changes or not same_seats:
@@ -144,7 +165,34 @@ def _players(
                 players[seat] = _player(game, info, revealed)
                 built_at[seat], infos[seat] = changes[seat], info
         memo.seats = seats
-    return tuple(players)
+        memo.shown = tuple(players)
+    return memo.shown
+
+
+def _log(
+    game: Game, memo: Memo, seat: int | None, log_size: int, revealed: bool
+) -> tuple[Event, ...]:
+    """The newest `log_size` events as `seat` (None: a spectator) may read them: the log
+    everyone shares is redacted once per change of the log, not once per viewer."""
+    events = game.events
+    start = max(0, len(events) - log_size)
+    if revealed:
+        return tuple(events[start:])
+    if memo.log_at != len(events) or memo.log_size != log_size:
+        window = events[start:]
+        memo.log = tuple(_redacted(e, SPECTATOR) for e in window)
+        memo.own_draws = {}
+        for i, (shown, event) in enumerate(zip(memo.log, window, strict=True)):
+            if shown is not event and isinstance(event, Drew):  # its drawer reads its card
+                memo.own_draws.setdefault(event.seat, []).append(i)
+        memo.log_at, memo.log_size = len(events), log_size
+    own = memo.own_draws.get(seat) if seat is not None else None
+    if not own:
+        return memo.log
+    log = list(memo.log)
+    for i in own:
+        log[i] = events[start + i]
+    return tuple(log)
 
 
 # Each game's Memo, here rather than on the Game: the engine's state knows nothing of views

@@ -11,6 +11,7 @@ import asyncio
 import ipaddress
 import socket
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
@@ -18,10 +19,13 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME
+from server.edge import connection
 from server.edge.app import CLOSE_TRY_LATER, GotherServer
 from server.edge.caps import Caps
 from server.edge.config import ServerConfig
+from server.edge.connection import Connection
 from server.edge.limits import address_key
+from server.ratelimit import TokenBucket
 from tests.kits.netkit import TIMEOUT, Client, close_all
 
 
@@ -162,3 +166,23 @@ async def test_the_server_s_connection_caps_count_an_ipv6_64_as_one_address(tmp_
         assert full is not None and f"at most {config.max_per_address}" in full
     finally:
         server.store.close()
+
+
+def test_a_connection_parses_its_address_once_and_again_only_for_a_claim(monkeypatch):
+    """Every cap and quota asks the connection for its key (a join counts seats by it):
+    the address is parsed once, not at each ask, and a door's claim is keyed afresh."""
+    parsed: list[str] = []
+
+    def counted(address: str) -> str:
+        parsed.append(address)
+        return address_key(address)
+
+    monkeypatch.setattr(connection, "address_key", counted)
+    socket_of = SimpleNamespace(remote_address=("2001:db8:1:2::1", 5000))
+    bucket = TokenBucket(1.0, 1.0)
+    conn = Connection(socket_of, bucket, bucket, bucket)  # type: ignore[arg-type]
+    assert [conn.address_key for _ in range(5)] == ["2001:db8:1:2::/64"] * 5
+    assert parsed == ["2001:db8:1:2::1"]
+    conn.claimed = "::ffff:192.0.2.7"
+    assert [conn.address_key for _ in range(3)] == ["192.0.2.7"] * 3
+    assert parsed == ["2001:db8:1:2::1", "::ffff:192.0.2.7"]

@@ -12,8 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol import encode
-from protocol.view import SeatInfo, TableInfo, View
-from server.game import REFEREE, SPECTATOR, Distribute, Draw, Game, Variants, default_deck, view
+from protocol.view import Drew, SeatInfo, TableInfo, View
+from server.game import (
+    REFEREE,
+    SPECTATOR,
+    Distribute,
+    Draw,
+    Game,
+    Variants,
+    default_deck,
+    story,
+    view,
+)
 from tests.game.enginekit import make_deck, play_random, position
 
 
@@ -232,6 +242,40 @@ def test_views_built_from_the_memo_equal_views_built_from_scratch(
         if game.over:
             break
         play_random(game, rng, 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(min_value=3, max_value=5),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    play_seed=st.integers(min_value=0, max_value=2**32 - 1),
+)
+def test_each_viewer_reads_the_log_as_its_story_tells_it(players, seed, play_seed):
+    """The log redacted once for everyone (the memo) is, for every viewer and any length
+    asked in any order, the newest events as `story` tells that viewer each of them."""
+    game = Game.new(default_deck(), players, seed)
+    rng = random.Random(play_seed)
+    asks = [(viewer, size) for viewer in (*range(players), SPECTATOR, REFEREE) for size in (30, 5)]
+    while True:
+        for viewer, size in rng.sample(asks, len(asks)):
+            start = max(0, len(game.events) - size)
+            built = view(game, viewer, size)
+            assert built.log == story(game, viewer, start)
+            assert built.log_start == start
+        if game.over:
+            break
+        play_random(game, rng, 1)
+
+
+def test_the_log_is_redacted_once_for_every_viewer_without_a_blind_draw_in_it():
+    game = fresh()
+    game.apply(0, Distribute(((0, 0), (1, 1), (2, 2))))
+    game.apply(0, Draw("deck"))  # seat 0's blind draw: named to seat 0 alone
+    spectator = view(game, SPECTATOR).log
+    assert view(game, 1).log is spectator and view(game, 2).log is spectator
+    own = view(game, 0).log
+    assert own != spectator and own[:-1] == spectator[:-1]
+    assert own[-1] == game.events[-1] and spectator[-1] == Drew(0, "deck")
 
 
 def test_a_changed_seat_is_rebuilt_and_the_others_are_reused():

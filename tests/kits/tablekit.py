@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from protocol import decode
 from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
+from protocol.server_messages import parse
 from protocol.view import (
     ClockRule,
     Legal,
@@ -49,7 +51,8 @@ class Keeper:
     received: list[Any] = field(default_factory=list)
 
     def send(self, message: Any) -> None:
-        self.received.append(message)
+        # a frame the fanout encoded is kept as the message a client reads in it
+        self.received.append(parse(decode(message)) if isinstance(message, bytes) else message)
 
 
 def make_table(

@@ -5,12 +5,13 @@ store before it is applied (Principle 6); one publish tells everyone."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 
 import msgpack
 import pytest
 
-from protocol import ProtocolError, server_messages
-from server.game import REFEREE, Draw, Game, MoveError, Played, view
+from protocol import ProtocolError, encode, server_messages
+from server.game import REFEREE, SPECTATOR, Draw, Game, MoveError, Played, view
 from server.tables.fanout import publish
 from server.tables.store import ChatLine, Store
 from server.tables.table import StoreFailed
@@ -78,8 +79,46 @@ def test_publish_builds_each_seats_view_shares_one_with_spectators_and_answers_t
     assert other.view.you is not None and other.view.you.seat == 1
     assert own.view.you.hand != other.view.you.hand
     (first,), (second,) = (w.received for w in watchers)
-    assert first is second  # one spectator view for all of them
-    assert first.rid is None and first.view.you is None and first.seq == table.seq
+    assert first == second and first.rid is None and first.view.you is None
+    assert first.seq == table.seq
+
+
+@dataclass(eq=False)
+class Framed:
+    """A connection as the table sees it, keeping the frames it is sent as they are."""
+
+    name: str
+    frames: list[bytes] = field(default_factory=list)
+
+    def send(self, message: bytes) -> None:
+        self.frames.append(message)
+
+
+def test_spectators_share_one_frame_and_every_frame_is_its_whole_state_encoded():
+    """What the views of a change share is encoded once (fanout.SharedParts), and yet each
+    frame is byte for byte its whole state encoded: through a game to its end, blind draws
+    (a log only their drawer reads) and the revealed end included."""
+    table = make_table(FakeClock(), seats=4, table_id="framed")
+    players = [Framed(f"P{seat}") for seat in range(4)]
+    for seat, player in enumerate(players):
+        table.join(player, seat)
+    watchers = [Framed("W1"), Framed("W2")]
+    for watcher in watchers:
+        table.watch(watcher)
+    assert table.start_if_full() and table.game is not None
+    while True:
+        mover = players[table.game.to_act() or 0]
+        publish(table, mover=mover, rid=table.seq)
+        for seat, player in enumerate(players):
+            rid = table.seq if player is mover else None
+            whole = server_messages.State(seq=table.seq, view=table.wire_view(seat), rid=rid)
+            assert player.frames[-1] == encode(whole)
+        (first, *_), (second, *_) = (reversed(w.frames) for w in watchers)
+        assert first is second  # one frame for every spectator
+        assert first == encode(server_messages.State(table.seq, table.wire_view(SPECTATOR)))
+        if table.game.over:
+            break
+        play_one(table)
 
 
 def file_store(tmp_path) -> Store:
