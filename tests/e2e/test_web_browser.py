@@ -29,6 +29,7 @@ from websockets.sync.client import connect
 from server.doors.web.door import STATIC
 from tests.doors.web.browserkit import (
     HAVE_CHROMIUM,
+    TIMEOUT,
     YOU_ROW,
     Requests,
     drawn,

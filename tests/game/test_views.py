@@ -232,13 +232,15 @@ def test_views_built_from_the_memo_equal_views_built_from_scratch(
     players, variants, seed, play_seed
 ):
     """After every move, for every viewer in turn (the referee's revealed entries and the
-    seats' hidden ones alternate), the view equals that of a copy with nothing remembered."""
+    seats' hidden ones alternate), the view equals that of a copy with nothing remembered
+    (a shallow copy is enough: the memo is kept by the game object, and a view reads its
+    game without changing it)."""
     game = Game.new(default_deck(), players, seed, variants)
     rng = random.Random(play_seed)
     viewers = [*range(players), SPECTATOR, REFEREE]
     while True:
         for viewer in rng.sample(viewers, len(viewers)):
-            assert view(game, viewer) == view(copy.deepcopy(game), viewer)
+            assert view(game, viewer) == view(copy.copy(game), viewer)
         if game.over:
             break
         play_random(game, rng, 1)
