@@ -287,18 +287,20 @@ async def test_ctrl_q_quits_from_every_dialog_of_the_menu(entry):
     assert app.return_value is None
 
 
-async def test_replay_asks_for_a_record_file_and_refuses_one_that_is_not_there(tmp_path):
-    record = tmp_path / "game.gother"
-    record.write_bytes(b"")
+async def test_replay_asks_for_a_record_file_and_refuses_one_that_is_not_there(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # short names to type: a key press each
+    Path("game.gother").write_bytes(b"")
     app = StartApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r", *str(tmp_path / "nothing"), "enter")
+        await pilot.press("r", *"nothing", "enter")
         await pilot.pause()
         assert isinstance(app.screen, RecordScreen)  # still asking
         assert "No file" in str(app.screen.query_one("#record-error").render())
-        await pilot.press("ctrl+u", *str(record), "enter")
+        await pilot.press("ctrl+u", *"game.gother", "enter")
         await pilot.pause()
-    assert app.return_value == ["replay", str(record)]
+    assert app.return_value == ["replay", "game.gother"]
 
 
 def test_the_help_names_the_menus_entries():
