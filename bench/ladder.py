@@ -1,7 +1,7 @@
 """The bot ladder (issue 12): one bot against three of another, four seats, seats rotating.
 
     nice -n 10 .venv/bin/python bench/ladder.py HERO FIELD [--games 400] [--seed 1]
-        [--iterations N | --think SECONDS]
+        [--iterations N | --think SECONDS] [--jobs 1]
 
 HERO and FIELD are bot names (easy, normal, hard or a kind) or `baseline`, today's heuristic
 frozen in `bench/baseline_heuristic.py`. Game i is dealt from seed S+i with the hero in seat
@@ -19,7 +19,8 @@ import math
 import random
 import statistics
 import time
-from typing import Any
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, NamedTuple
 
 from baseline_heuristic import BaselineHeuristicBot
 
@@ -35,6 +36,46 @@ def bot(name: str, deck: Deck, seed: int, iterations: int | None) -> Any:
     return make_bot(kind_of(name), deck, random.Random(seed), iterations=iterations)
 
 
+class GameFigures(NamedTuple):
+    """One game's figures: the hero's share of the win, the rounds, and for a searching
+    hero each searched move's think time and iterations."""
+
+    won: float
+    rounds: int
+    think: list[float]
+    iterations: list[int]
+
+
+def play(args: argparse.Namespace, i: int) -> GameFigures:
+    """Game i: dealt from seed S+i, the hero in seat i mod 4."""
+    deck = default_deck()
+    hero = i % SEATS
+    seed = args.seed + i
+    bots = [
+        bot(args.hero if s == hero else args.field, deck, seed * 8 + s, args.iterations)
+        for s in range(SEATS)
+    ]
+    if args.think is not None:
+        bots[hero].think_time = args.think
+    think: list[float] = []
+    iterations: list[int] = []
+    game = Game.new(deck, SEATS, seed)
+    while not game.over:
+        seat = game.to_act()
+        assert seat is not None
+        player = bots[seat]
+        seen = view(game, seat, log_size=0)  # no bot reads the log
+        before = time.perf_counter()
+        move = player.choose(seen)
+        if seat == hero and getattr(player, "last_iterations", 0):
+            think.append(time.perf_counter() - before)
+            iterations.append(player.last_iterations)
+        game.apply(seat, move)
+    assert game.winners is not None
+    won = 1 / len(game.winners) if hero in game.winners else 0.0
+    return GameFigures(won, game.round, think, iterations)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("hero")
@@ -43,43 +84,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--think", type=float, default=None)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args()
 
-    deck = default_deck()
-    won = 0.0
-    rounds: list[int] = []
-    think: list[float] = []
-    iterations: list[int] = []
     started = time.perf_counter()
-    for i in range(args.games):
-        hero = i % SEATS
-        seed = args.seed + i
-        bots = [
-            bot(args.hero if s == hero else args.field, deck, seed * 8 + s, args.iterations)
-            for s in range(SEATS)
-        ]
-        if args.think is not None:
-            bots[hero].think_time = args.think
-        game = Game.new(deck, SEATS, seed)
-        while not game.over:
-            seat = game.to_act()
-            assert seat is not None
-            player = bots[seat]
-            seen = view(game, seat, log_size=0)  # no bot reads the log
-            before = time.perf_counter()
-            move = player.choose(seen)
-            if seat == hero and getattr(player, "last_iterations", 0):
-                think.append(time.perf_counter() - before)
-                iterations.append(player.last_iterations)
-            game.apply(seat, move)
-        assert game.winners is not None
-        if hero in game.winners:
-            won += 1 / len(game.winners)
-        rounds.append(game.round)
+    games = range(args.games)
+    if args.jobs > 1:  # each game is dealt from its own seed: the same figures, sooner
+        with ProcessPoolExecutor(args.jobs) as pool:
+            played = list(pool.map(play, [args] * args.games, games))
+    else:
+        played = [play(args, i) for i in games]
+    won = sum(g.won for g in played)
+    rounds = sorted(g.rounds for g in played)
+    think = [t for g in played for t in g.think]
+    iterations = [n for g in played for n in g.iterations]
     n = args.games
     rate = won / n
     error = math.sqrt(rate * (1 - rate) / n)
-    rounds.sort()
     print(f"{args.hero} vs three {args.field}, {n} games, seats rotating, seeds {args.seed}..")
     print(f"hero wins          {rate:6.1%} +- {error:.1%} (fair 25.0%)")
     print(f"rounds             median {statistics.median(rounds)}, p90 {rounds[int(0.9 * n)]}")
