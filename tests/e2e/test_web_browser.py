@@ -150,12 +150,12 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
             # the web-safe keys: ? opens help, which names the browser's own keys
             lydia.keyboard.press("?")
             pages = [wait_screen(lydia, "the help", "Help: keys and rules")]
-            # the browser's row comes last: scroll until the row itself shows (its heading
-            # can be the page's last line with the row still below it)
+            # scroll a line at a time until the browser's row itself shows: a page at a time,
+            # a screen caught mid-scroll can be the only one read while the row went by
             deadline = time.monotonic() + TIMEOUT
             while "^q ^w F1" not in pages[-1]:
                 assert time.monotonic() < deadline, "\n".join(pages)
-                lydia.keyboard.press("PageDown")
+                lydia.keyboard.press("ArrowDown")
                 pages.append(wait_screen(lydia, "the help to scroll", lambda t: t != pages[-1]))
             help_text = "\n".join(pages)
             assert re.search(r"│ +\^x +quit \(your seat is kept", help_text), help_text
