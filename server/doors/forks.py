@@ -27,7 +27,8 @@ FORK_TIMEOUT = 10.0  # seconds the zygote has to answer a request (a fork takes 
 KILLED = -signal.SIGKILL  # the code of a child whose zygote died: the kernel killed it too
 ZYGOTE = [sys.executable, "-m", "server.doors.zygote"]  # its command, given its socket's fd
 CLIENT = [sys.executable, "-m", "gother_tui"]  # the only command a zygote runs
-# What the zygote reports to its door: {"ready": pid}, {"forked": pid}, {"failed": why} or
+# What the zygote reports to its door: {"ready": pid, "pages": whether KSM shares its
+# children's pages}, {"forked": pid}, {"failed": why} or
 # {"ended": pid, "code": exit code}. The two speak only through the socket (the zygote is a
 # program of its own, the client's): this module never imports it.
 Report = dict[str, int | str]
@@ -177,7 +178,7 @@ class Zygote:
             if "ready" in message:
                 self.pid = int(message["ready"])
                 self.ready.set()
-                log.info("%s zygote ready (pid %d)", self.name, self.pid)
+                log.info("%s zygote ready (pid %d): %s", self.name, self.pid, message["pages"])
             elif "ended" in message:
                 child = self._children.pop(int(message["ended"]), None)
                 if child is not None:

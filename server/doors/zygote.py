@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import atexit
 import contextlib
+import ctypes
 import fcntl
 import gc
 import importlib
@@ -34,6 +35,7 @@ import sys
 import termios
 import threading
 import traceback
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from server.doors.forks import CLIENT, Report
@@ -41,6 +43,8 @@ from server.doors.orphans import end_with_door
 
 MAX_FDS = 16  # descriptors one request may hand over
 MAX_REQUEST = 1 << 20  # bytes of one request (the session's environment, mostly)
+PR_SET_MEMORY_MERGE = 67  # prctl (Linux 6.4): KSM may merge any page of this process and its forks
+KSM_RUN = Path("/sys/kernel/mm/ksm/run")  # "1" while the host's ksmd merges
 # Imported once, before any fork: the client's command line, its app and what the lobby
 # and the table draw with; nothing here opens a file, a socket or a thread at import.
 WARM = (
@@ -87,8 +91,26 @@ def warm() -> None:
     gc.freeze()
 
 
-def serve(sock: socket.socket) -> None:
-    """Fork a child for each request until the door closes its end; report each end."""
+def offer_pages() -> str:
+    """Let the kernel's samepage merging (KSM) share the pages a child copies from the
+    zygote only to leave them as they were, or to change them as every child does
+    (reference counts, the interpreter's caches: most of a forked session's memory on
+    CPython 3.11). The host decides whether ksmd runs; what to log about it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) != 0:
+        return f"no page merging on this kernel ({os.strerror(ctypes.get_errno())})"
+    try:
+        running = KSM_RUN.read_text().strip() == "1"
+    except OSError:
+        running = False
+    if running:
+        return "its sessions' identical pages merged by KSM"
+    return f"KSM is off ({KSM_RUN} is not 1): each session keeps its copies"
+
+
+def serve(sock: socket.socket, pages: str) -> None:
+    """Fork a child for each request until the door closes its end; report each end.
+    `pages` is told to the door as the zygote is ready: whether KSM shares their pages."""
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_read, False)
     os.set_blocking(wake_write, False)
@@ -97,7 +119,7 @@ def serve(sock: socket.socket) -> None:
     watch = selectors.DefaultSelector()
     watch.register(sock, selectors.EVENT_READ)
     watch.register(wake_read, selectors.EVENT_READ)
-    _send(sock, {"ready": os.getpid()})
+    _send(sock, {"ready": os.getpid(), "pages": pages})
     while True:
         for key, _ in watch.select():
             if key.fileobj == wake_read:
@@ -255,7 +277,7 @@ def main() -> None:
     warm()
     if threading.active_count() != 1:  # a fork keeps only the thread that forks
         sys.exit(f"a zygote forks from one thread; warming started {threading.enumerate()}")
-    serve(sock)
+    serve(sock, offer_pages())
 
 
 if __name__ == "__main__":

@@ -215,6 +215,35 @@ async def test_a_killed_zygote_is_started_again(make_door, tmp_path, keys):
         await close(conn, process)
 
 
+@pytest.mark.skipif(
+    not Path("/proc/self/ksm_stat").exists(), reason="no per-process KSM here (Linux >= 6.4)"
+)
+async def test_a_zygote_and_its_sessions_offer_their_pages_to_ksm(
+    make_door, tmp_path, keys, caplog
+):
+    """What a forked client copies from its zygote and leaves alike (or changes as every
+    client does) the kernel may share again: the zygote and each client it forks are
+    KSM's to merge, the door itself is not, and the door's log says whether the host
+    runs ksmd."""
+    caplog.set_level("INFO", logger="gother.server")
+    door = await make_door(authorized_keys=tmp_path / "authorized_keys")
+    zygote = await ready(door)
+    conn, process = await open_session(door.port, keys["good"])
+    try:
+        await read_until(process, LOBBY)
+        client = await client_of(zygote, set())
+        for pid in (zygote, client):
+            assert "ksm_merge_any: yes" in Path(f"/proc/{pid}/ksm_stat").read_text()
+        assert "ksm_merge_any: no" in Path(f"/proc/{os.getpid()}/ksm_stat").read_text()
+    finally:
+        await close(conn, process)
+    merging = Path("/sys/kernel/mm/ksm/run").read_text().strip() == "1"
+    said = "identical pages merged by KSM" if merging else "KSM is off"
+    assert any(
+        f"zygote ready (pid {zygote}): " in r.message and said in r.message for r in caplog.records
+    ), [r.message for r in caplog.records]
+
+
 async def test_a_door_without_a_zygote_starts_fresh_clients(make_door, tmp_path, keys):
     door = await make_door(authorized_keys=tmp_path / "authorized_keys", zygote=False)
     assert door.zygote is None
