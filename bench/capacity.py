@@ -4,13 +4,17 @@
 
 First each door, SSH then web, as `gother serve --ssh/--web` runs it (a process of its
 own, in front of a game server in this process), twice: its clients as fresh processes
-(the way before the zygote), then forked by its zygote (server/doors/zygote.py). Each time
+(the way before the zygote), then forked by its zygote (server/doors/zygote.py), and the
+SSH door a third time with its zygote, its sessions opened by OpenSSH's `ssh -tt` in a
+terminal of its own as a player opens them (timed from the command). Each time
 `--sessions` sessions are opened one after another (asyncssh sessions; aiohttp tabs, each
-its own browser); printed: each one's time from its connection to its first screen drawn
-(the SSH lobby; the web door's name screen), median and max, the PSS of the door's
-processes (smaps_rollup of the door and all its descendants: pages shared between them
+its own browser; `ssh` commands); printed: each one's time from its connection to its
+first screen drawn (the SSH lobby; the web door's name screen), median and max, the PSS
+of the door's processes (smaps_rollup of the door and all its descendants: pages shared between them
 counted once) idle and with all sessions open, the difference a session, and sessions
-per GiB.
+per GiB. Where the host runs KSM (/sys/kernel/mm/ksm/run is 1; the zygote offers its
+pages and its children's to it), each PSS of a zygote's door is read once ksmd has made
+two whole scans more (merged as far as it goes), and ksmd's CPU is printed.
 
 Then `gother serve` (database on a file), N websocket connections that say hello and join
 tables as players would (4 to a table, games dealt), and the server's VmRSS before and
@@ -26,13 +30,18 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import fcntl
+import math
 import os
 import pickle
+import pty
 import re
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
@@ -56,11 +65,12 @@ from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from tests.doors.web.doorkit import read_screen
 from tests.doors.web.test_web_door import NAME_SCREEN
-from tests.kits.sshkit import close, open_session, read_until
+from tests.kits.sshkit import ANSI, close, open_session, read_until
 
 LOBBY = re.compile(r"(?i)tables yet")  # the lobby drawn, no table made yet
 
 GIB4 = 4 * 1024  # MiB
+KSM = Path("/sys/kernel/mm/ksm")  # the host's samepage merging
 
 
 async def connections(count: int, db: str, log) -> tuple[float, float, int, str]:
@@ -93,7 +103,8 @@ async def connections(count: int, db: str, log) -> tuple[float, float, int, str]
         proc.wait(10)
 
 
-Times = list[tuple[float, float]]  # each session's: connected, and its first screen drawn
+Times = list[tuple[float, float]]  # each session's: connected (nan: not seen), screen drawn
+Opener = Callable[[int], Awaitable[tuple[float, float]]]
 
 
 def door_options(kind: str, data: Path, sessions: int, zygote: bool) -> SshOptions | WebOptions:
@@ -113,11 +124,14 @@ def door_options(kind: str, data: Path, sessions: int, zygote: bool) -> SshOptio
     )
 
 
-async def door_sessions(kind: str, sessions: int, zygote: bool) -> tuple[Times, float, float]:
+async def door_sessions(
+    kind: str, sessions: int, zygote: bool, command: bool = False
+) -> tuple[Times, float, float]:
     """`sessions` sessions opened one after another on a door process of its own (its
-    clients forked by its zygote, or fresh processes): each one's seconds to its
-    connection and to its first screen (the SSH door's lobby, the web door's name
-    screen), and the PSS (MiB) of the door's processes with none and all of them open."""
+    clients forked by its zygote, or fresh processes; SSH by asyncssh or, with `command`,
+    by the `ssh` command): each one's seconds to its connection and to its first screen
+    (the SSH door's lobby, the web door's name screen), and the PSS (MiB) of the door's
+    processes with none and all of them open."""
     server = GotherServer(ServerConfig(host=HOST, port=0, announce=False))
     await server.start()
     with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "door.log", "w+") as log:
@@ -134,12 +148,16 @@ async def door_sessions(kind: str, sessions: int, zygote: bool) -> tuple[Times, 
             if zygote:
                 await _logged(log, "zygote ready")
             await asyncio.sleep(1)  # the door settled
-            idle = pss_mib(door.pid)
-            opener = ssh_sessions if kind == "ssh" else web_tabs
+            idle = await settled_pss(door.pid, zygote)
+            opener = web_tabs if kind == "web" else ssh_commands if command else ssh_sessions
             async with opener(port) as open_one:
                 times = [await open_one(i) for i in range(sessions)]
                 await asyncio.sleep(1)  # the screens drawn and idle
-                return times, idle, pss_mib(door.pid)
+                held = descendants(door.pid)
+                full = await settled_pss(door.pid, zygote)
+                if descendants(door.pid) != held:
+                    raise RuntimeError("a session ended before its memory was read")
+                return times, idle, full
         finally:
             door.terminate()
             door.wait(30)
@@ -147,7 +165,7 @@ async def door_sessions(kind: str, sessions: int, zygote: bool) -> tuple[Times, 
 
 
 @contextlib.asynccontextmanager
-async def ssh_sessions(port: int) -> AsyncIterator[Callable[[int], Awaitable[tuple[float, float]]]]:
+async def ssh_sessions(port: int) -> AsyncIterator[Opener]:
     """Opens the session of player `i` (one key for all), until the lobby is drawn."""
     key = asyncssh.generate_private_key("ssh-ed25519")
     opened = []
@@ -167,7 +185,58 @@ async def ssh_sessions(port: int) -> AsyncIterator[Callable[[int], Awaitable[tup
 
 
 @contextlib.asynccontextmanager
-async def web_tabs(port: int) -> AsyncIterator[Callable[[int], Awaitable[tuple[float, float]]]]:
+async def ssh_commands(port: int) -> AsyncIterator[Opener]:
+    """Opens the session of player `i` as a player does: OpenSSH's `ssh -tt` in an 80x24
+    terminal of its own, timed from the command's start until the lobby is drawn (its
+    login is not seen from outside, so not timed apart)."""
+    opened: list[tuple[subprocess.Popen[bytes], int]] = []
+    loop = asyncio.get_running_loop()
+    with tempfile.TemporaryDirectory() as folder:
+        key = Path(folder) / "id_ed25519"
+        asyncssh.generate_private_key("ssh-ed25519").write_private_key(key)
+        key.chmod(0o600)
+
+        async def open_one(i: int) -> tuple[float, float]:
+            master, slave = pty.openpty()
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+            began = time.monotonic()
+            ssh = subprocess.Popen(
+                ["ssh", "-tt", "-i", str(key), "-F", "/dev/null", "-p", str(port),
+                 "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                 f"P{i}@{HOST}"],
+                stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                env={**os.environ, "TERM": "xterm-256color"},
+            )  # fmt: skip
+            os.close(slave)
+            opened.append((ssh, master))
+            seen = bytearray()
+            drawn = asyncio.Event()
+
+            def readable() -> None:  # drained as long as it is open, the lobby or not
+                try:
+                    seen.extend(os.read(master, 65536))
+                except OSError:
+                    loop.remove_reader(master)
+                    return
+                if LOBBY.search(ANSI.sub(b"", seen).decode(errors="replace")):
+                    drawn.set()
+
+            loop.add_reader(master, readable)
+            await asyncio.wait_for(drawn.wait(), 60)
+            return math.nan, time.monotonic() - began
+
+        try:
+            yield open_one
+        finally:
+            for ssh, master in opened:
+                loop.remove_reader(master)
+                ssh.terminate()
+                ssh.wait(10)
+                os.close(master)
+
+
+@contextlib.asynccontextmanager
+async def web_tabs(port: int) -> AsyncIterator[Opener]:
     """Opens one more browser's tab (its own cookie), until the name screen is drawn."""
     origin = f"http://{HOST}:{port}"
     async with contextlib.AsyncExitStack() as stack:
@@ -185,9 +254,18 @@ async def web_tabs(port: int) -> AsyncIterator[Callable[[int], Awaitable[tuple[f
             )
             connected = time.monotonic()
             await read_screen(ws, NAME_SCREEN)
-            return connected - began, time.monotonic() - began
+            drawn = time.monotonic()
+            reader = asyncio.create_task(drain(ws))  # its pings answered: the tab stays open
+            stack.callback(reader.cancel)
+            return connected - began, drawn - began
 
         yield open_one
+
+
+async def drain(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """Read a tab's frames, as its browser does, until it closes."""
+    async for _ in ws:
+        pass
 
 
 async def _logged(log: IO[str], pattern: str, timeout: float = 60) -> str:
@@ -200,6 +278,44 @@ async def _logged(log: IO[str], pattern: str, timeout: float = 60) -> str:
         await asyncio.sleep(0.05)
     log.seek(0)
     raise RuntimeError(f"the door did not log {pattern!r}:\n{log.read()}")
+
+
+def ksm() -> str | None:
+    """How the host's ksmd merges pages (server/doors/zygote.py offers it the zygote's
+    and its children's), or None while it does not run."""
+    try:
+        if (KSM / "run").read_text().strip() != "1":
+            return None
+        pages, every = (
+            (KSM / name).read_text().strip() for name in ("pages_to_scan", "sleep_millisecs")
+        )
+    except OSError:
+        return None
+    return f"{pages} pages every {every} ms"
+
+
+def ksmd_seconds() -> float:
+    """The CPU time (user + system) ksmd has used since the host started: what merging costs."""
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "ksmd":
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+async def settled_pss(pid: int, mergeable: bool) -> float:
+    """The PSS of `pid` and its descendants (see pss_mib), once ksmd, if it runs and the
+    pages are offered to it, has begun and finished two whole scans: a page is merged on
+    the scan after the one that saw it unchanged (the scan going on may have passed it)."""
+    if mergeable and ksm() is not None:
+        scans = KSM / "full_scans"
+        target, deadline = int(scans.read_text()) + 3, time.monotonic() + 600
+        while int(scans.read_text()) < target:
+            if time.monotonic() > deadline:
+                raise RuntimeError("ksmd did not finish three scans in 10 minutes")
+            await asyncio.sleep(0.2)
+    return pss_mib(pid)
 
 
 def pss_mib(pid: int) -> float:
@@ -233,9 +349,10 @@ def report_door(label: str, screen: str, times: Times, idle: float, full: float)
     """Print one way of starting clients; its MiB per session."""
     per = (full - idle) / len(times)
     connected, drawn = (statistics.median(t) for t in zip(*times, strict=True))
+    login = "" if math.isnan(connected) else f"; connecting {connected:.2f} of it"
     print(
-        f"  {label}: to the {screen} median {drawn:.2f} s (max {max(t for _, t in times):.2f}; "
-        f"connecting {connected:.2f} of it); door idle {idle:.1f} MiB PSS, {full:.1f} with "
+        f"  {label}: to the {screen} median {drawn:.2f} s (max {max(t for _, t in times):.2f}"
+        f"{login}); door idle {idle:.1f} MiB PSS, {full:.1f} with "
         f"{len(times)} sessions: {per:.1f} MiB a session, {int(1024 / per)} sessions per GiB"
     )
     return per
@@ -246,17 +363,21 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=2000, help="0: the doors only")
     parser.add_argument("--sessions", type=int, default=8, help="sessions at once at each door")
     args = parser.parse_args()
-    print(f"load average {load()}")
+    print(f"load average {load()}; KSM: {ksm() or 'off'}")
+    ksmd_before = ksmd_seconds()
     forked: dict[str, float] = {}  # MiB a session, with the zygote
     for kind, screen in (("ssh", "lobby"), ("web", "name screen")):
         print(f"{kind} door, {args.sessions} sessions (PSS over the door's processes):")
         runs = {z: asyncio.run(door_sessions(kind, args.sessions, zygote=z)) for z in (False, True)}
         fresh = report_door("fresh processes", screen, *runs[False])
         forked[kind] = report_door("zygote's forks ", screen, *runs[True])
+        if kind == "ssh":
+            by_command = asyncio.run(door_sessions(kind, args.sessions, zygote=True, command=True))
+            report_door("forks, `ssh -tt`", screen, *by_command)
         print(f"  the zygote: {fresh / forked[kind]:.1f}x the sessions in the same memory")
     if args.connections:
         server_capacity(args.connections, forked["ssh"])
-    print(f"load average {load()}")
+    print(f"load average {load()}; ksmd's CPU in this run {ksmd_seconds() - ksmd_before:.1f} s")
 
 
 def server_capacity(count: int, ssh_session: float) -> None:
