@@ -1,16 +1,18 @@
 """Balance runs that accumulate across sessions (issue 23 §1), printed as figures.
 
     nice -n 19 .venv/bin/python bench/balance_runs.py play --players 3 4 5 --games 200
-        [--seed 1] [--bots hard] [--iterations 100] [--jobs 1] [--results FILE]
+        [--seed 1] [--bots hard] [--iterations 100] [--deck FILE] [--jobs 1] [--results FILE]
     .venv/bin/python bench/balance_runs.py summary [--results FILE]
 
 `play` plays game i of each table size from seed S+i with `server.bots.simulate.play_game` (the
 same game loop as `gother simulate`, the bots rotated over the seats the same way) and
 appends one JSON line per finished game to the results file, flushed as it ends: a run
 stopped at any point loses at most the games being played, and a restart skips every game
-already in the file (same players, bots, iterations and seed). Table sizes are played in
+already in the file (same players, bots, iterations, deck and seed). A deck is known by a
+digest of its cards' scores (`--deck`: a deck file; the original deck by default), so a
+game stays with the deck it was played with when the original is retuned. Table sizes are played in
 the order given, each to its `--games` before the next. `summary` reads the file and prints
-one balance row per (players, bots, iterations): game length, round cap, each seat's share
+one balance row per (players, bots, iterations, deck): game length, round cap, each seat's share
 of wins with its standard error, swoons and reshuffles a game. A shared win counts 1/k.
 The file is committed (bench/results/), so a table too slow for one session is finished
 over several.
@@ -19,6 +21,7 @@ over several.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import statistics
@@ -31,10 +34,10 @@ from typing import Any
 
 from server.bots.registry import kind_of
 from server.bots.simulate import play_game, seat_kinds
-from server.game import Variants, default_deck
+from server.game import Deck, Variants, default_deck, load_deck
 
 RESULTS = Path(__file__).with_name("results") / "balance.jsonl"
-Table = tuple[int, tuple[str, ...], int]  # players, the bot names as given, iterations
+Table = tuple[int, tuple[str, ...], int, str]  # players, bot names as given, iterations, deck
 
 
 def records(path: Path) -> list[dict[str, Any]]:
@@ -56,13 +59,22 @@ def drop_cut_line(path: Path) -> None:
 
 
 def game_key(record: dict[str, Any]) -> tuple[Table, int]:
-    return (record["players"], tuple(record["kinds"]), record["iterations"]), record["seed"]
+    table = (record["players"], tuple(record["kinds"]), record["iterations"], record["deck"])
+    return table, record["seed"]
 
 
-def play_one(players: int, seed: int, index: int, kinds: Sequence[str], iterations: int) -> str:
+def digest(deck: Deck) -> str:
+    """What balance depends on in a deck, its cards' scores, as 8 hex digits."""
+    scores = json.dumps([deck.goth, deck.sickness, deck.money]).encode()
+    return hashlib.sha256(scores).hexdigest()[:8]
+
+
+def play_one(
+    players: int, seed: int, index: int, kinds: Sequence[str], iterations: int, deck: Deck
+) -> str:
     """Game `index` of a table, dealt from `seed`, as its JSON line."""
     bots = seat_kinds(kinds, players, index)
-    result = play_game(default_deck(), players, seed, bots, Variants(), iterations)
+    result = play_game(deck, players, seed, bots, Variants(), iterations)
     return json.dumps(
         {
             "seed": seed,
@@ -70,6 +82,7 @@ def play_one(players: int, seed: int, index: int, kinds: Sequence[str], iteratio
             "kinds": list(kinds),  # as given: what a restart matches on
             "bots": list(bots),  # per seat, in this game
             "iterations": iterations,
+            "deck": digest(deck),
             "rounds": result.rounds,
             "capped": result.capped,
             "winners": list(result.winners),
@@ -84,7 +97,8 @@ def play(args: argparse.Namespace) -> None:
     try:
         for kind in args.bots:
             kind_of(kind)
-    except ValueError as exc:  # an unknown name is refused before any game is played
+        deck = default_deck() if args.deck is None else load_deck(args.deck)
+    except ValueError as exc:  # an unknown name or a bad deck: refused before any game
         sys.exit(f"balance_runs: {exc}")
     path: Path = args.results
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -93,9 +107,9 @@ def play(args: argparse.Namespace) -> None:
     kinds = tuple(args.bots)
     with path.open("a", encoding="utf-8") as out, ProcessPoolExecutor(args.jobs) as pool:
         for players in args.players:
-            table = (players, kinds, args.iterations)
+            table = (players, kinds, args.iterations, digest(deck))
             todo = [
-                (players, args.seed + i, i, kinds, args.iterations)
+                (players, args.seed + i, i, kinds, args.iterations, deck)
                 for i in range(args.games)
                 if (table, args.seed + i) not in done
             ]
@@ -153,17 +167,19 @@ def summary(args: argparse.Namespace) -> None:
             tables[key[0]].append(record)
     print(
         "| players | bots | iterations | games | rounds median | p90 | capped |"
-        " win rate by seat ± s.e. (fair) | swoons / game | reshuffles / game |"
+        " win rate by seat ± s.e. (fair) | swoons / game | reshuffles / game | deck |"
     )
-    print("|---:|---|---:|---:|---:|---:|---:|---|---:|---:|")
-    for (players, kinds, iterations), games in sorted(tables.items()):
+    print("|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|")
+    original = digest(default_deck())
+    for (players, kinds, iterations, deck), games in sorted(tables.items()):
         row = table_row(games, players)
         seats = " · ".join(f"{100 * p:.1f} ± {100 * e:.1f}" for p, e in row["seats"])
         print(
             f"| {players} | {','.join(kinds)} | {iterations} | {row['games']}"
             f" | {row['rounds_median']:g} | {row['rounds_p90']}"
             f" | {row['capped']} ({100 * row['capped'] / row['games']:.1f} %)"
-            f" | {seats} ({100 / players:.1f}) | {row['swoons']:.1f} | {row['reshuffles']:.1f} |"
+            f" | {seats} ({100 / players:.1f}) | {row['swoons']:.1f} | {row['reshuffles']:.1f}"
+            f" | {deck}{' (original)' if deck == original else ''} |"
         )
 
 
@@ -178,6 +194,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--bots", type=lambda s: s.split(","), default=["hard"])
     run.add_argument("--iterations", type=int, default=100, help="a searching bot's a move")
+    run.add_argument("--deck", type=Path, help="a deck file (default: the original deck)")
     run.add_argument("--jobs", type=int, default=1, help="worker processes")
     run.set_defaults(run=play)
     shown = modes.add_parser("summary", parents=[common], help="print the balance table")

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from server.game import default_deck_text
+
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "balance_runs.py"
 
 
@@ -89,6 +91,38 @@ def test_the_summary_counts_each_table_of_the_file_each_seed_once(tmp_path):
         shares = [float(seat.split("±")[0]) for seat in cells[7].split("(")[0].split("·")]
         assert len(shares) == players
         assert abs(sum(shares) - 100) < 0.5  # every game has winners; shared wins split
+
+
+def test_games_of_another_deck_are_a_table_of_their_own(tmp_path):
+    """A retuned deck's games are not taken for the original's: a restart with the
+    other deck plays its seeds, and the summary gives each deck its row."""
+    results, retuned = tmp_path / "balance.jsonl", tmp_path / "retuned.toml"
+    text = default_deck_text()
+    cure = 'name = "Chamomile Tea"'
+    head, tail = text.split(cure)
+    retuned.write_text(head + cure + tail.replace("sickness = -1", "sickness = -2", 1))
+    play = ("play", "--results", str(results), "--players", "3", "--bots", "random")
+    assert runs(*play, "--games", "2").returncode == 0
+    other = runs(*play, "--games", "2", "--deck", str(retuned))
+    assert other.returncode == 0, other.stderr
+    assert "0 played, 2 to play" in other.stdout
+    decks = [g["deck"] for g in lines(results)]
+    assert decks[0] == decks[1] != decks[2] == decks[3]
+    shown = runs("summary", "--results", str(results)).stdout
+    rows = [line for line in shown.splitlines() if line.startswith("| 3 ")]
+    assert {row.rsplit("|", 2)[-2].strip() for row in rows} == {
+        f"{decks[0]} (original)",
+        decks[2],
+    }
+
+
+def test_a_bad_deck_file_is_refused_before_any_game(tmp_path):
+    results, deck = tmp_path / "balance.jsonl", tmp_path / "deck.toml"
+    deck.write_text("[[card]]\nid = 1\n")
+    refused = runs("play", "--results", str(results), "--deck", str(deck))
+    assert refused.returncode != 0
+    assert str(deck) in refused.stderr
+    assert not results.exists()
 
 
 def test_an_unknown_bot_is_refused_before_any_game(tmp_path):
