@@ -2,6 +2,7 @@
 plays only the games not yet in the file, and the summary reads them back."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,10 +98,8 @@ def test_games_of_another_deck_are_a_table_of_their_own(tmp_path):
     """A retuned deck's games are not taken for the original's: a restart with the
     other deck plays its seeds, and the summary gives each deck its row."""
     results, retuned = tmp_path / "balance.jsonl", tmp_path / "retuned.toml"
-    text = default_deck_text()
-    cure = 'name = "Chamomile Tea"'
-    head, tail = text.split(cure)
-    retuned.write_text(head + cure + tail.replace("sickness = -1", "sickness = -2", 1))
+    goth = re.compile(r"^goth = (-?\d+)$", re.MULTILINE)  # the first card's, one more
+    retuned.write_text(goth.sub(lambda m: f"goth = {int(m[1]) + 1}", default_deck_text(), 1))
     play = ("play", "--results", str(results), "--players", "3", "--bots", "random")
     assert runs(*play, "--games", "2").returncode == 0
     other = runs(*play, "--games", "2", "--deck", str(retuned))

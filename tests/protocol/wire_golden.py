@@ -1,8 +1,9 @@
 """The frames a recorded game sends, byte for byte (issue 8: a refactor of how views are
 built must not change what goes on the wire).
 
-`frames()` replays a fixed game (seeded deal, moves chosen by a seeded random policy, not by
-a bot, so tuning the bots changes nothing here) through the server's view building and
+`frames()` replays a fixed game (seeded deal of golden/deck.toml, the original deck as it
+was when the frames were recorded; moves chosen by a seeded random policy, not by a bot: so
+tuning the deck or the bots changes nothing here) through the server's view building and
 returns every frame each viewer would receive, labelled. `python -m tests.protocol.wire_golden`
 writes them to golden/frames.msgpack.gz; the test compares against that file.
 """
@@ -20,6 +21,7 @@ from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 from protocol.view import Legal, LegalDiscardFate, LegalDiscardHand, LegalDistribute, LegalDraw
 
 GOLDEN = Path(__file__).with_name("golden") / "frames.msgpack.gz"
+DECK = GOLDEN.with_name("deck.toml")
 
 
 def _policy_move(legal: Legal, rng: random.Random) -> Move:
@@ -65,12 +67,12 @@ def frames() -> list[tuple[str, bytes]]:
     """Every frame of the recorded games, as (label, bytes), in the order they are made."""
     from protocol import encode, server_messages
     from protocol.view import ClockRule
-    from server.game import REFEREE, SPECTATOR, Game, Variants, default_deck
+    from server.game import REFEREE, SPECTATOR, Game, Variants, load_deck
     from server.tables.store import Store
     from server.tables.table import Seat, Settings, Table
 
     out: list[tuple[str, bytes]] = []
-    deck = default_deck()
+    deck = load_deck(DECK)
     catalogue = server_messages.Watching(table="golden", cards=deck.catalogue())
     out.append(("catalogue", encode(catalogue)))
     for number, spec in enumerate(GAMES):
