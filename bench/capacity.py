@@ -61,6 +61,7 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION
 from server.doors.door import DoorSpec
 from server.doors.ssh import SshLimits, SshOptions, pipe_holding
 from server.doors.web.door import WebOptions
+from server.doors.zygote import KSM_RUN
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from tests.doors.web.doorkit import read_screen
@@ -70,7 +71,7 @@ from tests.kits.sshkit import ANSI, close, open_session, read_until
 LOBBY = re.compile(r"(?i)tables yet")  # the lobby drawn, no table made yet
 
 GIB4 = 4 * 1024  # MiB
-KSM = Path("/sys/kernel/mm/ksm")  # the host's samepage merging
+KSM = KSM_RUN.parent  # the host's samepage merging
 
 
 async def connections(count: int, db: str, log) -> tuple[float, float, int, str]:

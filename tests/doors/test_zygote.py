@@ -21,6 +21,7 @@ from gother_tui.core.identity import file_for
 from server.doors import forks
 from server.doors.forks import CLIENT
 from server.doors.ssh import SshFrontDoor, state_dir
+from server.doors.zygote import KSM_RUN
 from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until, until
 
 LOBBY = re.compile(r"(?i)tables yet")
@@ -237,7 +238,7 @@ async def test_a_zygote_and_its_sessions_offer_their_pages_to_ksm(
         assert "ksm_merge_any: no" in Path(f"/proc/{os.getpid()}/ksm_stat").read_text()
     finally:
         await close(conn, process)
-    merging = Path("/sys/kernel/mm/ksm/run").read_text().strip() == "1"
+    merging = KSM_RUN.read_text().strip() == "1"
     said = "identical pages merged by KSM" if merging else "KSM is off"
     assert any(
         f"zygote ready (pid {zygote}): " in r.message and said in r.message for r in caplog.records
