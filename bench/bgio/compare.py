@@ -11,6 +11,9 @@ FlatFile storage on: persistence on for both) playing bench/bgio/game.js, a game
 shape (55 cards, hands and the draw pile secret), driven by bench/bgio/driver.js.
 Printed: each server's CPU time (user + system, read from /proc) per move over the load,
 and the ratio ours / theirs. Goal: <= 0.15 (issue 17). npm installs boardgame.io here when missing.
+Beside them, the floor (bench/bgio/floor.py): a bare `websockets` server writing a frame of
+our state's size to each seat per move, no game at all; what any Python server of this
+shape spends before its own code, and so the least ratio one could reach.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # bench/ for server_load
 
+from floor import floor  # noqa: E402
 from server_load import cpu_seconds, load, rss_mib  # noqa: E402
 
 
@@ -95,6 +99,7 @@ def main() -> None:
     ours = asyncio.run(load(args.tables, args.moves, args.think))
     memory = theirs(args.tables, args.moves, args.think, flat_file=False)
     flat = theirs(args.tables, args.moves, args.think, flat_file=True)
+    bare = asyncio.run(floor(args.tables, args.moves, args.think, int(ours["frame_bytes"])))
     print(f"{args.tables} tables x 4 clients, {args.moves} moves each, think {args.think} s")
     print(f"{'server':<34} {'CPU µs/move':>11} {'RSS MiB':>8} {'errors':>6}")
     rows = (
@@ -104,9 +109,11 @@ def main() -> None:
     )
     for name, f in rows:
         print(f"{name:<34} {f['cpu_us_per_move']:>11.0f} {f['rss_mib']:>8.1f} {f['errors']:>6.0f}")
+    print(f"{'floor: bare websockets fanout':<34} {bare['cpu_us_per_move']:>11.0f}")
     for name, f in rows[1:]:
         ratio = ours["cpu_us_per_move"] / f["cpu_us_per_move"]
-        print(f"ratio ours / {name}: {ratio:.2f}  (goal <= 0.15)")
+        least = bare["cpu_us_per_move"] / f["cpu_us_per_move"]
+        print(f"ratio ours / {name}: {ratio:.2f}  (goal <= 0.15; the floor's: {least:.2f})")
 
 
 if __name__ == "__main__":
