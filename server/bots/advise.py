@@ -4,7 +4,7 @@
 the search (`ismcts`) for HINT_TIME seconds, which plays better than the heuristic at that
 budget (docs/balance.md), then a reason built from the evaluator, naming what the move does
 for the player and the placement that matters most against an opponent, e.g. "keeps you out
-of debt; Khaki Cargo Shorts to Lenore, the leader".
+of debt; Pastel Hoodie to Lenore, the leader".
 """
 
 from __future__ import annotations
