@@ -111,12 +111,12 @@ def play_bot(
     return tuple(final.winner or ())
 
 
-def export(db: str, table: str, file: str, game: int | None) -> int:
-    """`gother export`: write the record; the number of moves in it."""
+def export(db: str, table: str, file: str, game: int | None, seat: int | None = None) -> int:
+    """`gother export`: write the record (with `seat`'s views, from 0); its number of moves."""
     from server.tables.export import ExportError, export_game
 
     try:
-        return export_game(db, table, file, game)
+        return export_game(db, table, file, game, seat)
     except ExportError as exc:
         raise ServerSideError(str(exc)) from None
 

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.options import ClientOptions
-from gother_tui.core.record import Reference
+from gother_tui.core.record import GameRecord, Reference
 from gother_tui.tui.keys import KeymapError, binding_ids, key_rows, load_keymap
 from gother_tui.tui.palette import Palette
 from gother_tui.tui.screens.help import HelpScreen, KeyRows
@@ -41,7 +41,8 @@ WEB_KEYS = {"app.quit": "ctrl+x", "app.help": "question_mark"}
 BROWSER_KEYS = ("^q ^w F1", "the browser's own: ^w closes this tab (your seat is kept)")
 
 
-class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one to play on
+# Ends with a game to replay (its record), or a place to play on from.
+class ClientApp(App[GameRecord | Reference | None]):
     TITLE = "Gother Than Thou"
     CSS_PATH: ClassVar = [
         STYLES / "app.tcss",

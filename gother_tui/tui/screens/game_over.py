@@ -23,6 +23,7 @@ from gother_tui.core.history import GothHistory, levels
 from gother_tui.core.narrator import Narrator, names_of
 from gother_tui.core.prompts import rematch_line, standings
 from gother_tui.core.record import Reference
+from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.review import ReviewScreen
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.cells import fit
@@ -170,12 +171,14 @@ class GameOverScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_replay(self) -> None:
-        """The client ends with the place to replay: the command line runs the replay, then
-        starts the client again, which resumes the seat (gother_tui/cli/client.py)."""
+        """The game as your seat saw it: the app fetches it over its connection and ends
+        with it; the command line runs the replay, then starts the client again, which
+        resumes the seat (gother_tui/cli/client.py)."""
         view = self.session.view
         if view is not None and view.over:
             table = view.table
-            self.app.exit(Reference(self.session.options.url, table.id, table.game, view.seat))
+            place = Reference(self.session.options.url, table.id, table.game, view.seat)
+            self.post_message(msg.ReplayAsked(place))
 
 
 class EndedScreen(ModalScreen[None]):

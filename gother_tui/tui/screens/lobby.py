@@ -206,7 +206,7 @@ class LobbyScreen(Screen[None]):
             self.session.request(self, rq.Join(table=table, password=password))
 
     def action_replay(self) -> None:
-        """The client ends with the place to replay (as `y` at the game-over panel does):
+        """The chosen table's finished game replayed (as `y` at the game-over panel does):
         your seat's replay if a seat bears your name, else every hand shown."""
         table = self._selected()
         if table is None or table.phase != "over":
@@ -214,7 +214,8 @@ class LobbyScreen(Screen[None]):
             return
         name = self.session.options.name
         seat = table.players.index(name) if name in table.players else None
-        self.app.exit(Reference(self.session.options.url, table.id, None, seat))
+        place = Reference(self.session.options.url, table.id, None, seat)
+        self.post_message(msg.ReplayAsked(place))
 
     def action_tournament(self) -> None:
         self.app.push_screen(TournamentScreen(self.session))
