@@ -176,8 +176,9 @@ def play(args: argparse.Namespace) -> int:
             from gother_tui import plain
 
             return plain.run(plain_options(args, **seat), seat_store=MemorySeatStore())
-        from gother_tui.tui.app import GotherApp
+        from gother_tui.cli.client import play_between_replays
+        from gother_tui.core.transport import WebSocketTransport
 
         options = client_options(args, **seat, private=True, bell=args.bell)  # Ctrl+Q asks first
-        GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)
-        return 0
+        # as `gother join`: a replay asked at the game-over panel runs, then the seat again
+        return play_between_replays(options, WebSocketTransport, MemorySeatStore())

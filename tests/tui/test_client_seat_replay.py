@@ -5,6 +5,7 @@ public piles) until v or the end reveals every hand; [ ] and { } jump a turn or 
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 
 import pytest
@@ -249,3 +250,31 @@ async def test_the_replay_shows_where_it_is_as_a_reference_to_paste(seat_record,
         assert app.reference() == Reference(url, finished, 1, SEAT, 5)
         assert f"share: {app.reference()}" in widget_text(pilot, "#replay-seat")
     assert ReplayApp(seat_record, ClientOptions(url="file:game.gother")).reference() is None
+
+
+async def test_y_in_gother_play_shows_the_replay_then_seats_you_again(
+    seat_record, monkeypatch, tmp_path
+):
+    """Issue 29 §2: `gother play` runs the replay its game-over panel asked for (it used
+    to end the program) and then the client again, at the same private server, with the
+    same seats kept in memory."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
+    clients: list[tuple[GotherApp, bool]] = []
+    replays: list[ReplayApp] = []
+
+    def run_client(self: GotherApp, **kw: object) -> None:
+        port = int(self.options.url.rsplit(":", 1)[1])
+        with socket.socket() as probe:  # the private server still listens
+            clients.append((self, probe.connect_ex(("127.0.0.1", port)) == 0))
+        self._return_value = seat_record if len(clients) == 1 else None  # as App.exit sets it
+
+    monkeypatch.setattr(GotherApp, "run", run_client)
+    monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: replays.append(self))
+    args = ["play", "--players", "3", "--name", "Raven"]
+    assert await asyncio.to_thread(cli.main, args) == 0
+    (first, first_up), (again, again_up) = clients
+    assert first_up and again_up
+    assert [r.record for r in replays] == [seat_record]
+    assert again.options.url == first.options.url and again.options.private
+    assert again.flow.store is first.flow.store  # the seat's token: resumed, not lost
