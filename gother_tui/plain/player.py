@@ -78,14 +78,19 @@ class Player:
 
     async def follow(self, lines: AsyncIterator[str], ready: asyncio.Event) -> None:
         """Do every line's command in order, once the client has somewhere to be (a quit
-        typed before that ends at once: the server may be out of reach)."""
+        typed before that, with no command waiting before it, ends at once: the server may
+        be out of reach; a script's `list` then `quit` lists first)."""
         queue: asyncio.Queue[str | None] = asyncio.Queue()
+        undone = 0  # lines read and not yet done
 
         async def read() -> None:
+            nonlocal undone
             async for line in lines:
                 command = parse(line)
-                if not ready.is_set() and isinstance(command, Command) and command.name == "quit":
+                quit_ = isinstance(command, Command) and command.name == "quit"
+                if quit_ and not ready.is_set() and not undone:
                     self.client.end(0)
+                undone += 1
                 queue.put_nowait(line)
             queue.put_nowait(None)
 
@@ -94,7 +99,9 @@ class Player:
             command = parse(line)
             if not (isinstance(command, Command) and command.name in NO_SERVER):
                 await ready.wait()
-            if await self.do(line) is False:
+            done = await self.do(line)
+            undone -= 1
+            if done is False:
                 return
 
     async def do(self, line: str) -> bool:
