@@ -319,10 +319,9 @@ class Table:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
 
     def seat_for_identity(self, identity: str) -> int | None:
-        """The seat `identity` holds here in a game not over, if any (one it left for good is
-        a bot's: coming back is joining afresh)."""
-        if self.game is not None and self.game.over:
-            return None
+        """The seat `identity` holds here, if any: in play, or at a game over while the table
+        stands for its rematch, as a seat's token does (one it left for good is a bot's:
+        coming back is joining afresh)."""
         return next(
             (
                 i
