@@ -160,7 +160,16 @@ class GotherServer:
         )
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
-        self.chores = [
+        async def _debug() -> None:
+            import time as _t
+            from server.edge.connection import PENDING
+            while True:
+                await asyncio.sleep(5)
+                for k, (at, what, c) in list(PENDING.items()):
+                    if _t.monotonic() - at > 10 and c.ws.state is State.OPEN:
+                        log.warning("DEBUG unanswered %s %s", c.describe(), what)
+                        del PENDING[k]
+        self.chores = [asyncio.create_task(_debug()),
             asyncio.create_task(self._every(self.config.sweep_every, self.sweep)),
             asyncio.create_task(
                 self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
@@ -325,6 +334,10 @@ class GotherServer:
             if cost is not None and not conn.costly.allow(cost):
                 what = type(request).__struct_config__.tag
                 raise ProtocolError("rate_limited", f"too many {what} requests: slow down")
+            from server.edge.connection import PENDING
+            import time as _t
+            if request.rid is not None:
+                PENDING[(id(conn), request.rid)] = (_t.monotonic(), repr(request)[:200], conn)
             self.answer(conn, request)
         except (ProtocolError, MoveError) as exc:
             self.counters.count("errors")

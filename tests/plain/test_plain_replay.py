@@ -104,10 +104,15 @@ async def test_play_on_after_a_replay_sits_you_in_a_new_game_from_that_turn(serv
         await raven.transcript.until(r"^play on \[TURN\]: TURN is a number from 1\.$")
         raven.type("play-on 9999")
         await raven.transcript.until(r"^The server refused: the game has turns 1-")
+        mark = len(raven.transcript.lines)
         raven.type("play on")  # the turn last told
         await raven.transcript.until(
             r"^Playing on from turn 2 of Kept, as seat 2 knew it, against bots"
         )
+        raven.transcript.read = mark  # the arrival may be said before or after that line
+        await raven.transcript.until(r"^Game 1 is under way\.")
+        # issue 29: it said "Waiting for players … type start", then dealt by itself
+        assert not any("Waiting for players" in line for line in raven.transcript.since(mark))
         asked = [m for m in raven.sent if m.get("t") == "play_on"]
         assert asked[-1] | {"rid": None} == {
             "t": "play_on",
