@@ -160,16 +160,7 @@ class GotherServer:
         )
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
-        async def _debug() -> None:
-            import time as _t
-            from server.edge.connection import PENDING
-            while True:
-                await asyncio.sleep(5)
-                for k, (at, what, c) in list(PENDING.items()):
-                    if _t.monotonic() - at > 10 and c.ws.state is State.OPEN:
-                        log.warning("DEBUG unanswered %s %s", c.describe(), what)
-                        del PENDING[k]
-        self.chores = [asyncio.create_task(_debug()),
+        self.chores = [
             asyncio.create_task(self._every(self.config.sweep_every, self.sweep)),
             asyncio.create_task(
                 self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
@@ -334,10 +325,6 @@ class GotherServer:
             if cost is not None and not conn.costly.allow(cost):
                 what = type(request).__struct_config__.tag
                 raise ProtocolError("rate_limited", f"too many {what} requests: slow down")
-            from server.edge.connection import PENDING
-            import time as _t
-            if request.rid is not None:
-                PENDING[(id(conn), request.rid)] = (_t.monotonic(), repr(request)[:200], conn)
             self.answer(conn, request)
         except (ProtocolError, MoveError) as exc:
             self.counters.count("errors")
@@ -489,8 +476,11 @@ class GotherServer:
         self._check_seat_quota(conn)
         self._sit(conn, table, request.seat, request.rid)
 
-    def _sit(self, conn: Connection, table: Table, seat: int | None, rid: int | None) -> None:
-        """Seat `conn` at `table` (every check passed) and tell it, and everyone there."""
+    def _sit(
+        self, conn: Connection, table: Table, seat: int | None, rid: int | None, deal: bool = False
+    ) -> None:
+        """Seat `conn` at `table` (every check passed), deal if asked, and tell it, and
+        everyone there."""
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
@@ -513,6 +503,8 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        if deal:
+            table.start()
         tell_story(table, conn, seat)
         self.after_change(table)
         self.lobby.start_if_full(table)
@@ -679,9 +671,9 @@ class GotherServer:
             table = self.lobby.play_on(
                 source, request.turn, start, seed, bot_kind, conn, conn.address_key
             )
-            self._sit(conn, table, seat, request.rid)
-            table.start()  # bots take the other seats; the game begins at its start
-            self.after_change(table)
+            # bots take the other seats and the game begins at its start before anyone is
+            # told: a played-on table never shows a lobby to wait in
+            self._sit(conn, table, seat, request.rid, deal=True)
 
         self.play_ons.ask(
             table_id, game_no, request.seat, request.turn, conn, request.rid, seat_there

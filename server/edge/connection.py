@@ -26,7 +26,6 @@ from server.tables.table import Seat, Table
 
 log = logging.getLogger("gother.server")
 OUTBOX_BYTES = 1024 * 1024  # bytes queued for a client that reads too slowly: over it, dropped
-PENDING: dict = {}  # DEBUG
 WRITE_AHEAD = 64 * 1024  # bytes in the socket's own buffer before frames wait in the outbox
 
 
@@ -102,9 +101,6 @@ class Connection:
         return self._key[1]
 
     def send(self, message: Any) -> None:
-        rid = getattr(message, "rid", None)
-        if rid is not None:
-            PENDING.pop((id(self), rid), None)
         if self.dropped:
             return
         frame = message if isinstance(message, bytes) else encode(message)

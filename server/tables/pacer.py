@@ -48,12 +48,7 @@ class Pacer:
     def arm(self, table: Table) -> None:
         """(Re)arm the table's timer for what is due next there, if anything."""
         self.disarm(table)
-        try:
-            next_due = due(table)
-        except AssertionError:
-            log.error("DEBUG arm %s seq %s game %s over %s seats %s", table.id, table.seq, table.game_no, table.game and table.game.over, [(s.name, s.bot_kind, s.peer is not None, s.away_since, s.left_game) if s else None for s in table.seats])
-            import traceback; log.error("DEBUG %s", "".join(traceback.format_stack()))
-            raise
+        next_due = due(table)
         if next_due is None:
             return
         delay = max(0.0, next_due.at - table.settings.clock())
