@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.glyphs import Glyphs
@@ -27,6 +27,7 @@ from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.review import ReviewScreen
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.cells import fit
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
 from protocol.view import GameOver, View
 
@@ -123,7 +124,7 @@ class GameOverScreen(ModalScreen[None]):
             yield Static(id="over-rematch")
             yield Static(id="over-scores")
             yield Static(id="over-chart")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._on_view)
@@ -208,7 +209,7 @@ class EndedScreen(ModalScreen[None]):
             ranked = Text(f"Final standings: {standings(self.view, glyphs)}")
             yield Static(ranked, id="ended-standings")
             yield Static(scores_text(self.view, glyphs), id="over-scores")
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.dismiss(None)

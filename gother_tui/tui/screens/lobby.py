@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
@@ -19,6 +19,7 @@ from gother_tui.tui.screens.create_table import CreateTableScreen
 from gother_tui.tui.screens.password import PasswordScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
@@ -89,7 +90,7 @@ class LobbyScreen(Screen[None]):
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         options, glyphs = self.session.options, self.session.glyphs
