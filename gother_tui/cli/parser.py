@@ -248,10 +248,12 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     local.add_argument(
         "--bot-speed",
-        choices=tuple(play.BOT_SPEEDS),
-        default="normal",
+        choices=(*play.BOT_SPEEDS, play.LISTEN),
+        default=None,
         help="how long a bot waits before each move: "
-        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items()),
+        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items())
+        + f"; {play.LISTEN}: normal, and not before the last line said was heard at 175 words "
+        f"a minute (the default with --plain; normal without)",
     )
     _add_variant_options(local)
     _add_plain_option(local)

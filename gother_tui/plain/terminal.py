@@ -25,6 +25,8 @@ from collections.abc import AsyncIterator
 from contextlib import suppress
 from typing import Protocol
 
+from gother_tui.plain.listening import Listener
+
 # A minus sign before a number, after a mark, a bracket or an arrow ("(-2 banked)", "$-3",
 # "-> -2"): espeak-ng and screen readers drop it there ("two banked"); after a word and a
 # space they say it. A range ("1-3") or a name's hyphen ("Crypt-7") keeps its dash.
@@ -60,8 +62,15 @@ class Output:
     reader has gone (a closed pipe, a hung-up SSH channel) it is `closed` and writes no
     more."""
 
-    def __init__(self, stream: Sink, ascii_only: bool, for_the_ear: bool = False) -> None:
+    def __init__(
+        self,
+        stream: Sink,
+        ascii_only: bool,
+        for_the_ear: bool = False,
+        listener: Listener | None = None,
+    ) -> None:
         self.stream = stream
+        self.listener = listener  # told each line written (gother play --plain's pace)
         self.ascii_only = ascii_only
         self.for_the_ear = for_the_ear  # the default telling, not --verbose's
         self.closed = False
@@ -72,6 +81,8 @@ class Output:
         try:
             heard = signs_heard(text) if self.for_the_ear else text
             self.stream.write(printable(heard, self.ascii_only) + "\n")
+            if self.listener is not None:
+                self.listener.said(heard)
             self.stream.flush()
         except (BrokenPipeError, ValueError):  # ValueError: the stream itself was closed
             self.closed = True

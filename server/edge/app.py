@@ -96,6 +96,7 @@ class GotherServer:
         self.settings = Settings(
             grace=config.grace,
             bot_delay=config.bot_delay,
+            heard_by=config.heard_by,
             idle=config.idle,
             cover_kind=kind_of(config.cover),
         )

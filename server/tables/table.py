@@ -112,6 +112,9 @@ class Settings:
 
     grace: float = 60.0  # seconds an absent player keeps the seat before a bot covers
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
+    # When the one listener of a private server will have heard the last line said to
+    # them (gother play --plain): a bot waits for that too. None: no one to wait for.
+    heard_by: Callable[[], float] | None = None
     cover_kind: BotKind = DEFAULT_KIND  # the bot that covers absent players and runs out clocks
     idle: float = 300.0  # seconds a present player may think before a bot finishes the turn
     warn: float = 30.0  # seconds of warning before a bot covers an idle player (0: none)
