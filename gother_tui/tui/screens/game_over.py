@@ -76,6 +76,8 @@ def chart_text(view: View, history: GothHistory, glyphs: Glyphs, width: int) -> 
     if not rounds:
         return Text("No rounds seen.", style="dim")
     first, last = rounds[0], rounds[-1]
+    if first == last > 1:  # came back at the end: one bar would say nothing of the game
+        return _finals(view, names, glyphs, f"only round {last} was seen here (y: the replay)")
     span = f"round {first}" if first == last else f"rounds {first}-{last}"
     gaps = ", some not seen" if len(rounds) != last - first + 1 else ""
     everything = [v for s in seats for v in history.series(s)]
@@ -93,6 +95,18 @@ def chart_text(view: View, history: GothHistory, glyphs: Glyphs, width: int) -> 
         bars = "".join(ch * cell for ch in levels(series, low, high, glyphs, shown))
         final = f"{glyphs.goth}{series[-1]}" if series else "-"
         text.append(f"       {label}{fit(bars, shown * cell)}  {final}\n")
+    text.rstrip()
+    return text
+
+
+def _finals(view: View, names: Mapping[int, str], glyphs: Glyphs, why: str) -> Text:
+    """Each player's final Goth, under a heading that says why there is no chart."""
+    text = Text(no_wrap=True)
+    text.append("Goth Points by round: ", "bold")
+    text.append(why + "\n", "dim")
+    for p in view.players:
+        label = fit(f"{p.seat + 1} {_name(view, p.seat, names)}", NAME_W, glyphs.ellipsis)
+        text.append(f"       {label}{glyphs.goth}{p.goth}\n")
     text.rstrip()
     return text
 
