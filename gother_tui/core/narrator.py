@@ -311,7 +311,8 @@ def summary(lines: Sequence[Line], view: View, catalogue: Catalogue, glyphs: Gly
     """Since the viewer's previous turn, short: what each other player did to them, who
     swooned, and the standings now. Empty when nothing was done to the viewer."""
     narrator = Narrator(catalogue, glyphs, names_of(view.players), view.seat)
-    told, yours = [], []  # your own swoon first: a narrow column shows only the first few
+    told: list[str] = []
+    yours: list[str] = []  # your own swoon first: a narrow column shows only the first few
     for line in since_last_turn(lines, view.seat):
         if line.target == view.seat and line.card is not None:
             effect = f" {glyphs.dash} {line.effect}" if line.effect else ""

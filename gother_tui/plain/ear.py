@@ -152,7 +152,9 @@ class Teller:
         if not lines:
             return []
         seat = lines[0].actor
-        parts, now, after = [], "", []
+        parts: list[str] = []
+        after: list[str] = []  # said last: what befell the table, not you
+        now = ""
         for line in lines:
             if line.kind == "swoon" and line.actor != self.you:
                 parts.append(f"{narrator.who(line.actor)} swoons")
