@@ -278,7 +278,8 @@ def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
-        count = server_side.export(args.db, args.table, args.file, args.game)
+        seat = None if args.seat is None else args.seat - 1
+        count = server_side.export(args.db, args.table, args.file, args.game, seat)
     except server_side.ServerSideError as exc:
         print(f"gother export: {exc}", file=sys.stderr)
         return 1

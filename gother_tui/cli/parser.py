@@ -199,6 +199,11 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     export.add_argument("table", metavar="TABLE")
     export.add_argument("file", metavar="FILE")
     export.add_argument("--game", type=argtypes.positive)
+    export.add_argument(
+        "--seat",
+        type=argtypes.positive,
+        help="also that seat's (from 1) own views, for `gother replay FILE --seat N`",
+    )
     export.set_defaults(run=host.run_export)
 
 
@@ -243,10 +248,12 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     local.add_argument(
         "--bot-speed",
-        choices=tuple(play.BOT_SPEEDS),
-        default="normal",
+        choices=(*play.BOT_SPEEDS, play.LISTEN),
+        default=None,
         help="how long a bot waits before each move: "
-        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items()),
+        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items())
+        + f"; {play.LISTEN}: normal, and not before the last line said was heard at 175 words "
+        f"a minute (the default with --plain; normal without)",
     )
     _add_variant_options(local)
     _add_plain_option(local)
@@ -277,13 +284,15 @@ def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     replay.add_argument(
         "--game", type=argtypes.positive, help="with a URL: which game (default: the last)"
     )
-    replay.add_argument("--password", help="with a URL: the table's password, if it has one")
+    add_secret(replay, CLIENT)
     replay.add_argument(
         "--seat",
         type=argtypes.positive,
-        help="with a URL: the game as this seat (from 1) saw it, without spoilers",
+        help="the game as this seat (from 1) saw it, without spoilers (a FILE must have been "
+        "exported with the same --seat)",
     )
     replay.add_argument("--turn", type=argtypes.positive, help="open at this turn (from 1)")
+    _add_tls_options(replay)
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
 
@@ -302,6 +311,7 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--name", type=argtypes.player_name, default="Standings", help="the name to say hello with"
     )
     add_secret(standings, HOST)
+    _add_tls_options(standings)
     standings.set_defaults(run=client.run_standings)
 
 
@@ -565,17 +575,7 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
     add_secret(parser, CLIENT)
-    tls = parser.add_argument_group(
-        "wss:// servers",
-        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
-        "say so; it stays pinned, and a changed one is refused.",
-    )
-    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
-    tls.add_argument(
-        "--fingerprint",
-        metavar="SHA256",
-        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
-    )
+    _add_tls_options(parser)
     _add_plain_option(parser)
     parser.add_argument(
         "--ask-name",
@@ -595,6 +595,22 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
     )
     _add_display_options(parser)
     _add_bell_option(parser)
+
+
+def _add_tls_options(parser: argparse.ArgumentParser) -> None:
+    """How a wss:// server's certificate is trusted: the same for every command that
+    connects (join, watch, replay, standings)."""
+    tls = parser.add_argument_group(
+        "wss:// servers",
+        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
+        "say so (by gother join); it stays pinned, and a changed one is refused.",
+    )
+    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
+    tls.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
+    )
 
 
 def _add_bell_option(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,8 @@ that command.
 
 from __future__ import annotations
 
-from gother_tui.core.fetch import asking
+from gother_tui.core.fetch import Ask, asking
+from gother_tui.core.trust import Trust
 from protocol import PROTOCOL_VERSION
 from protocol import requests as rq
 from protocol import server_messages as sm
@@ -65,18 +66,24 @@ def table_lines(pages: list[sm.Standings]) -> list[str]:
     return lines
 
 
-def fetch_standings(url: str, name: str, password: str | None = None) -> list[sm.Standings]:
+def fetch_standings(
+    url: str, name: str, password: str | None = None, trust: Trust | None = None
+) -> list[sm.Standings]:
     """Every page of the standings of the server at `url`; StandingsError with one
-    sentence when they cannot be had."""
+    sentence when they cannot be had. `trust`: the wss:// certificates trusted, as
+    `gother join` trusts them."""
     hello = rq.Hello(v=PROTOCOL_VERSION, name=name, password=password)
-    pages: list[sm.Standings] = []
-    with asking(url, hello, StandingsError, "the standings") as ask:
+
+    async def every_page(ask: Ask) -> list[sm.Standings]:
+        pages: list[sm.Standings] = []
         while len(pages) < MAX_PAGES:
             offset = sum(len(page.rows) for page in pages)
-            page = ask(rq.Standings(offset=offset))
+            page = await ask(rq.Standings(offset=offset))
             if not isinstance(page, sm.Standings):
                 raise StandingsError(f"{url} did not answer with standings")
             pages.append(page)
             if not page.rows or offset + len(page.rows) >= page.total:
                 break
-    return pages
+        return pages
+
+    return asking(url, hello, StandingsError, "the standings", every_page, trust=trust)

@@ -71,6 +71,7 @@ class PlainClient:
         self.out = out
         self._echo = echo  # the terminal's echo, off while a password is typed
         self.verbose = options.verbose
+        out.for_the_ear = not self.verbose
         self.glyphs: Glyphs = glyphs_for(options.ascii) if self.verbose else SPOKEN
         self.core = ClientCore(options, self, seat_store or SeatStore(), transport)
         self.story: list[str] = []  # this game's story, as said here (for `log`)
@@ -306,6 +307,7 @@ class PlainClient:
         elif verbose and not self.verbose:
             self.say(*self.pending(), *self.teller.draws(self.catalogue))
         self.verbose = verbose
+        self.out.for_the_ear = not verbose
         self.glyphs = glyphs_for(self.options.ascii) if verbose else SPOKEN
 
     def pending(self) -> list[str]:

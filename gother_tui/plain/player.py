@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from gother_tui.core import review_words, tournament_words
 from gother_tui.core.client import Reply
-from gother_tui.core.fetch import RATE_LIMITED_TRIES, RATE_LIMITED_WAIT
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
-from gother_tui.core.record import GameRecord, RecordError, record_from_parts
+from gother_tui.core.record import GameRecord, RecordError, ask_record
 from gother_tui.core.standings import table_lines
 from gother_tui.plain import replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
@@ -79,14 +78,19 @@ class Player:
 
     async def follow(self, lines: AsyncIterator[str], ready: asyncio.Event) -> None:
         """Do every line's command in order, once the client has somewhere to be (a quit
-        typed before that ends at once: the server may be out of reach)."""
+        typed before that, with no command waiting before it, ends at once: the server may
+        be out of reach; a script's `list` then `quit` lists first)."""
         queue: asyncio.Queue[str | None] = asyncio.Queue()
+        undone = 0  # lines read and not yet done
 
         async def read() -> None:
+            nonlocal undone
             async for line in lines:
                 command = parse(line)
-                if not ready.is_set() and isinstance(command, Command) and command.name == "quit":
+                quit_ = isinstance(command, Command) and command.name == "quit"
+                if quit_ and not ready.is_set() and not undone:
                     self.client.end(0)
+                undone += 1
                 queue.put_nowait(line)
             queue.put_nowait(None)
 
@@ -95,7 +99,9 @@ class Player:
             command = parse(line)
             if not (isinstance(command, Command) and command.name in NO_SERVER):
                 await ready.wait()
-            if await self.do(line) is False:
+            done = await self.do(line)
+            undone -= 1
+            if done is False:
                 return
 
     async def do(self, line: str) -> bool:
@@ -478,10 +484,7 @@ class Player:
                 raise Problem("That was the last turn of the game.")
         else:
             place = replay.place_of(args, self.view)
-            found = await self.fetch_record(place)
-            if found is None:
-                return
-            record, turn = found, place.turn - 1
+            record, turn = await self.fetch_record(place), place.turn - 1
         try:
             lines = replay.turn_lines(record, turn + 1, self.client.glyphs)
         except RecordError as exc:  # a turn past the last
@@ -511,29 +514,17 @@ class Player:
                 "it, against bots; the cards it did not see are dealt afresh."
             )
 
-    async def fetch_record(self, place: replay.Place) -> GameRecord | None:
-        """The record of `place`'s game with its seat's views, part by part (None: the
-        server refused, and that was said)."""
-        parts: list[bytes] = []
-        tries = RATE_LIMITED_TRIES
-        while True:
-            part = rq.Record(table=place.table, game=place.game, seat=place.seat, part=len(parts))
-            reply = await self.client.ask(part, quiet=True)
-            if isinstance(reply, sm.Error) and reply.code == "rate_limited" and tries:
-                tries -= 1  # a long record outruns a connection's budget: ask again soon
-                await asyncio.sleep(RATE_LIMITED_WAIT)
-                continue
-            if isinstance(reply, sm.Error):
-                self.say(f"The server refused: {reply.message}")
-            if not isinstance(reply, sm.Record):
-                return None
-            parts.append(reply.data)
-            if len(parts) >= reply.parts:
-                break
+    async def fetch_record(self, place: replay.Place) -> GameRecord:
+        """The record of `place`'s game with its seat's views, part by part, over this
+        client's own connection (Problem: the server refused, or did not answer)."""
+
+        async def ask(request: rq.Record) -> Reply | None:
+            return await self.client.ask(request, quiet=True)
+
         try:
-            return record_from_parts(parts)
+            return await ask_record(ask, place.table, place.game, place.seat)
         except RecordError as exc:
-            raise Problem(f"{exc}.") from None
+            raise Problem(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
 
     def in_lobby(self) -> None:
         if self.view is not None:

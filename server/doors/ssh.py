@@ -26,13 +26,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncssh
-
 from protocol import ProtocolError
 from protocol.fields import NAME
 from server.doors.forks import CLIENT, Zygote
 from server.doors.ssh_client import run_client, run_plain
 from server.doors.ssh_person import TOKEN_ENV, new_token, state_dir, token_folder, token_given
+from server.doors.sshlib import asyncssh
 from server.edge.attempts import Attempts, Guessing
 from server.edge.caps import OVERALL, Caps
 from server.edge.doorkey import DoorKey

@@ -96,6 +96,7 @@ class GotherServer:
         self.settings = Settings(
             grace=config.grace,
             bot_delay=config.bot_delay,
+            heard_by=config.heard_by,
             idle=config.idle,
             cover_kind=kind_of(config.cover),
         )
@@ -476,8 +477,11 @@ class GotherServer:
         self._check_seat_quota(conn)
         self._sit(conn, table, request.seat, request.rid)
 
-    def _sit(self, conn: Connection, table: Table, seat: int | None, rid: int | None) -> None:
-        """Seat `conn` at `table` (every check passed) and tell it, and everyone there."""
+    def _sit(
+        self, conn: Connection, table: Table, seat: int | None, rid: int | None, deal: bool = False
+    ) -> None:
+        """Seat `conn` at `table` (every check passed), deal if asked, and tell it, and
+        everyone there."""
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
@@ -500,6 +504,8 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        if deal:
+            table.start()
         tell_story(table, conn, seat)
         self.after_change(table)
         self.lobby.start_if_full(table)
@@ -666,9 +672,9 @@ class GotherServer:
             table = self.lobby.play_on(
                 source, request.turn, start, seed, bot_kind, conn, conn.address_key
             )
-            self._sit(conn, table, seat, request.rid)
-            table.start()  # bots take the other seats; the game begins at its start
-            self.after_change(table)
+            # bots take the other seats and the game begins at its start before anyone is
+            # told: a played-on table never shows a lobby to wait in
+            self._sit(conn, table, seat, request.rid, deal=True)
 
         self.play_ons.ask(
             table_id, game_no, request.seat, request.turn, conn, request.rid, seat_there

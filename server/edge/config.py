@@ -4,6 +4,7 @@ the command line reads too (gother_tui/cli/host.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol.constants import DEFAULT_BOT, DEFAULT_PORT
@@ -25,6 +26,7 @@ class ServerConfig:
     keyfile: str | None = None
     grace: float = Settings.grace  # the table policies' own defaults, read from their home
     bot_delay: float = Settings.bot_delay
+    heard_by: Callable[[], float] | None = None  # gother play --plain's listener (Settings)
     cover: str = DEFAULT_BOT  # how the bot plays that covers an absent or idle player
     spectators: str = "public"  # none | public (tables without a password) | all
     decks_dir: str | None = None

@@ -115,14 +115,17 @@ def replay_views(
     return {viewer: tuple(seen) for viewer, seen in views.items()}
 
 
-def export_game(db: str, table_id: str, path: str | Path, game_no: int | None = None) -> int:
-    """Write the record; returns the number of moves written."""
+def export_game(
+    db: str, table_id: str, path: str | Path, game_no: int | None = None, seat: int | None = None
+) -> int:
+    """Write the record (with `seat`'s own views, if given); returns the number of moves
+    written."""
     if not Path(db).is_file():
         raise ExportError(f"no database at {db}")
     try:
         store = Store(db, readonly=True)
         try:
-            record = game_record(store, table_id, game_no)
+            record = game_record(store, table_id, game_no, seat)
         finally:
             store.close()
     except sqlite3.Error as exc:

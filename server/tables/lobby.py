@@ -337,7 +337,7 @@ class Lobby:
     # -- seats ----------------------------------------------------------------------------
 
     def held_by(self, identity: str) -> list[tuple[Table, int]]:
-        """The seats `identity` holds in games not over, at every table."""
+        """The seats `identity` holds at every table (a game over among them: its rematch)."""
         held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
         return [(table, seat) for table, seat in held if seat is not None]
 

@@ -1,7 +1,8 @@
 """Who must act next at a table, when, and why: a pure function of the table.
 
 The game waits on one seat's decision at a time. A bot seat plays `bot_delay` after that
-decision began, so people can follow; an absent player keeps the decision for the grace
+decision began, so people can follow (and not before a private server's listener has heard
+the last line said: `heard_by`); an absent player keeps the decision for the grace
 period, then a bot covers for them; a present player has until their clock bank (at a table
 with a clock) or their patience (`idle`) runs out, whichever comes first, then a bot
 finishes that turn for them; everyone is warned `warn` seconds before (0: no warning). A paused game
@@ -82,7 +83,11 @@ def _due(table: Table) -> Due | None:
     holder = table.seats[seat]
     assert holder is not None
     if holder.is_bot:
-        return Due(seat, table.decision_since + table.settings.bot_delay, "bot")
+        settings = table.settings
+        at = table.decision_since + settings.bot_delay
+        if settings.heard_by is not None:  # and the listener has heard what was said
+            at = max(at, settings.heard_by())
+        return Due(seat, at, "bot")
     if table.timed_out == seat:  # a bot is finishing this turn: each of its moves at once
         return Due(seat, table.decision_since, "clock")
     if holder.peer is None:

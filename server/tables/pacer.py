@@ -84,6 +84,11 @@ class Pacer:
 
     def _act(self, table: Table, next_due: Due, seq: int) -> None:
         del self.timers[table.id]
+        if next_due.why == "bot" and table.settings.heard_by is not None:
+            later = due(table)  # more was said since this was armed: the listener first
+            if later is not None and later.at > table.settings.clock():
+                self.arm(table)
+                return
         if next_due.why == "retry":
             if table.try_reopen():
                 self.moved(table)

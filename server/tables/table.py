@@ -112,6 +112,9 @@ class Settings:
 
     grace: float = 60.0  # seconds an absent player keeps the seat before a bot covers
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
+    # When the one listener of a private server will have heard the last line said to
+    # them (gother play --plain): a bot waits for that too. None: no one to wait for.
+    heard_by: Callable[[], float] | None = None
     cover_kind: BotKind = DEFAULT_KIND  # the bot that covers absent players and runs out clocks
     idle: float = 300.0  # seconds a present player may think before a bot finishes the turn
     warn: float = 30.0  # seconds of warning before a bot covers an idle player (0: none)
@@ -319,10 +322,9 @@ class Table:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
 
     def seat_for_identity(self, identity: str) -> int | None:
-        """The seat `identity` holds here in a game not over, if any (one it left for good is
-        a bot's: coming back is joining afresh)."""
-        if self.game is not None and self.game.over:
-            return None
+        """The seat `identity` holds here, if any: in play, or at a game over while the table
+        stands for its rematch, as a seat's token does (one it left for good is a bot's:
+        coming back is joining afresh)."""
         return next(
             (
                 i

@@ -22,7 +22,7 @@ from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.identity import Names, identity_of, proves
 from server.tables.store import Store
-from tests.kits.netkit import Client, close_all
+from tests.kits.netkit import Client, close_all, play_to_end
 
 
 def public(key: Ed25519PrivateKey) -> bytes:
@@ -215,3 +215,28 @@ def test_a_signature_with_any_bit_changed_proves_nothing(challenge: bytes, flip:
 @given(key=st.binary(min_size=32, max_size=32), signature=st.binary(min_size=64, max_size=64))
 def test_made_up_keys_and_signatures_prove_nothing(key: bytes, signature: bytes):
     assert not proves(key, bytes(32), signature)  # never raises: an invalid key is a refusal
+
+
+async def test_an_identity_resumes_its_seat_just_after_the_game_ends_and_votes_the_rematch(url):
+    """Issue 29: after game over the token still opened the seat but the identity got
+    `bad_token`, so a client relying on its identity lost its table and the rematch."""
+    key = Ed25519PrivateKey.generate()
+    host = await Client.connect(url, "Host")
+    request = {"name": "Crypt", "seats": 3, "bots": 2, "variants": {"round_cap": 1}}
+    table = (await host.request("create", **request))["table"]
+    await host.close()
+    ann, _ = await proven(url, "Ann", key)
+    assert (await ann.request("join", table=table, seat=0))["t"] == "joined"
+    final = await play_to_end(ann)
+    assert final["phase"] == "over"
+    await ann.close()
+
+    back, reply = await proven(url, "Ann", key)
+    assert reply["seats"] == [{"table": table, "seat": 0}]
+    joined = await back.request("resume", table=table)
+    assert joined["t"] == "joined" and joined["seat"] == 0, joined
+    voted = await back.request("rematch")
+    assert voted["t"] == "state", voted
+    again, _ = await proven(url, "Ann", key)  # `join` of one's own table: the seat again
+    assert (await again.request("join", table=table))["seat"] == 0
+    await close_all(back, again)

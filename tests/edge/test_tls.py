@@ -143,3 +143,16 @@ def test_the_certificate_names_this_machine_and_the_listening_host(tmp_path, hos
     shown |= {str(n) for n in names.get_values_for_type(x509.IPAddress)}
     assert {"localhost", "127.0.0.1", "::1"} <= shown
     assert (host in shown) == (host != "0.0.0.0")
+
+
+async def test_the_servers_log_opens_with_no_dsa_deprecation_warnings(tmp_path):
+    """Issue 29: asyncssh, loaded for the SSH door, opened the log with 15 of them (five a
+    process: the server and its search workers)."""
+    args = ("--tls", "--db", str(tmp_path / "games.db"), "--ssh", "0", "--ssh-open")
+    served = await ServerProcess.start(*args)
+    try:
+        await served.log_line(SSH_LISTENING)
+    finally:
+        await served.terminate()
+    assert "listening on wss://127.0.0.1:" in served.stderr
+    assert "Warning" not in served.stderr and "DSA" not in served.stderr

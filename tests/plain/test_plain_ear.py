@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gother_tui.core.catalogue import Catalogue
-from gother_tui.core.narrator import names_of
+from gother_tui.core.narrator import Line, names_of
 from gother_tui.plain.choices import decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import told
@@ -198,3 +198,19 @@ def test_a_spectator_hears_each_turn_as_who_was_given_what():
     assert len(turns) >= 4  # the turns of round 1, one line each
     assert all(re.search(r" gave Seat \d ", text) for text in turns), turns
     assert not any("you" in text.split() for text in said)
+
+
+def test_a_run_of_reshuffles_is_said_once():
+    """Issue 29: "discard pile reshuffled" was said three times in a row (each card drawn
+    from a pile of one emptied it again)."""
+    teller = Teller(0)
+    names = {0: "Raven", 1: "Vlad"}
+    reshuffle = Line("The discard pile is reshuffled into the draw pile.", "reshuffle")
+    drew = Line("You drew a card.", "draw", actor=0, card=1)
+    said: list[str] = []
+    for line in (reshuffle, drew, reshuffle, drew, reshuffle):
+        said += teller.tell(line, CATALOGUE, names)
+    assert said.count("Discard pile reshuffled into the draw pile.") == 1, said
+    said += teller.tell(Line("Your turn.", "turn", actor=0), CATALOGUE, names)
+    said += teller.tell(reshuffle, CATALOGUE, names)  # a new run: said again
+    assert said.count("Discard pile reshuffled into the draw pile.") == 2, said

@@ -127,3 +127,21 @@ async def test_a_password_given_on_the_command_line_is_not_asked(url, tmp_path):
         plain.type("quit")
     assert await plain.task == 0
     assert not any("password" in line for line in plain.transcript.lines)
+
+
+async def test_a_scripts_list_then_quit_lists_before_it_quits(url, tmp_path):
+    """Issue 29: `printf 'list\\nquit\\n' | gother join URL --plain` printed nothing (the
+    quit, read before the connection was ready, ended the run before the list)."""
+    async with InProcess(url, tmp_path) as raven:
+        raven.type("list", "quit")  # both before the server has said welcome
+    lines = raven.transcript.lines
+    listed = [i for i, line in enumerate(lines) if line.startswith("No tables on this server")]
+    assert len(listed) == 2, lines  # arriving in the lobby, then `list`
+    assert lines[-1] == "Goodbye."
+    assert any(frame["t"] == "list" for frame in raven.sent)
+
+
+async def test_a_quit_before_the_server_answers_still_ends_at_once(tmp_path):
+    async with InProcess("ws://127.0.0.1:9", tmp_path, first_retry=5.0) as raven:
+        raven.type("quit")  # nothing listens there: no waiting for a server
+    assert raven.sent == []

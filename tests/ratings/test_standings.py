@@ -144,4 +144,6 @@ async def test_gother_standings_prints_the_hosts_players_the_best_first(server, 
     assert by_name["Ann"][2].endswith("?") and by_name["Ann"][3] == "1"
     assert key.startswith("? provisional")
     code, _, err = await run_cli("standings", "ws://127.0.0.1:1")  # nothing listens there
-    assert code == 2 and "cannot fetch the standings from ws://127.0.0.1:1" in err
+    assert (
+        code == 2 and "cannot fetch the standings: nothing is listening at ws://127.0.0.1:1" in err
+    )

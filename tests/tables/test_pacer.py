@@ -79,3 +79,29 @@ async def test_a_bot_that_fails_never_stalls_its_table(monkeypatch, caplog):
     logged = [r.getMessage() for r in caplog.records]
     assert any("normal bot failed" in line for line in logged), logged
     assert any("clairvoyant bot failed" in line for line in logged), logged
+
+
+async def test_a_bot_waits_for_what_was_said_after_its_timer_was_armed():
+    """The listener's lines come after the state that armed the bot's timer: when it fires,
+    the bot waits on until they are heard (gother play --plain)."""
+    moves: list[float] = []
+    moved_once = asyncio.Event()
+    heard = [0.0]
+
+    def moved(table: Table) -> None:
+        moves.append(time.monotonic())
+        moved_once.set()
+
+    pacer = Pacer(moved, Searches(workers=0), ended=lambda table: None)
+    table = make_table(time.monotonic, bots=3)
+    table.settings.bot_delay = 0.05
+    table.settings.heard_by = lambda: heard[0]
+    assert table.start_if_full()
+    armed = time.monotonic()
+    pacer.arm(table)  # due at once: nothing said yet
+    heard[0] = armed + 0.5  # then the deal is said: half a second of it
+    try:
+        await asyncio.wait_for(moved_once.wait(), TIMEOUT)
+    finally:
+        pacer.close()
+    assert moves[0] >= armed + 0.5

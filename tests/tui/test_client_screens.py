@@ -358,7 +358,7 @@ async def test_a_spectators_enter_watches_from_the_lobby(make_app, fake):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: lobby_tables(app), "the table list")
         await pilot.pause()
-        assert "Join" not in widget_text(pilot, "Footer")
+        assert "Join" not in widget_text(pilot, "KeyBar")
         await pilot.press("enter")
         await until(pilot, lambda: fake.conn.requests("watch"), "the watch")
         assert not fake.conn.requests("join")

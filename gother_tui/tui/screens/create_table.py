@@ -13,10 +13,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from gother_tui.core.forms import BOT_PLAY, FATE_DISCARD, OVERFLOW, table_request
 from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
 from protocol.constants import (
     DEFAULT_ROUND_CAP,
@@ -79,4 +80,4 @@ class CreateTableScreen(RequestForm[rq.Create]):
                 id="create-help",
             )
             yield Static(id="create-error")
-        yield Footer()
+        yield KeyBar()

@@ -18,10 +18,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.preview import NEAR_SWOON
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol.constants import SWOON_AT
 
 KeyRows = Sequence[tuple[str, str]]  # (keys, what they do)
@@ -96,7 +97,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-body"):
                 yield Static(keys_table(self.sections))
                 yield Static(rules_view(rules_text(self.glyphs)))
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.dismiss(None)

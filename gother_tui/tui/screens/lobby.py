@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
@@ -19,6 +19,7 @@ from gother_tui.tui.screens.create_table import CreateTableScreen
 from gother_tui.tui.screens.password import PasswordScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
@@ -89,7 +90,7 @@ class LobbyScreen(Screen[None]):
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         options, glyphs = self.session.options, self.session.glyphs
@@ -206,7 +207,7 @@ class LobbyScreen(Screen[None]):
             self.session.request(self, rq.Join(table=table, password=password))
 
     def action_replay(self) -> None:
-        """The client ends with the place to replay (as `y` at the game-over panel does):
+        """The chosen table's finished game replayed (as `y` at the game-over panel does):
         your seat's replay if a seat bears your name, else every hand shown."""
         table = self._selected()
         if table is None or table.phase != "over":
@@ -214,7 +215,8 @@ class LobbyScreen(Screen[None]):
             return
         name = self.session.options.name
         seat = table.players.index(name) if name in table.players else None
-        self.app.exit(Reference(self.session.options.url, table.id, None, seat))
+        place = Reference(self.session.options.url, table.id, None, seat)
+        self.post_message(msg.ReplayAsked(place))
 
     def action_tournament(self) -> None:
         self.app.push_screen(TournamentScreen(self.session))

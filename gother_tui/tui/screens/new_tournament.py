@@ -16,10 +16,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from gother_tui.core.forms import BOT_PLAY, DEALS, FATE_DISCARD, OVERFLOW, tournament_request
 from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
 from protocol.constants import (
     NAME_MAX,
@@ -120,4 +121,4 @@ class NewTournamentScreen(RequestForm[rq.TournamentCreate]):
                 id="new-tournament-help",
             )
             yield Static(id="new-tournament-error")
-        yield Footer()
+        yield KeyBar()

@@ -13,13 +13,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from gother_tui.core import tournament_words as words
 from gother_tui.core.notice import title
 from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import Request
 from protocol import requests as rq
 from protocol import server_messages as sm
@@ -83,7 +84,7 @@ class TournamentScreen(Screen[None]):
         yield DataTable(id="tournament-tables", cursor_type="row")
         yield DataTable(id="tournament-standings", cursor_type="none", zebra_stripes=True)
         yield Static(id="tournament-status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#tournament-tables", DataTable).add_columns(*TABLE_COLUMNS)
