@@ -464,7 +464,7 @@ class Player:
         offset = int(args or 1) - 1
         reply = await self.client.ask(rq.Standings(offset=offset))
         if isinstance(reply, sm.Standings):
-            self.say(*table_lines([reply]))
+            self.say(*table_lines([reply], self.client.glyphs))
             shown = offset + len(reply.rows)
             if shown < reply.total:
                 self.say(f"{reply.total - shown} more: standings {shown + 1}")

@@ -67,8 +67,8 @@ class Standings:
         return True
 
     def rows(self) -> list[Row]:
-        """Everyone with a record, the best first (by cautious rating, then wins)."""
+        """Everyone with a record, the best first: by the rating shown (mu), then wins."""
         rows = [
             Row(p, self.names[p], record, self.ratings[p]) for p, record in self.records.items()
         ]
-        return sorted(rows, key=lambda r: (-r.rating.ordinal, -r.record.wins, r.player))
+        return sorted(rows, key=lambda r: (-r.rating.mu, -r.record.wins, r.player))

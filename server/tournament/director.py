@@ -41,6 +41,7 @@ from protocol.constants import (
 )
 from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
+from server.ratings.skill import Rating
 from server.searches import Searches
 from server.tables.lobby import Lobby
 from server.tables.outcome import Outcome
@@ -129,13 +130,13 @@ class Director:
         lobby: Lobby,
         searches: Searches,
         seated: Callable[[Peer, Table, int, str], None],
-        rating: Callable[[PlayerId], float],
+        rating: Callable[[PlayerId], Rating],
     ) -> None:
         self.lobby = lobby
         self.searches = searches  # where a round's seating is thought
         self.store = lobby.store
         self.seated = seated  # tell a connected player the seat (and token) they were given
-        self.rating = rating
+        self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
 
@@ -437,12 +438,14 @@ class Director:
         return standings(
             list(tournament.entries),
             tournament.results,
-            self.rating,
+            lambda player: self.rating(player).mu,
             dropped=[p for p, e in tournament.entries.items() if e.dropped],
             duplicate=tournament.duplicate,
         )
 
     def message(self, tournament: Tournament, rid: int | None = None) -> server_messages.Tournament:
+        rows = self.standings(tournament)
+        ratings = {s.player: self.rating(s.player) for s in rows}
         return server_messages.Tournament(
             id=tournament.id,
             name=tournament.name,
@@ -469,11 +472,12 @@ class Director:
                     games=s.games,
                     points=s.points,
                     goth=s.goth,
-                    rating=s.rating,
+                    rating=float(ratings[s.player].shown),
                     match_points=s.match_points,
                     dropped=s.dropped,
+                    spread=ratings[s.player].spread,
                 )
-                for s in self.standings(tournament)
+                for s in rows
             ),
             rid=rid,
         )

@@ -136,12 +136,13 @@ async def test_gother_standings_prints_the_hosts_players_the_best_first(server, 
     await finished_game(url, "Ann")
     code, out, err = await run_cli("standings", url)
     assert code == 0, err
-    header, *rows, key = out.splitlines()
+    header, *rows, ratings, places = out.splitlines()
     assert header.split() == ["#", "Player", "Rating", "Games", "Wins", "Places", "Last", "seen"]
     by_name = {row.split()[1]: row.split() for row in rows}
     assert set(by_name) == {"Ann", "easy"} and len(rows) == 2
-    assert by_name["easy"][3] == "20.0=" and by_name["easy"][4] == "2"
-    assert by_name["Ann"][2].endswith("?") and by_name["Ann"][3] == "1"
-    assert key.startswith("? provisional")
+    assert by_name["easy"][3:6] == ["1350", "=", "2"]  # the easy bot's fixed rating, 2 seats
+    spread = by_name["Ann"][3].removeprefix("±").removeprefix("+/-")
+    assert by_name["Ann"][2].isdigit() and 0 < int(spread) < 500 and by_name["Ann"][4] == "1"
+    assert ratings.startswith("Ratings start at 1500") and places.startswith("Places:")
     code, _, err = await run_cli("standings", "ws://127.0.0.1:1")  # nothing listens there
     assert code == 2 and "cannot fetch the standings from ws://127.0.0.1:1" in err

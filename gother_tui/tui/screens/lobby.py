@@ -116,7 +116,7 @@ class LobbyScreen(Screen[None]):
             if self.standings_known:  # whoever asked for the tables: the standings fresh too
                 self.session.request(self, rq.Standings())
         elif isinstance(reply, sm.Standings):
-            self.query_one(StandingsPanel).show(reply)
+            self.query_one(StandingsPanel).show(reply, self.session.glyphs)
         elif isinstance(reply, sm.Created):  # the creator is not seated until it joins
             asked = event.asked
             password = asked.password if isinstance(asked, rq.Create) else None

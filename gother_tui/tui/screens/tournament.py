@@ -16,7 +16,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from gother_tui.core import tournament_words as words
+from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.notice import title
+from gother_tui.core.standings import rating_cell
 from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.tui.session import Session
@@ -115,7 +117,9 @@ class TournamentScreen(Screen[None]):
                     key=table.table,
                 )
             for place, row in enumerate(tournament.standings, 1):
-                standings.add_row(*_standing_cells(place, row, tournament.duplicate))
+                standings.add_row(
+                    *_standing_cells(place, row, tournament.duplicate, self.session.glyphs)
+                )
         self.query_one("#tournament-title", Static).update(Text(heading, style="bold"))
 
     # -- what the server answers -----------------------------------------------------------
@@ -185,14 +189,16 @@ class TournamentScreen(Screen[None]):
         self.session.request(self, kind(tournament=tournament))
 
 
-def _standing_cells(place: int, row: sm.TournamentStanding, duplicate: bool) -> list[Text]:
+def _standing_cells(
+    place: int, row: sm.TournamentStanding, duplicate: bool, glyphs: Glyphs
+) -> list[Text]:
     match = f"{words.number(row.match_points)} match, " if duplicate else ""
     return [
         Text(str(place)),
         Text(row.name),
         Text(f"{match}{words.number(row.points)}"),
         Text(str(row.goth)),
-        Text(f"{row.rating:.1f}"),
+        Text(rating_cell(glyphs, row.rating, row.spread)),
         Text(str(row.games)),
         Text("dropped" if row.dropped else ""),
     ]
