@@ -715,10 +715,13 @@ class GotherServer:
 
     def on_tournament_drop(self, conn: Connection, request: rq.TournamentDrop) -> None:
         tournament = self.director.find(request.tournament)
-        left = self.director.drop(tournament, conn)
-        if left is not None:  # a bot plays the seat on: everyone there hears it
-            conn.gone_from(left)
-            self.after_change(left)
+        given_up = self.director.drop(tournament, conn)
+        if given_up is not None:  # a bot plays the seat on: everyone there hears it
+            table, was_at = given_up
+            if isinstance(was_at, Connection):  # told its seat is gone, as by `leave`
+                was_at.gone_from(table)
+                was_at.send(server_messages.Left(table=table.id))
+            self.after_change(table)
         self.director.tell(tournament, conn, request.rid)
 
     def on_tournament_watch(self, conn: Connection, request: rq.TournamentWatch) -> None:

@@ -47,7 +47,7 @@ ANCHORS = {
 class Rating:
     mu: float
     sigma: float
-    games: int = 0  # games that moved it (a seat its player played no turn of does not)
+    games: int = 0  # games credited to its player (SeatResult.credited), as in their record
     anchor: bool = False
 
     @property
@@ -99,5 +99,5 @@ class Ratings:
             self.ratings[seat.player] = Rating(
                 current.mu + seat.share * (new.mu - old.mu),
                 current.sigma + seat.share * (new.sigma - old.sigma),
-                current.games + 1,
+                current.games + seat.credited,
             )

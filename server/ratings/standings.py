@@ -53,12 +53,18 @@ class Standings:
         return standings
 
     def add(self, outcome: Outcome) -> bool:
-        """Count one finished game; False (and nothing changes) if it was counted before."""
+        """Count one finished game; False (and nothing changes) if it was counted before.
+        A practice game counts nowhere; a seat counts in its player's record only if it
+        was theirs (`SeatResult.credited`)."""
         if (outcome.table, outcome.game) in self.rated:
             return False
         self.rated.add((outcome.table, outcome.game))
+        if outcome.practice:
+            return True
         places = outcome.places()
         for seat, place in zip(outcome.seats, places, strict=True):
+            if not seat.credited:
+                continue
             record = self.records.setdefault(seat.player, Record())
             if outcome.finished >= record.last_seen:  # a later game (replayed ones have no end)
                 self.names[seat.player] = shown(seat.player, seat.name)

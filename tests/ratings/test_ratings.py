@@ -3,6 +3,7 @@ anchors, shares and provisional mark, and the rebuild that must equal the update
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from hypothesis import given, settings
@@ -124,6 +125,27 @@ def test_one_scale_where_everyone_starts_at_the_normal_bots_rating():
     ratings.update(game([ANN, BEA, EASY]))
     assert ratings[ANN].shown > max(RATING_START, ratings[BEA].shown)
     assert ratings[ANN].spread < NEW.spread  # a game played: surer
+
+
+def test_a_seat_a_bot_played_most_of_wins_and_loses_for_nobody():
+    """A player who left at turn 1 is not credited the win their cover bot earned, nor a
+    loss; half the turns played is enough (issue 29 §4)."""
+    standings = Standings()
+    standings.add(game([ANN, BEA, CY], shares=[0.1, 1.0, 0.5]))  # Ann's seat won
+    assert ANN not in standings.records  # not her win
+    assert standings.records[CY].places == [0, 0, 1]  # half of it is Cy's: a third place
+    assert standings.ratings[ANN].mu > NEW.mu and standings.ratings[ANN].games == 0
+    standings.add(game([BEA, ANN, CY], shares=[1.0, 0.2, 1.0], n=2))  # nor her loss
+    assert ANN not in standings.records and standings.records[BEA].places == [1, 1]
+
+
+def test_a_practice_game_counts_nowhere():
+    """A game at a table made by `play_on` is practice: no record, no rating (issue 29 §4)."""
+    standings = Standings()
+    practice = dataclasses.replace(game([ANN, BEA, NORMAL]), practice=True)
+    assert standings.add(practice) and not standings.add(practice)  # seen once, counted never
+    assert standings.records == {} and standings.rows() == []
+    assert standings.ratings[ANN] == NEW == standings.ratings[BEA]
 
 
 def test_a_rating_is_provisional_until_enough_games():
