@@ -73,12 +73,27 @@ class TableRow(Wire, frozen=True):
     bot: str | None = None
 
 
+class TournamentRow(Wire, frozen=True):
+    """A tournament not over, as the `tables` listing names it: register or follow it."""
+
+    id: str
+    name: str
+    phase: str  # registering | playing
+    round: int  # the round being played, 0 while registering
+    rounds: int
+    seats: int  # at every table
+    players: int  # registered
+    duplicate: bool
+
+
 class Tables(Reply, tag="tables", kw_only=True, frozen=True):
-    """One page of the listing: `tables` from `offset` on, of `total` in all."""
+    """One page of the listing: `tables` from `offset` on, of `total` in all; and the
+    server's tournaments not over, oldest first (on every page)."""
 
     tables: tuple[TableRow, ...]
     offset: int = 0
     total: int | None = None  # None only from servers older than pages
+    tournaments: tuple[TournamentRow, ...] = ()  # none from servers older than the field
 
 
 class Created(Reply, tag="created", kw_only=True, frozen=True):
@@ -193,6 +208,7 @@ class TournamentTable(Wire, frozen=True):
     players: tuple[str, ...]  # the tournament's players at it in seat order; bots sit after
     bots: int
     over: bool
+    keys: tuple[str, ...] = ()  # the same players by the standings' `player` key (older: none)
 
 
 class TournamentStanding(Wire, frozen=True):

@@ -61,7 +61,7 @@ from server.tables.records import Records
 from server.tables.review import Reviews
 from server.tables.store import Store, StoreError, TableRecord
 from server.tables.table import Peer, Settings, StoreFailed, Table
-from server.tournament.director import Director
+from server.tournament.director import Director, Tournament
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
@@ -448,7 +448,11 @@ class GotherServer:
         rows, total = self.lobby.listing(request.offset)
         conn.send(
             server_messages.Tables(
-                tables=tuple(rows), offset=request.offset, total=total, rid=request.rid
+                tables=tuple(rows),
+                offset=request.offset,
+                total=total,
+                tournaments=self.director.listing(),
+                rid=request.rid,
             )
         )
 
@@ -698,16 +702,23 @@ class GotherServer:
             lambda: hmac.compare_digest(given.encode(), right.encode()),
             "creating a tournament needs the host's password for it",
         )
+        if request.play:  # refused before anything is made
+            self.names.check(conn.name, conn.identity)
         tournament = self.director.create(conn, request)
+        if request.play:
+            self._register(conn, tournament)
         conn.send(self.director.message(tournament, request.rid))
 
     def on_tournament_join(self, conn: Connection, request: rq.TournamentJoin) -> None:
         tournament = self.director.find(request.tournament)
+        self._register(conn, tournament)
+        self.director.tell(tournament, conn, request.rid)
+
+    def _register(self, conn: Connection, tournament: Tournament) -> None:
         self.names.check(conn.name, conn.identity)  # its player sits under the name
         self.director.register(tournament, conn)
         if conn.identity is not None:  # the name a restart shows for them
             self.names.use(conn.name, conn.identity)
-        self.director.tell(tournament, conn, request.rid)
 
     def on_tournament_start(self, conn: Connection, request: rq.TournamentStart) -> None:
         tournament = self.director.find(request.tournament)

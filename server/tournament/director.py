@@ -477,6 +477,7 @@ class Director:
                     players=tuple(tournament.entries[p].name for p in s.players),
                     bots=tournament.seats - len(s.players),
                     over=s.over,
+                    keys=s.players,
                 )
                 for s in (tournament.played[-1] if tournament.played else ())
             ),
@@ -495,6 +496,23 @@ class Director:
                 for s in rows
             ),
             rid=rid,
+        )
+
+    def listing(self) -> tuple[server_messages.TournamentRow, ...]:
+        """The tournaments not over, oldest first: what the lobby lists."""
+        return tuple(
+            server_messages.TournamentRow(
+                id=t.id,
+                name=t.name,
+                phase=t.phase,
+                round=len(t.played),
+                rounds=t.rounds,
+                seats=t.seats,
+                players=len(t.entries),
+                duplicate=t.duplicate,
+            )
+            for t in self.tournaments.values()
+            if not t.over
         )
 
     def tell(
