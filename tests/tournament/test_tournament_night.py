@@ -139,6 +139,12 @@ async def test_a_seven_player_night_of_three_rounds(url):
     assert {r["name"]: (r["games"], r["dropped"]) for r in rows} == {
         n: (1, True) if n == "P2" else (3, False) for n in names
     }
+    # one rating scale: the tournament's is the host's standings', number and spread alike
+    host_rows = {r["player"]: r for r in (await host.request("standings"))["rows"]}
+    assert {r["player"]: (r["rating"], r["spread"]) for r in rows} == {
+        r["player"]: (host_rows[r["player"]]["rating"], host_rows[r["player"]]["spread"])
+        for r in rows
+    }
     # the leaver's seat of round 2 was played on by a bot, under the leaver's name
     left_at = leaver.heard[-1][1]
     seat = next(t for t in night[1] if t["table"] == left_at)["players"].index("P2")
