@@ -375,6 +375,28 @@ async def test_dropping_out_at_a_table_hands_the_seat_to_a_bot_that_plays_on(url
     await goes.close()
 
 
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_drop_from_another_connection_tells_the_one_at_the_seat(url):
+    """Bea sits at her table on one connection, comes back to the tournament on another and
+    drops from there: the first is told its seat is gone (issue 29 §5)."""
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=1, seats=3))["id"]
+    [ann] = await register(url, tournament, ["Ann"])
+    at_table = await Client.connect(url, "Bea")
+    await at_table.request("tournament_join", tournament=tournament)
+    await host.request("tournament_start", tournament=tournament)
+    table = (await at_table.next(lambda m: m["t"] == "joined"))["table"]
+    elsewhere = await Client.connect(url, "Bea")
+    assert (await elsewhere.request("tournament_join", tournament=tournament))["t"] == "tournament"
+    dropped = await elsewhere.request("tournament_drop", tournament=tournament)
+    assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
+    left = await at_table.next(lambda m: m["t"] == "left")
+    assert left == {"t": "left", "table": table}
+    assert not any(m["t"] == "left" for m in elsewhere.received)  # it was at no table
+    await finish(host, [ann])
+    await close_all(at_table, elsewhere)
+
+
 async def test_a_players_points_stop_at_the_drop_though_they_played_most_of_the_game(tmp_path):
     """Bea plays round 1 and the first move of round 2 (the last), then drops out: more than
     half the seat's turns were hers, yet the game she left scores nothing for her, and
