@@ -75,7 +75,7 @@ def seated(t: sm.Tournament, table: sm.TournamentTable) -> list[str]:
     place = places(t)
     return [
         f"{name} ({ordinal(place[key])})" if key in place else name
-        for name, key in zip(table.players, table.keys or table.players, strict=True)
+        for name, key in zip(table.players, table.keys or table.players, strict=False)
     ]
 
 
@@ -92,18 +92,19 @@ def table_line(number: int, table: sm.TournamentTable, t: sm.Tournament) -> str:
     return f"Table {number} ({table.table}): {', '.join(seated(t, table))}{bots}, {state}"
 
 
-def points_legend(duplicate: bool) -> str:
-    """What the standings' points mean (docs/hosting.md says why)."""
+def points_legend(t: sm.Tournament) -> str:
+    """What the standings' points mean, at this tournament's tables (docs/hosting.md says
+    why)."""
     first = (
         "Match points first: one for each player who held your seat's cards that round and"
         " did worse, a half for a tie. "
-        if duplicate
+        if t.duplicate
         else ""
     )
+    by_place = ", ".join(f"{ordinal(p)} {t.seats - p}" for p in range(1, t.seats + 1))
     return (
-        f"{first}Points: at a table of n, 1st scores n-1, 2nd n-2, and so on to 0 (ties"
-        " share); then Goth Points, then the rating. A seat a bot played most of, or the game"
-        " you dropped out of, scores nothing."
+        f"{first}Points by place: {by_place} (ties share them); then Goth Points, then the"
+        " rating. A seat a bot played most of, or the game you dropped out of, scores nothing."
     )
 
 
@@ -137,7 +138,7 @@ def lines(t: sm.Tournament) -> list[str]:
         out.extend(
             f"  {standing_line(i, row, t.duplicate)}" for i, row in enumerate(t.standings, 1)
         )
-        out.append(points_legend(t.duplicate))
+        out.append(points_legend(t))
     return out
 
 

@@ -4,9 +4,10 @@ A rebuild reads the stored outcomes (`games.outcome`), not a game's moves, so te
 games take about a second; `rebuild` runs in a process of its own at server start
 (Principle 8), opening the database read-only. Games played out before outcomes were
 stored are replayed instead (about 2 ms each), their seats as the archive holds them now,
-with no time of their end. Which games are practice (at a table made by `play_on`) the store
-says. An outcome that cannot be read, or a game that cannot be
-replayed, is left out and logged: one bad row does not cost a host its standings.
+with no time of their end. Which games are practice (at a table made by `play_on`) the
+store says, for outcomes stored before as well. An outcome that cannot be read, or a game
+that cannot be replayed, is left out and logged: one bad row does not cost a host its
+standings.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ class Outcome:
     finished: str  # when the game ended: UTC, ISO 8601 (so outcomes sort by it)
     seats: tuple[SeatResult, ...]
     winners: tuple[int, ...]
-    practice: bool = False  # at a table made by `play_on` (the store says: not kept here)
+    practice: bool = False  # at a table made by `play_on` (the store says which: not in JSON)
 
     @property
     def key(self) -> tuple[str, str, int]:

@@ -77,7 +77,9 @@ async def test_a_tournament_from_the_plain_client(url, tmp_path):
         await raven.transcript.until(r"^Standings:$")
         first = await raven.transcript.until(r"^  1\. (\w+): ([\d.]+) points?, -?\d+ Goth, 1 game$")
         assert first[1] == leader[1] and float(first[2]) >= 1.0  # first of three: 2, or shared
-        await raven.transcript.until(r"^Points: at a table of n, 1st scores n-1, 2nd n-2")
+        await raven.transcript.until(
+            r"^Points by place: 1st 2, 2nd 1, 3rd 0 \(ties share them\); then Goth Points"
+        )
         raven.type("quit")
     for player in players:
         player.task.cancel()

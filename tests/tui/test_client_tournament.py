@@ -54,7 +54,9 @@ async def test_register_on_the_tournament_screen_and_play_the_round(night_server
         await shown(pilot, TournamentScreen, "Registered: Night.", f"Night ({tournament})")
         assert "Raven" in widget_text(pilot, "#tournament-standings")
         assert "Registering: 1 player so far" in widget_text(pilot, "#tournament-status")
-        assert "Points: at a table of n, 1st scores n-1" in widget_text(pilot, "#tournament-legend")
+        assert "Points by place: 1st 2, 2nd 1, 3rd 0 (ties share" in widget_text(
+            pilot, "#tournament-legend"
+        )
         players = []
         for name in ("Lenore", "Vlad", "Siouxsie"):  # four in all: two tables of three
             player = Player(await Client.connect(url, name))

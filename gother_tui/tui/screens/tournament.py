@@ -156,7 +156,7 @@ class TournamentScreen(Screen[None]):
             glyphs = self.session.glyphs
             for place, row in enumerate(tournament.standings, 1):
                 standings.add_row(*_standing_cells(place, row, tournament.duplicate, glyphs))
-            legend.update(Text(words.points_legend(tournament.duplicate)))
+            legend.update(Text(words.points_legend(tournament)))
             self._status(words.status(tournament))
             listed = next((row for row in self.open if row.id == tournament.id), None)
             now = (tournament.phase, tournament.round, len(tournament.players))
