@@ -61,7 +61,7 @@ from server.tables.records import Records
 from server.tables.review import Reviews
 from server.tables.store import Store, StoreError, TableRecord
 from server.tables.table import Peer, Settings, StoreFailed, Table
-from server.tournament.director import Director
+from server.tournament.director import Director, Tournament
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
@@ -449,7 +449,11 @@ class GotherServer:
         rows, total = self.lobby.listing(request.offset)
         conn.send(
             server_messages.Tables(
-                tables=tuple(rows), offset=request.offset, total=total, rid=request.rid
+                tables=tuple(rows),
+                offset=request.offset,
+                total=total,
+                tournaments=self.director.listing(),
+                rid=request.rid,
             )
         )
 
@@ -704,16 +708,23 @@ class GotherServer:
             lambda: hmac.compare_digest(given.encode(), right.encode()),
             "creating a tournament needs the host's password for it",
         )
+        if request.play:  # refused before anything is made
+            self.names.check(conn.name, conn.identity)
         tournament = self.director.create(conn, request)
+        if request.play:
+            self._register(conn, tournament)
         conn.send(self.director.message(tournament, request.rid))
 
     def on_tournament_join(self, conn: Connection, request: rq.TournamentJoin) -> None:
         tournament = self.director.find(request.tournament)
+        self._register(conn, tournament)
+        self.director.tell(tournament, conn, request.rid)
+
+    def _register(self, conn: Connection, tournament: Tournament) -> None:
         self.names.check(conn.name, conn.identity)  # its player sits under the name
         self.director.register(tournament, conn)
         if conn.identity is not None:  # the name a restart shows for them
             self.names.use(conn.name, conn.identity)
-        self.director.tell(tournament, conn, request.rid)
 
     def on_tournament_start(self, conn: Connection, request: rq.TournamentStart) -> None:
         tournament = self.director.find(request.tournament)
@@ -721,10 +732,13 @@ class GotherServer:
 
     def on_tournament_drop(self, conn: Connection, request: rq.TournamentDrop) -> None:
         tournament = self.director.find(request.tournament)
-        left = self.director.drop(tournament, conn)
-        if left is not None:  # a bot plays the seat on: everyone there hears it
-            conn.gone_from(left)
-            self.after_change(left)
+        given_up = self.director.drop(tournament, conn)
+        if given_up is not None:  # a bot plays the seat on: everyone there hears it
+            table, was_at = given_up
+            if isinstance(was_at, Connection):  # told its seat is gone, as by `leave`
+                was_at.gone_from(table)
+                was_at.send(server_messages.Left(table=table.id))
+            self.after_change(table)
         self.director.tell(tournament, conn, request.rid)
 
     def on_tournament_watch(self, conn: Connection, request: rq.TournamentWatch) -> None:

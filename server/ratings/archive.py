@@ -4,12 +4,15 @@ A rebuild reads the stored outcomes (`games.outcome`), not a game's moves, so te
 games take about a second; `rebuild` runs in a process of its own at server start
 (Principle 8), opening the database read-only. Games played out before outcomes were
 stored are replayed instead (about 2 ms each), their seats as the archive holds them now,
-with no time of their end. An outcome that cannot be read, or a game that cannot be
-replayed, is left out and logged: one bad row does not cost a host its standings.
+with no time of their end. Which games are practice (at a table made by `play_on`) the
+store says, for outcomes stored before as well. An outcome that cannot be read, or a game
+that cannot be replayed, is left out and logged: one bad row does not cost a host its
+standings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import pickle
 import sys
@@ -26,9 +29,11 @@ log = logging.getLogger("gother.server")
 
 def outcomes(store: Store) -> list[Outcome]:
     read = []
+    practice = store.tables_played_on()
     for table, game, text in store.outcomes():
         try:
-            read.append(Outcome.from_json(table, game, text))
+            outcome = Outcome.from_json(table, game, text)
+            read.append(dataclasses.replace(outcome, practice=table in practice))
         except (ValueError, TypeError, KeyError) as exc:
             log.error("game %d of table %s: its outcome cannot be read (%r)", game, table, exc)
     return read
@@ -63,7 +68,8 @@ def replayed(store: Store) -> list[Outcome]:
             SeatResult(player_id(s.name, s.bot_kind, s.identity), game.goth[s.seat], 1.0, s.name)
             for s in record.seat_records
         )
-        read.append(Outcome(table_id, game_no, "", seats, game.winners))
+        practice = store.played_on(table_id)
+        read.append(Outcome(table_id, game_no, "", seats, game.winners, practice))
     return read
 
 

@@ -156,8 +156,15 @@ UPGRADES = (
     """
     ALTER TABLE games ADD COLUMN start TEXT;  -- JSON (protocol/start.py); NULL: dealt
     """,
+    # 7: a tournament player's points stop at their drop (issue 29 §4): the table whose game
+    # was still being played when they dropped out scores nothing for them.
+    """
+    ALTER TABLE tournament_players ADD COLUMN forfeit TEXT;  -- a table id, or NULL
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
+# a table made by `play_on`: its first game began at a position, not at a deal
+_PLAYED_ON = "game_no = 1 AND start IS NOT NULL"
 
 
 class ChatLine(NamedTuple):
@@ -217,7 +224,8 @@ class TournamentRecord:
     bot_kind: str  # a bot name, as chosen (column `bot`): the director makes it a kind
     duplicate: bool
     organiser: str
-    players: list[tuple[str, bool]] = field(default_factory=list)  # (player, dropped) in order
+    # (player, dropped, the table whose game they dropped out of mid-game), in order
+    players: list[tuple[str, bool, str | None]] = field(default_factory=list)
     rounds_played: list[list[tuple[str, list[str]]]] = field(default_factory=list)  # tables
 
 
@@ -618,6 +626,20 @@ class Store:
             raise ValueError(f"the start of game {game_no} is not JSON ({exc})") from None
         return Start.from_json(data)
 
+    def played_on(self, table_id: str) -> bool:
+        """Whether the table was made to play on from a position (`play_on`: its first game
+        began at a `start`): its games are practice."""
+        row = self.db.execute(
+            f"SELECT 1 FROM games WHERE table_id = :table AND {_PLAYED_ON}", {"table": table_id}
+        ).fetchone()
+        return row is not None
+
+    def tables_played_on(self) -> set[str]:
+        """Every table `played_on` says is one (for a rebuild of the standings)."""
+        return {
+            table for (table,) in self.db.execute(f"SELECT table_id FROM games WHERE {_PLAYED_ON}")
+        }
+
     def movers(self, table_id: str, game_no: int) -> list[tuple[int, bool]]:
         """Each move's seat and whether a bot made it for the seat's player, in order."""
         rows = self.db.execute(
@@ -665,12 +687,13 @@ class Store:
             )
         )
 
-    def drop_tournament_player(self, tournament: str, player: str) -> None:
+    def drop_tournament_player(self, tournament: str, player: str, forfeit: str | None) -> None:
+        """`player` is out of the rounds to come (and of `forfeit`'s game, being played)."""
         self._transaction(
             (
-                "UPDATE tournament_players SET dropped = 1"
+                "UPDATE tournament_players SET dropped = 1, forfeit = :forfeit"
                 " WHERE tournament = :tournament AND player = :player",
-                {"tournament": tournament, "player": player},
+                {"tournament": tournament, "player": player, "forfeit": forfeit},
             )
         )
 
@@ -704,10 +727,11 @@ class Store:
             records[row[0]] = TournamentRecord(
                 row[0], row[1], row[2], row[3], variants, row[5], bool(row[6]), row[7]
             )
-        for tournament, player, dropped in self.db.execute(
-            "SELECT tournament, player, dropped FROM tournament_players ORDER BY tournament, n"
+        for tournament, player, dropped, forfeit in self.db.execute(
+            "SELECT tournament, player, dropped, forfeit FROM tournament_players"
+            " ORDER BY tournament, n"
         ):
-            records[tournament].players.append((player, bool(dropped)))
+            records[tournament].players.append((player, bool(dropped), forfeit))
         for tournament, round_no, table, players in self.db.execute(
             "SELECT tournament, round, table_id, players FROM tournament_tables"
             " ORDER BY tournament, round, n"

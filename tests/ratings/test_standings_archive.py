@@ -63,6 +63,21 @@ def test_a_rebuild_from_the_database_file_equals_the_standings_of_its_games(tmp_
     assert rebuilt.records[ANN].games == 2 and rebuilt.records[EASY].games == 4
 
 
+def test_the_games_of_a_table_made_to_play_on_count_nowhere_in_a_rebuild(tmp_path):
+    """Whichever server stored them: the store says which tables began at a position, and
+    every game of those (a rematch's too) is practice (issue 29 §4)."""
+    path = str(tmp_path / "games.db")
+    store = stored_games(path)
+    store.start_game("t2", 1, seed=1)  # another table, dealt: it counts
+    store.finish_game("t2", 1, outcome("t2", 1).to_json())
+    store.db.execute("UPDATE games SET start = '{}' WHERE table_id = 't1' AND game_no = 1")
+    store.db.commit()
+    assert store.played_on("t1") and not store.played_on("t2")
+    store.close()
+    rebuilt = rebuild(path)
+    assert rebuilt.records[ANN].games == 1 and rebuilt.records[EASY].games == 2
+
+
 def test_an_unreadable_outcome_is_left_out_and_logged(tmp_path, caplog):
     path = str(tmp_path / "games.db")
     store = stored_games(path)

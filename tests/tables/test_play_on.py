@@ -4,7 +4,6 @@ it is refused in words (no such game, turn, seat; quotas), and it survives a res
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
@@ -59,6 +58,7 @@ async def played_on(client: Client, **request: Any) -> tuple[dict[str, Any], dic
 async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, url):
     table, player = await played(url, 4, 2, {"fate_discard": "top"})
     then = await seen_at(player, table, 1, 5)
+    standings = await player.request("standings")  # the one game played for real
     joined, first = await played_on(player, table=table, seat=1, turn=5)
     assert joined["seat"] == 1 and joined["table"] != table and len(joined["cards"]) == 55
     assert knowledge(first) == knowledge(then)
@@ -68,11 +68,15 @@ async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, 
     assert [p["bot"] for p in seats] == [True, False, True, True]  # bots in the other seats
     final = await play_to_end(player)
     assert final["phase"] == "over"
-    outcome = server.store.outcome(joined["table"], 1)
-    assert outcome is not None and json.loads(outcome)["seats"][1][2] == 0.0  # no rating moves
+    assert server.store.outcome(joined["table"], 1) is not None  # over, and kept
     record = await record_parts(player, table=joined["table"], seat=1)
     assert knowledge(record["seen"][0]) == knowledge(then)  # its record begins there too
     assert record["start"] is not None and record["game"] == 1
+    # practice counts nowhere: not its game, nor the table's rematch (issue 29 §4)
+    assert (await player.request("standings"))["rows"] == standings["rows"]
+    assert (await player.request("rematch"))["t"] == "state"
+    await play_to_end(player, game=2)
+    assert (await player.request("standings"))["rows"] == standings["rows"]
     await close_all(player)
 
 

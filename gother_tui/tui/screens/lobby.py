@@ -1,6 +1,7 @@
-"""The lobby: the server's tables (seats, bots, started, spectators), the host's standings
-below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
-itself: the answers to its requests come back to it, and refusals show here in plain words."""
+"""The lobby: the server's tables (seats, bots, started, spectators), a line on its open
+tournaments, the host's standings below them, and keys to join, watch, create and refresh.
+The lobby asks for what it shows itself: the answers to its requests come back to it, and
+refusals show here in plain words."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from gother_tui.core import tournament_words as words
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
 from gother_tui.tui import messages as msg
@@ -88,6 +90,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static(id="lobby-tournaments")
         yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
         yield KeyBar()
@@ -114,10 +117,14 @@ class LobbyScreen(Screen[None]):
         reply = event.reply
         if isinstance(reply, sm.Tables):
             self._show_tables(reply.tables)
+            tournaments = self.query_one("#lobby-tournaments", Static)
+            line = words.open_line(reply.tournaments, "t")
+            tournaments.update(Text("".join(line)))
+            tournaments.display = bool(line)
             if self.standings_known:  # whoever asked for the tables: the standings fresh too
                 self.session.request(self, rq.Standings())
         elif isinstance(reply, sm.Standings):
-            self.query_one(StandingsPanel).show(reply)
+            self.query_one(StandingsPanel).show(reply, self.session.glyphs)
         elif isinstance(reply, sm.Created):  # the creator is not seated until it joins
             asked = event.asked
             password = asked.password if isinstance(asked, rq.Create) else None
