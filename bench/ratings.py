@@ -69,7 +69,7 @@ def outcome_of(table: str, n: int, players: list[PlayerId], order: list[int]) ->
     """A game where `order` gives the places: the first wins, Goth Points fall by place."""
     goth = {seat: 20 - 4 * place for place, seat in enumerate(order)}
     finished = f"2026-{1 + n // 100_000:02d}-01T00:00:00.{n % 1_000_000:06d}"
-    seats = tuple(SeatResult(p, goth[i], 1.0) for i, p in enumerate(players))
+    seats = tuple(SeatResult(p, goth[i], 1.0, shown(p)) for i, p in enumerate(players))
     return Outcome(table, n, finished, seats, (order[0],))
 
 
@@ -91,7 +91,10 @@ def write_archive(path: str, games: int, seed: int = 1) -> None:
         outcome = outcome_of(f"t{n // 5}", n % 5 + 1, [p for p, _ in seated], order)
         if rng.random() < 0.05:  # a player left and a cover bot finished for them
             first = outcome.seats[0]
-            seats = (SeatResult(first.player, first.goth, rng.random()), *outcome.seats[1:])
+            seats = (
+                SeatResult(first.player, first.goth, rng.random(), first.name),
+                *outcome.seats[1:],
+            )
             outcome = Outcome(outcome.table, outcome.game, outcome.finished, seats, outcome.winners)
         rows.append((outcome.table, outcome.game, n, outcome.to_json()))
     with store.db:
@@ -238,7 +241,7 @@ def real_game(seated: list[PlayerId], kinds: list[str], seed: int, hard_iteratio
     (from its seed alone, so a worker process can play it): its places as an `Outcome` of
     game `seed`."""
     played = play_game(default_deck(), len(kinds), seed, kinds, Variants(), hard_iterations)
-    results = tuple(SeatResult(p, played.goth[i], 1.0) for i, p in enumerate(seated))
+    results = tuple(SeatResult(p, played.goth[i], 1.0, shown(p)) for i, p in enumerate(seated))
     finished = f"2026-01-01T00:00:00.{seed:06d}"
     return Outcome("real", seed, finished, results, played.winners)
 
