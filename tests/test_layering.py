@@ -100,9 +100,20 @@ def test_the_plain_client_and_the_core_load_no_textual():
 
 
 # The server's packages from the bottom up: each imports only packages below it (or the
-# small leaves at the top of server/, which import none of ours). So the doors, clients of
-# the edge like any other, are known to no package but `serve.py`, which starts them.
-SERVER_FLOORS = ("game", "bots", "tables", "ratings", "tournament", "edge", "doors", "serve")
+# small leaves at the top of server/, which import none of ours). So the store knows the
+# engine's values and nothing of tables or the edge, and the doors, clients of the edge like
+# any other, are known to no package but `serve.py`, which starts them.
+SERVER_FLOORS = (
+    "game",
+    "store",
+    "bots",
+    "tables",
+    "ratings",
+    "tournament",
+    "edge",
+    "doors",
+    "serve",
+)
 LEAVES = {"files", "ratelimit", "searches", "tokens"}
 # The client's: the core below its two faces, the command line above them.
 CLIENT_FLOORS = ("core", ("tui", "plain"), "cli")

@@ -98,7 +98,7 @@ async def test_tables_nobody_is_at_leave_the_live_tables_and_keep_their_records(
     # the sweep runs every minute; here it is called at once (expire is 0 s)
     server.sweep()
     assert set(server.lobby.tables) == {busy}
-    db = server.store.db
+    db = server.store.database.connection
     assert db.execute("SELECT archived FROM tables WHERE id = ?", (done,)).fetchone() == (1,)
     assert db.execute("SELECT 1 FROM tables WHERE id = ?", (empty,)).fetchone() is None
     assert (
@@ -125,7 +125,7 @@ async def test_a_game_everyone_left_is_archived_as_abandoned(server, url):
     await asyncio.wait_for(_until(lambda: not server.lobby.tables[table].listeners()), TIMEOUT)
     server.sweep()
     assert table not in server.lobby.tables
-    assert server.store.ended(table, 1) == "abandoned"
+    assert server.store.tables.ended(table, 1) == "abandoned"
 
 
 async def _until(condition: Any) -> None:

@@ -68,7 +68,7 @@ async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, 
     assert [p["bot"] for p in seats] == [True, False, True, True]  # bots in the other seats
     final = await play_to_end(player)
     assert final["phase"] == "over"
-    outcome = server.store.outcome(joined["table"], 1)
+    outcome = server.store.outcomes.outcome(joined["table"], 1)
     assert outcome is not None and json.loads(outcome)["seats"][1][2] == 0.0  # no rating moves
     record = await record_parts(player, table=joined["table"], seat=1)
     assert knowledge(record["seen"][0]) == knowledge(then)  # its record begins there too
@@ -143,7 +143,7 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
         assert new not in again.lobby.broken
         restored = again.lobby.tables[new].wire_view(REFEREE).to_wire()
         assert without_presence(restored) == without_presence(truth)  # every card where it was
-        record = game_record(again.store, new, seat=0)  # the host's export replays it too
+        record = game_record(again.store.tables, new, seat=0)  # the host's export replays it too
         exported = msgpack.unpackb(msgspec.msgpack.encode(record))
         assert knowledge(exported["seen"][0]) == knowledge(first)
         assert without_presence(exported["views"][-1]) == without_presence(

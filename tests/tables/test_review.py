@@ -39,7 +39,7 @@ async def test_a_review_judges_every_decision_of_the_seat_and_names_the_costlies
     assert review["t"] == "review", review
     parsed = server_messages.parse(review)
     assert isinstance(parsed, server_messages.Review)
-    _, moves = server.store.game(table, 1)
+    _, moves = server.store.tables.game(table, 1)
     ours = [step for step, (seat, _) in enumerate(moves) if seat == 0]
     assert [m["step"] for m in review["moments"]] == ours  # every decision, in order
     for moment in review["moments"]:
@@ -164,7 +164,7 @@ async def test_a_review_leaves_out_the_moves_a_bot_made_in_the_players_place(ser
     friend = await Client.connect(url, "Friend")
     await friend.request("watch", table=table)
     await friend.state(lambda v: v["phase"] == "over")
-    movers = server.store.movers(table, 1)
+    movers = server.store.tables.movers(table, 1)
     mine = [step for step, (seat, cover) in enumerate(movers) if seat == 0 and not cover]
     assert mine and any(seat == 0 and cover for seat, cover in movers)  # both kinds made
     review = await reviewed(friend, table=table, seat=0)

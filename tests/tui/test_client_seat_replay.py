@@ -43,7 +43,7 @@ async def finished(live_server) -> str:
 
 @pytest.fixture
 def seat_record(live_server, finished) -> GameRecord:
-    return parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire())
+    return parse_record(game_record(live_server.store.tables, finished, seat=SEAT).to_wire())
 
 
 async def test_a_seats_replay_shows_only_its_own_hand_until_v(seat_record):
@@ -119,7 +119,9 @@ async def test_the_command_line_fetches_a_seats_replay_at_a_turn(
         assert app.start == app.record.turn_starts()[3]
         assert (
             app.record.seen
-            == parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire()).seen
+            == parse_record(
+                game_record(live_server.store.tables, finished, seat=SEAT).to_wire()
+            ).seen
         )
 
 
@@ -177,7 +179,7 @@ async def test_a_replay_asked_at_the_panel_runs_then_the_client_comes_back(
     assert shown_replay.record.seat == SEAT and shown_replay.options.url == url
     assert (
         shown_replay.record.seen
-        == parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire()).seen
+        == parse_record(game_record(live_server.store.tables, finished, seat=SEAT).to_wire()).seen
     )
 
 
