@@ -1,9 +1,11 @@
 """DESIGN's layering, checked on the source: the engine is pure, the protocol stands alone,
 the client never imports the server (one small module of the command line does, and only
-inside the functions that start or ask it, lazily), and the client's core and its plain
-mode never import Textual or rich: the full-screen client is one face among two."""
+inside the functions that start or ask it, lazily), the client's core and its plain mode
+never import Textual or rich: the full-screen client is one face among two; and no SQL is
+written outside the store."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -170,3 +172,33 @@ def test_no_server_module_imports_the_zygote():
         if any(module.startswith("server.doors.zygote") for module in _imports(path))
     ]
     assert importers == []
+
+
+STORE = ROOT / "server" / "store"
+# What a statement of SQL starts with (or a driver's name), as the code writes it.
+SQL = re.compile(
+    r"\b(SELECT .+ FROM|INSERT (OR \w+ )?INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX)"
+    r"|ALTER TABLE|PRAGMA)\b|^\s*import sqlite3|^\s*from sqlite3",
+    re.MULTILINE,
+)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for package in ("protocol", "server", "gother_tui", "bench") for p in sources(package)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_no_sql_is_written_outside_the_store(path):
+    """The store's repositories are the one place that speaks to a database: a second
+    database is then a second implementation of their interfaces, and nothing else."""
+    if STORE in path.parents:
+        return
+    found = SQL.search(path.read_text(encoding="utf-8"))
+    assert found is None, f"{found.group(0)!r}"
+
+
+def test_the_sql_pattern_finds_the_stores_own():
+    """The test above looks for something that is there to be found."""
+    for name in ("schema.py", "tables.py", "people.py", "outcomes.py", "tournaments.py"):
+        assert SQL.search((STORE / name).read_text(encoding="utf-8")), name
+    assert SQL.search((STORE / "database.py").read_text(encoding="utf-8"))
