@@ -9,8 +9,9 @@ import asyncio
 import pytest
 
 from protocol import server_messages
-from tests.bots.test_searches import frozen, running, the_worker, until
+from tests.bots.test_searches import frozen, running, the_worker
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
+from tests.kits.poll import until
 
 SHORT = {"round_cap": 1}  # a round: a review of it is a few seconds of search
 
@@ -106,7 +107,7 @@ async def test_a_review_the_searches_have_no_room_for_is_busy_at_once(server, ur
     other = await Client.connect(url, "Other")
     with frozen(the_worker(server.searches)):
         first = await player.send("review", table=table, seat=0)
-        await until(lambda: running(server.searches) == 1)
+        await until("one search running", lambda: running(server.searches) == 1)
         busy = await other.request("review", table=table, seat=1)
         assert busy["t"] == "error" and busy["code"] == "busy", busy
         assert "ask again" in busy["message"]
@@ -126,7 +127,7 @@ async def test_past_two_reviews_thought_at_once_the_next_is_busy(server, url):
     askers = [player] + [await Client.connect(url, f"Asker {n}") for n in (1, 2)]
     with frozen(the_worker(server.searches)):
         rids = [await askers[seat].send("review", table=table, seat=seat) for seat in (0, 1)]
-        await until(lambda: len(server.reviews.thinking) == 2)
+        await until("two reviews thought", lambda: len(server.reviews.thinking) == 2)
         busy = await askers[2].request("review", table=table, seat=2)
         assert busy["t"] == "error" and busy["code"] == "busy", busy
         assert "other reviews" in busy["message"]

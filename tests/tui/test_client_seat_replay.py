@@ -5,7 +5,6 @@ public piles) until v or the end reveals every hand; [ ] and { } jump a turn or 
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 from hypothesis import given
@@ -21,7 +20,8 @@ from gother_tui.tui.screens.game_over import GameOverScreen
 from protocol import requests as rq
 from protocol.view import Variants
 from server.tables.export import game_record
-from tests.tui.clientkit import TIMEOUT, URL, lobby_tables, shown, until, widget_text
+from tests.kits import poll
+from tests.tui.clientkit import URL, lobby_tables, shown, until, widget_text
 from tests.tui.test_client_game_over import VIEWS, seat_from
 from tests.tui.test_client_screens import listing
 
@@ -34,10 +34,8 @@ async def finished(live_server) -> str:
     request = rq.Create(name="Kept Crypt", seats=3, bots=3, variants=Variants(round_cap=3))
     table = live_server.lobby.create(request)
     table.start_if_full()
-    deadline = time.monotonic() + TIMEOUT
-    while not (table.game is not None and table.game.over):
-        assert time.monotonic() < deadline, "the bots did not finish"
-        await asyncio.sleep(0.01)  # a poll: the bots play on this loop
+    # the bots play on this loop, between two looks
+    await poll.until("the bots to finish", lambda: table.game is not None and table.game.over)
     return str(table.id)
 
 

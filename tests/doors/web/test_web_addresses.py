@@ -16,12 +16,12 @@ from server.tokens import hash_secret
 from tests.doors.web.doorkit import (
     browser,
     door_and_server,
-    eventually,
     open_tab,
     own_origin,
     read_screen,
     web_door,
 )
+from tests.kits.poll import until
 
 NAME_SCREEN = r"Your name at the table"
 PLANTED = "p" * 32  # the shape of a door's cookie, chosen by someone else
@@ -84,7 +84,7 @@ async def test_sessions_are_capped_per_address_and_the_address_reaches_the_serve
             assert page.status == 200
         await ws.send_str(json.dumps(["stdin", "Lenore\r"]))
         await read_screen(ws, r"Lenore \(join\)")
-        (player,) = await eventually(
+        (player,) = await until(
             "Lenore at the server", lambda: [c for c in server.connections if c.name == "Lenore"]
         )
         assert player.claimed == "127.0.0.2" and player.socket_address == "127.0.0.1"
@@ -116,7 +116,7 @@ async def test_forwarded_addresses_are_believed_from_the_trusted_proxy_only(tmp_
             assert page.status == 200
         await ws.send_str(json.dumps(["stdin", "Ulalume\r"]))
         await read_screen(ws, r"Ulalume \(join\)")
-        (player,) = await eventually(
+        (player,) = await until(
             "Ulalume at the server", lambda: [c for c in server.connections if c.name == "Ulalume"]
         )
         assert player.address == "198.51.100.7"

@@ -22,12 +22,12 @@ from tests.doors.web.doorkit import (
     browser,
     clients_of_this_test,
     closed,
-    eventually,
     open_tab,
     own_origin,
     read_screen,
     web_door,
 )
+from tests.kits.poll import until
 
 NAME_SCREEN = r"Your name at the table"
 
@@ -45,8 +45,8 @@ async def test_a_tab_gets_its_own_client_which_ends_when_the_tab_closes(tmp_path
         pid = session.process.pid
         assert pid in clients_of_this_test()
         await ws.close()
-        await eventually("the client to end", lambda: not alive(pid))
-        await eventually("the session to be gone", lambda: not door.live)
+        await until("the client to end", lambda: not alive(pid))
+        await until("the session to be gone", lambda: not door.live)
 
 
 async def test_over_tls_the_door_is_https_and_its_clients_trust_their_servers_pin(tmp_path):
@@ -210,7 +210,7 @@ async def test_an_idle_session_is_ended_and_its_process_goes(tmp_path):
         (session,) = door.live
         code, why = await closed(ws)
         assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
-        await eventually("the client to end", lambda: not alive(session.process.pid))
+        await until("the client to end", lambda: not alive(session.process.pid))
 
 
 async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_path):
@@ -221,7 +221,7 @@ async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_p
         await ws.send_str(json.dumps(["stdin", "\x18"]))  # Ctrl+X
         code, why = await closed(ws)
         assert code == web.CLOSE_QUIT and "seat is kept" in why
-        await eventually("the client to end", lambda: not alive(session.process.pid))
+        await until("the client to end", lambda: not alive(session.process.pid))
 
 
 async def test_the_name_typed_in_the_tab_reaches_the_server_and_odd_input_is_ignored(tmp_path):
