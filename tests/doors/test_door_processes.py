@@ -30,6 +30,8 @@ from tests.kits.poll import until
 from tests.kits.prockit import ServerProcess, run_cli
 from tests.kits.sshkit import close, open_session, read_until
 
+pytestmark = pytest.mark.slow
+
 STARTED = {kind: re.compile(rf"{kind} door started \(pid (\d+)\)") for kind in ("ssh", "web")}
 SSH_LISTENING = re.compile(r"ssh: listening on ssh://127\.0\.0\.1:(\d+)")
 WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")

@@ -30,6 +30,8 @@ from tests.kits.sshkit import (
     read_until,
 )
 
+pytestmark = pytest.mark.slow
+
 LOBBY = re.compile(r"(?i)tables yet")
 
 

@@ -25,6 +25,8 @@ from server.doors.zygote import KSM_RUN
 from tests.kits.poll import until
 from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until
 
+pytestmark = pytest.mark.slow
+
 LOBBY = re.compile(r"(?i)tables yet")
 REPO = Path(__file__).resolve().parents[2]
 # A zygote warmed, then its child to the lobby (headless, a scripted server), counting

@@ -41,6 +41,7 @@ from tests.kits.poll import until_blocking
 
 MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
 pytestmark = [
+    pytest.mark.slow,
     needs_netns,
     pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}"),
 ]

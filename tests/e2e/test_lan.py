@@ -16,7 +16,7 @@ from tests.e2e.e2ekit import GOTHER, gother_serve
 from tests.e2e.netnskit import Host, needs_netns, two_hosts
 from tests.kits.poll import until_blocking
 
-pytestmark = needs_netns
+pytestmark = [pytest.mark.slow, needs_netns]
 
 ANNOUNCED = "announcing _gother._tcp"  # server/edge/announce.py's log line once it announces
 

@@ -17,7 +17,10 @@ import pytest
 from tests.e2e.e2ekit import GOTHER, HAND, LISTENING, PLAYER_ROW, Tmux, accepts, terminal_env
 from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+]
 
 
 @pytest.fixture

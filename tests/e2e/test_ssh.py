@@ -31,9 +31,12 @@ from tests.kits.poll import until_blocking
 SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if Path("/usr/sbin/sshd").exists() else None)
 MISSING = [name for name, path in (("sshd", SSHD), *((n, shutil.which(n)) for n in (
     "ssh", "ssh-keygen", "tmux"))) if path is None]  # fmt: skip
-pytestmark = pytest.mark.skipif(
-    bool(MISSING), reason=f"needs OpenSSH server/client and tmux; missing: {', '.join(MISSING)}"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        bool(MISSING), reason=f"needs OpenSSH server/client and tmux; missing: {', '.join(MISSING)}"
+    ),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -31,9 +31,12 @@ from tests.e2e.e2ekit import (
 from tests.kits.poll import until_blocking
 
 MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
-pytestmark = pytest.mark.skipif(
-    bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
+    ),
+]
 T = TypeVar("T")
 
 

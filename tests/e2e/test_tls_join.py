@@ -15,7 +15,10 @@ import pytest
 from tests.e2e.e2ekit import GOTHER, Tmux, gother_serve, terminal_env
 from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+]
 PRINTED = re.compile(r"fingerprint (SHA256:[0-9A-F:]{95})")
 
 

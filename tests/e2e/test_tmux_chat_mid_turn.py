@@ -17,7 +17,10 @@ import pytest
 from tests.e2e.e2ekit import GOTHER, Tmux, create_table
 from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
 
 HINTED = "The hint; Enter plays it"
 POLL = 0.03

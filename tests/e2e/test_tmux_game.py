@@ -18,7 +18,10 @@ from gother_tui.core.record import load_record
 from tests.e2e.e2ekit import GOTHER, Tmux, create_table
 from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
 
 SEATS = 3
 HINTED = "The hint; Enter plays it"

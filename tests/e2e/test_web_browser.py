@@ -43,7 +43,10 @@ from tests.doors.web.doorkit import children, clients_behind
 from tests.e2e.e2ekit import GOTHER, create_table, gother_serve
 from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium"),
+]
 
 PASSWORD = "crypt-door"
 WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")

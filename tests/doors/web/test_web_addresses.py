@@ -67,6 +67,7 @@ async def test_a_browser_that_logs_in_again_keeps_its_seats_under_its_new_cookie
     assert not identities.admitted("a" * 32) and identities.admitted("b" * 32)
 
 
+@pytest.mark.slow
 async def test_sessions_are_capped_per_address_and_the_address_reaches_the_server(tmp_path):
     """One address's second browser is told its address is full while another address
     gets in; the browser in play is counted by the game server at its own address."""
@@ -92,6 +93,7 @@ async def test_sessions_are_capped_per_address_and_the_address_reaches_the_serve
         await ws.close()
 
 
+@pytest.mark.slow
 async def test_forwarded_addresses_are_believed_from_the_trusted_proxy_only(tmp_path):
     forwarded = {"X-Forwarded-For": "10.9.9.9, 198.51.100.7"}  # the proxy wrote the last
     async with (

@@ -10,6 +10,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.doors.web.doorkit import (
     TIMEOUT,
     alive,
@@ -22,6 +24,8 @@ from tests.doors.web.doorkit import (
 )
 from tests.doors.web.test_web_door import NAME_SCREEN
 from tests.kits.poll import until
+
+pytestmark = pytest.mark.slow
 
 
 def parent(pid: int) -> int:
