@@ -42,9 +42,9 @@ from server.game import Variants, default_deck
 from server.ratings.archive import rebuild
 from server.ratings.skill import ANCHORS
 from server.ratings.standings import Standings
+from server.store.sqlite import SqliteStore
 from server.tables.outcome import Outcome, SeatResult
 from server.tables.players import PlayerId, shown
-from server.tables.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -80,8 +80,7 @@ def write_archive(path: str, games: int, seed: int = 1) -> None:
     rng = random.Random(seed)
     club = [(PlayerId(f"name:Member {i}"), rng.lognormvariate(0, 0.6)) for i in range(60)]
     bots = [(p, LEVELS[p.removeprefix("bot:")]) for p in ANCHORS]
-    store = Store(path)
-    rows = []
+    store = SqliteStore(path)
     for n in range(games):
         size = rng.randint(3, 5)
         seated = rng.sample(club, size - (rng.random() < 0.3))
@@ -94,12 +93,8 @@ def write_archive(path: str, games: int, seed: int = 1) -> None:
             left = SeatResult(first.player, first.goth, rng.random(), first.name)
             seats = (left, *outcome.seats[1:])
             outcome = Outcome(outcome.table, outcome.game, outcome.finished, seats, outcome.winners)
-        rows.append((outcome.table, outcome.game, n, outcome.to_json()))
-    with store.db:
-        store.db.execute("BEGIN")
-        store.db.executemany(
-            "INSERT INTO games (table_id, game_no, seed, outcome) VALUES (?, ?, ?, ?)", rows
-        )
+        store.tables.start_game(outcome.table, outcome.game, seed=n)
+        store.outcomes.finish_game(outcome.table, outcome.game, outcome.to_json())
     store.close()
 
 

@@ -20,17 +20,19 @@ from pathlib import Path
 
 from server.game import DeckError, Game, MoveError, dealer_for, parse_deck
 from server.ratings.standings import Standings
+from server.store.outcomes import OutcomeStore
+from server.store.sqlite import SqliteStore
+from server.store.tables import GameArchive
 from server.tables.outcome import Outcome, SeatResult
 from server.tables.players import player_id
-from server.tables.store import Store
 
 log = logging.getLogger("gother.server")
 
 
-def outcomes(store: Store) -> list[Outcome]:
+def outcomes(stored: OutcomeStore) -> list[Outcome]:
     read = []
-    practice = store.tables_played_on()
-    for table, game, text in store.outcomes():
+    practice = stored.practice_tables()
+    for table, game, text in stored.all():
         try:
             outcome = Outcome.from_json(table, game, text)
             read.append(dataclasses.replace(outcome, practice=table in practice))
@@ -39,13 +41,13 @@ def outcomes(store: Store) -> list[Outcome]:
     return read
 
 
-def replayed(store: Store) -> list[Outcome]:
+def replayed(stored: OutcomeStore, archive: GameArchive) -> list[Outcome]:
     """The outcomes of games played out before outcomes were stored, by replaying them."""
     read = []
-    for table_id, game_no in store.games_without_outcome():
+    for table_id, game_no in stored.games_without_outcome():
         try:
-            record = store.table(table_id)
-            seed, moves = store.game(table_id, game_no)
+            record = archive.table(table_id)
+            seed, moves = archive.game(table_id, game_no)
             assert seed is not None  # the games row holds it
             game = Game.replay(
                 parse_deck(record.deck_toml, record.deck_name),
@@ -54,7 +56,7 @@ def replayed(store: Store) -> list[Outcome]:
                 moves,
                 record.variants,
                 dealer_for(game_no, record.seats),
-                store.start(table_id, game_no),
+                archive.start(table_id, game_no),
             )
         except (ValueError, TypeError, KeyError, DeckError, MoveError) as exc:
             log.error("game %d of table %s cannot be replayed (%r)", game_no, table_id, exc)
@@ -68,7 +70,7 @@ def replayed(store: Store) -> list[Outcome]:
             SeatResult(player_id(s.name, s.bot_kind, s.identity), game.goth[s.seat], 1.0, s.name)
             for s in record.seat_records
         )
-        practice = store.played_on(table_id)
+        practice = archive.played_on(table_id)
         read.append(Outcome(table_id, game_no, "", seats, game.winners, practice))
     return read
 
@@ -77,9 +79,9 @@ def rebuild(db: str) -> Standings:
     """The standings of the database at `db` (none for a database not yet made)."""
     if db == ":memory:" or not Path(db).is_file():
         return Standings()
-    store = Store(db, readonly=True)
+    store = SqliteStore(db, readonly=True)
     try:
-        return Standings.rebuild(outcomes(store) + replayed(store))
+        return Standings.rebuild(outcomes(store.outcomes) + replayed(store.outcomes, store.tables))
     finally:
         store.close()
 

@@ -19,17 +19,17 @@ from protocol import ProtocolError, server_messages
 from protocol.constants import STANDINGS_PAGE
 from server.ratings.skill import NEW, PROVISIONAL_GAMES, Rating
 from server.ratings.standings import Row, Standings
+from server.store.outcomes import OutcomeStore
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, is_bot
-from server.tables.store import Store
 
 log = logging.getLogger("gother.server")
 
 
 class HostStandings:
-    def __init__(self, db: str, store: Store) -> None:
+    def __init__(self, db: str, outcomes: OutcomeStore) -> None:
         self.db = db
-        self.store = store
+        self.outcomes = outcomes
         self.standings: Standings | None = None
         self.waiting: list[Outcome] = []  # games that ended during the rebuild
         self.failed = False
@@ -37,7 +37,7 @@ class HostStandings:
         self.child: asyncio.subprocess.Process | None = None
 
     def start(self) -> None:
-        if not self.store.has_games():  # a new host: no process to start
+        if not self.outcomes.has_games():  # a new host: no process to start
             self.standings = Standings()
             return
         self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild())

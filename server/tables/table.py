@@ -34,10 +34,12 @@ from server.game import (
     dealer_for,
     view,
 )
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.tables import ChatLine, SeatRecord, TableStore
 from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
 from server.tables.players import player_id
-from server.tables.store import ChatLine, SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 
 log = logging.getLogger("gother.server")
@@ -131,7 +133,8 @@ class Table:
     deck_name: str
     variants: Variants
     settings: Settings
-    store: Store
+    store: TableStore  # the table's log: each change is written here before it is made
+    outcomes: OutcomeStore  # how its games ended, for the standings
     bot_kind: BotKind = DEFAULT_KIND
     password_hash: str | None = None
     clock_rule: ClockRule | None = None
@@ -546,7 +549,7 @@ class Table:
         )
         outcome = self.outcome.to_json()
         with contextlib.suppress(StoreFailed):
-            self._write(lambda: self.store.finish_game(self.id, self.game_no, outcome))
+            self._write(lambda: self.outcomes.finish_game(self.id, self.game_no, outcome))
 
     def time_out(self, seat: int) -> None:
         """A present player's clock or patience ran out: bots finish this turn for them."""

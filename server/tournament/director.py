@@ -43,10 +43,13 @@ from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
 from server.ratings.skill import Rating
 from server.searches import Searches
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.people import PeopleStore
+from server.store.tournaments import TournamentRecord, TournamentStore
 from server.tables.lobby import Lobby
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, identity_in, player_id, shown
-from server.tables.store import StoreError, TournamentRecord
 from server.tables.table import Peer, StoreFailed, Table
 from server.tournament.pairing import Seating
 from server.tournament.seating import RoundSeating, seated_round
@@ -130,13 +133,18 @@ class Director:
     def __init__(
         self,
         lobby: Lobby,
+        store: TournamentStore,
+        people: PeopleStore,
+        outcomes: OutcomeStore,
         searches: Searches,
         seated: Callable[[Peer, Table, int, str], None],
         rating: Callable[[PlayerId], Rating],
     ) -> None:
         self.lobby = lobby
         self.searches = searches  # where a round's seating is thought
-        self.store = lobby.store
+        self.store = store
+        self.people = people  # the names players last sat under
+        self.outcomes = outcomes  # the results: each table's game 1
         self.seated = seated  # tell a connected player the seat (and token) they were given
         self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.tournaments: dict[str, Tournament] = {}
@@ -256,7 +264,7 @@ class Director:
         the stored outcomes of each tournament table's first game; a table that has none
         and is not live (ended unfinished, or lost) counts for nobody. Players come back by
         registering again; a round whose tables are all over seats the next."""
-        for record in self.store.tournaments():
+        for record in self.store.all():
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run
@@ -286,7 +294,7 @@ class Director:
     def _name_of(self, player: PlayerId) -> str:
         """A restored player's name: the latest their identity sat under."""
         identity = identity_in(player)
-        return shown(player, None if identity is None else self.store.name_of(identity))
+        return shown(player, None if identity is None else self.people.name_of(identity))
 
     def _restored(
         self, tournament: Tournament, round_no: int, stored: tuple[str, list[str]]
@@ -294,7 +302,7 @@ class Director:
         table_id, players = stored
         seated = Seated(table_id, tuple(PlayerId(p) for p in players))
         self.by_table[table_id] = (tournament, seated)
-        ended = self.store.outcome(table_id, 1)
+        ended = self.outcomes.outcome(table_id, 1)
         if ended is not None:
             _score(tournament, seated, round_no, Outcome.from_json(table_id, 1, ended))
         else:

@@ -85,10 +85,12 @@ async def test_a_player_who_leaves_early_is_rated_by_their_share_and_credited_no
     watcher = await Client.connect(url, "Watcher")
     await watcher.request("watch", table=table)
     await watcher.state(lambda v: v["phase"] == "over")
-    [(stored,)] = server.store.db.execute("SELECT outcome FROM games WHERE table_id = ?", (table,))
+    [(stored,)] = server.store.database.connection.execute(
+        "SELECT outcome FROM games WHERE table_id = ?", (table,)
+    )
     outcome = json.loads(stored)
     [cy, *_] = outcome["seats"]
-    share = turn_share(server.store.movers(table, 1), 0)
+    share = turn_share(server.store.tables.movers(table, 1), 0)
     assert cy[0] == "name:Cy" and 0 < cy[2] == share < 0.5
     rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}
     assert "name:Cy" not in rows and rows["bot:easy"]["games"] == 2  # no game of Cy's
@@ -113,7 +115,9 @@ async def test_a_proven_player_keeps_one_record_under_every_name_they_play_under
     await annie.request("join", table=table, seat=0)
     await play_to_end(annie)
     watcher = await Client.connect(url, "Watcher")
-    [(stored,)] = server.store.db.execute("SELECT outcome FROM games WHERE table_id = ?", (table,))
+    [(stored,)] = server.store.database.connection.execute(
+        "SELECT outcome FROM games WHERE table_id = ?", (table,)
+    )
     assert json.loads(stored)["seats"][0][::3] == [me, "Annie"]  # her identity, her name then
 
     rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}

@@ -17,8 +17,9 @@ from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.identity import identity_of
+from server.store.sqlite import SqliteStore
+from server.store.tournaments import TournamentRecord
 from server.tables.players import player_id
-from server.tables.store import Store, TournamentRecord
 from tests.edge.test_identity import proven, public
 from tests.kits.netkit import Client, close_all, first_legal_move
 from tests.kits.prockit import ServerProcess
@@ -331,10 +332,10 @@ async def test_a_stored_tournament_whose_bots_cannot_be_made_is_left_out_at_star
     leaves that tournament stored and out (and says so), never a crash at start or when a
     round is seated; the others go on, their bots by kind."""
     db = str(tmp_path / "games.db")
-    store = Store(db)
+    store = SqliteStore(db)
     for tid, bot in (("good01", "hard"), ("bad001", "clairvoyant")):
         record = TournamentRecord(tid, "Night", 2, 3, Variants(), bot, False, "name:Host")
-        store.save_tournament(record)
+        store.tournaments.save_tournament(record)
     store.close()
     server = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, **NIGHT))
     await server.start()
@@ -448,7 +449,7 @@ async def _bea_drops_late(server: GotherServer) -> tuple[dict[str, Any], str]:
             view = reply["view"] if asks(reply["view"]) else await bea.state(asks)
         await bea.request("tournament_drop", tournament=tournament)
         final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
-        [(stored,)] = server.store.db.execute(
+        [(stored,)] = server.store.database.connection.execute(
             "SELECT outcome FROM games WHERE table_id = ?", (table,)
         )
         seats = {name: share for _, _, share, name in json.loads(stored)["seats"]}
@@ -493,7 +494,7 @@ async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their
     annie, _ = await proven(url, "Annie", key)
     back = await annie.request("tournament_join", tournament=tournament)
     assert back["players"] == ["Annie", "Bob"], back  # the same player, under her new name
-    assert server.store.name_of(identity_of(public(key))) == "Annie"  # shown after a restart
+    assert server.store.people.name_of(identity_of(public(key))) == "Annie"  # shown after a restart
     impostor = await Client.connect(url, "Annie")  # proves no key: not her
     refused = await impostor.request("tournament_join", tournament=tournament)
     assert refused.get("code") == "name_taken", refused

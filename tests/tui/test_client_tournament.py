@@ -19,6 +19,8 @@ from tests.kits.tournamentkit import LEAVE, SHORT, Player
 from tests.tui.clientkit import notices, shown, until, widget_text
 from tests.tui.test_client_live import Answers, client, my_decision_or_over, play_one_decision
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def night_server(tmp_path):  # a host that allows tournaments, on a free port
