@@ -154,7 +154,7 @@ async def test_every_negative_number_of_a_replay_and_the_scores_is_heard_as_nega
     await close_all(player)
     raw: list[str] = []
     for seat in (None, 1):
-        record = parse_record(game_record(server.store, table, seat=seat).to_wire())
+        record = parse_record(game_record(server.store.tables, table, seat=seat).to_wire())
         catalogue = Catalogue(record.cards)
         for turn in range(1, len(record.turn_starts()) + 1):
             raw += replay.turn_lines(record, turn, SPOKEN)

@@ -69,11 +69,13 @@ def test_the_games_of_a_table_made_to_play_on_count_nowhere_in_a_rebuild(tmp_pat
     every game of those (a rematch's too) is practice (issue 29 §4)."""
     path = str(tmp_path / "games.db")
     store = stored_games(path)
-    store.start_game("t2", 1, seed=1)  # another table, dealt: it counts
-    store.finish_game("t2", 1, outcome("t2", 1).to_json())
-    store.db.execute("UPDATE games SET start = '{}' WHERE table_id = 't1' AND game_no = 1")
-    store.db.commit()
-    assert store.played_on("t1") and not store.played_on("t2")
+    store.tables.start_game("t2", 1, seed=1)  # another table, dealt: it counts
+    store.outcomes.finish_game("t2", 1, outcome("t2", 1).to_json())
+    connection = store.database.connection
+    connection.execute("UPDATE games SET start = '{}' WHERE table_id = 't1' AND game_no = 1")
+    connection.commit()
+    assert store.tables.played_on("t1") and not store.tables.played_on("t2")
+    assert store.outcomes.practice_tables() == {"t1"}
     store.close()
     rebuilt = rebuild(path)
     assert rebuilt.records[ANN].games == 1 and rebuilt.records[EASY].games == 2
