@@ -28,6 +28,8 @@ async def test_the_lobby_shows_the_hosts_standings_under_the_tables(live_server,
         await until(pilot, lambda: answers.to(rq.Standings), "the standings' answer")
         reply = answers.to(rq.Standings)[-1].reply
         assert isinstance(reply, sm.Standings) and reply.total == 2
+        # the answer comes before the panel draws its rows: wait for them, not for the legend
+        await until(pilot, lambda: "Ann " in widget_text(pilot, "#standings"), "the rows drawn")
         text = widget_text(pilot, "#standings")
         assert "easy bot 1350 = 2" in text  # two easy bots sat at Ann's table
         ann = next(row for row in reply.rows if row.name == "Ann")
