@@ -97,10 +97,11 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
         formatter_class=DefaultsHelpFormatter,
-        epilog="Wrong passwords (the server's, a table's, the SSH and web doors'): from one "
-        "address, "
-        "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
-        "connection close it. See docs/hosting.md.",
+        epilog="Wrong passwords (the server's, the tournaments', each table's, the SSH and web "
+        "doors'), each password counted apart, from one address: after 2 each one doubles the "
+        "wait before the next try (1 s up to 60 s); 3 on one connection close it. A right "
+        "password shortens no other's wait, and after 10 wrong ones of any kind every try "
+        "waits too: at most one guess a minute at any password. See docs/hosting.md.",
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")

@@ -87,6 +87,8 @@ CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
 CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
+# the secrets whose guesses are counted apart (server/edge/attempts.py), beside each table's
+SERVER, TOURNAMENTS = "server", "tournaments"
 
 
 class GotherServer:
@@ -129,8 +131,8 @@ class GotherServer:
         self.counters = Counters()
         self.server: Server | None = None
         self.chores: list[asyncio.Task[None]] = []
-        self.server_guesses = Attempts(config.guessing)  # of the server's own password
-        self.table_guesses = Attempts(config.guessing)  # of tables' passwords
+        # wrong passwords, per address and per secret: SERVER, TOURNAMENTS, each table's
+        self.guesses = Attempts(config.guessing)
         # the doors sign their players' addresses with it: made for this run, or the host's
         # kept one, copied to the doors on other machines
         key_file = config.door_key_file
@@ -417,7 +419,7 @@ class GotherServer:
             given = request.password or ""
             self._password(
                 conn,
-                self.server_guesses,
+                SERVER,
                 lambda: hmac.compare_digest(given.encode(), right.encode()),
                 "wrong password" if given else "this server needs a password",
             )
@@ -694,7 +696,7 @@ class GotherServer:
         given = request.password or ""
         self._password(
             conn,
-            self.server_guesses,
+            TOURNAMENTS,
             lambda: hmac.compare_digest(given.encode(), right.encode()),
             "creating a tournament needs the host's password for it",
         )
@@ -763,18 +765,19 @@ class GotherServer:
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
         if table.password_hash is not None:
             opens = table.password_opens
-            self._password(conn, self.table_guesses, lambda: opens(given), _wrong_for_table(given))
+            secret, wrong = _table_secret(table.id), _wrong_for_table(given)
+            self._password(conn, secret, lambda: opens(given), wrong)
 
     def _password(
-        self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
+        self, conn: Connection, secret: str, right: Callable[[], bool], wrong: str
     ) -> None:
-        """Go on if `right()`, else refuse with `wrong`. An address that guessed wrong too
-        often must wait first (its try is refused unread), and a connection that gave too
-        many wrong passwords is closed once told why (in dispatch)."""
-        address = conn.address or "?"
-        wait = guesses.wait(address)
+        """Go on if `right()` (the password for `secret`), else refuse with `wrong`. An
+        address that guessed wrong too often must wait first (its try is refused unread), and
+        a connection that gave too many wrong passwords is closed once told why (in dispatch)."""
+        address, guesses = conn.address or "?", self.guesses
+        wait = guesses.wait(address, secret)
         if wait == 0 and right():
-            guesses.succeeded(address)
+            guesses.succeeded(address, secret)
             return
         conn.wrong_passwords += 1
         if wait > 0:
@@ -782,8 +785,8 @@ class GotherServer:
                 "too_many_attempts",
                 f"too many wrong passwords from your address: try again in {math.ceil(wait)} s",
             )
-        guesses.failed(address)
-        wait = guesses.wait(address)  # a player told to wait does not spend a try in vain
+        guesses.failed(address, secret)
+        wait = guesses.wait(address, secret)  # a player told to wait does not spend a try in vain
         if wait:
             wrong += f": try again in {math.ceil(wait)} s"
         raise ProtocolError("wrong_password", wrong)
@@ -817,7 +820,7 @@ class GotherServer:
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
             self._password(
                 conn,
-                self.table_guesses,
+                _table_secret(table_id),
                 lambda: check_password(password or "", password_hash)[0],
                 _wrong_for_table(password),
             )
@@ -877,6 +880,11 @@ class GotherServer:
         if table is not None:
             conn.gone_from(table)
             table.spectators.discard(conn)
+
+
+def _table_secret(table_id: str) -> str:
+    """A table's password, as the guesses count it: each table's its own."""
+    return f"table {table_id}"
 
 
 def _wrong_for_table(given: str | None) -> str:

@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, ProtocolError
 from protocol.constants import DOOR_HEADER
-from server.edge.app import CLOSE_TRY_LATER, GotherServer
+from server.edge.app import CLOSE_TRY_LATER, SERVER, GotherServer
 from server.edge.doorkey import CLAIM_LIFE, DoorKey
 from server.game import SPECTATOR
 from tests.kits.netkit import TIMEOUT, Client, close_all
@@ -211,7 +211,7 @@ async def test_guesses_from_a_local_process_do_not_slow_a_door_player(server: Go
         wrong = await guesser.request("hello", v=PROTOCOL_VERSION, name=f"G{i}", password="no")
         assert wrong["code"] == "wrong_password", wrong
         guessers.append(guesser)
-    assert server.server_guesses.wait("127.0.0.1") > 0
+    assert server.guesses.wait("127.0.0.1", SERVER) > 0
     door = await door_player(server, url, "Lydia", "203.0.113.5", password=SECRET)
     assert of(server, "Lydia").address == "203.0.113.5"
     local = await Client.connect(url)

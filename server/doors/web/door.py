@@ -51,6 +51,7 @@ STATIC = Path(__file__).parent / "static"  # the page's script, styles, xterm.js
 MAX_COLUMNS, MAX_ROWS = 400, 200  # a terminal bigger than any screen costs the client memory
 MAX_MESSAGE = 64 * 1024  # bytes in one websocket message from a tab (a paste)
 MAX_REQUEST = 16 * 1024  # bytes in an HTTP request body (the password form)
+WEB_SECRET = "web door"  # its password, as the guesses count it (server/edge/attempts.py)
 KEYS_RATE, KEYS_BURST = 200.0, 400.0  # input messages per second (mouse moves count)
 COOKIE_AGE = 400 * 24 * 3600  # the most a browser keeps a cookie
 HEARTBEAT = 20.0  # seconds between pings: a tab that vanished without closing is noticed
@@ -222,7 +223,7 @@ class WebDoor:
         if (refused := self._misdirected(request) or self._foreign(request, True)) is not None:
             return refused
         address = self.address(request)
-        if (wait := self.guesses.wait(address)) > 0:  # refused unread: it tells nothing
+        if (wait := self.guesses.wait(address, WEB_SECRET)) > 0:  # refused unread: tells nothing
             return pages.login(f"Too many tries: wait {wait:.0f} s, then try again.", 429)
         try:
             async with asyncio.timeout(self.options.body_timeout):
@@ -236,10 +237,10 @@ class WebDoor:
         # fixation); the seats of the one it had, if that ever got in, go with it.
         cookie, brought = new_cookie(), cookie_of(request.cookies.get(COOKIE))
         if not isinstance(password, str) or not self.identities.log_in(cookie, password):
-            self.guesses.failed(address)
+            self.guesses.failed(address, WEB_SECRET)
             log.info("web: wrong password from %s", address)
             return pages.login("That is not the password.", 403)
-        self.guesses.succeeded(address)
+        self.guesses.succeeded(address, WEB_SECRET)
         if brought is not None:
             self.identities.carry(brought, cookie)
         response = web.Response(status=303, headers={"Location": "./"})

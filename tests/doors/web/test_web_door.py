@@ -134,7 +134,7 @@ async def test_guessing_the_password_is_slowed_per_address(tmp_path):
         async with tab.post("/login", data={"password": "crypt"}, headers=login) as late:
             assert late.status == 429 and "wait" in await late.text()
         assert not any(m.key == COOKIE for m in tab.cookie_jar)  # the right one, unread
-        door.guesses.succeeded("127.0.0.1")  # the wait is over
+        door.guesses.succeeded("127.0.0.1", web.WEB_SECRET)  # the wait is over
         async with tab.post("/login", data={"password": "crypt"}, headers=login) as right:
             assert right.status == 200 and "xterm" in await right.text()
 
