@@ -277,7 +277,15 @@ class Director:
         self.by_table[table_id] = (tournament, seated)
         ended = self.store.outcome(table_id, 1)
         if ended is not None:
-            outcome = Outcome.from_json(table_id, 1, ended)
+            try:
+                outcome = Outcome.from_json(table_id, 1, ended)
+                if len(outcome.seats) != tournament.seats:
+                    raise ValueError(f"{len(outcome.seats)} seats, not {tournament.seats}")
+            except ValueError as exc:  # a broken row: that table counts for nobody
+                log.error("tournament %s: table %s's outcome cannot be read (%r)",
+                          tournament.id, table_id, exc)  # fmt: skip
+                seated.over = True
+                return seated
             goth = [seat.goth for seat in outcome.seats]
             _score(tournament, seated, round_no, outcome.winners, goth)
         else:
