@@ -175,13 +175,14 @@ async def measure(kind: str, guessing: Guessing, connections: int, seconds: floa
 async def trick_table(port: int, victim: str, tally: Tally, stop: asyncio.Event) -> None:
     """Two guesses at the victim's PIN, then the right password of a table of one's own."""
     async with connect(f"ws://{HOST}:{port}", max_size=MAX_FRAME) as home:
-        await ask(home, {"t": "hello", "v": PROTOCOL_VERSION, "name": "Home"})
+        await ask(home, {"t": "hello", "v": PROTOCOL_VERSION, "name": "Home", "password": SECRET})
         mine = await ask(home, {"t": "create", "name": "Mine", "seats": 3, "bots": 1,
                                 "password": "1111"})  # fmt: skip
         pins = itertools.count()
         while not stop.is_set():
             async with connect(f"ws://{HOST}:{port}", max_size=MAX_FRAME) as ws:
-                await ask(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": "G"})
+                await ask(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": "G",
+                               "password": SECRET})  # fmt: skip
                 for _ in range(2):
                     pin = f"{next(pins) % 10000:04d}"
                     reply = await ask(ws, {"t": "join", "table": victim, "password": pin})

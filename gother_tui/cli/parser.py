@@ -479,7 +479,8 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--max-pending",
         type=positive,
         default=FROM_CONFIG,
-        help="connections not yet past hello",
+        help="connections not yet past hello (when all are held, a new one takes the place "
+        "of the oldest of the address holding the most)",
     )
     group.add_argument(
         "--pending-per-address",

@@ -279,9 +279,11 @@ class GotherServer:
 
     def _refusal(self, conn: Connection) -> str | None:
         """Why a new connection cannot have a slot, if it cannot: the server is full, too
-        many come from its address, or too many have not said hello (overall, or from its
-        address: a few addresses reopening as the deadline closes them cannot hold every
-        place before hello). Else it holds its place before hello."""
+        many come from its address, or too many from its address have not said hello. Else
+        it holds its place before hello. When every place before hello is held, the oldest
+        connection of the address holding the most makes room: addresses that never say
+        hello and reopen as the deadline closes them keep turning each other out, while a
+        newcomer's hello comes within a moment of its place."""
         if len(self.connections) >= self.max_connections:
             return "server full"
         per_address = self.config.max_per_address
@@ -289,10 +291,21 @@ class GotherServer:
             return f"at most {per_address} connections from one address"
         full = self.before_hello.admit(conn, address=conn.address_key)
         if full == OVERALL:
+            self._turn_out(self.before_hello.crowding("address"))
+            full = self.before_hello.admit(conn, address=conn.address_key)
+        if full == OVERALL:  # nobody to turn out (max_pending is 0)
             return "too many connections waiting to say hello"
         if full is not None:
             return "too many connections from your address waiting to say hello"
         return None
+
+    def _turn_out(self, waiting: object) -> None:
+        """Close a connection that has not said hello, to give its place to a newcomer."""
+        if not isinstance(waiting, Connection):
+            return
+        self.before_hello.release(waiting)
+        closing = waiting.ws.close(CLOSE_TRY_LATER, "too many connections waiting to say hello")
+        asyncio.get_running_loop().create_task(closing)
 
     def _no_hello(self, conn: Connection) -> None:
         if not conn.name:
