@@ -37,6 +37,7 @@ HOST_FIELDS = (
     "idle",
     "search_workers",
     "search_queue",
+    "tournament_entries_per_address",
 )
 
 

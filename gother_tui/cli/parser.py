@@ -112,7 +112,8 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=[],
         metavar="NAME",
         help="give NAME (and its look-alikes) back: a name belongs to the first player who "
-        f"sat under it, until released or unused for {NAME_KEPT_DAYS} days (repeat for several)",
+        "played a game to its end under it (one address comes to own 5, then one every 4 "
+        f"hours), until released or unplayed for {NAME_KEPT_DAYS} days (repeat for several)",
     )
     add_secret(srv, SERVER)
     add_secret(srv, TOURNAMENT)
@@ -511,6 +512,13 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=FROM_CONFIG,
         help="seats one address holds in games",
+    )
+    group.add_argument(
+        "--tournament-entries-per-address",
+        type=positive,
+        default=FROM_CONFIG,
+        help="players one address may register in a tournament (its start seats only those "
+        "present)",
     )
     group.add_argument(
         "--expire",

@@ -54,6 +54,7 @@ from server.searches import Searches
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
+from server.tables.outcome import Outcome
 from server.tables.pacer import Pacer
 from server.tables.passwords import check_password
 from server.tables.play_on import PlayOns
@@ -112,7 +113,7 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
-        self.names = Names(self.store)
+        self.names = Names(self.store, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
         self.records = Records(self.store, config.record_share, config.record_burst)
@@ -120,7 +121,11 @@ class GotherServer:
         self.play_ons = PlayOns(self.store, self.searches)
         self.standings = HostStandings(config.db, self.store)
         self.director = Director(
-            self.lobby, self.searches, self._seat_for_tournament, self.standings.rating
+            self.lobby,
+            self.searches,
+            self._seat_for_tournament,
+            self.standings.rating,
+            config.tournament_entries_per_address,
         )
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
@@ -361,9 +366,16 @@ class GotherServer:
         self.pacer.arm(table)
         if table.outcome is not None:
             self.standings.game_over(table.outcome)
+            self._names_played(table, table.outcome)
         tournament = self.director.table_changed(table)  # a game over may end a round
         if tournament is not None:
             self.director.tell(tournament)
+
+    def _names_played(self, table: Table, outcome: Outcome) -> None:
+        """A game played to its end: its players own their names (server/edge/identity.py)."""
+        for holder, result in zip(table.seats, outcome.seats, strict=True):
+            if holder is not None and holder.identity is not None:
+                self.names.played(holder.name, holder.identity, holder.address, result.share)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -497,8 +509,6 @@ class GotherServer:
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
         seat, token = table.join(conn, seat, conn.identity)
-        if conn.identity is not None:
-            self.names.use(conn.name, conn.identity)
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address_key
@@ -562,6 +572,9 @@ class GotherServer:
         replay_chat(table, conn)
         tell_story(table, conn, seat)
         replaced = table.resume(conn, seat)
+        holder = table.seats[seat]
+        assert holder is not None
+        holder.address = conn.address_key  # where it plays from now (a restart forgot it)
         self.after_change(table)
         if isinstance(replaced, Connection):
             replaced.gone_from(table)
@@ -719,10 +732,8 @@ class GotherServer:
     def on_tournament_join(self, conn: Connection, request: rq.TournamentJoin) -> None:
         tournament = self.director.find(request.tournament)
         self.names.check(conn.name, conn.identity)  # its player sits under the name
-        self.director.register(tournament, conn)
-        if conn.identity is not None:  # the name a restart shows for them
-            self.names.use(conn.name, conn.identity)
-        self.director.tell(tournament, conn, request.rid)
+        secret = self.director.register(tournament, conn, request.secret)
+        self.director.tell(tournament, conn, request.rid, secret)
 
     def on_tournament_start(self, conn: Connection, request: rq.TournamentStart) -> None:
         tournament = self.director.find(request.tournament)
@@ -748,6 +759,9 @@ class GotherServer:
             self._away_from_seat(peer)  # one seat played at a time: the former one waits
         if peer.watched is table:
             self._stop_watching(peer)
+        holder = table.seats[seat]
+        assert holder is not None
+        holder.address = peer.address_key
         peer.seated = table
         peer.at(table)
         peer.send(

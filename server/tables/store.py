@@ -156,6 +156,10 @@ UPGRADES = (
     """
     ALTER TABLE games ADD COLUMN start TEXT;  -- JSON (protocol/start.py); NULL: dealt
     """,
+    # 7: an anonymous player's tournament entry is theirs by a secret (issue 31 §2): its hash.
+    """
+    ALTER TABLE tournament_players ADD COLUMN secret TEXT;  -- NULL: its identity proves it
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -217,7 +221,8 @@ class TournamentRecord:
     bot_kind: str  # a bot name, as chosen (column `bot`): the director makes it a kind
     duplicate: bool
     organiser: str
-    players: list[tuple[str, bool]] = field(default_factory=list)  # (player, dropped) in order
+    # (player, dropped, the hash of an anonymous entry's secret) in registration order
+    players: list[tuple[str, bool, str | None]] = field(default_factory=list)
     rounds_played: list[list[tuple[str, list[str]]]] = field(default_factory=list)  # tables
 
 
@@ -656,12 +661,26 @@ class Store:
             )
         )
 
-    def add_tournament_player(self, tournament: str, n: int, player: str) -> None:
+    def add_tournament_player(
+        self, tournament: str, n: int, player: str, secret: str | None = None
+    ) -> None:
         self._transaction(
             (
-                "INSERT INTO tournament_players (tournament, n, player)"
-                " VALUES (:tournament, :n, :player)",
-                {"tournament": tournament, "n": n, "player": player},
+                "INSERT INTO tournament_players (tournament, n, player, secret)"
+                " VALUES (:tournament, :n, :player, :secret)",
+                {"tournament": tournament, "n": n, "player": player, "secret": secret},
+            )
+        )
+
+    def remove_tournament_players(self, tournament: str, players: Sequence[str]) -> None:
+        self._transaction(
+            *(
+                (
+                    "DELETE FROM tournament_players"
+                    " WHERE tournament = :tournament AND player = :player",
+                    {"tournament": tournament, "player": player},
+                )
+                for player in players
             )
         )
 
@@ -704,10 +723,11 @@ class Store:
             records[row[0]] = TournamentRecord(
                 row[0], row[1], row[2], row[3], variants, row[5], bool(row[6]), row[7]
             )
-        for tournament, player, dropped in self.db.execute(
-            "SELECT tournament, player, dropped FROM tournament_players ORDER BY tournament, n"
+        for tournament, player, dropped, secret in self.db.execute(
+            "SELECT tournament, player, dropped, secret FROM tournament_players"
+            " ORDER BY tournament, n"
         ):
-            records[tournament].players.append((player, bool(dropped)))
+            records[tournament].players.append((player, bool(dropped), secret))
         for tournament, round_no, table, players in self.db.execute(
             "SELECT tournament, round, table_id, players FROM tournament_tables"
             " ORDER BY tournament, round, n"

@@ -11,9 +11,15 @@ of the rounds to come. Everything sent about a tournament is one `tournament` me
 
 Identity: a player is the ratings' `PlayerId` (server/tables/players.py) of the identity
 their connection proved, under whatever name (the name they registered or came back under
-is shown; after a restart, the latest they sat under); one that proved none is its name.
-Registering again as that player from a new connection is coming back, and their seats at
-the round's tables are held by their identity, so they come back to them as to any seat.
+is shown; after a restart, the latest they played under); one that proved none is its name,
+and its entry is theirs by a secret the director gives them as they register (anyone can say
+a name). Registering again as that player from a new connection, with that secret when it
+has one, is coming back, and their seats at the round's tables are held by their identity,
+so they come back to them as to any seat.
+
+Places cost something: one address (an IPv6 /64) has at most `per_address` entries in a
+tournament, no entry's name may pass for another's, and the start seats only the players
+present then: the absent are taken off the list before round 1 is seated.
 What a restart cannot derive is stored (the tournament, its players, each round's tables);
 the results are derived again from the stored outcomes of the tables' games.
 """
@@ -39,6 +45,7 @@ from protocol.constants import (
     TOURNAMENT_PLAYERS,
     TOURNAMENTS_LIVE,
 )
+from protocol.text import looks_like
 from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
 from server.searches import Searches
@@ -47,6 +54,7 @@ from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, identity_in, player_id, shown
 from server.tables.store import StoreError, TournamentRecord
 from server.tables.table import Peer, StoreFailed, Table
+from server.tokens import hash_secret, matches, new_token
 from server.tournament.pairing import Seating
 from server.tournament.seating import RoundSeating, seated_round
 from server.tournament.standings import Result, Standing, place_points, standings
@@ -57,9 +65,13 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
 class Member(Peer, Protocol):
-    """A connection as a tournament sees it: a table's peer, with the identity it proved."""
+    """A connection as a tournament sees it: a table's peer, with the identity it proved
+    and the address every cap counts it by."""
 
     identity: str | None
+
+    @property
+    def address_key(self) -> str: ...
 
 
 def _player(peer: Member) -> PlayerId:
@@ -74,6 +86,8 @@ class Entry:
     name: str
     peer: Member | None
     dropped: bool = False
+    secret: str | None = None  # the hash of an anonymous entry's secret (None: not asked)
+    address: str = ""  # where it registered from ("": restored, counted nowhere)
 
 
 @dataclass
@@ -130,8 +144,10 @@ class Director:
         searches: Searches,
         seated: Callable[[Peer, Table, int, str], None],
         rating: Callable[[PlayerId], float],
+        per_address: int = 4,
     ) -> None:
         self.lobby = lobby
+        self.per_address = per_address  # entries a tournament takes from one address
         self.searches = searches  # where a round's seating is thought
         self.store = lobby.store
         self.seated = seated  # tell a connected player the seat (and token) they were given
@@ -171,13 +187,24 @@ class Director:
             raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
         return tournament
 
-    def register(self, tournament: Tournament, peer: Member) -> None:
-        """Register `peer`'s player, or take them back (under the name they come back as)."""
+    def register(
+        self, tournament: Tournament, peer: Member, secret: str | None = None
+    ) -> str | None:
+        """Register `peer`'s player, or take them back (under the name they come back as;
+        an anonymous entry with its `secret`). Returns the secret of a new anonymous entry:
+        only its player is told it."""
         player = _player(peer)
         entry = tournament.entries.get(player)
+        self._check_name(tournament, peer.name, entry)
         if entry is not None:
+            if entry.secret is not None and not matches(secret or "", entry.secret):
+                raise ProtocolError(
+                    "name_taken",
+                    f"{peer.name!r} is registered in {tournament.name!r} by someone else: come "
+                    "back with that entry's secret, or register under another name",
+                )
             entry.peer, entry.name = peer, peer.name
-            return
+            return None
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError(
                 "already_started", f"tournament {tournament.name!r} has begun: no new players"
@@ -186,9 +213,29 @@ class Director:
             raise ProtocolError(
                 "table_full", f"a tournament takes at most {TOURNAMENT_PLAYERS} players"
             )
+        address = peer.address_key
+        if sum(e.address == address for e in tournament.entries.values()) >= self.per_address:
+            raise ProtocolError(
+                "too_many_seats",
+                f"your address has {self.per_address} players in this tournament already",
+            )
+        given = new_token() if peer.identity is None else None
+        kept = None if given is None else hash_secret(given)
         n = len(tournament.entries)
-        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player))
-        tournament.entries[player] = Entry(player, peer.name, peer)
+        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player, kept))
+        tournament.entries[player] = Entry(player, peer.name, peer, secret=kept, address=address)
+        return given
+
+    def _check_name(self, tournament: Tournament, name: str, mine: Entry | None) -> None:
+        """A name that would pass for another entry's is not registered (a player coming
+        back may keep or change their own)."""
+        for entry in tournament.entries.values():
+            if entry is not mine and looks_like(name, entry.name):
+                raise ProtocolError(
+                    "name_taken",
+                    f"{name!r} looks like {entry.name!r}, registered in {tournament.name!r}: "
+                    "choose another name",
+                )
 
     def start(self, tournament: Tournament, peer: Member, rid: int | None = None) -> None:
         """Seat the first round; `peer` is answered (`rid`) once it is seated, or at once
@@ -197,14 +244,24 @@ class Director:
             raise ProtocolError("not_organiser", "only the tournament's creator can start it")
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError("already_started", "the tournament has already begun")
-        if len(tournament.entries) < 2:
-            raise ProtocolError("not_started", "a tournament needs at least 2 players")
-        self._check_room(tournament)
+        still_in = [(p, e.peer is not None) for p, e in tournament.entries.items() if not e.dropped]
+        absent = [p for p, here in still_in if not here]
+        if len(still_in) - len(absent) < 2:
+            raise ProtocolError("not_started", "a tournament needs at least 2 players here")
+        self._check_room(tournament, len(absent))
+        if absent:  # only the players here are seated: places held by nobody are let go
+            _stored(lambda: self.store.remove_tournament_players(tournament.id, absent))
+            for player in absent:
+                del tournament.entries[player]
+            log.info("tournament %s: %d registered, not here at its start, taken off",
+                     tournament.id, len(absent))  # fmt: skip
         self._next_round(tournament, peer, rid)
 
-    def _check_room(self, tournament: Tournament) -> None:
-        """Refuse a round the lobby cannot hold whole (before any of its tables exists)."""
-        tables = -(-sum(not e.dropped for e in tournament.entries.values()) // tournament.seats)
+    def _check_room(self, tournament: Tournament, leaving: int = 0) -> None:
+        """Refuse a round the lobby cannot hold whole (before any of its tables exists), its
+        players those still in but `leaving`."""
+        playing = sum(not e.dropped for e in tournament.entries.values()) - leaving
+        tables = -(-playing // tournament.seats)
         free = self.lobby.max_tables - len(self.lobby.tables)
         if tables > free:
             raise ProtocolError(
@@ -254,9 +311,10 @@ class Director:
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
             )
-            for stored, dropped in record.players:
+            for stored, dropped, secret in record.players:
                 player = PlayerId(stored)
-                tournament.entries[player] = Entry(player, self._name_of(player), None, dropped)
+                name = self._name_of(player)
+                tournament.entries[player] = Entry(player, name, None, dropped, secret)
             for round_no, tables in enumerate(record.rounds_played, 1):
                 tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
             self.tournaments[tournament.id] = tournament
@@ -487,18 +545,23 @@ class Director:
         )
 
     def tell(
-        self, tournament: Tournament, answering: Peer | None = None, rid: int | None = None
+        self,
+        tournament: Tournament,
+        answering: Peer | None = None,
+        rid: int | None = None,
+        secret: str | None = None,
     ) -> None:
-        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`,
-        and `answering` is told even if it follows the tournament no more)."""
+        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`
+        and the `secret` of the entry it just made, and `answering` is told even if it
+        follows the tournament no more)."""
         listeners = tournament.listeners()
         if answering is not None and answering not in listeners:
             listeners.append(answering)
         message = self.message(tournament)
         frame = encode(message)  # made once: a hundred players' standings are dear to build
         for peer in listeners:
-            if peer is answering and rid is not None:
-                peer.send(msgspec.structs.replace(message, rid=rid))
+            if peer is answering and (rid is not None or secret is not None):
+                peer.send(msgspec.structs.replace(message, rid=rid, secret=secret))
             else:
                 peer.send(frame)
 
