@@ -269,11 +269,13 @@ class GotherServer:
         Gother-Door header): from the start that address is the connection's, for every
         cap. A claim the doors did not sign leaves the connection at its own address, and
         its hello is refused `bad_door`."""
-        claim = conn.ws.request.headers.get(DOOR_HEADER) if conn.ws.request else None
-        if claim is None:
+        claims = conn.ws.request.headers.get_all(DOOR_HEADER) if conn.ws.request else []
+        if not claims:
             return
         try:
-            conn.claimed = self.door_key.verify(claim)
+            if len(claims) > 1:  # a door sends one: two are no door's
+                raise ProtocolError("bad_door", "a door says where a player is once")
+            conn.claimed = self.door_key.verify(claims[0])
         except ProtocolError as exc:
             conn.bad_door = exc
 

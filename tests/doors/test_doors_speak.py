@@ -134,6 +134,21 @@ async def test_a_claim_signed_for_another_address_is_refused(server: GotherServe
     await close_all(forger)
 
 
+async def test_two_door_headers_are_refused_as_no_doors(server: GotherServer, url):
+    """Two `Gother-Door` headers closed the connection with a MultipleValuesError
+    traceback; now they are a claim no door made, even when one of them is signed."""
+    signed = server.door_key.claim("198.51.100.7")
+    ws = await connect(
+        url, max_size=MAX_FRAME, additional_headers=[(DOOR_HEADER, signed), (DOOR_HEADER, signed)]
+    )
+    forger = Client(ws)
+    reply = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
+    assert (reply["code"], reply["message"]) == ("bad_door", "a door says where a player is once")
+    assert dict(server.by_address) == {"127.0.0.1": 1}  # at its own address
+    assert (await forger.request("hello", v=PROTOCOL_VERSION, name="F"))["code"] == "bad_door"
+    await close_all(forger)
+
+
 # -- the player's address is the one every cap counts ----------------------------------------
 
 
