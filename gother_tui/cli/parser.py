@@ -416,7 +416,8 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         type=argtypes.positive,
         default=30,
         metavar="MINUTES",
-        help="end a session after this long without a key (default 30; the seat is kept)",
+        help="end a session after this long without a key, a resize being none (default 30; "
+        "the seat is kept)",
     )
     web.add_argument(
         "--web-origin",

@@ -334,8 +334,7 @@ class WebDoor:
                 session.last_input = time.monotonic()
                 await process.send_bytes(rest[0].encode())
         elif kind == "resize" and len(rest) == 1 and isinstance(rest[0], dict):
-            size = rest[0]
-            session.last_input = time.monotonic()
+            size = rest[0]  # no key: a tab resized now and then is idle all the same
             await process.set_terminal_size(*_size(size.get("width"), size.get("height")))
         elif kind == "focus":
             await process.focus()

@@ -5,6 +5,8 @@ another tab)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 import stat
@@ -211,6 +213,23 @@ async def test_an_idle_session_is_ended_and_its_process_goes(tmp_path):
         code, why = await closed(ws)
         assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
         await eventually("the client to end", lambda: not alive(session.process.pid))
+
+
+async def test_resizing_is_no_key_and_keeps_no_session_past_its_idle_time(tmp_path):
+    """A resize every 20 s kept a web session past `--web-idle` ("without a key")."""
+    async with web_door(tmp_path, idle=1.0) as door, browser(door) as tab:
+        ws = await open_tab(tab, door)
+
+        async def resize() -> None:
+            with contextlib.suppress(ConnectionError, RuntimeError):  # once it is closed
+                while not ws.closed:
+                    await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+                    await asyncio.sleep(0.2)  # the attack's pace, not a wait for anything
+
+        resizing = asyncio.create_task(resize())
+        code, why = await closed(ws)
+        resizing.cancel()
+        assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
 
 
 async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_path):
