@@ -43,7 +43,7 @@ from server.edge.caps import OVERALL, Caps
 from server.edge.config import ServerConfig
 from server.edge.connection import Connection
 from server.edge.doorkey import DoorKey, kept_key
-from server.edge.health import Counters, healthz, stats_line
+from server.edge.health import Asking, Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
 from server.edge.limits import AcceptLog, descriptor_budget
 from server.edge.tls import server_context
@@ -163,7 +163,7 @@ class GotherServer:
             ping_interval=20,
             ping_timeout=20,
             open_timeout=self.config.hello_timeout,
-            process_request=partial(healthz, self),
+            process_request=partial(healthz, self, Asking()),
         )
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks

@@ -31,7 +31,7 @@ from protocol.constants import CHALLENGE_BYTES, NAME_KEPT_DAYS, PROVE_CONTEXT
 from protocol.errors import ProtocolError
 from protocol.text import skeletons
 from server.edge.limits import address_key
-from server.ratelimit import TokenBucket
+from server.ratelimit import Buckets
 from server.tables.store import Store, StoreError
 
 log = logging.getLogger("gother.server")
@@ -79,7 +79,7 @@ class Names:
         self.store = store
         self.clock = clock
         self.rules = rules
-        self._owning: dict[str, TokenBucket] = {}  # by address: oldest first
+        self._owning = Buckets(1.0 / rules.every, rules.burst, rules.max_addresses, clock)
 
     def check(self, name: str, identity: str | None) -> None:
         """Refuse `name` to anyone but its owner (an anonymous client too: it could be anyone)."""
@@ -120,14 +120,7 @@ class Names:
 
     def _may_own(self, address: str) -> bool:
         """Whether `address` may come to own one more name (and count it)."""
-        key, rules = address_key(address), self.rules
-        bucket = self._owning.pop(key, None)
-        if bucket is None:
-            bucket = TokenBucket(1.0 / rules.every, rules.burst, clock=self.clock)
-        self._owning[key] = bucket  # the latest at the end
-        while len(self._owning) > rules.max_addresses:
-            del self._owning[next(iter(self._owning))]
-        return bucket.allow()
+        return self._owning.allow(address_key(address))
 
     def release(self, name: str) -> int:
         """The host gives `name` back (`gother serve --release-name`): how many keys freed."""
