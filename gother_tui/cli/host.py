@@ -209,6 +209,7 @@ def web_options(
         "header_timeout": float(args.web_header_timeout),
         "body_timeout": float(args.web_body_timeout),
         "half_open_per_address": args.web_half_open_per_address,
+        "starts_per_minute": args.web_starts_per_minute,
     }
 
 

@@ -435,6 +435,14 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         help="browser sessions at once from one address (default 4)",
     )
     web.add_argument(
+        "--web-starts-per-minute",
+        type=argtypes.positive,
+        default=30,
+        metavar="N",
+        help="browser sessions started a minute from one address, after 4 at once; 4 times "
+        "as many from all (default 30)",
+    )
+    web.add_argument(
         "--web-trust-proxy",
         type=argtypes.ip_address,
         metavar="ADDR",

@@ -42,7 +42,7 @@ from server.doors.web.slow import CountedHandler, HalfOpen, counting
 from server.edge.attempts import Attempts, Guessing
 from server.edge.doorkey import DoorKey
 from server.edge.limits import address_key
-from server.ratelimit import TokenBucket
+from server.ratelimit import Buckets, TokenBucket
 from server.tokens import hash_secret
 
 log = logging.getLogger("gother.web")
@@ -55,6 +55,10 @@ WEB_SECRET = "web door"  # its password, as the guesses count it (server/edge/at
 KEYS_RATE, KEYS_BURST = 200.0, 400.0  # input messages per second (mouse moves count)
 COOKIE_AGE = 400 * 24 * 3600  # the most a browser keeps a cookie
 HEARTBEAT = 20.0  # seconds between pings: a tab that vanished without closing is noticed
+# Sessions started at once beyond `WebOptions.starts_per_minute`, from one address and (four
+# times its rate) in all: a reload or two is fine, and a club opening its tabs together
+# starts 10 at once.
+STARTS_BURST, STARTS_OVERALL_BURST = 4.0, 10.0
 CLOSE_QUIT = 1000
 CLOSE_GOING = 1001
 CLOSE_FULL = 1013
@@ -90,6 +94,9 @@ class WebOptions:
     # a browser opens about 6 connections for the page and its files, and a host behind one
     # address (a home's router) a few browsers: 16 waiting at once is room for them
     half_open_per_address: int = 16
+    # sessions started a minute from one address, 4 times as many in all: each starts a client
+    # process, and 8 addresses starting and ending 45 a second made a table 5 times slower
+    starts_per_minute: int = 30
     # a tab's client forked by the door's zygote (server/doors/zygote.py); False: a fresh process
     zygote: bool = True
 
@@ -143,6 +150,9 @@ class WebDoor:
         self.runner: web.AppRunner | None = None
         self.listener: asyncio.Server | None = None
         self.half_open = HalfOpen(options.half_open_per_address, self._from_proxy)
+        rate = options.starts_per_minute / 60.0
+        self.starts = Buckets(rate, STARTS_BURST)
+        self.all_starts = TokenBucket(4 * rate, STARTS_OVERALL_BURST)
         self._origins = {_origin(o) for o in options.origins}
         self.zygote = Zygote("web") if options.zygote else None
 
@@ -261,6 +271,10 @@ class WebDoor:
         browser, address = hash_secret(cookie), self.address(request)
         if self._full(browser, address):
             await ws.close(code=CLOSE_FULL, message=self._full_text(address).encode())
+            return ws
+        if not (self.starts.allow(address_key(address)) and self.all_starts.allow()):
+            why = "Too many games started here just now: try again in a few seconds."
+            await ws.close(code=CLOSE_FULL, message=why.encode())
             return ws
         session = WebSession(browser, address, ws)
         before = self.browsers.get(browser)

@@ -10,6 +10,7 @@ import contextlib
 import json
 import re
 import stat
+import time
 
 import aiohttp
 import pytest
@@ -230,6 +231,26 @@ async def test_resizing_is_no_key_and_keeps_no_session_past_its_idle_time(tmp_pa
         code, why = await closed(ws)
         resizing.cancel()
         assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
+
+
+async def test_one_address_starts_a_few_sessions_then_is_told_to_wait(tmp_path):
+    """8 addresses starting and ending sessions reached 44.9 a second (a client process
+    each), and an honest table ran 5 times slower. Starts are a budget now."""
+    async with web_door(tmp_path) as door, browser(door) as tab:
+        began, started, refused = time.monotonic(), 0, None
+        while refused is None and started < 30:
+            ws = await open_tab(tab, door)
+            first = await ws.receive(timeout=10.0)  # the client's screen, or the refusal
+            if first.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                refused = (ws.close_code, str(first.extra))
+            else:
+                started += 1
+            await ws.close()
+        took = time.monotonic() - began
+        assert refused is not None, "never told to wait"
+        assert refused[0] == web.CLOSE_FULL and refused[1].startswith("Too many games started")
+        rate = door.options.starts_per_minute / 60
+        assert started <= web.STARTS_BURST + rate * took + 1, (started, took)
 
 
 async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_path):
