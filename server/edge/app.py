@@ -43,6 +43,7 @@ from server.edge.caps import OVERALL, Caps
 from server.edge.config import ServerConfig
 from server.edge.connection import Connection
 from server.edge.doorkey import DoorKey, kept_key
+from server.edge.handshakes import Handshakes
 from server.edge.health import Asking, Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
 from server.edge.limits import AcceptLog, descriptor_budget
@@ -132,6 +133,8 @@ class GotherServer:
         self.max_connections = config.max_connections  # lowered at start to what fits
         # connections that have not said hello yet, overall and by address
         self.before_hello = Caps(config.max_pending, address=config.pending_per_address)
+        # and before that, in the handshake: at most as many from one address as it may have
+        self.handshakes = Handshakes(config.max_pending, config.max_per_address)
         self.by_address: Counter[str] = Counter()
         self.counters = Counters()
         self.server: Server | None = None
@@ -164,6 +167,7 @@ class GotherServer:
             ping_timeout=20,
             open_timeout=self.config.hello_timeout,
             process_request=partial(healthz, self, Asking()),
+            create_connection=self.handshakes.connection_type(),
         )
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
@@ -228,6 +232,7 @@ class GotherServer:
     # -- connections ------------------------------------------------------------------------
 
     async def handle(self, ws: ServerConnection) -> None:
+        self.handshakes.done(ws)
         c = self.config
         conn = Connection(
             ws,
