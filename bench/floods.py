@@ -12,9 +12,9 @@ Three runs of `--seconds` each:
   port as fast as it is answered (a new connection each time);
 - web churn: as many addresses each opening the web door's page and terminal, waiting for
   its client's first bytes, closing, and again.
-Printed for each: the honest moves' p50 and p95 in ms (and as a ratio of the quiet run's),
-and what the flooders got a second (answers 200 and refusals 429; sessions started and
-refused). Run it on an older checkout (PYTHONPATH) for the figures before.
+The flooders run in a process of their own. Printed for each: the honest moves' p50 and p95
+in ms, and what the flooders got a second (answers 200 and refusals 429; sessions started
+and refused). Run it on an older checkout (PYTHONPATH) for the figures before.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -156,19 +157,40 @@ def web_churn(port: int) -> Flood:
     return flood
 
 
-async def run(game: int, flood: Flood | None, flooders: int, seconds: float) -> str:
+async def flood_here(kind: str, port: int, flooders: int) -> None:
+    """The flooders (in a process of their own, so the honest player's loop is its own):
+    until stopped, then what they got, as one line on stdout."""
     got: Counter[str] = Counter()
-    tasks = [] if flood is None else [
-        asyncio.create_task(flood(f"127.0.0.{2 + n}", got)) for n in range(flooders)
-    ]  # fmt: skip
-    await asyncio.sleep(1.0 if tasks else 0)  # the flood under way
-    trips = await honest(game, seconds)
+    flood = healthz(port) if kind == "healthz" else web_churn(port)
+    tasks = [asyncio.create_task(flood(f"127.0.0.{2 + n}", got)) for n in range(flooders)]
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    began = time.monotonic()
+    await stop.wait()
+    took = time.monotonic() - began
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    print(", ".join(f"{what} {n / took:.1f}/s" for what, n in sorted(got.items())), flush=True)
+
+
+async def run(game: int, flood: tuple[str, int] | None, flooders: int, seconds: float) -> str:
+    flooding = None
+    if flood is not None:
+        kind, port = flood
+        flooding = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--flood", kind, "--port", str(port),
+            "--flooders", str(flooders), stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        await asyncio.sleep(2.0)  # the flood under way
+    trips = await honest(game, seconds)
+    rates = ""
+    if flooding is not None:
+        flooding.terminate()
+        out, _ = await flooding.communicate()
+        rates = out.decode().strip()
     p50 = statistics.median(trips) * 1000
     p95 = statistics.quantiles(trips, n=20)[-1] * 1000
-    rates = ", ".join(f"{what} {n / (seconds + 1):.1f}/s" for what, n in sorted(got.items()))
     return f"{len(trips)} honest moves, p50 {p50:.1f} ms, p95 {p95:.1f} ms; flooders: {rates}"
 
 
@@ -176,12 +198,17 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--flooders", type=int, default=8)
+    parser.add_argument("--flood", choices=("healthz", "web"), help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.flood:  # the flooders' own process
+        await flood_here(args.flood, args.port, args.flooders)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         proc, game, web = start(Path(tmp))
         try:
-            for label, flood in (("quiet", None), ("/healthz", healthz(game)),
-                                 ("web churn", web_churn(web))):  # fmt: skip
+            for label, flood in (("quiet", None), ("/healthz", ("healthz", game)),
+                                 ("web churn", ("web", web))):  # fmt: skip
                 print(f"{label}: {await run(game, flood, args.flooders, args.seconds)}")
         finally:
             proc.terminate()
