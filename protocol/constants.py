@@ -47,7 +47,7 @@ KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 CHALLENGE_BYTES = 32
 PROVE_CONTEXT = b"gother prove v1\n"
-NAME_KEPT_DAYS = 90  # a name stays its first identity's until this long unused
+NAME_KEPT_DAYS = 30  # a name stays its owner's until this long with no game played under it
 # Cards a deck file may hold (H3): every id 0…DECK_MAX-1 must be one a move can name, so a
 # deck that deals a card no move could play is refused when it is read, not mid-game.
 DECK_MAX = 255

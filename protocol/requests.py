@@ -224,7 +224,9 @@ class OfTournament(Base, frozen=True, kw_only=True):
 
 
 class TournamentJoin(OfTournament, tag="tournament_join", frozen=True, kw_only=True):
-    """Register, or come back."""
+    """Register, or come back (with no proven identity: with the entry's `secret`)."""
+
+    secret: Annotated[str | None, TOKEN] = None
 
 
 class TournamentStart(OfTournament, tag="tournament_start", frozen=True, kw_only=True):

@@ -237,6 +237,9 @@ class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
     players: tuple[str, ...]  # registered, in registration order
     tables: tuple[TournamentTable, ...]  # the round's (one frame holds them, not every round's)
     standings: tuple[TournamentStanding, ...]  # best first
+    # only in the answer to the `tournament_join` that registered a player with no proven
+    # identity: the entry's secret, which a later `tournament_join` gives to come back
+    secret: str | None = None
 
 
 class Error(Reply, tag="error", kw_only=True, frozen=True):

@@ -37,6 +37,7 @@ HOST_FIELDS = (
     "idle",
     "search_workers",
     "search_queue",
+    "tournament_entries_per_address",
 )
 
 
@@ -203,6 +204,7 @@ def web_options(
         "header_timeout": float(args.web_header_timeout),
         "body_timeout": float(args.web_body_timeout),
         "half_open_per_address": args.web_half_open_per_address,
+        "starts_per_minute": args.web_starts_per_minute,
     }
 
 

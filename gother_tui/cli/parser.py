@@ -97,10 +97,11 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
         formatter_class=DefaultsHelpFormatter,
-        epilog="Wrong passwords (the server's, a table's, the SSH and web doors'): from one "
-        "address, "
-        "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
-        "connection close it. See docs/hosting.md.",
+        epilog="Wrong passwords (the server's, the tournaments', each table's, the SSH and web "
+        "doors'), each password counted apart, from one address: after 2 each one doubles the "
+        "wait before the next try (1 s up to 60 s); 3 on one connection close it. A right "
+        "password shortens no other's wait, and after 10 wrong ones of any kind every try "
+        "waits too: at most one guess a minute at any password. See docs/hosting.md.",
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
@@ -111,7 +112,8 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=[],
         metavar="NAME",
         help="give NAME (and its look-alikes) back: a name belongs to the first player who "
-        f"sat under it, until released or unused for {NAME_KEPT_DAYS} days (repeat for several)",
+        "played a game to its end under it (one address comes to own 5, then one every 4 "
+        f"hours), until released or unplayed for {NAME_KEPT_DAYS} days (repeat for several)",
     )
     add_secret(srv, SERVER)
     add_secret(srv, TOURNAMENT)
@@ -424,7 +426,8 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         type=argtypes.positive,
         default=30,
         metavar="MINUTES",
-        help="end a session after this long without a key (default 30; the seat is kept)",
+        help="end a session after this long without a key, a resize being none (default 30; "
+        "the seat is kept)",
     )
     web.add_argument(
         "--web-origin",
@@ -440,6 +443,14 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         default=4,
         metavar="N",
         help="browser sessions at once from one address (default 4)",
+    )
+    web.add_argument(
+        "--web-starts-per-minute",
+        type=argtypes.positive,
+        default=30,
+        metavar="N",
+        help="browser sessions started a minute from one address, after 4 at once; 4 times "
+        "as many from all (default 30)",
     )
     web.add_argument(
         "--web-trust-proxy",
@@ -488,7 +499,8 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--max-pending",
         type=positive,
         default=FROM_CONFIG,
-        help="connections not yet past hello",
+        help="connections not yet past hello (when all are held, a new one takes the place "
+        "of the oldest of the address holding the most)",
     )
     group.add_argument(
         "--pending-per-address",
@@ -519,6 +531,13 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=FROM_CONFIG,
         help="seats one address holds in games",
+    )
+    group.add_argument(
+        "--tournament-entries-per-address",
+        type=positive,
+        default=FROM_CONFIG,
+        help="players one address may register in a tournament (its start seats only those "
+        "present)",
     )
     group.add_argument(
         "--expire",

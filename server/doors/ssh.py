@@ -40,6 +40,7 @@ from server.files import private_file, private_folder
 
 log = logging.getLogger("gother.ssh")
 PLAIN = "plain"  # the exec request for the plain line mode
+SSH_SECRET = "ssh door"  # its password, as the guesses count it (server/edge/attempts.py)
 
 
 @dataclass(frozen=True)
@@ -199,13 +200,13 @@ class _Gate(asyncssh.SSHServer):
         too long); a few wrong ones end the connection."""
         self.fingerprint = self.proven  # the password lets them in; a proven key names them
         address = str(self.peer[0])
-        while (wait := self.guesses.wait(address)) > 0:
+        while (wait := self.guesses.wait(address, SSH_SECRET)) > 0:
             await asyncio.sleep(wait)
         right = self.options.password
         if right is not None and hmac.compare_digest(password.encode(), right.encode()):
-            self.guesses.succeeded(address)
+            self.guesses.succeeded(address, SSH_SECRET)
             return True
-        self.guesses.failed(address)
+        self.guesses.failed(address, SSH_SECRET)
         self.wrong_passwords += 1
         if self.wrong_passwords >= self.guesses.rules.tries:
             log.info("ssh: %s gave %d wrong passwords: disconnected", address, self.wrong_passwords)

@@ -43,7 +43,8 @@ from server.edge.caps import OVERALL, Caps
 from server.edge.config import ServerConfig
 from server.edge.connection import Connection
 from server.edge.doorkey import DoorKey, kept_key
-from server.edge.health import Counters, healthz, stats_line
+from server.edge.handshakes import Handshakes
+from server.edge.health import Asking, Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
 from server.edge.limits import AcceptLog, descriptor_budget
 from server.edge.tls import server_context
@@ -57,6 +58,7 @@ from server.store.tables import TableRecord
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
+from server.tables.outcome import Outcome
 from server.tables.pacer import Pacer
 from server.tables.passwords import check_password
 from server.tables.play_on import PlayOns
@@ -89,6 +91,8 @@ CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
 CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
+# the secrets whose guesses are counted apart (server/edge/attempts.py), beside each table's
+SERVER, TOURNAMENTS = "server", "tournaments"
 
 
 class GotherServer:
@@ -114,7 +118,7 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
-        self.names = Names(self.store.people)
+        self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
         self.records = Records(self.store.tables, config.record_share, config.record_burst)
@@ -129,18 +133,21 @@ class GotherServer:
             self.searches,
             self._seat_for_tournament,
             self.standings.rating,
+            config.tournament_entries_per_address,
         )
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         # connections that have not said hello yet, overall and by address
         self.before_hello = Caps(config.max_pending, address=config.pending_per_address)
+        # and before that, in the handshake: at most as many from one address as it may have
+        self.handshakes = Handshakes(config.max_pending, config.max_per_address)
         self.by_address: Counter[str] = Counter()
         self.counters = Counters()
         self.server: Server | None = None
         self.chores: list[asyncio.Task[None]] = []
-        self.server_guesses = Attempts(config.guessing)  # of the server's own password
-        self.table_guesses = Attempts(config.guessing)  # of tables' passwords
+        # wrong passwords, per address and per secret: SERVER, TOURNAMENTS, each table's
+        self.guesses = Attempts(config.guessing)
         # the doors sign their players' addresses with it: made for this run, or the host's
         # kept one, copied to the doors on other machines
         key_file = config.door_key_file
@@ -166,7 +173,8 @@ class GotherServer:
             ping_interval=20,
             ping_timeout=20,
             open_timeout=self.config.hello_timeout,
-            process_request=partial(healthz, self),
+            process_request=partial(healthz, self, Asking()),
+            create_connection=self.handshakes.connection_type(),
         )
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
@@ -231,6 +239,7 @@ class GotherServer:
     # -- connections ------------------------------------------------------------------------
 
     async def handle(self, ws: ServerConnection) -> None:
+        self.handshakes.done(ws)
         c = self.config
         conn = Connection(
             ws,
@@ -272,11 +281,13 @@ class GotherServer:
         Gother-Door header): from the start that address is the connection's, for every
         cap. A claim the doors did not sign leaves the connection at its own address, and
         its hello is refused `bad_door`."""
-        claim = conn.ws.request.headers.get(DOOR_HEADER) if conn.ws.request else None
-        if claim is None:
+        claims = conn.ws.request.headers.get_all(DOOR_HEADER) if conn.ws.request else []
+        if not claims:
             return
         try:
-            conn.claimed = self.door_key.verify(claim)
+            if len(claims) > 1:  # a door sends one: two are no door's
+                raise ProtocolError("bad_door", "a door says where a player is once")
+            conn.claimed = self.door_key.verify(claims[0])
         except ProtocolError as exc:
             conn.bad_door = exc
 
@@ -287,9 +298,11 @@ class GotherServer:
 
     def _refusal(self, conn: Connection) -> str | None:
         """Why a new connection cannot have a slot, if it cannot: the server is full, too
-        many come from its address, or too many have not said hello (overall, or from its
-        address: a few addresses reopening as the deadline closes them cannot hold every
-        place before hello). Else it holds its place before hello."""
+        many come from its address, or too many from its address have not said hello. Else
+        it holds its place before hello. When every place before hello is held, the oldest
+        connection of the address holding the most makes room: addresses that never say
+        hello and reopen as the deadline closes them keep turning each other out, while a
+        newcomer's hello comes within a moment of its place."""
         if len(self.connections) >= self.max_connections:
             return "server full"
         per_address = self.config.max_per_address
@@ -297,10 +310,21 @@ class GotherServer:
             return f"at most {per_address} connections from one address"
         full = self.before_hello.admit(conn, address=conn.address_key)
         if full == OVERALL:
+            self._turn_out(self.before_hello.crowding("address"))
+            full = self.before_hello.admit(conn, address=conn.address_key)
+        if full == OVERALL:  # nobody to turn out (max_pending is 0)
             return "too many connections waiting to say hello"
         if full is not None:
             return "too many connections from your address waiting to say hello"
         return None
+
+    def _turn_out(self, waiting: object) -> None:
+        """Close a connection that has not said hello, to give its place to a newcomer."""
+        if not isinstance(waiting, Connection):
+            return
+        self.before_hello.release(waiting)
+        closing = waiting.ws.close(CLOSE_TRY_LATER, "too many connections waiting to say hello")
+        asyncio.get_running_loop().create_task(closing)
 
     def _no_hello(self, conn: Connection) -> None:
         if not conn.name:
@@ -356,9 +380,16 @@ class GotherServer:
         self.pacer.arm(table)
         if table.outcome is not None:
             self.standings.game_over(table.outcome)
+            self._names_played(table, table.outcome)
         tournament = self.director.table_changed(table)  # a game over may end a round
         if tournament is not None:
             self.director.tell(tournament)
+
+    def _names_played(self, table: Table, outcome: Outcome) -> None:
+        """A game played to its end: its players own their names (server/edge/identity.py)."""
+        for holder, result in zip(table.seats, outcome.seats, strict=True):
+            if holder is not None and holder.identity is not None:
+                self.names.played(holder.name, holder.identity, holder.address, result.share)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -427,7 +458,7 @@ class GotherServer:
             given = request.password or ""
             self._password(
                 conn,
-                self.server_guesses,
+                SERVER,
                 lambda: hmac.compare_digest(given.encode(), right.encode()),
                 "wrong password" if given else "this server needs a password",
             )
@@ -499,8 +530,6 @@ class GotherServer:
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
         seat, token = table.join(conn, seat, conn.identity)
-        if conn.identity is not None:
-            self.names.use(conn.name, conn.identity)
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address_key
@@ -566,6 +595,9 @@ class GotherServer:
         replay_chat(table, conn)
         tell_story(table, conn, seat)
         replaced = table.resume(conn, seat)
+        holder = table.seats[seat]
+        assert holder is not None
+        holder.address = conn.address_key  # where it plays from now (a restart forgot it)
         self.after_change(table)
         if isinstance(replaced, Connection):
             replaced.gone_from(table)
@@ -713,27 +745,27 @@ class GotherServer:
         given = request.password or ""
         self._password(
             conn,
-            self.server_guesses,
+            TOURNAMENTS,
             lambda: hmac.compare_digest(given.encode(), right.encode()),
             "creating a tournament needs the host's password for it",
         )
         if request.play:  # refused before anything is made
             self.names.check(conn.name, conn.identity)
         tournament = self.director.create(conn, request)
-        if request.play:
-            self._register(conn, tournament)
-        conn.send(self.director.message(tournament, request.rid))
+        secret = self._register(conn, tournament) if request.play else None
+        conn.send(self.director.message(tournament, request.rid, secret))
 
     def on_tournament_join(self, conn: Connection, request: rq.TournamentJoin) -> None:
         tournament = self.director.find(request.tournament)
-        self._register(conn, tournament)
-        self.director.tell(tournament, conn, request.rid)
+        secret = self._register(conn, tournament, request.secret)
+        self.director.tell(tournament, conn, request.rid, secret)
 
-    def _register(self, conn: Connection, tournament: Tournament) -> None:
+    def _register(
+        self, conn: Connection, tournament: Tournament, secret: str | None = None
+    ) -> str | None:
+        """Register `conn`'s player; the secret of a new anonymous entry (theirs alone)."""
         self.names.check(conn.name, conn.identity)  # its player sits under the name
-        self.director.register(tournament, conn)
-        if conn.identity is not None:  # the name a restart shows for them
-            self.names.use(conn.name, conn.identity)
+        return self.director.register(tournament, conn, secret)
 
     def on_tournament_start(self, conn: Connection, request: rq.TournamentStart) -> None:
         tournament = self.director.find(request.tournament)
@@ -762,6 +794,9 @@ class GotherServer:
             self._away_from_seat(peer)  # one seat played at a time: the former one waits
         if peer.watched is table:
             self._stop_watching(peer)
+        holder = table.seats[seat]
+        assert holder is not None
+        holder.address = peer.address_key
         peer.seated = table
         peer.at(table)
         peer.send(
@@ -792,18 +827,19 @@ class GotherServer:
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
         if table.password_hash is not None:
             opens = table.password_opens
-            self._password(conn, self.table_guesses, lambda: opens(given), _wrong_for_table(given))
+            secret, wrong = _table_secret(table.id), _wrong_for_table(given)
+            self._password(conn, secret, lambda: opens(given), wrong)
 
     def _password(
-        self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
+        self, conn: Connection, secret: str, right: Callable[[], bool], wrong: str
     ) -> None:
-        """Go on if `right()`, else refuse with `wrong`. An address that guessed wrong too
-        often must wait first (its try is refused unread), and a connection that gave too
-        many wrong passwords is closed once told why (in dispatch)."""
-        address = conn.address or "?"
-        wait = guesses.wait(address)
+        """Go on if `right()` (the password for `secret`), else refuse with `wrong`. An
+        address that guessed wrong too often must wait first (its try is refused unread), and
+        a connection that gave too many wrong passwords is closed once told why (in dispatch)."""
+        address, guesses = conn.address or "?", self.guesses
+        wait = guesses.wait(address, secret)
         if wait == 0 and right():
-            guesses.succeeded(address)
+            guesses.succeeded(address, secret)
             return
         conn.wrong_passwords += 1
         if wait > 0:
@@ -811,8 +847,8 @@ class GotherServer:
                 "too_many_attempts",
                 f"too many wrong passwords from your address: try again in {math.ceil(wait)} s",
             )
-        guesses.failed(address)
-        wait = guesses.wait(address)  # a player told to wait does not spend a try in vain
+        guesses.failed(address, secret)
+        wait = guesses.wait(address, secret)  # a player told to wait does not spend a try in vain
         if wait:
             wrong += f": try again in {math.ceil(wait)} s"
         raise ProtocolError("wrong_password", wrong)
@@ -848,7 +884,7 @@ class GotherServer:
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
             self._password(
                 conn,
-                self.table_guesses,
+                _table_secret(table_id),
                 lambda: check_password(password or "", password_hash)[0],
                 _wrong_for_table(password),
             )
@@ -908,6 +944,11 @@ class GotherServer:
         if table is not None:
             conn.gone_from(table)
             table.spectators.discard(conn)
+
+
+def _table_secret(table_id: str) -> str:
+    """A table's password, as the guesses count it: each table's its own."""
+    return f"table {table_id}"
 
 
 def _wrong_for_table(given: str | None) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from protocol.constants import DEFAULT_BOT, DEFAULT_PORT
 from server.edge.attempts import Guessing
 from server.edge.health import STATS_EVERY
+from server.edge.identity import NameRules
 from server.searches import MAX_WAIT, QUEUE
 from server.tables.lobby import EXPIRE, MAX_TABLES
 from server.tables.records import BUILD_BURST, BUILD_SHARE
@@ -63,4 +64,6 @@ class ServerConfig:
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
     # the host's leave to create tournaments (None: this server runs none)
     tournament_password: str | None = None
+    tournament_entries_per_address: int = 4  # players one address may register in a tournament
     release_names: tuple[str, ...] = ()  # --release-name: names the host gives back at start
+    names: NameRules = field(default_factory=NameRules)  # how many names an address may own

@@ -10,7 +10,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Sized
+from collections.abc import Callable, Sized
 from dataclasses import asdict, dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -18,11 +18,29 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
+from server.edge.limits import address_key
+from server.ratelimit import Buckets, TokenBucket
+
 if TYPE_CHECKING:
     from server.tables.lobby import Lobby
 
 log = logging.getLogger("gother.server")
 STATS_EVERY = 300.0  # seconds between two stats lines
+# `/healthz` answers a second, from one address and in all (each answer reads every table:
+# 687 a second made an honest table 8 times slower); a monitor asks every few seconds
+ASKS_PER_ADDRESS, ASKS_BURST = 1.0, 5.0
+ASKS_OVERALL, ASKS_OVERALL_BURST = 10.0, 20.0
+
+
+class Asking:
+    """How often `/healthz` is answered; beyond it, 429 and nothing read."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.by_address = Buckets(ASKS_PER_ADDRESS, ASKS_BURST, clock=clock)
+        self.overall = TokenBucket(ASKS_OVERALL, ASKS_OVERALL_BURST, clock)
+
+    def allow(self, address: str) -> bool:
+        return self.by_address.allow(address_key(address)) and self.overall.allow()
 
 
 @dataclass
@@ -97,11 +115,19 @@ def stats_line(server: Watched) -> str:
     )
 
 
-def healthz(server: Watched, connection: ServerConnection, request: Request) -> Response | None:
+def healthz(
+    server: Watched, asking: Asking, connection: ServerConnection, request: Request
+) -> Response | None:
     """`process_request` hook: answer `GET /healthz` with the figures as JSON; any other
-    path goes on to the websocket handshake. 503 while a table cannot write."""
+    path goes on to the websocket handshake. 503 while a table cannot write; 429 to one
+    that asks too often."""
     if request.path != "/healthz":
         return None
+    address = str(connection.remote_address[0]) if connection.remote_address else "?"
+    if not asking.allow(address):
+        response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "asked too often\n")
+        response.headers["Retry-After"] = "1"
+        return response
     f = figures(server)
     status = HTTPStatus.OK if f.status == "ok" else HTTPStatus.SERVICE_UNAVAILABLE
     response = connection.respond(status, json.dumps(asdict(f)) + "\n")

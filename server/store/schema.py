@@ -131,6 +131,10 @@ UPGRADES = (
     """
     ALTER TABLE tournament_players ADD COLUMN forfeit TEXT;  -- a table id, or NULL
     """,
+    # 8: an anonymous player's tournament entry is theirs by a secret (issue 31 §2): its hash.
+    """
+    ALTER TABLE tournament_players ADD COLUMN secret TEXT;  -- NULL: its identity proves it
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # a table made by `play_on`: its first game began at a position, not at a deal

@@ -8,12 +8,21 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
 from protocol.view import Variants
 from server.store.database import Database, Statement
+
+
+class Entrant(NamedTuple):
+    """A registered player as stored, in registration order."""
+
+    player: str  # a PlayerId
+    dropped: bool
+    forfeit: str | None  # the table whose game they dropped out of mid-game
+    secret: str | None  # the hash of an anonymous entry's secret (None: its identity proves it)
 
 
 @dataclass
@@ -26,8 +35,7 @@ class TournamentRecord:
     bot_kind: str  # a bot name, as chosen (column `bot`): the director makes it a kind
     duplicate: bool
     organiser: str
-    # (player, dropped, the table whose game they dropped out of mid-game), in order
-    players: list[tuple[str, bool, str | None]] = field(default_factory=list)
+    players: list[Entrant] = field(default_factory=list)
     rounds_played: list[list[tuple[str, list[str]]]] = field(default_factory=list)  # tables
 
 
@@ -38,8 +46,14 @@ class TournamentStore(Protocol):
         """A new tournament (its players and rounds come after, one write each)."""
         ...
 
-    def add_tournament_player(self, tournament: str, n: int, player: str) -> None:
-        """`player` registers, the `n`th."""
+    def add_tournament_player(
+        self, tournament: str, n: int, player: str, secret: str | None = None
+    ) -> None:
+        """`player` registers, the `n`th (an anonymous one with the hash of its secret)."""
+        ...
+
+    def remove_tournament_players(self, tournament: str, players: Sequence[str]) -> None:
+        """`players` are taken off the list (not there at its start), all or none."""
         ...
 
     def drop_tournament_player(self, tournament: str, player: str, forfeit: str | None) -> None:
@@ -82,12 +96,26 @@ class SqliteTournaments:
             )
         )
 
-    def add_tournament_player(self, tournament: str, n: int, player: str) -> None:
+    def add_tournament_player(
+        self, tournament: str, n: int, player: str, secret: str | None = None
+    ) -> None:
         self.database.write(
             (
-                "INSERT INTO tournament_players (tournament, n, player)"
-                " VALUES (:tournament, :n, :player)",
-                {"tournament": tournament, "n": n, "player": player},
+                "INSERT INTO tournament_players (tournament, n, player, secret)"
+                " VALUES (:tournament, :n, :player, :secret)",
+                {"tournament": tournament, "n": n, "player": player, "secret": secret},
+            )
+        )
+
+    def remove_tournament_players(self, tournament: str, players: Sequence[str]) -> None:
+        self.database.write(
+            *(
+                (
+                    "DELETE FROM tournament_players"
+                    " WHERE tournament = :tournament AND player = :player",
+                    {"tournament": tournament, "player": player},
+                )
+                for player in players
             )
         )
 
@@ -129,11 +157,11 @@ class SqliteTournaments:
             records[row[0]] = TournamentRecord(
                 row[0], row[1], row[2], row[3], variants, row[5], bool(row[6]), row[7]
             )
-        for tournament, player, dropped, forfeit in self.database.rows(
-            "SELECT tournament, player, dropped, forfeit FROM tournament_players"
+        for tournament, player, dropped, forfeit, secret in self.database.rows(
+            "SELECT tournament, player, dropped, forfeit, secret FROM tournament_players"
             " ORDER BY tournament, n"
         ):
-            records[tournament].players.append((player, bool(dropped), forfeit))
+            records[tournament].players.append(Entrant(player, bool(dropped), forfeit, secret))
         for tournament, round_no, table, players in self.database.rows(
             "SELECT tournament, round, table_id, players FROM tournament_tables"
             " ORDER BY tournament, round, n"

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from protocol.constants import HOUSE_SEATS
 from server.tables.players import PlayerId, shown
 
 CREDITED_SHARE = 0.5  # of a seat's turns its player must play for its result to be theirs
@@ -65,6 +66,7 @@ class Outcome:
     def from_json(cls, table: str, game: int, text: str | bytes) -> Outcome:
         """The outcome `to_json` stored; ValueError (msgspec's) naming what is wrong."""
         stored = msgspec.json.decode(text, type=_Stored)
+        _check(stored)
         seats = tuple(
             SeatResult(
                 PlayerId(s.player),
@@ -92,6 +94,20 @@ class _Stored(msgspec.Struct, frozen=True):
     finished: str
     winners: tuple[int, ...]
     seats: tuple[_Seat, ...]
+
+
+def _check(stored: _Stored) -> None:
+    """A stored outcome is a game's: a row the server did not write (a broken disk, a hand
+    in the database) is refused here, by one ValueError, before it reaches a rating."""
+    seats = len(stored.seats)
+    if seats not in HOUSE_SEATS:
+        raise ValueError(f"{seats} seats (a game has {HOUSE_SEATS.start}-{HOUSE_SEATS.stop - 1})")
+    if not stored.winners or len(set(stored.winners)) != len(stored.winners):
+        raise ValueError(f"winners {stored.winners}: none, or one twice")
+    if not all(0 <= w < seats for w in stored.winners):
+        raise ValueError(f"winners {stored.winners}: no such seat")
+    if not all(0.0 <= s.share <= 1.0 for s in stored.seats):  # NaN fails too
+        raise ValueError("a seat's share of its turns is not between 0 and 1")
 
 
 def turn_share(movers: Sequence[tuple[int, bool]], seat: int) -> float:

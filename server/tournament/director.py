@@ -11,9 +11,15 @@ of the rounds to come. Everything sent about a tournament is one `tournament` me
 
 Identity: a player is the ratings' `PlayerId` (server/tables/players.py) of the identity
 their connection proved, under whatever name (the name they registered or came back under
-is shown; after a restart, the latest they sat under); one that proved none is its name.
-Registering again as that player from a new connection is coming back, and their seats at
-the round's tables are held by their identity, so they come back to them as to any seat.
+is shown; after a restart, the latest they played under); one that proved none is its name,
+and its entry is theirs by a secret the director gives them as they register (anyone can say
+a name). Registering again as that player from a new connection, with that secret when it
+has one, is coming back, and their seats at the round's tables are held by their identity,
+so they come back to them as to any seat.
+
+Places cost something: one address (an IPv6 /64) has at most `per_address` entries in a
+tournament, no entry's name may pass for another's, and the start seats only the players
+present then: the absent are taken off the list before round 1 is seated.
 What a restart cannot derive is stored (the tournament, its players, each round's tables);
 the results are derived again from the stored outcomes of the tables' games.
 """
@@ -39,6 +45,7 @@ from protocol.constants import (
     TOURNAMENT_PLAYERS,
     TOURNAMENTS_LIVE,
 )
+from protocol.text import looks_like
 from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
 from server.ratings.skill import Rating
@@ -51,6 +58,7 @@ from server.tables.lobby import Lobby
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, identity_in, player_id, shown
 from server.tables.table import Peer, StoreFailed, Table
+from server.tokens import hash_secret, matches, new_token
 from server.tournament.pairing import Seating
 from server.tournament.seating import RoundSeating, seated_round
 from server.tournament.standings import Result, Standing, place_points, standings
@@ -61,9 +69,13 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
 class Member(Peer, Protocol):
-    """A connection as a tournament sees it: a table's peer, with the identity it proved."""
+    """A connection as a tournament sees it: a table's peer, with the identity it proved
+    and the address every cap counts it by."""
 
     identity: str | None
+
+    @property
+    def address_key(self) -> str: ...
 
 
 def _player(peer: Member) -> PlayerId:
@@ -79,7 +91,9 @@ class Entry:
     name: str
     peer: Member | None
     dropped: bool = False
-    forfeit: str | None = None
+    forfeit: str | None = None  # the table whose game they dropped out of mid-game
+    secret: str | None = None  # the hash of an anonymous entry's secret (None: not asked)
+    address: str = ""  # where it registered from ("": restored, counted nowhere)
 
 
 @dataclass
@@ -139,8 +153,10 @@ class Director:
         searches: Searches,
         seated: Callable[[Peer, Table, int, str], None],
         rating: Callable[[PlayerId], Rating],
+        per_address: int = 4,
     ) -> None:
         self.lobby = lobby
+        self.per_address = per_address  # entries a tournament takes from one address
         self.searches = searches  # where a round's seating is thought
         self.store = store
         self.people = people  # the names players last sat under
@@ -182,13 +198,24 @@ class Director:
             raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
         return tournament
 
-    def register(self, tournament: Tournament, peer: Member) -> None:
-        """Register `peer`'s player, or take them back (under the name they come back as)."""
+    def register(
+        self, tournament: Tournament, peer: Member, secret: str | None = None
+    ) -> str | None:
+        """Register `peer`'s player, or take them back (under the name they come back as;
+        an anonymous entry with its `secret`). Returns the secret of a new anonymous entry:
+        only its player is told it."""
         player = _player(peer)
         entry = tournament.entries.get(player)
+        self._check_name(tournament, peer.name, entry)
         if entry is not None:
+            if entry.secret is not None and not matches(secret or "", entry.secret):
+                raise ProtocolError(
+                    "name_taken",
+                    f"{peer.name!r} is registered in {tournament.name!r} by someone else: come "
+                    "back with that entry's secret, or register under another name",
+                )
             entry.peer, entry.name = peer, peer.name
-            return
+            return None
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError(
                 "already_started", f"tournament {tournament.name!r} has begun: no new players"
@@ -197,9 +224,29 @@ class Director:
             raise ProtocolError(
                 "table_full", f"a tournament takes at most {TOURNAMENT_PLAYERS} players"
             )
+        address = peer.address_key
+        if sum(e.address == address for e in tournament.entries.values()) >= self.per_address:
+            raise ProtocolError(
+                "too_many_seats",
+                f"your address has {self.per_address} players in this tournament already",
+            )
+        given = new_token() if peer.identity is None else None
+        kept = None if given is None else hash_secret(given)
         n = len(tournament.entries)
-        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player))
-        tournament.entries[player] = Entry(player, peer.name, peer)
+        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player, kept))
+        tournament.entries[player] = Entry(player, peer.name, peer, secret=kept, address=address)
+        return given
+
+    def _check_name(self, tournament: Tournament, name: str, mine: Entry | None) -> None:
+        """A name that would pass for another entry's is not registered (a player coming
+        back may keep or change their own)."""
+        for entry in tournament.entries.values():
+            if entry is not mine and looks_like(name, entry.name):
+                raise ProtocolError(
+                    "name_taken",
+                    f"{name!r} looks like {entry.name!r}, registered in {tournament.name!r}: "
+                    "choose another name",
+                )
 
     def start(self, tournament: Tournament, peer: Member, rid: int | None = None) -> None:
         """Seat the first round; `peer` is answered (`rid`) once it is seated, or at once
@@ -208,14 +255,24 @@ class Director:
             raise ProtocolError("not_organiser", "only the tournament's creator can start it")
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError("already_started", "the tournament has already begun")
-        if len(tournament.entries) < 2:
-            raise ProtocolError("not_started", "a tournament needs at least 2 players")
-        self._check_room(tournament)
+        still_in = [(p, e.peer is not None) for p, e in tournament.entries.items() if not e.dropped]
+        absent = [p for p, here in still_in if not here]
+        if len(still_in) - len(absent) < 2:
+            raise ProtocolError("not_started", "a tournament needs at least 2 players here")
+        self._check_room(tournament, len(absent))
+        if absent:  # only the players here are seated: places held by nobody are let go
+            _stored(lambda: self.store.remove_tournament_players(tournament.id, absent))
+            for player in absent:
+                del tournament.entries[player]
+            log.info("tournament %s: %d registered, not here at its start, taken off",
+                     tournament.id, len(absent))  # fmt: skip
         self._next_round(tournament, peer, rid)
 
-    def _check_room(self, tournament: Tournament) -> None:
-        """Refuse a round the lobby cannot hold whole (before any of its tables exists)."""
-        tables = -(-sum(not e.dropped for e in tournament.entries.values()) // tournament.seats)
+    def _check_room(self, tournament: Tournament, leaving: int = 0) -> None:
+        """Refuse a round the lobby cannot hold whole (before any of its tables exists), its
+        players those still in but `leaving`."""
+        playing = sum(not e.dropped for e in tournament.entries.values()) - leaving
+        tables = -(-playing // tournament.seats)
         free = self.lobby.max_tables - len(self.lobby.tables)
         if tables > free:
             raise ProtocolError(
@@ -280,10 +337,12 @@ class Director:
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
             )
-            for stored, dropped, forfeit in record.players:
-                player = PlayerId(stored)
+            for entrant in record.players:
+                player = PlayerId(entrant.player)
                 name = self._name_of(player)
-                tournament.entries[player] = Entry(player, name, None, dropped, forfeit)
+                tournament.entries[player] = Entry(
+                    player, name, None, entrant.dropped, entrant.forfeit, entrant.secret
+                )
             for round_no, tables in enumerate(record.rounds_played, 1):
                 tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
             self.tournaments[tournament.id] = tournament
@@ -304,7 +363,16 @@ class Director:
         self.by_table[table_id] = (tournament, seated)
         ended = self.outcomes.outcome(table_id, 1)
         if ended is not None:
-            _score(tournament, seated, round_no, Outcome.from_json(table_id, 1, ended))
+            try:
+                outcome = Outcome.from_json(table_id, 1, ended)
+                if len(outcome.seats) != tournament.seats:
+                    raise ValueError(f"{len(outcome.seats)} seats, not {tournament.seats}")
+            except ValueError as exc:  # a broken row: that table counts for nobody
+                log.error("tournament %s: table %s's outcome cannot be read (%r)",
+                          tournament.id, table_id, exc)  # fmt: skip
+                seated.over = True
+                return seated
+            _score(tournament, seated, round_no, outcome)
         else:
             live = self.lobby.tables.get(table_id)
             seated.over = live is None or (live.game is not None and live.game.over)
@@ -466,7 +534,11 @@ class Director:
             duplicate=tournament.duplicate,
         )
 
-    def message(self, tournament: Tournament, rid: int | None = None) -> server_messages.Tournament:
+    def message(
+        self, tournament: Tournament, rid: int | None = None, secret: str | None = None
+    ) -> server_messages.Tournament:
+        """The tournament as everyone is told it (`rid` and an entry's `secret` are for the
+        one connection it answers)."""
         rows = self.standings(tournament)
         ratings = {s.player: self.rating(s.player) for s in rows}
         return server_messages.Tournament(
@@ -504,6 +576,7 @@ class Director:
                 for s in rows
             ),
             rid=rid,
+            secret=secret,
         )
 
     def listing(self) -> tuple[server_messages.TournamentRow, ...]:
@@ -524,18 +597,23 @@ class Director:
         )
 
     def tell(
-        self, tournament: Tournament, answering: Peer | None = None, rid: int | None = None
+        self,
+        tournament: Tournament,
+        answering: Peer | None = None,
+        rid: int | None = None,
+        secret: str | None = None,
     ) -> None:
-        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`,
-        and `answering` is told even if it follows the tournament no more)."""
+        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`
+        and the `secret` of the entry it just made, and `answering` is told even if it
+        follows the tournament no more)."""
         listeners = tournament.listeners()
         if answering is not None and answering not in listeners:
             listeners.append(answering)
         message = self.message(tournament)
         frame = encode(message)  # made once: a hundred players' standings are dear to build
         for peer in listeners:
-            if peer is answering and rid is not None:
-                peer.send(msgspec.structs.replace(message, rid=rid))
+            if peer is answering and (rid is not None or secret is not None):
+                peer.send(msgspec.structs.replace(message, rid=rid, secret=secret))
             else:
                 peer.send(frame)
 

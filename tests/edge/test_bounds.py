@@ -146,10 +146,11 @@ async def test_connections_before_hello_have_a_budget_of_their_own(server, url):
     honest = await Client.connect(url, "Honest")  # said hello: not in that budget
     idle = [await Client.connect(url) for _ in range(2)]
     await until("two connections before hello", lambda: server.pending == 2)
-    turned_away = await Client.connect(url)
-    assert await closed_with(turned_away) == CLOSE_TRY_LATER
+    third = await Client.connect(url)  # its place is the oldest one's: the budget holds
+    assert await closed_with(idle[0]) == CLOSE_TRY_LATER
+    assert server.pending == 2
     assert (await honest.request("list"))["t"] == "tables"
-    for client in idle:  # the hello deadline frees their slots
+    for client in (idle[1], third):  # the hello deadline frees their slots
         assert await closed_with(client) == CLOSE_POLICY
     later = await Client.connect(url, "Later")
     assert (await later.request("list"))["t"] == "tables"

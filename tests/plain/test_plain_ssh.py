@@ -159,8 +159,8 @@ async def test_the_same_ssh_key_comes_back_to_its_seat_without_its_tokens(front_
 
 async def test_a_password_login_with_no_key_comes_back_as_itself_by_its_token(server, tmp_path):
     """A password login whose client has no key is given a token once: sent back, it is the
-    same person, back in its seat under its name; a login without it is someone else, and
-    the name is not theirs."""
+    same person, back in its seat under its name; a login without it is someone else, with
+    a seat of its own (sitting owns no name: a game played to its end does)."""
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", password="pw"
     )
@@ -185,7 +185,12 @@ async def test_a_password_login_with_no_key_comes_back_as_itself_by_its_token(se
         try:
             assert (await channel.until(given))[1] != token  # someone new
             channel.type("create 3")
-            await channel.until(r"^The server refused: 'Raven' belongs to another player")
+            other = await channel.until(
+                r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$"
+            )
+            assert other[1] != seated[1]  # not the first one's seat: a table of its own
+            channel.type("quit")
+            await channel.until(r"^Goodbye\.$")
         finally:
             conn.close()
             await conn.wait_closed()

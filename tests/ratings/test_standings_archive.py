@@ -3,11 +3,15 @@ rebuild a server runs at start from its database file."""
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from protocol import ProtocolError
 from server.ratings.archive import rebuild
@@ -122,3 +126,65 @@ async def test_a_rebuild_that_fails_refuses_the_standings_and_says_why(tmp_path,
         host.page(0, rid=3)
     assert refused.value.code == "no_standings"
     assert "could not be rebuilt from the archive: the rebuild exited with 1" in caplog.text
+
+
+HOSTILE = {
+    "no seats": '{"finished": "2026-12-01T22:00:00", "winners": [0], "seats": []}',
+    "one seat": '{"finished": "x", "winners": [0], "seats": [["name:Eve", 9, 1.0]]}',
+    "no winner": '{"finished": "x", "winners": [], "seats": [["name:Eve", 9, 1.0], '
+    '["name:Bo", 1, 1.0], ["name:Cy", 2, 1.0]]}',
+    "a winner of no seat": '{"finished": "x", "winners": [7], "seats": [["name:Eve", 9, 1.0], '
+    '["name:Bo", 1, 1.0], ["name:Cy", 2, 1.0]]}',
+    "a share past 1": '{"finished": "x", "winners": [0], "seats": [["name:Eve", 9, 1e308], '
+    '["name:Bo", 1, 1.0], ["name:Cy", 2, 1.0]]}',
+}
+
+
+def stored_with_hostile_rows(path: str) -> SqliteStore:
+    store = stored_games(path)
+    for n, text in enumerate(HOSTILE.values(), 10):
+        store.tables.start_game("bad", n, seed=n)
+        store.outcomes.finish_game("bad", n, text)
+    return store
+
+
+def test_a_hostile_outcome_row_is_left_out_with_a_log_line(tmp_path, caplog):
+    """One outcome row with no seats aborted the whole rebuild (`no_standings` for
+    everyone); each broken row is skipped now, and the host's log says which."""
+    path = str(tmp_path / "games.db")
+    stored_with_hostile_rows(path).close()
+    with caplog.at_level(logging.ERROR, logger="gother.server"):
+        rebuilt = rebuild(path)
+    assert rebuilt.rows() == Standings.rebuild([outcome("t1", 1), outcome("t1", 2)]).rows()
+    for n in range(10, 10 + len(HOSTILE)):
+        assert f"game {n} of table bad: its outcome cannot be read" in caplog.text
+
+
+async def test_a_host_with_a_hostile_outcome_row_still_shows_its_standings(tmp_path):
+    path = str(tmp_path / "games.db")
+    store = stored_with_hostile_rows(path)
+    host = HostStandings(path, store)
+    host.start()  # the rebuild, in a process of its own, as at a server's start
+    await host.when_rebuilt()
+    page = host.page(0, rid=1)
+    assert {(row.player, row.games) for row in page.rows} == {(ANN, 2), (EASY, 4)}
+    store.close()
+
+
+@given(
+    seats=st.lists(
+        st.tuples(st.sampled_from(["name:A", "bot:easy", "id:x"]), st.integers(-(2**40), 2**40),
+                  st.floats(allow_nan=True, allow_infinity=True)),
+        max_size=8,
+    ),
+    winners=st.lists(st.integers(-2, 9), max_size=4),
+)  # fmt: skip
+def test_a_stored_outcome_is_refused_or_rated_with_finite_numbers(seats, winners):
+    text = json.dumps({"finished": "2026-12-01T21:00:00", "winners": winners, "seats": seats})
+    try:
+        read = Outcome.from_json("t", 1, text)
+    except ValueError:
+        return  # left out of the rebuild, logged
+    standings = Standings.rebuild([read])
+    for row in standings.rows():
+        assert math.isfinite(row.rating.mu) and math.isfinite(row.rating.sigma)

@@ -5,9 +5,12 @@ another tab)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 import stat
+import time
 
 import aiohttp
 import pytest
@@ -137,7 +140,7 @@ async def test_guessing_the_password_is_slowed_per_address(tmp_path):
         async with tab.post("/login", data={"password": "crypt"}, headers=login) as late:
             assert late.status == 429 and "wait" in await late.text()
         assert not any(m.key == COOKIE for m in tab.cookie_jar)  # the right one, unread
-        door.guesses.succeeded("127.0.0.1")  # the wait is over
+        door.guesses.succeeded("127.0.0.1", web.WEB_SECRET)  # the wait is over
         async with tab.post("/login", data={"password": "crypt"}, headers=login) as right:
             assert right.status == 200 and "xterm" in await right.text()
 
@@ -218,6 +221,45 @@ async def test_an_idle_session_is_ended_and_its_process_goes(tmp_path):
         code, why = await closed(ws)
         assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
         await until("the client to end", lambda: not alive(session.process.pid))
+
+
+@pytest.mark.slow
+async def test_resizing_is_no_key_and_keeps_no_session_past_its_idle_time(tmp_path):
+    """A resize every 20 s kept a web session past `--web-idle` ("without a key")."""
+    async with web_door(tmp_path, idle=1.0) as door, browser(door) as tab:
+        ws = await open_tab(tab, door)
+
+        async def resize() -> None:
+            with contextlib.suppress(ConnectionError, RuntimeError):  # once it is closed
+                while not ws.closed:
+                    await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+                    await asyncio.sleep(0.2)  # the attack's pace, not a wait for anything
+
+        resizing = asyncio.create_task(resize())
+        code, why = await closed(ws)
+        resizing.cancel()
+        assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
+
+
+@pytest.mark.slow
+async def test_one_address_starts_a_few_sessions_then_is_told_to_wait(tmp_path):
+    """8 addresses starting and ending sessions reached 44.9 a second (a client process
+    each), and an honest table ran 5 times slower. Starts are a budget now."""
+    async with web_door(tmp_path) as door, browser(door) as tab:
+        began, started, refused = time.monotonic(), 0, None
+        while refused is None and started < 30:
+            ws = await open_tab(tab, door)
+            first = await ws.receive(timeout=10.0)  # the client's screen, or the refusal
+            if first.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                refused = (ws.close_code, str(first.extra))
+            else:
+                started += 1
+            await ws.close()
+        took = time.monotonic() - began
+        assert refused is not None, "never told to wait"
+        assert refused[0] == web.CLOSE_FULL and refused[1].startswith("Too many games started")
+        rate = door.options.starts_per_minute / 60
+        assert started <= web.STARTS_BURST + rate * took + 1, (started, took)
 
 
 @pytest.mark.slow
