@@ -163,7 +163,7 @@ def test_a_hostile_outcome_row_is_left_out_with_a_log_line(tmp_path, caplog):
 async def test_a_host_with_a_hostile_outcome_row_still_shows_its_standings(tmp_path):
     path = str(tmp_path / "games.db")
     store = stored_with_hostile_rows(path)
-    host = HostStandings(path, store)
+    host = HostStandings(path, store.outcomes)
     host.start()  # the rebuild, in a process of its own, as at a server's start
     await host.when_rebuilt()
     page = host.page(0, rid=1)

@@ -417,11 +417,12 @@ async def test_a_drop_from_another_connection_tells_the_one_at_the_seat(url):
     tournament = (await create(host, rounds=1, seats=3))["id"]
     [ann] = await register(url, tournament, ["Ann"])
     at_table = await Client.connect(url, "Bea")
-    await at_table.request("tournament_join", tournament=tournament)
+    secret = (await at_table.request("tournament_join", tournament=tournament))["secret"]
     await host.request("tournament_start", tournament=tournament)
     table = (await at_table.next(lambda m: m["t"] == "joined"))["table"]
-    elsewhere = await Client.connect(url, "Bea")
-    assert (await elsewhere.request("tournament_join", tournament=tournament))["t"] == "tournament"
+    elsewhere = await Client.connect(url, "Bea")  # anonymous: her entry's secret says it is she
+    back = await elsewhere.request("tournament_join", tournament=tournament, secret=secret)
+    assert back["t"] == "tournament"
     dropped = await elsewhere.request("tournament_drop", tournament=tournament)
     assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
     left = await at_table.next(lambda m: m["t"] == "left")
