@@ -1,0 +1,589 @@
+"""The server under protocol fuzz (issue 31 §3, §7), printed as figures, never asserted.
+
+    nice -n 10 .venv/bin/python bench/fuzz.py [--connections 400] [--rate 5] [--seconds 30]
+        [--kinds all|list|array] [--seed 1] [--before DIR]
+
+Starts `gother serve` as a subprocess (its database on a file, bots at their usual
+`--bot-delay`), and an observer that creates a table of four bots (it starts at once, a show
+for spectators), watches it, and counts its moves; when its game ends it makes another.
+Then `--connections` fuzzers, from a process of their own (they stand for other machines),
+each say hello (one in two with a key, proved) and send `--rate` frames a second for
+`--seconds`: maps of every request type with fields drawn at random, now valid, now not
+(tables, seats, cards and tokens that exist among them), and some frames that are no map at
+all (`--kinds list`: only `list` requests; `--kinds array`: only msgpack arrays). Every
+frame a reader can read carries a `rid`. Printed, for each server:
+- the server's CPU (user + system, /proc) a frame over the fuzz, with the frames sent;
+- the bot table's moves during the fuzz, beside its moves in as long a quiet time before;
+- the rids sent on open connections that got no reply, by request type (docs/protocol.md:
+  every request is answered), `drain` seconds after the last frame;
+- connections closed by the server, by close code (4008: closed for flooding; every
+  fuzzer sends at a rate under the server's limits, so any 4008 is an honest client
+  closed).
+`--before DIR` runs a server from the source tree DIR first (e.g. `git archive main`
+unpacked), for before/after figures in one run; the fuzzers are this tree's either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import site
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import msgpack
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+SERVE = "import sys; from gother_tui.cli import main; sys.exit(main())"
+# the same, its CPU profiled into the file named by $GOTHER_PROFILE (`--profile`)
+PROFILED = (
+    "import cProfile, os, sys; from gother_tui.cli import main;"
+    " cProfile.run('main()', os.environ['GOTHER_PROFILE'])"
+)
+MAX_FRAME = 65_536
+PROVE_CONTEXT = b"gother prove v1\n"  # docs/protocol.md, prove
+DRAIN = 15.0  # seconds after the last frame for the last replies
+TYPES = (
+    "hello",
+    "prove",
+    "list",
+    "create",
+    "join",
+    "resume",
+    "watch",
+    "start",
+    "move",
+    "chat",
+    "hint",
+    "leave",
+    "rematch",
+    "pause",
+    "end",
+    "record",
+    "review",
+    "play_on",
+    "standings",
+    "tournament_create",
+    "tournament_join",
+    "tournament_start",
+    "tournament_drop",
+    "tournament_watch",
+    "dance",  # no such request
+)
+# the fields each request documents (docs/protocol.md), drawn from at random
+FIELDS: dict[str, tuple[str, ...]] = {
+    "hello": ("v", "name", "password", "key"),
+    "prove": ("signature",),
+    "list": ("offset",),
+    "create": ("name", "seats", "bots", "variants", "deck", "password", "clock", "bot"),
+    "join": ("table", "seat", "password"),
+    "resume": ("token", "table"),
+    "watch": ("table", "password"),
+    "start": ("table",),
+    "move": ("move", "table"),
+    "chat": ("text", "table"),
+    "hint": ("table",),
+    "leave": ("table",),
+    "rematch": ("table",),
+    "pause": ("on", "table"),
+    "end": ("table",),
+    "record": ("table", "game", "part", "seat", "password"),
+    "review": ("table", "game", "seat", "password"),
+    "play_on": ("table", "seat", "turn", "game", "password", "bot"),
+    "standings": ("offset",),
+    "tournament_create": ("name", "rounds", "seats", "variants", "bot", "duplicate", "password"),
+    "tournament_join": ("tournament",),
+    "tournament_start": ("tournament",),
+    "tournament_drop": ("tournament",),
+    "tournament_watch": ("tournament",),
+    "dance": ("steps",),
+}
+
+
+def start_server(
+    log: IO[str], db: str, tree: str | None, options: Sequence[str] = (), profile: str = ""
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`gother serve` from `tree` (None: this one) with room for every fuzzer on 127.0.0.1
+    (they stand for many machines), and more `options`; its port, once it listens."""
+    env, python = dict(os.environ), [sys.executable]
+    if profile:
+        env["GOTHER_PROFILE"] = profile
+    if tree is not None:  # without site: this tree's editable install would come first
+        env["PYTHONPATH"] = os.pathsep.join([tree, *site.getsitepackages()])
+        python.append("-S")
+    proc = subprocess.Popen(
+        [
+            *python,
+            *("-c", PROFILED if profile else SERVE, "serve"),
+            *("--host", HOST, "--port", "0", "--db", db, "--no-announce"),
+            *("--tables-per-address", "1000"),
+            *("--max-per-address", "5000", "--pending-per-address", "5000"),
+            *("--max-pending", "5000", "--max-connections", "5000"),
+            *("--seats-per-address", "20000", "--tournament-password", "night"),
+            *options,
+        ],
+        stderr=log,
+        env=env,
+        cwd=tree,  # `-c` puts the folder it runs in first on the path
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        log.seek(0)
+        found = re.search(r"listening on ws://[\d.]+:(\d+)", log.read())
+        if found:
+            return proc, int(found.group(1))
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# -- the observer: a table of bots, watched ------------------------------------------------
+
+
+class Observer:
+    """Creates a table of four bots, watches it and counts its moves (a new table when its
+    game ends)."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.moves = 0
+        self.table = ""
+        self.last_seq = 0
+        self.last_move = time.monotonic()
+        self.closed: int | None = None
+        self._rid = 0
+        self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._reader = asyncio.create_task(self._read())
+
+    async def ask(self, t: str, **fields: Any) -> dict[str, Any]:
+        while True:
+            self._rid += 1
+            reply = asyncio.get_running_loop().create_future()
+            self._replies[self._rid] = reply
+            await self.ws.send(msgpack.packb({"t": t, "rid": self._rid, **fields}))
+            answer = await asyncio.wait_for(reply, 60)
+            if answer.get("code") != "rate_limited":
+                return answer
+            await asyncio.sleep(0.5)
+
+    async def new_table(self) -> None:
+        created = await self.ask("create", name="Bot Show", seats=4, bots=4)
+        self.table = created["table"]
+        self.last_seq = 0
+        await self.ask("watch", table=self.table)
+
+    async def _read(self) -> None:
+        try:
+            async for data in self.ws:
+                frame = msgpack.unpackb(data)
+                waiting = self._replies.pop(frame.get("rid", -1), None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(frame)
+                if frame["t"] == "state" and frame["view"]["table"]["id"] == self.table:
+                    seq = frame["seq"]
+                    if self.last_seq and seq > self.last_seq:
+                        self.moves += seq - self.last_seq
+                        self.last_move = time.monotonic()
+                    self.last_seq = seq
+                    if frame["view"]["phase"] == "over":
+                        asyncio.get_running_loop().create_task(self.new_table())
+        except ConnectionClosed:
+            self.closed = self.ws.close_code
+
+
+def move_for(legal: dict[str, Any]) -> dict[str, Any]:
+    """The first legal choice, built from `legal` as the document describes it."""
+    kind = legal["kind"]
+    if kind == "distribute":
+        pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)
+        return {"kind": kind, "give": [[seat, card] for seat, card in pairs]}
+    if kind == "draw":
+        if legal["deck"]:
+            return {"kind": kind, "source": "deck"}
+        return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
+    return {"kind": kind, "card": legal["cards"][0]}
+
+
+# -- the fuzzers ---------------------------------------------------------------------------
+
+
+@dataclass
+class Fuzzed:
+    sent: Counter[str] = field(default_factory=Counter)  # frames by type
+    waiting: dict[tuple[int, int], tuple[str, float]] = field(default_factory=dict)
+    answered: int = 0
+    closes: Counter[str] = field(default_factory=Counter)  # by code
+    frames: int = 0
+    known: dict[str, list[Any]] = field(
+        default_factory=lambda: {"table": [], "token": [], "tournament": []}
+    )
+
+
+class Fuzzer:
+    def __init__(self, number: int, rng: random.Random, fuzzed: Fuzzed, kinds: str) -> None:
+        self.number = number
+        self.rng = rng
+        self.fuzzed = fuzzed
+        self.kinds = kinds
+        self.ws: ClientConnection | None = None
+        self.rid = 0
+        self.view: dict[str, Any] = {}  # the newest view it was sent
+        self.done = False  # closed by us, at the end
+        self.closed = False
+        self.key = Ed25519PrivateKey.generate() if number % 2 else None
+
+    def value(self, name: str) -> Any:
+        """A value for field `name`: often a plausible one, sometimes anything at all."""
+        rng = self.rng
+        if rng.random() < 0.3:
+            return rng.choice(
+                [
+                    None,
+                    True,
+                    -1,
+                    2**40,
+                    3.5,
+                    "",
+                    "x" * rng.randrange(1, 300),
+                    b"\x00" * rng.randrange(0, 70),
+                    [1, [2, [3]]],
+                    {"a": {"b": {}}},
+                ]
+            )
+        known = self.fuzzed.known
+        match name:
+            case "v":
+                return 1
+            case "name":
+                return rng.choice(["Lydia", "Raven", f"Fz{self.number}", "Vlad", "ann\u200b"])
+            case "table" | "tournament":
+                pool = known[name]
+                return rng.choice(pool) if pool and rng.random() < 0.8 else f"t{rng.randrange(50)}"
+            case "token":
+                pool = known["token"]
+                return rng.choice(pool) if pool else "z" * 20
+            case "seat" | "seats" | "bots" | "game" | "part" | "turn" | "rounds" | "offset":
+                return rng.randrange(0, 8)
+            case "on" | "duplicate":
+                return rng.random() < 0.5
+            case "key":
+                return os.urandom(32)
+            case "signature":
+                return os.urandom(64)
+            case "text":
+                return rng.choice(["hi", "good game", "\x1b[31mred", "x" * 300])
+            case "bot":
+                return rng.choice(["easy", "normal", "hard", "random", "nope"])
+            case "variants":
+                return rng.choice([{}, {"fate_discard": "top"}, {"round_cap": 3}, {"x": 1}])
+            case "clock":
+                return {"initial": rng.randrange(0, 100), "increment": rng.randrange(0, 10)}
+            case "move":
+                kind = rng.choice(["discard_fate", "distribute", "draw", "discard_hand", "fly"])
+                card = rng.randrange(0, 60)
+                return rng.choice(
+                    [
+                        {"kind": kind, "card": card},
+                        {"kind": "draw", "source": "deck"},
+                        {"kind": "distribute", "give": [[s, card + s] for s in range(4)]},
+                    ]
+                )
+        return rng.choice(["deck", 7, "pw", None])
+
+    def well_formed(self, t: str) -> dict[str, Any]:
+        """A request of type `t` as a client that read the document would send it, with
+        what this fuzzer has seen (tables, tokens, its own view, tournaments)."""
+        rng = self.rng
+        known = self.fuzzed.known
+        table = rng.choice(known["table"]) if known["table"] else "t1"
+        seat = rng.randrange(0, 5)
+        match t:
+            case "create":
+                seats = rng.randrange(3, 6)
+                fields = {"name": f"Fz{self.number}", "seats": seats}
+                fields["bots"] = rng.choice([0, seats - 1, seats])
+                fields["bot"] = rng.choice(["easy", "normal", "hard"])
+                return fields
+            case "join":
+                return {"table": table} | ({"seat": seat} if rng.random() < 0.5 else {})
+            case "resume":
+                return {"token": rng.choice(known["token"])} if known["token"] else {"table": table}
+            case "watch" | "record":
+                return {"table": table}
+            case "move":
+                legal = self.view.get("legal") if self.view else None
+                return {"move": move_for(legal) if legal else self.value("move")}
+            case "chat":
+                return {"text": rng.choice(["good evening", "hi all", "gg"])}
+            case "pause":
+                return {"on": rng.random() < 0.5}
+            case "review" | "play_on":
+                fields = {"table": table, "seat": rng.randrange(0, 4)}
+                return fields | ({"turn": rng.randrange(1, 9)} if t == "play_on" else {})
+            case "list" | "standings":
+                return {"offset": rng.choice([0, 0, 50])}
+            case "tournament_create":
+                fields = {"name": f"Night{self.number}", "rounds": 2, "seats": 4}
+                return fields | {"password": "night"}
+            case "tournament_join" | "tournament_start" | "tournament_drop" | "tournament_watch":
+                pool = known["tournament"]
+                return {"tournament": rng.choice(pool) if pool else "x1"}
+            case "hello":
+                return {"v": 1, "name": f"Fz{self.number}"}
+            case "prove":
+                return {"signature": os.urandom(64)}
+        return {}
+
+    def frame(self) -> tuple[bytes | str, str, int | None]:
+        """(the frame, its type, its rid if a server can read one)."""
+        rng = self.rng
+        if self.kinds == "array" or (self.kinds == "all" and rng.random() < 0.04):
+            return msgpack.packb([self.rid, "list"]), "(array)", None
+        if self.kinds == "all" and rng.random() < 0.02:
+            return rng.choice([b"\xc1", os.urandom(20), "text"]), "(junk)", None
+        t = "list" if self.kinds == "list" else rng.choice(TYPES)
+        message: dict[str, Any] = {"t": t}
+        if rng.random() < 0.5:
+            message.update(self.well_formed(t))
+        else:
+            for name in FIELDS[t]:
+                if rng.random() < 0.7:
+                    message[name] = self.value(name)
+            if rng.random() < 0.05:
+                message["colour"] = "mauve"  # an unknown field
+        self.rid += 1
+        message["rid"] = self.rid
+        return msgpack.packb(message), t, self.rid
+
+    async def hello(self, url: str) -> bool:
+        ws = await connect(url, max_size=MAX_FRAME, compression=None, open_timeout=60)
+        self.ws = ws
+        fields: dict[str, Any] = {"t": "hello", "v": 1, "name": f"Fz{self.number}", "rid": 0}
+        if self.key is not None:
+            fields["key"] = self.key.public_key().public_bytes_raw()
+        await ws.send(msgpack.packb(fields))
+        welcome = msgpack.unpackb(await asyncio.wait_for(ws.recv(), 60))
+        if welcome.get("t") != "welcome":
+            return False
+        if self.key is not None:
+            signature = self.key.sign(PROVE_CONTEXT + welcome["challenge"])
+            await ws.send(msgpack.packb({"t": "prove", "signature": signature, "rid": 0}))
+            await asyncio.wait_for(ws.recv(), 60)
+        return True
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        fuzzed = self.fuzzed
+        try:
+            async for data in self.ws:
+                frame = msgpack.unpackb(data) if isinstance(data, bytes) else {}
+                rid = frame.get("rid")
+                if isinstance(rid, int) and fuzzed.waiting.pop((self.number, rid), None):
+                    fuzzed.answered += 1
+                for name in ("table", "token"):
+                    value = frame.get(name)
+                    if isinstance(value, str) and value not in fuzzed.known[name]:
+                        fuzzed.known[name].append(value)
+                if frame.get("t") == "tournament" and frame["id"] not in fuzzed.known["tournament"]:
+                    fuzzed.known["tournament"].append(frame["id"])
+                if frame.get("t") == "state":
+                    self.view = frame["view"]
+        except ConnectionClosed:
+            pass
+        if not self.done:
+            fuzzed.closes[f"{self.ws.close_code} {self.ws.close_reason}".strip()] += 1
+        self.closed = True
+        # a closed connection's unanswered requests are not counted
+        for key in [k for k in fuzzed.waiting if k[0] == self.number]:
+            del fuzzed.waiting[key]
+
+    async def run(self, rate: float, until: float) -> asyncio.Task[None]:
+        """Send `rate` frames a second until `until`; the task reading the replies, which
+        goes on until the connection closes."""
+        assert self.ws is not None
+        reader = asyncio.create_task(self.read())
+        gap = 1 / rate
+        next_at = time.monotonic() + self.rng.uniform(0, gap)
+        while time.monotonic() < until and not self.closed:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            next_at += gap
+            data, t, rid = self.frame()
+            if rid is not None:
+                self.fuzzed.waiting[(self.number, rid)] = (t, time.monotonic())
+            try:
+                await self.ws.send(data)
+            except ConnectionClosed:
+                break
+            self.fuzzed.sent[t] += 1
+            self.fuzzed.frames += 1
+        return reader
+
+
+async def fuzz(args: argparse.Namespace) -> None:
+    """The fuzzers' process: connect and say hello, print "ready", wait for a line on stdin,
+    fuzz for `--seconds`, wait DRAIN for the last replies, print the figures."""
+    fuzzed = Fuzzed()
+    fuzzers = [
+        Fuzzer(i, random.Random(args.seed * 100_000 + i), fuzzed, args.kinds)
+        for i in range(args.connections)
+    ]
+    said = await asyncio.gather(*(f.hello(args.fuzz) for f in fuzzers), return_exceptions=True)
+    ready = [f for f, ok in zip(fuzzers, said, strict=True) if ok is True]
+    print(json.dumps({"ready": len(ready)}), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    started = time.monotonic()
+    readers = await asyncio.gather(*(f.run(args.rate, started + args.seconds) for f in ready))
+    sent_for = time.monotonic() - started
+    deadline = time.monotonic() + DRAIN
+    while fuzzed.waiting and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    # a request on a connection the server closed may not have been read: not counted
+    shut = {f.number for f in ready if f.closed}
+    unanswered = Counter(t for (n, _), (t, _) in fuzzed.waiting.items() if n not in shut)
+    # a few of them, to find in the server's log (`--log`): Fz<fuzzer>, its rid, when sent
+    examples = [
+        f"Fz{n} rid {rid} {t} at {at - started:.1f} s"
+        for (n, rid), (t, at) in sorted(fuzzed.waiting.items())
+        if n not in shut
+    ][:10]
+    for f in ready:
+        assert f.ws is not None
+        f.done = True
+        await f.ws.close()
+    await asyncio.gather(*readers, return_exceptions=True)
+    closes = dict(fuzzed.closes)
+    print(
+        json.dumps(
+            {
+                "frames": fuzzed.frames,
+                "sent_for": sent_for,
+                "answered": fuzzed.answered,
+                "unanswered": dict(unanswered),
+                "unanswered_examples": examples,
+                "closed_by_server": closes,
+                "sent": dict(fuzzed.sent),
+            }
+        ),
+        flush=True,
+    )
+
+
+# -- one server under fuzz -------------------------------------------------------------------
+
+
+async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, Any]:
+    label = "before" if tree else "now"
+    with (
+        open(f"{args.log}.{label}", "w+")
+        if args.log
+        else tempfile.NamedTemporaryFile("w+", prefix="gother-serve-", suffix=".log") as log,
+        tempfile.TemporaryDirectory(prefix="gother-db-") as folder,
+    ):
+        profile = f"{args.profile}.{label}" if args.profile else ""
+        proc, port = start_server(log, os.path.join(folder, "games.db"), tree, (), profile)
+        url = f"ws://{HOST}:{port}"
+        try:
+            ws = await connect(url, max_size=MAX_FRAME, compression=None)
+            observer = Observer(ws)
+            await observer.ask("hello", v=1, name="Observer")
+            await observer.new_table()
+            quiet_from = observer.moves
+            await asyncio.sleep(args.quiet)
+            quiet_moves = observer.moves - quiet_from
+            fuzzers = await asyncio.create_subprocess_exec(
+                "nice",
+                "-n",
+                "5",
+                sys.executable,
+                __file__,
+                *("--fuzz", url, "--connections", str(args.connections)),
+                *("--rate", str(args.rate), "--seconds", str(args.seconds)),
+                *("--kinds", args.kinds, "--seed", str(args.seed)),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+            assert fuzzers.stdout is not None and fuzzers.stdin is not None
+            ready = json.loads(await fuzzers.stdout.readline())
+            before_cpu, before_moves = cpu_seconds(proc.pid), observer.moves
+            fuzzers.stdin.write(b"go\n")
+            await fuzzers.stdin.drain()
+            fuzz_started = time.monotonic()
+            figures = json.loads(await fuzzers.stdout.readline())
+            cpu = cpu_seconds(proc.pid) - before_cpu
+            fuzz_moves = observer.moves - before_moves
+            stalled_for = time.monotonic() - observer.last_move
+            await fuzzers.wait()
+            ws_closed = observer.closed
+            await ws.close()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    elapsed = time.monotonic() - fuzz_started
+    return {
+        "fuzzers": ready["ready"],
+        "frames": figures["frames"],
+        "cpu_us_per_frame": round(cpu / max(1, figures["frames"]) * 1e6),
+        "server_cpu_s": round(cpu, 1),
+        "bot_moves_quiet": quiet_moves,
+        "quiet_s": args.quiet,
+        "bot_moves_fuzz": fuzz_moves,
+        "fuzz_s": round(elapsed, 1),  # the fuzz's frames and their drain
+        "bot_table_still_for_s": round(stalled_for, 1),
+        "observer_closed": ws_closed,
+        "answered": figures["answered"],
+        "unanswered": figures["unanswered"],
+        "unanswered_examples": figures["unanswered_examples"],
+        "closed_by_server": figures["closed_by_server"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--connections", type=int, default=400)
+    parser.add_argument("--rate", type=float, default=5.0, help="frames a second a fuzzer")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--quiet", type=float, default=8.0, help="seconds of bot moves first")
+    parser.add_argument("--kinds", choices=("all", "list", "array"), default="all")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log", metavar="FILE", help="keep each server's log as FILE.now…")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile each server to FILE.now…")
+    parser.add_argument("--before", metavar="DIR", help="also a server from this source tree")
+    parser.add_argument("--fuzz", metavar="URL", help=argparse.SUPPRESS)  # the fuzzers' process
+    args = parser.parse_args()
+    if args.fuzz:
+        asyncio.run(fuzz(args))
+        return
+    runs = [("before", args.before)] if args.before else []
+    for label, tree in [*runs, ("now", None)]:
+        print(label, json.dumps(asyncio.run(one_server(args, tree))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
