@@ -290,6 +290,7 @@ class Lobby:
             self.store.archive_table(table.id, abandoned=in_progress)
         del self.tables[table.id]
         self.creators.pop(table.id, None)
+        table.retired = True  # a bot still thinking there moves nowhere
         log.info("table %s retired: %s", table.id, reason)
 
     def _build(self, record: TableRecord) -> Table:

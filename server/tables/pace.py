@@ -38,7 +38,10 @@ class Due:
 
 
 def due(table: Table) -> Due | None:
-    """What must happen next at this table, or None if it waits on a person."""
+    """What must happen next at this table, or None if it waits on a person (or is retired:
+    its game is archived, nothing happens there any more)."""
+    if table.retired:
+        return None
     next_due = _due(table)
     carries = None if table.stopped is not None else _vote_carries(table)
     if carries is not None and (next_due is None or carries <= next_due.at):

@@ -120,7 +120,7 @@ class Pacer:
         task.add_done_callback(self.thinking.discard)
 
     async def _think(self, table: Table, kind: BotKind, seat: int, seq: int, cover: bool) -> None:
-        if table.seq != seq or table.game is None:
+        if table.seq != seq or table.game is None or table.retired:
             return  # the table changed before the bot began: its new state was armed anew
         seen = view(table.game, seat, log_size=0)  # no bot reads the log
         try:
@@ -135,8 +135,8 @@ class Pacer:
                 "table %s: %s bot failed at seat %d; a random move", table.id, word(kind), seat
             )
             move = make_bot("random", table.deck, random.Random(seq)).choose(seen)
-        if table.seq != seq:
-            return  # or while it thought
+        if table.seq != seq or table.retired:
+            return  # or while it thought (or the table was archived: its game is over)
         if cover:
             self._cover(table, seat)
         try:

@@ -151,6 +151,7 @@ class Table:
     deal_seed: int | None = None  # the next deal's seed when given (duplicate deals)
     deal_start: Start | None = None  # the next game's position instead of a deal (play on)
     outcome: Outcome | None = None  # how the current game ended, once it is over
+    retired: bool = False  # out of the live tables (archived or gone): nothing more happens here
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
