@@ -9,7 +9,7 @@ for spectators), watches it, and counts its moves; when its game ends it makes a
 Then `--connections` fuzzers, from a process of their own (they stand for other machines),
 each say hello (one in two with a key, proved) and send `--rate` frames a second for
 `--seconds`: maps of every request type with fields drawn at random, now valid, now not
-(tables, seats, cards and tokens that exist among them), and some frames that are no map at
+(tables and tournaments that exist, its own seats' tokens), and some frames that are no map at
 all (`--kinds list`: only `list` requests; `--kinds array`: only msgpack arrays). Every
 frame a reader can read carries a `rid`. Printed, for each server:
 - the server's CPU (user + system, /proc) a frame over the fuzz, with the frames sent;
@@ -237,9 +237,7 @@ class Fuzzed:
     answered: int = 0
     closes: Counter[str] = field(default_factory=Counter)  # by code
     frames: int = 0
-    known: dict[str, list[Any]] = field(
-        default_factory=lambda: {"table": [], "token": [], "tournament": []}
-    )
+    known: dict[str, list[Any]] = field(default_factory=lambda: {"table": [], "tournament": []})
 
 
 class Fuzzer:
@@ -251,6 +249,7 @@ class Fuzzer:
         self.ws: ClientConnection | None = None
         self.rid = 0
         self.view: dict[str, Any] = {}  # the newest view it was sent
+        self.tokens: list[str] = []  # of the seats it was given
         self.done = False  # closed by us, at the end
         self.closed = False
         self.key = Ed25519PrivateKey.generate() if number % 2 else None
@@ -283,8 +282,7 @@ class Fuzzer:
                 pool = known[name]
                 return rng.choice(pool) if pool and rng.random() < 0.8 else f"t{rng.randrange(50)}"
             case "token":
-                pool = known["token"]
-                return rng.choice(pool) if pool else "z" * 20
+                return rng.choice(self.tokens) if self.tokens else "z" * 20
             case "seat" | "seats" | "bots" | "game" | "part" | "turn" | "rounds" | "offset":
                 return rng.randrange(0, 8)
             case "on" | "duplicate":
@@ -329,8 +327,8 @@ class Fuzzer:
                 return fields
             case "join":
                 return {"table": table} | ({"seat": seat} if rng.random() < 0.5 else {})
-            case "resume":
-                return {"token": rng.choice(known["token"])} if known["token"] else {"table": table}
+            case "resume":  # its own tokens only: nobody else's reach it
+                return {"token": rng.choice(self.tokens)} if self.tokens else {"table": table}
             case "watch" | "record":
                 return {"table": table}
             case "move":
@@ -403,10 +401,11 @@ class Fuzzer:
                 rid = frame.get("rid")
                 if isinstance(rid, int) and fuzzed.waiting.pop((self.number, rid), None):
                     fuzzed.answered += 1
-                for name in ("table", "token"):
-                    value = frame.get(name)
-                    if isinstance(value, str) and value not in fuzzed.known[name]:
-                        fuzzed.known[name].append(value)
+                table = frame.get("table")
+                if isinstance(table, str) and table not in fuzzed.known["table"]:
+                    fuzzed.known["table"].append(table)
+                if isinstance(frame.get("token"), str):
+                    self.tokens.append(frame["token"])
                 if frame.get("t") == "tournament" and frame["id"] not in fuzzed.known["tournament"]:
                     fuzzed.known["tournament"].append(frame["id"])
                 if frame.get("t") == "state":
