@@ -72,6 +72,8 @@ class PlayOns:
         try:
             try:
                 dealt = await answer
+            except Busy as exc:  # overtaken by the tables' searches until too late
+                raise ProtocolError("busy", f"the searches are too far behind ({exc})") from None
             except SearchFailed as exc:
                 raise ProtocolError("search_failed", f"that failed ({exc}): ask again") from None
             if isinstance(dealt, str):

@@ -82,6 +82,8 @@ class Reviews:
                 start = len(moments)
                 more = await self._submit(ReviewPart(played, seat, start, start + PART))
                 moments.extend(more[1])
+        except Busy as exc:  # a part overtaken by the tables' searches until too late
+            raise ProtocolError("busy", f"the searches are too far behind ({exc})") from None
         except SearchFailed as exc:
             raise ProtocolError("search_failed", f"the review failed ({exc}): ask again") from None
         review = server_messages.Review(
