@@ -242,6 +242,9 @@ class GotherServer:
         try:
             async for frame in ws:
                 self.dispatch(conn, frame)
+                # then the others' turn: frames that piled up while the server was behind
+                # are read one a turn, not all at once while every table's timer waits
+                await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
