@@ -12,6 +12,7 @@ clients like any other (server/serve.py starts them beside it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import math
@@ -669,8 +670,9 @@ class GotherServer:
             table = self.lobby.play_on(
                 source, request.turn, start, seed, bot_kind, conn, conn.address_key
             )
-            self._sit(conn, table, seat, request.rid)
-            table.start()  # bots take the other seats; the game begins at its start
+            self._sit(conn, table, seat, request.rid)  # its `joined` answers the request
+            with contextlib.suppress(StoreFailed):  # answered: the table says it stopped
+                table.start()  # bots take the other seats; the game begins at its start
             self.after_change(table)
 
         self.play_ons.ask(

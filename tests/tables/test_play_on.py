@@ -16,6 +16,7 @@ from gother_tui.core.record import parse_record
 from server.edge.app import GotherServer
 from server.game import REFEREE
 from server.tables.export import game_record
+from server.tables.store import StoreError
 from tests.bots.test_searches import frozen, the_worker, until
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
 from tests.tables.test_seat_replay import UNBOUNDED, played, record_parts
@@ -194,3 +195,26 @@ async def test_a_played_on_table_whose_start_cannot_be_read_is_quarantined(serve
         assert "start's hands is not a list of piles" in again.lobby.broken[new].problem
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monkeypatch):
+    """The asker is seated (`joined` answers its request) and then the deal's write fails:
+    the table stops and says so, and the request has no second answer (an `error` with the
+    same rid came after the `joined`)."""
+    table, player = await played(url, 3, 2, {})
+
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        raise StoreError("database or disk is full")
+
+    monkeypatch.setattr(server.store, "start_game", full_disk)
+    rid = await player.send("play_on", table=table, seat=0, turn=2)
+    joined = await player.next(lambda m: m.get("rid") == rid)
+    assert joined["t"] == "joined", joined
+    stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
+    while "stopped" not in stopped["table"]:
+        stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
+    assert stopped["phase"] == "lobby"
+    await player.request("list")  # every frame sent before this answer is in
+    assert [m["t"] for m in player.received if m.get("rid") == rid] == ["joined"]
+    await close_all(player)
