@@ -152,6 +152,8 @@ class Table:
     deal_start: Start | None = None  # the next game's position instead of a deal (play on)
     outcome: Outcome | None = None  # how the current game ended, once it is over
     retired: bool = False  # out of the live tables (archived or gone): nothing more happens here
+    # the listing's row and what it was made from (seq, spectators): made once per change
+    _row: tuple[tuple[int, int], server_messages.TableRow] | None = field(default=None, repr=False)
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -198,7 +200,14 @@ class Table:
     # -- the lobby -----------------------------------------------------------------------
 
     def summary(self) -> server_messages.TableRow:
-        """One row of the `tables` listing."""
+        """One row of the `tables` listing: made again only once the table has changed
+        (every change everyone sees adds to `seq`) or its spectators have."""
+        made_of = (self.seq, len(self.spectators))
+        if self._row is None or self._row[0] != made_of:
+            self._row = made_of, self._summary()
+        return self._row[1]
+
+    def _summary(self) -> server_messages.TableRow:
         taken = sum(s is not None for s in self.seats)
         return server_messages.TableRow(
             id=self.id,
