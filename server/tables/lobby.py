@@ -38,6 +38,7 @@ from server.game import (
 from server.tables.passwords import hash_password
 from server.tables.store import BrokenRecord, Store, StoreError, TableRecord
 from server.tables.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
+from server.tokens import hash_secret
 
 log = logging.getLogger("gother.server")
 
@@ -74,11 +75,11 @@ class Lobby:
         Only the page's rows are made (each kept by its table until it changes): a `list`
         costs its page. The whole listing, made again after any table's change, cost every
         `list` 200 rows while tables of bots played."""
-        tables = itertools.chain(self.tables.values(), self.broken.values())
-        page = [
-            t.summary() if isinstance(t, Table) else _broken_row(t)
-            for t in itertools.islice(tables, offset, offset + LIST_PAGE)
-        ]
+        rows: Iterator[Callable[[], server_messages.TableRow]] = itertools.chain(
+            (table.summary for table in self.tables.values()),
+            (functools.partial(_broken_row, broken) for broken in self.broken.values()),
+        )
+        page = [row() for row in itertools.islice(rows, offset, offset + LIST_PAGE)]
         return page, len(self.tables) + len(self.broken)
 
     def find(self, table_id: str) -> Table:
@@ -341,8 +342,9 @@ class Lobby:
         return [(table, seat) for table, seat in held if seat is not None]
 
     def find_seat(self, token: str) -> tuple[Table, int]:
+        digest = hash_secret(token)  # once, not once a seat of every table
         for table in self.tables.values():
-            seat = table.seat_for_token(token)
+            seat = table.seat_for_token(digest)
             if seat is not None:
                 return table, seat
         raise ProtocolError("bad_token", "that token holds no seat here")

@@ -38,7 +38,7 @@ from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
 from server.tables.players import player_id
 from server.tables.store import ChatLine, SeatRecord, Store, StoreError
-from server.tokens import hash_secret, matches, new_token
+from server.tokens import hash_secret, new_token, same
 
 log = logging.getLogger("gother.server")
 
@@ -354,9 +354,11 @@ class Table:
         holder.token_hash = record.token_hash
         return token
 
-    def seat_for_token(self, token: str) -> int | None:
+    def seat_for_token(self, digest: str) -> int | None:
+        """The seat whose token has this digest (`tokens.hash_secret`: hashed once by the
+        asker, not once a seat)."""
         return next(
-            (i for i, s in enumerate(self.seats) if s is not None and matches(token, s.token_hash)),
+            (i for i, s in enumerate(self.seats) if s is not None and same(digest, s.token_hash)),
             None,
         )
 
