@@ -24,7 +24,6 @@ from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX
 from protocol.view import ClockRule
 from server.bots.registry import BotKind, kind_of
 from server.game import (
-    Deck,
     DeckError,
     Game,
     MoveError,
@@ -298,7 +297,7 @@ class Lobby:
             id=record.id,
             name=record.name,
             seat_count=record.seats,
-            deck=_parsed_deck(record.deck_toml, record.deck_name),
+            deck=parse_deck(record.deck_toml, record.deck_name),
             deck_name=record.deck_name,
             variants=record.variants,
             settings=self.settings,
@@ -327,7 +326,7 @@ class Lobby:
             raise ProtocolError("bad_deck", f"no deck named {name!r} on this server")
         try:
             text = path.read_text(encoding="utf-8")
-            _parsed_deck(text, path.name).check_seats(seats, path.name)
+            parse_deck(text, path.name).check_seats(seats, path.name)
         except (OSError, UnicodeDecodeError) as exc:
             raise ProtocolError("bad_deck", f"{path.name} cannot be read ({exc})") from None
         except DeckError as exc:
@@ -348,12 +347,6 @@ class Lobby:
             if seat is not None:
                 return table, seat
         raise ProtocolError("bad_token", "that token holds no seat here")
-
-
-@functools.lru_cache(maxsize=32)
-def _parsed_deck(text: str, name: str) -> Deck:
-    """Decks are immutable and most tables share one: parse each text once (TOML is slow)."""
-    return parse_deck(text, name)
 
 
 def _broken_row(broken: BrokenRecord) -> server_messages.TableRow:
