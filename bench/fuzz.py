@@ -1,24 +1,24 @@
 """The server under protocol fuzz (issue 31 §3, §7), printed as figures, never asserted.
 
     nice -n 10 .venv/bin/python bench/fuzz.py [--connections 400] [--rate 5] [--seconds 30]
-        [--kinds all|list|array] [--seed 1] [--before DIR]
+        [--processes 2] [--kinds all|list|array] [--seed 1] [--before DIR]
 
 Starts `gother serve` as a subprocess (its database on a file, bots at their usual
-`--bot-delay`), and an observer that creates a table of four bots (it starts at once, a show
-for spectators), watches it, and counts its moves; when its game ends it makes another.
-Then `--connections` fuzzers, from a process of their own (they stand for other machines),
-each say hello (one in two with a key, proved) and send `--rate` frames a second for
-`--seconds`: maps of every request type with fields drawn at random, now valid, now not
-(tables and tournaments that exist, its own seats' tokens), and some frames that are no map at
-all (`--kinds list`: only `list` requests; `--kinds array`: only msgpack arrays). Every
-frame a reader can read carries a `rid`. Printed, for each server:
-- the server's CPU (user + system, /proc) a frame over the fuzz, with the frames sent;
-- the bot table's moves during the fuzz, beside its moves in as long a quiet time before;
-- the rids sent on open connections that got no reply, by request type (docs/protocol.md:
-  every request is answered), `drain` seconds after the last frame;
-- connections closed by the server, by close code (4008: closed for flooding; every
-  fuzzer sends at a rate under the server's limits, so any 4008 is an honest client
-  closed).
+`--bot-delay`), and an observer that watches a table of four bots and counts its moves (the
+next table when a game ends: made before the fuzz, which may fill the server's tables).
+Then `--connections` fuzzers, in `--processes` processes of their own (they stand for other
+machines), each say hello (one in two with a key, proved) and send `--rate` frames a second
+for `--seconds`: one frame in two a request as the document describes it (the tables and
+tournaments that exist, its own seats' tokens and decisions), the other one of the same
+type with fields drawn at random, valid or not, and a few that are no map at all
+(`--kinds list`: only `list` requests; `--kinds array`: only msgpack arrays). Every frame a
+server can read carries a `rid`. Printed, for each server:
+- the server's CPU (user + system, from /proc) while the frames were sent, a frame;
+- the bot table's moves meanwhile, beside its moves in `--quiet` seconds before the fuzz;
+- the rids sent on open connections that got no reply DRAIN seconds after the last frame,
+  by request type (docs/protocol.md: every request is answered);
+- connections the server closed, by close code and reason (4008 "flood": every fuzzer
+  sends under the server's rate limits, so any is a client closed for nothing).
 `--before DIR` runs a server from the source tree DIR first (e.g. `git archive main`
 unpacked), for before/after figures in one run; the fuzzers are this tree's either way.
 """
@@ -164,8 +164,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Observer:
-    """Creates a table of four bots, watches it and counts its moves (a new table when its
-    game ends)."""
+    """Watches a table of four bots and counts its moves, the next table when a game ends.
+    Its tables are made before the fuzz, whose own may fill the server: four seats, three
+    bots; the observer sits down (the game starts), leaves (a bot takes the seat) and
+    watches."""
 
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
@@ -174,6 +176,7 @@ class Observer:
         self.last_seq = 0
         self.last_move = time.monotonic()
         self.closed: int | None = None
+        self.kept: list[str] = []  # tables made, not played yet
         self._rid = 0
         self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._reader = asyncio.create_task(self._read())
@@ -189,11 +192,18 @@ class Observer:
                 return answer
             await asyncio.sleep(0.5)
 
+    async def keep(self, tables: int) -> None:
+        for _ in range(tables):
+            self.kept.append((await self.ask("create", name="Show", seats=4, bots=3))["table"])
+
     async def new_table(self) -> None:
-        created = await self.ask("create", name="Bot Show", seats=4, bots=4)
-        self.table = created["table"]
-        self.last_seq = 0
-        await self.ask("watch", table=self.table)
+        if not self.kept:
+            return  # none left: the run is longer than its tables' games
+        table = self.kept.pop()
+        await self.ask("join", table=table)
+        await self.ask("leave")
+        self.table, self.last_seq = table, 0
+        await self.ask("watch", table=table)
 
     async def _read(self) -> None:
         try:
@@ -445,9 +455,9 @@ async def fuzz(args: argparse.Namespace) -> None:
     """The fuzzers' process: connect and say hello, print "ready", wait for a line on stdin,
     fuzz for `--seconds`, wait DRAIN for the last replies, print the figures."""
     fuzzed = Fuzzed()
+    numbers = range(args.first, args.first + args.connections)
     fuzzers = [
-        Fuzzer(i, random.Random(args.seed * 100_000 + i), fuzzed, args.kinds)
-        for i in range(args.connections)
+        Fuzzer(i, random.Random(args.seed * 100_000 + i), fuzzed, args.kinds) for i in numbers
     ]
     said = await asyncio.gather(*(f.hello(args.fuzz) for f in fuzzers), return_exceptions=True)
     ready = [f for f, ok in zip(fuzzers, said, strict=True) if ok is True]
@@ -455,7 +465,7 @@ async def fuzz(args: argparse.Namespace) -> None:
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     started = time.monotonic()
     readers = await asyncio.gather(*(f.run(args.rate, started + args.seconds) for f in ready))
-    sent_for = time.monotonic() - started
+    print(json.dumps({"frames": fuzzed.frames}), flush=True)
     deadline = time.monotonic() + DRAIN
     while fuzzed.waiting and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
@@ -477,8 +487,6 @@ async def fuzz(args: argparse.Namespace) -> None:
     print(
         json.dumps(
             {
-                "frames": fuzzed.frames,
-                "sent_for": sent_for,
                 "answered": fuzzed.answered,
                 "unanswered": dict(unanswered),
                 "unanswered_examples": examples,
@@ -508,33 +516,39 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
             ws = await connect(url, max_size=MAX_FRAME, compression=None)
             observer = Observer(ws)
             await observer.ask("hello", v=1, name="Observer")
+            await observer.keep(5)
             await observer.new_table()
             quiet_from = observer.moves
             await asyncio.sleep(args.quiet)
             quiet_moves = observer.moves - quiet_from
-            fuzzers = await asyncio.create_subprocess_exec(
-                "nice",
-                "-n",
-                "5",
-                sys.executable,
-                __file__,
-                *("--fuzz", url, "--connections", str(args.connections)),
-                *("--rate", str(args.rate), "--seconds", str(args.seconds)),
-                *("--kinds", args.kinds, "--seed", str(args.seed)),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-            )
-            assert fuzzers.stdout is not None and fuzzers.stdin is not None
-            ready = json.loads(await fuzzers.stdout.readline())
+            share = -(-args.connections // args.processes)
+            fuzzers = [
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    __file__,
+                    *("--fuzz", url, "--first", str(first), "--connections", str(share)),
+                    *("--rate", str(args.rate), "--seconds", str(args.seconds)),
+                    *("--kinds", args.kinds, "--seed", str(args.seed)),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                )
+                for first in range(0, args.connections, share)
+            ]
+            ready = [json.loads(await said(f)) for f in fuzzers]
             before_cpu, before_moves = cpu_seconds(proc.pid), observer.moves
-            fuzzers.stdin.write(b"go\n")
-            await fuzzers.stdin.drain()
+            for f in fuzzers:
+                assert f.stdin is not None
+                f.stdin.write(b"go\n")
+                await f.stdin.drain()
             fuzz_started = time.monotonic()
-            figures = json.loads(await fuzzers.stdout.readline())
+            sent = [json.loads(await said(f)) for f in fuzzers]  # the last frame is sent
             cpu = cpu_seconds(proc.pid) - before_cpu
             fuzz_moves = observer.moves - before_moves
+            sent_for = time.monotonic() - fuzz_started
+            parts = [json.loads(await said(f)) for f in fuzzers]  # after the drain
             stalled_for = time.monotonic() - observer.last_move
-            await fuzzers.wait()
+            for f in fuzzers:
+                await f.wait()
             ws_closed = observer.closed
             await ws.close()
         finally:
@@ -544,23 +558,31 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-    elapsed = time.monotonic() - fuzz_started
+    frames = sum(part["frames"] for part in sent)
     return {
-        "fuzzers": ready["ready"],
-        "frames": figures["frames"],
-        "cpu_us_per_frame": round(cpu / max(1, figures["frames"]) * 1e6),
+        "fuzzers": sum(r["ready"] for r in ready),
+        "frames": frames,
+        "cpu_us_per_frame": round(cpu / max(1, frames) * 1e6),  # while they were sent
         "server_cpu_s": round(cpu, 1),
+        "sent_for_s": round(sent_for, 1),
         "bot_moves_quiet": quiet_moves,
         "quiet_s": args.quiet,
         "bot_moves_fuzz": fuzz_moves,
-        "fuzz_s": round(elapsed, 1),  # the fuzz's frames and their drain
         "bot_table_still_for_s": round(stalled_for, 1),
         "observer_closed": ws_closed,
-        "answered": figures["answered"],
-        "unanswered": figures["unanswered"],
-        "unanswered_examples": figures["unanswered_examples"],
-        "closed_by_server": figures["closed_by_server"],
+        "answered": sum(part["answered"] for part in parts),
+        "unanswered": dict(sum((Counter(part["unanswered"]) for part in parts), Counter())),
+        "unanswered_examples": [e for part in parts for e in part["unanswered_examples"]][:10],
+        "closed_by_server": dict(
+            sum((Counter(part["closed_by_server"]) for part in parts), Counter())
+        ),
     }
+
+
+async def said(process: asyncio.subprocess.Process) -> bytes:
+    """The next line a fuzzers' process prints."""
+    assert process.stdout is not None
+    return await process.stdout.readline()
 
 
 def main() -> None:
@@ -574,7 +596,9 @@ def main() -> None:
     parser.add_argument("--log", metavar="FILE", help="keep each server's log as FILE.now…")
     parser.add_argument("--profile", metavar="FILE", help="cProfile each server to FILE.now…")
     parser.add_argument("--before", metavar="DIR", help="also a server from this source tree")
+    parser.add_argument("--processes", type=int, default=2, help="the fuzzers' processes")
     parser.add_argument("--fuzz", metavar="URL", help=argparse.SUPPRESS)  # the fuzzers' process
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)  # its numbers
     args = parser.parse_args()
     if args.fuzz:
         asyncio.run(fuzz(args))
