@@ -104,7 +104,13 @@ class GotherServer:
             cover_kind=kind_of(config.cover),
         )
         self.searches = Searches(config.search_workers, config.search_queue, config.search_wait)
-        self.pacer = Pacer(self.after_change, self.searches, ended=self.end_game)
+        self.counters = Counters()
+        self.pacer = Pacer(
+            self.after_change,
+            self.searches,
+            ended=self.end_game,
+            played=partial(self.counters.count, "moves"),  # bots' moves count as players'
+        )
         self.hints = Hints(self.searches)
         self.lobby = Lobby(
             self.store,
@@ -130,7 +136,6 @@ class GotherServer:
         # connections that have not said hello yet, overall and by address
         self.before_hello = Caps(config.max_pending, address=config.pending_per_address)
         self.by_address: Counter[str] = Counter()
-        self.counters = Counters()
         self.server: Server | None = None
         self.chores: list[asyncio.Task[None]] = []
         self.server_guesses = Attempts(config.guessing)  # of the server's own password

@@ -63,7 +63,7 @@ class Figures:
     paused: int
     stopped: int
     broken: int
-    moves: int  # since the server started, as the three below
+    moves: int  # made at every table since the server started, by players and bots alike
     errors: int
     dropped: int  # slow readers
 

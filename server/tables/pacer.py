@@ -35,8 +35,10 @@ class Pacer:
         moved: Callable[[Table], None],
         searches: Searches,
         ended: Callable[[Table], None],
+        played: Callable[[], None] = lambda: None,
     ) -> None:
         self.moved = moved  # after a change made here: tell everyone and arm again
+        self.played = played  # a bot made a move (the host's count of every move made)
         self.searches = searches  # where the bots that think long think
         self.ended = ended  # every voter wants the game ended: archive the table
         self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
@@ -141,6 +143,7 @@ class Pacer:
             self._cover(table, seat)
         try:
             table.apply(seat, move)
+            self.played()
         except StoreFailed:
             pass  # the table stopped and says why; the retry it now arms starts it again
         except MoveError:  # a bot bug must not stall the table: log it, play any legal move
@@ -148,6 +151,7 @@ class Pacer:
             fallback = make_bot("random", table.deck, random.Random(seq)).choose(seen)
             with contextlib.suppress(StoreFailed):
                 table.apply(seat, fallback)
+                self.played()
         self.moved(table)
 
     async def _searched(self, table: Table, kind: BotKind, seen: View, seq: int) -> Move:

@@ -8,6 +8,7 @@ import json
 import logging
 from dataclasses import asdict
 
+import msgpack
 import pytest
 
 from server.edge.health import figures, stats_line
@@ -39,6 +40,21 @@ async def test_healthz_answers_with_the_servers_figures(server, url):
     assert answer["status"] == "ok" and answer["connections"] == 1 and answer["tables"] == 1
     assert answer["games"] in (0, 1) and answer["broken"] == 0 and answer["uptime"] >= 0
     assert set(answer) == set(asdict(figures(server)))
+    await host.close()
+
+
+async def test_healthz_moves_count_the_bots_moves_too(server, url):
+    """`moves` counts every move made at any table: here a table of bots made them all (it
+    counted players' moves only, so a server of bots' tables said 0)."""
+    host = await Client.connect(url, "Host")
+    created = await host.request("create", name="Bots", seats=3, bots=3, variants={"round_cap": 1})
+    await host.request("watch", table=created["table"])
+    await host.state(lambda v: v["phase"] == "over")
+    record = await host.request("record", table=created["table"])
+    assert record["parts"] == 1, record
+    made = len(msgpack.unpackb(record["data"])["moves"])
+    _, _, body = await get(server.port, "/healthz")
+    assert json.loads(body)["moves"] == made > 0
     await host.close()
 
 
