@@ -51,10 +51,12 @@ from websockets.exceptions import ConnectionClosed
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 SERVE = "import sys; from gother_tui.cli import main; sys.exit(main())"
-# the same, its CPU profiled into the file named by $GOTHER_PROFILE (`--profile`)
+# the same, its CPU (not wall time: the machine is shared) profiled into the file named by
+# $GOTHER_PROFILE (`--profile`)
 PROFILED = (
-    "import cProfile, os, sys; from gother_tui.cli import main;"
-    " cProfile.run('main()', os.environ['GOTHER_PROFILE'])"
+    "import cProfile, os, time; from gother_tui.cli import main;"
+    " p = cProfile.Profile(time.process_time); p.runcall(main);"
+    " p.dump_stats(os.environ['GOTHER_PROFILE'])"
 )
 MAX_FRAME = 65_536
 PROVE_CONTEXT = b"gother prove v1\n"  # docs/protocol.md, prove
@@ -151,6 +153,17 @@ def start_server(
         time.sleep(0.05)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+async def healthz(port: int) -> dict[str, Any]:
+    """The server's figures (`GET /healthz`)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = int(re.search(rb"Content-Length: (\d+)", head).group(1))  # type: ignore[union-attr]
+    body = await reader.readexactly(length)
+    writer.close()
+    return json.loads(body)  # type: ignore[no-any-return]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -536,6 +549,7 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
             ]
             ready = [json.loads(await said(f)) for f in fuzzers]
             before_cpu, before_moves = cpu_seconds(proc.pid), observer.moves
+            before = await healthz(port)
             for f in fuzzers:
                 assert f.stdin is not None
                 f.stdin.write(b"go\n")
@@ -544,6 +558,7 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
             sent = [json.loads(await said(f)) for f in fuzzers]  # the last frame is sent
             cpu = cpu_seconds(proc.pid) - before_cpu
             fuzz_moves = observer.moves - before_moves
+            after = await healthz(port)
             sent_for = time.monotonic() - fuzz_started
             parts = [json.loads(await said(f)) for f in fuzzers]  # after the drain
             stalled_for = time.monotonic() - observer.last_move
@@ -569,6 +584,10 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
         "quiet_s": args.quiet,
         "bot_moves_fuzz": fuzz_moves,
         "bot_table_still_for_s": round(stalled_for, 1),
+        # every move at every table meanwhile (a server before issue 31 counts players' only)
+        "moves_everywhere": after["moves"] - before["moves"],
+        "tables_after": after["tables"],
+        "games_in_play_after": after["games"],
         "observer_closed": ws_closed,
         "answered": sum(part["answered"] for part in parts),
         "unanswered": dict(sum((Counter(part["unanswered"]) for part in parts), Counter())),
