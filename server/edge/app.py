@@ -437,6 +437,10 @@ class GotherServer:
                 lambda: hmac.compare_digest(given.encode(), right.encode()),
                 "wrong password" if given else "this server needs a password",
             )
+        # A name another identity owns is refused now, not at a first join: a key's identity
+        # is its hash, known before the proof (naming the owner's public key gets one past
+        # here, but never proved, it sits under the name nowhere)
+        self.names.check(request.name, None if request.key is None else identity_of(request.key))
         conn.name = request.name
         conn.key = request.key
         conn.challenge = None if conn.key is None else new_challenge()
@@ -492,8 +496,12 @@ class GotherServer:
         self._check_seat_quota(conn)
         self._sit(conn, table, request.seat, request.rid)
 
-    def _sit(self, conn: Connection, table: Table, seat: int | None, rid: int | None) -> None:
-        """Seat `conn` at `table` (every check passed) and tell it, and everyone there."""
+    def _sit(
+        self, conn: Connection, table: Table, seat: int | None, rid: int | None, deal: bool = False
+    ) -> None:
+        """Seat `conn` at `table` (every check passed) and tell it, and everyone there; with
+        `deal`, bots take the other seats and the game begins first (a table played on: its
+        first `state` is the position, not an empty lobby)."""
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
@@ -517,6 +525,9 @@ class GotherServer:
         )
         replay_chat(table, conn)
         tell_story(table, conn, seat)
+        if deal:
+            with contextlib.suppress(StoreFailed):  # answered: the table says it stopped
+                table.start()
         self.after_change(table)
         self.lobby.start_if_full(table)
 
@@ -682,10 +693,7 @@ class GotherServer:
             table = self.lobby.play_on(
                 source, request.turn, start, seed, bot_kind, conn, conn.address_key
             )
-            self._sit(conn, table, seat, request.rid)  # its `joined` answers the request
-            with contextlib.suppress(StoreFailed):  # answered: the table says it stopped
-                table.start()  # bots take the other seats; the game begins at its start
-            self.after_change(table)
+            self._sit(conn, table, seat, request.rid, deal=True)  # `joined` answers it
 
         self.play_ons.ask(
             table_id, game_no, request.seat, request.turn, conn, request.rid, seat_there

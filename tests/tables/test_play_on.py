@@ -218,3 +218,16 @@ async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monk
     await player.request("list")  # every frame sent before this answer is in
     assert [m["t"] for m in player.received if m.get("rid") == rid] == ["joined"]
     await close_all(player)
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_a_played_on_table_s_first_state_is_its_position(server, url):
+    """After `joined`, the new table's first `state` is the game begun at the turn asked
+    (an empty lobby's came first, seats and all, as if nobody were dealt in yet)."""
+    table, player = await played(url, 3, 2, {})
+    joined = await player.request("play_on", table=table, seat=0, turn=2)
+    assert joined["t"] == "joined", joined
+    first = await player.next(lambda m: m["t"] == "state")
+    assert first["view"]["table"]["id"] == joined["table"]
+    assert first["view"]["phase"] != "lobby", first["view"]["phase"]
+    await close_all(player)
