@@ -13,8 +13,10 @@ tournaments that exist, its own seats' tokens and decisions), the other one of t
 type with fields drawn at random, valid or not, and a few that are no map at all
 (`--kinds list`: only `list` requests; `--kinds array`: only msgpack arrays). Every frame a
 server can read carries a `rid`. Printed, for each server:
-- the server's CPU (user + system, from /proc) while the frames were sent, a frame;
-- the bot table's moves meanwhile, beside its moves in `--quiet` seconds before the fuzz;
+- the server's CPU (user + system, from /proc) from the first frame until the last reply,
+  a frame;
+- the bot table's moves meanwhile, beside its moves in `--quiet` seconds before the fuzz,
+  and the moves made at every table (/healthz);
 - the rids sent on open connections that got no reply DRAIN seconds after the last frame,
   by request type (docs/protocol.md: every request is answered);
 - connections the server closed, by close code and reason (4008 "flood": every fuzzer
@@ -536,9 +538,8 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
             quiet_moves = observer.moves - quiet_from
             share = -(-args.connections // args.processes)
             fuzzers = [
-                await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    __file__,
+                await asyncio.create_subprocess_exec(  # niced: they stand for other machines
+                    *("nice", "-n", "19", sys.executable, __file__),
                     *("--fuzz", url, "--first", str(first), "--connections", str(share)),
                     *("--rate", str(args.rate), "--seconds", str(args.seconds)),
                     *("--kinds", args.kinds, "--seed", str(args.seed)),
@@ -556,11 +557,12 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
                 await f.stdin.drain()
             fuzz_started = time.monotonic()
             sent = [json.loads(await said(f)) for f in fuzzers]  # the last frame is sent
+            sent_for = time.monotonic() - fuzz_started
+            parts = [json.loads(await said(f)) for f in fuzzers]  # answered, or DRAIN over
             cpu = cpu_seconds(proc.pid) - before_cpu
             fuzz_moves = observer.moves - before_moves
             after = await healthz(port)
-            sent_for = time.monotonic() - fuzz_started
-            parts = [json.loads(await said(f)) for f in fuzzers]  # after the drain
+            took = time.monotonic() - fuzz_started
             stalled_for = time.monotonic() - observer.last_move
             for f in fuzzers:
                 await f.wait()
@@ -577,9 +579,11 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
     return {
         "fuzzers": sum(r["ready"] for r in ready),
         "frames": frames,
-        "cpu_us_per_frame": round(cpu / max(1, frames) * 1e6),  # while they were sent
+        # from the first frame until every reply is in (or DRAIN is over: see unanswered)
+        "cpu_us_per_frame": round(cpu / max(1, frames) * 1e6),
         "server_cpu_s": round(cpu, 1),
         "sent_for_s": round(sent_for, 1),
+        "answered_by_s": round(took, 1),
         "bot_moves_quiet": quiet_moves,
         "quiet_s": args.quiet,
         "bot_moves_fuzz": fuzz_moves,
