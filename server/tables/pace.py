@@ -68,6 +68,9 @@ def _vote_carries(table: Table) -> float | None:
             waiting = [s.away_since for s in humans if s.away_since is not None and not agrees(s)]
             if waiting:
                 times.append(max(waiting) + table.settings.grace)
+    if paused and not present:  # nobody left to hold the pause once the last grace ends
+        away = [s.away_since for s in humans if s.away_since is not None]
+        times.append(max(away) + table.settings.grace if away else table.settings.clock())
     return min(times, default=None)
 
 

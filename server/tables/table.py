@@ -144,6 +144,7 @@ class Table:
     timed_out: int | None = None  # seat whose clock or patience ran out: a bot finishes its turn
     warned: int | None = None  # seat told that a bot covers it soon (this decision)
     paused_at: float | None = None  # when the game was paused, by every human's vote
+    paused_by: frozenset[int] = frozenset()  # the seats whose votes paused it (the voters then)
     stopped: str | None = None  # why the table takes no change: its last write failed
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
@@ -589,7 +590,11 @@ class Table:
         holder = self.seats[seat]
         assert holder is not None
         holder.pause = pause
-        self.tally(self.settings.clock())
+        now = self.settings.clock()
+        if self.paused_at is not None and not pause and seat not in self.paused_by:
+            # away past the grace when the others paused, this voter never agreed to it
+            self.go_on(now)
+        self.tally(now)
         self.changed()
 
     def tally(self, now: float) -> bool:
@@ -603,6 +608,9 @@ class Table:
             assert to_act is not None
             self._charge_thinking(to_act, now)
             self.paused_at = now
+            self.paused_by = frozenset(
+                i for i, s in enumerate(self.seats) if any(s is v for v in voters)
+            )
             log.info("table %s: paused", self.id)
         elif self.paused_at is not None and not any(s.pause for s in voters):
             self.go_on(now)
