@@ -14,6 +14,8 @@ from protocol.constants import (
     MAX_SEATS,
     NAME_MAX,
     PASSWORD_MAX,
+    TABLE_ID_MAX,
+    TOKEN_MAX,
 )
 from protocol.text import clean_text, name_problem, tidy_name
 
@@ -39,8 +41,8 @@ def NAME(value: Any, where: str) -> str:
 # "." and ".." (and hidden files) cannot be named.
 DECK = string(1, 64, pattern=re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"))
 PASSWORD = string(1, PASSWORD_MAX)
-TABLE_ID = string(1, 32)
-TOKEN = string(16, 128)
+TABLE_ID = string(1, TABLE_ID_MAX)
+TOKEN = string(16, TOKEN_MAX)
 CHAT_TEXT = string(1, CHAT_MAX, tidy=clean_text)
 BOT_KIND = one_of(*BOT_NAMES)  # a difficulty or a kind
 GAME = integer(1, 1_000_000)  # a table's game, from 1

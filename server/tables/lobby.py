@@ -18,9 +18,10 @@ import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from protocol import ProtocolError, server_messages
+from protocol import ProtocolError, encode, server_messages
 from protocol import requests as rq
-from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX
+from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX, TABLE_ID_MAX, TOKEN_MAX
+from protocol.fields import RID_MAX
 from protocol.view import ClockRule
 from server.bots.registry import BotKind, kind_of
 from server.game import (
@@ -326,11 +327,30 @@ class Lobby:
             raise ProtocolError("bad_deck", f"no deck named {name!r} on this server")
         try:
             text = path.read_text(encoding="utf-8")
-            parse_deck(text, path.name).check_seats(seats, path.name)
+            deck = parse_deck(text, path.name)
+            deck.check_seats(seats, path.name)
         except (OSError, UnicodeDecodeError) as exc:
             raise ProtocolError("bad_deck", f"{path.name} cannot be read ({exc})") from None
         except DeckError as exc:
             raise ProtocolError("bad_deck", str(exc)) from None
+        # the catalogue goes whole in one frame (`joined`, `watching`): a deck whose does not
+        # cannot be played (its table took a seat, and then its `joined` could not be sent)
+        widest = server_messages.Joined(
+            table="t" * TABLE_ID_MAX,
+            seat=0,
+            token="t" * TOKEN_MAX,
+            cards=deck.catalogue(),
+            covered_rounds=RID_MAX,
+            rid=RID_MAX,
+        )
+        try:
+            encode(widest)
+        except ProtocolError as exc:
+            raise ProtocolError(
+                "bad_deck",
+                f"{path.name}: its cards cannot be sent in one frame ({exc.message}):"
+                " shorter names and flavours, or fewer cards",
+            ) from None
         return text
 
     # -- seats ----------------------------------------------------------------------------
