@@ -72,7 +72,7 @@ COSTS: dict[type[rq.Request], int] = {
     rq.List: 5,
     rq.Watch: 5,
     rq.Create: 5,
-    rq.Record: 5,
+    rq.Record: 2,  # a part of a kept record; a record made is charged its build too
     rq.Review: 5,
     rq.PlayOn: 5,
     rq.Standings: 5,
