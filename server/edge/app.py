@@ -47,6 +47,7 @@ from server.edge.doorkey import DoorKey, kept_key
 from server.edge.health import Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
 from server.edge.limits import AcceptLog, descriptor_budget
+from server.edge.pauses import Pauses
 from server.edge.tls import server_context
 from server.game import SPECTATOR, MoveError, Start
 from server.ratelimit import TokenBucket
@@ -105,6 +106,7 @@ class GotherServer:
         )
         self.searches = Searches(config.search_workers, config.search_queue, config.search_wait)
         self.counters = Counters()
+        self.pauses = Pauses()  # the loop's lag and the collector's pauses, for the host
         self.pacer = Pacer(
             self.after_change,
             self.searches,
@@ -170,6 +172,7 @@ class GotherServer:
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
         self.chores = [
+            self.pauses.start(),
             asyncio.create_task(self._every(self.config.sweep_every, self.sweep)),
             asyncio.create_task(
                 self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
