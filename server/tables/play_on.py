@@ -45,8 +45,7 @@ class PlayOns:
     ) -> None:
         """Sample the start of a game played on from `turn` of that game as `seat` knew it,
         then `then(source, seat, start, seed)` on the loop; any refusal goes to `peer`."""
-        if peer in self.asking:
-            raise ProtocolError("rate_limited", "a game to play on is on its way: wait for it")
+        self.check_free(peer)
         played = finished_game(self.store, table_id, game_no, seat)
         source = self.store.table(table_id)
         job = PlayOnDeal(played, seat, turn, secrets.randbits(SEED_BITS))
@@ -81,6 +80,11 @@ class PlayOns:
             then(source, seat, *dealt)
         except ProtocolError as exc:
             peer.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+
+    def check_free(self, peer: Peer) -> None:
+        """One a connection at a time: refused before anything is read for a second one."""
+        if peer in self.asking:
+            raise ProtocolError("rate_limited", "a game to play on is on its way: wait for it")
 
     def close(self) -> None:
         for task in self.asking.values():

@@ -11,6 +11,7 @@ answered from there; askers of a review being thought wait for the same one.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import OrderedDict
 
 import msgspec
@@ -132,19 +133,34 @@ class Reviews:
 
 def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> FinishedGame:
     """The finished game to replay (for a review of `seat`, or to play on as it); refused
-    at once if there is none, or no such seat."""
+    at once if there is none, or no such seat. A finished game never changes: the newest
+    read are kept, so a flood of reviews or plays on of the same games reads the store once
+    (what is not over yet is looked up afresh, its outcome first)."""
+    seats = _seats(store, table_id)
+    if seat >= seats:
+        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{seats - 1}")
+    if not (store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)):
+        raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
+    return _finished(store, table_id, game_no)
+
+
+@functools.lru_cache(maxsize=256)
+def _seats(store: Store, table_id: str) -> int:
+    """A table's seats, which never change (a refusal is never kept)."""
     if not store.has_table(table_id):
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
+    return store.table(table_id).seats
+
+
+@functools.lru_cache(maxsize=64)
+def _finished(store: Store, table_id: str, game_no: int) -> FinishedGame:
     record = store.table(table_id)
-    if seat >= record.seats:
-        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
     try:
         seed, moves = store.game(table_id, game_no)
         start = store.start(table_id, game_no)
     except ValueError as exc:  # a stored move or start is missing or unreadable
         raise ProtocolError("no_record", str(exc)) from None
-    finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
-    if seed is None or not finished:
+    if seed is None:
         raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
     return FinishedGame(
         deck=parse_deck(record.deck_toml, record.deck_name),
