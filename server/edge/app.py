@@ -357,6 +357,11 @@ class GotherServer:
                     log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
             if isinstance(exc, StoreFailed) and exc.table is not None:
                 self.after_change(exc.table)  # everyone there hears that the table stopped
+        except Exception:  # a bug of ours: logged whole, and the request answered all the same
+            log.exception("%s: a request failed on the server", conn.describe())
+            self.counters.count("errors")
+            message = "the server failed on this request (its log says where): ask again later"
+            conn.send(server_messages.Error(code="server_error", message=message, rid=rid))
 
     def after_change(self, table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
         """Tell everyone at `table` of its change (`mover`'s state answers its request `rid`)

@@ -1,6 +1,7 @@
-"""No connection's frames hold up the rest (issue 31 §3): frames that arrive together (a
-client's backlog while the server was behind) are read one a turn, the tables' timers and
-the other connections' frames in between."""
+"""No connection's frames hold up the rest, and every request is answered (issue 31 §3):
+frames that arrive together (a client's backlog while the server was behind) are read one a
+turn, the tables' timers and the other connections' frames in between; a request the server
+fails on is answered `server_error`, and the connection goes on."""
 
 from __future__ import annotations
 
@@ -33,4 +34,23 @@ async def test_frames_that_arrive_together_are_read_one_a_turn(server, url):
         elif message["t"] == "state" and errors > 0:
             states_between += 1
     assert states_between > 0  # the bots' timer ran while the burst was read
+    await client.close()
+
+
+async def test_a_request_the_server_fails_on_is_answered_and_the_connection_goes_on(
+    server, url, monkeypatch, caplog
+):
+    """A bug in a handler (made here: no request can make one on purpose) once ended the
+    handler, closing the connection with its request unanswered."""
+
+    def broken(offset: int = 0) -> None:
+        raise RuntimeError("a bug in the listing")
+
+    client = await Client.connect(url, "Lydia")
+    monkeypatch.setattr(server.lobby, "listing", broken)
+    reply = await client.request("list")
+    assert reply["t"] == "error" and reply["code"] == "server_error" and reply["rid"], reply
+    assert "a bug in the listing" in caplog.text  # the host's log says where
+    monkeypatch.undo()
+    assert (await client.request("list"))["t"] == "tables"  # the connection goes on
     await client.close()

@@ -162,6 +162,7 @@ ERROR_CODES = {  # the table of error codes in docs/protocol.md
     "no_standings",
     "busy",
     "search_failed",
+    "server_error",
 }
 
 
