@@ -136,8 +136,13 @@ async def request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, An
 async def seat(
     url: str, table: str, name: str, run: Run, moves: int, think: float, seated: asyncio.Barrier
 ) -> None:
-    async with connect(url, max_size=MAX_FRAME, compression=None) as ws:
+    try:  # a busy machine's connections take their time: a whole minute, if need be
+        ws = await connect(url, max_size=MAX_FRAME, compression=None, open_timeout=60)
         await request(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": name})
+    except BaseException:
+        await seated.abort()  # the other seats would wait for this one for ever
+        raise
+    async with ws:
         if await seated.wait() == 0:  # every table full at once: the game starts with all
             tune_collector()  # connected; what they hold, out of this process's collector's way
         joined = await request(ws, {"t": "join", "table": table})
