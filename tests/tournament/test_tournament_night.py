@@ -392,8 +392,8 @@ async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their
     back = await annie.request("tournament_join", tournament=tournament)
     assert back["players"] == ["Annie", "Bob"], back  # the same player, under her new name
     assert server.store.name_of(identity_of(public(key))) == "Annie"  # shown after a restart
-    impostor = await Client.connect(url, "Annie")  # proves no key: not her
-    refused = await impostor.request("tournament_join", tournament=tournament)
+    impostor = await Client.connect(url)  # proves no key: not her, refused at hello
+    refused = await impostor.request("hello", v=1, name="Annie")
     assert refused.get("code") == "name_taken", refused
     await impostor.close()
 
