@@ -13,8 +13,8 @@ tournaments that exist, its own seats' tokens and decisions), the other one of t
 type with fields drawn at random, valid or not, and a few that are no map at all
 (`--kinds list`: only `list` requests; `--kinds array`: only msgpack arrays). Every frame a
 server can read carries a `rid`. Printed, for each server:
-- the server's CPU (user + system, from /proc) from the first frame until the last reply,
-  a frame;
+- the server's CPU (user + system, from /proc) while the frames were sent, a frame (the
+  tables the fuzz made play meanwhile: their moves are printed too);
 - the bot table's moves meanwhile, beside its moves in `--quiet` seconds before the fuzz,
   and the moves made at every table (/healthz);
 - the rids sent on open connections that got no reply DRAIN seconds after the last frame,
@@ -558,10 +558,10 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
             fuzz_started = time.monotonic()
             sent = [json.loads(await said(f)) for f in fuzzers]  # the last frame is sent
             sent_for = time.monotonic() - fuzz_started
-            parts = [json.loads(await said(f)) for f in fuzzers]  # answered, or DRAIN over
             cpu = cpu_seconds(proc.pid) - before_cpu
             fuzz_moves = observer.moves - before_moves
             after = await healthz(port)
+            parts = [json.loads(await said(f)) for f in fuzzers]  # answered, or DRAIN over
             took = time.monotonic() - fuzz_started
             stalled_for = time.monotonic() - observer.last_move
             for f in fuzzers:
@@ -579,7 +579,7 @@ async def one_server(args: argparse.Namespace, tree: str | None) -> dict[str, An
     return {
         "fuzzers": sum(r["ready"] for r in ready),
         "frames": frames,
-        # from the first frame until every reply is in (or DRAIN is over: see unanswered)
+        # while the frames were sent (the tables' bots play on after: no frame of the fuzz)
         "cpu_us_per_frame": round(cpu / max(1, frames) * 1e6),
         "server_cpu_s": round(cpu, 1),
         "sent_for_s": round(sent_for, 1),
