@@ -181,9 +181,8 @@ async def test_a_password_login_with_no_key_comes_back_as_itself_by_its_token(se
 
         conn, channel = await plain_session(door.port, None, password="pw", stderr=asyncssh.STDOUT)
         try:
-            assert (await channel.until(given))[1] != token  # someone new
-            channel.type("create 3")
-            await channel.until(r"^The server refused: 'Raven' belongs to another player")
+            assert (await channel.until(given))[1] != token  # someone new: told at hello
+            await channel.until(r"^The server refused us: 'Raven' belongs to another player")
         finally:
             conn.close()
             await conn.wait_closed()
