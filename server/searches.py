@@ -137,15 +137,7 @@ class Searches:
         """The future answer of `search`; raises Busy at once if it would wait too long.
         Cancelling the future drops the job if it has not started (a started one runs on,
         its answer unread)."""
-        ahead = [job for job in self.waiting if job.urgent or not urgent]
-        running = sum(worker.job is not None for worker in self.workers)
-        idle = running < self.size
-        if not idle:
-            if len(self.waiting) >= self.queue_limit:
-                raise Busy(f"{len(self.waiting)} searches are waiting already")
-            wait = sum(job.search.think for job in ahead) / self.size
-            if wait > self.max_wait:
-                raise Busy(f"it would wait {wait:.1f} s for the searches ahead of it")
+        self.check_room(urgent=urgent)
         loop = asyncio.get_running_loop()
         job = _Job(search, loop.create_future(), urgent)
         job.late = loop.call_later(LATE * self.max_wait, self._late, job)
@@ -155,6 +147,18 @@ class Searches:
             self.waiting.append(job)
         self._dispatch()
         return job.answer
+
+    def check_room(self, *, urgent: bool = False) -> None:
+        """Busy if a job asked now would wait too long (what `submit` checks first): a
+        request whose search would be refused is refused before anything is read for it."""
+        if sum(worker.job is not None for worker in self.workers) < self.size:
+            return  # a worker is free
+        if len(self.waiting) >= self.queue_limit:
+            raise Busy(f"{len(self.waiting)} searches are waiting already")
+        ahead = [job for job in self.waiting if job.urgent or not urgent]
+        wait = sum(job.search.think for job in ahead) / self.size
+        if wait > self.max_wait:
+            raise Busy(f"it would wait {wait:.1f} s for the searches ahead of it")
 
     def spawn_all(self) -> None:
         """Start the workers not started yet, without waiting for them to be ready."""

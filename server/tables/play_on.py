@@ -82,9 +82,14 @@ class PlayOns:
             peer.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
 
     def check_free(self, peer: Peer) -> None:
-        """One a connection at a time: refused before anything is read for a second one."""
+        """One a connection at a time, and only while the searches have room: refused
+        before anything is read for it (a flood's requests cost the loop next to nothing)."""
         if peer in self.asking:
             raise ProtocolError("rate_limited", "a game to play on is on its way: wait for it")
+        try:
+            self.searches.check_room()
+        except Busy as exc:
+            raise ProtocolError("busy", f"the searches are full ({exc}): ask again soon") from None
 
     def close(self) -> None:
         for task in self.asking.values():
