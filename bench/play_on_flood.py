@@ -10,8 +10,10 @@ move's round trip; first with no flood, then while `--addresses` times `--per-ad
 connections, each at an address of its own as the server's door vouches for it (the
 `Gother-Door` header, signed with the server's door key: no traffic leaves 127.0.0.1),
 ask to play on from a finished game's turns as fast as they are answered (each within its
-own budgets, as any connection). Printed: the honest moves' p50, p95 and max, and what the
-flood was answered. `--before DIR`: also a server from the source tree DIR, first.
+own budgets, as any connection); and, as a yardstick, while as many ask something cheap as
+fast (`leave` at no table: an error each), what any flood of this size costs. Printed: the
+honest moves' p50, p95 and max, and what the flood was answered. `--before DIR`: also a
+server from the source tree DIR, first.
 """
 
 from __future__ import annotations
@@ -37,8 +39,11 @@ from bench.hints import start_server  # noqa: E402
 from protocol import MAX_FRAME, PROTOCOL_VERSION  # noqa: E402
 from protocol.constants import DOOR_HEADER  # noqa: E402
 from server.edge.doorkey import DoorKey  # noqa: E402
+from tests.kits import netkit  # noqa: E402
 from tests.kits.netkit import Client, first_legal_move  # noqa: E402
 from tests.kits.tablekit import finished_games  # noqa: E402
+
+netkit.TIMEOUT = 120.0  # a server flooded as the issue found it answered seconds late
 
 
 async def honest(url: str, seconds: float) -> list[float]:
@@ -61,8 +66,11 @@ async def honest(url: str, seconds: float) -> list[float]:
     return times
 
 
-async def flooder(url: str, claim: str, games: list[str], stop: asyncio.Event, tally: Counter[str]):
-    """One connection at its own address asking to play on, as fast as it is answered."""
+async def flooder(
+    url: str, claim: str, games: list[str], stop: asyncio.Event, tally: Counter[str]
+) -> None:
+    """One connection at its own address asking to play on from `games` as fast as it is
+    answered (with no games: a cheap request, the yardstick)."""
     headers = {DOOR_HEADER: claim}
     ws = await connect(url, max_size=MAX_FRAME, compression=None, additional_headers=headers)
     client = Client(ws)
@@ -70,19 +78,24 @@ async def flooder(url: str, claim: str, games: list[str], stop: asyncio.Event, t
     assert reply["t"] == "welcome", reply
     i = 0
     while not stop.is_set():
-        game = games[i % len(games)]
-        reply = await client.request("play_on", table=game, seat=i % 3, turn=1 + i % 6)
+        if games:
+            game = games[i % len(games)]
+            reply = await client.request("play_on", table=game, seat=i % 3, turn=1 + i % 6)
+        else:
+            reply = await client.request("leave")
         tally[reply.get("code", reply["t"])] += 1
         i += 1
     await client.close()
 
 
-async def measure(url: str, key: DoorKey, args: argparse.Namespace, games: list[str]) -> str:
+async def measure(
+    url: str, key: DoorKey, addresses: int, args: argparse.Namespace, games: list[str]
+) -> str:
     stop = asyncio.Event()
     tally: Counter[str] = Counter()
     floods = [
         asyncio.create_task(flooder(url, key.claim(f"10.31.{a}.1"), games, stop, tally))
-        for a in range(args.addresses)
+        for a in range(addresses)
         for _ in range(args.per_address)
     ]
     times = await honest(url, args.seconds)
@@ -114,17 +127,15 @@ def main() -> None:
         db = str(Path(folder, "games.db"))
         print(f"{args.games} finished games; {args.addresses} addresses x {args.per_address}")
         for label, tree in [*([("before", args.before)] if args.before else []), ("now", None)]:
-            for flood in (False, True):
+            for flood, asked in (("quiet", []), ("cheap", []), ("play_on", games)):
                 shutil.copyfile(pristine, db)  # every run on the same finished games
                 with open(Path(folder, "serve.log"), "w+") as log:
-                    proc, port = start_server(log, db, tree, ["--door-key-file", str(key_file)])
+                    options = ["--door-key-file", str(key_file), "--max-pending", "1000"]
+                    proc, port = start_server(log, db, tree, options)
                     try:
-                        runs = dict(args.__dict__, addresses=args.addresses if flood else 0)
-                        figures = asyncio.run(
-                            measure(
-                                f"ws://127.0.0.1:{port}", key, argparse.Namespace(**runs), games
-                            )
-                        )
+                        addresses = 0 if flood == "quiet" else args.addresses
+                        url = f"ws://127.0.0.1:{port}"
+                        figures = asyncio.run(measure(url, key, addresses, args, asked))
                     finally:
                         proc.terminate()
                         try:
@@ -132,7 +143,7 @@ def main() -> None:
                         except subprocess.TimeoutExpired:
                             proc.kill()
                             proc.wait()
-                print(f"{label:>6} {'flood' if flood else 'quiet':>5}: {figures}", flush=True)
+                print(f"{label:>6} {flood:>7}: {figures}", flush=True)
 
 
 if __name__ == "__main__":
