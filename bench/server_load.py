@@ -240,13 +240,16 @@ async def load_logged(
     ordered = sorted(run.latencies)
     return {
         "moves_per_s": run.moves / elapsed,
-        "p50_ms": statistics.median(ordered) * 1000,
-        "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000,
+        # none measured when a seat could not connect (every seat's wait is then broken)
+        "p50_ms": statistics.median(ordered) * 1000 if ordered else float("nan"),
+        "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
+        if ordered
+        else float("nan"),
         "errors": run.errors,
         "rss_mib": memory,
         "cpu_us_per_move": (user + system) / max(1, run.moves) * 1e6,
         "user_us_per_move": user / max(1, run.moves) * 1e6,
-        "frame_bytes": statistics.median(run.frame_sizes),
+        "frame_bytes": statistics.median(run.frame_sizes) if run.frame_sizes else 0,
         "measured": len(ordered),
         # a server from before issue 31 tells none of these
         "server_lag_ms": figures.get("loop_lag_worst_ms", float("nan")),
