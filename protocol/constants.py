@@ -41,6 +41,8 @@ DEFAULT_ROUND_CAP = 100
 
 # -- names, text and the rest of a request's limits -----------------------------------------
 NAME_MAX = 24  # player, table and card names
+TABLE_ID_MAX = 32  # characters of a table's (or a tournament's) id
+TOKEN_MAX = 128  # characters of a seat's token
 # A lasting identity (docs/protocol.md "Identity"): an Ed25519 key proved by signing the
 # server's challenge, prefixed by PROVE_CONTEXT so the signature can serve nothing else.
 KEY_BYTES = 32

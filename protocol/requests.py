@@ -19,7 +19,6 @@ from typing import Annotated, Any, get_args
 from protocol.checks import Check, bad, binary, boolean, integer, show, tagged, typed, wire_name
 from protocol.constants import (
     HOUSE_SEATS,
-    KEY_BYTES,
     MAX_SEATS,
     PROTOCOL_VERSION,
     SEATS,
@@ -32,6 +31,7 @@ from protocol.fields import (
     CHAT_TEXT,
     DECK,
     GAME,
+    KEY,
     NAME,
     PASSWORD,
     RID,
@@ -66,7 +66,7 @@ class Hello(Base, tag="hello", frozen=True, kw_only=True):
     v: Annotated[int, integer(PROTOCOL_VERSION, PROTOCOL_VERSION)]  # always sent
     name: Annotated[str, NAME]
     password: Annotated[str | None, PASSWORD] = None
-    key: Annotated[bytes | None, binary(KEY_BYTES)] = None
+    key: Annotated[bytes | None, KEY] = None
 
 
 class Prove(Base, tag="prove", frozen=True, kw_only=True):

@@ -48,7 +48,8 @@ class Proven(Reply, tag="proven", kw_only=True, frozen=True):
     """The reply to `prove`: the connection is this lasting identity, holding these seats."""
 
     identity: str
-    seats: tuple[HeldSeat, ...] = ()
+    # always sent, empty too (it was left out when empty); None only from such a server
+    seats: tuple[HeldSeat, ...] | None = None
 
 
 class TableRow(Wire, frozen=True):

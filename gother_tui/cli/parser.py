@@ -524,13 +524,13 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--seats-per-connection",
         type=positive,
         default=FROM_CONFIG,
-        help="seats one holds in games",
+        help="seats one holds at tables not over (lobby or in play)",
     )
     group.add_argument(
         "--seats-per-address",
         type=positive,
         default=FROM_CONFIG,
-        help="seats one address holds in games",
+        help="seats one address holds at tables not over",
     )
     group.add_argument(
         "--tournament-entries-per-address",

@@ -14,7 +14,7 @@ JSON of their fields, each read back into its type once, here.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -84,9 +84,10 @@ class BrokenRecord:
     problem: str
 
 
-class GameArchive(Protocol):
+class GameArchive(Hashable, Protocol):
     """What may be read of any table's games, live or archived: the record, a review, a game
-    played on, an export and the ratings' replays read nothing else."""
+    played on, an export and the ratings' replays read nothing else. Hashable: what a
+    finished game was never changes, so readers may keep it by archive."""
 
     def has_table(self, table_id: str) -> bool:
         """Whether any table, live, archived or broken, has this id."""

@@ -40,7 +40,7 @@ from server.store.tables import ChatLine, SeatRecord, TableStore
 from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
 from server.tables.players import player_id
-from server.tokens import hash_secret, matches, new_token
+from server.tokens import hash_secret, new_token, same
 
 log = logging.getLogger("gother.server")
 
@@ -150,6 +150,7 @@ class Table:
     timed_out: int | None = None  # seat whose clock or patience ran out: a bot finishes its turn
     warned: int | None = None  # seat told that a bot covers it soon (this decision)
     paused_at: float | None = None  # when the game was paused, by every human's vote
+    paused_by: frozenset[int] = frozenset()  # the seats whose votes paused it (the voters then)
     stopped: str | None = None  # why the table takes no change: its last write failed
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
@@ -157,6 +158,9 @@ class Table:
     deal_seed: int | None = None  # the next deal's seed when given (duplicate deals)
     deal_start: Start | None = None  # the next game's position instead of a deal (play on)
     outcome: Outcome | None = None  # how the current game ended, once it is over
+    retired: bool = False  # out of the live tables (archived or gone): nothing more happens here
+    # the listing's row and what it was made from (seq, spectators): made once per change
+    _row: tuple[tuple[int, int], server_messages.TableRow] | None = field(default=None, repr=False)
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -203,7 +207,14 @@ class Table:
     # -- the lobby -----------------------------------------------------------------------
 
     def summary(self) -> server_messages.TableRow:
-        """One row of the `tables` listing."""
+        """One row of the `tables` listing: made again only once the table has changed
+        (every change everyone sees adds to `seq`) or its spectators have."""
+        made_of = (self.seq, len(self.spectators))
+        if self._row is None or self._row[0] != made_of:
+            self._row = made_of, self._summary()
+        return self._row[1]
+
+    def _summary(self) -> server_messages.TableRow:
         taken = sum(s is not None for s in self.seats)
         return server_messages.TableRow(
             id=self.id,
@@ -349,9 +360,11 @@ class Table:
         holder.token_hash = record.token_hash
         return token
 
-    def seat_for_token(self, token: str) -> int | None:
+    def seat_for_token(self, digest: str) -> int | None:
+        """The seat whose token has this digest (`tokens.hash_secret`: hashed once by the
+        asker, not once a seat)."""
         return next(
-            (i for i, s in enumerate(self.seats) if s is not None and matches(token, s.token_hash)),
+            (i for i, s in enumerate(self.seats) if s is not None and same(digest, s.token_hash)),
             None,
         )
 
@@ -588,7 +601,11 @@ class Table:
         holder = self.seats[seat]
         assert holder is not None
         holder.pause = pause
-        self.tally(self.settings.clock())
+        now = self.settings.clock()
+        if self.paused_at is not None and not pause and seat not in self.paused_by:
+            # away past the grace when the others paused, this voter never agreed to it
+            self.go_on(now)
+        self.tally(now)
         self.changed()
 
     def tally(self, now: float) -> bool:
@@ -602,6 +619,9 @@ class Table:
             assert to_act is not None
             self._charge_thinking(to_act, now)
             self.paused_at = now
+            self.paused_by = frozenset(
+                i for i, s in enumerate(self.seats) if any(s is v for v in voters)
+            )
             log.info("table %s: paused", self.id)
         elif self.paused_at is not None and not any(s.pause for s in voters):
             self.go_on(now)
