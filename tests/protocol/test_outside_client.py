@@ -61,7 +61,7 @@ Fields = tuple[set[str], set[str]]
 FRAMES: dict[str, Fields] = {
     "welcome": ({"t", "v", "server"}, {"rid", "challenge"}),
     "proven": ({"t", "identity", "seats"}, {"rid"}),
-    "tables": ({"t", "tables", "total"}, {"rid", "offset"}),
+    "tables": ({"t", "tables", "total"}, {"rid", "offset", "tournaments"}),
     "created": ({"t", "table"}, {"rid"}),
     "joined": ({"t", "table", "seat", "token", "cards"}, {"rid", "covered_rounds"}),
     "watching": ({"t", "table", "cards"}, {"rid"}),
@@ -75,7 +75,7 @@ FRAMES: dict[str, Fields] = {
     "tournament": (
         {"t", "id", "name", "rounds", "seats", "duplicate", "variants", "phase", "round"}
         | {"players", "tables", "standings"},
-        {"rid"},
+        {"rid", "secret"},
     ),
     "closed": ({"t", "table", "reason"}, {"rid"}),
     "story": ({"t", "table", "game", "start", "log"}, set()),
@@ -90,7 +90,7 @@ CARD: Fields = ({"id", "name", "flavour", "goth", "sickness", "money"}, set())
 STANDINGS_ROW: Fields = (
     {"player", "name", "bot", "reference", "mu", "sigma", "provisional", "games", "wins"}
     | {"places", "last_seen"},
-    set(),
+    {"rating", "spread"},  # absent from older servers
 )
 VIEW: Fields = (
     {"table", "phase", "turn", "dealer", "to_act", "round", "round_cap", "deck_count"}

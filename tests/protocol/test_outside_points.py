@@ -62,13 +62,15 @@ async def healthz(url: str) -> dict[str, Any]:
 
 async def test_identities_and_names_as_documented(serve):
     """`proven` always says `seats` (empty too); a key that is no Ed25519 point is refused
-    at hello; a name another identity owns is refused at hello, with a key or without."""
+    at hello; a name another identity owns (a game played to its end under it) is refused at
+    hello, with a key or without."""
     url = await serve()
     owner_key = Ed25519PrivateKey.generate()
     owner, proven = await proved(url, "Owner", owner_key)
     assert proven["seats"] == [] and isinstance(proven["identity"], str)
-    table = await new_table(owner)
-    await sit(owner, table)  # the name is hers from now on
+    table = await new_table(owner, variants={"round_cap": 1})
+    await sit(owner, table)
+    assert (await play(owner, table))["phase"] == "over"  # the name is hers from now on
     back, proven = await proved(url, "Owner", owner_key)  # on a new connection
     assert proven["seats"] == [{"table": table, "seat": 0}]
 

@@ -212,7 +212,7 @@ async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monk
     def full_disk(*args: Any, **kwargs: Any) -> None:
         raise StoreError("database or disk is full")
 
-    monkeypatch.setattr(server.store, "start_game", full_disk)
+    monkeypatch.setattr(server.store.tables, "start_game", full_disk)
     rid = await player.send("play_on", table=table, seat=0, turn=2)
     joined = await player.next(lambda m: m.get("rid") == rid)
     assert joined["t"] == "joined", joined

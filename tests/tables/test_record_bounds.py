@@ -79,7 +79,8 @@ async def test_every_seat_s_record_of_a_game_is_made_in_one_build(tmp_path):
         tmp_path / "games.db", record_share=100.0, record_burst=100.0, costly_rate=1e-6
     )
     sizes = [
-        len(msgspec.msgpack.encode(game_record(server.store, table, seat=s))) for s in range(3)
+        len(msgspec.msgpack.encode(game_record(server.store.tables, table, seat=s)))
+        for s in range(3)
     ]
     parts = sum(-(-size // RECORD_PART) for size in sizes)
     # a budget that does not refill: one build (20) and every part (2 each), and less than
