@@ -356,7 +356,9 @@ class PlainClient:
             return None
         return self.hint[1]
 
-    def say_decision(self) -> None:
+    def say_decision(self, brief: bool = True) -> None:
+        """Say the decision in front of us; `brief`: a draw after the step's first says
+        only its reminder (`options` asks for the draw's options again)."""
         found, view = self.decision(), self.view
         if found is None or view is None or view.legal is None:
             return
@@ -366,14 +368,16 @@ class PlainClient:
             self.spoken, self.spoken_for = {}, key
         if self.verbose:
             lines, count = found.lines(), len(found.options)
+            said = lines
         else:
             self.say(*self.teller.draws(self.catalogue))
             # the discard pile is said at a turn's first draw, not again at every draw
             pile_said = isinstance(view.legal, LegalDraw) and bool(self.spoken)
             lines, count = found.short_lines(pile_said), found.heard(pile_said)
+            said = found.short_lines(pile_said, reminded=brief)
         self.spoken.update((i, o.move) for i, o in enumerate(found.options[:count], 1))
-        self.decision_said, self._heard_count = lines, count
-        self.say(*lines)
+        self.decision_said, self._heard_count = lines, count  # `again` says the options
+        self.say(*said)
 
     def say_more(self) -> None:
         """The options of the decision not said yet; their numbers may then be played."""

@@ -186,7 +186,7 @@ class Player:
 
     async def do_options(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-        self.client.say_decision()
+        self.client.say_decision(brief=False)
 
     async def do_more(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
