@@ -25,6 +25,7 @@ from typing import Any, Literal, Protocol
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.client import ClientCore, Reply
+from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
 from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.narrator import Line, covered_for_you, names_of, speaker
@@ -93,6 +94,7 @@ class PlainClient:
         self._ready = asyncio.Event()  # in the lobby or at a table: commands may start
         self._ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._last_loss = ""
+        self._token_said = False  # the SSH door's new token: said once
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
@@ -179,6 +181,8 @@ class PlainClient:
             return None
         if isinstance(reply, sm.Error) and not quiet:
             self.say(f"The server refused: {reply.message}")
+            if kept := kept_for_the_first(reply.code, self.options.door_token):
+                self.say(kept)
         return reply
 
     # -- the face: what the core hears, as lines ---------------------------------------------
@@ -212,6 +216,10 @@ class PlainClient:
 
     def welcomed(self, server: str) -> None:
         self.say(f"Connected to {self.options.url} ({server}) as {self.options.name}.")
+        token = self.options.door_token
+        if token is not None and not self._token_said:  # once, not at every reconnection
+            self._token_said = True
+            self.say(how_to_come_back(token))
 
     def covered(self, rounds: int) -> None:
         self.say(covered_for_you(rounds).text)

@@ -1,6 +1,7 @@
 """The lobby: the server's tables (seats, bots, started, spectators), the host's standings
 below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
-itself: the answers to its requests come back to it, and refusals show here in plain words."""
+itself: the answers to its requests come back to it, and refusals show here in plain words.
+A player the SSH door has just given a token reads it here first, with how to come back."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
 from gother_tui.tui import messages as msg
@@ -87,6 +89,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
+        yield Static(id="lobby-door")  # the SSH door's new token, when it gave one
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
@@ -103,6 +106,11 @@ class LobbyScreen(Screen[None]):
                 f" ({mode})",
             )
         )
+        token = options.door_token
+        door = self.query_one("#lobby-door", Static)
+        door.display = token is not None
+        if token is not None:
+            door.update(Text(how_to_come_back(token)))
         table = self.query_one("#tables", DataTable)
         table.add_columns(*COLUMNS)
         self.set_interval(self.REFRESH_EVERY, self._refresh_by_itself)
@@ -128,7 +136,10 @@ class LobbyScreen(Screen[None]):
             self.standings_known = event.error.code != "bad_message"
             self.query_one(StandingsPanel).display = False
             return
-        self._status(f"{title(event.error.code)}: {event.error.message}", error=True)
+        error = event.error
+        said = f"{title(error.code)}: {error.message}"
+        kept = kept_for_the_first(error.code, self.session.options.door_token)
+        self._status(said if kept is None else f"{said}. {kept}", error=True)
 
     def _show_tables(self, tables: tuple[sm.TableRow, ...]) -> None:
         self.tables = tables
