@@ -62,6 +62,11 @@ PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic
 TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
 TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame
 TOURNAMENTS_LIVE = 20  # not over, on one server
+# The one rating scale every face shows (server/ratings/skill.py): chess's, where people know
+# the numbers. Everyone starts at RATING_START, the normal bot's fixed rating; a unit of
+# openskill's mu is RATING_STEP points; the spread shown is two sigmas (95 % sure).
+RATING_START = 1500
+RATING_STEP = 30
 
 # The opening handshake's header in which the SSH and web doors' clients carry their door's
 # signed claim of their player's address (server/edge/doorkey.py, docs/protocol.md)

@@ -216,6 +216,7 @@ class TournamentCreate(Base, tag="tournament_create", frozen=True, kw_only=True)
     bot: Annotated[str | None, BOT_KIND] = None
     duplicate: Annotated[bool, boolean] = False
     password: Annotated[str | None, PASSWORD] = None
+    play: Annotated[bool, boolean] = False  # its creator registers in it at once
 
 
 class OfTournament(Base, frozen=True, kw_only=True):

@@ -78,8 +78,6 @@ def run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
 
 
 def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    import sqlite3
-
     if bool(args.certfile) != bool(args.keyfile):
         parser.error("--certfile and --keyfile go together")
     certfile, keyfile = args.certfile, args.keyfile
@@ -109,11 +107,8 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             door_key_file=args.door_key_file,
             **host_settings(args),
         )
-    except OSError as exc:  # port in use, bad certificate…
+    except OSError as exc:  # port in use, bad certificate, a database it cannot use…
         print(f"gother serve: {exc}", file=sys.stderr)
-        return 1
-    except sqlite3.Error as exc:  # unwritable database folder, not a database file…
-        print(f"gother serve: database {args.db}: {exc}", file=sys.stderr)
         return 1
     return 0
 

@@ -26,6 +26,7 @@ FATE_DISCARD = (("any card (standard)", "any"), ("the top card only", "top"))
 OVERFLOW = (("at the draw step (standard)", "draw_step"), ("immediately, any turn", "immediate"))
 BOT_PLAY = tuple((name, name) for name in DIFFICULTIES)  # easy, normal, hard: the players' words
 DEALS = (("each table its own", "own"), ("the same at every table", "duplicate"))
+PLAY = (("yes: register me", "yes"), ("no: I only run it", "no"))  # the creator plays?
 
 
 def whole(text: str, what: str) -> int:
@@ -75,6 +76,7 @@ def tournament_request(
     name: str,
     rounds: str,
     seats: str,
+    play: str,
     bot: str,
     deals: str,
     fate_discard: str,
@@ -83,14 +85,17 @@ def tournament_request(
     password: str,
 ) -> rq.TournamentCreate:
     """A `tournament_create` request from what was typed; ValueError says what to fix."""
-    if deals not in {value for _, value in DEALS}:
-        raise ValueError(f"deals: {deals or 'nothing'} is not one of own, duplicate")
+    for field, said, choices in (("deals", deals, DEALS), ("play", play, PLAY)):
+        if said not in {value for _, value in choices}:
+            words = ", ".join(value for _, value in choices)
+            raise ValueError(f"{field}: {said or 'nothing'} is not one of {words}")
     return _read(
         rq.TournamentCreate,
         password,
         name=name,
         rounds=whole(rounds, "rounds"),
         seats=whole(seats, "seats"),
+        play=play == "yes",
         bot=bot,
         duplicate=deals == "duplicate",
         variants=house_rules(fate_discard, overflow, round_cap),

@@ -23,6 +23,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Literal, Protocol
 
+from gother_tui.core import tournament_words
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.client import ClientCore, Reply
 from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
@@ -271,6 +272,7 @@ class PlainClient:
         if isinstance(reply, sm.Tables):
             self.tables = reply.tables
             self.say(*table_lines(reply.tables))
+            self.say(*tournament_words.open_line(reply.tournaments, "tournament"))
         self._ready.set()
 
     # -- the table --------------------------------------------------------------------------

@@ -141,10 +141,11 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 ("tour",),
                 "tournament [ID | watch ID | start | drop | new ROUNDS SEATS PASSWORD NAME "
                 "[OPTION=VALUE ...]]",
-                "alone: the tournament you follow (its tables and standings); ID: register "
-                "in it; watch ID: follow it; start: deal its first round (its creator); drop: "
-                "leave the rounds to come; new: make one, with the host's password for it "
-                "(options: bots=easy|normal|hard, deals=own|duplicate, fate=any|top, "
+                "alone: the tournament you follow (its tables and standings), or the open "
+                "ones with their ids; ID: register in it; watch ID: follow it; start: deal its "
+                "first round (its creator); drop: leave the rounds to come; new: make one, "
+                "with the host's password for it, and play in it (options: play=yes|no, "
+                "bots=easy|normal|hard, deals=own|duplicate, fate=any|top, "
                 "overflow=draw_step|immediate, cap=N|off)",
             ),
             Spec(

@@ -40,6 +40,7 @@ SPOKEN = Glyphs(
     sep=",",
     ellipsis="...",
     dot="*",
+    spread="give or take ",
     ascii_only=True,
 )
 

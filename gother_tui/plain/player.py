@@ -465,6 +465,7 @@ class Player:
         if isinstance(reply, sm.Tables):
             self.client.tables = reply.tables
             self.say(*words.table_lines(reply.tables))
+            self.say(*tournament_words.open_line(reply.tournaments, "tournament"))
 
     async def do_standings(self, args: str) -> None:
         if args and not (args.isdigit() and int(args) >= 1):
@@ -472,7 +473,7 @@ class Player:
         offset = int(args or 1) - 1
         reply = await self.client.ask(rq.Standings(offset=offset))
         if isinstance(reply, sm.Standings):
-            self.say(*table_lines([reply]))
+            self.say(*table_lines([reply], self.client.glyphs))
             shown = offset + len(reply.rows)
             if shown < reply.total:
                 self.say(f"{reply.total - shown} more: standings {shown + 1}")
@@ -669,12 +670,19 @@ class Player:
         word, _, rest = args.partition(" ")
         followed = self.client.tournament
         if not word:
-            if followed is None:
-                raise Problem(
-                    "You follow no tournament: tournament ID registers in one, "
-                    "tournament watch ID follows one."
+            if followed is not None:
+                self.say(*tournament_words.lines(followed))
+                return
+            listed = await self.client.ask(rq.List())
+            if isinstance(listed, sm.Tables) and not listed.tournaments:
+                self.say(
+                    "You follow no tournament, and none is open on this server: "
+                    "tournament new makes one."
                 )
-            self.say(*tournament_words.lines(followed))
+            elif isinstance(listed, sm.Tables):
+                self.say("You follow no tournament. Open on this server:")
+                self.say(*tournament_words.open_lines(listed.tournaments))
+                self.say("tournament ID registers in one, tournament watch ID follows one.")
             return
         if word in ("start", "drop"):
             if followed is None:

@@ -51,6 +51,9 @@ from server.game import SPECTATOR, MoveError, Start
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.searches import Searches
+from server.store.database import StoreError
+from server.store.sqlite import SqliteStore
+from server.store.tables import TableRecord
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
@@ -59,9 +62,8 @@ from server.tables.passwords import check_password
 from server.tables.play_on import PlayOns
 from server.tables.records import Records
 from server.tables.review import Reviews
-from server.tables.store import Store, StoreError, TableRecord
 from server.tables.table import Peer, Settings, StoreFailed, Table
-from server.tournament.director import Director
+from server.tournament.director import Director, Tournament
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
@@ -92,7 +94,7 @@ CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one con
 class GotherServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(config.db)
+        self.store = SqliteStore(config.db)
         self.settings = Settings(
             grace=config.grace,
             bot_delay=config.bot_delay,
@@ -104,22 +106,29 @@ class GotherServer:
         self.pacer = Pacer(self.after_change, self.searches, ended=self.end_game)
         self.hints = Hints(self.searches)
         self.lobby = Lobby(
-            self.store,
+            self.store.tables,
+            self.store.outcomes,
             self.settings,
             changed=self.after_change,
             decks_dir=Path(config.decks_dir) if config.decks_dir else None,
             max_tables=config.max_tables,
             expire=config.expire,
         )
-        self.names = Names(self.store)
+        self.names = Names(self.store.people)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
-        self.records = Records(self.store, config.record_share, config.record_burst)
-        self.reviews = Reviews(self.store, self.searches)
-        self.play_ons = PlayOns(self.store, self.searches)
-        self.standings = HostStandings(config.db, self.store)
+        self.records = Records(self.store.tables, config.record_share, config.record_burst)
+        self.reviews = Reviews(self.store.tables, self.store.outcomes, self.searches)
+        self.play_ons = PlayOns(self.store.tables, self.store.outcomes, self.searches)
+        self.standings = HostStandings(config.db, self.store.outcomes)
         self.director = Director(
-            self.lobby, self.searches, self._seat_for_tournament, self.standings.rating
+            self.lobby,
+            self.store.tournaments,
+            self.store.people,
+            self.store.outcomes,
+            self.searches,
+            self._seat_for_tournament,
+            self.standings.rating,
         )
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
@@ -449,7 +458,11 @@ class GotherServer:
         rows, total = self.lobby.listing(request.offset)
         conn.send(
             server_messages.Tables(
-                tables=tuple(rows), offset=request.offset, total=total, rid=request.rid
+                tables=tuple(rows),
+                offset=request.offset,
+                total=total,
+                tournaments=self.director.listing(),
+                rid=request.rid,
             )
         )
 
@@ -663,7 +676,7 @@ class GotherServer:
         Whoever may see the game's record may play on from it; quotas as for `create`."""
         table_id, game_no = self._finished_game(conn, request)
         self._check_room_to_play_on(conn)
-        bot_kind = kind_of(request.bot or self.store.table(table_id).bot_kind)
+        bot_kind = kind_of(request.bot or self.store.tables.table(table_id).bot_kind)
 
         def seat_there(source: TableRecord, seat: int, start: Start, seed: int) -> None:
             if conn.ws.state is not State.OPEN:
@@ -704,16 +717,23 @@ class GotherServer:
             lambda: hmac.compare_digest(given.encode(), right.encode()),
             "creating a tournament needs the host's password for it",
         )
+        if request.play:  # refused before anything is made
+            self.names.check(conn.name, conn.identity)
         tournament = self.director.create(conn, request)
+        if request.play:
+            self._register(conn, tournament)
         conn.send(self.director.message(tournament, request.rid))
 
     def on_tournament_join(self, conn: Connection, request: rq.TournamentJoin) -> None:
         tournament = self.director.find(request.tournament)
+        self._register(conn, tournament)
+        self.director.tell(tournament, conn, request.rid)
+
+    def _register(self, conn: Connection, tournament: Tournament) -> None:
         self.names.check(conn.name, conn.identity)  # its player sits under the name
         self.director.register(tournament, conn)
         if conn.identity is not None:  # the name a restart shows for them
             self.names.use(conn.name, conn.identity)
-        self.director.tell(tournament, conn, request.rid)
 
     def on_tournament_start(self, conn: Connection, request: rq.TournamentStart) -> None:
         tournament = self.director.find(request.tournament)
@@ -721,10 +741,13 @@ class GotherServer:
 
     def on_tournament_drop(self, conn: Connection, request: rq.TournamentDrop) -> None:
         tournament = self.director.find(request.tournament)
-        left = self.director.drop(tournament, conn)
-        if left is not None:  # a bot plays the seat on: everyone there hears it
-            conn.gone_from(left)
-            self.after_change(left)
+        given_up = self.director.drop(tournament, conn)
+        if given_up is not None:  # a bot plays the seat on: everyone there hears it
+            table, was_at = given_up
+            if isinstance(was_at, Connection):  # told its seat is gone, as by `leave`
+                was_at.gone_from(table)
+                was_at.send(server_messages.Left(table=table.id))
+            self.after_change(table)
         self.director.tell(tournament, conn, request.rid)
 
     def on_tournament_watch(self, conn: Connection, request: rq.TournamentWatch) -> None:
@@ -807,17 +830,19 @@ class GotherServer:
             self._check_may_see(conn, table_id, request.password)
         game_no = request.game
         if game_no is None:
-            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+            game_no = (
+                live.game_no if live is not None else self.store.tables.table(table_id).game_no
+            )
         return table_id, game_no
 
     def _check_may_see(self, conn: Connection, table_id: str, password: str | None) -> None:
         """Whoever may watch a table may see its finished games (live or archived)."""
-        if not self.store.has_table(table_id):
+        if not self.store.tables.has_table(table_id):
             raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
         policy = self.config.spectators
         if policy == "none":
             raise ProtocolError("no_spectators", "this server shows games to their players only")
-        password_hash = self.store.table(table_id).password_hash
+        password_hash = self.store.tables.table(table_id).password_hash
         if password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")

@@ -22,7 +22,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from protocol.constants import CHALLENGE_BYTES, NAME_KEPT_DAYS, PROVE_CONTEXT
 from protocol.errors import ProtocolError
 from protocol.text import skeletons
-from server.tables.store import Store, StoreError
+from server.store.database import StoreError
+from server.store.people import PeopleStore
 
 log = logging.getLogger("gother.server")
 
@@ -49,8 +50,8 @@ def proves(key: bytes, challenge: bytes, signature: bytes) -> bool:
 class Names:
     """Who owns which name on this host, kept in the store."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
-        self.store = store
+    def __init__(self, people: PeopleStore, clock: Callable[[], float] = time.time) -> None:
+        self.people = people
         self.clock = clock
 
     def check(self, name: str, identity: str | None) -> None:
@@ -64,16 +65,16 @@ class Names:
 
     def owner(self, name: str) -> str | None:
         since = self.clock() - KEPT
-        owners = {who for who, seen in self.store.name_owners(skeletons(name)) if seen >= since}
+        owners = {who for who, seen in self.people.name_owners(skeletons(name)) if seen >= since}
         return next(iter(owners), None)
 
     def use(self, name: str, identity: str) -> None:
         """`identity` sits under `name`: it owns the name from now (it was free or its own)."""
         try:
-            self.store.claim_name(skeletons(name), name, identity, self.clock())
+            self.people.claim_name(skeletons(name), name, identity, self.clock())
         except StoreError as exc:  # the seat is taken all the same; the claim waits a use
             log.warning("cannot record who owns the name %r: %s", name, exc)
 
     def release(self, name: str) -> int:
         """The host gives `name` back (`gother serve --release-name`): how many keys freed."""
-        return self.store.release_name(skeletons(name))
+        return self.people.release_name(skeletons(name))

@@ -7,7 +7,6 @@ for the host, from the host's database.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import msgspec
@@ -25,7 +24,9 @@ from server.game import (
     parse_deck,
     view,
 )
-from server.tables.store import Store, TableRecord
+from server.store.database import StoreUnavailable
+from server.store.sqlite import SqliteStore
+from server.store.tables import GameArchive, TableRecord
 
 
 class ExportError(LookupError):
@@ -33,18 +34,18 @@ class ExportError(LookupError):
 
 
 def game_record(
-    store: Store, table_id: str, game_no: int | None = None, seat: int | None = None
+    archive: GameArchive, table_id: str, game_no: int | None = None, seat: int | None = None
 ) -> GameRecord:
     """The record of one game of a table, live or archived (its current game by default);
     with `seat`, also `seen`: that seat's own view after the deal and after every move, for a
     replay that shows the game as that seat saw it (a client never runs the engine)."""
-    if not store.has_table(table_id):
+    if not archive.has_table(table_id):
         raise ExportError(f"no table {table_id!r} in this database")
     try:
-        record = store.table(table_id)
+        record = archive.table(table_id)
         game_no = record.game_no if game_no is None else game_no
-        seed, moves = store.game(table_id, game_no)
-        start = store.start(table_id, game_no)
+        seed, moves = archive.game(table_id, game_no)
+        start = archive.start(table_id, game_no)
     except (ValueError, TypeError, KeyError) as exc:
         raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
     if seed is None:
@@ -65,7 +66,7 @@ def game_record(
         game=game_no,
         moves=tuple(moves),
         chat=tuple((line.sender, line.text) for line in record.chat),
-        ended=store.ended(table_id, game_no),
+        ended=archive.ended(table_id, game_no),
         views=views[REFEREE],
         start=start,
         seat=seat,
@@ -123,13 +124,13 @@ def export_game(
     if not Path(db).is_file():
         raise ExportError(f"no database at {db}")
     try:
-        store = Store(db, readonly=True)
+        store = SqliteStore(db, readonly=True)
         try:
-            record = game_record(store, table_id, game_no, seat)
+            record = game_record(store.tables, table_id, game_no, seat)
         finally:
             store.close()
-    except sqlite3.Error as exc:
-        raise ExportError(f"{db} is not a readable game database ({exc})") from None
+    except StoreUnavailable as exc:
+        raise ExportError(f"not a readable game database: {exc}") from None
     try:
         Path(path).write_bytes(msgspec.msgpack.encode(record))
     except OSError as exc:

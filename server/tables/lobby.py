@@ -34,8 +34,10 @@ from server.game import (
     default_deck_text,
     parse_deck,
 )
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.tables import BrokenRecord, TableRecord, TableStore
 from server.tables.passwords import hash_password
-from server.tables.store import BrokenRecord, Store, StoreError, TableRecord
 from server.tables.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
 
 log = logging.getLogger("gother.server")
@@ -49,7 +51,8 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 class Lobby:
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
+        outcomes: OutcomeStore,
         settings: Settings,
         changed: Callable[[Table], None],
         decks_dir: Path | None = None,
@@ -57,6 +60,7 @@ class Lobby:
         expire: float = EXPIRE,
     ) -> None:
         self.store = store
+        self.outcomes = outcomes
         self.settings = settings
         self.decks_dir = decks_dir
         self.max_tables = max_tables
@@ -255,7 +259,7 @@ class Lobby:
                     f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
                 ) from None
             table.restore_game(game)
-            if game.over and not self.store.has_outcome(table.id, table.game_no):
+            if game.over and not self.outcomes.has_outcome(table.id, table.game_no):
                 table.finish()  # its end was not stored before the server went down
         table.chat = record.chat[-CHAT_KEPT:]
         table.attended = now
@@ -303,6 +307,7 @@ class Lobby:
             variants=record.variants,
             settings=self.settings,
             store=self.store,
+            outcomes=self.outcomes,
             bot_kind=kind_of(record.bot_kind),  # once; an unknown one quarantines the table
             password_hash=record.password_hash,
             clock_rule=None if clock is None else ClockRule(clock.initial, clock.increment),

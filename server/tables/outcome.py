@@ -4,6 +4,12 @@ A game's outcome is a summary of its moves, written to the store when the game e
 rebuild of the standings reads thousands of games without replaying one). Places follow the
 rules: the winners share first place (H1: ties share the win), everyone else is ranked by
 Goth Points, equal points sharing a place.
+
+Whose result a seat is: a person's seat is theirs only if they played at least half of its
+turns (`SeatResult.credited`); one a cover bot played for the most part wins, loses and
+scores for nobody: not in the player's record, nor their tournament points (their rating
+still moves by the share they played). A game at a table made to play on from a position
+(`play_on`) is practice (`Outcome.practice`): it counts nowhere.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ import msgspec
 
 from server.tables.players import PlayerId, shown
 
+CREDITED_SHARE = 0.5  # of a seat's turns its player must play for its result to be theirs
+
 
 @dataclass(frozen=True, slots=True)
 class SeatResult:
@@ -22,6 +30,11 @@ class SeatResult:
     goth: int
     share: float  # of the seat's turns its own player played (a cover bot played the rest)
     name: str  # the name the seat was played under, to show (the player is `player`)
+
+    @property
+    def credited(self) -> bool:
+        """Whether the seat's result is its player's: they played at least half its turns."""
+        return self.share >= CREDITED_SHARE
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +44,7 @@ class Outcome:
     finished: str  # when the game ended: UTC, ISO 8601 (so outcomes sort by it)
     seats: tuple[SeatResult, ...]
     winners: tuple[int, ...]
+    practice: bool = False  # at a table made by `play_on` (the store says which: not in JSON)
 
     @property
     def key(self) -> tuple[str, str, int]:

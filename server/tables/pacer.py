@@ -22,8 +22,8 @@ from server.bots.jobs import BotMove
 from server.bots.registry import BotKind, make_bot, word
 from server.game import Move, MoveError, View, view
 from server.searches import Busy, Searches, SearchFailed
+from server.store.database import StoreError
 from server.tables.pace import Due, due
-from server.tables.store import StoreError
 from server.tables.table import StoreFailed, Table
 
 log = logging.getLogger("gother.server")

@@ -19,8 +19,9 @@ from protocol.constants import SEED_BITS
 from server.bots.jobs import PlayOnDeal
 from server.game import Start
 from server.searches import Busy, Searches, SearchFailed
+from server.store.outcomes import OutcomeStore
+from server.store.tables import GameArchive, TableRecord
 from server.tables.review import finished_game
-from server.tables.store import Store, TableRecord
 from server.tables.table import Peer
 
 # What the server does with a sampled start: make the table, seat the asker, deal.
@@ -28,8 +29,9 @@ Then = Callable[[TableRecord, int, Start, int], None]
 
 
 class PlayOns:
-    def __init__(self, store: Store, searches: Searches) -> None:
-        self.store = store
+    def __init__(self, archive: GameArchive, outcomes: OutcomeStore, searches: Searches) -> None:
+        self.archive = archive
+        self.outcomes = outcomes
         self.searches = searches
         self.asking: dict[Peer, asyncio.Task[None]] = {}  # one a connection at a time
 
@@ -47,8 +49,8 @@ class PlayOns:
         then `then(source, seat, start, seed)` on the loop; any refusal goes to `peer`."""
         if peer in self.asking:
             raise ProtocolError("rate_limited", "a game to play on is on its way: wait for it")
-        played = finished_game(self.store, table_id, game_no, seat)
-        source = self.store.table(table_id)
+        played = finished_game(self.archive, self.outcomes, table_id, game_no, seat)
+        source = self.archive.table(table_id)
         job = PlayOnDeal(played, seat, turn, secrets.randbits(SEED_BITS))
         try:
             answer = self.searches.submit(job)

@@ -23,8 +23,8 @@ import msgspec
 from protocol import ProtocolError, server_messages
 from protocol.constants import RECORD_PART
 from server.ratelimit import TokenBucket
+from server.store.tables import GameArchive
 from server.tables.export import ExportError, game_record
-from server.tables.store import Store
 
 KEPT_BYTES = 16 * 1024 * 1024  # encoded records kept (a long game's is ~200 KB)
 BUILD_COST = 20.0  # of the asker's dear-request budget a build takes: a second of it
@@ -35,12 +35,12 @@ BUILD_BURST = 0.1  # seconds of building that may come at once: a few records in
 class Records:
     def __init__(
         self,
-        store: Store,
+        archive: GameArchive,
         build_share: float = BUILD_SHARE,
         build_burst: float = BUILD_BURST,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.store = store
+        self.archive = archive
         # by (table, game, seat): a seat's record holds its own views too
         self.encoded: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
         self.kept = 0  # bytes in `encoded`
@@ -75,7 +75,7 @@ class Records:
         self._charge(asker)
         started = self.clock()
         try:
-            record = game_record(self.store, table_id, game_no, seat)
+            record = game_record(self.archive, table_id, game_no, seat)
         except (ExportError, ValueError) as exc:  # ValueError: a stored move the engine refuses
             raise ProtocolError("no_record", str(exc)) from None
         finally:

@@ -20,7 +20,8 @@ from server.bots.jobs import ReviewPart
 from server.bots.review import FinishedGame, Moment, costliest, sentence
 from server.game import dealer_for, parse_deck
 from server.searches import Busy, Searches, SearchFailed
-from server.tables.store import Store
+from server.store.outcomes import OutcomeStore
+from server.store.tables import GameArchive
 from server.tables.table import Peer
 
 PART = 4  # decisions a job: about as long as a hint
@@ -31,8 +32,9 @@ Key = tuple[str, int, int]  # (table, game, seat)
 
 
 class Reviews:
-    def __init__(self, store: Store, searches: Searches) -> None:
-        self.store = store
+    def __init__(self, archive: GameArchive, outcomes: OutcomeStore, searches: Searches) -> None:
+        self.archive = archive
+        self.outcomes = outcomes
         self.searches = searches
         self.kept: OrderedDict[Key, server_messages.Review] = OrderedDict()
         self.thinking: dict[Key, asyncio.Task[server_messages.Review]] = {}
@@ -51,7 +53,7 @@ class Reviews:
         if thought is None:
             if len(self.thinking) >= AT_ONCE:
                 raise ProtocolError("busy", "other reviews are being thought: ask again soon")
-            played = finished_game(self.store, table_id, game_no, seat)
+            played = finished_game(self.archive, self.outcomes, table_id, game_no, seat)
             first = self._submit(ReviewPart(played, seat, 0, PART))  # busy at once, if at all
             thought = asyncio.get_running_loop().create_task(self._think(key, played, first))
             self.thinking[key] = thought
@@ -128,20 +130,22 @@ class Reviews:
         return msgspec.structs.replace(review, rid=rid)
 
 
-def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> FinishedGame:
+def finished_game(
+    archive: GameArchive, outcomes: OutcomeStore, table_id: str, game_no: int, seat: int
+) -> FinishedGame:
     """The finished game to replay (for a review of `seat`, or to play on as it); refused
     at once if there is none, or no such seat."""
-    if not store.has_table(table_id):
+    if not archive.has_table(table_id):
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
-    record = store.table(table_id)
+    record = archive.table(table_id)
     if seat >= record.seats:
         raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
     try:
-        seed, moves = store.game(table_id, game_no)
-        start = store.start(table_id, game_no)
+        seed, moves = archive.game(table_id, game_no)
+        start = archive.start(table_id, game_no)
     except ValueError as exc:  # a stored move or start is missing or unreadable
         raise ProtocolError("no_record", str(exc)) from None
-    finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
+    finished = outcomes.has_outcome(table_id, game_no) or archive.ended(table_id, game_no)
     if seed is None or not finished:
         raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
     return FinishedGame(
@@ -153,6 +157,6 @@ def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Finis
         moves=tuple(moves),
         start=start,
         covered=frozenset(
-            step for step, (_, cover) in enumerate(store.movers(table_id, game_no)) if cover
+            step for step, (_, cover) in enumerate(archive.movers(table_id, game_no)) if cover
         ),
     )

@@ -34,10 +34,12 @@ from server.game import (
     dealer_for,
     view,
 )
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.tables import ChatLine, SeatRecord, TableStore
 from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
 from server.tables.players import player_id
-from server.tables.store import ChatLine, SeatRecord, Store, StoreError
 from server.tokens import hash_secret, matches, new_token
 
 log = logging.getLogger("gother.server")
@@ -131,7 +133,8 @@ class Table:
     deck_name: str
     variants: Variants
     settings: Settings
-    store: Store
+    store: TableStore  # the table's log: each change is written here before it is made
+    outcomes: OutcomeStore  # how its games ended, for the standings
     bot_kind: BotKind = DEFAULT_KIND
     password_hash: str | None = None
     clock_rule: ClockRule | None = None
@@ -382,6 +385,12 @@ class Table:
         seat = self.seat_of(peer)
         if seat is None:
             return False
+        self.give_up(seat)
+        return True
+
+    def give_up(self, seat: int) -> None:
+        """Its player leaves `seat` (whether or not they are here): before the game it is
+        freed; during it a bot takes it for good."""
         holder = self.seats[seat]
         assert holder is not None
         if self.game is None:
@@ -396,9 +405,8 @@ class Table:
             holder.peer, holder.token_hash, holder.bot_kind = None, None, kind
             holder.left_game = left
             holder.pause = holder.end = False
-        log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
+        log.info("table %s: %s leaves seat %d", self.id, holder.name, seat)
         self.changed()
-        return True
 
     def disconnected(self, peer: Peer) -> bool:
         """The connection went: the player keeps the seat, marked away. Returns whether
@@ -524,8 +532,6 @@ class Table:
         game = self.game
         assert game is not None and game.winners is not None
         movers = self.store.movers(self.id, self.game_no)
-        # a game played on from a chosen position (play_on) is practice: it moves no rating
-        played_on = self.store.start(self.id, self.game_no) is not None
         seats = []
         for seat, holder in enumerate(self.seats):
             assert holder is not None
@@ -534,13 +540,16 @@ class Table:
                 player = player_id(holder.name, None, holder.identity)
             else:
                 player = player_id(holder.name, holder.bot_kind)
-            share = (0.0 if played_on else turn_share(movers, seat)) if person else 1.0
+            share = turn_share(movers, seat) if person else 1.0
             seats.append(SeatResult(player, game.goth[seat], share, holder.name))
         finished = datetime.now(UTC).isoformat(timespec="microseconds")
-        self.outcome = Outcome(self.id, self.game_no, finished, tuple(seats), game.winners)
+        practice = self.store.played_on(self.id)  # a table to play on from a position
+        self.outcome = Outcome(
+            self.id, self.game_no, finished, tuple(seats), game.winners, practice
+        )
         outcome = self.outcome.to_json()
         with contextlib.suppress(StoreFailed):
-            self._write(lambda: self.store.finish_game(self.id, self.game_no, outcome))
+            self._write(lambda: self.outcomes.finish_game(self.id, self.game_no, outcome))
 
     def time_out(self, seat: int) -> None:
         """A present player's clock or patience ran out: bots finish this turn for them."""

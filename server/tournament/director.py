@@ -24,7 +24,7 @@ import asyncio
 import logging
 import secrets
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -41,11 +41,15 @@ from protocol.constants import (
 )
 from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
+from server.ratings.skill import Rating
 from server.searches import Searches
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.people import PeopleStore
+from server.store.tournaments import TournamentRecord, TournamentStore
 from server.tables.lobby import Lobby
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, identity_in, player_id, shown
-from server.tables.store import StoreError, TournamentRecord
 from server.tables.table import Peer, StoreFailed, Table
 from server.tournament.pairing import Seating
 from server.tournament.seating import RoundSeating, seated_round
@@ -68,12 +72,14 @@ def _player(peer: Member) -> PlayerId:
 
 @dataclass
 class Entry:
-    """A registered player: the name shown, where to tell them, whether they dropped out."""
+    """A registered player: the name shown, where to tell them, whether they dropped out
+    (and of which table's game, then being played: their points stop at the drop)."""
 
     player: PlayerId
     name: str
     peer: Member | None
     dropped: bool = False
+    forfeit: str | None = None
 
 
 @dataclass
@@ -127,15 +133,20 @@ class Director:
     def __init__(
         self,
         lobby: Lobby,
+        store: TournamentStore,
+        people: PeopleStore,
+        outcomes: OutcomeStore,
         searches: Searches,
         seated: Callable[[Peer, Table, int, str], None],
-        rating: Callable[[PlayerId], float],
+        rating: Callable[[PlayerId], Rating],
     ) -> None:
         self.lobby = lobby
         self.searches = searches  # where a round's seating is thought
-        self.store = lobby.store
+        self.store = store
+        self.people = people  # the names players last sat under
+        self.outcomes = outcomes  # the results: each table's game 1
         self.seated = seated  # tell a connected player the seat (and token) they were given
-        self.rating = rating
+        self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
 
@@ -212,19 +223,34 @@ class Director:
                 f"the round needs {tables} tables and this server has room for {free} now",
             )
 
-    def drop(self, tournament: Tournament, peer: Member) -> Table | None:
-        """Out of the rounds to come; at a table in play, a bot takes the seat for good
-        (returns that table, changed)."""
+    def drop(self, tournament: Tournament, peer: Member) -> tuple[Table, Peer | None] | None:
+        """Out of the rounds to come, and of the game they are playing: it scores nothing
+        for them (their points stop at the drop), and a bot takes their seat there for good,
+        whoever held it (returns that table, changed, and the connection that was at the
+        seat, None if it was away)."""
         entry = tournament.entries.get(_player(peer))
         if entry is None or entry.peer is not peer:
             raise ProtocolError("not_registered", "you are not registered in this tournament")
-        _stored(lambda: self.store.drop_tournament_player(tournament.id, entry.player))
-        entry.dropped = True
-        for seated in tournament.played[-1] if tournament.played else []:
-            table = self.lobby.tables.get(seated.table)
-            if table is not None and entry.player in seated.players and not seated.over:
-                return table if table.leave(peer) else None
-        return None
+        playing = next(
+            (
+                seated
+                for seated in (tournament.played[-1] if tournament.played else ())
+                if entry.player in seated.players and not seated.over
+            ),
+            None,
+        )
+        forfeit = None if playing is None else playing.table
+        _stored(lambda: self.store.drop_tournament_player(tournament.id, entry.player, forfeit))
+        entry.dropped, entry.forfeit = True, forfeit
+        if playing is None or (table := self.lobby.tables.get(playing.table)) is None:
+            return None
+        seat = playing.players.index(entry.player)  # the players sit first, in their order
+        holder = table.seats[seat]
+        if holder is None or holder.is_bot:  # they left it before: a bot has it already
+            return None
+        was_at = holder.peer
+        table.give_up(seat)
+        return table, was_at
 
     def disconnected(self, peer: Member) -> None:
         for tournament in self.tournaments.values():
@@ -238,7 +264,7 @@ class Director:
         the stored outcomes of each tournament table's first game; a table that has none
         and is not live (ended unfinished, or lost) counts for nobody. Players come back by
         registering again; a round whose tables are all over seats the next."""
-        for record in self.store.tournaments():
+        for record in self.store.all():
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run
@@ -254,9 +280,10 @@ class Director:
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
             )
-            for stored, dropped in record.players:
+            for stored, dropped, forfeit in record.players:
                 player = PlayerId(stored)
-                tournament.entries[player] = Entry(player, self._name_of(player), None, dropped)
+                name = self._name_of(player)
+                tournament.entries[player] = Entry(player, name, None, dropped, forfeit)
             for round_no, tables in enumerate(record.rounds_played, 1):
                 tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
             self.tournaments[tournament.id] = tournament
@@ -267,7 +294,7 @@ class Director:
     def _name_of(self, player: PlayerId) -> str:
         """A restored player's name: the latest their identity sat under."""
         identity = identity_in(player)
-        return shown(player, None if identity is None else self.store.name_of(identity))
+        return shown(player, None if identity is None else self.people.name_of(identity))
 
     def _restored(
         self, tournament: Tournament, round_no: int, stored: tuple[str, list[str]]
@@ -275,11 +302,9 @@ class Director:
         table_id, players = stored
         seated = Seated(table_id, tuple(PlayerId(p) for p in players))
         self.by_table[table_id] = (tournament, seated)
-        ended = self.store.outcome(table_id, 1)
+        ended = self.outcomes.outcome(table_id, 1)
         if ended is not None:
-            outcome = Outcome.from_json(table_id, 1, ended)
-            goth = [seat.goth for seat in outcome.seats]
-            _score(tournament, seated, round_no, outcome.winners, goth)
+            _score(tournament, seated, round_no, Outcome.from_json(table_id, 1, ended))
         else:
             live = self.lobby.tables.get(table_id)
             seated.over = live is None or (live.game is not None and live.game.over)
@@ -293,10 +318,9 @@ class Director:
         if found is None:
             return None
         tournament, seated = found
-        game = table.game
-        if seated.over or game is None or not game.over or table.game_no != 1:
-            return None
-        _score(tournament, seated, len(tournament.played), game.winners or (), game.goth)
+        if seated.over or table.outcome is None or table.game_no != 1:
+            return None  # its first game is not over (the outcome is written as it ends)
+        _score(tournament, seated, len(tournament.played), table.outcome)
         self._table_done(tournament)
         return tournament
 
@@ -437,12 +461,14 @@ class Director:
         return standings(
             list(tournament.entries),
             tournament.results,
-            self.rating,
+            lambda player: self.rating(player).mu,
             dropped=[p for p, e in tournament.entries.items() if e.dropped],
             duplicate=tournament.duplicate,
         )
 
     def message(self, tournament: Tournament, rid: int | None = None) -> server_messages.Tournament:
+        rows = self.standings(tournament)
+        ratings = {s.player: self.rating(s.player) for s in rows}
         return server_messages.Tournament(
             id=tournament.id,
             name=tournament.name,
@@ -459,6 +485,7 @@ class Director:
                     players=tuple(tournament.entries[p].name for p in s.players),
                     bots=tournament.seats - len(s.players),
                     over=s.over,
+                    keys=s.players,
                 )
                 for s in (tournament.played[-1] if tournament.played else ())
             ),
@@ -469,13 +496,31 @@ class Director:
                     games=s.games,
                     points=s.points,
                     goth=s.goth,
-                    rating=s.rating,
+                    rating=float(ratings[s.player].shown),
                     match_points=s.match_points,
                     dropped=s.dropped,
+                    spread=ratings[s.player].spread,
                 )
-                for s in self.standings(tournament)
+                for s in rows
             ),
             rid=rid,
+        )
+
+    def listing(self) -> tuple[server_messages.TournamentRow, ...]:
+        """The tournaments not over, oldest first: what the lobby lists."""
+        return tuple(
+            server_messages.TournamentRow(
+                id=t.id,
+                name=t.name,
+                phase=t.phase,
+                round=len(t.played),
+                rounds=t.rounds,
+                seats=t.seats,
+                players=len(t.entries),
+                duplicate=t.duplicate,
+            )
+            for t in self.tournaments.values()
+            if not t.over
         )
 
     def tell(
@@ -495,18 +540,15 @@ class Director:
                 peer.send(frame)
 
 
-def _score(
-    tournament: Tournament,
-    seated: Seated,
-    round_no: int,
-    winners: Sequence[int],
-    goth: Sequence[int],
-) -> None:
-    """A table's game is over: its players' points by place and Goth Points."""
+def _score(tournament: Tournament, seated: Seated, round_no: int, outcome: Outcome) -> None:
+    """A table's game is over: points by place and Goth Points for each of its players whose
+    seat it was (`SeatResult.credited`) and who did not drop out during it."""
     seated.over = True
-    points = place_points(winners, goth)
+    goth = [seat.goth for seat in outcome.seats]
+    points = place_points(outcome.winners, goth)
     for seat, player in enumerate(seated.players):
-        tournament.results.append(Result(player, round_no, seat, points[seat], goth[seat]))
+        if outcome.seats[seat].credited and tournament.entries[player].forfeit != seated.table:
+            tournament.results.append(Result(player, round_no, seat, points[seat], goth[seat]))
 
 
 def _stored(write: Callable[[], None]) -> None:

@@ -11,7 +11,7 @@ import logging
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +23,7 @@ from server.bots.ismcts import THINK_TIME
 from server.edge.app import GotherServer
 from server.searches import Busy, Searches, SearchFailed
 from tests.kits.netkit import TIMEOUT, Client, close_all
+from tests.kits.poll import until
 from tests.tables.test_hints import seated_at_bots
 
 ONE_WORKER = {"search_workers": 1}
@@ -39,14 +40,6 @@ class Echo:
         if isinstance(self.value, Exception):
             raise self.value
         return self.value
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait for `condition` (another task makes it true), within TIMEOUT."""
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        await asyncio.sleep(0.005)
 
 
 def the_worker(searches: Searches) -> int:
@@ -146,7 +139,7 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     killed = the_worker(server.searches)
     with frozen(killed):
         rid = await player.send("hint")
-        await until(lambda: running(server.searches) == 1)  # the hint is on the frozen worker
+        await until("the hint on the frozen worker", lambda: running(server.searches) == 1)
         os.kill(killed, signal.SIGKILL)
         failed = await player.next(lambda m: m.get("rid") == rid)
     assert failed["t"] == "error" and failed["code"] == "search_failed", failed
@@ -168,9 +161,9 @@ async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
     assert (await players[0].request("hint"))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
         thinking = await players[0].send("hint")  # on the frozen worker
-        await until(lambda: running(server.searches) == 1)
+        await until("one search running", lambda: running(server.searches) == 1)
         queued = await players[1].send("hint")
-        await until(lambda: len(server.searches.waiting) == 1)
+        await until("one search waiting", lambda: len(server.searches.waiting) == 1)
         refused = await players[2].request("hint")
         assert refused["t"] == "error" and refused["code"] == "busy", refused
         assert "ask again" in refused["message"]
@@ -190,7 +183,7 @@ async def test_a_hard_bot_whose_search_fails_plays_as_the_normal_bot(
     watcher, first = await watch_hard_bots(url)  # the worker is up: it searched that move
     killed = the_worker(server.searches)
     with caplog.at_level(logging.WARNING, "gother.server"), frozen(killed):
-        await until(lambda: running(server.searches) == 1)  # the next move's search
+        await until("the next move's search", lambda: running(server.searches) == 1)
         os.kill(killed, signal.SIGKILL)
         moved = await next_state(watcher, first["seq"])  # the table went on
     assert moved["view"]["log"] != first["view"]["log"]

@@ -62,6 +62,7 @@ async def come_back(door: SshFrontDoor, key: asyncssh.SSHKey | None, **login) ->
         await close(conn, process)
 
 
+@pytest.mark.slow
 async def test_with_the_password_the_key_the_client_proved_names_the_player(
     make_door, server, url, keys
 ):
@@ -80,6 +81,7 @@ async def test_with_the_password_the_key_the_client_proved_names_the_player(
     assert the_person(table) == (seat, "Raven", identity)
 
 
+@pytest.mark.slow
 async def test_password_players_with_no_key_are_each_named_by_the_token_given_them(
     make_door, server, url
 ):

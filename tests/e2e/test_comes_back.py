@@ -33,13 +33,16 @@ from tests.e2e.e2ekit import (
     free_port,
     gother_serve,
     terminal_env,
-    wait_for,
 )
+from tests.kits.poll import until_blocking
 
 MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
-pytestmark = pytest.mark.skipif(
-    bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
+    ),
+]
 PASSWORD = "crypt-door"
 GIVEN = re.compile(rf"{SSH_TOKEN_ENV}=([A-Za-z0-9_-]{{24}})")
 
@@ -77,7 +80,7 @@ def host(tmp_path: Path) -> Iterator[Host]:
         *("--ssh-host-key", str(folder / "host_key"), "--bot-delay", "0.05"),
     )
     with gother_serve(folder, *serve_args) as port:
-        wait_for("the SSH front door to listen", lambda: accepts(ssh_port))
+        until_blocking("the SSH front door to listen", lambda: accepts(ssh_port))
         yield Host(folder, port, ssh_port, keys["listed"], keys["other"])
 
 
@@ -144,7 +147,7 @@ def test_a_player_who_quits_and_runs_the_same_command_is_back_in_their_seat(
 
     def expect(session: str, what: str, check):
         try:
-            return wait_for(what, check)
+            return until_blocking(what, check)
         except AssertionError:
             log = (host.folder / "serve.log").read_text()[-3000:]
             raise AssertionError(

@@ -40,9 +40,13 @@ from tests.doors.web.browserkit import (
     wait_screen,
 )
 from tests.doors.web.doorkit import children, clients_behind
-from tests.e2e.e2ekit import GOTHER, create_table, gother_serve, wait_for
+from tests.e2e.e2ekit import GOTHER, create_table, gother_serve
+from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium"),
+]
 
 PASSWORD = "crypt-door"
 WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")
@@ -66,11 +70,13 @@ def door(tmp_path) -> Iterator[tuple[int, int, int]]:
         tmp_path, "--bot-delay", "0.05", "--web", "0", "--web-password-file", str(secret)
     ) as port:
         log = tmp_path / "serve.log"
-        web = int(wait_for("the web door", lambda: WEB_LISTENING.search(log.read_text())).group(1))
+        web = int(
+            until_blocking("the web door", lambda: WEB_LISTENING.search(log.read_text())).group(1)
+        )
         serve = the_serve_process()
         yield port, web, serve
         # the browser is closed by now: its tabs' processes end within the quit timeout
-        wait_for("every client process to end", lambda: not clients_behind(serve), 30)
+        until_blocking("every client process to end", lambda: not clients_behind(serve), 30)
 
 
 def log_in(page, url: str) -> None:
@@ -170,7 +176,7 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
                 lydia, "Lydia back at the table", lambda t: "Lydia (you)" in t and "^x Quit" in t
             )
             assert YOU_ROW.search(back).group(1) == seats["Lydia"]
-            wait_for("the old process to end", lambda: len(clients_behind(serve)) == 2)
+            until_blocking("the old process to end", lambda: len(clients_behind(serve)) == 2)
             assert clients_behind(serve) != before
 
             # no password: the login page, and no process for a websocket it opens itself
@@ -198,9 +204,9 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
 
             # closing a tab ends its process
             raven.close()
-            wait_for("Raven's process to end", lambda: len(clients_behind(serve)) == 1)
+            until_blocking("Raven's process to end", lambda: len(clients_behind(serve)) == 1)
             lydia.close()
-            wait_for("Lydia's process to end", lambda: clients_behind(serve) == set())
+            until_blocking("Lydia's process to end", lambda: clients_behind(serve) == set())
         finally:
             browser.close()
     assert requests.seen and requests.foreign == [], requests.foreign
@@ -268,7 +274,7 @@ def test_a_player_who_quits_and_opens_the_page_again_is_back_in_their_seat(door)
             seat = YOU_ROW.search(sit_down(page, "Mina")).group(1)
             page.keyboard.press("Control+x")
             page.wait_for_selector("#ended:not([hidden])")
-            wait_for("the quit client to end", lambda: not clients_behind(serve), 30)
+            until_blocking("the quit client to end", lambda: not clients_behind(serve), 30)
 
             began = time.monotonic()
             page.goto(url)

@@ -30,8 +30,9 @@ from server.edge.attempts import Attempts, Guessing
 from server.edge.config import ServerConfig
 from server.edge.limits import address_key
 from server.game import default_deck_text
+from server.store.sqlite import SqliteStore
+from server.store.tables import TableRecord
 from server.tables.passwords import check_password, hash_password
-from server.tables.store import Store, TableRecord
 from server.tokens import hash_secret
 from tests.kits.netkit import TIMEOUT, Client, close_all
 from tests.kits.sshkit import close, log_in, open_session, read_until
@@ -236,8 +237,8 @@ async def test_table_passwords_are_guarded_apart_from_the_servers(guarded, clock
 
 async def test_an_older_servers_unsalted_hash_opens_its_table_and_is_salted(tmp_path):
     db = str(tmp_path / "games.db")
-    store = Store(db)
-    store.save_table(
+    store = SqliteStore(db)
+    store.tables.save_table(
         TableRecord(
             id="old001", name="Old", seats=3, bot_kind="heuristic", variants=Variants(),
             deck_name="original", deck_toml=default_deck_text(),
@@ -262,8 +263,8 @@ async def test_an_older_servers_unsalted_hash_opens_its_table_and_is_salted(tmp_
         await close_all(a, b)
     finally:
         await server.close()
-    reopened = Store(db)
-    assert reopened.load()[0].password_hash == stored  # kept salted across a restart
+    reopened = SqliteStore(db)
+    assert reopened.tables.load()[0].password_hash == stored  # kept salted across a restart
     reopened.close()
 
 

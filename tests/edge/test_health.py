@@ -11,7 +11,8 @@ from dataclasses import asdict
 import pytest
 
 from server.edge.health import figures, stats_line
-from tests.kits.netkit import TIMEOUT, Client, close_all
+from tests.kits.netkit import Client, close_all
+from tests.kits.poll import until
 
 
 async def get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -65,9 +66,5 @@ async def test_the_log_gets_a_stats_line_every_few_minutes(server, url, caplog):
     assert "1 connections (0 before hello)" in line and "0 tables" in line
     assert "1 errors" in line and "0 moves" in line
 
-    async def logged() -> None:
-        while not any(r.getMessage() == line for r in caplog.records):
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(logged(), TIMEOUT)
+    await until("the stats line", lambda: any(r.getMessage() == line for r in caplog.records))
     await close_all(a)

@@ -21,7 +21,7 @@ from protocol.errors import ProtocolError
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.identity import Names, identity_of, proves
-from server.tables.store import Store
+from server.store.sqlite import SqliteStore
 from tests.kits.netkit import Client, close_all, play_to_end
 
 
@@ -188,7 +188,7 @@ async def test_the_host_releases_a_name(config: ServerConfig):
 
 def test_a_name_unused_for_the_kept_days_is_free_again(tmp_path):
     now = [1_000_000.0]
-    names = Names(Store(str(tmp_path / "games.db")), clock=lambda: now[0])
+    names = Names(SqliteStore(str(tmp_path / "games.db")).people, clock=lambda: now[0])
     names.use("Ann", "first")
     names.check("Ann", "first")
     with pytest.raises(ProtocolError) as refused:

@@ -119,7 +119,7 @@ async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, u
     assert not [line for line in lines if line.startswith(("The server refused", "Not sent"))]
     assert decisions > 10
 
-    record = game_record(server.store, table, 1)
+    record = game_record(server.store.tables, table, 1)
     ours = [move for seat, move in record.moves if seat == 0]
     assert len(ours) >= decisions  # every option played (draw all plays several)
     story = told_by_the_record(record, 0)

@@ -26,7 +26,7 @@ needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="nee
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_replay_tells_a_turn_as_the_seat_saw_it_and_goes_on(server, url, tmp_path):
     table, player = await played(url, 3, 0, {})
-    record = parse_record(game_record(server.store, table, seat=1).to_wire())
+    record = parse_record(game_record(server.store.tables, table, seat=1).to_wire())
     assert record.seen is not None
     turns = len(record.turn_starts())
     catalogue = Catalogue(record.cards)
@@ -99,7 +99,7 @@ async def test_replay_asks_again_when_the_record_outruns_the_budget(server, url,
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_play_on_after_a_replay_sits_you_in_a_new_game_from_that_turn(server, url, tmp_path):
     table, player = await played(url, 3, 0, {})
-    record = parse_record(game_record(server.store, table, seat=1).to_wire())
+    record = parse_record(game_record(server.store.tables, table, seat=1).to_wire())
     assert record.seen is not None
     async with InProcess(url, tmp_path) as raven:
         await raven.transcript.until(r"^  1: Kept")
@@ -154,7 +154,7 @@ async def test_every_negative_number_of_a_replay_and_the_scores_is_heard_as_nega
     await close_all(player)
     raw: list[str] = []
     for seat in (None, 1):
-        record = parse_record(game_record(server.store, table, seat=seat).to_wire())
+        record = parse_record(game_record(server.store.tables, table, seat=seat).to_wire())
         catalogue = Catalogue(record.cards)
         for turn in range(1, len(record.turn_starts()) + 1):
             raw += replay.turn_lines(record, turn, SPOKEN)

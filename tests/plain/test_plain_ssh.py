@@ -19,6 +19,8 @@ from protocol.constants import SSH_TOKEN_ENV
 from server.doors.ssh import SshFrontDoor, SshOptions, state_dir
 from server.edge.app import GotherServer
 
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 60.0  # a cold client start on a busy core
 
 

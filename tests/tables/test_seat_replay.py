@@ -129,7 +129,7 @@ async def test_a_long_record_is_fetched_whole_past_the_askers_budget(server, url
     monkeypatch.setattr(asyncio, "sleep", sleep)
     fetched = await asyncio.to_thread(fetch_record, url, table, seat=0)
     assert waits, "never refused: the budget was not outrun"
-    expected = game_record(server.store, table, seat=0)
+    expected = game_record(server.store.tables, table, seat=0)
     parts = -(-len(msgspec.msgpack.encode(expected)) // RECORD_PART)
     assert 20 + 5 * parts > 25  # a build and its parts cost more than the budget holds
     assert fetched.seen == expected.seen

@@ -164,7 +164,7 @@ async def test_a_game_both_players_end_is_closed_archived_and_kept_as_a_record(s
         assert closed["table"] == table and "ended" in closed["reason"]
     assert not any(m.get("rid") == rid and m["t"] == "error" for m in p1.received)
     assert table not in server.lobby.tables
-    assert server.store.ended(table, 1) == "abandoned"
+    assert server.store.tables.ended(table, 1) == "abandoned"
     record = await p0.request("record", table=table)
     assert record["t"] == "record" and record["game"] == 1, record
     again = await p0.request("move", move={"kind": "draw", "source": "deck"})
@@ -262,7 +262,7 @@ async def test_an_end_vote_carries_once_the_absent_players_grace_is_over(server,
     closed = await p0.next(lambda m: m["t"] == "closed")
     assert closed["table"] == table and "ended" in closed["reason"]
     assert table not in server.lobby.tables
-    assert server.store.ended(table, 1) == "abandoned"
+    assert server.store.tables.ended(table, 1) == "abandoned"
     await close_all(p0)
 
 

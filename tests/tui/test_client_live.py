@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.message import Message
 from textual.pilot import Pilot
 
@@ -81,6 +82,7 @@ async def my_decision_or_over(pilot: Pilot) -> bool:
     return app.view.phase != "over"
 
 
+@pytest.mark.slow
 async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_server, store):
     app = client(live_server, store)
     answers = Answers()
@@ -99,6 +101,7 @@ async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_serve
         assert all(bot in names for bot in ("Morticia", "Vlad", "Lenore"))
 
 
+@pytest.mark.slow
 async def test_a_whole_short_game_to_the_end(live_server, store):
     app = client(live_server, store)
     answers = Answers()
@@ -138,6 +141,7 @@ async def test_watch_a_bots_only_table(live_server, store):
         assert store.find(f"ws://127.0.0.1:{live_server.port}") is None  # no seat, no token
 
 
+@pytest.mark.slow
 async def test_a_server_restart_resumes_the_same_seat(tmp_path, store):
     db = str(tmp_path / "games.db")
     first = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, bot_delay=0.0))
@@ -205,6 +209,7 @@ async def test_chat_and_the_deciding_end_vote_are_answered_to_the_table_that_ask
         assert isinstance(end.reply, sm.Closed) and end.reply.rid == end.asked.rid
 
 
+@pytest.mark.slow
 async def test_coming_back_holds_the_whole_story_of_the_game(live_server, store):
     """The seat's story from the server (`story`): the log from the deal, nothing missed."""
     app = client(live_server, store)

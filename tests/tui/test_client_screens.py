@@ -438,3 +438,7 @@ def test_the_rules_in_help_reflow_to_the_width_and_say_what_the_published_rules_
     assert "four steps" in text
     assert "soaks up Sickness" in text and "☠0 (-3 banked)" in text
     assert "☥" not in rules_text(ASCII) and "S0 (-3 banked)" in rules_text(ASCII)
+    # what the standings' marks and a tournament's points mean (issue 29 §4)
+    assert "A rating starts at 1500, the normal bot's; ± is how far off" in text
+    assert "+/- is how far off" in rules_text(ASCII) and "±" not in rules_text(ASCII)
+    assert "1st scores 3, 2nd 2, 3rd 1 and 4th 0" in text and "drop out of scores you" in text

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import time
 
 import pytest
 from hypothesis import given
@@ -22,8 +21,8 @@ from gother_tui.tui.screens.game_over import GameOverScreen
 from protocol import requests as rq
 from protocol.view import Variants
 from server.tables.export import game_record
+from tests.kits import poll
 from tests.tui.clientkit import (
-    TIMEOUT,
     lobby_tables,
     notices,
     reply,
@@ -43,16 +42,14 @@ async def finished(live_server) -> str:
     request = rq.Create(name="Kept Crypt", seats=3, bots=3, variants=Variants(round_cap=3))
     table = live_server.lobby.create(request)
     table.start_if_full()
-    deadline = time.monotonic() + TIMEOUT
-    while not (table.game is not None and table.game.over):
-        assert time.monotonic() < deadline, "the bots did not finish"
-        await asyncio.sleep(0.01)  # a poll: the bots play on this loop
+    # the bots play on this loop, between two looks
+    await poll.until("the bots to finish", lambda: table.game is not None and table.game.over)
     return str(table.id)
 
 
 @pytest.fixture
 def seat_record(live_server, finished) -> GameRecord:
-    return parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire())
+    return parse_record(game_record(live_server.store.tables, finished, seat=SEAT).to_wire())
 
 
 async def test_a_seats_replay_shows_only_its_own_hand_until_v(seat_record):
@@ -128,7 +125,9 @@ async def test_the_command_line_fetches_a_seats_replay_at_a_turn(
         assert app.start == app.record.turn_starts()[3]
         assert (
             app.record.seen
-            == parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire()).seen
+            == parse_record(
+                game_record(live_server.store.tables, finished, seat=SEAT).to_wire()
+            ).seen
         )
 
 

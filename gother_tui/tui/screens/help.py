@@ -46,7 +46,7 @@ def rules_text(glyphs: Glyphs) -> str:
     """The rules in short, one paragraph a line (the screen wraps them to its width), in
     the glyphs the table draws with."""
     text = files("gother_tui.tui").joinpath("help/rules.txt").read_text(encoding="utf-8")
-    return text.replace("☥", glyphs.goth).replace("☠", glyphs.sickness)
+    return text.replace("☥", glyphs.goth).replace("☠", glyphs.sickness).replace("±", glyphs.spread)
 
 
 def rules_view(text: str) -> Group:

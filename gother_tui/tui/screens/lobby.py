@@ -1,7 +1,8 @@
-"""The lobby: the server's tables (seats, bots, started, spectators), the host's standings
-below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
-itself: the answers to its requests come back to it, and refusals show here in plain words.
-A player the SSH door has just given a token reads it here first, with how to come back."""
+"""The lobby: the server's tables (seats, bots, started, spectators), a line on its open
+tournaments, the host's standings below them, and keys to join, watch, create and refresh.
+The lobby asks for what it shows itself: the answers to its requests come back to it, and
+refusals show here in plain words. A player the SSH door has just given a token reads it
+here first, with how to come back."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from gother_tui.core import tournament_words as words
 from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
@@ -91,6 +93,7 @@ class LobbyScreen(Screen[None]):
         yield Static(id="lobby-title")
         yield Static(id="lobby-door")  # the SSH door's new token, when it gave one
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static(id="lobby-tournaments")
         yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
         yield KeyBar()
@@ -122,10 +125,14 @@ class LobbyScreen(Screen[None]):
         reply = event.reply
         if isinstance(reply, sm.Tables):
             self._show_tables(reply.tables)
+            tournaments = self.query_one("#lobby-tournaments", Static)
+            line = words.open_line(reply.tournaments, "t")
+            tournaments.update(Text("".join(line)))
+            tournaments.display = bool(line)
             if self.standings_known:  # whoever asked for the tables: the standings fresh too
                 self.session.request(self, rq.Standings())
         elif isinstance(reply, sm.Standings):
-            self.query_one(StandingsPanel).show(reply)
+            self.query_one(StandingsPanel).show(reply, self.session.glyphs)
         elif isinstance(reply, sm.Created):  # the creator is not seated until it joins
             asked = event.asked
             password = asked.password if isinstance(asked, rq.Create) else None

@@ -22,12 +22,12 @@ from tests.doors.web.doorkit import (
     browser,
     clients_of_this_test,
     closed,
-    eventually,
     open_tab,
     own_origin,
     read_screen,
     web_door,
 )
+from tests.kits.poll import until
 
 NAME_SCREEN = r"Your name at the table"
 
@@ -37,6 +37,7 @@ def cookie(session: aiohttp.ClientSession) -> str:
     return morsel.value
 
 
+@pytest.mark.slow
 async def test_a_tab_gets_its_own_client_which_ends_when_the_tab_closes(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
@@ -45,10 +46,11 @@ async def test_a_tab_gets_its_own_client_which_ends_when_the_tab_closes(tmp_path
         pid = session.process.pid
         assert pid in clients_of_this_test()
         await ws.close()
-        await eventually("the client to end", lambda: not alive(pid))
-        await eventually("the session to be gone", lambda: not door.live)
+        await until("the client to end", lambda: not alive(pid))
+        await until("the session to be gone", lambda: not door.live)
 
 
+@pytest.mark.slow
 async def test_over_tls_the_door_is_https_and_its_clients_trust_their_servers_pin(tmp_path):
     async with web_door(tmp_path, server_password="pw", tls=True) as door, browser(door) as tab:
         async with tab.get("/") as page:
@@ -90,6 +92,7 @@ async def test_a_page_for_another_host_name_is_refused(tmp_path):
         assert not door.live and clients_of_this_test() == set()
 
 
+@pytest.mark.slow
 async def test_the_password_is_asked_before_any_process_starts(tmp_path):
     async with web_door(tmp_path, password="crypt") as door, browser(door) as tab:
         async with tab.get("/") as page:
@@ -139,6 +142,7 @@ async def test_guessing_the_password_is_slowed_per_address(tmp_path):
             assert right.status == 200 and "xterm" in await right.text()
 
 
+@pytest.mark.slow
 async def test_the_cookie_is_random_httponly_strict_and_only_its_hash_is_kept(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         async with tab.get("/") as page:
@@ -167,6 +171,7 @@ def test_only_browsers_that_gave_the_password_are_admitted(tmp_path):
     assert Identities(tmp_path, None).admitted("b" * 32)
 
 
+@pytest.mark.slow
 async def test_when_the_door_is_full_another_browser_is_told_so(tmp_path):
     async with (
         web_door(tmp_path, max_sessions=1) as door,
@@ -188,6 +193,7 @@ async def test_when_the_door_is_full_another_browser_is_told_so(tmp_path):
         await ws.close()
 
 
+@pytest.mark.slow
 async def test_a_second_tab_of_the_same_browser_takes_the_session_over(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         old = await open_tab(tab, door)
@@ -204,15 +210,17 @@ async def test_a_second_tab_of_the_same_browser_takes_the_session_over(tmp_path)
         await new.close()
 
 
+@pytest.mark.slow
 async def test_an_idle_session_is_ended_and_its_process_goes(tmp_path):
     async with web_door(tmp_path, idle=1.0) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
         (session,) = door.live
         code, why = await closed(ws)
         assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
-        await eventually("the client to end", lambda: not alive(session.process.pid))
+        await until("the client to end", lambda: not alive(session.process.pid))
 
 
+@pytest.mark.slow
 async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
@@ -221,9 +229,10 @@ async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_p
         await ws.send_str(json.dumps(["stdin", "\x18"]))  # Ctrl+X
         code, why = await closed(ws)
         assert code == web.CLOSE_QUIT and "seat is kept" in why
-        await eventually("the client to end", lambda: not alive(session.process.pid))
+        await until("the client to end", lambda: not alive(session.process.pid))
 
 
+@pytest.mark.slow
 async def test_the_name_typed_in_the_tab_reaches_the_server_and_odd_input_is_ignored(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
@@ -258,6 +267,7 @@ def test_the_client_is_started_with_no_secret_and_its_own_folders(tmp_path):
     assert (env["COLUMNS"], env["ROWS"]) == ("100", "30")
 
 
+@pytest.mark.slow
 async def test_the_client_process_holds_no_secret_on_its_command_line(tmp_path):
     async with web_door(tmp_path, server_password="s3cret-server") as door, browser(door) as tab:
         ws = await open_tab(tab, door)
