@@ -112,6 +112,7 @@ async def test_password_players_with_no_key_are_each_named_by_the_token_given_th
     assert the_person(table) == seated
 
 
+@pytest.mark.slow
 async def test_the_token_is_on_the_first_screen_and_back_without_it_the_refusal_says_how(
     make_door, server, url
 ):
