@@ -73,3 +73,6 @@ RATING_STEP = 30
 # The opening handshake's header in which the SSH and web doors' clients carry their door's
 # signed claim of their player's address (server/edge/doorkey.py, docs/protocol.md)
 DOOR_HEADER = "Gother-Door"
+# The environment variable in which a player whose ssh client has no key sends back the
+# token the SSH door gave them (server/doors/ssh_person.py); the client tells them how.
+SSH_TOKEN_ENV = "GOTHER_SSH_TOKEN"

@@ -607,6 +607,12 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         help="what the SSH and web doors start: the door's signed word of your address",
     )
     parser.add_argument(
+        "--door-token-file",
+        metavar="FILE",
+        help="what the SSH door starts for a player whose ssh client offered no key: the "
+        "token it knows them by now, shown with how to come back",
+    )
+    parser.add_argument(
         "--anonymous",
         action="store_true",
         help="prove no lasting identity: seats are kept by their tokens only, and no name "

@@ -50,7 +50,12 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("who", ("w",), "who", "the seats: who is a bot, who is away"),
             Spec("options", ("o",), "options", "your decision again, with its numbered options"),
             Spec("more", ("m",), "more", "the options of your decision not said yet"),
-            Spec("again", ("a",), "again", "the last decision again, as it was said"),
+            Spec(
+                "again",
+                ("a",),
+                "again",
+                "the last decision again, as it was said (a draw: its options)",
+            ),
             Spec("what", (), "what", "what changed since your last turn"),
         ),
     ),

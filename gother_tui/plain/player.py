@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gother_tui.core import review_words, tournament_words
 from gother_tui.core.client import Reply
+from gother_tui.core.comeback import kept_for_the_first
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
@@ -29,6 +30,7 @@ from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, pl
 from gother_tui.plain.tournament_new import tournament_new
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.errors import ErrorCode
 from protocol.moves import DiscardFate, DiscardHand, Draw, Move
 from protocol.view import (
     Legal,
@@ -186,7 +188,7 @@ class Player:
 
     async def do_options(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-        self.client.say_decision()
+        self.client.say_decision(brief=False)
 
     async def do_more(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
@@ -570,7 +572,10 @@ class Player:
         table_id = table.id if isinstance(table, sm.TableRow) else table
         if isinstance(table, sm.TableRow) and not watch:
             if not table.free:
-                raise Problem(f"{table.name} has no free seat: watch {which} watches it.")
+                why = f"{table.name} has no free seat: watch {which} watches it."
+                started = table.phase != "lobby"  # as the server's refusal would say
+                kept = kept_for_the_first(ErrorCode.ALREADY_STARTED, self.client.options.door_token)
+                raise Problem(f"{why} {kept}" if started and kept else why)
             if table.password and not password:
                 raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
         await self.enter(table_id, password or None, watch=watch)

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from protocol import Request
 from protocol.requests import Hello
+from tests.kits.netkit import Client
 from tests.plain.plainkit import InProcess, Recording
 
 
@@ -145,3 +146,28 @@ async def test_a_quit_before_the_server_answers_still_ends_at_once(tmp_path):
     async with InProcess("ws://127.0.0.1:9", tmp_path, first_retry=5.0) as raven:
         raven.type("quit")  # nothing listens there: no waiting for a server
     assert raven.sent == []
+
+
+async def test_a_new_ssh_token_is_said_once_and_join_of_a_started_game_says_how_to_come_back(
+    url, tmp_path
+):
+    """The SSH door hands the plain client the token it has just given (issue 29): said once
+    after the welcome, and `join N` of a game started without them says what to do."""
+    host = await Client.connect(url, "Host")
+    table = (await host.request("create", name="Crypt", seats=3, bots=2))["table"]
+    assert (await host.request("join", table=table))["t"] == "joined"  # the last seat: dealt
+    token = "Xq3_kept-by-the-door_Z9w"
+    async with InProcess(url, tmp_path, door_token=token) as plain:
+        await plain.transcript.until(r"^Connected to ws://")
+        said = await plain.transcript.until(r"^Your ssh client offered no key, so this door ")
+        assert f"knows you by a token: {token}. " in said.string
+        assert f" ssh -o SetEnv=GOTHER_SSH_TOKEN={token} and the rest" in said.string
+        await plain.transcript.until(r"^  1: Crypt \(table \w+\), .*")
+        plain.type("join 1")
+        refused = await plain.transcript.until(r"^Crypt has no free seat: watch 1 watches it\.")
+        assert " If it was yours: your seat and your name are kept for the key or token you " in (
+            refused.string
+        )
+        plain.type("quit")
+    assert sum("knows you by a token" in line for line in plain.transcript.lines) == 1
+    await host.close()

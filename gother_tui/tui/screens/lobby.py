@@ -1,7 +1,8 @@
 """The lobby: the server's tables (seats, bots, started, spectators), a line on its open
 tournaments, the host's standings below them, and keys to join, watch, create and refresh.
 The lobby asks for what it shows itself: the answers to its requests come back to it, and
-refusals show here in plain words."""
+refusals show here in plain words. A player the SSH door has just given a token reads it
+here first, with how to come back."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from gother_tui.core import tournament_words as words
+from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
 from gother_tui.tui import messages as msg
@@ -89,6 +91,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
+        yield Static(id="lobby-door")  # the SSH door's new token, when it gave one
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static(id="lobby-tournaments")
         yield StandingsPanel(id="standings")
@@ -106,6 +109,11 @@ class LobbyScreen(Screen[None]):
                 f" ({mode})",
             )
         )
+        token = options.door_token
+        door = self.query_one("#lobby-door", Static)
+        door.display = token is not None
+        if token is not None:
+            door.update(Text(how_to_come_back(token)))
         table = self.query_one("#tables", DataTable)
         table.add_columns(*COLUMNS)
         self.set_interval(self.REFRESH_EVERY, self._refresh_by_itself)
@@ -135,7 +143,10 @@ class LobbyScreen(Screen[None]):
             self.standings_known = event.error.code != "bad_message"
             self.query_one(StandingsPanel).display = False
             return
-        self._status(f"{title(event.error.code)}: {event.error.message}", error=True)
+        error = event.error
+        said = f"{title(error.code)}: {error.message}"
+        kept = kept_for_the_first(error.code, self.session.options.door_token)
+        self._status(said if kept is None else f"{said}. {kept}", error=True)
 
     def _show_tables(self, tables: tuple[sm.TableRow, ...]) -> None:
         self.tables = tables
