@@ -74,7 +74,8 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--bots",
         type=argtypes.bot_list,
         default=["heuristic"],
-        help="BOT[,BOT…]: easy, normal, hard or a kind",
+        help="BOT[,BOT…]: easy, normal, hard or a kind, each with :vengeful or :steady "
+        "after it, or the trait a table of that size gets by default",
     )
     sim.add_argument(
         "--iterations",
