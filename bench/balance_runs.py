@@ -18,8 +18,9 @@ digest of its cards' scores (`--deck`: a deck file; the original deck by default
 game stays with the deck it was played with when the original is retuned. Table sizes are played in
 the order given, each to its `--games` before the next. `summary` reads the file and prints
 one balance row per (players, bots, iterations, round cap, deck): game length, round cap,
-each seat's share of wins with its standard error, swoons and reshuffles a game. A shared
-win counts 1/k.
+each seat's share of wins with its standard error, swoons and reshuffles a game, then for
+each table with a cap below the published one, what the cap did: games it ended, and how
+often its leader (the winner) already led five rounds before. A shared win counts 1/k.
 The file is committed (bench/results/), so a table too slow for one session is finished
 over several.
 """
@@ -181,6 +182,34 @@ def table_row(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
     }
 
 
+LOOK_BACK = 5  # rounds before the cap at which the cap's leader is looked for
+
+
+def cap_row(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a round cap did to a table's games: how many it ended, and of those (with the
+    Goth kept round by round) how many the cap's winner already led (alone or tied) at the
+    end of the round LOOK_BACK before, with that share's 95 % Wilson interval."""
+    ended = [g for g in games if g["capped"] and len(g.get("goth_by_round", ())) > LOOK_BACK]
+    led = 0
+    for g in ended:
+        before = g["goth_by_round"][-1 - LOOK_BACK]
+        led += all(before[w] == max(before) for w in g["winners"])
+    n = len(ended)
+    return {
+        "capped": sum(g["capped"] for g in games),
+        "looked": n,
+        "led": led,
+        "interval": wilson(led / n, n) if n else (math.nan, math.nan),
+    }
+
+
+def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a share measured over n games."""
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def summary(args: argparse.Namespace) -> None:
     tables: defaultdict[Table, list[dict[str, Any]]] = defaultdict(list)
     counted = set()
@@ -204,6 +233,25 @@ def summary(args: argparse.Namespace) -> None:
             f" | {row['capped']} ({100 * row['capped'] / row['games']:.1f} %)"
             f" | {seats} ({100 / players:.1f}) | {row['swoons']:.1f} | {row['reshuffles']:.1f}"
             f" | {deck}{' (original)' if deck == original else ''} |"
+        )
+    print()
+    print(
+        f"| players | bots | iterations | round cap | games | ended by the cap |"
+        f" its leader led {LOOK_BACK} rounds before (95 % interval) |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---|")
+    for (players, kinds, iterations, _, cap), games in sorted(tables.items(), key=str):
+        if cap is None or cap >= DEFAULT_ROUND_CAP:
+            continue
+        row = cap_row(games)
+        low, high = row["interval"]
+        led = f"{row['led']} of {row['looked']}"
+        if row["looked"]:
+            led += f" ({100 * low:.0f} to {100 * high:.0f} %)"
+        print(
+            f"| {players} | {','.join(kinds)} | {iterations} | {cap} | {len(games)}"
+            f" | {row['capped']} ({100 * row['capped'] / len(games):.1f} %)"
+            f" | {led} |"
         )
 
 

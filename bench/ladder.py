@@ -24,6 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
+from balance_runs import wilson
 from baseline_heuristic import BaselineHeuristicBot
 
 from server.bots.registry import make_bot, named
@@ -75,13 +76,6 @@ def play(args: argparse.Namespace, i: int) -> GameFigures:
     assert game.winners is not None
     won = 1 / len(game.winners) if hero in game.winners else 0.0
     return GameFigures(won, game.round, think, iterations)
-
-
-def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a share measured over n games."""
-    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:

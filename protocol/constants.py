@@ -38,6 +38,7 @@ FATE_DISCARDS = ("any", "top")  # R10 / H2
 OVERFLOWS = ("draw_step", "immediate")  # R13 / H2
 ROUND_CAPS = range(1, 1001)  # H1; nil (None) turns the cap off
 DEFAULT_ROUND_CAP = 100
+SHORT_ROUND_CAP = 20  # H1's short-game preset, offered wherever a table is made
 
 # -- names, text and the rest of a request's limits -----------------------------------------
 NAME_MAX = 24  # player, table and card names

@@ -13,6 +13,7 @@ from protocol.constants import (
     MAX_SEATS,
     NAME_MAX,
     PASSWORD_MAX,
+    TRAITS,
 )
 from protocol.text import clean_text, name_problem, tidy_name
 
@@ -42,4 +43,5 @@ TABLE_ID = string(1, 32)
 TOKEN = string(16, 128)
 CHAT_TEXT = string(1, CHAT_MAX, tidy=clean_text)
 BOT_KIND = one_of(*BOT_NAMES)  # a difficulty or a kind
+BOT_TRAIT = one_of(*TRAITS)  # whom a table's bots hurt
 GAME = integer(1, 1_000_000)  # a table's game, from 1

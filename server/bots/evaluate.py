@@ -185,7 +185,7 @@ class Evaluator:
         self.tail = tuple(tail)
         # H1: per seat, the share of a pile's worth to later turns that the turns left keep
         future = [1.0] * players
-        if placing < FUTURE_TURNS * players:
+        if left is not None and placing < FUTURE_TURNS * players:
             for k, seat in enumerate(order):
                 turns = (placing - k + players - 1) // players if placing > k else 0
                 if turns < FUTURE_TURNS:

@@ -247,13 +247,18 @@ def draw_step(scored: Scored, remaining: int) -> list[Move]:
 
 def rewards(world: Game, observer: int, trait: Trait = "vengeful") -> list[float]:
     """Per seat, in [0, 1]: 1 for a winner (tied winners all win), 0 for a loser; before
-    the end, an estimate of each seat's chance from the evaluator's pile values. Vengeful:
-    a seat's share of a softmax over every pile, which gains most by lowering the top pile.
-    Steady: a logistic of the seat's value against the mean of the others', which gains as
-    much by lowering any of them (the search plays every seat with the bot's own trait)."""
+    the end, `estimates` of the evaluator's pile values (the search plays every seat with
+    the bot's own trait)."""
     if world.winners is not None:
         return [1.0 if s in world.winners else 0.0 for s in range(world.players)]
-    values = Evaluator(Position.of_game(world, observer)).values
+    return estimates(Evaluator(Position.of_game(world, observer)).values, trait)
+
+
+def estimates(values: tuple[float, ...], trait: Trait) -> list[float]:
+    """Each seat's chance, in [0, 1], from the piles' values. Vengeful: the seat's share of
+    a softmax over every pile, which gains most by lowering the top pile. Steady: a
+    logistic of the seat's value against the mean of the others', which gains as much by
+    lowering any of them."""
     if trait == "steady":
         others = len(values) - 1
         total = sum(values)

@@ -156,6 +156,11 @@ UPGRADES = (
     """
     ALTER TABLE games ADD COLUMN start TEXT;  -- JSON (protocol/start.py); NULL: dealt
     """,
+    # 7: whom a table's bots hurt (issue 32 §1); NULL: a table from before bots had a
+    # trait, whose bots were vengeful.
+    """
+    ALTER TABLE tables ADD COLUMN trait TEXT;
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -193,6 +198,7 @@ class TableRecord:
     password_hash: str | None
     clock: Clock | None
     game_no: int = 0
+    trait: str | None = None  # whom its bots hurt, as chosen; None: from before traits
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
     moves: list[Played] = field(default_factory=list)
@@ -299,8 +305,8 @@ class Store:
         self._transaction(
             (
                 "INSERT INTO tables (id, name, seats, bot_kind, variants, deck_name, deck_toml,"
-                " password_hash, clock, game_no) VALUES (:id, :name, :seats, :bot_kind,"
-                " :variants, :deck_name, :deck_toml, :password_hash, :clock, :game_no)",
+                " password_hash, clock, game_no, trait) VALUES (:id, :name, :seats, :bot_kind,"
+                " :variants, :deck_name, :deck_toml, :password_hash, :clock, :game_no, :trait)",
                 {
                     "id": record.id,
                     "name": record.name,
@@ -312,6 +318,7 @@ class Store:
                     "password_hash": record.password_hash,
                     "clock": None if record.clock is None else _json(record.clock),
                     "game_no": record.game_no,
+                    "trait": record.trait,
                 },
             )
         )
@@ -538,7 +545,7 @@ class Store:
     def _table(self, table_id: str) -> TableRecord:
         row = self.db.execute(
             "SELECT id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash,"
-            " clock, game_no FROM tables WHERE id = :table",
+            " clock, game_no, trait FROM tables WHERE id = :table",
             {"table": table_id},
         ).fetchone()
         if row is None:
@@ -559,6 +566,7 @@ class Store:
             password_hash=row[7],
             clock=clock,
             game_no=row[9],
+            trait=row[10],
         )
         record.seat_records = [
             SeatRecord(*r)
