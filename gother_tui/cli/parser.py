@@ -11,11 +11,14 @@ from protocol.constants import (
     BOT_NAMES,
     DEFAULT_PORT,
     DEFAULT_ROUND_CAP,
+    DEFAULT_TRAITS,
     DIFFICULTIES,
     FATE_DISCARDS,
     NAME_KEPT_DAYS,
     OVERFLOWS,
     SEATS,
+    SHORT_ROUND_CAP,
+    TRAITS,
 )
 from protocol.version import software_version
 
@@ -238,6 +241,13 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     local.add_argument(
         "--bots", choices=BOT_NAMES, default="normal", help="the bots' difficulty (or kind)"
+    )
+    usual_traits = ", ".join(f"{DEFAULT_TRAITS[n]} at {n} seats" for n in SEATS)
+    local.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom the bots hurt: vengeful hits the leader, steady plays its own game "
+        f"(default: {usual_traits})",
     )
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
@@ -548,6 +558,11 @@ def _add_variant_options(parser: argparse.ArgumentParser) -> None:
         help="rounds before the highest Goth wins",
     )
     group.add_argument("--no-round-cap", action="store_true", help="play until someone wins")
+    group.add_argument(
+        "--short",
+        action="store_true",
+        help=f"a short game: the round cap at {SHORT_ROUND_CAP} (H1's preset)",
+    )
     group.add_argument(
         "--two-or-six", action="store_true", help="allow 2 or 6 players (house rule)"
     )

@@ -1,5 +1,6 @@
-"""The lobby: the server's tables (seats, bots, started, spectators), the host's standings
-below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
+"""The lobby: the server's tables (seats, bots, started, spectators), under them the chosen
+table's bots and how long its games run, the host's standings, and keys to join, watch,
+create and refresh. The lobby asks for what it shows
 itself: the answers to its requests come back to it, and refusals show here in plain words."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from gother_tui.core.forms import TRAIT_MEANS
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
 from gother_tui.tui import messages as msg
@@ -30,6 +32,20 @@ def status_of(table: sm.TableRow) -> str:
     if table.phase == "lobby":
         return "waiting"
     return "over" if table.phase == "over" else "playing"
+
+
+def about(table: sm.TableRow) -> str:
+    """The chosen table in a line or two: its bots and whom they hurt, and how long its
+    games run (what the server measured for it; an older server says neither)."""
+    said = table.name
+    if table.bots and table.bot:
+        said += f": {table.bots} {table.bot} bot{'s' * (table.bots != 1)}"
+        if table.trait in TRAIT_MEANS:
+            said += f", {table.trait} (each {TRAIT_MEANS[table.trait]})"
+    said += "."
+    if table.lasts:
+        said += f" Length: {table.lasts}."
+    return said
 
 
 def table_row(table: sm.TableRow) -> list[Text]:
@@ -87,6 +103,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static(id="lobby-table")
         yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
         yield Footer()
@@ -138,6 +155,7 @@ class LobbyScreen(Screen[None]):
             grid.add_row(*table_row(table), key=table.id)
         if selected is not None and any(t.id == selected for t in tables):
             grid.move_cursor(row=grid.get_row_index(selected))
+        self._about_chosen()
         if not self._error_shown:
             if not tables:
                 self._status("No tables yet: n creates one.")
@@ -165,6 +183,14 @@ class LobbyScreen(Screen[None]):
     def _refresh_by_itself(self) -> None:
         if self.session.link == "online" and self.is_current:
             self.session.request(self, rq.List())
+
+    def _about_chosen(self) -> None:
+        table = self._selected()
+        self.query_one("#lobby-table", Static).update(Text(about(table) if table else ""))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._about_chosen()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
