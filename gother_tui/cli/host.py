@@ -268,7 +268,7 @@ def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     log_to_stderr()
     try:
         winners = server_side.play_bot(
-            args.url, args.table, args.kind, args.name, args.seat, password
+            args.url, args.table, args.kind, args.name, args.seat, password, args.trait
         )
     except (server_side.ServerSideError, OSError, WebSocketException) as exc:
         print(f"gother bot: {exc}", file=sys.stderr)  # refused, unreachable, closed

@@ -186,6 +186,12 @@ def _add_bot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bot.add_argument(
         "--kind", choices=BOT_NAMES, default="normal", help="a difficulty or a bot kind"
     )
+    bot.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom it hurts: vengeful hits the leader, steady plays its own game "
+        "(default: as the server's bots at a table of that many seats)",
+    )
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
     add_secret(bot, BOT)

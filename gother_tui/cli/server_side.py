@@ -99,13 +99,19 @@ def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: A
 
 
 def play_bot(
-    url: str, table: str, kind: str, name: str, seat: int | None, password: str | None
+    url: str,
+    table: str,
+    kind: str,
+    name: str,
+    seat: int | None,
+    password: str | None,
+    trait: str | None = None,
 ) -> tuple[int, ...]:
     """`gother bot`: play `table` to the end; the winners' seats."""
     from server.bots.netbot import BotRefused, NetBot, run_bot
 
     try:
-        final = run_bot(NetBot(url, table, kind, name, seat, password))
+        final = run_bot(NetBot(url, table, kind, name, seat, password, trait=trait))
     except BotRefused as exc:
         raise ServerSideError(str(exc)) from None
     return tuple(final.winner or ())
