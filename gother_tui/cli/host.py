@@ -267,9 +267,8 @@ def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     password = read_secret(args, parser, BOT)
     log_to_stderr()
     try:
-        winners = server_side.play_bot(
-            args.url, args.table, args.kind, args.name, args.seat, password, args.trait
-        )
+        bot = {"name": args.name, "seat": args.seat, "password": password, "trait": args.trait}
+        winners = server_side.play_bot(args.url, args.table, {"bot": args.kind, **bot})
     except (server_side.ServerSideError, OSError, WebSocketException) as exc:
         print(f"gother bot: {exc}", file=sys.stderr)  # refused, unreachable, closed
         return 1
