@@ -212,16 +212,12 @@ class Evaluator:
         # five seats hold the leader back round after round: docs/balance.md "Five seats").
         stake = []
         for seat in range(players):
-            gap = values[seat] - lead
-            stake.append(
-                1.0
-                if seat == me
-                else -1.0
-                if trait == "steady"
-                else -(2.0 ** (gap / DANGER_HALVING))
-                if gap < 0.0
-                else -1.0
-            )
+            if seat == me:
+                stake.append(1.0)
+            elif trait == "steady" or values[seat] >= lead:
+                stake.append(-1.0)
+            else:
+                stake.append(-(2.0 ** ((values[seat] - lead) / DANGER_HALVING)))
         self.stake = tuple(stake)
 
     # -- values ------------------------------------------------------------------------
