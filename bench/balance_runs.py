@@ -20,7 +20,9 @@ the order given, each to its `--games` before the next. `summary` reads the file
 one balance row per (players, bots, iterations, round cap, deck): game length, round cap,
 each seat's share of wins with its standard error, swoons and reshuffles a game, then for
 each table with a cap below the published one, what the cap did: games it ended, and how
-often its leader (the winner) already led five rounds before. A shared win counts 1/k.
+often its leader (the winner) already led five rounds before; and for each table of more
+than one bot (one hard among normal ones: a ladder at any seat count), each bot's share of
+the wins a seat it holds, with its standard error. A shared win counts 1/k.
 The file is committed (bench/results/), so a table too slow for one session is finished
 over several.
 """
@@ -182,6 +184,22 @@ def table_row(games: list[dict[str, Any]], players: int) -> dict[str, Any]:
     }
 
 
+def bot_shares(games: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
+    """Each bot's share of the wins, a seat it holds (fair: one in the seats), with its
+    standard error: in each game, the wins of the seats it held over how many it held."""
+    per_game: defaultdict[str, list[float]] = defaultdict(list)
+    for g in games:
+        for name in set(g["bots"]):
+            held = [s for s, bot in enumerate(g["bots"]) if bot == name]
+            won = sum(1 / len(g["winners"]) for s in held if s in g["winners"])
+            per_game[name].append(won / len(held))
+    n = len(games)
+    return {
+        name: (statistics.mean(v), statistics.stdev(v) / math.sqrt(n) if n > 1 else math.nan)
+        for name, v in sorted(per_game.items())
+    }
+
+
 LOOK_BACK = 5  # rounds before the cap at which the cap's leader is looked for
 
 
@@ -234,6 +252,19 @@ def summary(args: argparse.Namespace) -> None:
             f" | {seats} ({100 / players:.1f}) | {row['swoons']:.1f} | {row['reshuffles']:.1f}"
             f" | {deck}{' (original)' if deck == original else ''} |"
         )
+    print()
+    print("| players | bots | iterations | round cap | games | wins a seat held ± s.e. (fair) |")
+    print("|---:|---|---:|---:|---:|---|")
+    for (players, kinds, iterations, _, cap), games in sorted(tables.items(), key=str):
+        if len(set(kinds)) > 1:
+            shares = " · ".join(
+                f"{name} {100 * p:.1f} ± {100 * e:.1f}"
+                for name, (p, e) in bot_shares(games).items()
+            )
+            print(
+                f"| {players} | {','.join(kinds)} | {iterations} | {cap or 'off'} | {len(games)}"
+                f" | {shares} ({100 / players:.1f}) |"
+            )
     print()
     print(
         f"| players | bots | iterations | round cap | games | ended by the cap |"

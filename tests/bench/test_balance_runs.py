@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from server.game import default_deck_text
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "balance_runs.py"
@@ -164,3 +166,22 @@ def test_a_trait_and_a_round_cap_are_tables_of_their_own_and_the_caps_effect_is_
     ended = sum(g["capped"] for g in games)
     assert cells[:6] == ["4", "easy:steady", "100", "6", "6", f"{ended} ({100 * ended / 6:.1f} %)"]
     assert ended and cells[6].startswith(tuple(f"{k} of {ended} (" for k in range(ended + 1)))
+
+
+def test_a_table_of_two_bots_gives_each_its_share_of_the_wins_a_seat(tmp_path):
+    results = tmp_path / "balance.jsonl"
+    play = ("play", "--results", str(results), "--players", "4", "--games", "8")
+    assert runs(*play, "--bots", "normal,random").returncode == 0
+    shown = runs("summary", "--results", str(results))
+    assert shown.returncode == 0, shown.stderr
+    (table,) = [t for t in shown.stdout.split("\n\n") if "wins a seat held" in t]
+    (row,) = table.splitlines()[2:]  # below the header and its rule: the one table of two bots
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[:5] == ["4", "normal:vengeful,random:vengeful", "100", "100", "8"]
+    shares = {part.split()[0]: float(part.split()[1]) for part in cells[5].split("(")[0].split("·")}
+    assert set(shares) == {"normal:vengeful", "random:vengeful"}
+    # two seats each: a game's win is the two bots' shares a seat, twice each
+    assert 2 * shares["normal:vengeful"] + 2 * shares["random:vengeful"] == pytest.approx(
+        100, abs=0.2
+    )
+    assert shares["normal:vengeful"] > shares["random:vengeful"]
