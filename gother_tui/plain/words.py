@@ -197,9 +197,11 @@ def table_lines(tables: tuple[sm.TableRow, ...]) -> list[str]:
             bots += f" ({t.trait})"
         watching = f", {t.spectators} watching" if t.spectators else ""
         password = ", password" if t.password else ""
+        cap = t.variants.round_cap
+        capped = "" if cap == DEFAULT_ROUND_CAP else f", {cap}-round cap" if cap else ", no cap"
         lasts = f" Length: {t.lasts}." if t.lasts else ""
         lines.append(
             f"  {i}: {t.name} (table {t.id}), {t.seated} of {t.seats} seats taken{bots}, "
-            f"{state}{watching}{password}.{lasts}"
+            f"{state}{watching}{password}{capped}.{lasts}"
         )
     return lines

@@ -156,4 +156,10 @@ async def test_h1_create_takes_the_bots_their_trait_and_the_short_game_in_words(
         await raven.transcript.until(r"^Round 1 of 20: ")  # the cap, as the table shows it
         raven.type("who")
         await raven.transcript.until(r"^  2 \w+ \(a steady bot\)$")
+        async with InProcess(url, tmp_path / "b", name="Lenore") as lenore:
+            await lenore.transcript.until(
+                r"^  1: The Short Crypt \(table \w+\), 5 of 5 seats taken, 4 hard bots"
+                r" \(steady\), playing, 20-round cap\."
+            )
+            lenore.type("quit")
         raven.type("quit")

@@ -100,14 +100,18 @@ async def test_the_lobby_says_the_chosen_tables_bots_and_how_long_it_runs(make_a
     fake.tables = [
         listing(bots=2, bot="hard", trait="steady", lasts=lasts),
         listing(id="cd34", name="Old Crypt"),  # an older server: neither trait nor length
+        listing(id="ef56", name="Short Crypt", variants=Variants(round_cap=20).to_wire()),
     ]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: len(lobby_tables(app)) == 2, "the table list")
+        await until(pilot, lambda: len(lobby_tables(app)) == 3, "the table list")
         said = "The Crypt: 2 hard bots, steady (each plays its own game). Length: " + lasts + "."
         await until(pilot, lambda: widget_text(pilot, "#lobby-table") == said, "the first")
         await pilot.press("down")
         await until(pilot, lambda: widget_text(pilot, "#lobby-table") == "Old Crypt.", "older")
+        await pilot.press("down")
+        short = "Short Crypt. Round cap: 20."
+        await until(pilot, lambda: widget_text(pilot, "#lobby-table") == short, "its cap")
 
 
 async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):

@@ -24,6 +24,7 @@ from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.constants import DEFAULT_ROUND_CAP
 
 COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password")
 
@@ -43,6 +44,9 @@ def about(table: sm.TableRow) -> str:
         if table.trait in TRAIT_MEANS:
             said += f", {table.trait} (each {TRAIT_MEANS[table.trait]})"
     said += "."
+    cap = table.variants.round_cap
+    if cap != DEFAULT_ROUND_CAP:  # H1: a short game, or none
+        said += f" Round cap: {cap}." if cap else " No round cap."
     if table.lasts:
         said += f" Length: {table.lasts}."
     return said
