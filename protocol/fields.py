@@ -16,6 +16,7 @@ from protocol.constants import (
     PASSWORD_MAX,
     TABLE_ID_MAX,
     TOKEN_MAX,
+    TRAITS,
 )
 from protocol.text import clean_text, name_problem, tidy_name
 
@@ -45,6 +46,7 @@ TABLE_ID = string(1, TABLE_ID_MAX)
 TOKEN = string(16, TOKEN_MAX)
 CHAT_TEXT = string(1, CHAT_MAX, tidy=clean_text)
 BOT_KIND = one_of(*BOT_NAMES)  # a difficulty or a kind
+BOT_TRAIT = one_of(*TRAITS)  # whom a table's bots hurt
 GAME = integer(1, 1_000_000)  # a table's game, from 1
 
 

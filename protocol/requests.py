@@ -28,6 +28,7 @@ from protocol.constants import (
 from protocol.errors import ProtocolError
 from protocol.fields import (
     BOT_KIND,
+    BOT_TRAIT,
     CHAT_TEXT,
     DECK,
     GAME,
@@ -96,6 +97,8 @@ class Create(Base, tag="create", frozen=True, kw_only=True):
     password: Annotated[str | None, PASSWORD] = None
     clock: Annotated[Clock | None, typed(Clock)] = None
     bot: Annotated[str | None, BOT_KIND] = None  # how its bots play: the server's default
+    # whom its bots hurt: the server's default for the seat count (protocol.constants)
+    trait: Annotated[str | None, BOT_TRAIT] = None
 
     def check(self, where: str) -> None:
         # 2 and 6 seats are a labelled house rule (RULES.md R2), so they need the variant flag.

@@ -11,11 +11,14 @@ from protocol.constants import (
     BOT_NAMES,
     DEFAULT_PORT,
     DEFAULT_ROUND_CAP,
+    DEFAULT_TRAITS,
     DIFFICULTIES,
     FATE_DISCARDS,
     NAME_KEPT_DAYS,
     OVERFLOWS,
     SEATS,
+    SHORT_ROUND_CAP,
+    TRAITS,
 )
 from protocol.version import software_version
 
@@ -74,7 +77,8 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--bots",
         type=argtypes.bot_list,
         default=["heuristic"],
-        help="BOT[,BOT…]: easy, normal, hard or a kind",
+        help="BOT[,BOT…]: easy, normal, hard or a kind, each with :vengeful or :steady "
+        "after it, or the trait a table of that size gets by default",
     )
     sim.add_argument(
         "--iterations",
@@ -184,6 +188,12 @@ def _add_bot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bot.add_argument(
         "--kind", choices=BOT_NAMES, default="normal", help="a difficulty or a bot kind"
     )
+    bot.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom it hurts: vengeful hits the leader, steady plays its own game "
+        "(default: as the server's bots at a table of that many seats)",
+    )
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
     add_secret(bot, BOT)
@@ -244,6 +254,13 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     local.add_argument(
         "--bots", choices=BOT_NAMES, default="normal", help="the bots' difficulty (or kind)"
+    )
+    usual_traits = ", ".join(f"{DEFAULT_TRAITS[n]} at {n} seats" for n in SEATS)
+    local.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom the bots hurt: vengeful hits the leader, steady plays its own game "
+        f"(default: {usual_traits})",
     )
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
@@ -576,6 +593,11 @@ def _add_variant_options(parser: argparse.ArgumentParser) -> None:
         help="rounds before the highest Goth wins",
     )
     group.add_argument("--no-round-cap", action="store_true", help="play until someone wins")
+    group.add_argument(
+        "--short",
+        action="store_true",
+        help=f"a short game: the round cap at {SHORT_ROUND_CAP} (H1's preset)",
+    )
     group.add_argument(
         "--two-or-six", action="store_true", help="allow 2 or 6 players (house rule)"
     )

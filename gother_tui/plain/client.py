@@ -40,7 +40,7 @@ from gother_tui.plain.choices import Decision, decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
-from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
+from gother_tui.plain.words import arrival_lines, cap_note, table_lines, vote_lines
 from protocol import ProtocolError, Request, validate_request
 from protocol import requests as rq
 from protocol import server_messages as sm
@@ -287,7 +287,7 @@ class PlainClient:
             if view.log and view.phase != "lobby":
                 self.say("What happened lately:")
         elif before is not None and _between_games(before) and not _between_games(view):
-            self.say(f"The cards are dealt: game {view.table.game} begins.")
+            self.say(f"The cards are dealt: game {view.table.game} begins.{cap_note(view)}")
         self._tell(told(before, view, self.core.catalogue, self.glyphs), view)
         if same_game(before, view) and before is not None:
             self.say(*vote_lines(before, view))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from protocol.constants import SHORT_ROUND_CAP
+
 
 @dataclass(frozen=True, slots=True)
 class Spec:
@@ -92,8 +94,9 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec(
                 "create",
                 ("new",),
-                "create [SEATS [BOTS]] [NAME]",
-                "make a table (4 seats, the rest bots) and sit at it",
+                "create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]",
+                f"make a table (4 seats, the rest bots; short: a {SHORT_ROUND_CAP}-round cap) and"
+                " sit at it",
             ),
             Spec("join", ("j",), "join N [PASSWORD]", "sit at table N of the list"),
             Spec("watch", (), "watch N", "watch table N of the list"),

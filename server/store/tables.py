@@ -61,6 +61,7 @@ class TableRecord:
     password_hash: str | None
     clock: Clock | None
     game_no: int = 0
+    trait: str | None = None  # whom its bots hurt, as chosen; None: from before traits
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
     moves: list[Played] = field(default_factory=list)
@@ -201,8 +202,8 @@ class SqliteTables:
         self.database.write(
             (
                 "INSERT INTO tables (id, name, seats, bot_kind, variants, deck_name, deck_toml,"
-                " password_hash, clock, game_no) VALUES (:id, :name, :seats, :bot_kind,"
-                " :variants, :deck_name, :deck_toml, :password_hash, :clock, :game_no)",
+                " password_hash, clock, game_no, trait) VALUES (:id, :name, :seats, :bot_kind,"
+                " :variants, :deck_name, :deck_toml, :password_hash, :clock, :game_no, :trait)",
                 {
                     "id": record.id,
                     "name": record.name,
@@ -214,6 +215,7 @@ class SqliteTables:
                     "password_hash": record.password_hash,
                     "clock": None if record.clock is None else _json(record.clock),
                     "game_no": record.game_no,
+                    "trait": record.trait,
                 },
             )
         )
@@ -365,7 +367,7 @@ class SqliteTables:
     def table(self, table_id: str) -> TableRecord:
         row = self.database.row(
             "SELECT id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash,"
-            " clock, game_no FROM tables WHERE id = :table",
+            " clock, game_no, trait FROM tables WHERE id = :table",
             {"table": table_id},
         )
         if row is None:
@@ -386,6 +388,7 @@ class SqliteTables:
             password_hash=row[7],
             clock=clock,
             game_no=row[9],
+            trait=row[10],
         )
         record.seat_records = [
             SeatRecord(*r)

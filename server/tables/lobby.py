@@ -23,7 +23,7 @@ from protocol import requests as rq
 from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX, TABLE_ID_MAX, TOKEN_MAX
 from protocol.fields import RID_MAX
 from protocol.view import ClockRule
-from server.bots.registry import BotKind, kind_of
+from server.bots.registry import BotKind, kind_of, trait_for, trait_of
 from server.game import (
     DeckError,
     Game,
@@ -123,6 +123,7 @@ class Lobby:
             name=request.name,
             seats=request.seats,
             bot_kind=request.bot or DEFAULT_BOT,
+            trait=request.trait or trait_for(request.seats),
             variants=request.variants or Variants(),
             deck_name=deck_name,
             deck_toml=self._deck_text(deck_name, request.seats),
@@ -157,6 +158,7 @@ class Lobby:
             name=source.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
             seats=source.seats,
             bot_kind=bot_kind,
+            trait=source.trait,
             variants=source.variants,
             deck_name=source.deck_name,
             deck_toml=source.deck_toml,
@@ -309,6 +311,7 @@ class Lobby:
             store=self.store,
             outcomes=self.outcomes,
             bot_kind=kind_of(record.bot_kind),  # once; an unknown one quarantines the table
+            trait=trait_of(record.trait or "vengeful"),  # None: bots were all vengeful then
             password_hash=record.password_hash,
             clock_rule=None if clock is None else ClockRule(clock.initial, clock.increment),
             seats=[None] * record.seats,

@@ -131,7 +131,7 @@ class Pacer:
             return  # the table changed before the bot began: its new state was armed anew
         seen = view(table.game, seat, log_size=0)  # no bot reads the log
         try:
-            bot = make_bot(kind, table.deck, random.Random(seq))
+            bot = make_bot(kind, table.deck, random.Random(seq), trait=table.trait)
             move = (
                 await self._searched(table, kind, seen, seq)
                 if bot.thinks_long
@@ -163,9 +163,11 @@ class Pacer:
         """The move of a `kind` bot, searched in a worker; the normal bot's if that fails (a
         table never waits on a search that cannot come)."""
         try:
-            return await self.searches.submit(BotMove(kind, seen, table.deck, seq), urgent=True)
+            searched = BotMove(kind, seen, table.deck, seq, table.trait)
+            return await self.searches.submit(searched, urgent=True)
         except (Busy, SearchFailed) as exc:
             log.warning(
                 "table %s: %s bot's search failed (%s); normal bot moves", table.id, word(kind), exc
             )
-            return make_bot("heuristic", table.deck, random.Random(seq)).choose(seen)
+            normal = make_bot("heuristic", table.deck, random.Random(seq), trait=table.trait)
+            return normal.choose(seen)

@@ -21,8 +21,10 @@ from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import SEED_BITS
+from protocol.lengths import how_long
 from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
+from server.bots.base import Trait
 from server.bots.registry import DEFAULT_KIND, BotKind, word
 from server.game import (
     Deck,
@@ -136,6 +138,7 @@ class Table:
     store: TableStore  # the table's log: each change is written here before it is made
     outcomes: OutcomeStore  # how its games ended, for the standings
     bot_kind: BotKind = DEFAULT_KIND
+    trait: Trait = "vengeful"  # whom its bots hurt (the lobby gives it its seat count's)
     password_hash: str | None = None
     clock_rule: ClockRule | None = None
     seats: list[Seat | None] = field(default_factory=list)
@@ -231,6 +234,10 @@ class Table:
             variants=self.variants,
             deck=self.deck_name,
             bot=word(self.bot_kind),
+            trait=self.trait,
+            lasts=how_long(
+                self.seat_count, word(self.bot_kind), self.trait, self.variants.round_cap
+            ),
         )
 
     @property
@@ -780,6 +787,7 @@ class Table:
                 covered=self.covered(seat, now),
                 rematch=holder.rematch,
                 clock=None if self.clock_rule is None else round(self.bank_left(seat, now), 1),
+                trait=self.trait if holder.is_bot else None,
             )
             for seat, holder in enumerate(self.seats)
         )

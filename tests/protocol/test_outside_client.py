@@ -84,7 +84,7 @@ FRAMES: dict[str, Fields] = {
 ROW: Fields = (
     {"id", "name", "seats", "seated", "free", "bots", "players", "phase", "started"}
     | {"spectators", "password", "variants", "deck"},
-    {"broken", "bot"},
+    {"broken", "bot", "trait", "lasts"},
 )
 CARD: Fields = ({"id", "name", "flavour", "goth", "sickness", "money"}, set())
 STANDINGS_ROW: Fields = (
@@ -105,7 +105,7 @@ VARIANTS: Fields = ({"fate_discard", "overflow", "round_cap", "two_or_six"}, set
 PLAYER: Fields = (
     {"seat", "name", "bot", "connected", "hand_count", "hand_limit", "fate", "scores"}
     | {"in_debt", "known_hand"},
-    {"hand", "covered", "rematch", "clock"},
+    {"hand", "covered", "rematch", "clock", "trait"},
 )
 LEGAL: dict[str, Fields] = {
     "discard_fate": ({"kind", "cards"}, set()),

@@ -35,8 +35,11 @@ def knowledge(view: dict[str, Any]) -> dict[str, Any]:
 
 def without_presence(view: dict[str, Any]) -> dict[str, Any]:
     """A referee's view without who is connected (a restart sends everyone away) and who
-    is a bot (lobby facts, which an export does not keep)."""
-    players = [{**p, "connected": None, "covered": None, "bot": None} for p in view["players"]]
+    is a bot and its trait (lobby facts, which an export does not keep)."""
+    players = [
+        {**p, "connected": None, "covered": None, "bot": None, "trait": None}
+        for p in view["players"]
+    ]
     return {**view, "players": players, "log": None, "log_start": None}
 
 
