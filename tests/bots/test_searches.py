@@ -219,7 +219,7 @@ async def test_a_hint_that_cannot_begin_in_time_is_answered_busy(server: GotherS
     assert (await players[0].request("hint"))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
         await players[0].send("hint")  # on the frozen worker
-        await until(lambda: running(server.searches) == 1)
+        await until("the frozen hint's search", lambda: running(server.searches) == 1)
         late = await players[1].request("hint")
     assert late["t"] == "error" and late["code"] == "busy", late
     assert "not begun" in late["message"] and "ask again" in late["message"]
