@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.constants import SHORT_ROUND_CAP
+from protocol.house_rules import plain_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +154,7 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 "ones with their ids; ID: register in it; watch ID: follow it; start: deal its "
                 "first round (its creator); drop: leave the rounds to come; new: make one, "
                 "with the host's password for it, and play in it (options: play=yes|no, "
-                "bots=easy|normal|hard, deals=own|duplicate, fate=any|top, "
-                "overflow=draw_step|immediate, cap=N|off)",
+                f"bots=easy|normal|hard, deals=own|duplicate, {', '.join(plain_options())})",
             ),
             Spec(
                 "verbose",
