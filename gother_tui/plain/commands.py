@@ -95,9 +95,10 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec(
                 "create",
                 ("new",),
-                "create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]",
+                "create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME] "
+                "[OPTION=VALUE ...]",
                 f"make a table (4 seats, the rest bots; short: a {SHORT_ROUND_CAP}-round cap) and"
-                " sit at it",
+                f" sit at it (the house rules: {', '.join(plain_options())})",
             ),
             Spec("join", ("j",), "join N [PASSWORD]", "sit at table N of the list"),
             Spec("watch", (), "watch N", "watch table N of the list"),

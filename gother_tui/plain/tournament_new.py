@@ -11,6 +11,7 @@ are the tournament's name.
 from __future__ import annotations
 
 from gother_tui.core.forms import tournament_request
+from gother_tui.plain.options import split
 from protocol import requests as rq
 from protocol.house_rules import plain_defaults, plain_options, plain_words
 
@@ -41,20 +42,7 @@ def tournament_new(args: str) -> rq.TournamentCreate:
     if len(parts) < 4 or all("=" in part for part in parts[3:]):
         raise ValueError(f"{USAGE}: {EXAMPLE}.")
     rounds, seats, password, *rest = parts
-    chosen: dict[str, str] = {}
-    name = []
-    for word in rest:
-        if "=" not in word:
-            name.append(word)
-            continue
-        option, _, value = word.partition("=")
-        option = option.lower()
-        if option not in OPTIONS:
-            known = ", ".join(f"{o}=" for o in OPTIONS)
-            raise ValueError(f"tournament new: no option {option!r} (the options: {known}).")
-        if option in chosen:
-            raise ValueError(f"tournament new: {option}= is given twice.")
-        chosen[option] = value.lower()
+    chosen, name = split(rest, OPTIONS, "tournament new")
     given = {**OPTIONS, **chosen}
     typed = {"name": " ".join(name), "rounds": rounds, "seats": seats, "password": password}
     try:  # the form's fields are the words, but for the bots' ("bot" there)
