@@ -1,8 +1,9 @@
 """The house rules a host may choose, as data: for each field of `Variants` (protocol/view.py:
 its type, default and check), the words every door says it in. The full-screen forms and the
-plain mode's words (gother_tui/core/forms.py), `gother play`'s and `gother simulate`'s options
-(gother_tui/cli/) and docs/protocol.md's table of `variants` are built from `HOUSE_RULES`, so
-a new house rule is one field of Variants, one entry here, and its engine code and tests.
+plain mode's words (gother_tui/core/forms.py, gother_tui/plain/options.py), `gother play`'s
+and `gother simulate`'s options (gother_tui/cli/) and docs/protocol.md's table of `variants`
+are built from `HOUSE_RULES`, so a new house rule is one field of Variants, one entry here,
+and its engine code and tests.
 
 A rule is typed one of three ways: chosen from a `Menu` of named values, a `Count` (a whole
 number, or off, with presets), or a `Flag` the table's seats turn on (R2's 2 or 6 players).
@@ -20,7 +21,7 @@ from protocol.view import Variants
 @dataclass(frozen=True, slots=True)
 class HouseRule:
     field: str  # Variants' field: the key in a request's `variants`
-    rule: str  # its id in docs/rules.md
+    rule_id: str  # its id in docs/rules.md (RULES.md)
     option: str  # the command line's option
     help: str  # what it changes, in a few words (--help, the docs)
 
@@ -61,7 +62,7 @@ class Count(Asked):
     mode; its presets a form's menu that writes the field, and words of their own."""
 
     span: range
-    off: str  # what turns it off: the docs' and the forms' words
+    off: str  # what off means, in the docs' words
     off_option: str  # the command line's option turning it off
     off_help: str
     presets_label: str  # the label of the form's menu of presets; lowercased, its id
@@ -70,14 +71,15 @@ class Count(Asked):
 
 @dataclass(frozen=True, slots=True)
 class Flag(HouseRule):
-    """A rule on or off, turned on by the seats a table is made with: no form asks it."""
+    """A rule on or off, off by default. The one there is (R2) follows the seats a table is
+    made with, so the forms and the plain words do not ask it: the command line does."""
 
 
 OFF = "off"  # the plain word for a count turned off
 
 ROUND_CAP = Count(  # H1, its presets the short game
     field="round_cap",
-    rule="H1",
+    rule_id="H1",
     label="Round cap",
     word="cap",
     option="--round-cap",
@@ -97,7 +99,7 @@ ROUND_CAP = Count(  # H1, its presets the short game
 HOUSE_RULES: tuple[HouseRule, ...] = (
     Menu(
         field="fate_discard",
-        rule="R10",
+        rule_id="R10",
         label="Fate discard",
         word="fate",
         option="--fate-discard",
@@ -106,7 +108,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     Menu(
         field="overflow",
-        rule="R13",
+        rule_id="R13",
         label="Over the limit",
         word="overflow",
         option="--overflow",
@@ -119,7 +121,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ROUND_CAP,
     Flag(
         field="two_or_six",
-        rule="R2",
+        rule_id="R2",
         option="--two-or-six",
         help="allow 2 or 6 players",
     ),
@@ -162,7 +164,7 @@ def protocol_table() -> str:
                 values = f"{span}, or `nil` = {rule.off}"
             case Flag():
                 values = f"bool: {rule.help}"
-        rows.append((f"`{rule.field}`", f"{values} ({rule.rule})", _wire(rule.default)))
+        rows.append((f"`{rule.field}`", f"{values} ({rule.rule_id})", _wire(rule.default)))
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = [_row(row, widths) for row in rows]
     lines.insert(1, "|" + "|".join("-" * (width + 2) for width in widths) + "|")

@@ -603,7 +603,7 @@ def _add_variant_options(parser: argparse.ArgumentParser) -> None:
             group.add_argument(rule.off_option, action="store_true", help=rule.off_help)
             for preset in rule.presets:
                 if preset.word:
-                    said = f"{preset.label} ({rule.rule}'s preset of the {rule.label.lower()})"
+                    said = f"{preset.label} ({rule.rule_id}'s preset of the {rule.label.lower()})"
                     group.add_argument(f"--{preset.word}", action="store_true", help=said)
         else:
             group.add_argument(
