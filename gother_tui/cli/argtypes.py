@@ -1,5 +1,5 @@
 """What a command-line argument may be: argparse types that ask the protocol (names, bot
-kinds, seat and round-cap ranges) instead of restating its limits."""
+kinds, seat ranges, the house rules' counts) instead of restating its limits."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from urllib.parse import urlsplit
 
 from gother_tui.core.address import address_problem
 from protocol import ProtocolError
-from protocol.constants import BOT_NAMES, HOUSE_SEATS, ROUND_CAPS, SEATS, TRAITS
+from protocol.constants import BOT_NAMES, HOUSE_SEATS, SEATS, TRAITS
 from protocol.fields import NAME
+from protocol.house_rules import Count
 
 
 def whole_number(
@@ -42,11 +43,12 @@ play_players = whole_number(  # 2 or 6 only with --two-or-six: run_play checks i
     f"the game is for {SEATS.start}-{LAST_SEAT} players, got {{}} "
     f"({HOUSE_SEATS.start} or {HOUSE_SEATS.stop - 1} only with --two-or-six)",
 )
-round_cap = whole_number(
-    ROUND_CAPS.start,
-    ROUND_CAPS.stop - 1,
-    f"a round cap is {ROUND_CAPS.start} to {ROUND_CAPS.stop - 1}, got {{}}",
-)
+
+
+def counted(rule: Count) -> Callable[[str], int]:
+    """A house rule's count (protocol/house_rules.py): a whole number in its span."""
+    low, high = rule.span.start, rule.span.stop - 1
+    return whole_number(low, high, f"a {rule.label.lower()} is {low} to {high}, got {{}}")
 
 
 def bot_list(text: str) -> list[str]:

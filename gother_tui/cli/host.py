@@ -13,8 +13,8 @@ from typing import Any
 from gother_tui.cli import server_side
 from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.core.logs import log_to_stderr
-from protocol.constants import SHORT_ROUND_CAP
 from protocol.fingerprint import parse_fingerprint
+from protocol.house_rules import HOUSE_RULES, Count
 from protocol.view import Variants
 
 # `gother serve`'s options that set a ServerConfig field of the same name. Their defaults
@@ -43,12 +43,18 @@ HOST_FIELDS = (
 
 
 def variants_of(args: argparse.Namespace) -> Variants:
-    return Variants(
-        fate_discard=args.fate_discard,
-        overflow=args.overflow,
-        round_cap=None if args.no_round_cap else SHORT_ROUND_CAP if args.short else args.round_cap,
-        two_or_six=args.two_or_six,
-    )
+    """The house rules the options chose (parser._add_variant_options): a count's off before
+    its presets, its presets before its number."""
+    chosen = {rule.field: getattr(args, rule.field) for rule in HOUSE_RULES}
+    for rule in HOUSE_RULES:
+        if not isinstance(rule, Count):
+            continue
+        for preset in rule.presets:
+            if preset.word and getattr(args, preset.word):
+                chosen[rule.field] = preset.value
+        if getattr(args, rule.off_option.removeprefix("--").replace("-", "_")):
+            chosen[rule.field] = None
+    return Variants(**chosen)
 
 
 def run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

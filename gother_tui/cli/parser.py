@@ -10,16 +10,13 @@ from gother_tui.cli.passwords import BOT, CLIENT, HOST, SERVER, SSH, TOURNAMENT,
 from protocol.constants import (
     BOT_NAMES,
     DEFAULT_PORT,
-    DEFAULT_ROUND_CAP,
     DEFAULT_TRAITS,
     DIFFICULTIES,
-    FATE_DISCARDS,
     NAME_KEPT_DAYS,
-    OVERFLOWS,
     SEATS,
-    SHORT_ROUND_CAP,
     TRAITS,
 )
+from protocol.house_rules import HOUSE_RULES, Count, Menu
 from protocol.version import software_version
 
 FROM_CONFIG = argparse.SUPPRESS  # a default that is ServerConfig's (host.HOST_FIELDS)
@@ -583,24 +580,35 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_variant_options(parser: argparse.ArgumentParser) -> None:
+    """An option for each house rule (protocol/house_rules.py), a count's also for off and
+    for each named preset; host.variants_of reads them back."""
     group = parser.add_argument_group("house rules (H1, H2)")
-    group.add_argument("--fate-discard", choices=FATE_DISCARDS, default=FATE_DISCARDS[0])
-    group.add_argument("--overflow", choices=OVERFLOWS, default=OVERFLOWS[0])
-    group.add_argument(
-        "--round-cap",
-        type=argtypes.round_cap,
-        default=DEFAULT_ROUND_CAP,
-        help="rounds before the highest Goth wins",
-    )
-    group.add_argument("--no-round-cap", action="store_true", help="play until someone wins")
-    group.add_argument(
-        "--short",
-        action="store_true",
-        help=f"a short game: the round cap at {SHORT_ROUND_CAP} (H1's preset)",
-    )
-    group.add_argument(
-        "--two-or-six", action="store_true", help="allow 2 or 6 players (house rule)"
-    )
+    for rule in HOUSE_RULES:
+        if isinstance(rule, Menu):
+            group.add_argument(
+                rule.option,
+                dest=rule.field,
+                choices=rule.values,
+                default=rule.default,
+                help=rule.help,
+            )
+        elif isinstance(rule, Count):
+            group.add_argument(
+                rule.option,
+                dest=rule.field,
+                type=argtypes.counted(rule),
+                default=rule.default,
+                help=rule.help,
+            )
+            group.add_argument(rule.off_option, action="store_true", help=rule.off_help)
+            for preset in rule.presets:
+                if preset.word:
+                    said = f"{preset.label} ({rule.rule_id}'s preset of the {rule.label.lower()})"
+                    group.add_argument(f"--{preset.word}", action="store_true", help=said)
+        else:
+            group.add_argument(
+                rule.option, dest=rule.field, action="store_true", help=f"{rule.help} (house rule)"
+            )
 
 
 def _add_client_options(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.constants import SHORT_ROUND_CAP
+from protocol.house_rules import plain_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +95,10 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec(
                 "create",
                 ("new",),
-                "create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]",
+                "create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME] "
+                "[OPTION=VALUE ...]",
                 f"make a table (4 seats, the rest bots; short: a {SHORT_ROUND_CAP}-round cap) and"
-                " sit at it",
+                f" sit at it (the house rules: {', '.join(plain_options())})",
             ),
             Spec("join", ("j",), "join N [PASSWORD]", "sit at table N of the list"),
             Spec("watch", (), "watch N", "watch table N of the list"),
@@ -153,8 +155,7 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 "ones with their ids; ID: register in it; watch ID: follow it; start: deal its "
                 "first round (its creator); drop: leave the rounds to come; new: make one, "
                 "with the host's password for it, and play in it (options: play=yes|no, "
-                "bots=easy|normal|hard, deals=own|duplicate, fate=any|top, "
-                "overflow=draw_step|immediate, cap=N|off)",
+                f"bots=easy|normal|hard, deals=own|duplicate, {', '.join(plain_options())})",
             ),
             Spec(
                 "verbose",

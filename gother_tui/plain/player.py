@@ -24,21 +24,16 @@ from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
 from gother_tui.core.record import GameRecord, RecordError, ask_record
 from gother_tui.core.standings import table_lines
-from gother_tui.plain import replay, words
+from gother_tui.plain import options, replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
 from gother_tui.plain.commands import Command, Unknown, help_lines, parse
 from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, placing
 from gother_tui.plain.tournament_new import tournament_new
 from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.constants import (
-    DEFAULT_BOT,
-    DEFAULT_ROUND_CAP,
-    DIFFICULTIES,
-    SHORT_ROUND_CAP,
-    TRAITS,
-)
+from protocol.constants import DEFAULT_BOT, DIFFICULTIES, TRAITS
 from protocol.errors import ErrorCode
+from protocol.house_rules import OFF, ROUND_CAP, asked
 from protocol.moves import DiscardFate, DiscardHand, Draw, Move
 from protocol.view import (
     Legal,
@@ -543,33 +538,39 @@ class Player:
             raise Problem("You are at a table: leave it first.")
 
     async def do_create(self, args: str) -> None:
-        """create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]: the
-        words in any order before the name; each left out is the server's default."""
+        """create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]
+        [RULE=VALUE ...]: the words in any order before the name, a house rule's anywhere;
+        each left out is the server's default."""
         self.in_lobby()
+        try:
+            chosen, rest = options.split(args.split(), (rule.word for rule in asked()), "create")
+        except ValueError as exc:
+            raise Problem(str(exc)) from None
         numbers: list[int] = []
-        rest = args.split()
         while rest and rest[0].isdigit() and len(numbers) < 2:
             numbers.append(int(rest.pop(0)))
         bot = trait = None
-        variants = None
-        while rest and rest[0].lower() in (*DIFFICULTIES, *TRAITS, "short"):
+        presets = {p.word: p for p in ROUND_CAP.presets if p.word}  # H1's: the short game
+        while rest and rest[0].lower() in (*DIFFICULTIES, *TRAITS, *presets):
             word = rest.pop(0).lower()
             if word in DIFFICULTIES:
                 bot = word
             elif word in TRAITS:
                 trait = word
-            else:  # H1's short-game preset
-                variants = Variants(round_cap=SHORT_ROUND_CAP)
+            else:
+                chosen.setdefault(ROUND_CAP.word, str(presets[word].value or OFF))
+        try:
+            rules = options.variants(chosen, "create") if chosen else None
+        except ValueError as exc:
+            raise Problem(str(exc)) from None
         seats = numbers[0] if numbers else 4
         bots = numbers[1] if len(numbers) > 1 else max(seats - 1, 0)
         name = " ".join(rest) or f"{self.client.options.name}'s table"
-        request = rq.Create(
-            name=name, seats=seats, bots=bots, bot=bot, trait=trait, variants=variants
-        )
+        request = rq.Create(name=name, seats=seats, bots=bots, bot=bot, trait=trait, variants=rules)
         reply = await self.client.ask(request)
         if isinstance(reply, sm.Created):
-            cap = str(SHORT_ROUND_CAP if variants else DEFAULT_ROUND_CAP)
-            length = lasts(str(seats), bot or DEFAULT_BOT, trait or "", cap)
+            cap = (rules or Variants()).round_cap
+            length = lasts(str(seats), bot or DEFAULT_BOT, trait or "", str(cap or ""))
             self.say(f"Table {name} is made (table {reply.table}).{' ' + length if length else ''}")
             await self.enter(reply.table, None, watch=self.client.options.watch)
 

@@ -9,18 +9,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from gother_tui.core.forms import (
-    DEALS,
-    FATE_DISCARD,
-    OVERFLOW,
-    PLAY,
-    table_request,
-    tournament_request,
-)
+from gother_tui.core.forms import DEALS, PLAY, table_request, tournament_request
 from protocol import validate_request
-from protocol.constants import DIFFICULTIES, ROUND_CAPS, TOURNAMENT_ROUNDS
+from protocol.constants import DIFFICULTIES, FATE_DISCARDS, OVERFLOWS, ROUND_CAPS, TOURNAMENT_ROUNDS
 from protocol.view import Variants
 
+# a tournament's fields as the form opens, by their ids (no house rule typed: its default)
+NIGHT = {
+    "name": "Night",
+    "rounds": "3",
+    "seats": "4",
+    "play": "yes",
+    "bot": "normal",
+    "deals": "own",
+    "password": "x",
+}
 typed = st.one_of(st.integers(-3, 30).map(str), st.text(max_size=4))
 caps = st.one_of(st.just(""), st.integers(-1, ROUND_CAPS.stop + 1).map(str), st.text(max_size=3))
 
@@ -32,8 +35,8 @@ caps = st.one_of(st.just(""), st.integers(-1, ROUND_CAPS.stop + 1).map(str), st.
     play=st.sampled_from([v for _, v in PLAY]),
     bot=st.sampled_from(list(DIFFICULTIES)),
     deals=st.sampled_from([v for _, v in DEALS]),
-    fate=st.sampled_from([v for _, v in FATE_DISCARD]),
-    overflow=st.sampled_from([v for _, v in OVERFLOW]),
+    fate=st.sampled_from(FATE_DISCARDS),
+    overflow=st.sampled_from(OVERFLOWS),
     cap=caps,
     password=st.text(max_size=8),
 )
@@ -42,7 +45,18 @@ def test_the_tournament_form_sends_what_the_protocol_takes_or_says_what_to_fix(
 ):
     try:
         request = tournament_request(
-            name, rounds, seats, play, bot, deals, fate, overflow, cap, password
+            {
+                "name": name,
+                "rounds": rounds,
+                "seats": seats,
+                "play": play,
+                "bot": bot,
+                "deals": deals,
+                "fate": fate,
+                "overflow": overflow,
+                "cap": cap,
+                "password": password,
+            }
         )
     except ValueError as exc:
         assert str(exc)  # a sentence, never an empty refusal
@@ -52,7 +66,7 @@ def test_the_tournament_form_sends_what_the_protocol_takes_or_says_what_to_fix(
     assert 3 <= request.seats <= 5 and request.seats == int(seats)
     assert request.duplicate is (deals == "duplicate")
     assert request.play is (play == "yes")  # the creator registers in it, or only runs it
-    round_cap = int(cap) if cap.strip() else None
+    round_cap = int(cap) if cap.strip() and cap.strip().lower() != "off" else None
     assert request.variants == Variants(fate_discard=fate, overflow=overflow, round_cap=round_cap)
     assert (request.password or "") == password
 
@@ -60,18 +74,21 @@ def test_the_tournament_form_sends_what_the_protocol_takes_or_says_what_to_fix(
 @given(
     seats=typed,
     bots=typed,
-    fate=st.sampled_from([v for _, v in FATE_DISCARD]),
-    overflow=st.sampled_from([v for _, v in OVERFLOW]),
+    fate=st.sampled_from(FATE_DISCARDS),
+    overflow=st.sampled_from(OVERFLOWS),
     cap=caps,
 )
 def test_the_table_form_reads_the_house_rules_as_the_tournament_form_does(
     seats, bots, fate, overflow, cap
 ):
     try:
-        table = table_request("Crypt", seats, bots, "normal", "", fate, overflow, cap, "")
-        night = tournament_request(
-            "Night", "3", "4", "yes", "normal", "own", fate, overflow, cap, "x"
+        rules = {"fate": fate, "overflow": overflow, "cap": cap}
+        table = table_request(
+            {"name": "Crypt", "seats": seats, "bots": bots, "bot": "normal", "aim": ""}
+            | {"password": ""}
+            | rules
         )
+        night = tournament_request(NIGHT | rules)
     except ValueError as exc:
         assert str(exc)
         return
@@ -97,5 +114,5 @@ def test_the_table_form_reads_the_house_rules_as_the_tournament_form_does(
 def test_a_field_out_of_range_names_itself(rounds, seats, play, deals, cap, fix):
     with pytest.raises(ValueError, match=fix):
         tournament_request(
-            "Night", rounds, seats, play, "normal", deals, "any", "draw_step", cap, "x"
+            NIGHT | {"rounds": rounds, "seats": seats, "play": play, "deals": deals, "cap": cap}
         )

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import pytest
 
-from gother_tui.core.forms import BOT_AIM, LENGTHS, TRAIT_MEANS, lasts, table_request
+from gother_tui.core.forms import BOT_AIM, TRAIT_MEANS, lasts, table_request
 from protocol import validate_request
 from protocol.constants import DEFAULT_ROUND_CAP, DEFAULT_TRAITS, SHORT_ROUND_CAP, TRAITS
+from protocol.house_rules import ROUND_CAP
 from protocol.lengths import how_long
+
+# the form's fields as it opens, by their ids
+TYPED = {"name": "Crypt", "seats": "5", "bots": "4", "bot": "normal", "aim": "", "password": ""}
 
 
 @pytest.mark.parametrize("aim", [value for _, value in BOT_AIM])
 def test_the_trait_chosen_is_sent_and_none_leaves_it_to_the_server(aim):
-    request = table_request("Crypt", "5", "4", "hard", aim, "any", "draw_step", "100", "")
+    request = table_request(TYPED | {"bot": "hard", "aim": aim, "fate": "any", "cap": "100"})
     assert request.trait == (aim or None)
     assert validate_request(request.to_wire()) == request
 
@@ -26,8 +30,10 @@ def test_every_trait_is_offered_with_what_it_means():
 
 
 def test_h1_the_short_game_is_a_preset_of_the_round_cap():
-    assert [value for _, value in LENGTHS] == [str(DEFAULT_ROUND_CAP), str(SHORT_ROUND_CAP), ""]
-    short = table_request("Crypt", "5", "4", "normal", "", "any", "draw_step", "20", "")
+    presets = [preset.value for preset in ROUND_CAP.presets]
+    assert presets == [DEFAULT_ROUND_CAP, SHORT_ROUND_CAP, None]
+    assert [preset.word for preset in ROUND_CAP.presets if preset.word] == ["short"]
+    short = table_request(TYPED | {"cap": "20"})
     assert short.variants is not None and short.variants.round_cap == SHORT_ROUND_CAP == 20
 
 

@@ -178,6 +178,29 @@ async def test_a_new_ssh_token_is_said_once_and_join_of_a_started_game_says_how_
     await host.close()
 
 
+async def test_h2_create_takes_the_house_rules_as_words_and_a_bad_one_sends_nothing(url, tmp_path):
+    """Issue 33 §4: the house rules' `WORD=VALUE` words (protocol/house_rules.py) anywhere
+    after the command; a word the rules refuse is said, and nothing is sent."""
+    async with InProcess(url, tmp_path) as raven:
+        await raven.transcript.until(r"^No tables on this server yet")
+        raven.type("create 4 fate=bottom The Crypt")
+        await raven.transcript.until(r"^create: fate: must be one of any, top, got 'bottom'\.$")
+        raven.type("create 4 tempo=fast The Crypt")
+        await raven.transcript.until(r"^create: no option 'tempo' \(the options: fate=, ")
+        assert not [f for f in raven.sent if f["t"] == "create"]
+        raven.type("create 4 3 fate=top The Crypt overflow=immediate cap=off")
+        await raven.transcript.until(r"^Table The Crypt is made \(table \w+\)\.")
+        (create,) = [f for f in raven.sent if f["t"] == "create"]
+        assert (create["name"], create["seats"], create["bots"]) == ("The Crypt", 4, 3)
+        assert create["variants"] == {
+            "fate_discard": "top",
+            "overflow": "immediate",
+            "round_cap": None,
+            "two_or_six": False,
+        }
+        raven.type("quit")
+
+
 async def test_h1_create_takes_the_bots_their_trait_and_the_short_game_in_words(url, tmp_path):
     async with InProcess(url, tmp_path) as raven:
         await raven.transcript.until(r"^No tables on this server yet")

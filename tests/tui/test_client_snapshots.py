@@ -1,6 +1,6 @@
 """Snapshots (pytest-textual-snapshot) of the table at 80x24 (compact) and 140x44 (the card
-table), in Unicode and in ASCII, and of the game-over panel: fixed positions, fixed names, a
-scripted server.
+table), in Unicode and in ASCII, of the game-over panel, and of the forms of a new table and a
+new tournament: fixed positions, fixed names, a scripted server.
 
 Update the baselines with `pytest tests/tui/test_client_snapshots.py --snapshot-update`
 and look at them (tests/tui/__snapshots__/) before committing."""
@@ -10,7 +10,10 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
+from gother_tui.tui.screens.create_table import CreateTableScreen
 from gother_tui.tui.screens.game_over import EndedScreen, GameOverScreen
+from gother_tui.tui.screens.lobby import LobbyScreen
+from gother_tui.tui.screens.new_tournament import NewTournamentScreen
 from tests.tui.clientkit import at_table, shown
 from tests.tui.viewkit import distribute_game, join_with, joined, played_views, state, wire_view
 
@@ -59,3 +62,29 @@ def test_ended_by_vote(snap_compare, make_app, fake):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=ended)
+
+
+async def lobby_form(pilot: Pilot) -> None:
+    """The lobby's new-table form (n), as it opens."""
+    await shown(pilot, LobbyScreen)
+    await pilot.press("n")
+    await shown(pilot, CreateTableScreen, "New table")
+    await pilot.pause()
+
+
+def test_create_form(snap_compare, make_app, fake):
+    """Its house rules' fields come from protocol/house_rules.py (issue 33 §4): the form
+    looks as it did when each was written out by hand."""
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=lobby_form)
+
+
+def test_new_tournament_form(snap_compare, make_app, fake):
+    app = make_app()
+
+    async def opened(pilot: Pilot) -> None:
+        await shown(pilot, LobbyScreen)
+        app.push_screen(NewTournamentScreen())
+        await shown(pilot, NewTournamentScreen, "New tournament")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=opened)

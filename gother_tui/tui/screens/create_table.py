@@ -17,26 +17,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
 from textual.widgets import Input, Label, Select, Static
 
-from gother_tui.core.forms import (
-    BOT_AIM,
-    BOT_PLAY,
-    FATE_DISCARD,
-    LENGTHS,
-    OVERFLOW,
-    lasts,
-    table_request,
-)
-from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from gother_tui.core.forms import BOT_AIM, BOT_PLAY, lasts, table_request
+from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm, house_rule_fields, preset_id
 from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
-from protocol.constants import (
-    DEFAULT_ROUND_CAP,
-    HOUSE_SEATS,
-    NAME_MAX,
-    PASSWORD_MAX,
-    ROUND_CAPS,
-    SEATS,
-)
+from protocol.constants import HOUSE_SEATS, NAME_MAX, PASSWORD_MAX, SEATS
+from protocol.house_rules import ROUND_CAP
+from protocol.view import Variants
 
 LAST_SEAT = SEATS.stop - 1
 
@@ -49,8 +36,7 @@ class CreateTableScreen(RequestForm[rq.Create]):
     ]
 
     def __init__(self, player: str) -> None:
-        fields = ("name", "seats", "bots", "bot", "aim", "fate", "overflow", "cap", "password")
-        super().__init__(table_request, fields, "create-error")
+        super().__init__(table_request, "create-error")
         self.player = player
 
     def compose(self) -> ComposeResult:
@@ -68,28 +54,7 @@ class CreateTableScreen(RequestForm[rq.Create]):
                 yield Select(BOT_PLAY, value="normal", allow_blank=False, id="bot", compact=True)
                 yield Label("Bots aim")
                 yield Select(BOT_AIM, value="", allow_blank=False, id="aim", compact=True)
-                yield Label("Fate discard")
-                yield Select(FATE_DISCARD, value="any", allow_blank=False, id="fate", compact=True)
-                yield Label("Over the limit")
-                yield Select(
-                    OVERFLOW, value="draw_step", allow_blank=False, id="overflow", compact=True
-                )
-                yield Label("Length")
-                yield Select(
-                    LENGTHS,
-                    value=str(DEFAULT_ROUND_CAP),
-                    allow_blank=False,
-                    id="length",
-                    compact=True,
-                )
-                yield Label("Round cap")
-                yield Input(
-                    str(DEFAULT_ROUND_CAP),
-                    id="cap",
-                    type="integer",
-                    max_length=len(str(ROUND_CAPS.stop - 1)),
-                    compact=True,
-                )
+                yield from house_rule_fields(Variants(), presets=True)
                 yield Label("Password")
                 yield Input(id="password", password=True, max_length=PASSWORD_MAX, compact=True)
             yield Static(
@@ -107,13 +72,14 @@ class CreateTableScreen(RequestForm[rq.Create]):
         self._say_how_long()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "length":  # a preset of the round cap (H1)
-            self.query_one("#cap", Input).value = str(event.value)
+        if event.select.id == preset_id(ROUND_CAP):  # the game's length: a preset of H1
+            self.query_one(f"#{ROUND_CAP.word}", Input).value = str(event.value)
         self._say_how_long()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._say_how_long()
 
     def _say_how_long(self) -> None:
-        _, seats, _, bot, aim, _, _, cap, _ = self.typed()
-        self.query_one("#create-lasts", Static).update(Text(lasts(seats, bot, aim, cap)))
+        typed = self.typed()
+        said = lasts(typed["seats"], typed["bot"], typed["aim"], typed[ROUND_CAP.word])
+        self.query_one("#create-lasts", Static).update(Text(said))

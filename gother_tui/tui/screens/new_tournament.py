@@ -18,37 +18,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
 from textual.widgets import Input, Label, Select, Static
 
-from gother_tui.core.forms import (
-    BOT_PLAY,
-    DEALS,
-    FATE_DISCARD,
-    OVERFLOW,
-    PLAY,
-    tournament_request,
-)
-from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from gother_tui.core.forms import BOT_PLAY, DEALS, PLAY, tournament_request
+from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm, house_rule_fields
 from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
-from protocol.constants import (
-    NAME_MAX,
-    PASSWORD_MAX,
-    ROUND_CAPS,
-    TOURNAMENT_ROUNDS,
-)
+from protocol.constants import NAME_MAX, PASSWORD_MAX, TOURNAMENT_ROUNDS
 from protocol.view import Variants
 
-FIELDS = (
-    "name",
-    "rounds",
-    "seats",
-    "play",
-    "bot",
-    "deals",
-    "fate",
-    "overflow",
-    "cap",
-    "password",
-)
 # what the form offers first
 FIRST = rq.TournamentCreate(name="Tournament night", rounds=3, seats=4, bot="normal", play=True)
 
@@ -61,12 +37,11 @@ class NewTournamentScreen(RequestForm[rq.TournamentCreate]):
     ]
 
     def __init__(self, last: rq.TournamentCreate | None = None) -> None:
-        super().__init__(tournament_request, FIELDS, "new-tournament-error")
+        super().__init__(tournament_request, "new-tournament-error")
         self.last = last or FIRST  # the request sent before (a refused one is asked again)
 
     def compose(self) -> ComposeResult:
         last = self.last
-        rules = last.variants or Variants()
         deals = "duplicate" if last.duplicate else "own"
         with Vertical(id="new-tournament"):
             yield Static(Text("New tournament", style="bold"), classes="section")
@@ -107,31 +82,7 @@ class NewTournamentScreen(RequestForm[rq.TournamentCreate]):
                 )
                 yield Label("Deals")
                 yield Select(DEALS, value=deals, allow_blank=False, id="deals", compact=True)
-                yield Label("Fate discard")
-                yield Select(
-                    FATE_DISCARD,
-                    value=rules.fate_discard,
-                    allow_blank=False,
-                    id="fate",
-                    compact=True,
-                )
-                yield Label("Over the limit")
-                yield Select(
-                    OVERFLOW,
-                    value=rules.overflow,
-                    allow_blank=False,
-                    id="overflow",
-                    compact=True,
-                )
-                yield Label("Round cap")
-                cap = rules.round_cap
-                yield Input(
-                    "" if cap is None else str(cap),
-                    id="cap",
-                    type="integer",
-                    max_length=len(str(ROUND_CAPS.stop - 1)),
-                    compact=True,
-                )
+                yield from house_rule_fields(last.variants or Variants(), presets=False)
                 yield Label("Host's password")
                 yield Input(id="password", password=True, max_length=PASSWORD_MAX, compact=True)
             yield Static(
