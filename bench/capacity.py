@@ -4,7 +4,7 @@
 
 First each door, SSH then web, as `gother serve --ssh/--web` runs it (a process of its
 own, in front of a game server in this process), twice: its clients as fresh processes
-(the way before the zygote), then forked by its zygote (server/doors/zygote.py), and the
+(the way before the zygote), then forked by its zygote (gother_tui/zygote/), and the
 SSH door a third time with its zygote, its sessions opened by OpenSSH's `ssh -tt` in a
 terminal of its own as a player opens them (timed from the command). Each time
 `--sessions` sessions are opened one after another (asyncssh sessions; aiohttp tabs, each
@@ -61,7 +61,7 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION
 from server.doors.door import DoorSpec
 from server.doors.ssh import SshLimits, SshOptions, pipe_holding
 from server.doors.web.door import WebOptions
-from server.doors.zygote import KSM_RUN
+from gother_tui.zygote.zygote import KSM_RUN
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from tests.doors.web.doorkit import read_screen
@@ -282,7 +282,7 @@ async def _logged(log: IO[str], pattern: str, timeout: float = 60) -> str:
 
 
 def ksm() -> str | None:
-    """How the host's ksmd merges pages (server/doors/zygote.py offers it the zygote's
+    """How the host's ksmd merges pages (gother_tui/zygote/ offers it the zygote's
     and its children's), or None while it does not run."""
     try:
         if (KSM / "run").read_text().strip() != "1":

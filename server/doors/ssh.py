@@ -70,7 +70,7 @@ class SshOptions:
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
     limits: SshLimits = field(default_factory=SshLimits)
-    # a session's client forked by the door's zygote (server/doors/zygote.py); False: a fresh
+    # a session's client forked by the door's zygote (gother_tui/zygote/); False: a fresh
     # process each, as before (bench/capacity.py compares the two)
     zygote: bool = True
 

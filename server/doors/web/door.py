@@ -97,7 +97,7 @@ class WebOptions:
     # sessions started a minute from one address, 4 times as many in all: each starts a client
     # process, and 8 addresses starting and ending 45 a second made a table 5 times slower
     starts_per_minute: int = 30
-    # a tab's client forked by the door's zygote (server/doors/zygote.py); False: a fresh process
+    # a tab's client forked by the door's zygote (gother_tui/zygote/); False: a fresh process
     zygote: bool = True
 
     @property
