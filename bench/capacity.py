@@ -57,11 +57,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server_load import HOST, request, rss_mib, start_server
 
+from gother_tui.zygote.zygote import KSM_RUN
 from protocol import MAX_FRAME, PROTOCOL_VERSION
 from server.doors.door import DoorSpec
 from server.doors.ssh import SshLimits, SshOptions, pipe_holding
 from server.doors.web.door import WebOptions
-from gother_tui.zygote.zygote import KSM_RUN
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from tests.doors.web.doorkit import read_screen

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Sequence
 
 from server.doors.orphans import end_with_door
+from server.doors.streams import reader_of, writer_of
 from server.doors.supervisor import keep_starting
 
 log = logging.getLogger("gother.server")
@@ -132,9 +133,8 @@ class Zygote:
             for fd in ours:
                 os.close(fd)
             return None
-        loop = asyncio.get_running_loop()
-        child.stdin = await _writer(loop, ours[0])
-        child.stdout, child.stderr = [await _reader(loop, fd) for fd in ours[1:]]
+        child.stdin = await writer_of(ours[0])
+        child.stdout, child.stderr = [(await reader_of(fd))[0] for fd in ours[1:]]
         return child
 
     async def _keep(self) -> None:
@@ -198,18 +198,3 @@ class Zygote:
                     self._answer.set_result(child)
                 else:
                     self._answer.set_result(str(message.get("failed")))
-
-
-async def _reader(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamReader:
-    reader = asyncio.StreamReader()
-    pipe = open(fd, "rb", 0)  # noqa: SIM115 (the transport closes it)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
-    return reader
-
-
-async def _writer(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamWriter:
-    pipe = open(fd, "wb", 0)  # noqa: SIM115 (the transport closes it)
-    transport, protocol = await loop.connect_write_pipe(
-        lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), pipe
-    )
-    return asyncio.StreamWriter(transport, protocol, None, loop)

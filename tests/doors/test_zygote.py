@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from gother_tui.core.identity import file_for
+from gother_tui.zygote.zygote import KSM_RUN
 from server.doors import forks
 from server.doors.ssh import SshFrontDoor, state_dir
-from gother_tui.zygote.zygote import KSM_RUN
 from tests.kits.poll import until
 from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until
 

@@ -55,7 +55,7 @@ def clients_of(door: int) -> set[int]:
     mine = children(door)
     zygotes = {pid for pid in mine if b"gother_tui.zygote" in _cmdline(pid)}
     forked = {pid for zygote in zygotes for pid in children(zygote)}
-    return {pid for pid in mine if b"gother_tui" in _cmdline(pid)} | forked
+    return {pid for pid in mine if b"\0gother_tui\0" in _cmdline(pid)} | forked  # -m gother_tui
 
 
 def clients_behind(serve: int) -> set[int]:
