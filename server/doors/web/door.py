@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -77,6 +77,7 @@ SECURITY_HEADERS = {
 
 @dataclass(frozen=True)
 class WebOptions:
+    KIND: ClassVar[str] = "web"  # server/doors/kinds.py
     port: int
     data_dir: Path  # browsers' client state lives under data_dir/web-players/
     password: str | None = None  # asked on a page before any session starts
