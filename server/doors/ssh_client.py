@@ -62,8 +62,10 @@ async def run_client(
         preexec_fn=_take_terminal,
     )
     window = WindowSize(lambda w, h: set_size(master, w, h))
-    keys = await writer_of(os.dup(master))  # a stream each way, each owning its own fd
-    screen, screen_end = await reader_of(master)
+    # a stream each way, each owning a copy of the pty's fd (closed as the stream ends);
+    # `master` itself stays open for window sizes until the end
+    keys = await writer_of(os.dup(master))
+    screen, screen_end = await reader_of(os.dup(master))
     output = asyncio.create_task(_pump_out(screen, process))
     typing = asyncio.create_task(_pump_in(process, keys, window))
     errors = asyncio.create_task(_collect((await reader_of(errors_read))[0]))
@@ -93,6 +95,7 @@ async def run_client(
         await asyncio.gather(typing, output, errors, return_exceptions=True)
         keys.close()
         screen_end.close()  # if the pty's EIO has not closed it already
+        os.close(master)
     return child.returncode or 0
 
 

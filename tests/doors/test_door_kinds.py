@@ -15,7 +15,7 @@ from gother_tui.cli.doors import DOORS
 from server.doors.kinds import KINDS
 
 HOSTING = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"
-SERVE = ["serve", "--ssh", "0", "--ssh-open", "--web", "0"]
+ACCESS = {"ssh": ["--ssh-open"]}  # what a door needs beside its port to be let run
 
 
 def test_the_command_line_and_the_server_know_the_same_doors():
@@ -26,7 +26,8 @@ def test_the_command_line_and_the_server_know_the_same_doors():
 @pytest.mark.parametrize("kind", list(DOORS))
 def test_what_the_command_line_reads_becomes_the_door_options(kind, tmp_path):
     parser = build_parser()
-    args = parser.parse_args([*SERVE, "--db", str(tmp_path / "games.db")])
+    given = ["serve", f"--{kind}", "0", *ACCESS.get(kind, []), "--db", str(tmp_path / "g.db")]
+    args = parser.parse_args(given)
     fields = DOORS[kind].options(args, parser, None)
     assert fields is not None
     options = KINDS[kind].options(fields)
