@@ -4,12 +4,13 @@
 
 First each door, SSH then web, as `gother serve --ssh/--web` runs it (a process of its
 own, in front of a game server in this process), twice: its clients as fresh processes
-(the way before the zygote), then forked by its zygote (server/doors/zygote.py), and the
+(the way before the zygote), then forked by its zygote (gother_tui/zygote/), and the
 SSH door a third time with its zygote, its sessions opened by OpenSSH's `ssh -tt` in a
 terminal of its own as a player opens them (timed from the command). Each time
 `--sessions` sessions are opened one after another (asyncssh sessions; aiohttp tabs, each
 its own browser; `ssh` commands); printed: each one's time from its connection to its
-first screen drawn (the SSH lobby; the web door's name screen), median and max, the PSS
+first screen drawn (the SSH lobby; the web door's name screen), median and max, each
+client's CPU time by then (which the load does not stretch), the PSS
 of the door's processes (smaps_rollup of the door and all its descendants: pages shared between them
 counted once) idle and with all sessions open, the difference a session, and sessions
 per GiB. Where the host runs KSM (/sys/kernel/mm/ksm/run is 1; the zygote offers its
@@ -57,11 +58,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server_load import HOST, request, rss_mib, start_server
 
+from gother_tui.zygote.zygote import KSM_RUN
 from protocol import MAX_FRAME, PROTOCOL_VERSION
 from server.doors.door import DoorSpec
 from server.doors.ssh import SshLimits, SshOptions, pipe_holding
 from server.doors.web.door import WebOptions
-from server.doors.zygote import KSM_RUN
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from tests.doors.web.doorkit import read_screen
@@ -127,12 +128,12 @@ def door_options(kind: str, data: Path, sessions: int, zygote: bool) -> SshOptio
 
 async def door_sessions(
     kind: str, sessions: int, zygote: bool, command: bool = False
-) -> tuple[Times, float, float]:
+) -> tuple[Times, float, float, list[float]]:
     """`sessions` sessions opened one after another on a door process of its own (its
     clients forked by its zygote, or fresh processes; SSH by asyncssh or, with `command`,
     by the `ssh` command): each one's seconds to its connection and to its first screen
-    (the SSH door's lobby, the web door's name screen), and the PSS (MiB) of the door's
-    processes with none and all of them open."""
+    (the SSH door's lobby, the web door's name screen), the PSS (MiB) of the door's
+    processes with none and all of them open, and each client's CPU seconds by then."""
     server = GotherServer(ServerConfig(host=HOST, port=0, announce=False))
     await server.start()
     with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "door.log", "w+") as log:
@@ -155,10 +156,11 @@ async def door_sessions(
                 times = [await open_one(i) for i in range(sessions)]
                 await asyncio.sleep(1)  # the screens drawn and idle
                 held = descendants(door.pid)
+                cpu = [cpu_seconds(pid) for pid in clients(door.pid, zygote)]
                 full = await settled_pss(door.pid, zygote)
                 if descendants(door.pid) != held:
                     raise RuntimeError("a session ended before its memory was read")
-                return times, idle, full
+                return times, idle, full, cpu
         finally:
             door.terminate()
             door.wait(30)
@@ -282,7 +284,7 @@ async def _logged(log: IO[str], pattern: str, timeout: float = 60) -> str:
 
 
 def ksm() -> str | None:
-    """How the host's ksmd merges pages (server/doors/zygote.py offers it the zygote's
+    """How the host's ksmd merges pages (gother_tui/zygote/ offers it the zygote's
     and its children's), or None while it does not run."""
     try:
         if (KSM / "run").read_text().strip() != "1":
@@ -331,13 +333,33 @@ def pss_mib(pid: int) -> float:
     return total / 1024
 
 
-def descendants(pid: int) -> list[int]:
+def clients(door: int, zygote: bool) -> list[int]:
+    """The door's client processes: its zygote's children, or its own."""
+    children = _children()
+    if zygote:
+        return [c for z in children.get(door, []) for c in children.get(z, [])]
+    return children.get(door, [])
+
+
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time `pid` has used: on a shared machine its start is
+    compared by this, which the load does not stretch as it does the wall time."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children() -> dict[int, list[int]]:
     parents: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(FileNotFoundError, ProcessLookupError):
                 ppid = int(Path(entry, "stat").read_text().rsplit(")", 1)[1].split()[1])
                 parents.setdefault(ppid, []).append(int(entry.name))
+    return parents
+
+
+def descendants(pid: int) -> list[int]:
+    parents = _children()
     found, todo = [], [pid]
     while todo:
         children = parents.get(todo.pop(), [])
@@ -346,14 +368,17 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def report_door(label: str, screen: str, times: Times, idle: float, full: float) -> float:
+def report_door(
+    label: str, screen: str, times: Times, idle: float, full: float, cpu: list[float]
+) -> float:
     """Print one way of starting clients; its MiB per session."""
     per = (full - idle) / len(times)
     connected, drawn = (statistics.median(t) for t in zip(*times, strict=True))
     login = "" if math.isnan(connected) else f"; connecting {connected:.2f} of it"
     print(
         f"  {label}: to the {screen} median {drawn:.2f} s (max {max(t for _, t in times):.2f}"
-        f"{login}); door idle {idle:.1f} MiB PSS, {full:.1f} with "
+        f"{login}; a client's CPU by then median {statistics.median(cpu):.2f} s); "
+        f"door idle {idle:.1f} MiB PSS, {full:.1f} with "
         f"{len(times)} sessions: {per:.1f} MiB a session, {int(1024 / per)} sessions per GiB"
     )
     return per

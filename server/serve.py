@@ -10,38 +10,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from server.doors.door import DoorSpec, own_url, supervised
+from server.doors.kinds import DoorOptions
 from server.edge.announce import announce
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.pauses import tune_collector
 from server.edge.tls import certificate_fingerprint
 
-if TYPE_CHECKING:  # each door's code is loaded by the process that runs that door
-    from server.doors.ssh import SshOptions
-    from server.doors.web.door import WebOptions
-
 log = logging.getLogger("gother.server")
 
 
 async def run(
     config: ServerConfig,
-    ssh: SshOptions | None = None,
-    web: WebOptions | None = None,
+    doors: Sequence[DoorOptions] = (),
     ready: Callable[[GotherServer], None] | None = None,
 ) -> None:
-    """Serve until SIGINT or SIGTERM, with an SSH and a web door when their options are
-    given; then stop the doors, close connections (1012) and flush the database."""
+    """Serve until SIGINT or SIGTERM, with a door for each of `doors`' options; then stop
+    the doors, close connections (1012) and flush the database."""
     server = GotherServer(config)
     await server.start()
     tune_collector()  # its full collections rarer, what it holds now out of their way
     server.searches.spawn_all()  # a host's first hint need not wait for a worker to start
     # each door in a process of its own, kept running: whatever befalls it stays there
-    doors = [supervised(spec) for spec in door_specs(config, server, ssh, web)]
-    for door in doors:
+    kept = [supervised(spec) for spec in door_specs(config, server, doors)]
+    for door in kept:
         door.run()
     try:
         announcer = await announce(config.host, server.port, bool(config.certfile), config.announce)
@@ -59,15 +54,14 @@ async def run(
     finally:
         if announcer is not None:
             await announcer.close()
-        await asyncio.gather(*(door.stop() for door in doors))
+        await asyncio.gather(*(door.stop() for door in kept))
         await server.close()
 
 
 def door_specs(
     config: ServerConfig,
     server: GotherServer,
-    ssh: SshOptions | None = None,
-    web: WebOptions | None = None,
+    doors: Sequence[DoorOptions],
 ) -> list[DoorSpec]:
     """The doors asked for, in front of `server`: they dial it where it listens, and trust
     exactly its own certificate."""
@@ -84,6 +78,5 @@ def door_specs(
             config.certfile,
             config.keyfile,
         )
-        for options in (ssh, web)
-        if options is not None
+        for options in doors
     ]

@@ -4,14 +4,13 @@ are checked here, the work is the server's (reached through `server_side`)."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import ipaddress
 import sys
 from pathlib import Path
 from typing import Any
 
 from gother_tui.cli import server_side
-from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
+from gother_tui.cli.doors import DOORS
+from gother_tui.cli.passwords import BOT, HOST, SERVER, TOURNAMENT, read_secret
 from gother_tui.core.logs import log_to_stderr
 from protocol.fingerprint import parse_fingerprint
 from protocol.house_rules import HOUSE_RULES, Count
@@ -93,15 +92,17 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"--decks {args.decks}: not a folder")
     password = read_secret(args, parser, SERVER)
     tournament_password = read_secret(args, parser, TOURNAMENT)
-    ssh = ssh_options(args, parser)
-    web = web_options(args, parser, password)
+    doors = {
+        name: fields
+        for name, door in DOORS.items()
+        if (fields := door.options(args, parser, password)) is not None
+    }
     log_to_stderr()
     try:
         if args.tls and certfile is None:
             certfile, keyfile = server_side.self_signed(args.db, args.host)
         server_side.serve(
-            ssh,
-            web,
+            doors,
             host=args.host,
             port=args.port,
             db=args.db,
@@ -128,120 +129,14 @@ def host_settings(args: argparse.Namespace) -> dict[str, Any]:  # ServerConfig's
     return {name: given[name] for name in HOST_FIELDS if name in given}
 
 
-def ssh_options(
-    args: argparse.Namespace, parser: argparse.ArgumentParser
-) -> dict[str, object] | None:
-    """The SSH door's options, or None without --ssh."""
-    given = (args.ssh_host_key, args.ssh_authorized_keys, args.ssh_password, args.ssh_password_file)
-    if args.ssh is None:
-        if any(given) or args.ssh_open:
-            parser.error("--ssh-… options need --ssh PORT")
-        return None
-    password = read_secret(args, parser, SSH)
-    keys = Path(args.ssh_authorized_keys) if args.ssh_authorized_keys else None
-    if keys is not None and not keys.is_file():
-        parser.error(f"--ssh-authorized-keys {keys}: no such file")
-    if args.ssh_open and (keys is not None or password is not None):
-        parser.error(
-            "--ssh-open lets in any key: it goes without --ssh-authorized-keys and a password"
-        )
-    if not (args.ssh_open or keys is not None or password is not None):
-        parser.error(
-            "--ssh needs an access rule: --ssh-authorized-keys FILE, --ssh-password "
-            "or, to let in any key at all, --ssh-open"
-        )
-    data_dir = data_dir_of(args)
-    return {
-        "port": args.ssh,
-        "host_key": Path(args.ssh_host_key) if args.ssh_host_key else data_dir / "ssh_host_key",
-        "data_dir": data_dir,
-        "authorized_keys": keys,
-        "password": password,
-        "open_access": args.ssh_open,
-        "limits": {
-            "sessions": args.ssh_max_sessions,
-            "per_address": args.ssh_sessions_per_address,
-            "per_key": args.ssh_sessions_per_key,
-            "per_connection": args.ssh_sessions_per_connection,
-            "startups": args.ssh_max_startups,
-        },
-    }
-
-
-PACKAGES_ROOT = Path(__file__).resolve().parents[2]  # a clone, or site-packages
-
-
-def web_extra_install(root: Path = PACKAGES_ROOT) -> str:
-    """The command that adds the web extra to this install: `root` is where the packages
-    live, a clone (installed with -e) when it holds the pyproject."""
-    if (root / "pyproject.toml").is_file():
-        return f"pip install -e '.[web]' (in {root})"
-    return "pip install 'gother-than-thou[web]'"
-
-
-def web_options(
-    args: argparse.Namespace, parser: argparse.ArgumentParser, server_password: str | None
-) -> dict[str, object] | None:
-    """The web door's options, or None without --web. Like the SSH door's, its access is
-    what the host chose: a password, or open only on loopback or with --web-open."""
-    if args.web is None:
-        web_only = (args.web_password, args.web_password_file, args.web_origin, args.web_open)
-        if any(web_only) or args.web_trust_proxy:
-            parser.error("--web-… options need --web PORT")
-        return None
-    if importlib.util.find_spec("textual_serve") is None:
-        parser.error(f"--web needs the web extra: {web_extra_install()}")
-    password = read_secret(args, parser, WEB) or server_password
-    if password is not None and args.web_open:
-        parser.error("--web-open lets any browser in: it goes without a password")
-    if password is None and not args.web_open and not _loopback(args.host):
-        parser.error(
-            f"--web on {args.host} needs a password (--web-password-file FILE, "
-            "$GOTHER_WEB_PASSWORD or the server's own) or, to let any browser in, --web-open"
-        )
-    return {
-        "port": args.web,
-        "data_dir": data_dir_of(args),
-        "password": password,
-        "max_sessions": args.web_max,
-        "idle": args.web_idle * 60.0,
-        "origins": tuple(args.web_origin),
-        "per_address": args.web_per_address,
-        "trust_proxy": args.web_trust_proxy,
-        "header_timeout": float(args.web_header_timeout),
-        "body_timeout": float(args.web_body_timeout),
-        "half_open_per_address": args.web_half_open_per_address,
-        "starts_per_minute": args.web_starts_per_minute,
-    }
-
-
-def data_dir_of(args: argparse.Namespace) -> Path:
-    """Where the doors keep their players' state: a door's --data-dir, else beside the
-    server's database (or the user data folder)."""
-    chosen = getattr(args, "data_dir", None)
-    return Path(chosen) if chosen else server_side.default_data_dir(args.db)
-
-
-def _loopback(host: str) -> bool:
-    """Whether `host` is reached from this machine only."""
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def run_door(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """`gother door ssh|web --server URL`: one door, in the foreground, until Ctrl-C."""
-    if args.door == "ssh":
-        if args.ssh is None:
-            parser.error("gother door ssh needs --ssh PORT, the port it listens on")
-        options, kind = ssh_options(args, parser), "ssh"
-    else:
-        if args.web is None:
-            parser.error("gother door web needs --web PORT, the port it listens on")
-        if bool(args.certfile) != bool(args.keyfile):
-            parser.error("--certfile and --keyfile go together")
-        options, kind = web_options(args, parser, read_secret(args, parser, HOST)), "web"
+    """`gother door KIND --server URL`: one door, in the foreground, until Ctrl-C."""
+    kind = args.door
+    if getattr(args, kind) is None:
+        parser.error(f"gother door {kind} needs --{kind} PORT, the port it listens on")
+    if bool(getattr(args, "certfile", None)) != bool(getattr(args, "keyfile", None)):
+        parser.error("--certfile and --keyfile go together")
+    options = DOORS[kind].options(args, parser, read_secret(args, parser, HOST))
     pin = None if args.fingerprint is None else parse_fingerprint(args.fingerprint)
     if args.fingerprint is not None and pin is None:
         parser.error(f"--fingerprint {args.fingerprint}: not a SHA-256 fingerprint")

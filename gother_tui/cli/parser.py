@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from gother_tui.cli import argtypes, client, host, play, server_side
-from gother_tui.cli.passwords import BOT, CLIENT, HOST, SERVER, SSH, TOURNAMENT, WEB, add_secret
+from gother_tui.cli.doors import DOORS
+from gother_tui.cli.passwords import BOT, CLIENT, HOST, SERVER, TOURNAMENT, add_secret
 from protocol.constants import (
     BOT_NAMES,
     DEFAULT_PORT,
@@ -168,8 +169,8 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "of a `gother door ssh|web` in front of this server (default: a new key each run, "
         "known only to the doors serve starts)",
     )
-    _add_ssh_options(srv)
-    _add_web_options(srv)
+    for door in DOORS.values():
+        door.add_options(srv)
     srv.set_defaults(run=host.run_serve)
 
 
@@ -341,12 +342,12 @@ def _add_door_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "with --door-key-file FILE and copy FILE here (0600).",
     )
     kinds = door.add_subparsers(dest="door", metavar="DOOR", required=True)
-    for kind, what, add in (
-        ("ssh", "the SSH door: `ssh -p PORT NAME@HOST` opens the client", _add_ssh_options),
-        ("web", "the web door: the client in a browser tab", _add_web_options),
-    ):
+    for kind, entry in DOORS.items():
         one = kinds.add_parser(
-            kind, help=what, description=f"Run {what}.", formatter_class=DefaultsHelpFormatter
+            kind,
+            help=entry.what,
+            description=f"Run {entry.what}.",
+            formatter_class=DefaultsHelpFormatter,
         )
         one.add_argument(
             "--server",
@@ -373,130 +374,10 @@ def _add_door_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
             help="a wss:// server's certificate: the door's clients trust exactly this one "
             "(gother serve prints it)",
         )
-        if kind == "web":
-            one.add_argument("--certfile", help="serve the page over https with this certificate")
-            one.add_argument("--keyfile", help="its private key (PEM)")
+        entry.add_alone(one)
         add_secret(one, HOST)
-        add(one)
+        entry.add_options(one)
         one.set_defaults(run=host.run_door, db=":memory:")
-
-
-def _add_ssh_options(parser: argparse.ArgumentParser) -> None:
-    ssh = parser.add_argument_group("SSH front door: `ssh -p PORT NAME@HOST` opens the client")
-    ssh.add_argument("--ssh", type=argtypes.port, metavar="PORT", help="serve SSH on this port")
-    ssh.add_argument("--ssh-host-key", help="host key file (default: made under the data dir)")
-    ssh.add_argument(
-        "--ssh-authorized-keys",
-        metavar="FILE",
-        help="let in these keys (with --ssh-password: these keys need no password)",
-    )
-    add_secret(ssh, SSH)
-    ssh.add_argument(
-        "--ssh-open",
-        action="store_true",
-        help="let in any SSH key at all (one of these three access rules is required)",
-    )
-    # Each session is a client process of about 45 MB: caps like OpenSSH's MaxSessions
-    # and MaxStartups (server/doors/ssh.py's SshLimits has the same defaults).
-    for flag, default, what in (
-        ("--ssh-max-sessions", 32, "SSH sessions at once, in all"),
-        ("--ssh-sessions-per-address", 8, "sessions from one address"),
-        ("--ssh-sessions-per-key", 3, "sessions with one key"),
-        ("--ssh-sessions-per-connection", 2, "sessions on one SSH connection"),
-        ("--ssh-max-startups", 10, "connections still logging in (3 from one address)"),
-    ):
-        ssh.add_argument(
-            flag,
-            type=argtypes.positive,
-            default=default,
-            metavar="N",
-            help=f"at most N {what}; one more is told it is full (default {default})",
-        )
-
-
-def _add_web_options(parser: argparse.ArgumentParser) -> None:
-    web = parser.add_argument_group(
-        "Web door: the client in a browser, one process per tab (needs the [web] extra)"
-    )
-    web.add_argument(
-        "--web", type=argtypes.port, metavar="PORT", help="serve the game in browsers on this port"
-    )
-    add_secret(web, WEB)
-    web.add_argument(
-        "--web-open",
-        action="store_true",
-        help="let any browser in without a password, on a host that is not 127.0.0.1",
-    )
-    web.add_argument(
-        "--web-max",
-        type=argtypes.positive,
-        default=20,
-        metavar="N",
-        help="browser sessions at once, each a client process of about 40 MB; one more is "
-        "told the door is full (default 20)",
-    )
-    web.add_argument(
-        "--web-idle",
-        type=argtypes.positive,
-        default=30,
-        metavar="MINUTES",
-        help="end a session after this long without a key, a resize being none (default 30; "
-        "the seat is kept)",
-    )
-    web.add_argument(
-        "--web-origin",
-        action="append",
-        default=[],
-        type=argtypes.web_origin,
-        metavar="URL",
-        help="another address players open the page at, e.g. a proxy's https://games.example.org",
-    )
-    web.add_argument(
-        "--web-per-address",
-        type=argtypes.positive,
-        default=4,
-        metavar="N",
-        help="browser sessions at once from one address (default 4)",
-    )
-    web.add_argument(
-        "--web-starts-per-minute",
-        type=argtypes.positive,
-        default=30,
-        metavar="N",
-        help="browser sessions started a minute from one address, after 4 at once; 4 times "
-        "as many from all (default 30)",
-    )
-    web.add_argument(
-        "--web-trust-proxy",
-        type=argtypes.ip_address,
-        metavar="ADDR",
-        help="the reverse proxy at ADDR (say 127.0.0.1 for nginx here) tells each browser's "
-        "address in X-Forwarded-For; from anyone else that header is ignored",
-    )
-    # Slow requests (server/doors/web/door.py's HEADER_TIMEOUT, BODY_TIMEOUT, HALF_OPEN_PER_ADDRESS)
-    web.add_argument(
-        "--web-header-timeout",
-        type=argtypes.positive,
-        default=10,
-        metavar="SECONDS",
-        help="close a connection whose request headers are not all in by then, or that "
-        "sends no request as long (nginx: client_header_timeout)",
-    )
-    web.add_argument(
-        "--web-body-timeout",
-        type=argtypes.positive,
-        default=10,
-        metavar="SECONDS",
-        help="answer 408 to a request whose body is not all in by then (the password form)",
-    )
-    web.add_argument(
-        "--web-half-open-per-address",
-        type=argtypes.positive,
-        default=16,
-        metavar="N",
-        help="connections from one address with no request under way (half-sent or idle); "
-        "one more is closed at once (the trusted proxy's are not counted: it has its own)",
-    )
 
 
 def _add_limit_options(parser: argparse.ArgumentParser) -> None:

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 from protocol import requests, validate_request, view
 
 if TYPE_CHECKING:
-    from server.doors.ssh import SshOptions
-    from server.doors.web.door import WebOptions
     from server.edge.app import GotherServer
 
 
@@ -65,34 +63,24 @@ def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
     return vars(ServerConfig())
 
 
-def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
-    """`gother serve` till SIGINT or SIGTERM: `config` a ServerConfig's, each door its options."""
+def serve(doors: dict[str, dict[str, Any]], **config: Any) -> None:
+    """`gother serve` till SIGINT or SIGTERM: `config` a ServerConfig's, `doors` each
+    door's options by its kind (server/doors/kinds.py)."""
+    from server.doors.kinds import KINDS
     from server.edge.config import ServerConfig
     from server.serve import run
 
-    asyncio.run(run(ServerConfig(**config), *_doors(ssh, web)))
-
-
-def _doors(
-    ssh: dict[str, Any] | None, web: dict[str, Any] | None
-) -> tuple[SshOptions | None, WebOptions | None]:
-    """Each door's options from their fields (None: no such door; web's need the [web] extra)."""
-    from server.doors.ssh import SshLimits, SshOptions
-
-    ssh_door = None if ssh is None else SshOptions(**{**ssh, "limits": SshLimits(**ssh["limits"])})
-    if web is None:
-        return ssh_door, None
-    from server.doors.web.door import WebOptions
-
-    return ssh_door, WebOptions(**web)
+    chosen = [KINDS[kind].options(fields) for kind, fields in doors.items()]
+    asyncio.run(run(ServerConfig(**config), chosen))
 
 
 def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: Any) -> None:
-    """`gother door ssh|web` (`options` the door's, `spec` a DoorSpec's): serve till SIGTERM."""
+    """`gother door KIND` (`options` the door's, `spec` a DoorSpec's): serve till SIGTERM."""
     from server.doors.door import DoorSpec, DoorUnreachable, read_door_key, run_alone
+    from server.doors.kinds import KINDS
 
-    chosen = _doors(options, None)[0] if kind == "ssh" else _doors(None, options)[1]
-    assert chosen is not None
+    assert options is not None
+    chosen = KINDS[kind].options(options)
     try:
         asyncio.run(run_alone(DoorSpec(chosen, key=read_door_key(Path(key_file)), **spec)))
     except (DoorUnreachable, ValueError, OSError) as exc:  # no key, no server, port taken

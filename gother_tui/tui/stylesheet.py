@@ -6,7 +6,7 @@ mode a client opens): about 40 % of a client's start was spent parsing the same 
 `SharedStylesheet` takes each source's rules from `PARSED`, keyed by all a parse depends
 on (the source, where it came from, its tie-breaker and scope, and the theme's variables),
 so a source is parsed once a process for each theme. `parse_ahead` fills it before a
-session needs it: a door's zygote (server/doors/zygote.py) does, and its children share
+session needs it: a door's zygote (gother_tui/zygote/) does, and its children share
 the rules it parsed instead of parsing them again.
 
 Rules are never changed once parsed (Textual's own cache hands the same ones out again),

@@ -22,17 +22,13 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from protocol.fingerprint import fingerprint, parse_fingerprint
+from server.doors.kinds import KINDS, DoorOptions
 from server.doors.supervisor import Supervised
 from server.edge.doorkey import DoorKey
 from server.edge.limits import AcceptLog, raise_descriptor_limit
-
-if TYPE_CHECKING:  # each door's code is loaded by the process that runs that door
-    from server.doors.ssh import SshFrontDoor, SshOptions
-    from server.doors.web.door import WebDoor, WebOptions
 
 log = logging.getLogger("gother.server")
 LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
@@ -40,7 +36,7 @@ LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: di
 
 @dataclass(frozen=True)
 class DoorSpec:
-    options: SshOptions | WebOptions  # which door, and its own options
+    options: DoorOptions  # which door (its KIND), and its own options
     host: str  # the address the door listens on
     server: str  # the game server's URL, as the door's clients dial it
     key: str  # the door key (DoorKey.text): the server checks its players' claims with it
@@ -51,9 +47,7 @@ class DoorSpec:
 
     @property
     def kind(self) -> str:
-        from server.doors.ssh import SshOptions
-
-        return "ssh" if isinstance(self.options, SshOptions) else "web"
+        return self.options.KIND
 
 
 def own_url(host: str, port: int, tls: bool) -> str:
@@ -80,32 +74,13 @@ async def run_door(spec: DoorSpec, stop: asyncio.Event) -> None:
     raise_descriptor_limit()  # a door alone (a child has the server's, raised already)
     # out of descriptors, one line a minute says so, not a traceback a failed accept
     asyncio.get_running_loop().set_exception_handler(AcceptLog())
-    door = _door(spec)
+    door = KINDS[spec.kind].door(spec, DoorKey.of_text(spec.key))
+    door.ws_password = spec.server_password
     await door.start()
     try:
         await stop.wait()
     finally:
         await door.close()
-
-
-def _door(spec: DoorSpec) -> SshFrontDoor | WebDoor:
-    key = DoorKey.of_text(spec.key)
-    if spec.kind == "ssh":
-        from server.doors.ssh import SshFrontDoor, SshOptions
-
-        assert isinstance(spec.options, SshOptions)
-        door: SshFrontDoor | WebDoor = SshFrontDoor(
-            spec.options, spec.host, spec.server, key, spec.tls_pin
-        )
-    else:
-        from server.doors.web.door import WebDoor, WebOptions
-        from server.edge.tls import server_context
-
-        assert isinstance(spec.options, WebOptions)
-        tls = server_context(spec.certfile, spec.keyfile) if spec.certfile else None
-        door = WebDoor(spec.options, spec.host, spec.server, key, tls, spec.tls_pin)
-    door.ws_password = spec.server_password
-    return door
 
 
 class DoorUnreachable(Exception):

@@ -1,4 +1,4 @@
-"""A door's zygote (server/doors/zygote.py), from the door's side: started with the door, started
+"""A door's zygote (gother_tui/zygote/), from the door's side: started with the door, started
 again when it dies, asked for one client per session.
 
 A session asks `Zygote.fork`; it gets a `Forked` child, or None while no zygote is ready,
@@ -23,18 +23,19 @@ import sys
 from collections.abc import Sequence
 
 from server.doors.orphans import end_with_door
+from server.doors.streams import reader_of, writer_of
 from server.doors.supervisor import keep_starting
 
 log = logging.getLogger("gother.server")
 FORK_TIMEOUT = 10.0  # seconds the zygote has to answer a request (a fork takes milliseconds)
 READY_WAIT = 10.0  # seconds a session waits for a zygote warming up (a few, on a busy host)
 KILLED = -signal.SIGKILL  # the code of a child whose zygote died: the kernel killed it too
-ZYGOTE = [sys.executable, "-m", "server.doors.zygote"]  # its command, given its socket's fd
+ZYGOTE = [sys.executable, "-m", "gother_tui.zygote"]  # its command, given its socket's fd
 CLIENT = [sys.executable, "-m", "gother_tui"]  # the only command a zygote runs
 # What the zygote reports to its door: {"ready": pid, "pages": whether KSM shares its
 # children's pages}, {"forked": pid}, {"failed": why} or
 # {"ended": pid, "code": exit code}. The two speak only through the socket (the zygote is a
-# program of its own, the client's): this module never imports it.
+# program of the client's): the server never imports it.
 Report = dict[str, int | str]
 
 
@@ -87,9 +88,9 @@ class Zygote:
     async def fork(
         self, argv: Sequence[str], env: dict[str, str], fds: Sequence[tuple[int, int]], tty: bool
     ) -> Forked | None:
-        """A child running `argv` with `env`, each (fd, place) of `fds` at its place, and
-        `tty` (its fd 0) as its controlling terminal; None (said in the log) if no zygote
-        could fork it: then the caller starts a fresh process."""
+        """A child running `argv` (CLIENT and its arguments) with `env`, each (fd, place)
+        of `fds` at its place, and `tty` (its fd 0) as its controlling terminal; None (said
+        in the log) if no zygote could fork it: then the caller starts a fresh process."""
         if self._sock is not None and not self.ready.is_set():  # started, warming up
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ready.wait(), READY_WAIT)
@@ -98,7 +99,8 @@ class Zygote:
             if sock is None or not self.ready.is_set():
                 log.warning("%s zygote not ready: a fresh client process", self.name)
                 return None
-            request = {"argv": list(argv), "env": env, "fds": [p for _, p in fds], "tty": tty}
+            args = list(argv[len(CLIENT) :])  # a zygote runs the client only: what it is told
+            request = {"args": args, "env": env, "fds": [p for _, p in fds], "tty": tty}
             self._answer = answer = asyncio.get_running_loop().create_future()
             forked: Forked | str
             try:
@@ -131,9 +133,8 @@ class Zygote:
             for fd in ours:
                 os.close(fd)
             return None
-        loop = asyncio.get_running_loop()
-        child.stdin = await _writer(loop, ours[0])
-        child.stdout, child.stderr = [await _reader(loop, fd) for fd in ours[1:]]
+        child.stdin = await writer_of(ours[0])
+        child.stdout, child.stderr = [(await reader_of(fd))[0] for fd in ours[1:]]
         return child
 
     async def _keep(self) -> None:
@@ -197,18 +198,3 @@ class Zygote:
                     self._answer.set_result(child)
                 else:
                     self._answer.set_result(str(message.get("failed")))
-
-
-async def _reader(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamReader:
-    reader = asyncio.StreamReader()
-    pipe = open(fd, "rb", 0)  # noqa: SIM115 (the transport closes it)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
-    return reader
-
-
-async def _writer(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamWriter:
-    pipe = open(fd, "wb", 0)  # noqa: SIM115 (the transport closes it)
-    transport, protocol = await loop.connect_write_pipe(
-        lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), pipe
-    )
-    return asyncio.StreamWriter(transport, protocol, None, loop)

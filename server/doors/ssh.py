@@ -25,6 +25,7 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from protocol import ProtocolError
 from protocol.constants import SSH_TOKEN_ENV
@@ -61,6 +62,7 @@ class SshLimits:
 
 @dataclass(frozen=True)
 class SshOptions:
+    KIND: ClassVar[str] = "ssh"  # server/doors/kinds.py
     port: int
     host_key: Path  # created (ed25519) on first run when missing
     data_dir: Path  # players' client state lives under data_dir/ssh-players/
@@ -70,7 +72,7 @@ class SshOptions:
     # wrong passwords: waits per address, closes per connection
     guessing: Guessing = field(default_factory=Guessing)
     limits: SshLimits = field(default_factory=SshLimits)
-    # a session's client forked by the door's zygote (server/doors/zygote.py); False: a fresh
+    # a session's client forked by the door's zygote (gother_tui/zygote/); False: a fresh
     # process each, as before (bench/capacity.py compares the two)
     zygote: bool = True
 

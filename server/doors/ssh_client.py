@@ -26,6 +26,7 @@ from typing import Any
 from server.doors.forks import Forked, Zygote
 from server.doors.orphans import end_with_door
 from server.doors.sshlib import asyncssh
+from server.doors.streams import reader_of, writer_of
 
 log = logging.getLogger("gother.ssh")
 
@@ -60,11 +61,14 @@ async def run_client(
         stderr=slave,
         preexec_fn=_take_terminal,
     )
-    os.set_blocking(master, False)
     window = WindowSize(lambda w, h: set_size(master, w, h))
-    output = asyncio.create_task(_pump_out(master, process))
-    typing = asyncio.create_task(_pump_in(process, master, window))
-    errors = asyncio.create_task(_collect(errors_read))
+    # a stream each way, each owning a copy of the pty's fd (closed as the stream ends);
+    # `master` itself stays open for window sizes until the end
+    keys = await writer_of(os.dup(master))
+    screen, screen_end = await reader_of(os.dup(master))
+    output = asyncio.create_task(_pump_out(screen, process))
+    typing = asyncio.create_task(_pump_in(process, keys, window))
+    errors = asyncio.create_task(_collect((await reader_of(errors_read))[0]))
     try:
         ended = asyncio.create_task(child.wait())
         await asyncio.wait({output, typing, ended}, return_when=asyncio.FIRST_COMPLETED)
@@ -89,8 +93,9 @@ async def run_client(
         for task in (typing, output, errors):
             task.cancel()
         await asyncio.gather(typing, output, errors, return_exceptions=True)
+        keys.close()
+        screen_end.close()  # if the pty's EIO has not closed it already
         os.close(master)
-        os.close(errors_read)
     return child.returncode or 0
 
 
@@ -116,7 +121,7 @@ async def run_plain(
         asyncio.create_task(_copy_out(child.stdout, process.stdout)),
         asyncio.create_task(_copy_out(child.stderr, process.stderr)),
     ]
-    errors = asyncio.create_task(_collect(errors_read))
+    errors = asyncio.create_task(_collect((await reader_of(errors_read))[0]))
     try:
         code = await child.wait()  # it quits at the end of its input: the player hung up
         with contextlib.suppress(TimeoutError):
@@ -130,7 +135,6 @@ async def run_plain(
         for task in (*pumps, errors):
             task.cancel()
         await asyncio.gather(*pumps, errors, return_exceptions=True)
-        os.close(errors_read)
     return code
 
 
@@ -145,7 +149,7 @@ async def _spawn(
     """Start `argv` in a session of its own with `streams`, the fds `handed` and the
     errors pipe (`ERRORS_FD`); every fd given to it is closed here once it has them, with
     `also_close`. Forked by `zygote` if it can (`streams` then name one terminal's fd).
-    The child, and the read end of its errors pipe (non-blocking)."""
+    The child, and the read end of its errors pipe."""
     errors_read, errors_write = os.pipe()
     env = {**env, ERRORS_FD: str(errors_write)}
     try:
@@ -164,7 +168,6 @@ async def _spawn(
     finally:
         for fd in (*also_close, errors_write, *handed):
             os.close(fd)
-    os.set_blocking(errors_read, False)
     return child, errors_read
 
 
@@ -232,35 +235,18 @@ def _take_terminal() -> None:  # in the child, after setsid: the pty becomes its
     end_with_door()
 
 
-async def _readable(fd: int) -> None:
-    """Until `fd` has something to read (or its other end is gone)."""
-    loop = asyncio.get_running_loop()
-    ready = asyncio.Event()
-    loop.add_reader(fd, ready.set)
-    try:
-        await ready.wait()
-    finally:
-        loop.remove_reader(fd)
-
-
-async def _pump_out(master: int, process: asyncssh.SSHServerProcess[bytes]) -> None:
-    """Screen: pty → SSH channel, until the client's side of the pty closes."""
-    while True:
-        await _readable(master)
-        try:
-            data = os.read(master, 65536)
-        except BlockingIOError:
-            continue
-        except OSError:  # EIO: every holder of the pty's other side is gone
-            return
-        if not data:
-            return
-        process.stdout.write(data)
-        await process.stdout.drain()
+async def _pump_out(
+    screen: asyncio.StreamReader, process: asyncssh.SSHServerProcess[bytes]
+) -> None:
+    """Screen: pty → SSH channel, until the client's side of the pty closes (EIO)."""
+    with contextlib.suppress(OSError):
+        while data := await screen.read(65536):
+            process.stdout.write(data)
+            await process.stdout.drain()
 
 
 async def _pump_in(
-    process: asyncssh.SSHServerProcess[bytes], master: int, window: WindowSize
+    process: asyncssh.SSHServerProcess[bytes], keys: asyncio.StreamWriter, window: WindowSize
 ) -> None:
     """Keys: SSH channel → pty; window changes resize the pty."""
     while True:
@@ -273,23 +259,13 @@ async def _pump_in(
             continue
         if not data:
             return
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(master, view) :]
-            except BlockingIOError:
-                await asyncio.sleep(0.01)
+        keys.write(data)
+        await keys.drain()
 
 
-async def _collect(fd: int) -> str:
+async def _collect(source: asyncio.StreamReader) -> str:
     """What the client wrote to its errors pipe, its last ERRORS_KEPT bytes, until it closed."""
     kept = b""
-    while True:
-        await _readable(fd)
-        try:
-            data = os.read(fd, 65536)
-        except BlockingIOError:
-            continue
-        if not data:
-            return kept.decode(errors="replace")
+    while data := await source.read(65536):
         kept = (kept + data)[-ERRORS_KEPT:]
+    return kept.decode(errors="replace")

@@ -1,4 +1,4 @@
-"""A zygote's rehearsal (server/doors/rehearsal.py), in a process of its own: the client
+"""A zygote's rehearsal (gother_tui/zygote/rehearsal.py), in a process of its own: the client
 reaches the lobby, and leaves nothing behind that a child would inherit but what it
 built: no file in any of its folders, no thread, no signal handler, no replaced stream,
 no log handler, no wakeup fd."""
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
 REHEARSED = """
 import logging, signal, sys, threading
-from server.doors.rehearsal import rehearse
+from gother_tui.zygote.rehearsal import rehearse
 
 def state():
     handlers = {s: signal.getsignal(s) for s in signal.Signals}

@@ -15,7 +15,7 @@ import asyncssh
 import pytest
 
 from gother_tui.cli import build_parser
-from gother_tui.cli.host import ssh_options
+from gother_tui.cli.doors.ssh import options as ssh_options
 from gother_tui.core.logs import TOLD_PLAYER
 from server.doors.ssh import SshLimits
 from server.doors.ssh_client import WindowSize
@@ -231,12 +231,12 @@ async def test_a_user_name_the_game_refuses_is_told_why(make_door, keys, tmp_pat
 
 def test_serve_takes_the_caps_and_its_defaults_are_the_doors(capsys):
     parser = build_parser()
-    chosen = ssh_options(parser.parse_args(["serve", "--ssh", "2222", "--ssh-open"]), parser)
+    chosen = ssh_options(parser.parse_args(["serve", "--ssh", "2222", "--ssh-open"]), parser, None)
     assert chosen is not None
     defaults = SshLimits()
     assert chosen["limits"] == {name: getattr(defaults, name) for name in chosen["limits"]}
     args = parser.parse_args(["serve", "--ssh", "1", "--ssh-open", "--ssh-max-sessions", "5"])
-    assert ssh_options(args, parser)["limits"]["sessions"] == 5
+    assert ssh_options(args, parser, None)["limits"]["sessions"] == 5
     with pytest.raises(SystemExit):
         parser.parse_args(["serve", "--help"])
     shown = " ".join(capsys.readouterr().out.split())

@@ -1,4 +1,4 @@
-"""The SSH door's zygote (server/doors/zygote.py, server/doors/forks.py): real SSH sessions on
+"""The SSH door's zygote (gother_tui/zygote/, server/doors/forks.py): real SSH sessions on
 127.0.0.1 whose clients are forked by it, read through /proc: whose child each client is,
 its environment, its descriptors; a zygote killed and started again; bad requests; a
 child that finds its CSS parsed."""
@@ -18,10 +18,9 @@ from pathlib import Path
 import pytest
 
 from gother_tui.core.identity import file_for
+from gother_tui.zygote.zygote import KSM_RUN
 from server.doors import forks
-from server.doors.forks import CLIENT
 from server.doors.ssh import SshFrontDoor, state_dir
-from server.doors.zygote import KSM_RUN
 from tests.kits.poll import until
 from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until
 
@@ -35,7 +34,7 @@ FORKED_TO_THE_LOBBY = """
 import asyncio, os, sys, tempfile
 from pathlib import Path
 import textual.css.stylesheet as sheet
-from server.doors.zygote import warm
+from gother_tui.zygote.zygote import warm
 
 warm()
 if pid := os.fork():
@@ -306,15 +305,16 @@ def _clients() -> set[int]:
 @pytest.mark.parametrize(
     ("request_", "why"),
     [
-        ({"argv": ["/bin/sh", "-c", "id"], "env": {}, "fds": []}, "runs"),
-        ({"argv": [*CLIENT, "join"], "env": {"A": 1}, "fds": []}, "env maps strings"),
-        ({"argv": [*CLIENT, "join"], "env": {}, "fds": [0]}, "0 fds handed"),
+        ({"args": "/bin/sh -c id", "env": {}, "fds": []}, "are strings"),
+        ({"argv": ["/bin/sh", "-c", "id"], "env": {}, "fds": []}, "are strings"),
+        ({"args": ["join"], "env": {"A": 1}, "fds": []}, "env maps strings"),
+        ({"args": ["join"], "env": {}, "fds": [0]}, "0 fds handed"),
         ([1, 2], "a request is an object"),
     ],
 )
 def test_a_zygote_refuses_a_bad_request_and_forks_nothing(request_, why):
     mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    argv = [sys.executable, "-m", "server.doors.zygote", "--socket-fd", str(theirs.fileno())]
+    argv = [sys.executable, "-m", "gother_tui.zygote", "--socket-fd", str(theirs.fileno())]
     zygote = subprocess.Popen(argv, pass_fds=(theirs.fileno(),))
     theirs.close()
     try:

@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -77,6 +77,7 @@ SECURITY_HEADERS = {
 
 @dataclass(frozen=True)
 class WebOptions:
+    KIND: ClassVar[str] = "web"  # server/doors/kinds.py
     port: int
     data_dir: Path  # browsers' client state lives under data_dir/web-players/
     password: str | None = None  # asked on a page before any session starts
@@ -97,7 +98,7 @@ class WebOptions:
     # sessions started a minute from one address, 4 times as many in all: each starts a client
     # process, and 8 addresses starting and ending 45 a second made a table 5 times slower
     starts_per_minute: int = 30
-    # a tab's client forked by the door's zygote (server/doors/zygote.py); False: a fresh process
+    # a tab's client forked by the door's zygote (gother_tui/zygote/); False: a fresh process
     zygote: bool = True
 
     @property

@@ -51,11 +51,11 @@ def children(parent: int) -> set[int]:
 
 def clients_of(door: int) -> set[int]:
     """The client processes the door `door` runs: its own fresh ones, and those its
-    zygote forked (server/doors/zygote.py)."""
+    zygote forked (gother_tui/zygote/)."""
     mine = children(door)
-    zygotes = {pid for pid in mine if b"server.doors.zygote" in _cmdline(pid)}
+    zygotes = {pid for pid in mine if b"gother_tui.zygote" in _cmdline(pid)}
     forked = {pid for zygote in zygotes for pid in children(zygote)}
-    return {pid for pid in mine if b"gother_tui" in _cmdline(pid)} | forked
+    return {pid for pid in mine if b"\0gother_tui\0" in _cmdline(pid)} | forked  # -m gother_tui
 
 
 def clients_behind(serve: int) -> set[int]:

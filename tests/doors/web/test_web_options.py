@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from gother_tui.cli import build_parser
-from gother_tui.cli.host import web_extra_install, web_options
+from gother_tui.cli.doors.web import options as web_options
+from gother_tui.cli.doors.web import web_extra_install
 
 
 @pytest.mark.parametrize(
@@ -48,15 +49,15 @@ def test_the_web_password_comes_from_a_file_the_environment_or_the_server(tmp_pa
     secret = tmp_path / "web-password"
     secret.write_text("from-a-file\n")
     by_file = parser.parse_args(["serve", "--web", "8080", "--web-password-file", str(secret)])
-    assert web_options(by_file, parser, "server's")["password"] == "from-a-file"  # type: ignore[index]
+    assert web_options(by_file, parser, "server's")["password"] == "from-a-file"
     plain = parser.parse_args(["serve", "--web", "8080"])
-    assert web_options(plain, parser, "server's")["password"] == "server's"  # type: ignore[index]
-    assert web_options(plain, parser, None)["password"] is None  # type: ignore[index]
+    assert web_options(plain, parser, "server's")["password"] == "server's"
+    assert web_options(plain, parser, None)["password"] is None
     monkeypatch.setenv("GOTHER_WEB_PASSWORD", "from-env")
-    assert web_options(plain, parser, "server's")["password"] == "from-env"  # type: ignore[index]
+    assert web_options(plain, parser, "server's")["password"] == "from-env"
     monkeypatch.delenv("GOTHER_WEB_PASSWORD")
     everywhere = parser.parse_args(["serve", "--host", "0.0.0.0", "--web", "8080", "--web-open"])
-    assert web_options(everywhere, parser, None)["password"] is None  # type: ignore[index]
+    assert web_options(everywhere, parser, None)["password"] is None
 
 
 def test_without_the_web_extra_the_error_names_the_install_command_for_this_install(

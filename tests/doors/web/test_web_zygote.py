@@ -1,4 +1,4 @@
-"""The web door's zygote (server/doors/zygote.py): a tab's client forked by it, through pipes,
+"""The web door's zygote (gother_tui/zygote/): a tab's client forked by it, through pipes,
 with the web driver (its TEXTUAL_* environment read again after the fork), reaching the
 lobby; two tabs, two children holding none of each other's descriptors; a door without
 a zygote starting fresh processes."""

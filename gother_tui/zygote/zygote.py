@@ -2,10 +2,11 @@
 one child per session on its door's request (as gunicorn's `--preload` does), so that a
 session costs a fork, not a fresh interpreter, and the pages of that code are shared.
 
-`python -m server.doors.zygote --socket-fd N` is started by its door (server/doors/forks.py), which
-holds the other end of a unix SOCK_SEQPACKET socket pair. A request is one packet: JSON
-{"argv", "env", "fds", "tty"} with the session's fds beside it (SCM_RIGHTS); "fds" says
-which number each one takes in the child. The zygote answers {"forked": pid} (or
+`python -m gother_tui.zygote --socket-fd N` is started by its door (server/doors/forks.py),
+which holds the other end of a unix SOCK_SEQPACKET socket pair. A request is one packet:
+JSON {"args", "env", "fds", "tty"} with the session's fds beside it (SCM_RIGHTS): the
+`gother` command's arguments (a zygote runs nothing else), and in "fds" which number each
+fd takes in the child. The zygote answers {"forked": pid} (or
 {"failed": why}), and {"ended": pid, "code": c} once that child is reaped. Before any
 fork it has no event loop, no thread and no socket but this one: a child starts clean.
 
@@ -38,13 +39,14 @@ import traceback
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from server.doors.forks import CLIENT, Report
-from server.doors.orphans import end_with_door
-
 MAX_FDS = 16  # descriptors one request may hand over
 MAX_REQUEST = 1 << 20  # bytes of one request (the session's environment, mostly)
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PR_SET_MEMORY_MERGE = 67  # prctl (Linux 6.4): KSM may merge any page of this process and its forks
 KSM_RUN = Path("/sys/kernel/mm/ksm/run")  # "1" while the host's ksmd merges
+# What it tells its door: {"ready": pid, "pages": what KSM does with them}, {"forked": pid},
+# {"failed": why}, {"ended": pid, "code": exit code}
+Report = dict[str, int | str]
 # Imported once, before any fork: the client's command line, its app and what the lobby
 # and the table draw with; nothing here opens a file, a socket or a thread at import.
 WARM = (
@@ -71,7 +73,7 @@ def warm() -> None:
     """Import what every client imports, load rich's table of character widths (the
     zygote's environment is the door's, where a session's UNICODE_VERSION comes from
     too), parse the CSS a client reads in the default theme (its children share the
-    rules), run a client to its first screens (server/doors/rehearsal.py), and freeze
+    rules), run a client to its first screens (rehearsal.py), and freeze
     what is there: the collector then never walks (so never writes to) the pages every
     child shares."""
     for name in WARM:
@@ -81,7 +83,7 @@ def warm() -> None:
     from gother_tui.core.options import ClientOptions
     from gother_tui.tui.client_app import ClientApp
     from gother_tui.tui.stylesheet import parse_ahead
-    from server.doors.rehearsal import rehearse
+    from gother_tui.zygote.rehearsal import rehearse
 
     load()
     parse_ahead(ClientApp(ClientOptions(url="")))
@@ -144,25 +146,23 @@ def serve(sock: socket.socket, pages: str) -> None:
 
 
 class Fork(NamedTuple):
-    """A request, checked: the client's command line, the session's environment, the
-    place of each fd handed with it, and whether its fd 0 is the session's terminal."""
+    """A request, checked: the `gother` command's arguments, the session's environment,
+    the place of each fd handed with it, and whether its fd 0 is the session's terminal."""
 
-    argv: list[str]
+    args: list[str]
     env: dict[str, str]
     places: list[int]
     tty: bool
 
 
 def _request(request: Any, fds: list[int]) -> Fork:
-    """`request` (decoded JSON) checked: ValueError unless it runs the client with one
-    place per fd."""
+    """`request` (decoded JSON) checked: ValueError unless it gives the client's arguments
+    with one place per fd."""
     if not isinstance(request, dict):
         raise ValueError("a request is an object")
-    argv, env, places = request.get("argv"), request.get("env"), request.get("fds")
-    if not isinstance(argv, list) or argv[: len(CLIENT)] != CLIENT:
-        raise ValueError(f"a zygote runs {' '.join(CLIENT)} only")
-    if not all(isinstance(a, str) for a in argv):
-        raise ValueError("argv is strings")
+    args, env, places = request.get("args"), request.get("env"), request.get("fds")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise ValueError("args (the gother command's) are strings")
     if not isinstance(env, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in env.items()
     ):
@@ -171,7 +171,7 @@ def _request(request: Any, fds: list[int]) -> Fork:
         raise ValueError(f"{len(fds)} fds handed, {places!r} places for them")
     if not all(isinstance(p, int) and 0 <= p < 1024 for p in places):
         raise ValueError("an fd's place is a number under 1024")
-    return Fork(argv, env, places, bool(request.get("tty")))
+    return Fork(args, env, places, bool(request.get("tty")))
 
 
 def _send(sock: socket.socket, message: Report) -> None:
@@ -218,7 +218,7 @@ def _become_client(request: Fork, fds: list[int]) -> int:
     _place(dict(zip(request.places, fds, strict=True)))
     if request.tty:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    end_with_door()  # its door here is the zygote, which ends with the real door
+    _end_with_parent()  # its door here is the zygote, which ends with the real door
     # What a session sets (TERM, COLORTERM, LANG, XDG_STATE_HOME) is read as the client
     # runs; textual.constants reads its TEXTUAL_* at import, so it reads them again (the
     # web door's driver and colours; the few names other modules took from it at import,
@@ -229,7 +229,7 @@ def _become_client(request: Fork, fds: list[int]) -> int:
 
     importlib.reload(textual.constants)
     _fresh_stdio(request.tty)
-    sys.argv = ["gother", *request.argv[len(CLIENT) :]]
+    sys.argv = ["gother", *request.args]
     from gother_tui.cli import main
 
     return main(sys.argv[1:])
@@ -267,18 +267,20 @@ def _fresh_stdio(tty: bool) -> None:
         setattr(sys, f"__{name}__", stream)  # typeshed calls these final: a fork renews them
 
 
+def _end_with_parent() -> None:
+    """Killed when the process that started this one ends (the door's orphan rule,
+    server/doors/orphans.py, said again here: the client imports nothing of a door)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m server.doors.zygote")
+    parser = argparse.ArgumentParser(prog="python -m gother_tui.zygote")
     parser.add_argument("--socket-fd", type=int, required=True, help="from its door")
     args = parser.parse_args()
-    end_with_door()  # and a door gone before that closed its end: serve returns
+    _end_with_parent()  # and a door gone before that closed its end: serve returns
     sock = socket.socket(fileno=args.socket_fd)
     sock.set_inheritable(False)
     warm()
     if threading.active_count() != 1:  # a fork keeps only the thread that forks
         sys.exit(f"a zygote forks from one thread; warming started {threading.enumerate()}")
     serve(sock, offer_pages())
-
-
-if __name__ == "__main__":
-    main()

@@ -17,6 +17,9 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+from textual import events
+from textual.screen import Screen
+
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import Frame
@@ -27,6 +30,7 @@ from protocol import requests as rq
 
 URL = "ws://rehearsal.invalid"  # never dialled: the transport below is the server
 TIMEOUT = 30.0  # seconds for each screen (a busy machine starting a door)
+STEP = 0.005  # seconds between two looks at the client (a draw takes a few milliseconds)
 
 
 class EmptyLobby:
@@ -68,16 +72,30 @@ def rehearse() -> None:
 
 
 async def _to_the_lobby(app: GotherApp) -> None:
-    async with app.run_test(size=(80, 24)) as pilot:
-        await _until(pilot.pause, lambda: isinstance(app.screen, NameScreen))
-        await pilot.press(*"Rehearsal", "enter")
-        await _until(pilot.pause, lambda: app.current_mode == "lobby")
-        await pilot.pause()  # the lobby drawn
+    """Run `app` as a player's would, headless (Textual's public `run_async`), with keys
+    posted as its driver posts them: a name typed, then the lobby drawn once."""
+    run = asyncio.create_task(app.run_async(headless=True, size=(80, 24)))
+    await _until(run, lambda: _on(app, NameScreen))
+    for key in (*"Rehearsal", "enter"):
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+    await _until(run, lambda: app.current_mode == "lobby")
+    drawn = asyncio.get_running_loop().create_future()
+    app.call_after_refresh(drawn.set_result, None)
+    await _until(run, drawn.done)
+    app.exit()
+    await run
 
 
-async def _until(turn: Callable[[], Any], done: Callable[[], bool]) -> None:
+def _on(app: GotherApp, screen: type[Screen[Any]]) -> bool:
+    return bool(app.screen_stack) and isinstance(app.screen, screen)
+
+
+async def _until(run: asyncio.Task[Any], done: Callable[[], bool]) -> None:
+    """Until `done`, looking every STEP seconds; TimeoutError past TIMEOUT, or if the
+    client stopped before."""
     deadline = time.monotonic() + TIMEOUT
     while not done():
-        if time.monotonic() > deadline:
+        if run.done() or time.monotonic() > deadline:
+            run.cancel()
             raise TimeoutError("the rehearsal's client did not reach its screen")
-        await turn()
+        await asyncio.sleep(STEP)

@@ -1,0 +1,3 @@
+from gother_tui.zygote.zygote import main
+
+main()
