@@ -51,15 +51,16 @@ REPLY_TIMEOUT = 30.0  # seconds a command waits for the server's answer
 
 
 class Commands(Protocol):
-    """What does the lines' commands (gother_tui.plain.player.Player): given to `run`, as
+    """What does the lines' commands (gother_tui.plain.lines.LineCommands): given to `run`, as
     it drives this client, which need not know it."""
 
     async def follow(self, lines: AsyncIterator[str], ready: asyncio.Event) -> None: ...
 
 
 class PlainClient:
-    """`run(lines, Player)` connects, follows the server and does each line's command until `quit`,
-    the end of input, or a server that will not have us; returns the exit status."""
+    """`run(lines, LineCommands)` connects, follows the server and does each line's command
+    until `quit`, the end of input, or a server that will not have us; returns the exit
+    status."""
 
     def __init__(
         self,
