@@ -56,10 +56,10 @@ class Placing:
         _, fresh = deciding(self.client, LegalDistribute)
         alone = placing(fresh, view, args, self.client.catalogue)
         if alone.move() is not None:  # the whole placement in one line: play it
-            self.client.plan = None
+            self.client.compose(None)
             await play(self.client, move_of(alone))
             return
-        self.client.plan = placing(plan, view, args, self.client.catalogue)
+        self.client.compose(placing(plan, view, args, self.client.catalogue))
         self.say_placement()
 
     def say_placement(self) -> None:
@@ -81,7 +81,7 @@ class Placing:
         if not plan.assigned:
             raise Problem("Nothing to confirm: give places cards, or choose an option.")
         move = move_of(plan)
-        self.client.plan = None
+        self.client.compose(None)
         await play(self.client, move)
 
     async def do_clear(self, args: str) -> None:
@@ -89,12 +89,12 @@ class Placing:
             self.say("Nothing to clear.")
         else:
             self.say("The placement is cleared.")
-        self.client.plan = None
+        self.client.compose(None)
         self.asking = None
 
     def start_asking(self, view: View, plan: Plan) -> None:
         seats = [s for s in plan.recipients if plan.holder_of(s) is None]
-        self.client.plan = plan
+        self.client.compose(plan)
         self.asking = Asking(plan.legal, seats)
         self.say(
             "Placing your cards seat by seat: answer with a hand number or a card's name "

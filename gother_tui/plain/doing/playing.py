@@ -74,15 +74,11 @@ class Playing:
     async def draw_all(self) -> None:
         """Draw from the draw pile until the step is done (or something else is asked)."""
         client = self.client
-        client.drawing_all = True
-        try:
+        with client.drawing_all():
             while await play(client, Draw("deck")):
                 legal = client.view.legal if client.view is not None else None
                 if not (isinstance(legal, LegalDraw) and legal.deck):
                     break
-        finally:
-            client.drawing_all = False
-            client.decision_again()
 
     async def do_take(self, args: str) -> None:
         view, plan = deciding(self.client, LegalDraw)
@@ -108,7 +104,7 @@ class Playing:
         if not isinstance(reply, sm.Hint):
             return
         if view.legal is not None:
-            client.hint = (view.legal, reply)
+            client.keep_hint(view.legal, reply)
         found = client.decision()
         number = found.number_of(reply.move) if found is not None else None
         reason = f": {reply.reason}" if reply.reason else ""
@@ -116,7 +112,7 @@ class Playing:
             self.say(f"Hint: the move {reply.move}{reason}.")
             return
         option = found.options[number - 1]
-        client.spoken[number] = option.move  # said here: its number may be played
+        client.option_said(number, option.move)  # said here: its number may be played
         text = option.text if client.verbose else option.spoken
         self.say(f"Hint: option {number}, {text}{reason}.")
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gother_tui.core import tournament_words
 from gother_tui.core.comeback import kept_for_the_first
 from gother_tui.core.forms import lasts
 from gother_tui.core.narrator import plural
 from gother_tui.core.standings import table_lines
-from gother_tui.plain import words
 from gother_tui.plain.doing.where import at_table, in_lobby
 from gother_tui.plain.moves import Problem
 from protocol import requests as rq
@@ -40,9 +38,7 @@ class Tables:
     async def do_list(self, args: str) -> None:
         reply = await self.client.ask(rq.List())
         if isinstance(reply, sm.Tables):
-            self.client.tables = reply.tables
-            self.say(*words.table_lines(reply.tables))
-            self.say(*tournament_words.open_line(reply.tournaments, "tournament"))
+            self.client.show_tables(reply)
 
     async def do_standings(self, args: str) -> None:
         if args and not (args.isdigit() and int(args) >= 1):
