@@ -311,7 +311,8 @@ class Table:
 
     def check_join(self, seat: int | None) -> int:
         """The seat a `join` would take, or the ProtocolError it gets; changes nothing. The
-        table's password is the caller's to check first (server/edge/app.py limits guesses)."""
+        table's password is the caller's to check first (server/edge/passwords.py limits
+        guesses)."""
         self.check_open()
         if self.game is not None:
             raise ProtocolError(
