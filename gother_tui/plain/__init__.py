@@ -13,7 +13,8 @@ Textual is loaded: the client's core (gother_tui.core) is the full-screen client
 - `commands`: the command words, their aliases and help; `parse` reads a line.
 - `moves`: typed cards and seats made into wire moves, through the client's `Plan`.
 - `lines`: each typed line handed to its command; `doing`: the commands, a group by area.
-- `client`: the core's face: the connection, the flow and the table, as lines.
+- `client`: the core's face: the connection, the flow and the table, as lines; and the one
+  owner of what the commands keep (the placement composed, the hint, the lobby's list).
 
 `run(options)` is the whole client on this process's stdin and stdout; its exit status.
 """
