@@ -13,6 +13,7 @@ from server.edge.changes import Changes
 from server.edge.closes import CLOSE_REPLACED
 from server.edge.connection import Connection
 from server.tables.fanout import replay_chat, tell_story
+from server.tables.lobby import Lobby
 from server.tables.pacer import Pacer
 from server.tables.table import Peer, StoreFailed, Table
 
@@ -20,7 +21,8 @@ from server.tables.table import Peer, StoreFailed, Table
 class Seating:
     """Every move of a connection between seats and tables, each told to everyone there."""
 
-    def __init__(self, changes: Changes, pacer: Pacer) -> None:
+    def __init__(self, lobby: Lobby, changes: Changes, pacer: Pacer) -> None:
+        self.lobby = lobby  # a table full once a seat is taken deals
         self.changes = changes
         self.pacer = pacer  # the rounds a bot covered a seat in, told to its player back
 
@@ -70,7 +72,7 @@ class Seating:
                 table.start()
         tell_story(table, conn, seat)
         self.changes.after_change(table)
-        self.changes.lobby.start_if_full(table)
+        self.lobby.start_if_full(table)
 
     def resume(
         self, conn: Connection, table: Table, seat: int, token: str, rid: int | None
