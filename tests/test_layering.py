@@ -202,3 +202,75 @@ def test_the_sql_pattern_finds_the_stores_own():
     )
     for name in modules:
         assert speaks_sql(STORE / name), name
+
+
+EDGE = ROOT / "server" / "edge"
+HANDLERS = EDGE / "handlers"
+
+
+@pytest.mark.parametrize("path", sorted(HANDLERS.glob("*.py")), ids=lambda p: p.name)
+def test_a_handler_group_is_given_services_and_knows_no_other_group_nor_the_root(path):
+    """The edge's rooms: each group of handlers imports the services it is given, never
+    another group, the composition root, the gate or the dispatch that calls it."""
+    above = {"server.edge.app", "server.edge.gate", "server.edge.dispatch"}
+    for module in _imports(path):
+        assert module not in above, module
+        assert not module.startswith("server.edge.handlers"), module
+
+
+def _matches_requests(path: Path) -> bool:
+    return "case rq." in path.read_text(encoding="utf-8")
+
+
+def test_one_match_hands_every_request_to_its_handler():
+    assert [p for p in sources("server/edge") if _matches_requests(p)] == [EDGE / "dispatch.py"]
+
+
+def test_the_joined_reply_is_built_in_one_place():
+    builders = [
+        path
+        for path in sources("server/edge")
+        if "server_messages.Joined(" in path.read_text(encoding="utf-8")
+    ]
+    assert builders == [EDGE / "seating.py"]
+
+
+def test_the_turn_clock_is_a_value_of_its_own():
+    """server/tables/clock.py needs nothing of the server: a value and its pure questions."""
+    clock = ROOT / "server" / "tables" / "clock.py"
+    assert {m.split(".")[0] for m in _imports(clock)} <= {"__future__", "dataclasses", "protocol"}
+
+
+PLAIN = ROOT / "gother_tui" / "plain"
+# what the plain client keeps for its commands, written by it alone (client.py)
+KEPT = {"plan", "hint", "tables", "spoken", "drawing_all", "_plan", "_hint", "_tables"}
+
+
+def _writes(path: Path) -> set[str]:
+    """The attributes of other objects than `self` this module assigns to (or into)."""
+    written = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            while isinstance(target, ast.Subscript):
+                target = target.value
+            if isinstance(target, ast.Attribute):
+                owner = target.value
+                if not (isinstance(owner, ast.Name) and owner.id == "self"):
+                    written.add(target.attr)
+    return written
+
+
+@pytest.mark.parametrize("path", sources("gother_tui/plain"), ids=lambda p: p.name)
+def test_what_the_plain_commands_keep_has_one_owner(path):
+    assert not _writes(path) & KEPT
+
+
+@pytest.mark.parametrize("path", sorted((PLAIN / "doing").glob("*.py")), ids=lambda p: p.name)
+def test_a_plain_command_group_knows_no_other_group(path):
+    for module in _imports(path):
+        if module.startswith("gother_tui.plain.doing."):
+            assert module == "gother_tui.plain.doing.where", module  # the checks they share
+        assert module != "gother_tui.plain.lines", module

@@ -17,7 +17,7 @@ from protocol.house_rules import HOUSE_RULES, Count
 from protocol.view import Variants
 
 # `gother serve`'s options that set a ServerConfig field of the same name. Their defaults
-# are the config's own (server/edge/app.py), one home for each: an option not given stays out of
+# are the config's own (server/edge/config.py), one home for each: an option not given stays out of
 # the namespace (run_serve passes on only those given), and --help asks the config.
 HOST_FIELDS = (
     "grace",

@@ -12,8 +12,9 @@ Textual is loaded: the client's core (gother_tui.core) is the full-screen client
 - `choices`: a decision's numbered options, taken from `legal`.
 - `commands`: the command words, their aliases and help; `parse` reads a line.
 - `moves`: typed cards and seats made into wire moves, through the client's `Plan`.
-- `player`: each command, done.
-- `client`: the core's face: the connection, the flow and the table, as lines.
+- `lines`: each typed line handed to its command; `doing`: the commands, a group by area.
+- `client`: the core's face: the connection, the flow and the table, as lines; and the one
+  owner of what the commands keep (the placement composed, the hint, the lobby's list).
 
 `run(options)` is the whole client on this process's stdin and stdout; its exit status.
 """
@@ -30,8 +31,8 @@ from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
 from gother_tui.plain.client import PlainClient
+from gother_tui.plain.lines import LineCommands
 from gother_tui.plain.listening import Listener
-from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output, read_lines, set_echo
 
 STDIN = 0  # the descriptor, not sys.stdin: read below any Python buffer (terminal.py)
@@ -52,7 +53,7 @@ def run(
         client = PlainClient(
             options, out, transport=transport, seat_store=seat_store, echo=partial(set_echo, STDIN)
         )
-        return await client.run(read_lines(STDIN), Player)
+        return await client.run(read_lines(STDIN), LineCommands)
 
     try:
         return asyncio.run(main())

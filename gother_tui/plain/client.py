@@ -20,7 +20,8 @@ next line is read, so a script's commands meet the table as it reads them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Literal, Protocol
 
 from gother_tui.core import tournament_words
@@ -51,15 +52,16 @@ REPLY_TIMEOUT = 30.0  # seconds a command waits for the server's answer
 
 
 class Commands(Protocol):
-    """What does the lines' commands (gother_tui.plain.player.Player): given to `run`, as
+    """What does the lines' commands (gother_tui.plain.lines.LineCommands): given to `run`, as
     it drives this client, which need not know it."""
 
     async def follow(self, lines: AsyncIterator[str], ready: asyncio.Event) -> None: ...
 
 
 class PlainClient:
-    """`run(lines, Player)` connects, follows the server and does each line's command until `quit`,
-    the end of input, or a server that will not have us; returns the exit status."""
+    """`run(lines, LineCommands)` connects, follows the server and does each line's command
+    until `quit`, the end of input, or a server that will not have us; returns the exit
+    status."""
 
     def __init__(
         self,
@@ -82,14 +84,16 @@ class PlainClient:
         self._turn_of: int | None = None  # whose turn the story is at
         # The numbers said for the decision in front of us (a draw's run of decisions
         # keeps those of the discard pile, said once a turn), and the lines that said it.
-        self.spoken: dict[int, Move] = {}
+        self._spoken: dict[int, Move] = {}
         self.spoken_for: tuple[int, int | None, str] | None = None
         self.decision_said: list[str] = []
         self._heard_count = 0  # options of that decision said, before any `more`
-        self.tables: tuple[sm.TableRow, ...] = ()  # the lobby's list, as last shown
-        self.hint: tuple[Legal, sm.Hint] | None = None  # the hint, and the decision it is for
-        self.plan: Plan | None = None  # a placement composed in parts
-        self.drawing_all = False  # "draw all" under way: it speaks when it is done
+        # What the commands keep (gother_tui/plain/doing/), kept here alone: this client
+        # forgets them as the decision, the game or the table changes
+        self._tables: tuple[sm.TableRow, ...] = ()  # the lobby's list, as last shown
+        self._hint: tuple[Legal, sm.Hint] | None = None  # the hint, and the decision it is for
+        self._plan: Plan | None = None  # a placement composed in parts
+        self._drawing_all = False  # "draw all" under way: it speaks when it is done
         self._shown: Legal | None = None  # the decision last followed
         self.said: Legal | None = None  # the decision whose options were printed last
         self._ready = asyncio.Event()  # in the lobby or at a table: commands may start
@@ -263,24 +267,33 @@ class PlainClient:
         self.core.password_given(password)
 
     def _forget(self) -> None:
-        self.story, self.plan, self._shown, self.said = [], None, None, None
-        self.hint, self.teller, self.heard, self.spoken = None, Teller(None), [], {}
+        self.story, self._plan, self._shown, self.said = [], None, None, None
+        self._hint, self.teller, self.heard, self._spoken = None, Teller(None), [], {}
 
     async def _lobby(self) -> None:
         self.say(f"You are in the lobby of {self.options.url}.")
         reply = await self.ask(rq.List())
         if isinstance(reply, sm.Tables):
-            self.tables = reply.tables
-            self.say(*table_lines(reply.tables))
-            self.say(*tournament_words.open_line(reply.tournaments, "tournament"))
+            self.show_tables(reply)
         self._ready.set()
+
+    def show_tables(self, listed: sm.Tables) -> None:
+        """Say the lobby's list, and keep it: `join N` and `watch N` count in it."""
+        self._tables = listed.tables
+        self.say(*table_lines(listed.tables))
+        self.say(*tournament_words.open_line(listed.tournaments, "tournament"))
+
+    @property
+    def tables(self) -> tuple[sm.TableRow, ...]:
+        """The lobby's list, as last shown."""
+        return self._tables
 
     # -- the table --------------------------------------------------------------------------
 
     def _show_state(self, before: View | None, view: View) -> None:
         new_table = before is None or before.table.id != view.table.id
         if not same_game(before, view):
-            self.story, self.hint, self.heard = [], None, []
+            self.story, self._hint, self.heard = [], None, []
             self.teller = Teller(view.seat)
         if new_table:
             self.say(*arrival_lines(view))
@@ -332,8 +345,8 @@ class PlainClient:
         legal = view.legal if view is not None and view.you is not None else None
         if legal == self._shown:
             return
-        self._shown, self.plan = legal, None  # a placement in the making was for the old one
-        if legal is None or self.drawing_all:
+        self._shown, self._plan = legal, None  # a placement in the making was for the old one
+        if legal is None or self._drawing_all:
             return
         if isinstance(legal, LegalDistribute) and self.hint_for(legal) is None:
             self.spawn(self._hint_then_say(legal))
@@ -349,7 +362,7 @@ class PlainClient:
         """A placement's options start with the hint: ask for it, then say them."""
         reply = await self.ask(rq.Hint(), quiet=True)
         if isinstance(reply, sm.Hint):
-            self.hint = (legal, reply)
+            self.keep_hint(legal, reply)
         if self.view is not None and self.view.legal == legal and self._shown == legal:
             self.say_decision()
 
@@ -362,9 +375,42 @@ class PlainClient:
     def hint_for(self, legal: Legal | None) -> sm.Hint | None:
         """The hint kept, if it was given for `legal` (a decision is one move: it is kept
         until the next)."""
-        if self.hint is None or legal is None or self.hint[0] != legal:
+        if self._hint is None or legal is None or self._hint[0] != legal:
             return None
-        return self.hint[1]
+        return self._hint[1]
+
+    def keep_hint(self, legal: Legal, hint: sm.Hint) -> None:
+        """The server's hint for the decision `legal`: its options start with it."""
+        self._hint = (legal, hint)
+
+    @property
+    def plan(self) -> Plan | None:
+        """A placement composed in parts, for the decision in front of us."""
+        return self._plan
+
+    def compose(self, plan: Plan | None) -> None:
+        """Keep `plan` as the placement composed so far (None: there is none)."""
+        self._plan = plan
+
+    @contextlib.contextmanager
+    def drawing_all(self) -> Iterator[None]:
+        """A "draw all" under way: its draws say nothing; once done, the decision then in
+        front of us is said."""
+        self._drawing_all = True
+        try:
+            yield
+        finally:
+            self._drawing_all = False
+            self.decision_again()
+
+    @property
+    def spoken(self) -> Mapping[int, Move]:
+        """The options said of the decision in front of us, by number: those may be played."""
+        return self._spoken
+
+    def option_said(self, number: int, move: Move) -> None:
+        """Option `number` was said (a hint named it): it may be played."""
+        self._spoken[number] = move
 
     def say_decision(self, brief: bool = True) -> None:
         """Say the decision in front of us; `brief`: a draw after the step's first says
@@ -375,17 +421,17 @@ class PlainClient:
         self.said = view.legal
         key = (view.round, view.turn, view.legal.kind)
         if key != self.spoken_for:
-            self.spoken, self.spoken_for = {}, key
+            self._spoken, self.spoken_for = {}, key
         if self.verbose:
             lines, count = found.lines(), len(found.options)
             said = lines
         else:
             self.say(*self.teller.draws(self.catalogue))
             # the discard pile is said at a turn's first draw, not again at every draw
-            pile_said = isinstance(view.legal, LegalDraw) and bool(self.spoken)
+            pile_said = isinstance(view.legal, LegalDraw) and bool(self._spoken)
             lines, count = found.short_lines(pile_said), found.heard(pile_said)
             said = found.short_lines(pile_said, reminded=brief)
-        self.spoken.update((i, o.move) for i, o in enumerate(found.options[:count], 1))
+        self._spoken.update((i, o.move) for i, o in enumerate(found.options[:count], 1))
         self.decision_said, self._heard_count = lines, count  # `again` says the options
         self.say(*said)
 
@@ -401,7 +447,7 @@ class PlainClient:
         if not rest:
             self.say("That is every option.")
             return
-        self.spoken.update(enumerate((o.move for o in found.options), 1))
+        self._spoken.update(enumerate((o.move for o in found.options), 1))
         self._heard_count = len(found.options)
         self.say(*rest)
 

@@ -36,7 +36,7 @@ class Connection:
     ws: ServerConnection
     limiter: TokenBucket
     chat_limiter: TokenBucket
-    costly: TokenBucket  # the dear requests' own budget (server/edge/app.py COSTS)
+    costly: TokenBucket  # the dear requests' own budget (server/edge/dispatch.py COSTS)
     name: str = ""
     # One seat played and one table watched at a time, both at once if need be: watching
     # never takes a player from its seat. `last` is the one joined, resumed or watched

@@ -6,7 +6,7 @@ waited seconds to be accepted, when it was.
 So at most `most` handshake at once (the descriptors `limits.descriptor_budget` keeps for
 them beside the connections), and `per_address` of them from one address: one more from
 there is closed at once. When all are taken, a new one takes the place of the oldest
-handshake of the address holding the most, as before hello (server/edge/app.py): addresses
+handshake of the address holding the most, as before hello (server/edge/gate.py): addresses
 that keep reopening half-sent handshakes turn out their own, while an honest client's is
 done within a moment of its place. An address here is the socket's (a door's player is
 known by the door's claim only once its handshake is read).

@@ -102,7 +102,7 @@ def figures(server: Watched) -> Figures:
         waiting_hello=server.pending,
         tables=len(tables),
         games=len(in_play),
-        paused=sum(t.paused_at is not None for t in in_play),
+        paused=sum(t.turn.paused_at is not None for t in in_play),
         stopped=sum(t.stopped is not None for t in tables),
         broken=len(server.lobby.broken),
         moves=server.counters.events["moves"],

@@ -230,7 +230,6 @@ class Lobby:
                 token_hash=seat.token_hash,
                 bot_kind=bot_kind,
                 away_since=None if bot_kind else now,
-                bank=seat.bank or 0.0,
                 left_game=seat.left_game,
                 identity=seat.identity,
             )
@@ -259,7 +258,10 @@ class Lobby:
                 raise ValueError(
                     f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
                 ) from None
-            table.restore_game(game)
+            banks = [0.0] * record.seats
+            for seat in record.seat_records:
+                banks[seat.seat] = seat.bank or 0.0
+            table.restore_game(game, tuple(banks))
             if game.over and not self.outcomes.has_outcome(table.id, table.game_no):
                 table.finish()  # its end was not stored before the server went down
         table.chat = record.chat[-CHAT_KEPT:]

@@ -58,7 +58,7 @@ def _vote_carries(table: Table) -> float | None:
         return None
     humans = [s for s in table.seats if s is not None and not s.is_bot]
     present = [s for s in humans if s.away_since is None]
-    paused = table.paused_at is not None
+    paused = table.turn.paused_at is not None
     votes: list[Callable[[Seat], bool]] = [
         lambda s: s.end,
         lambda s: not s.pause if paused else s.pause,
@@ -84,23 +84,23 @@ def _due(table: Table) -> Due | None:
         return None
     seat = game.to_act()
     assert seat is not None
-    if table.paused_at is not None:
-        return Due(seat, table.paused_at + table.settings.pause_max, "go_on")
+    if table.turn.paused_at is not None:
+        return Due(seat, table.turn.paused_at + table.settings.pause_max, "go_on")
     holder = table.seats[seat]
     assert holder is not None
     if holder.is_bot:
         settings = table.settings
-        at = table.decision_since + settings.bot_delay
+        at = table.turn.since + settings.bot_delay
         if settings.heard_by is not None:  # and the listener has heard what was said
             at = max(at, settings.heard_by())
         return Due(seat, at, "bot")
-    if table.timed_out == seat:  # a bot is finishing this turn: each of its moves at once
-        return Due(seat, table.decision_since, "clock")
+    if table.turn.timed_out == seat:  # a bot is finishing this turn: each of its moves at once
+        return Due(seat, table.turn.since, "clock")
     if holder.peer is None:
         assert holder.away_since is not None
         return Due(seat, holder.away_since + table.settings.grace, "cover")
     patience, on_clock = table.patience(seat)
     lead = min(table.settings.warn, patience / 2)  # a short bank gets a short warning
-    if lead > 0 and table.warned != seat:
-        return Due(seat, table.decision_since + patience - lead, "warn")
-    return Due(seat, table.decision_since + patience, "clock" if on_clock else "idle")
+    if lead > 0 and table.turn.warned != seat:
+        return Due(seat, table.turn.since + patience - lead, "warn")
+    return Due(seat, table.turn.since + patience, "clock" if on_clock else "idle")

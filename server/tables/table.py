@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -39,6 +39,7 @@ from server.game import (
 from server.store.database import StoreError
 from server.store.outcomes import OutcomeStore
 from server.store.tables import ChatLine, SeatRecord, TableStore
+from server.tables.clock import TurnClock
 from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
 from server.tables.players import player_id
@@ -86,7 +87,6 @@ class Seat:
     bot_kind: BotKind | None = None
     peer: Peer | None = None
     away_since: float | None = None  # when the player's connection went (Settings.clock)
-    bank: float = 0.0  # clock seconds left as the current decision began (table with a clock)
     rematch: bool = False
     pause: bool = False  # votes to pause the game (or to go on, once paused: False)
     end: bool = False  # votes to end the game unfinished
@@ -94,13 +94,13 @@ class Seat:
     left_game: int | None = None  # the game its player left in: a bot has played it since
     identity: str | None = None  # the proven identity that holds it (server/edge/identity.py)
 
-    def record(self, seat: int) -> SeatRecord:
+    def record(self, seat: int, bank: float) -> SeatRecord:
         return SeatRecord(
             seat,
             self.name,
             self.token_hash,
             self.bot_kind,
-            self.bank,
+            bank,
             self.left_game,
             self.identity,
         )
@@ -147,12 +147,10 @@ class Table:
     game_no: int = 0
     seq: int = 0
     chat: list[ChatLine] = field(default_factory=list)
-    # When the game began waiting on its current decision: only a deal or a move starts a
-    # new one, whatever else happens meanwhile (players coming and going, chat).
-    decision_since: float = 0.0
-    timed_out: int | None = None  # seat whose clock or patience ran out: a bot finishes its turn
-    warned: int | None = None  # seat told that a bot covers it soon (this decision)
-    paused_at: float | None = None  # when the game was paused, by every human's vote
+    # The banks and the decision the game waits on (server/tables/clock.py): only a deal or
+    # a move starts a new decision, whatever else happens meanwhile (players coming and
+    # going, chat)
+    turn: TurnClock = field(init=False)
     paused_by: frozenset[int] = frozenset()  # the seats whose votes paused it (the voters then)
     stopped: str | None = None  # why the table takes no change: its last write failed
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
@@ -164,6 +162,9 @@ class Table:
     retired: bool = False  # out of the live tables (archived or gone): nothing more happens here
     # the listing's row and what it was made from (seq, spectators): made once per change
     _row: tuple[tuple[int, int], server_messages.TableRow] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.turn = TurnClock((0.0,) * self.seat_count)
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -202,8 +203,8 @@ class Table:
             return False
         self.stopped = None
         log.info("table %s: writes land again; the table goes on", self.id)
-        self.decision_since = self.settings.clock()  # nobody could act while it was stopped
-        self.warned = None
+        # nobody could act while it was stopped
+        self.turn = replace(self.turn.begun(self.settings.clock()), warned=None)
         self.changed()
         return True
 
@@ -248,7 +249,11 @@ class Table:
         """Seat `count` bots in the last free seats (the host's choice at create)."""
         free = [i for i, s in enumerate(self.seats) if s is None]
         bots = self._bots_for(free[len(free) - count :])
-        self._write(lambda: self.store.save_seats(self.id, [b.record(i) for i, b in bots]))
+        self._write(
+            lambda: self.store.save_seats(
+                self.id, [b.record(i, self.turn.banks[i]) for i, b in bots]
+            )
+        )
         for seat, bot in bots:
             self.seats[seat] = bot
 
@@ -306,7 +311,8 @@ class Table:
 
     def check_join(self, seat: int | None) -> int:
         """The seat a `join` would take, or the ProtocolError it gets; changes nothing. The
-        table's password is the caller's to check first (server/edge/app.py limits guesses)."""
+        table's password is the caller's to check first (server/edge/passwords.py limits
+        guesses)."""
         self.check_open()
         if self.game is not None:
             raise ProtocolError(
@@ -329,7 +335,9 @@ class Table:
         seat = self.check_join(seat)
         token = new_token()
         holder = Seat(name=peer.name, token_hash=hash_secret(token), peer=peer, identity=identity)
-        self._write(lambda: self.store.save_seats(self.id, [holder.record(seat)]))
+        self._write(
+            lambda: self.store.save_seats(self.id, [holder.record(seat, self.turn.banks[seat])])
+        )
         self.seats[seat] = holder
         log.info("table %s: %s sits at seat %d", self.id, peer.name, seat)
         self.changed()
@@ -361,7 +369,7 @@ class Table:
         holder = self.seats[seat]
         assert holder is not None
         token = new_token()
-        record = holder.record(seat)
+        record = holder.record(seat, self.turn.banks[seat])
         record.token_hash = hash_secret(token)
         self._write(lambda: self.store.save_seats(self.id, [record]))
         holder.token_hash = record.token_hash
@@ -383,9 +391,13 @@ class Table:
         if renaming and self.stopped is None:
             # the name shown is the one the player comes back with, once it is stored, unless
             # it would pass for someone else's: then the seat keeps the name it had
-            renamed = Seat(peer.name, holder.token_hash, bank=holder.bank, identity=holder.identity)
+            renamed = Seat(peer.name, holder.token_hash, identity=holder.identity)
             try:
-                self._write(lambda: self.store.save_seats(self.id, [renamed.record(seat)]))
+                self._write(
+                    lambda: self.store.save_seats(
+                        self.id, [renamed.record(seat, self.turn.banks[seat])]
+                    )
+                )
                 holder.name = peer.name
             except StoreFailed:
                 pass  # the seat is still theirs; the table is stopped and says why
@@ -419,9 +431,9 @@ class Table:
         else:
             kind, left = self.settings.cover_kind, self.game_no
             # the identity stays, for the game's result: a bot's seat is no one's to resume
-            bot = Seat(holder.name, None, kind, bank=holder.bank, left_game=left,
-                       identity=holder.identity)  # fmt: skip
-            self._write(lambda: self.store.save_seats(self.id, [bot.record(seat)]))
+            bot = Seat(holder.name, None, kind, left_game=left, identity=holder.identity)
+            bank = self.turn.banks[seat]
+            self._write(lambda: self.store.save_seats(self.id, [bot.record(seat, bank)]))
             holder.peer, holder.token_hash, holder.bot_kind = None, None, kind
             holder.left_game = left
             holder.pause = holder.end = False
@@ -470,10 +482,10 @@ class Table:
         dealer = dealer_for(game_no, self.seat_count)  # R4: the deal passes left
         start = self.deal_start
         game = Game.new(self.deck, self.seat_count, seed, self.variants, dealer, start)
-        bank = self.clock_rule.initial if self.clock_rule else 0.0
+        turn = TurnClock.dealt(self.clock_rule, self.seat_count, self.settings.clock())
         seats = dict(bots) | {i: s for i, s in enumerate(self.seats) if s is not None}
         records = [
-            SeatRecord(i, s.name, s.token_hash, s.bot_kind, bank, identity=s.identity)
+            SeatRecord(i, s.name, s.token_hash, s.bot_kind, turn.banks[i], identity=s.identity)
             for i, s in sorted(seats.items())
         ]
         self._write(lambda: self.store.start_game(self.id, game_no, seed, records, start))
@@ -484,17 +496,15 @@ class Table:
         for holder in self.seats:
             assert holder is not None
             holder.rematch = holder.pause = holder.end = False
-            holder.bank = bank
-        self.timed_out = self.warned = self.paused_at = None
-        self.decision_since = self.settings.clock()
+        self.turn = turn
         log.info("table %s: game %d starts", self.id, self.game_no)
         self.changed()
 
-    def restore_game(self, game: Game) -> None:
+    def restore_game(self, game: Game, banks: tuple[float, ...]) -> None:
         """A game replayed from the store after a restart: its current decision starts now,
         with the banks the store kept (the time the server was down is nobody's)."""
         self.game = game
-        self.decision_since = self.settings.clock()
+        self.turn = TurnClock(banks, since=self.settings.clock())
 
     def move(self, seat: int, move: Move) -> None:
         """A player's own move."""
@@ -509,10 +519,17 @@ class Table:
         game = self.game
         assert game is not None
         self.check_open()
-        if self.paused_at is not None:
+        if self.turn.paused_at is not None:
             raise ProtocolError("paused", "the game is paused: vote to go on first")
         now = self.settings.clock()
-        bank = self._bank_after(seat, now)
+        holder = self.seats[seat]
+        assert holder is not None
+        # the mover's bank after this move (None: no clock to keep, or a bot's seat)
+        bank = (
+            None
+            if holder.is_bot
+            else self.turn.bank_after(seat, self._acting(), self.clock_rule, now)
+        )
         idx = len(game.moves)
         cover = not by_player and self._players_seat(seat)
 
@@ -522,16 +539,12 @@ class Table:
             )
 
         game.apply(seat, move, first=write)
-        if bank is not None:
-            holder = self.seats[seat]
-            assert holder is not None
-            holder.bank = bank
-        self.decision_since, self.warned = now, None
+        self.turn = self.turn.moved(seat, bank, now)
         for holder in self.seats:
             assert holder is not None
             holder.end = False  # a game that moves is not abandoned: end votes start over
-        if self.timed_out is not None and game.to_act() != self.timed_out:
-            self.timed_out = None  # that turn is done: the player decides again next time
+        if self.turn.timed_out is not None and game.to_act() != self.turn.timed_out:
+            self.turn = self.turn.time_out(None)  # that turn is done: the player decides again
         if game.over:
             log.info("table %s: game %d over, winners %s", self.id, self.game_no, game.winners)
             for seat_won in game.winners or ():
@@ -573,13 +586,13 @@ class Table:
 
     def time_out(self, seat: int) -> None:
         """A present player's clock or patience ran out: bots finish this turn for them."""
-        if self.timed_out != seat:
-            self.timed_out = seat
+        if self.turn.timed_out != seat:
+            self.turn = self.turn.time_out(seat)
             log.info("table %s: seat %d ran out of time; a bot finishes the turn", self.id, seat)
 
     def warn(self, seat: int) -> None:
         """Tell everyone that a bot covers `seat` soon unless its player acts."""
-        self.warned = seat
+        self.turn = self.turn.warn(seat)
         self.changed()
 
     # -- votes: rematch, pause, end ------------------------------------------------------
@@ -609,7 +622,7 @@ class Table:
         assert holder is not None
         holder.pause = pause
         now = self.settings.clock()
-        if self.paused_at is not None and not pause and seat not in self.paused_by:
+        if self.turn.paused_at is not None and not pause and seat not in self.paused_by:
             # away past the grace when the others paused, this voter never agreed to it
             self.go_on(now)
         self.tally(now)
@@ -621,29 +634,32 @@ class Table:
         game = self.game
         assert game is not None
         voters = self.voters(now)
-        if self.paused_at is None and voters and all(s.pause for s in voters):
+        if self.turn.paused_at is None and voters and all(s.pause for s in voters):
             to_act = game.to_act()
             assert to_act is not None
-            self._charge_thinking(to_act, now)
-            self.paused_at = now
+            acting = self.seats[to_act]
+            assert acting is not None
+            # the time thought so far is taken off a person's bank
+            charged = self.clock_rule is not None and not acting.is_bot
+            self.turn = self.turn.paused(to_act, charged, now)
             self.paused_by = frozenset(
                 i for i, s in enumerate(self.seats) if any(s is v for v in voters)
             )
             log.info("table %s: paused", self.id)
-        elif self.paused_at is not None and not any(s.pause for s in voters):
+        elif self.turn.paused_at is not None and not any(s.pause for s in voters):
             self.go_on(now)
         return bool(voters) and all(s.end for s in voters)
 
     def go_on(self, now: float) -> None:
         """End the pause (a vote, or its time is up): clocks and cover start where they were."""
-        assert self.paused_at is not None
+        paused_at = self.turn.paused_at
+        assert paused_at is not None
         for holder in self.seats:
             assert holder is not None
             holder.pause = False
             if holder.away_since is not None:
-                holder.away_since += now - self.paused_at
-        self.paused_at, self.warned = None, None
-        self.decision_since = now
+                holder.away_since += now - paused_at
+        self.turn = self.turn.gone_on(now)
         log.info("table %s: the game goes on", self.id)
 
     def vote_end(self, seat: int) -> bool:
@@ -684,7 +700,7 @@ class Table:
         del self.chat[:-CHAT_KEPT]
         return line
 
-    # -- presence and clocks -------------------------------------------------------------
+    # -- presence and clocks (the clock's own questions: server/tables/clock.py) ---------
 
     def covered(self, seat: int, now: float) -> bool:
         """Is a bot playing for this human seat right now?"""
@@ -692,54 +708,21 @@ class Table:
         if holder is None or holder.is_bot:
             return False
         gone = holder.away_since is not None and now - holder.away_since >= self.settings.grace
-        return gone or self.timed_out == seat
+        return gone or self.turn.timed_out == seat
 
-    def thinking(self, now: float) -> float:
-        """Seconds the game has waited on its current decision (a pause does not count)."""
-        return (self.paused_at if self.paused_at is not None else now) - self.decision_since
+    def _acting(self) -> int | None:
+        """The seat the game waits on (None: no game in progress)."""
+        game = self.game
+        return None if game is None or game.over else game.to_act()
 
     def bank_left(self, seat: int, now: float) -> float:
         """Seconds left on this seat's clock: its bank runs while the game waits on it."""
-        holder = self.seats[seat]
-        assert holder is not None
-        acting = self.game is not None and not self.game.over and self.game.to_act() == seat
-        spent = self.thinking(now) if acting else 0.0
-        return max(0.0, holder.bank - spent)
+        return self.turn.bank_left(seat, self._acting(), now)
 
     def patience(self, seat: int) -> tuple[float, bool]:
         """How long a present player may think, and whether it is their clock's bank (not
         the table's patience, `idle`) that runs out first."""
-        holder = self.seats[seat]
-        assert holder is not None
-        if self.clock_rule is not None and holder.bank <= self.settings.idle:
-            return holder.bank, True
-        return self.settings.idle, False
-
-    def cover_warning(self, now: float) -> tuple[int, float] | None:
-        """(seat, seconds left) once the acting player was warned that a bot covers them soon."""
-        seat = self.warned
-        if seat is None or self.game is None or self.game.over or self.game.to_act() != seat:
-            return None
-        if self.paused_at is not None or self.timed_out == seat:
-            return None
-        patience, _ = self.patience(seat)
-        return seat, round(max(0.0, self.decision_since + patience - now), 1)
-
-    def _bank_after(self, seat: int, now: float) -> float | None:
-        """The mover's bank after this move (None: no clock to keep, or a bot's seat)."""
-        holder = self.seats[seat]
-        assert holder is not None
-        if self.clock_rule is None or holder.is_bot:
-            return None
-        return self.bank_left(seat, now) + self.clock_rule.increment
-
-    def _charge_thinking(self, seat: int, now: float) -> None:
-        """Take the time thought so far off the acting seat's bank (before a pause)."""
-        holder = self.seats[seat]
-        assert holder is not None
-        if self.clock_rule is not None and not holder.is_bot:
-            holder.bank = self.bank_left(seat, now)
-        self.decision_since = now
+        return self.turn.patience(seat, self.clock_rule, self.settings.idle)
 
     # -- what each viewer sees -----------------------------------------------------------
 
@@ -750,7 +733,7 @@ class Table:
 
     def table_info(self) -> TableInfo:
         now = self.settings.clock()
-        warning = self.cover_warning(now)
+        warning = self.turn.cover_warning(self._acting(), self.clock_rule, self.settings.idle, now)
         return TableInfo(
             variants=self.variants,
             id=self.id,
@@ -761,7 +744,7 @@ class Table:
             spectators=len(self.spectators),
             password=self.password_hash is not None,
             clock=self.clock_rule,
-            paused=self.paused_at is not None,
+            paused=self.turn.paused_at is not None,
             pause_votes=self._votes("pause"),
             end_votes=self._votes("end"),
             warning=None if warning is None else CoverWarning(*warning),

@@ -17,8 +17,10 @@ from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, ProtocolError
 from protocol.constants import DOOR_HEADER
-from server.edge.app import CLOSE_TRY_LATER, SERVER, GotherServer
+from server.edge.app import GotherServer
+from server.edge.closes import CLOSE_TRY_LATER
 from server.edge.doorkey import CLAIM_LIFE, DoorKey
+from server.edge.passwords import SERVER
 from server.game import SPECTATOR
 from tests.kits.netkit import TIMEOUT, Client, close_all
 
@@ -117,7 +119,7 @@ async def test_a_forged_claim_is_refused_and_changes_nothing(server: GotherServe
     assert reply["t"] == "error" and reply["code"] == "bad_door", reply
     assert reply["message"] == "only this server's own doors may say where a player is"
     assert server.pending == 1  # no hello said: still waiting, at its own address
-    assert dict(server.by_address) == {"127.0.0.1": 1}
+    assert dict(server.gate.by_address) == {"127.0.0.1": 1}
     again = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
     assert again["code"] == "bad_door", again  # that connection's word stays false
     honest = await Client.connect(url, "Forger")  # a new one, saying nothing of doors
@@ -144,7 +146,7 @@ async def test_two_door_headers_are_refused_as_no_doors(server: GotherServer, ur
     forger = Client(ws)
     reply = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
     assert (reply["code"], reply["message"]) == ("bad_door", "a door says where a player is once")
-    assert dict(server.by_address) == {"127.0.0.1": 1}  # at its own address
+    assert dict(server.gate.by_address) == {"127.0.0.1": 1}  # at its own address
     assert (await forger.request("hello", v=PROTOCOL_VERSION, name="F"))["code"] == "bad_door"
     await close_all(forger)
 
@@ -167,7 +169,7 @@ async def test_twelve_players_of_one_door_each_create_and_join_a_table(server: G
     assert {a for _, a in server.lobby.creators.values()} == {
         f"192.0.2.{i}" for i in range(1, PLAYERS + 1)
     }
-    assert dict(server.by_address) == {f"192.0.2.{i}": 1 for i in range(1, PLAYERS + 1)}
+    assert dict(server.gate.by_address) == {f"192.0.2.{i}": 1 for i in range(1, PLAYERS + 1)}
     await close_all(*players)
 
 
@@ -194,9 +196,9 @@ async def test_a_players_connections_are_capped_at_their_own_address(server: Got
     assert third.ws.close_reason == "at most 2 connections from one address"
     other = await door_player(server, url, "B1", "198.51.100.5")  # another player: room
     local = await Client.connect(url, "Local")  # and the door's own address is apart
-    assert dict(server.by_address) == {"198.51.100.4": 2, "198.51.100.5": 1, "127.0.0.1": 1}
+    assert dict(server.gate.by_address) == {"198.51.100.4": 2, "198.51.100.5": 1, "127.0.0.1": 1}
     await close_all(first, second, other, local)
-    assert dict(server.by_address) == {}
+    assert dict(server.gate.by_address) == {}
 
 
 async def test_a_local_process_waiting_before_hello_does_not_keep_door_players_out(
@@ -226,7 +228,7 @@ async def test_guesses_from_a_local_process_do_not_slow_a_door_player(server: Go
         wrong = await guesser.request("hello", v=PROTOCOL_VERSION, name=f"G{i}", password="no")
         assert wrong["code"] == "wrong_password", wrong
         guessers.append(guesser)
-    assert server.guesses.wait("127.0.0.1", SERVER) > 0
+    assert server.passwords.guesses.wait("127.0.0.1", SERVER) > 0
     door = await door_player(server, url, "Lydia", "203.0.113.5", password=SECRET)
     assert of(server, "Lydia").address == "203.0.113.5"
     local = await Client.connect(url)

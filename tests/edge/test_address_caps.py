@@ -20,8 +20,9 @@ from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME
 from server.edge import connection
-from server.edge.app import CLOSE_TRY_LATER, GotherServer
+from server.edge.app import GotherServer
 from server.edge.caps import Caps
+from server.edge.closes import CLOSE_TRY_LATER
 from server.edge.config import ServerConfig
 from server.edge.connection import Connection
 from server.edge.limits import address_key
@@ -150,7 +151,7 @@ async def test_over_ipv6_the_place_before_hello_is_counted_by_the_64(server: Got
     url = f"ws://[::1]:{server.port}"
     silent = await Client.connect(url)
     assert server.pending == 1
-    assert set(server.before_hello.counts["address"]) == {"::/64"}
+    assert set(server.gate.before_hello.counts["address"]) == {"::/64"}
     turned_away = await Client.connect(url)
     assert await closed_with(turned_away) == CLOSE_TRY_LATER
     await silent.close()
@@ -203,12 +204,12 @@ async def test_the_server_s_connection_caps_count_an_ipv6_64_as_one_address(tmp_
     server = GotherServer(config)
     try:
         host = [Dialled(f"2001:db8:1:2::{n:x}") for n in range(1, 5)]
-        assert [server._refusal(c) for c in host[:3]] == [None, None, None]  # type: ignore[arg-type]
-        refused = server._refusal(host[3])  # type: ignore[arg-type]
+        assert [server.gate.refusal(c) for c in host[:3]] == [None, None, None]  # type: ignore[arg-type]
+        refused = server.gate.refusal(host[3])  # type: ignore[arg-type]
         assert refused is not None and "your address" in refused
-        assert server._refusal(Dialled("2001:db8:1:3::1")) is None  # type: ignore[arg-type]
-        server.by_address[address_key("2001:db8:1:2::1")] = config.max_per_address
-        full = server._refusal(Dialled("2001:db8:1:2:ffff::9"))  # type: ignore[arg-type]
+        assert server.gate.refusal(Dialled("2001:db8:1:3::1")) is None  # type: ignore[arg-type]
+        server.gate.by_address[address_key("2001:db8:1:2::1")] = config.max_per_address
+        full = server.gate.refusal(Dialled("2001:db8:1:2:ffff::9"))  # type: ignore[arg-type]
         assert full is not None and f"at most {config.max_per_address}" in full
     finally:
         server.store.close()

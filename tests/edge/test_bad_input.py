@@ -27,8 +27,9 @@ from protocol import (
     validate_request,
 )
 from protocol.requests import TYPES as REQUESTS
-from server.edge.app import CLOSE_FLOOD, GotherServer
+from server.edge.app import GotherServer
 from server.edge.attempts import Guessing
+from server.edge.closes import CLOSE_FLOOD
 from server.edge.config import ServerConfig
 from server.game import REFEREE, Game
 from tests.kits.netkit import TIMEOUT, Client, close_all, first_legal_move, play_to_end
@@ -157,7 +158,7 @@ async def arrange(
         table.deck, draw_pile=draw_pile, variants=table.variants, **piles
     )
     table.changed()
-    server.after_change(table)
+    server.changes.after_change(table)
     seq = table.seq
     message = await watcher.next(lambda m: m["t"] == "state" and m["seq"] == seq)
     return message["view"]

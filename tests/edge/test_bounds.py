@@ -17,7 +17,8 @@ from websockets.asyncio.client import connect
 from protocol import MAX_FRAME, PROTOCOL_VERSION, encode, server_messages
 from protocol.constants import LIST_PAGE, NAME_MAX
 from protocol.view import Variants
-from server.edge.app import CLOSE_POLICY, CLOSE_TRY_LATER, REFUSALS_LOGGED
+from server.edge.closes import CLOSE_POLICY, CLOSE_TRY_LATER
+from server.edge.dispatch import REFUSALS_LOGGED
 from server.edge.limits import ACCEPT_LOG_EVERY, FD_RESERVE, AcceptLog, descriptor_budget
 from server.tables.table import CHAT_REPLAY_BYTES
 from tests.kits.netkit import TIMEOUT, Client, close_all, play_to_end

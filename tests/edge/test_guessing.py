@@ -27,8 +27,9 @@ from gother_tui.cli import build_parser
 from protocol import PROTOCOL_VERSION
 from protocol.view import Variants
 from server.doors.ssh import SshFrontDoor, SshOptions
-from server.edge.app import CLOSE_GUESSING, GotherServer
+from server.edge.app import GotherServer
 from server.edge.attempts import Attempts, Guessing
+from server.edge.closes import CLOSE_GUESSING
 from server.edge.config import ServerConfig
 from server.edge.limits import address_key
 from server.game import default_deck_text

@@ -1,5 +1,5 @@
 """Every request type has its handler: the dispatch matches on the protocol's `Request`
-union (server/edge/app.py `answer`, which mypy holds whole), and a request of each type gets
+union (server/edge/dispatch.py `answer`, which mypy holds whole), and a request of each type gets
 an answer of its own. Once a type missing from the handlers' list only raised `KeyError`
 and closed the connection, with no answer at all."""
 

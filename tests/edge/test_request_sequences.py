@@ -32,7 +32,8 @@ from hypothesis.stateful import (
 from websockets.exceptions import ConnectionClosed
 
 from protocol import ErrorCode, ProtocolError
-from server.edge.app import CLOSE_REPLACED, GotherServer
+from server.edge.app import GotherServer
+from server.edge.closes import CLOSE_REPLACED
 from server.edge.config import ServerConfig
 from server.game import SPECTATOR
 from tests.kits.netkit import Client, first_legal_move

@@ -20,7 +20,7 @@ from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
 from gother_tui.core.trust import Trust
 from gother_tui.plain.client import PlainClient
-from gother_tui.plain.player import Player
+from gother_tui.plain.lines import LineCommands
 from gother_tui.plain.terminal import Output
 from protocol import ProtocolError, Request, server_messages
 from tests.kits.prockit import GOTHER
@@ -135,7 +135,7 @@ class InProcess:
     async def __aenter__(self) -> InProcess:
         out = Output(_Stream(self.transcript), self.options.ascii)
         self.client = PlainClient(self.options, out, self._transport, self.store)
-        self.task = asyncio.create_task(self.client.run(self._lines(), Player))
+        self.task = asyncio.create_task(self.client.run(self._lines(), LineCommands))
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -76,7 +76,9 @@ async def test_a_tournament_from_the_plain_client(url, tmp_path):
         await raven.transcript.until(rf"^Over after 1 round: {leader[1]} is first\.$")
         await raven.transcript.until(r"^Standings:$")
         first = await raven.transcript.until(r"^  1\. (\w+): ([\d.]+) points?, -?\d+ Goth, 1 game$")
-        assert first[1] == leader[1] and float(first[2]) >= 1.0  # first of three: 2, or shared
+        # first of three: 2, or shared; but the bot in Raven's dropped seat may win the table
+        # (her points stop at the drop), leaving 1 for second place, or 0.5 each if tied
+        assert first[1] == leader[1] and float(first[2]) >= 0.5
         await raven.transcript.until(
             r"^Points by place: 1st 2, 2nd 1, 3rd 0 \(ties share them\); then Goth Points"
         )

@@ -86,7 +86,7 @@ def test_an_absent_player_is_covered_once_the_grace_is_over_until_they_resume():
     assert table.covered(1, clock.now)
     table.resume(Keeper("P1 again"), 1)
     assert not table.covered(1, clock.now)
-    assert due(table) == Due(1, table.decision_since + IDLE, "idle")  # theirs again
+    assert due(table) == Due(1, table.turn.since + IDLE, "idle")  # theirs again
 
 
 def test_a_player_who_left_for_good_is_played_by_a_bot_at_a_bots_pace():
@@ -112,7 +112,7 @@ def test_a_clock_is_due_when_the_bank_runs_out_and_moves_earn_the_increment():
     assert due(table) == Due(0, began + 30, "clock")
     assert table.bank_left(0, clock.now) == 20
     play_one(table)
-    assert table.seats[0] is not None and table.seats[0].bank == 25  # 30 - 10 + 5
+    assert table.turn.banks[0] == 25  # 30 - 10 + 5
     assert table.game is not None
     acting = table.game.to_act()
     assert acting is not None
@@ -138,14 +138,14 @@ def test_once_a_clock_ran_out_bots_finish_that_turn_at_once_and_only_that_turn()
         assert due(table) == Due(0, clock.now, "clock") and table.covered(0, clock.now)
         play_one(table)
     # the turn is over: the player is back on their clock, which the moves refilled
-    assert table.timed_out is None and not table.covered(0, clock.now)
+    assert table.turn.timed_out is None and not table.covered(0, clock.now)
     assert due(table) == Due(1, clock.now + 10, "clock")
     play_turn(table)
     play_turn(table)
     assert table.game.to_act() == 0
-    holder = table.seats[0]
-    assert holder is not None and holder.bank >= 5
-    assert due(table) == Due(0, clock.now + holder.bank, "clock")
+    bank = table.turn.banks[0]
+    assert bank >= 5
+    assert due(table) == Due(0, clock.now + bank, "clock")
 
 
 def test_a_bot_also_waits_until_the_listener_has_heard_the_last_line():

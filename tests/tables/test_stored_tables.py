@@ -114,13 +114,13 @@ async def test_clock_banks_survive_a_restart(tmp_path):
     table.start_if_full()
     clock.advance(50)
     play_turn(table)  # seat 0 thought 50 s over its turn's first move
-    banks = [s.bank for s in table.seats if s is not None]
-    assert banks[0] < 120 and banks[1:] == [120, 120]
+    banks = table.turn.banks
+    assert banks[0] < 120 and banks[1:] == (120, 120)
     store.close()
     server = await serving(db)
     try:
         restored = server.lobby.tables[table.id]
-        assert [s.bank for s in restored.seats if s is not None] == banks
+        assert restored.turn.banks == banks
     finally:
         await server.close()
 

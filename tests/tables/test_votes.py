@@ -35,9 +35,9 @@ def test_a_game_pauses_once_every_human_present_asks_and_clocks_and_bots_wait():
     table.start_if_full()
     clock.advance(10)
     table.vote_pause(0, True)
-    assert table.paused_at is None and table.table_info().pause_votes == (0,)
+    assert table.turn.paused_at is None and table.table_info().pause_votes == (0,)
     table.vote_pause(1, True)
-    assert table.paused_at == clock.now and table.table_info().paused
+    assert table.turn.paused_at == clock.now and table.table_info().paused
     assert table.bank_left(0, clock.now) == 90
     assert due(table) == Due(0, clock.now + table.settings.pause_max, "go_on")
     clock.advance(500)  # a long pause costs nobody's clock
@@ -46,9 +46,9 @@ def test_a_game_pauses_once_every_human_present_asks_and_clocks_and_bots_wait():
         play_one(table)
     assert refused.value.code == "paused"
     table.vote_pause(1, False)  # going on is a vote like pausing: one alone does not
-    assert table.paused_at is not None and table.table_info().pause_votes == (0,)
+    assert table.turn.paused_at is not None and table.table_info().pause_votes == (0,)
     table.vote_pause(0, False)
-    assert table.paused_at is None and table.table_info().pause_votes == ()
+    assert table.turn.paused_at is None and table.table_info().pause_votes == ()
     assert due(table) == Due(0, clock.now + 90, "clock")  # the bank runs on from 90
 
 
@@ -63,11 +63,11 @@ def test_a_pause_freezes_the_cover_of_an_absent_player_and_ends_by_itself():
     clock.advance(GRACE / 2)
     table.vote_pause(0, True)
     table.vote_pause(2, True)  # the absent player counts until the grace ends
-    assert table.paused_at is None
+    assert table.turn.paused_at is None
     assert due(table) == Due(1, left + GRACE, "tally")  # counted again before the cover
     clock.advance(GRACE / 2)
     assert not table.tally(clock.now)
-    assert table.paused_at == clock.now
+    assert table.turn.paused_at == clock.now
     clock.advance(table.settings.pause_max)
     pause = due(table)
     assert pause is not None and pause.why == "go_on" and pause.at <= clock.now
@@ -146,7 +146,7 @@ async def test_pause_and_go_on_over_the_wire(server, url):
     assert legal is not None  # seat 0 deals and acts first
     refused = await p0.request("move", move={"kind": "draw", "source": "deck"})
     assert refused["t"] == "error" and refused["code"] == "paused", refused
-    assert server.lobby.tables[table].paused_at is not None
+    assert server.lobby.tables[table].turn.paused_at is not None
     reply = await p0.request("pause", on=False)
     assert reply["view"]["table"]["paused"] is True  # one player's "go on" is one vote
     reply = await p1.request("pause", on=False)
@@ -224,15 +224,15 @@ def test_going_on_waits_for_an_absent_voter_then_counts_without_them():
     table.start_if_full()
     table.vote_pause(0, True)
     table.vote_pause(1, True)
-    assert table.paused_at is not None
+    assert table.turn.paused_at is not None
     assert table.disconnected(players[1])
     left = clock.now
     table.vote_pause(0, False)
-    assert table.paused_at is not None  # the absent player's "pause" still counts
+    assert table.turn.paused_at is not None  # the absent player's "pause" still counts
     assert due(table) == Due(0, left + GRACE, "tally")
     clock.advance(GRACE)
     table.tally(clock.now)
-    assert table.paused_at is None
+    assert table.turn.paused_at is None
 
 
 def test_a_player_back_after_a_pause_they_never_agreed_to_ends_it_by_going_on():
@@ -246,11 +246,11 @@ def test_a_player_back_after_a_pause_they_never_agreed_to_ends_it_by_going_on():
     assert table.disconnected(players[1])
     clock.advance(GRACE)  # seat 1 no longer counts
     table.vote_pause(0, True)
-    assert table.paused_at is not None
+    assert table.turn.paused_at is not None
     clock.advance(10)
     table.resume(players[1], 1)
     table.vote_pause(1, False)
-    assert table.paused_at is None and table.table_info().pause_votes == ()
+    assert table.turn.paused_at is None and table.table_info().pause_votes == ()
 
 
 def test_a_pause_its_voters_agreed_to_still_needs_them_all_to_go_on():
@@ -265,9 +265,9 @@ def test_a_pause_its_voters_agreed_to_still_needs_them_all_to_go_on():
     table.vote_pause(1, True)
     table.resume(players[2], 2)
     table.vote_pause(1, False)
-    assert table.paused_at is not None  # seat 0 still holds its pause
+    assert table.turn.paused_at is not None  # seat 0 still holds its pause
     table.vote_pause(2, True)  # the newcomer agrees after all: nothing changes
-    assert table.paused_at is not None
+    assert table.turn.paused_at is not None
 
 
 def test_a_pause_nobody_is_left_to_hold_ends():
@@ -279,7 +279,7 @@ def test_a_pause_nobody_is_left_to_hold_ends():
         (player,) = seat_players(table)
         table.start_if_full()
         table.vote_pause(0, True)
-        assert table.paused_at is not None
+        assert table.turn.paused_at is not None
         if gone == "leave":
             table.leave(player)
             assert due(table) == Due(0, clock.now, "tally")
@@ -288,7 +288,7 @@ def test_a_pause_nobody_is_left_to_hold_ends():
             assert due(table) == Due(0, clock.now + GRACE, "tally")  # a blip keeps it
             clock.advance(GRACE)
         table.tally(clock.now)
-        assert table.paused_at is None, gone
+        assert table.turn.paused_at is None, gone
         assert due(table) is not None and due(table).why in ("bot", "cover"), gone
 
 
@@ -350,7 +350,7 @@ def test_no_vote_carries_without_a_player_still_within_the_grace(steps):
     for what, seat, seconds in steps:
         holder = table.seats[seat]
         assert holder is not None
-        was_paused = table.paused_at is not None
+        was_paused = table.turn.paused_at is not None
         present = holder.peer is not None
         for_pause = {s: bool(table.seats[s].pause) for s in range(3)}  # before this step
         if what == "go_on" and present:
@@ -371,7 +371,7 @@ def test_no_vote_carries_without_a_player_still_within_the_grace(steps):
         if ended:
             assert all(table.seats[s].end for s in counted)
             return
-        if table.paused_at is not None and not was_paused:
+        if table.turn.paused_at is not None and not was_paused:
             assert all(table.seats[s].pause for s in counted)
-        if was_paused and table.paused_at is None:  # go_on clears the flags: look before
+        if was_paused and table.turn.paused_at is None:  # go_on clears the flags: look before
             assert not any(for_pause[s] for s in counted)

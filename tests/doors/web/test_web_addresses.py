@@ -89,7 +89,7 @@ async def test_sessions_are_capped_per_address_and_the_address_reaches_the_serve
             "Lenore at the server", lambda: [c for c in server.connections if c.name == "Lenore"]
         )
         assert player.claimed == "127.0.0.2" and player.socket_address == "127.0.0.1"
-        assert dict(server.by_address) == {"127.0.0.2": 1}
+        assert dict(server.gate.by_address) == {"127.0.0.2": 1}
         await ws.close()
 
 
