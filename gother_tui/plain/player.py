@@ -38,7 +38,6 @@ from protocol.constants import (
     SHORT_ROUND_CAP,
     TRAITS,
 )
-from protocol.errors import ErrorCode
 from protocol.moves import DiscardFate, DiscardHand, Draw, Move
 from protocol.view import (
     Legal,
@@ -600,7 +599,7 @@ class Player:
             if not table.free:
                 why = f"{table.name} has no free seat: watch {which} watches it."
                 started = table.phase != "lobby"  # as the server's refusal would say
-                kept = kept_for_the_first(ErrorCode.ALREADY_STARTED, self.client.options.door_token)
+                kept = kept_for_the_first("already_started", self.client.options.door_token)
                 raise Problem(f"{why} {kept}" if started and kept else why)
             if table.password and not password:
                 raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
