@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import server.tables.table
+from protocol import requests as rq
 from tests.kits.netkit import Client
 from tests.plain.plainkit import PlainProcess, plain_env
 
@@ -56,7 +57,7 @@ async def play_seeded(url: str, home: Path, *extra: str, looks: tuple[str, ...] 
     before the first decisions are answered, one a decision."""
     host = await Client.connect(url, "Host")
     variants = {"round_cap": ROUND_CAP}
-    created = await host.request("create", name="Crypt", seats=SEATS, bots=3, variants=variants)
+    created = await host.ask(rq.Create(name="Crypt", seats=SEATS, bots=3, variants=variants))
     await host.close()
     args = ("join", url, "--plain", "--name", "Raven", "--table", created["table"], *extra)
     proc = await PlainProcess.start(*args, env=plain_env(home, LANG="C.UTF-8", TERM="dumb"))
