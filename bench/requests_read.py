@@ -12,6 +12,7 @@ ones (a fault found deep in a move, an unknown field). Run it on an older checko
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from typing import Any
 
@@ -52,10 +53,8 @@ def cost(frame: dict[str, Any], rounds: int) -> float:
     for _ in range(5):
         start = time.perf_counter()
         for _ in range(rounds):
-            try:
+            with contextlib.suppress(ProtocolError):
                 validate_request(frame)
-            except ProtocolError:
-                pass
         best = min(best, time.perf_counter() - start)
     return best / rounds * 1e6
 

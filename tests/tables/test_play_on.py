@@ -13,6 +13,7 @@ import pytest
 
 from gother_tui.core.record import parse_record
 from protocol import requests as rq
+from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.game import REFEREE
 from server.store.database import StoreError
@@ -62,7 +63,7 @@ async def played_on(client: Client, **request: Any) -> tuple[dict[str, Any], dic
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, url):
-    table, player = await played(url, 4, 2, {"fate_discard": "top"})
+    table, player = await played(url, 4, 2, Variants(fate_discard="top"))
     then = await seen_at(player, table, 1, 5)
     standings = await player.ask(rq.Standings())  # the one game played for real
     joined, first = await played_on(player, table=table, seat=1, turn=5)
@@ -88,7 +89,7 @@ async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, 
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_play_on_is_refused_in_words_and_changes_nothing(server, url):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     before = set(server.lobby.tables)
     asks = [
         ({"table": "nosuch", "seat": 0, "turn": 1}, "no_such_table", "no table"),
@@ -109,7 +110,7 @@ async def test_play_on_is_refused_in_words_and_changes_nothing(server, url):
 # one seat a connection in games not over: a played-on seat is one more
 @pytest.mark.parametrize("config", [{**UNBOUNDED, "seats_per_connection": 1}], indirect=True)
 async def test_a_played_on_seat_counts_against_the_askers_seat_quota(server, url):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     busy = await Client.connect(url, "Busy")
     created = await busy.ask(rq.Create(name="Open", seats=3, bots=2))
     joined = await busy.ask(rq.Join(table=created["table"]))  # a game not over: its seat
@@ -122,7 +123,7 @@ async def test_a_played_on_seat_counts_against_the_askers_seat_quota(server, url
 # one table a connection: the second is refused as a second `create` would be
 @pytest.mark.parametrize("config", [{**UNBOUNDED, "tables_per_connection": 1}], indirect=True)
 async def test_a_played_on_table_counts_against_the_askers_table_quota(server, url):
-    table, player = await played(url, 3, 0, {})  # its own table is its one
+    table, player = await played(url, 3, 0, Variants())  # its own table is its one
     refused = await player.ask(rq.PlayOn(table=table, seat=0, turn=2))
     assert refused["t"] == "error" and refused["code"] == "too_many_tables", refused
     friend = await Client.connect(url, "Friend")
@@ -133,7 +134,7 @@ async def test_a_played_on_table_counts_against_the_askers_table_quota(server, u
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, url, config):
-    table, player = await played(url, 3, 0, {"overflow": "immediate"})
+    table, player = await played(url, 3, 0, Variants(overflow="immediate"))
     joined, first = await played_on(player, table=table, seat=0, turn=4)
     for _ in range(3):  # a few moves of its own, then the server goes down
         view = player.latest_view()
@@ -167,7 +168,7 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
 async def test_one_play_on_at_a_time_a_connection_and_none_for_one_gone(server, url):
     """While a connection's play on is being sampled, its next is refused; one whose asker
     left meanwhile makes no table."""
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     server.searches.spawn_all()
     other = await Client.connect(url, "Other")
     before = set(server.lobby.tables)
@@ -188,7 +189,7 @@ async def test_one_play_on_at_a_time_a_connection_and_none_for_one_gone(server, 
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_a_played_on_table_whose_start_cannot_be_read_is_quarantined(server, url, config):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     joined, _ = await played_on(player, table=table, seat=0, turn=2)
     new = joined["table"]
     await player.close()
@@ -211,7 +212,7 @@ async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monk
     """The asker is seated (`joined` answers its request) and then the deal's write fails:
     the table stops and says so, and the request has no second answer (an `error` with the
     same rid came after the `joined`)."""
-    table, player = await played(url, 3, 2, {})
+    table, player = await played(url, 3, 2, Variants())
 
     def full_disk(*args: Any, **kwargs: Any) -> None:
         raise StoreError("database or disk is full")
@@ -233,7 +234,7 @@ async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monk
 async def test_a_played_on_table_s_first_state_is_its_position(server, url):
     """After `joined`, the new table's first `state` is the game begun at the turn asked
     (an empty lobby's came first, seats and all, as if nobody were dealt in yet)."""
-    table, player = await played(url, 3, 2, {})
+    table, player = await played(url, 3, 2, Variants())
     joined = await player.ask(rq.PlayOn(table=table, seat=0, turn=2))
     assert joined["t"] == "joined", joined
     first = await player.next(lambda m: m["t"] == "state")

@@ -198,6 +198,7 @@ async def test_a_player_coming_back_hears_that_a_bot_played_for_them(tmp_path, s
         async with app.run_test(size=(80, 24)) as pilot:
             await create_through_the_lobby(pilot)  # and away at once: a bot covers the seat
             table = app.table_id
+        assert table is not None
         watcher = await Client.connect(f"ws://127.0.0.1:{server.port}", "Crow")
         assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
         await watcher.state(lambda v: v["round"] >= 3 or v["phase"] == "over")
