@@ -25,7 +25,8 @@ from protocol.text import name_problem, tidy_name
 RID_MAX = 2**31 - 1
 
 
-def _between(lo: int, hi: int) -> Meta:
+def between(lo: int, hi: int) -> Meta:
+    """An integer's range, both ends included (`Annotated[int, between(0, 5)]`)."""
     return Meta(ge=lo, le=hi)
 
 
@@ -33,10 +34,10 @@ def _characters(lo: int, hi: int) -> Meta:
     return Meta(min_length=lo, max_length=hi)
 
 
-Rid = Annotated[int, _between(0, RID_MAX)]
-Seat = Annotated[int, _between(0, MAX_SEATS - 1)]
-CardId = Annotated[int, _between(0, DECK_MAX - 1)]
-Game = Annotated[int, _between(1, 1_000_000)]  # a table's game, from 1
+Rid = Annotated[int, between(0, RID_MAX)]
+Seat = Annotated[int, between(0, MAX_SEATS - 1)]
+CardId = Annotated[int, between(0, DECK_MAX - 1)]
+Game = Annotated[int, between(1, 1_000_000)]  # a table's game, from 1
 # A file name inside the server's deck folder: no separators, and no leading dot so that
 # "." and ".." (and hidden files) cannot be named. (Meta searches: anchored, \Z not $,
 # which would let a final newline through.)

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, get_args
 
-from msgspec import Meta
 from msgspec.structs import force_setattr
 
 from protocol.checks import Absent, bad, read, show, wire_name
@@ -45,15 +44,12 @@ from protocol.fields import (
     Signature,
     TableId,
     Token,
+    between,
     on_the_curve,
 )
 from protocol.moves import Move
 from protocol.text import clean_text, tidy_name
 from protocol.view import HouseRules, Wire
-
-
-def _between(lo: int, hi: int) -> Meta:
-    return Meta(ge=lo, le=hi)
 
 
 class Base(Wire, tag_field="t", frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -87,7 +83,7 @@ class Hello(Named, tag="hello", frozen=True, kw_only=True):
     `key`: the client's public key, which a `prove` of the challenge in `welcome` makes its
     lasting identity."""
 
-    v: Annotated[int, _between(PROTOCOL_VERSION, PROTOCOL_VERSION)]  # always sent
+    v: Annotated[int, between(PROTOCOL_VERSION, PROTOCOL_VERSION)]  # always sent
     password: Absent[Password] = None
     key: Absent[Key] = None
 
@@ -105,19 +101,19 @@ class Prove(Base, tag="prove", frozen=True, kw_only=True):
 
 
 class List(Base, tag="list", frozen=True, kw_only=True):
-    offset: Annotated[int, _between(0, 100_000)] = 0  # a page of the tables from here
+    offset: Annotated[int, between(0, 100_000)] = 0  # a page of the tables from here
 
 
 class Clock(Wire, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A table's clock: seconds in each bank at the start, seconds added after each move."""
 
-    initial: Annotated[int, _between(10, 7200)]
-    increment: Annotated[int, _between(0, 600)]
+    initial: Annotated[int, between(10, 7200)]
+    increment: Annotated[int, between(0, 600)]
 
 
 class Create(Named, tag="create", frozen=True, kw_only=True):
-    seats: Annotated[int, _between(HOUSE_SEATS.start, HOUSE_SEATS.stop - 1)]
-    bots: Annotated[int, _between(0, MAX_SEATS)]
+    seats: Annotated[int, between(HOUSE_SEATS.start, HOUSE_SEATS.stop - 1)]
+    bots: Annotated[int, between(0, MAX_SEATS)]
     variants: Absent[HouseRules] = None
     deck: Absent[Deck] = None
     password: Absent[Password] = None
@@ -225,7 +221,7 @@ class Finished(Base, frozen=True, kw_only=True):
 class Record(Finished, tag="record", frozen=True, kw_only=True):
     """A finished game's record, in parts of at most RECORD_PART bytes."""
 
-    part: Annotated[int, _between(0, 10_000)] = 0
+    part: Annotated[int, between(0, 10_000)] = 0
     seat: Absent[Seat] = None  # also that seat's own views: its replay
 
 
@@ -240,7 +236,7 @@ class PlayOn(Finished, tag="play_on", frozen=True, kw_only=True):
     `turn` (from 1) of a finished game as that seat knew it."""
 
     seat: Seat
-    turn: Annotated[int, _between(1, 1_000_000)]
+    turn: Annotated[int, between(1, 1_000_000)]
     bot: Absent[BotKind] = None  # the finished table's when left out
 
 
@@ -250,8 +246,8 @@ class PlayOn(Finished, tag="play_on", frozen=True, kw_only=True):
 class TournamentCreate(Named, tag="tournament_create", frozen=True, kw_only=True):
     """A tournament, created with the host's leave (`password`)."""
 
-    rounds: Annotated[int, _between(1, TOURNAMENT_ROUNDS)]
-    seats: Annotated[int, _between(SEATS.start, SEATS.stop - 1)]
+    rounds: Annotated[int, between(1, TOURNAMENT_ROUNDS)]
+    seats: Annotated[int, between(SEATS.start, SEATS.stop - 1)]
     variants: Absent[HouseRules] = None
     bot: Absent[BotKind] = None
     duplicate: bool = False
@@ -284,7 +280,7 @@ class TournamentWatch(OfTournament, tag="tournament_watch", frozen=True, kw_only
 class Standings(Base, tag="standings", frozen=True, kw_only=True):
     """A page of the host's standings (every player's record and rating) from `offset` on."""
 
-    offset: Annotated[int, _between(0, 1_000_000)] = 0
+    offset: Annotated[int, between(0, 1_000_000)] = 0
 
 
 Request = (
