@@ -179,9 +179,9 @@ async def test_a_name_belongs_to_the_first_identity_that_played_a_game_under_it(
     ann = await played_game(url, "Ann", key)
     for name in ("Ann", "ANN", "\u0410nn"):  # the name, and look-alikes of it (a Cyrillic A)
         # refused at hello, another key or none (it used to be welcomed, refused at join)
-        for other in (public(Ed25519PrivateKey.generate()), None):
+        for stranger in (public(Ed25519PrivateKey.generate()), None):
             client = await Client.connect(url)
-            reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name=name, key=other))
+            reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name=name, key=stranger))
             assert reply["t"] == "error" and reply["code"] == "name_taken", (name, reply)
             assert "belongs to another player" in reply["message"]
             await client.close()
