@@ -64,7 +64,12 @@ def NAME(value: Any, where: str) -> str:
     """A player's or table's name as it is kept (tidied), or ProtocolError: shown to
     everyone, so visible, with no control or invisible characters and none of the marks
     clients draw beside names."""
-    name = read(NameText, tidy_name(value) if isinstance(value, str) else value, where)
+    return kept_name(tidy_name(value) if isinstance(value, str) else value, where)
+
+
+def kept_name(value: Any, where: str) -> str:
+    """NAME of a name already tidied (a request's, by its __post_init__)."""
+    name: str = read(NameText, value, where)
     problem = name_problem(name)
     if problem is not None:
         raise bad(where, problem)

@@ -30,7 +30,6 @@ from protocol.constants import (
 )
 from protocol.errors import ProtocolError
 from protocol.fields import (
-    NAME,
     RID_MAX,
     BotKind,
     BotTrait,
@@ -45,6 +44,7 @@ from protocol.fields import (
     TableId,
     Token,
     between,
+    kept_name,
     on_the_curve,
 )
 from protocol.moves import Move
@@ -72,7 +72,7 @@ class Named(Base, frozen=True, kw_only=True):
         force_setattr(self, "name", tidy_name(self.name))
 
     def check(self, where: str) -> None:
-        NAME(self.name, f"{where}.name")
+        kept_name(self.name, f"{where}.name")
 
 
 # -- arriving ---------------------------------------------------------------------------------
