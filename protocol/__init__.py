@@ -9,11 +9,12 @@ import bare.
 from protocol import requests, server_messages
 from protocol.codec import decode, encode
 from protocol.constants import MAX_DEPTH, MAX_FRAME, PROTOCOL_VERSION
-from protocol.errors import ErrorCode, ProtocolError
+from protocol.errors import ERROR_CODES, ErrorCode, ProtocolError
 from protocol.requests import Request, request_id, validate_request
 from protocol.text import clean_text
 
 __all__ = [
+    "ERROR_CODES",
     "MAX_DEPTH",
     "MAX_FRAME",
     "PROTOCOL_VERSION",

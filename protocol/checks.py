@@ -1,19 +1,42 @@
-"""Small composable validators for decoded values; each raises ProtocolError("bad_message").
+"""Reading a decoded value into a typed one, and saying why not.
 
-A check is called with the value and `where`, the path used in the error message
-(e.g. "create.variants.round_cap"), and returns the value, cleaned.
+msgspec reads it, by the constraints each field declares on its type (`Annotated[int,
+Meta(ge=0, le=5)]`, protocol/fields.py): the one engine that decides. This module only says
+a refusal in the protocol's words, a ProtocolError("bad_message") that names the field
+(`create.seats: must be between 2 and 6, got 9`, docs/protocol.md "Validation"): from the
+path msgspec gives, the field's declared type and the value the peer sent. What a type
+cannot say (a rule across fields, a text measured after its clean-up) is the `check` method
+of the typed value, run once it is read.
 """
 
+from __future__ import annotations
+
 import re
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, get_args, get_type_hints
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 import msgspec
+from msgspec import inspect
 
 from protocol.errors import ProtocolError
 
-Check = Callable[[Any, str], Any]
-S = TypeVar("S", bound=msgspec.Struct)
+T = TypeVar("T")
+
+__all__ = ["Absent", "bad", "read", "show", "wire_name"]
+
+if TYPE_CHECKING:
+    from typing import Optional as Absent
+else:
+
+    class Absent:
+        """`Absent[X]`: a field a request may leave out (it reads None) but never send as
+        nil, which would say nothing its absence does not (docs/protocol.md: absent and nil
+        differ). mypy sees `X | None`; msgspec sees `X`, and refuses a nil."""
+
+        def __class_getitem__(cls, kind: Any) -> Any:
+            return kind
+
 
 _WIRE_NAMES = {
     type(None): "nil",
@@ -42,155 +65,148 @@ def wire_name(value: object) -> str:
     return _WIRE_NAMES.get(type(value), type(value).__name__)
 
 
-def integer(lo: int, hi: int) -> Check:
-    def check(value: Any, where: str) -> int:
-        # `type(...) is int`, not isinstance: bool is an int subclass, but True is no seat.
-        if type(value) is not int:
-            raise bad(where, f"must be an integer, got {wire_name(value)}")
-        if not lo <= value <= hi:
-            raise bad(where, f"must be between {lo} and {hi}, got {value}")
-        return value
-
-    return check
-
-
-def binary(size: int) -> Check:
-    """Exactly `size` raw bytes (msgpack bin): a key, a signature."""
-
-    def check(value: Any, where: str) -> bytes:
-        if type(value) is not bytes:
-            raise bad(where, f"must be binary, got {wire_name(value)}")
-        if len(value) != size:
-            raise bad(where, f"must be {size} bytes, got {len(value)}")
-        return value
-
-    return check
-
-
-def boolean(value: Any, where: str) -> bool:
-    if type(value) is not bool:
-        raise bad(where, f"must be a bool, got {wire_name(value)}")
+def read(kind: type[T], data: object, where: str) -> T:
+    """`data` (decoded msgpack) as a `kind`, its `check` passed, or ProtocolError naming
+    the field at fault under `where` (the request's type, e.g. "create")."""
+    try:
+        value: T = msgspec.convert(data, kind, builtin_types=(bytes,))  # a string is no binary
+    except msgspec.ValidationError as exc:
+        raise _refusal(str(exc), kind, data, where) from None
+    check = getattr(value, "check", None)
+    if check is not None:
+        check(where)
     return value
 
 
-def string(
-    lo: int,
-    hi: int,
-    *,
-    tidy: Callable[[str], str] | None = None,
-    printable: bool = False,
-    pattern: re.Pattern[str] | None = None,
-) -> Check:
-    """A string of lo..hi characters, measured after `tidy`."""
-
-    def check(value: Any, where: str) -> str:
-        if not isinstance(value, str):
-            raise bad(where, f"must be a string, got {wire_name(value)}")
-        text: str = value if tidy is None else tidy(value)
-        if not lo <= len(text) <= hi:
-            raise bad(where, f"must be {lo} to {hi} characters, got {len(text)}")
-        if printable and not text.isprintable():
-            raise bad(where, "must not contain control or invisible characters")
-        if pattern is not None and not pattern.fullmatch(text):
-            raise bad(where, f"must match {pattern.pattern}")
-        return text
-
-    return check
+# msgspec's message: what is wrong, then where (absent at the top): "... - at `$.give[0][1]`"
+_AT = re.compile(r"(?s)(.*) - at `\$((?:\.\w+|\[\d+\])*)`")
+_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
+_MISSING = re.compile(r"Object missing required field `(\w+)`")
 
 
-def one_of(*choices: str) -> Check:
-    def check(value: Any, where: str) -> str:
-        if not isinstance(value, str) or value not in choices:
-            raise bad(where, f"must be one of {', '.join(choices)}, got {show(value)}")
-        return value
-
-    return check
-
-
-def nullable(inner: Check) -> Check:
-    def check(value: Any, where: str) -> Any:
-        return None if value is None else inner(value, where)
-
-    return check
-
-
-def array(item: Check, lo: int, hi: int) -> Check:
-    """An array of lo..hi items, each passing `item`, as a tuple (a typed value's field)."""
-
-    def check(value: Any, where: str) -> tuple[Any, ...]:
-        if not isinstance(value, list | tuple):
-            raise bad(where, f"must be an array, got {wire_name(value)}")
-        if not lo <= len(value) <= hi:
-            raise bad(where, f"must have {lo} to {hi} items, got {len(value)}")
-        return tuple(item(element, f"{where}[{i}]") for i, element in enumerate(value))
-
-    return check
+def _refusal(message: str, kind: Any, data: object, where: str) -> ProtocolError:
+    at = _AT.fullmatch(message)
+    problem, path = (at[1], at[2]) if at else (message, "")
+    steps: list[str | int] = [name if name else int(index) for name, index in _STEP.findall(path)]
+    if problem.startswith("Object contains unknown field"):
+        # The key is read from the peer's map, not from msgspec's quote of it, which a key
+        # holding "` - at `$" could make ambiguous.
+        for trail in (steps, []):
+            found = _unknown(_type(kind), data, trail)
+            if found is not None:
+                return bad(where + _path(trail), f"unknown field {show(found)}")
+    missing = _MISSING.fullmatch(problem)
+    if missing:
+        return bad(f"{where}{path}.{missing[1]}", "missing")
+    info, value, hint = _walk(_type(kind), data, steps)
+    return bad(where + path, _fault(info, value, hint) or problem)
 
 
-def fixed(*items: Check) -> Check:
-    """An array of exactly len(items) positional items, e.g. a [seat, card] pair, as a tuple."""
-
-    def check(value: Any, where: str) -> tuple[Any, ...]:
-        if not isinstance(value, list | tuple):
-            raise bad(where, f"must be an array, got {wire_name(value)}")
-        if len(value) != len(items):
-            raise bad(where, f"must have exactly {len(items)} items, got {len(value)}")
-        positions = enumerate(zip(items, value, strict=True))
-        return tuple(item(element, f"{where}[{i}]") for i, (item, element) in positions)
-
-    return check
+@lru_cache(maxsize=64)
+def _type(kind: Any) -> inspect.Type:
+    return inspect.type_info(kind)
 
 
-def typed(cls: type[S]) -> Callable[[Any, str], S]:
-    """A map whose keys are `cls`'s fields (absent ones take their default, unknown ones are
-    refused), each passing the check its annotation carries (`Annotated[int, CARD]`), made
-    into a `cls`; then `cls.check(value, where)`, if it has one, for what spans fields. The
-    checks of a field are written once, on the typed value itself."""
-    fields: list[tuple[str, Check, bool]] = []  # name, check, required
-    tag = cls.__struct_config__.tag_field
-    hints = get_type_hints(cls, include_extras=True)
-    for field in msgspec.structs.fields(cls):
-        if field.name != tag:
-            fields.append((field.name, hints[field.name].__metadata__[0], field.required))
-    fields.sort(key=lambda f: not f[2])  # the required first: their faults are told first
-    known = {name for name, _, _ in fields}
-    rule = getattr(cls, "check", None)
-
-    def check(value: Any, where: str) -> S:
-        if not isinstance(value, Mapping):
-            raise bad(where, f"must be a map, got {wire_name(value)}")
-        for key in value:
-            if key not in known:
-                raise bad(where, f"unknown field {show(key)}")
-        for name, _, required in fields:
-            if required and name not in value:
-                raise bad(f"{where}.{name}", "missing")
-        made = cls(
-            **{
-                name: check_field(value[name], f"{where}.{name}")
-                for name, check_field, _ in fields
-                if name in value
-            }
-        )
-        if rule is not None:
-            rule(made, where)
-        return made
-
-    return check
+@lru_cache(maxsize=64)
+def _hints(cls: type) -> dict[str, Any]:
+    return get_type_hints(cls, include_extras=True)
 
 
-def tagged(union: Any, tag: str) -> Check:
-    """A map whose `tag` picks which type of `union` it is (`typed`, the tag left out)."""
-    shapes = {str(cls.__struct_config__.tag): typed(cls) for cls in get_args(union)}
-    choose = one_of(*shapes)
+def _path(steps: list[str | int]) -> str:
+    return "".join(f".{step}" if isinstance(step, str) else f"[{step}]" for step in steps)
 
-    def check(value: Any, where: str) -> Any:
-        if not isinstance(value, Mapping):
-            raise bad(where, f"must be a map, got {wire_name(value)}")
-        if tag not in value:
-            raise bad(f"{where}.{tag}", "missing")
-        choice = choose(value[tag], f"{where}.{tag}")
-        rest = {key: item for key, item in value.items() if key != tag}
-        return shapes[choice](rest, where)
 
-    return check
+def _walk(info: inspect.Type, value: object, steps: list[str | int]) -> tuple[Any, object, Any]:
+    """The declared type at `steps`, the value the peer sent there, and the field's own
+    annotation when `steps` ends at a field (its choices in their written order: msgspec
+    sorts them)."""
+    hint: Any = None
+    for step in steps:
+        info, hint = _chosen(info, value), None
+        if isinstance(step, int):
+            value = value[step] if isinstance(value, list | tuple) and step < len(value) else None
+            if isinstance(info, inspect.TupleType):
+                info = info.item_types[step] if step < len(info.item_types) else info
+            elif isinstance(info, inspect.VarTupleType | inspect.ListType):
+                info = info.item_type
+            continue
+        value = value.get(step) if isinstance(value, Mapping) else None
+        if isinstance(info, inspect.UnionType):  # the tag of a union of typed maps
+            tags = [str(s.tag) for s in info.types if isinstance(s, inspect.StructType)]
+            info = inspect.LiteralType(tuple(tags))
+        elif isinstance(info, inspect.StructType):
+            hint = _hints(info.cls).get(step)
+            info = next((f.type for f in info.fields if f.encode_name == step), info)
+    return _chosen(info, value), value, hint
+
+
+def _chosen(info: Any, value: object) -> Any:
+    """Of a union, the member `value` stands for: not nil, or the typed map its tag names."""
+    if isinstance(info, inspect.Metadata):
+        info = info.type
+    if not isinstance(info, inspect.UnionType):
+        return info
+    members = [t for t in info.types if not isinstance(t, inspect.NoneType)]
+    if isinstance(value, Mapping):
+        for member in members:
+            if isinstance(member, inspect.StructType) and value.get(member.tag_field) == member.tag:
+                return member
+    return members[0] if len(members) == 1 else info
+
+
+def _unknown(info: inspect.Type, data: object, steps: list[str | int]) -> str | None:
+    """The first key of the map at `steps` that its type does not know, if any."""
+    struct, value, _ = _walk(info, data, steps)
+    if not isinstance(struct, inspect.StructType) or not isinstance(value, Mapping):
+        return None
+    known = {f.encode_name for f in struct.fields} | {struct.tag_field}
+    return next((key for key in value if key not in known), None)
+
+
+def _fault(info: Any, value: object, hint: Any) -> str | None:
+    """What is wrong with `value` as a value of the declared type, in the protocol's words."""
+    got = wire_name(value)
+    match info:
+        case inspect.IntType(ge=lo, le=hi):
+            if type(value) is not int:
+                return f"must be an integer, got {got}"
+            return f"must be between {lo} and {hi}, got {value}"
+        case inspect.BoolType():
+            return f"must be a bool, got {got}"
+        case inspect.StrType(min_length=lo, max_length=hi, pattern=pattern):
+            if not isinstance(value, str):
+                return f"must be a string, got {got}"
+            if pattern is not None and (lo or 0) <= len(value) <= (hi or len(value)):
+                return f"must match {_unanchored(pattern)}"
+            return f"must be {lo} to {hi} characters, got {len(value)}"
+        case inspect.BytesType(min_length=size):
+            if type(value) is not bytes:
+                return f"must be binary, got {got}"
+            return f"must be {size} bytes, got {len(value)}"
+        case inspect.LiteralType(values=choices):
+            said = ", ".join(map(str, _written(hint) or choices))
+            return f"must be one of {said}, got {show(value)}"
+        case inspect.StructType() | inspect.UnionType():
+            return f"must be a map, got {got}"
+        case inspect.VarTupleType(min_length=lo, max_length=hi):
+            if not isinstance(value, list | tuple):
+                return f"must be an array, got {got}"
+            return f"must have {lo} to {hi} items, got {len(value)}"
+        case inspect.TupleType(item_types=items):
+            if not isinstance(value, list | tuple):
+                return f"must be an array, got {got}"
+            return f"must have exactly {len(items)} items, got {len(value)}"
+    return None
+
+
+def _written(hint: Any) -> tuple[Any, ...]:
+    """The choices of a Literal field as its annotation writes them (`X | None` too)."""
+    for kind in (hint, *get_args(hint)):
+        if get_origin(kind) is Literal:
+            return get_args(kind)
+    return ()
+
+
+def _unanchored(pattern: str) -> str:
+    # Meta's patterns are searched, so fields.py anchors them; the sentence shows the shape.
+    return pattern.removeprefix("^").removesuffix("\\Z")

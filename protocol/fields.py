@@ -1,11 +1,12 @@
-"""The checks of the wire's fields, one per kind of value a request may carry: a seat, a
-card, a name, a password… Each is a check of protocol/checks.py, written once and named by
-the typed values that carry it (`Annotated[int, CARD]`)."""
+"""The kinds of value a request may carry: a seat, a card, a name, a password… Each is a
+type whose msgspec `Meta` says what a received value must be, written once and named by the
+requests that carry it (`seat: Seat`); protocol/checks.py reads them and says the faults."""
 
-import re
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from protocol.checks import bad, binary, integer, one_of, string
+from msgspec import Meta
+
+from protocol.checks import bad, read
 from protocol.constants import (
     BOT_NAMES,
     CHAT_MAX,
@@ -14,60 +15,77 @@ from protocol.constants import (
     MAX_SEATS,
     NAME_MAX,
     PASSWORD_MAX,
+    SIGNATURE_BYTES,
     TABLE_ID_MAX,
     TOKEN_MAX,
     TRAITS,
 )
-from protocol.text import clean_text, name_problem, tidy_name
+from protocol.text import name_problem, tidy_name
 
 RID_MAX = 2**31 - 1
 
-RID = integer(0, RID_MAX)
-SEAT = integer(0, MAX_SEATS - 1)
-CARD = integer(0, DECK_MAX - 1)
-_NAME_TEXT = string(1, NAME_MAX, tidy=tidy_name)
+
+def between(lo: int, hi: int) -> Meta:
+    """An integer's range, both ends included (`Annotated[int, between(0, 5)]`)."""
+    return Meta(ge=lo, le=hi)
+
+
+def _characters(lo: int, hi: int) -> Meta:
+    return Meta(min_length=lo, max_length=hi)
+
+
+Rid = Annotated[int, between(0, RID_MAX)]
+Seat = Annotated[int, between(0, MAX_SEATS - 1)]
+CardId = Annotated[int, between(0, DECK_MAX - 1)]
+Game = Annotated[int, between(1, 1_000_000)]  # a table's game, from 1
+# A file name inside the server's deck folder: no separators, and no leading dot so that
+# "." and ".." (and hidden files) cannot be named. (Meta searches: anchored, \Z not $,
+# which would let a final newline through.)
+Deck = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*\Z")]
+Password = Annotated[str, _characters(1, PASSWORD_MAX)]
+TableId = Annotated[str, _characters(1, TABLE_ID_MAX)]
+Token = Annotated[str, _characters(16, TOKEN_MAX)]
+Key = Annotated[bytes, _characters(KEY_BYTES, KEY_BYTES)]  # and a point of the curve: on_the_curve
+Signature = Annotated[bytes, _characters(SIGNATURE_BYTES, SIGNATURE_BYTES)]
+# Texts measured after their clean-up (protocol/text.py), which the request's __post_init__
+# does: a request reads its cleaned text as one of these in its `check`.
+NameText = Annotated[str, _characters(1, NAME_MAX)]
+ChatText = Annotated[str, _characters(1, CHAT_MAX)]
+
+if TYPE_CHECKING:
+    BotKind = str
+    BotTrait = str
+else:
+    BotKind = Literal[BOT_NAMES]  # a difficulty or a kind (constants: one list of them)
+    BotTrait = Literal[TRAITS]  # whom a table's bots hurt
 
 
 def NAME(value: Any, where: str) -> str:
-    """A player's or table's name: shown to everyone, so visible, with no control or
-    invisible characters and none of the marks clients draw beside names."""
-    name: str = _NAME_TEXT(value, where)
+    """A player's or table's name as it is kept (tidied), or ProtocolError: shown to
+    everyone, so visible, with no control or invisible characters and none of the marks
+    clients draw beside names."""
+    return kept_name(tidy_name(value) if isinstance(value, str) else value, where)
+
+
+def kept_name(value: Any, where: str) -> str:
+    """NAME of a name already tidied (a request's, by its __post_init__)."""
+    name: str = read(NameText, value, where)
     problem = name_problem(name)
     if problem is not None:
         raise bad(where, problem)
     return name
 
 
-# A file name inside the server's deck folder: no separators, and no leading dot so that
-# "." and ".." (and hidden files) cannot be named.
-DECK = string(1, 64, pattern=re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*"))
-PASSWORD = string(1, PASSWORD_MAX)
-TABLE_ID = string(1, TABLE_ID_MAX)
-TOKEN = string(16, TOKEN_MAX)
-CHAT_TEXT = string(1, CHAT_MAX, tidy=clean_text)
-BOT_KIND = one_of(*BOT_NAMES)  # a difficulty or a kind
-BOT_TRAIT = one_of(*TRAITS)  # whom a table's bots hurt
-GAME = integer(1, 1_000_000)  # a table's game, from 1
-
-
 # Ed25519 (RFC 8032): the field's prime and the curve's d
 _P = 2**255 - 19
 _D = -121665 * pow(121666, _P - 2, _P) % _P
-_KEY_BYTES = binary(KEY_BYTES)
 
 
-def KEY(value: Any, where: str) -> bytes:
-    """An Ed25519 public key: 32 bytes that decode to a point of the curve (RFC 8032
-    §5.1.3). Half of all 32-byte strings do not: a key no signature can prove."""
-    key: bytes = _KEY_BYTES(value, where)
-    if not _is_point(key):
-        raise bad(where, "is not an Ed25519 public key (no point of the curve)")
-    return key
-
-
-def _is_point(key: bytes) -> bool:
-    """Whether the curve has a point of this y (the low 255 bits, under P) with an x of
-    this sign (the top bit): x² = u / v must have a root, so u·v must be a square."""
+def on_the_curve(key: bytes) -> bool:
+    """Whether 32 bytes are an Ed25519 public key (RFC 8032 §5.1.3), as half of all
+    32-byte strings are not: keys no signature can prove. They are when the curve has a
+    point of this y (the low 255 bits, under P) with an x of this sign (the top bit):
+    x² = u / v must have a root, so u·v must be a square."""
     encoded = int.from_bytes(key, "little")
     y, x_odd = encoded & ((1 << 255) - 1), encoded >> 255
     if y >= _P:

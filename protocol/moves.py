@@ -2,9 +2,9 @@
 
 One type for every end: a client composes one and sends it in a `move` request, the engine
 verifies and applies it for the seat that sent it, the store keeps it, a `hint` or a review
-names one. Each field says the check a received move passes (protocol/checks.py, the same
-sentences for every fault); `check` holds what spans fields. Whether a move is legal now is
-the engine's business, never the protocol's.
+names one. Each field's type says what a received move must hold (msgspec `Meta`,
+protocol/fields.py); `check` holds what spans fields. Whether a move is legal now is the
+engine's business, never the protocol's.
 
 Frozen msgspec Structs, not dataclasses: a search makes one per decision it tries, and a
 frozen dataclass costs several times as much to build.
@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from protocol.checks import array, bad, fixed, one_of
+from msgspec import Meta
+
+from protocol.checks import Absent, bad
 from protocol.constants import MAX_SEATS
-from protocol.fields import CARD, SEAT
+from protocol.fields import CardId, Seat
 from protocol.view import Wire
 
 
-class BaseMove(Wire, tag_field="kind", frozen=True):
+class BaseMove(Wire, tag_field="kind", frozen=True, forbid_unknown_fields=True):
     """What every move is. Its `kind` (the tag) says which."""
 
     def check(self, where: str) -> None:
@@ -34,21 +36,21 @@ class BaseMove(Wire, tag_field="kind", frozen=True):
 class DiscardFate(BaseMove, tag="discard_fate", frozen=True):
     """R10: one card of one's own Fate pile to the discard pile."""
 
-    card: Annotated[int, CARD]
+    card: CardId
 
 
 class Distribute(BaseMove, tag="distribute", frozen=True):
     """R11: the whole placement step at once, as (recipient seat, card) pairs."""
 
-    give: Annotated[tuple[tuple[int, int], ...], array(fixed(SEAT, CARD), 1, MAX_SEATS)]
+    give: Annotated[tuple[tuple[Seat, CardId], ...], Meta(min_length=1, max_length=MAX_SEATS)]
 
 
 class Draw(BaseMove, tag="draw", frozen=True):
     """R12: one card, from the top of the draw pile (`deck`) or any card of the discard
     pile (`discard`, naming the card)."""
 
-    source: Annotated[Literal["deck", "discard"], one_of("deck", "discard")]
-    card: Annotated[int | None, CARD] = None  # only from the discard pile
+    source: Literal["deck", "discard"]
+    card: Absent[CardId] = None  # only from the discard pile
 
     def check(self, where: str) -> None:
         if self.source == "deck" and self.card is not None:
@@ -60,7 +62,7 @@ class Draw(BaseMove, tag="draw", frozen=True):
 class DiscardHand(BaseMove, tag="discard_hand", frozen=True):
     """R13: one card from an over-full hand to the discard pile."""
 
-    card: Annotated[int, CARD]
+    card: CardId
 
 
 Move = DiscardFate | Distribute | Draw | DiscardHand

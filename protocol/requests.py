@@ -2,13 +2,15 @@
 
 Every request a client may send is one type here, and `Request` (their union) is the one
 list of them: the server's dispatch matches on it (mypy holds that every type is handled),
-a client builds them, and `validate_request` reads a decoded frame into one. Each field
-carries the check a received value must pass (protocol/fields.py), so a request's shape,
-types and ranges are written once, on the type; `check` holds what spans fields. Whether a
-move is legal is the engine's business, not the protocol's.
+a client builds them, and `validate_request` reads a decoded frame into one. Each field's
+type says what a received value must be (msgspec `Meta`, protocol/fields.py), so a request's
+shape, types and ranges are written once, on the type, and msgspec alone checks them; texts
+are cleaned in `__post_init__`; `check` holds what a type cannot say (what spans fields, a
+text measured once clean). Whether a move is legal is the engine's business, not the
+protocol's.
 
 Every request may carry `rid`, echoed in its reply. Fields with a default are optional on
-the wire and left out when they hold it.
+the wire and left out when they hold it; unknown fields are refused, at every level.
 """
 
 from __future__ import annotations
@@ -16,91 +18,112 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, get_args
 
-from protocol.checks import Check, bad, binary, boolean, integer, show, tagged, typed, wire_name
+from msgspec.structs import force_setattr
+
+from protocol.checks import Absent, bad, read, show, wire_name
 from protocol.constants import (
     HOUSE_SEATS,
     MAX_SEATS,
     PROTOCOL_VERSION,
     SEATS,
-    SIGNATURE_BYTES,
     TOURNAMENT_ROUNDS,
 )
 from protocol.errors import ProtocolError
 from protocol.fields import (
-    BOT_KIND,
-    BOT_TRAIT,
-    CHAT_TEXT,
-    DECK,
-    GAME,
-    KEY,
-    NAME,
-    PASSWORD,
-    RID,
     RID_MAX,
-    SEAT,
-    TABLE_ID,
-    TOKEN,
+    BotKind,
+    BotTrait,
+    ChatText,
+    Deck,
+    Game,
+    Key,
+    Password,
+    Rid,
+    Seat,
+    Signature,
+    TableId,
+    Token,
+    between,
+    kept_name,
+    on_the_curve,
 )
 from protocol.moves import Move
-from protocol.view import Variants, Wire
+from protocol.text import clean_text, tidy_name
+from protocol.view import HouseRules, Wire
 
 
-class Base(Wire, tag_field="t", frozen=True, kw_only=True):
-    rid: Annotated[int | None, RID] = None  # echoed in the reply
+class Base(Wire, tag_field="t", frozen=True, kw_only=True, forbid_unknown_fields=True):
+    rid: Absent[Rid] = None  # echoed in the reply
 
 
 class AtTable(Base, frozen=True, kw_only=True):
     """A request acting on a table, which it may name; without `table`, the rule of
     docs/protocol.md "Which table a request acts on" picks one."""
 
-    table: Annotated[str | None, TABLE_ID] = None
+    table: Absent[TableId] = None
+
+
+class Named(Base, frozen=True, kw_only=True):
+    """A request that names a player or a table: the name as it is kept, tidied."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        force_setattr(self, "name", tidy_name(self.name))
+
+    def check(self, where: str) -> None:
+        kept_name(self.name, f"{where}.name")
 
 
 # -- arriving ---------------------------------------------------------------------------------
 
 
-class Hello(Base, tag="hello", frozen=True, kw_only=True):
+class Hello(Named, tag="hello", frozen=True, kw_only=True):
     """The first request of a connection. `password`: the server's own, when it has one;
     `key`: the client's public key, which a `prove` of the challenge in `welcome` makes its
     lasting identity."""
 
-    v: Annotated[int, integer(PROTOCOL_VERSION, PROTOCOL_VERSION)]  # always sent
-    name: Annotated[str, NAME]
-    password: Annotated[str | None, PASSWORD] = None
-    key: Annotated[bytes | None, KEY] = None
+    v: Annotated[int, between(PROTOCOL_VERSION, PROTOCOL_VERSION)]  # always sent
+    password: Absent[Password] = None
+    key: Absent[Key] = None
+
+    def check(self, where: str) -> None:
+        super().check(where)
+        if self.key is not None and not on_the_curve(self.key):
+            raise bad(f"{where}.key", "is not an Ed25519 public key (no point of the curve)")
 
 
 class Prove(Base, tag="prove", frozen=True, kw_only=True):
-    signature: Annotated[bytes, binary(SIGNATURE_BYTES)]
+    signature: Signature
 
 
 # -- the lobby ------------------------------------------------------------------------------
 
 
 class List(Base, tag="list", frozen=True, kw_only=True):
-    offset: Annotated[int, integer(0, 100_000)] = 0  # a page of the tables from here
+    offset: Annotated[int, between(0, 100_000)] = 0  # a page of the tables from here
 
 
-class Clock(Wire, frozen=True, kw_only=True):
+class Clock(Wire, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A table's clock: seconds in each bank at the start, seconds added after each move."""
 
-    initial: Annotated[int, integer(10, 7200)]
-    increment: Annotated[int, integer(0, 600)]
+    initial: Annotated[int, between(10, 7200)]
+    increment: Annotated[int, between(0, 600)]
 
 
-class Create(Base, tag="create", frozen=True, kw_only=True):
-    name: Annotated[str, NAME]
-    seats: Annotated[int, integer(HOUSE_SEATS.start, HOUSE_SEATS.stop - 1)]
-    bots: Annotated[int, integer(0, MAX_SEATS)]
-    variants: Annotated[Variants | None, typed(Variants)] = None
-    deck: Annotated[str | None, DECK] = None
-    password: Annotated[str | None, PASSWORD] = None
-    clock: Annotated[Clock | None, typed(Clock)] = None
-    bot: Annotated[str | None, BOT_KIND] = None  # how its bots play: the server's default
+class Create(Named, tag="create", frozen=True, kw_only=True):
+    seats: Annotated[int, between(HOUSE_SEATS.start, HOUSE_SEATS.stop - 1)]
+    bots: Annotated[int, between(0, MAX_SEATS)]
+    variants: Absent[HouseRules] = None
+    deck: Absent[Deck] = None
+    password: Absent[Password] = None
+    clock: Absent[Clock] = None
+    bot: Absent[BotKind] = None  # how its bots play: the server's default
     # whom its bots hurt: the server's default for the seat count (protocol.constants)
-    trait: Annotated[str | None, BOT_TRAIT] = None
+    trait: Absent[BotTrait] = None
 
     def check(self, where: str) -> None:
+        super().check(where)
         # 2 and 6 seats are a labelled house rule (RULES.md R2), so they need the variant flag.
         two_or_six = self.variants is not None and self.variants.two_or_six
         if not two_or_six and self.seats not in SEATS:
@@ -114,16 +137,16 @@ class Create(Base, tag="create", frozen=True, kw_only=True):
 
 
 class Join(Base, tag="join", frozen=True, kw_only=True):
-    table: Annotated[str, TABLE_ID]
-    seat: Annotated[int | None, SEAT] = None  # the first free one when left out
-    password: Annotated[str | None, PASSWORD] = None
+    table: TableId
+    seat: Absent[Seat] = None  # the first free one when left out
+    password: Absent[Password] = None
 
 
 class Resume(Base, tag="resume", frozen=True, kw_only=True):
     """A seat back: by its token, or (a proven identity) by the table where it holds one."""
 
-    token: Annotated[str | None, TOKEN] = None
-    table: Annotated[str | None, TABLE_ID] = None
+    token: Absent[Token] = None
+    table: Absent[TableId] = None
 
     def check(self, where: str) -> None:
         if (self.token is None) == (self.table is None):
@@ -131,8 +154,8 @@ class Resume(Base, tag="resume", frozen=True, kw_only=True):
 
 
 class Watch(Base, tag="watch", frozen=True, kw_only=True):
-    table: Annotated[str, TABLE_ID]
-    password: Annotated[str | None, PASSWORD] = None
+    table: TableId
+    password: Absent[Password] = None
 
 
 # -- at a table -------------------------------------------------------------------------------
@@ -145,11 +168,22 @@ class Start(AtTable, tag="start", frozen=True, kw_only=True):
 class Play(AtTable, tag="move", frozen=True, kw_only=True):
     """A move played (the wire's `move`; `Move` is the move itself)."""
 
-    move: Annotated[Move, tagged(Move, "kind")]
+    move: Move
+
+    def check(self, where: str) -> None:
+        self.move.check(f"{where}.move")
 
 
 class Chat(AtTable, tag="chat", frozen=True, kw_only=True):
-    text: Annotated[str, CHAT_TEXT]
+    """A line said at a table, kept cleaned (protocol/text.py `clean_text`)."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        force_setattr(self, "text", clean_text(self.text))
+
+    def check(self, where: str) -> None:
+        read(ChatText, self.text, f"{where}.text")
 
 
 class Hint(AtTable, tag="hint", frozen=True, kw_only=True):
@@ -165,7 +199,7 @@ class Rematch(AtTable, tag="rematch", frozen=True, kw_only=True):
 
 
 class Pause(AtTable, tag="pause", frozen=True, kw_only=True):
-    on: Annotated[bool, boolean]  # vote to pause (true) or to go on (false)
+    on: bool  # vote to pause (true) or to go on (false)
 
 
 class End(AtTable, tag="end", frozen=True, kw_only=True):
@@ -179,57 +213,56 @@ class Finished(Base, frozen=True, kw_only=True):
     """A request about a finished game of `table` (its newest when `game` is left out);
     `password`: the table's, for one not watched or played."""
 
-    table: Annotated[str, TABLE_ID]
-    game: Annotated[int | None, GAME] = None
-    password: Annotated[str | None, PASSWORD] = None
+    table: TableId
+    game: Absent[Game] = None
+    password: Absent[Password] = None
 
 
 class Record(Finished, tag="record", frozen=True, kw_only=True):
     """A finished game's record, in parts of at most RECORD_PART bytes."""
 
-    part: Annotated[int, integer(0, 10_000)] = 0
-    seat: Annotated[int | None, SEAT] = None  # also that seat's own views: its replay
+    part: Annotated[int, between(0, 10_000)] = 0
+    seat: Absent[Seat] = None  # also that seat's own views: its replay
 
 
 class Review(Finished, tag="review", frozen=True, kw_only=True):
     """A seat's decisions in a finished game, judged by the hard bot's search from its view."""
 
-    seat: Annotated[int, SEAT]
+    seat: Seat
 
 
 class PlayOn(Finished, tag="play_on", frozen=True, kw_only=True):
     """A new table, the asker at `seat` and bots elsewhere, its game played on from turn
     `turn` (from 1) of a finished game as that seat knew it."""
 
-    seat: Annotated[int, SEAT]
-    turn: Annotated[int, integer(1, 1_000_000)]
-    bot: Annotated[str | None, BOT_KIND] = None  # the finished table's when left out
+    seat: Seat
+    turn: Annotated[int, between(1, 1_000_000)]
+    bot: Absent[BotKind] = None  # the finished table's when left out
 
 
 # -- tournaments and standings --------------------------------------------------------------
 
 
-class TournamentCreate(Base, tag="tournament_create", frozen=True, kw_only=True):
+class TournamentCreate(Named, tag="tournament_create", frozen=True, kw_only=True):
     """A tournament, created with the host's leave (`password`)."""
 
-    name: Annotated[str, NAME]
-    rounds: Annotated[int, integer(1, TOURNAMENT_ROUNDS)]
-    seats: Annotated[int, integer(SEATS.start, SEATS.stop - 1)]
-    variants: Annotated[Variants | None, typed(Variants)] = None
-    bot: Annotated[str | None, BOT_KIND] = None
-    duplicate: Annotated[bool, boolean] = False
-    password: Annotated[str | None, PASSWORD] = None
-    play: Annotated[bool, boolean] = False  # its creator registers in it at once
+    rounds: Annotated[int, between(1, TOURNAMENT_ROUNDS)]
+    seats: Annotated[int, between(SEATS.start, SEATS.stop - 1)]
+    variants: Absent[HouseRules] = None
+    bot: Absent[BotKind] = None
+    duplicate: bool = False
+    password: Absent[Password] = None
+    play: bool = False  # its creator registers in it at once
 
 
 class OfTournament(Base, frozen=True, kw_only=True):
-    tournament: Annotated[str, TABLE_ID]
+    tournament: TableId
 
 
 class TournamentJoin(OfTournament, tag="tournament_join", frozen=True, kw_only=True):
     """Register, or come back (with no proven identity: with the entry's `secret`)."""
 
-    secret: Annotated[str | None, TOKEN] = None
+    secret: Absent[Token] = None
 
 
 class TournamentStart(OfTournament, tag="tournament_start", frozen=True, kw_only=True):
@@ -247,7 +280,7 @@ class TournamentWatch(OfTournament, tag="tournament_watch", frozen=True, kw_only
 class Standings(Base, tag="standings", frozen=True, kw_only=True):
     """A page of the host's standings (every player's record and rating) from `offset` on."""
 
-    offset: Annotated[int, integer(0, 1_000_000)] = 0
+    offset: Annotated[int, between(0, 1_000_000)] = 0
 
 
 Request = (
@@ -276,8 +309,7 @@ Request = (
     | TournamentWatch
     | Standings
 )
-TYPES: dict[str, type[Base]] = {str(cls.__struct_config__.tag): cls for cls in get_args(Request)}
-_READERS: dict[str, Check] = {t: typed(cls) for t, cls in TYPES.items()}
+TYPES: dict[str, type[Request]] = {str(cls.__struct_config__.tag): cls for cls in get_args(Request)}
 
 
 def validate_request(msg: Mapping[str, Any]) -> Request:
@@ -285,12 +317,11 @@ def validate_request(msg: Mapping[str, Any]) -> Request:
     if not isinstance(msg, Mapping):
         raise ProtocolError("bad_message", "a message must be a map")
     kind = msg.get("t")
-    if not isinstance(kind, str) or kind not in _READERS:
+    if not isinstance(kind, str) or kind not in TYPES:
         raise ProtocolError("bad_message", f"unknown message type {show(kind)}")
     if kind == "hello":
         _check_version(msg)
-    request: Request = _READERS[kind]({k: v for k, v in msg.items() if k != "t"}, kind)
-    return request
+    return read(TYPES[kind], msg, kind)
 
 
 def _check_version(msg: Mapping[str, Any]) -> None:

@@ -17,7 +17,7 @@ from typing import Any, get_args
 import msgspec
 
 from protocol.constants import PROTOCOL_VERSION
-from protocol.errors import ErrorCode
+from protocol.errors import ERROR_CODES, ErrorCode
 from protocol.moves import Move
 from protocol.view import Card, Event, Variants, View, Wire, convert
 
@@ -248,11 +248,12 @@ class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
 
 
 class Error(Reply, tag="error", kw_only=True, frozen=True):
-    code: str  # one of ErrorCode: clients branch on it
+    code: ErrorCode  # clients branch on it
     message: str  # one sentence for people, not to be parsed
 
     def __post_init__(self) -> None:
-        ErrorCode(self.code)  # a typo in a code fails here, never on a client
+        if self.code not in ERROR_CODES:  # built by a caller mypy does not see
+            raise ValueError(f"{self.code!r} is no error code of the protocol")
 
 
 class State(Wire, tag_field="t", tag="state", frozen=True):

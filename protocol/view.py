@@ -14,17 +14,16 @@ clock, a blind draw's card).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import msgspec
+from msgspec.structs import astuple
 
-from protocol.checks import boolean, integer, nullable, one_of
+from protocol.checks import read
 from protocol.constants import (
     DEFAULT_ROUND_CAP,
-    FATE_DISCARDS,
     HAND_SIZE,
     HOUSE_SEATS,
-    OVERFLOWS,
     ROUND_CAPS,
     SEATS,
 )
@@ -72,30 +71,26 @@ class Card(Wire, frozen=True):
     money: int
 
 
+RoundCap = Annotated[int, msgspec.Meta(ge=ROUND_CAPS.start, le=ROUND_CAPS.stop - 1)]
+
+
 class Variants(msgspec.Struct, frozen=True, kw_only=True):
     """House rules a host may choose (H1, H2, R2's labelled 2/6-player rule). Every key is
     always on the wire, filled in, from the server; a request may leave any out (its
-    default). The annotations are the checks a request's variants pass."""
+    default). The types say what a value read from the wire must be: read (`from_wire`, a
+    request's `HouseRules`), never built, is where they are checked."""
 
-    fate_discard: Annotated[FateDiscard, one_of(*FATE_DISCARDS)] = "any"  # R10 / H2
-    overflow: Annotated[Overflow, one_of(*OVERFLOWS)] = "draw_step"  # R13 / H2
-    # H1; None turns it off
-    round_cap: Annotated[int | None, nullable(integer(ROUND_CAPS.start, ROUND_CAPS.stop - 1))] = (
-        DEFAULT_ROUND_CAP
-    )
-    two_or_six: Annotated[bool, boolean] = False  # R2: 2 or 6 seats, only as a house rule
+    fate_discard: FateDiscard = "any"  # R10 / H2
+    overflow: Overflow = "draw_step"  # R13 / H2
+    round_cap: RoundCap | None = DEFAULT_ROUND_CAP  # H1; None turns it off
+    two_or_six: bool = False  # R2: 2 or 6 seats, only as a house rule
 
-    def __post_init__(self) -> None:
-        # msgspec checks types on `convert`, not in the constructor: check values here.
-        if self.fate_discard not in FATE_DISCARDS:
-            raise ValueError(f"fate_discard must be 'any' or 'top', not {self.fate_discard!r}")
-        if self.overflow not in OVERFLOWS:
-            raise ValueError(f"overflow must be 'draw_step' or 'immediate', not {self.overflow!r}")
-        if self.round_cap is not None and self.round_cap not in ROUND_CAPS:
-            raise ValueError(
-                f"round_cap must be {ROUND_CAPS.start}..{ROUND_CAPS.stop - 1} or off, "
-                f"not {self.round_cap}"
-            )
+    # The same rules are equal whether a view or a request carried them (HouseRules).
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Variants) and astuple(self) == astuple(other)
+
+    def __hash__(self) -> int:
+        return hash(astuple(self))
 
     @property
     def seat_range(self) -> range:
@@ -108,7 +103,21 @@ class Variants(msgspec.Struct, frozen=True, kw_only=True):
     # A map such as a record's `variants` (for clients and tests: the server reads none).
     @classmethod
     def from_wire(cls, data: dict[str, Any] | None) -> Variants:
-        return convert(data or {}, cls, "variants")
+        return read(cls, data or {}, "variants")
+
+
+class _Chosen(Variants, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The variants a request chooses: read strictly, so a rule this server does not know
+    is refused, never dropped unseen. (A view's variants ignore a field a newer server
+    adds, like every field of the view.)"""
+
+
+# What a request's `variants` is: read as _Chosen, any Variants to mypy, which is what a
+# client may send.
+if TYPE_CHECKING:
+    HouseRules = Variants
+else:
+    HouseRules = _Chosen
 
 
 # -- the view --------------------------------------------------------------------------------

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from protocol import ProtocolError
+from protocol.checks import read
 from protocol.constants import TOURNAMENT_PLAYERS, TOURNAMENT_ROUNDS, TOURNAMENTS_LIVE
-from protocol.fields import PASSWORD
+from protocol.fields import Password
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def read_secret(
         value, where = os.environ.get(secret.env) or None, f"${secret.env}"
     if value is not None and secret.wire:
         try:
-            PASSWORD(value, "password")
+            read(Password, value, "password")
         except ProtocolError as exc:
             parser.error(f"{where}: {exc.message}")
     return value

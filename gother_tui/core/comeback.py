@@ -12,7 +12,7 @@ from protocol.errors import ErrorCode
 
 # What a player who came back without their key or token is refused: their old game has
 # started without them, or their name is their old self's.
-NOT_YOURS_NOW = (ErrorCode.ALREADY_STARTED, ErrorCode.NAME_TAKEN)
+NOT_YOURS_NOW: tuple[ErrorCode, ...] = ("already_started", "name_taken")
 
 
 def how_to_come_back(token: str) -> str:
@@ -25,7 +25,7 @@ def how_to_come_back(token: str) -> str:
     )
 
 
-def kept_for_the_first(code: str, token: str | None) -> str | None:
+def kept_for_the_first(code: ErrorCode, token: str | None) -> str | None:
     """What a refusal adds for a player the door has just given a new token: if the seat
     or the name was theirs, how to get it back (None when it says nothing new)."""
     if token is None or code not in NOT_YOURS_NOW:

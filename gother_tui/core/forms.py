@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from protocol import ProtocolError
 from protocol import requests as rq
-from protocol.checks import typed
+from protocol.checks import read
 from protocol.constants import DEFAULT_TRAITS, DIFFICULTIES, HOUSE_SEATS, SEATS, TRAITS
 from protocol.house_rules import OFF, Count, asked
 from protocol.lengths import how_long
@@ -122,6 +122,6 @@ def _read(kind: type[R], password: str, **fields: Typed | HouseRules) -> R:
     if password:
         fields["password"] = password
     try:
-        return typed(kind)(fields, str(kind.__struct_config__.tag))
+        return read(kind, fields, str(kind.__struct_config__.tag))
     except ProtocolError as exc:
         raise ValueError(exc.message) from None

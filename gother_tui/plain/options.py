@@ -8,9 +8,9 @@ from collections.abc import Iterable
 
 from gother_tui.core.forms import house_rules
 from protocol import ProtocolError
-from protocol.checks import typed
+from protocol.checks import read
 from protocol.house_rules import plain_words
-from protocol.view import Variants
+from protocol.view import HouseRules, Variants
 
 
 def split(
@@ -39,7 +39,7 @@ def split(
 def variants(chosen: dict[str, str], command: str) -> Variants:
     """The house rules chosen by their words; ValueError: one line saying what to fix."""
     try:
-        return typed(Variants)(house_rules(chosen), "variants")
+        return read(HouseRules, house_rules(chosen), "variants")  # strictly, as the server will
     except ValueError as exc:  # a number that is none, already in these words
         raise ValueError(f"{command}: {exc}.") from None
     except ProtocolError as exc:  # the protocol's field, in these words

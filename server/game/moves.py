@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from protocol.errors import ErrorCode
 from protocol.moves import Move
 
 
@@ -17,7 +18,7 @@ class MoveError(ValueError):
     """A move that may not be made now. `code` is the stable protocol code
     (`not_your_turn`, `illegal_move`, `game_over`); `message` is for people."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: ErrorCode, message: str):
         super().__init__(message)
         self.code, self.message = code, message
 

@@ -8,6 +8,7 @@ import socket
 
 import pytest
 
+from protocol import requests as rq
 from server.bots.netbot import BotRefused, NetBot
 from server.edge.app import GotherServer
 from tests.kits.netkit import Client
@@ -25,8 +26,8 @@ def assert_one_clean_error(stderr: str, *expected: str) -> None:
 
 async def test_network_bots_fill_a_table_and_play_it_to_the_end(url):
     watcher = await Client.connect(url, "Watcher")
-    table = (await watcher.request("create", name="Bots", seats=4, bots=0))["table"]
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    table = (await watcher.ask(rq.Create(name="Bots", seats=4, bots=0)))["table"]
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
 
     processes = [
         run_cli("bot", url, "--table", table, "--name", f"Net{i}", "--kind", kind)
@@ -50,8 +51,8 @@ async def test_network_bots_fill_a_table_and_play_it_to_the_end(url):
 
 async def test_unknown_table_or_taken_seat_is_a_clear_error(url):
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Full", seats=3, bots=0))["table"]
-    assert (await host.request("join", table=table, seat=0))["t"] == "joined"
+    table = (await host.ask(rq.Create(name="Full", seats=3, bots=0)))["table"]
+    assert (await host.ask(rq.Join(table=table, seat=0)))["t"] == "joined"
 
     code, stdout, stderr = await run_cli("bot", url, "--table", "nosuch")
     assert code == 1 and stdout == ""
@@ -88,8 +89,8 @@ async def test_bot_exits_cleanly_when_the_server_goes_away(config):
     url = f"ws://127.0.0.1:{server.port}"
     try:
         watcher = await Client.connect(url, "Watcher")
-        table = (await watcher.request("create", name="Wait", seats=3, bots=0))["table"]
-        assert (await watcher.request("watch", table=table))["t"] == "watching"
+        table = (await watcher.ask(rq.Create(name="Wait", seats=3, bots=0)))["table"]
+        assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
         bot = asyncio.create_task(run_cli("bot", url, "--table", table, "--name", "Patient"))
         await watcher.state(lambda v: any(p["name"] == "Patient" for p in v["players"]))
     finally:

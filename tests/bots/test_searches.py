@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from server.bots.advise import HINT_TIME
 from server.bots.ismcts import THINK_TIME
 from server.edge.app import GotherServer
@@ -71,8 +72,8 @@ async def next_state(client: Client, after: int) -> dict[str, Any]:
 async def watch_hard_bots(url: str) -> tuple[Client, dict[str, Any]]:
     """A spectator at a table of three hard bots, and the state of their first move."""
     watcher = await Client.connect(url, "Watcher")
-    created = await watcher.request("create", name="Hard", seats=3, bots=3, bot="hard")
-    assert (await watcher.request("watch", table=created["table"]))["t"] == "watching"
+    created = await watcher.ask(rq.Create(name="Hard", seats=3, bots=3, bot="hard"))
+    assert (await watcher.ask(rq.Watch(table=created["table"])))["t"] == "watching"
     state = await watcher.next(lambda m: m["t"] == "state" and m["view"]["phase"] != "lobby")
     return watcher, await next_state(watcher, state["seq"])
 
@@ -169,10 +170,10 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     server: GotherServer, url: str
 ):
     player = await seated_at_bots(url, "normal", searched=True)
-    assert (await player.request("hint"))["t"] == "hint"  # the worker is up
+    assert (await player.ask(rq.Hint()))["t"] == "hint"  # the worker is up
     killed = the_worker(server.searches)
     with frozen(killed):
-        rid = await player.send("hint")
+        rid = await player.tell(rq.Hint())
         await until("the hint on the frozen worker", lambda: running(server.searches) == 1)
         os.kill(killed, signal.SIGKILL)
         failed = await player.next(lambda m: m.get("rid") == rid)
@@ -180,7 +181,7 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     assert "ask again" in failed["message"]
     assert server.searches.replaced == 1
     assert the_worker(server.searches) != killed  # a fresh worker in its place
-    again = await player.request("hint")  # the decision still waits: nothing changed
+    again = await player.ask(rq.Hint())  # the decision still waits: nothing changed
     assert again["t"] == "hint", again
     await player.close()
 
@@ -195,19 +196,19 @@ async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
     """Refused at once, and not logged: a spammer's refusals would flood the log."""
     caplog.set_level(logging.INFO, "gother.server")
     players = [await seated_at_bots(url, "normal", searched=True) for _ in range(3)]
-    assert (await players[0].request("hint"))["t"] == "hint"  # the worker is up
+    assert (await players[0].ask(rq.Hint()))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
-        thinking = await players[0].send("hint")  # on the frozen worker
+        thinking = await players[0].tell(rq.Hint())  # on the frozen worker
         await until("one search running", lambda: running(server.searches) == 1)
-        queued = await players[1].send("hint")
+        queued = await players[1].tell(rq.Hint())
         await until("one search waiting", lambda: len(server.searches.waiting) == 1)
-        refused = await players[2].request("hint")
+        refused = await players[2].ask(rq.Hint())
         assert refused["t"] == "error" and refused["code"] == "busy", refused
         assert "ask again" in refused["message"]
         assert not [r for r in caplog.records if "busy" in r.getMessage()]
     for player, rid in ((players[0], thinking), (players[1], queued)):
         assert (await player.next(lambda m, rid=rid: m.get("rid") == rid))["t"] == "hint"
-    assert (await players[2].request("hint"))["t"] == "hint"  # room again
+    assert (await players[2].ask(rq.Hint()))["t"] == "hint"  # room again
     await close_all(*players)
 
 
@@ -216,11 +217,11 @@ async def test_a_hint_that_cannot_begin_in_time_is_answered_busy(server: GotherS
     """Behind a search that does not end (a frozen worker), a hint queued is answered `busy`
     once it has waited LATE times --search-wait to begin: every hint gets its reply."""
     players = [await seated_at_bots(url, "normal", searched=True) for _ in range(2)]
-    assert (await players[0].request("hint"))["t"] == "hint"  # the worker is up
+    assert (await players[0].ask(rq.Hint()))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
-        await players[0].send("hint")  # on the frozen worker
+        await players[0].tell(rq.Hint())  # on the frozen worker
         await until("the frozen hint's search", lambda: running(server.searches) == 1)
-        late = await players[1].request("hint")
+        late = await players[1].ask(rq.Hint())
     assert late["t"] == "error" and late["code"] == "busy", late
     assert "not begun" in late["message"] and "ask again" in late["message"]
     await close_all(*players)
@@ -248,7 +249,7 @@ async def spam_hints(player: Client, stop: asyncio.Event) -> int:
     """Ask hints back to back until `stop`, playing nothing; how many were answered."""
     answered = 0
     while not stop.is_set():
-        reply = await player.request("hint")
+        reply = await player.ask(rq.Hint())
         assert reply["t"] == "hint" or reply["code"] in ("busy", "rate_limited"), reply
         answered += reply["t"] == "hint"
         if reply["t"] == "error":  # refused: the others are being thought, ask soon again

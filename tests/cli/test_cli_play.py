@@ -35,6 +35,7 @@ from gother_tui.tui.start_menu import (
     host_instructions,
 )
 from protocol import PROTOCOL_VERSION, decode, encode
+from protocol import requests as rq
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
 PLAY_LOGGERS = ("gother.server", "gother.play", "websockets")
@@ -123,9 +124,9 @@ def test_the_local_server_seats_a_player_at_a_table_of_bots_then_closes():
         assert port and local.url == f"ws://127.0.0.1:{port}"
         table = local.create_table("t", seats=4, bots=3, bot_kind="random")
         with connect(local.url, open_timeout=10) as ws:
-            ws.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Raven"}))
+            ws.send(encode(rq.Hello(v=PROTOCOL_VERSION, name="Raven")))
             assert decode(ws.recv(10))["t"] == "welcome"
-            ws.send(encode({"t": "join", "table": table}))
+            ws.send(encode(rq.Join(table=table)))
             joined = decode(ws.recv(10))
             assert (joined["t"], joined["table"], joined["seat"]) == ("joined", table, 0)
             frame = decode(ws.recv(10))
@@ -415,9 +416,9 @@ def test_play_takes_the_house_rules_and_the_bot_speed(tmp_path, monkeypatch):
 
     def run(app: GotherApp, **kwargs: Any) -> None:  # ask the private server what it made
         with connect(app.options.url, open_timeout=10) as ws:
-            ws.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Eve"}))
+            ws.send(encode(rq.Hello(v=PROTOCOL_VERSION, name="Eve")))
             assert decode(ws.recv(10))["t"] == "welcome"
-            ws.send(encode({"t": "list"}))
+            ws.send(encode(rq.List()))
             frame = decode(ws.recv(10))
             while frame["t"] != "tables":
                 frame = decode(ws.recv(10))

@@ -19,6 +19,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from protocol import PROTOCOL_VERSION, decode, encode
+from protocol import requests as rq
 from server.doors.supervisor import FIRST_WAIT
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
@@ -46,7 +47,7 @@ def parent_of(pid: int) -> int:
 async def says_hello(url: str) -> bool:
     """A terminal player's first exchange with the game port: welcomed or not."""
     async with connect(url, open_timeout=WAIT) as ws:
-        await ws.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Crow", "rid": 1}))
+        await ws.send(encode(rq.Hello(v=PROTOCOL_VERSION, name="Crow", rid=1)))
         reply = decode(await asyncio.wait_for(ws.recv(), WAIT))
         return reply.get("t") == "welcome"
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, ProtocolError
+from protocol import requests as rq
 from protocol.constants import DOOR_HEADER
 from server.edge.app import GotherServer
 from server.edge.closes import CLOSE_TRY_LATER
@@ -47,7 +48,7 @@ async def opened_with(url: str, claim: str) -> Client:
 async def door_player(server: GotherServer, url: str, name: str, address: str, **hello) -> Client:
     """A door's client whose door says its player is at `address`, welcomed."""
     client = await opened_with(url, server.door_key.claim(address))
-    reply = await client.request("hello", v=PROTOCOL_VERSION, name=name, **hello)
+    reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name=name, **hello))
     assert reply["t"] == "welcome", reply
     return client
 
@@ -115,12 +116,12 @@ def test_a_door_cannot_claim_what_is_not_an_address():
 )
 async def test_a_forged_claim_is_refused_and_changes_nothing(server: GotherServer, url, forged):
     forger = await opened_with(url, forged)
-    reply = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
+    reply = await forger.ask(rq.Hello(v=PROTOCOL_VERSION, name="Forger"))
     assert reply["t"] == "error" and reply["code"] == "bad_door", reply
     assert reply["message"] == "only this server's own doors may say where a player is"
     assert server.pending == 1  # no hello said: still waiting, at its own address
     assert dict(server.gate.by_address) == {"127.0.0.1": 1}
-    again = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
+    again = await forger.ask(rq.Hello(v=PROTOCOL_VERSION, name="Forger"))
     assert again["code"] == "bad_door", again  # that connection's word stays false
     honest = await Client.connect(url, "Forger")  # a new one, saying nothing of doors
     conn = of(server, "Forger")
@@ -131,7 +132,7 @@ async def test_a_forged_claim_is_refused_and_changes_nothing(server: GotherServe
 async def test_a_claim_signed_for_another_address_is_refused(server: GotherServer, url):
     stolen = server.door_key.claim("10.0.0.8").replace("10.0.0.8", "10.0.0.9", 1)
     forger = await opened_with(url, stolen)
-    reply = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
+    reply = await forger.ask(rq.Hello(v=PROTOCOL_VERSION, name="Forger"))
     assert reply["code"] == "bad_door", reply
     await close_all(forger)
 
@@ -144,10 +145,10 @@ async def test_two_door_headers_are_refused_as_no_doors(server: GotherServer, ur
         url, max_size=MAX_FRAME, additional_headers=[(DOOR_HEADER, signed), (DOOR_HEADER, signed)]
     )
     forger = Client(ws)
-    reply = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
+    reply = await forger.ask(rq.Hello(v=PROTOCOL_VERSION, name="Forger"))
     assert (reply["code"], reply["message"]) == ("bad_door", "a door says where a player is once")
     assert dict(server.gate.by_address) == {"127.0.0.1": 1}  # at its own address
-    assert (await forger.request("hello", v=PROTOCOL_VERSION, name="F"))["code"] == "bad_door"
+    assert (await forger.ask(rq.Hello(v=PROTOCOL_VERSION, name="F")))["code"] == "bad_door"
     await close_all(forger)
 
 
@@ -162,9 +163,9 @@ async def test_twelve_players_of_one_door_each_create_and_join_a_table(server: G
         await door_player(server, url, f"P{i}", f"192.0.2.{i}") for i in range(1, PLAYERS + 1)
     ]
     for i, player in enumerate(players, 1):
-        created = await player.request("create", name=f"T{i}", seats=3, bots=0)
+        created = await player.ask(rq.Create(name=f"T{i}", seats=3, bots=0))
         assert created["t"] == "created", created
-        joined = await player.request("join", table=created["table"])
+        joined = await player.ask(rq.Join(table=created["table"]))
         assert joined["t"] == "joined" and joined["seat"] != SPECTATOR, joined
     assert {a for _, a in server.lobby.creators.values()} == {
         f"192.0.2.{i}" for i in range(1, PLAYERS + 1)
@@ -178,9 +179,9 @@ async def test_loopback_is_one_address_like_any_other(server: GotherServer, url)
     per_address = server.config.tables_per_address
     locals_ = [await Client.connect(url, f"L{i}") for i in range(per_address + 1)]
     for i, client in enumerate(locals_[:per_address]):
-        created = await client.request("create", name=f"T{i}", seats=3, bots=0)
+        created = await client.ask(rq.Create(name=f"T{i}", seats=3, bots=0))
         assert created["t"] == "created", created
-    refused = await locals_[-1].request("create", name="One more", seats=3, bots=0)
+    refused = await locals_[-1].ask(rq.Create(name="One more", seats=3, bots=0))
     assert refused["t"] == "error" and refused["code"] == "too_many_tables", refused
     assert refused["message"] == f"one address may keep at most {per_address} tables open"
     await close_all(*locals_)
@@ -225,13 +226,13 @@ async def test_guesses_from_a_local_process_do_not_slow_a_door_player(server: Go
     guessers = []
     for i in range(free + 1):  # past the free ones: 127.0.0.1 must wait
         guesser = await Client.connect(url)
-        wrong = await guesser.request("hello", v=PROTOCOL_VERSION, name=f"G{i}", password="no")
+        wrong = await guesser.ask(rq.Hello(v=PROTOCOL_VERSION, name=f"G{i}", password="no"))
         assert wrong["code"] == "wrong_password", wrong
         guessers.append(guesser)
     assert server.passwords.guesses.wait("127.0.0.1", SERVER) > 0
     door = await door_player(server, url, "Lydia", "203.0.113.5", password=SECRET)
     assert of(server, "Lydia").address == "203.0.113.5"
     local = await Client.connect(url)
-    reply = await local.request("hello", v=PROTOCOL_VERSION, name="Local", password=SECRET)
+    reply = await local.ask(rq.Hello(v=PROTOCOL_VERSION, name="Local", password=SECRET))
     assert reply["code"] == "too_many_attempts", reply  # the right password waits its turn
     await close_all(door, local, *guessers)

@@ -20,6 +20,7 @@ import pytest
 
 from gother_tui.cli import build_parser
 from gother_tui.core.seat_store import SeatStore
+from protocol import requests as rq
 from server.doors.ssh import SshFrontDoor, SshOptions, player_name, state_dir
 from tests.kits.netkit import Client
 from tests.kits.sshkit import close, log_in, open_session, read_until
@@ -163,9 +164,9 @@ async def test_the_host_key_is_made_once_and_kept(front_door, server, tmp_path, 
 @pytest.mark.slow
 async def test_the_key_s_saved_seat_is_resumed(front_door, server, url, keys):
     host = await Client.connect(url, "Host")
-    created = await host.request("create", name="Keyed", seats=3, bots=2)
+    created = await host.ask(rq.Create(name="Keyed", seats=3, bots=2))
     table = created["table"]
-    joined = await host.request("join", table=table)
+    joined = await host.ask(rq.Join(table=table))
     assert joined["t"] == "joined"
     await host.close()  # the seat is now away, resumable with its token
     fingerprint = keys["good"].get_fingerprint()

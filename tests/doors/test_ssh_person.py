@@ -14,6 +14,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from protocol import requests as rq
 from protocol.constants import SSH_TOKEN_ENV
 from server.doors.ssh import SshFrontDoor
 from server.doors.ssh_person import state_dir
@@ -30,7 +31,7 @@ TOKEN = re.compile(rf"{SSH_TOKEN_ENV}=([A-Za-z0-9_-]+)")
 async def table_for_one(url: str) -> str:
     """A table with two bots and one free seat: whoever joins it starts the game."""
     host = await Client.connect(url, "Host")
-    created = await host.request("create", name="Keyed", seats=3, bots=2)
+    created = await host.ask(rq.Create(name="Keyed", seats=3, bots=2))
     await host.close()
     return str(created["table"])
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME
+from protocol import requests as rq
 from server.edge import connection
 from server.edge.app import GotherServer
 from server.edge.caps import Caps
@@ -35,7 +36,7 @@ async def client_from(url: str, source: str, name: str | None = None) -> Client:
     ws = await connect(url, max_size=MAX_FRAME, compression=None, local_addr=(source, 0))
     client = Client(ws)
     if name is not None:
-        reply = await client.request("hello", v=1, name=name)
+        reply = await client.ask(rq.Hello(v=1, name=name))
         assert reply["t"] == "welcome", reply
     return client
 
@@ -68,7 +69,7 @@ async def test_four_addresses_cannot_hold_every_place_before_hello(server: Gothe
         assert all(still_open(c) for c in clients[:per_address])
     assert server.pending == 4 * per_address < server.config.max_pending
     newcomer = await client_from(url, "127.0.0.6", "Newcomer")
-    assert (await newcomer.request("list"))["t"] == "tables"
+    assert (await newcomer.ask(rq.List()))["t"] == "tables"
     await close_all(newcomer, *(c for clients in silent.values() for c in clients))
 
 
@@ -87,7 +88,7 @@ async def test_when_every_place_before_hello_is_held_a_newcomer_turns_out_a_crow
     assert server.pending == places
     for n in range(3):  # newcomers keep getting in while the silent hold every place
         newcomer = await client_from(url, f"127.0.1.{n}", f"Newcomer{n}")
-        assert (await newcomer.request("list"))["t"] == "tables"
+        assert (await newcomer.ask(rq.List()))["t"] == "tables"
         await newcomer.close()
         silent.append(await client_from(url, f"127.0.2.{n}"))  # the attack takes it again
         assert server.pending == places
@@ -127,12 +128,12 @@ async def test_saying_hello_gives_the_address_its_place_before_hello_back(
     assert server.pending == 2
     third = await client_from(url, "127.0.0.2")
     assert await closed_with(third) == CLOSE_TRY_LATER
-    assert (await first.request("hello", v=1, name="First"))["t"] == "welcome"
+    assert (await first.ask(rq.Hello(v=1, name="First")))["t"] == "welcome"
     assert server.pending == 1
     fourth = await client_from(url, "127.0.0.2", "Fourth")  # in the place `first` gave back
     await second.close()  # closing before hello gives its place back too
     assert server.pending == 0
-    assert (await fourth.request("list"))["t"] == "tables"
+    assert (await fourth.ask(rq.List()))["t"] == "tables"
     await close_all(first, fourth)
 
 

@@ -15,6 +15,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, encode, server_messages
+from protocol import requests as rq
 from protocol.constants import LIST_PAGE, NAME_MAX
 from protocol.view import Variants
 from server.edge.closes import CLOSE_POLICY, CLOSE_TRY_LATER
@@ -36,8 +37,7 @@ async def closed_with(client: Client) -> int | None:
 
 async def seated(url: str, table: str, name: str, seat: int | None = None) -> Client:
     client = await Client.connect(url, name)
-    fields = {} if seat is None else {"seat": seat}
-    joined = await client.request("join", table=table, **fields)
+    joined = await client.ask(rq.Join(table=table, seat=seat))
     assert joined["t"] == "joined", joined
     return client
 
@@ -52,13 +52,13 @@ async def seated(url: str, table: str, name: str, seat: int | None = None) -> Cl
 async def test_creating_tables_has_a_quota_per_connection_and_per_address(server, url):
     first = await Client.connect(url, "First")
     for _ in range(2):
-        assert (await first.request("create", name="Mine", seats=3, bots=0))["t"] == "created"
-    over = await first.request("create", name="Mine", seats=3, bots=0)
+        assert (await first.ask(rq.Create(name="Mine", seats=3, bots=0)))["t"] == "created"
+    over = await first.ask(rq.Create(name="Mine", seats=3, bots=0))
     assert over["t"] == "error" and over["code"] == "too_many_tables", over
     assert "connection" in over["message"]
     second = await Client.connect(url, "Second")  # same address, its own connection
-    assert (await second.request("create", name="Mine", seats=3, bots=0))["t"] == "created"
-    over = await second.request("create", name="Mine", seats=3, bots=0)
+    assert (await second.ask(rq.Create(name="Mine", seats=3, bots=0)))["t"] == "created"
+    over = await second.ask(rq.Create(name="Mine", seats=3, bots=0))
     assert over["t"] == "error" and over["code"] == "too_many_tables", over
     assert "address" in over["message"]
     assert len(server.lobby.tables) == 3
@@ -68,17 +68,15 @@ async def test_creating_tables_has_a_quota_per_connection_and_per_address(server
 @pytest.mark.parametrize("config", [{"seats_per_connection": 2}], indirect=True)
 async def test_one_connection_cannot_squat_seats_at_table_after_table(server, url):
     host = await Client.connect(url, "Host")
-    tables = [
-        (await host.request("create", name="Squat", seats=3, bots=0))["table"] for _ in range(3)
-    ]
+    tables = [(await host.ask(rq.Create(name="Squat", seats=3, bots=0)))["table"] for _ in range(3)]
     squatter = await Client.connect(url, "Squatter")
     for table in tables[:2]:  # each join leaves the seat before it away, but still held
-        assert (await squatter.request("join", table=table))["t"] == "joined"
-    refused = await squatter.request("join", table=tables[2])
+        assert (await squatter.ask(rq.Join(table=table)))["t"] == "joined"
+    refused = await squatter.ask(rq.Join(table=tables[2]))
     assert refused["t"] == "error" and refused["code"] == "too_many_seats", refused
     assert all(s is None for s in server.lobby.tables[tables[2]].seats)
-    assert (await squatter.request("leave"))["t"] == "left"  # giving one up frees the quota
-    assert (await squatter.request("join", table=tables[2]))["t"] == "joined"
+    assert (await squatter.ask(rq.Leave()))["t"] == "left"  # giving one up frees the quota
+    assert (await squatter.ask(rq.Join(table=tables[2])))["t"] == "joined"
     await close_all(host, squatter)
 
 
@@ -88,9 +86,9 @@ async def test_one_connection_cannot_squat_seats_at_table_after_table(server, ur
 @pytest.mark.parametrize("config", [{"expire": 0.0}], indirect=True)
 async def test_tables_nobody_is_at_leave_the_live_tables_and_keep_their_records(server, url):
     host = await Client.connect(url, "Host")
-    empty = (await host.request("create", name="Empty", seats=3, bots=0))["table"]
-    done = (await host.request("create", name="Done", seats=3, bots=2))["table"]
-    busy = (await host.request("create", name="Busy", seats=3, bots=0))["table"]
+    empty = (await host.ask(rq.Create(name="Empty", seats=3, bots=0)))["table"]
+    done = (await host.ask(rq.Create(name="Done", seats=3, bots=2)))["table"]
+    busy = (await host.ask(rq.Create(name="Busy", seats=3, bots=0)))["table"]
     player = await seated(url, done, "Player", seat=0)  # the table is full: it deals
     await play_to_end(player)
     stays = await seated(url, busy, "Stays")
@@ -107,11 +105,11 @@ async def test_tables_nobody_is_at_leave_the_live_tables_and_keep_their_records(
         == [(None,)] * 3
     )  # no token of an archived table works
     # the finished game's record is still there, over the protocol
-    reply = await stays.request("record", table=done)
+    reply = await stays.ask(rq.Record(table=done))
     assert reply["t"] == "record" and reply["part"] == 0, reply
     # a live table does not count an archived one
     fresh = await Client.connect(url, "Fresh")
-    listing = await fresh.request("list")
+    listing = await fresh.ask(rq.List())
     assert [row["id"] for row in listing["tables"]] == [busy] and listing["total"] == 1
     await close_all(stays, fresh)
 
@@ -119,7 +117,7 @@ async def test_tables_nobody_is_at_leave_the_live_tables_and_keep_their_records(
 @pytest.mark.parametrize("config", [{"expire": 0.0, "grace": 60.0}], indirect=True)
 async def test_a_game_everyone_left_is_archived_as_abandoned(server, url):
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Gone", seats=3, bots=1))["table"]
+    table = (await host.ask(rq.Create(name="Gone", seats=3, bots=1)))["table"]
     players = [await seated(url, table, f"P{seat}", seat) for seat in range(2)]
     await players[0].state(lambda v: v["phase"] != "lobby")
     await close_all(host, *players)
@@ -138,7 +136,7 @@ async def test_a_connection_that_never_says_hello_loses_its_slot(server, url):
     assert await closed_with(silent) == CLOSE_POLICY
     assert "hello" in (silent.ws.close_reason or "")
     talker = await Client.connect(url, "Talker")  # one that says hello in time stays
-    assert (await talker.request("list"))["t"] == "tables"
+    assert (await talker.ask(rq.List()))["t"] == "tables"
     await talker.close()
 
 
@@ -150,11 +148,11 @@ async def test_connections_before_hello_have_a_budget_of_their_own(server, url):
     third = await Client.connect(url)  # its place is the oldest one's: the budget holds
     assert await closed_with(idle[0]) == CLOSE_TRY_LATER
     assert server.pending == 2
-    assert (await honest.request("list"))["t"] == "tables"
+    assert (await honest.ask(rq.List()))["t"] == "tables"
     for client in (idle[1], third):  # the hello deadline frees their slots
         assert await closed_with(client) == CLOSE_POLICY
     later = await Client.connect(url, "Later")
-    assert (await later.request("list"))["t"] == "tables"
+    assert (await later.ask(rq.List()))["t"] == "tables"
     await close_all(honest, later)
 
 
@@ -167,7 +165,7 @@ async def test_connections_from_one_address_are_capped(server, url):
     await two[0].close()
     await until("one connection", lambda: len(server.connections) == 1)
     again = await Client.connect(url, "Again")
-    assert (await again.request("list"))["t"] == "tables"
+    assert (await again.ask(rq.List()))["t"] == "tables"
     await close_all(two[1], again)
 
 
@@ -181,21 +179,21 @@ async def test_a_reader_that_never_reads_is_cut_off_at_its_byte_budget(server, u
     from server.edge import connection
 
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Talky", seats=3, bots=0))["table"]
-    assert (await host.request("watch", table=table))["t"] == "watching"
+    table = (await host.ask(rq.Create(name="Talky", seats=3, bots=0)))["table"]
+    assert (await host.ask(rq.Watch(table=table)))["t"] == "watching"
     # a watcher whose client stops reading after one queued frame, on a small socket buffer
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", server.port))
     sleeper = await connect(url, sock=sock, max_size=MAX_FRAME, compression=None, max_queue=1)
-    await sleeper.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Sleeper"}))
-    await sleeper.send(encode({"t": "watch", "table": table}))
+    await sleeper.send(encode(rq.Hello(v=PROTOCOL_VERSION, name="Sleeper")))
+    await sleeper.send(encode(rq.Watch(table=table)))
     await until("two spectators", lambda: len(server.lobby.tables[table].spectators) == 2)
     conn = next(c for c in server.connections if c.name == "Sleeper")
     line = WIDE_CHAR * 280  # the widest line: 1,120 bytes
     peak = 0
     for sent in range(1, 100_000):
-        await host.send("chat", text=line)
+        await host.tell(rq.Chat(text=line))
         peak = max(peak, conn.queued)
         if conn.dropped:
             break
@@ -206,7 +204,7 @@ async def test_a_reader_that_never_reads_is_cut_off_at_its_byte_budget(server, u
     await until("the connection gone", lambda: conn not in server.connections)
     drops = [r for r in caplog.records if "reads too slowly" in r.getMessage()]
     assert len(drops) == 1 and drops[0].levelno == logging.WARNING
-    await host.request("list")  # the server and the honest watcher are fine
+    await host.ask(rq.List())  # the server and the honest watcher are fine
     await host.close()
     await sleeper.close()
 
@@ -250,11 +248,11 @@ async def test_the_listing_comes_in_pages_that_each_fit_in_a_frame(server, url):
     host = await Client.connect(url, "Host")
     made = set()
     for _ in range(LIST_PAGE * 2 + 20):
-        made.add((await host.request("create", name=WIDE, seats=3, bots=0))["table"])
+        made.add((await host.ask(rq.Create(name=WIDE, seats=3, bots=0)))["table"])
     seen: list[str] = []
     offset = 0
     while True:
-        reply = await host.request("list", offset=offset)
+        reply = await host.ask(rq.List(offset=offset))
         assert reply["t"] == "tables" and reply["total"] == len(made)
         assert reply.get("offset", 0) == offset  # left out when 0
         assert len(host.raw[-1]) < MAX_FRAME
@@ -268,18 +266,18 @@ async def test_the_listing_comes_in_pages_that_each_fit_in_a_frame(server, url):
 
 async def test_a_repeated_watch_changes_nothing_and_replays_nothing(server, url):
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Seen", seats=3, bots=0))["table"]
+    table = (await host.ask(rq.Create(name="Seen", seats=3, bots=0)))["table"]
     player = await seated(url, table, "Player")
-    await player.send("chat", text="hello")
+    await player.tell(rq.Chat(text="hello"))
     await player.next(lambda m: m["t"] == "chat")
     watcher = await Client.connect(url, "Watcher")
-    first = await watcher.request("watch", table=table)
+    first = await watcher.ask(rq.Watch(table=table))
     assert first["t"] == "watching" and len(first["cards"]) == 55
     await watcher.next(lambda m: m["t"] == "state")
     mark = len(watcher.received)
-    again = await watcher.request("watch", table=table)
+    again = await watcher.ask(rq.Watch(table=table))
     assert again["t"] == "watching" and again["cards"] == []
-    marker = await watcher.request("list")
+    marker = await watcher.ask(rq.List())
     between = watcher.received[mark : watcher.received.index(marker)]
     assert [m["t"] for m in between] == ["watching"]  # no chat replay, no state
     await close_all(host, player, watcher)
@@ -288,13 +286,13 @@ async def test_a_repeated_watch_changes_nothing_and_replays_nothing(server, url)
 @pytest.mark.parametrize("config", [{"chat_rate": 1e6, "chat_burst": 1e6}], indirect=True)
 async def test_the_chat_replayed_to_a_newcomer_is_bounded_in_bytes(server, url):
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Chatty", seats=3, bots=0))["table"]
+    table = (await host.ask(rq.Create(name="Chatty", seats=3, bots=0)))["table"]
     player = await seated(url, table, "Player")
     for i in range(50):
-        await player.send("chat", text=f"{i:02d}" + WIDE_CHAR * 278)
+        await player.tell(rq.Chat(text=f"{i:02d}" + WIDE_CHAR * 278))
     await until("50 chat lines kept", lambda: len(server.lobby.tables[table].chat) == 50)
     watcher = await Client.connect(url, "Watcher")
-    await watcher.request("watch", table=table)
+    await watcher.ask(rq.Watch(table=table))
     await watcher.next(lambda m: m["t"] == "state")
     replayed = [m["text"] for m in watcher.received if m["t"] == "chat"]
     size = sum(len(text.encode()) + len("Player") for text in replayed)
@@ -345,7 +343,7 @@ async def test_a_connection_s_refusals_cost_the_log_a_few_lines(server, url, cap
     caplog.set_level(logging.INFO, "gother.server")
     client = await Client.connect(url, "Noisy")
     for _ in range(REFUSALS_LOGGED + 20):
-        assert (await client.request("leave"))["code"] == "not_seated"
+        assert (await client.ask(rq.Leave()))["code"] == "not_seated"
     await client.close()
     closed = "connection closed: Noisy@"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import msgpack
 
+from protocol import requests as rq
 from tests.kits.netkit import Client
 
 BURST = 90  # frames sent in one write, under the rate limit's burst
@@ -17,8 +18,8 @@ async def test_frames_that_arrive_together_are_read_one_a_turn(server, url):
     turn of the loop, and a fuzz's backlogs held a table of bots to a move every few
     seconds (seq 14 after 133 s)."""
     client = await Client.connect(url, "Flooder")
-    created = await client.request("create", name="Show", seats=3, bots=3)  # plays at once
-    await client.request("watch", table=created["table"])
+    created = await client.ask(rq.Create(name="Show", seats=3, bots=3))  # plays at once
+    await client.ask(rq.Watch(table=created["table"]))
     await client.next(lambda m: m["t"] == "state" and m["view"]["phase"] != "lobby")
     protocol = client.ws.protocol
     for i in range(BURST):  # unreadable frames: each an error, and nothing else
@@ -48,9 +49,9 @@ async def test_a_request_the_server_fails_on_is_answered_and_the_connection_goes
 
     client = await Client.connect(url, "Lydia")
     monkeypatch.setattr(server.lobby, "listing", broken)
-    reply = await client.request("list")
+    reply = await client.ask(rq.List())
     assert reply["t"] == "error" and reply["code"] == "server_error" and reply["rid"], reply
     assert "a bug in the listing" in caplog.text  # the host's log says where
     monkeypatch.undo()
-    assert (await client.request("list"))["t"] == "tables"  # the connection goes on
+    assert (await client.ask(rq.List()))["t"] == "tables"  # the connection goes on
     await client.close()

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from gother_tui.cli import build_parser
 from protocol import PROTOCOL_VERSION
+from protocol import requests as rq
 from protocol.view import Variants
 from server.doors.ssh import SshFrontDoor, SshOptions
 from server.edge.app import GotherServer
@@ -192,8 +193,7 @@ async def guarded(tmp_path, clock) -> AsyncIterator[GotherServer]:
 
 async def hello(url: str, password: str | None) -> tuple[Client, dict[str, Any]]:
     client = await Client.connect(url)
-    fields = {} if password is None else {"password": password}
-    return client, await client.request("hello", v=PROTOCOL_VERSION, name="Guess", **fields)
+    return client, await client.ask(rq.Hello(v=PROTOCOL_VERSION, name="Guess", password=password))
 
 
 async def closed(client: Client) -> int | None:
@@ -205,9 +205,9 @@ async def test_three_wrong_server_passwords_close_the_connection(guarded):
     url = f"ws://127.0.0.1:{guarded.port}"
     client, reply = await hello(url, "guess-1")
     assert (reply["t"], reply["code"]) == ("error", "wrong_password")
-    reply = await client.request("hello", v=PROTOCOL_VERSION, name="Guess")  # none: wrong too
+    reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name="Guess"))  # none: wrong too
     assert reply["code"] == "wrong_password"
-    reply = await client.request("hello", v=PROTOCOL_VERSION, name="Guess", password="guess-3")
+    reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name="Guess", password="guess-3"))
     assert reply["code"] == "wrong_password"  # told why, then closed
     assert await closed(client) == CLOSE_GUESSING
     assert client.ws.close_reason == "too many wrong passwords"
@@ -232,14 +232,10 @@ async def test_no_password_is_asked_for_and_a_wrong_one_is_called_wrong_with_its
 async def test_a_private_table_asks_for_its_password_before_calling_one_wrong(guarded):
     url = f"ws://127.0.0.1:{guarded.port}"
     host, _ = await hello(url, SECRET)
-    private = (await host.request("create", name="Vault", seats=3, bots=1, password="1234"))[
-        "table"
-    ]
+    private = (await host.ask(rq.Create(name="Vault", seats=3, bots=1, password="1234")))["table"]
     guest, _ = await hello(url, SECRET)
-    assert (await guest.request("join", table=private))["message"] == (
-        "this table needs a password"
-    )
-    assert (await guest.request("join", table=private, password="0000"))["message"] == (
+    assert (await guest.ask(rq.Join(table=private)))["message"] == ("this table needs a password")
+    assert (await guest.ask(rq.Join(table=private, password="0000")))["message"] == (
         "wrong password for this table"
     )
     await close_all(host, guest)
@@ -256,7 +252,7 @@ async def test_a_guessing_address_waits_and_even_the_right_password_is_refused_u
     honest, reply = await hello(url, SECRET)
     assert reply["code"] == "too_many_attempts" and WAIT.search(reply["message"])[1] == "1"
     clock.now += 1.0
-    reply = await honest.request("hello", v=PROTOCOL_VERSION, name="Honest", password=SECRET)
+    reply = await honest.ask(rq.Hello(v=PROTOCOL_VERSION, name="Honest", password=SECRET))
     assert reply["t"] == "welcome"
     await honest.close()
 
@@ -281,23 +277,21 @@ async def test_a_burst_of_guesses_gets_three_looked_at(guarded):
 async def test_table_passwords_are_guarded_apart_from_the_servers(guarded, clock):
     url = f"ws://127.0.0.1:{guarded.port}"
     host, _ = await hello(url, SECRET)
-    private = (await host.request("create", name="Vault", seats=3, bots=1, password="1234"))[
-        "table"
-    ]
+    private = (await host.ask(rq.Create(name="Vault", seats=3, bots=1, password="1234")))["table"]
     guesser, _ = await hello(url, SECRET)
     for pin in ("0000", "0001"):
-        assert (await guesser.request("join", table=private, password=pin))["code"] == (
+        assert (await guesser.ask(rq.Join(table=private, password=pin)))["code"] == (
             "wrong_password"
         )
-    reply = await guesser.request("watch", table=private, password="0002")
+    reply = await guesser.ask(rq.Watch(table=private, password="0002"))
     assert reply["code"] == "wrong_password"
     assert await closed(guesser) == CLOSE_GUESSING  # three on one connection
     again, reply = await hello(url, SECRET)  # the server's password is another matter
     assert reply["t"] == "welcome"
-    reply = await again.request("join", table=private, password="1234")
+    reply = await again.ask(rq.Join(table=private, password="1234"))
     assert reply["code"] == "too_many_attempts"  # the right one, but too soon
     clock.now += 1.0
-    assert (await again.request("join", table=private, password="1234"))["t"] == "joined"
+    assert (await again.ask(rq.Join(table=private, password="1234")))["t"] == "joined"
     await close_all(host, again)
 
 
@@ -307,17 +301,17 @@ async def test_the_right_password_of_ones_own_table_shortens_no_wait_on_anothers
     in 25 s. The victim's table keeps its own count."""
     url = f"ws://127.0.0.1:{guarded.port}"
     host, _ = await hello(url, SECRET)
-    victim = (await host.request("create", name="Vault", seats=3, bots=1, password="7319"))["table"]
+    victim = (await host.ask(rq.Create(name="Vault", seats=3, bots=1, password="7319")))["table"]
     guesser, _ = await hello(url, SECRET)
-    mine = (await guesser.request("create", name="Mine", seats=3, bots=1, password="1111"))["table"]
+    mine = (await guesser.ask(rq.Create(name="Mine", seats=3, bots=1, password="1111")))["table"]
     said = []
     for pins in (("0000", "0001"), ("0002", "0003"), ("0004", "0005")):
         for pin in pins:
             client, _ = await hello(url, SECRET)  # a new connection: none is closed for it
-            said.append((await client.request("join", table=victim, password=pin))["code"])
+            said.append((await client.ask(rq.Join(table=victim, password=pin)))["code"])
             await client.close()
-        assert (await guesser.request("join", table=mine, password="1111"))["t"] == "joined"
-        assert (await guesser.request("leave", table=mine))["t"] == "left"
+        assert (await guesser.ask(rq.Join(table=mine, password="1111")))["t"] == "joined"
+        assert (await guesser.ask(rq.Leave(table=mine)))["t"] == "left"
     assert said == ["wrong_password"] * 3 + ["too_many_attempts"] * 3  # the clock stood still
     await close_all(host, guesser)
 
@@ -330,8 +324,8 @@ async def test_the_servers_password_shortens_no_wait_on_the_tournaments(guarded)
     for n in range(6):
         client, reply = await hello(url, SECRET)
         assert reply["t"] == "welcome"
-        reply = await client.request(
-            "tournament_create", name="Night", rounds=1, seats=3, password=f"guess-{n}"
+        reply = await client.ask(
+            rq.TournamentCreate(name="Night", rounds=1, seats=3, password=f"guess-{n}")
         )
         said.append(reply["code"])
         await client.close()
@@ -358,14 +352,12 @@ async def test_an_older_servers_unsalted_hash_opens_its_table_and_is_salted(tmp_
     try:
         url = f"ws://127.0.0.1:{server.port}"
         a = await Client.connect(url, "A")
-        assert (await a.request("join", table="old001", password="velvet"))["t"] == "joined"
+        assert (await a.ask(rq.Join(table="old001", password="velvet")))["t"] == "joined"
         stored = server.lobby.tables["old001"].password_hash
         assert stored is not None and stored.startswith("scrypt$")
         b = await Client.connect(url, "B")
-        assert (await b.request("join", table="old001", password="nope"))["code"] == (
-            "wrong_password"
-        )
-        assert (await b.request("join", table="old001", password="velvet"))["t"] == "joined"
+        assert (await b.ask(rq.Join(table="old001", password="nope")))["code"] == ("wrong_password")
+        assert (await b.ask(rq.Join(table="old001", password="velvet")))["t"] == "joined"
         await close_all(a, b)
     finally:
         await server.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 
+from protocol import requests as rq
 from server.edge.config import ServerConfig
 from server.edge.limits import FD_RESERVE
 from tests.edge.test_address_caps import client_from
@@ -38,7 +39,7 @@ async def test_half_sent_handshakes_take_no_descriptor_past_their_share():
         share = ServerConfig().max_per_address
         assert max(held) < FD_RESERVE + share + 100 + 100, held
         honest = await client_from(server.url, "127.0.0.2", "Honest")  # another address
-        assert (await honest.request("list"))["t"] == "tables"
+        assert (await honest.ask(rq.List()))["t"] == "tables"
         await close_all(honest)
         assert not [line for line in server.lines if "cannot accept" in line]
     finally:

@@ -14,6 +14,8 @@ from typing import Any
 import msgpack
 import pytest
 
+from protocol import requests as rq
+from protocol.view import Variants
 from server.edge.health import (
     ASKS_BURST,
     ASKS_OVERALL,
@@ -44,8 +46,8 @@ async def get(port: int, path: str, source: str = "127.0.0.1") -> tuple[int, dic
 
 async def test_healthz_answers_with_the_servers_figures(server, url):
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Seen", seats=3, bots=3))["table"]
-    await host.request("watch", table=table)
+    table = (await host.ask(rq.Create(name="Seen", seats=3, bots=3)))["table"]
+    await host.ask(rq.Watch(table=table))
     await host.state(lambda v: v["phase"] != "lobby")
     status, headers, body = await get(server.port, "/healthz")
     assert status == 200 and headers["Content-Type"] == "application/json"
@@ -60,10 +62,12 @@ async def test_healthz_moves_count_the_bots_moves_too(server, url):
     """`moves` counts every move made at any table: here a table of bots made them all (it
     counted players' moves only, so a server of bots' tables said 0)."""
     host = await Client.connect(url, "Host")
-    created = await host.request("create", name="Bots", seats=3, bots=3, variants={"round_cap": 1})
-    await host.request("watch", table=created["table"])
+    created = await host.ask(
+        rq.Create(name="Bots", seats=3, bots=3, variants=Variants(round_cap=1))
+    )
+    await host.ask(rq.Watch(table=created["table"]))
     await host.state(lambda v: v["phase"] == "over")
-    record = await host.request("record", table=created["table"])
+    record = await host.ask(rq.Record(table=created["table"]))
     assert record["parts"] == 1, record
     made = len(msgpack.unpackb(record["data"])["moves"])
     _, _, body = await get(server.port, "/healthz")
@@ -73,7 +77,7 @@ async def test_healthz_moves_count_the_bots_moves_too(server, url):
 
 async def test_healthz_says_503_while_a_table_cannot_write(server, url):
     host = await Client.connect(url, "Host")
-    table_id = (await host.request("create", name="Stuck", seats=3, bots=0))["table"]
+    table_id = (await host.ask(rq.Create(name="Stuck", seats=3, bots=0)))["table"]
     server.lobby.tables[table_id].stopped = "the disk is full"
     status, _, body = await get(server.port, "/healthz")
     assert status == 503 and json.loads(body)["stopped"] == 1
@@ -108,7 +112,7 @@ async def test_any_other_path_is_still_a_websocket_handshake(server, url):
 async def test_the_log_gets_a_stats_line_every_few_minutes(server, url, caplog):
     caplog.set_level(logging.INFO, "gother.server")
     a = await Client.connect(url, "A")
-    await a.request("join", table="nosuch")  # one error
+    await a.ask(rq.Join(table="nosuch"))  # one error
     line = stats_line(server)
     assert "1 connections (0 before hello)" in line and "0 tables" in line
     assert "1 errors" in line and "0 moves" in line

@@ -17,15 +17,17 @@ from hypothesis import strategies as st
 
 from gother_tui.cli import build_parser
 from protocol import PROTOCOL_VERSION
+from protocol import requests as rq
 from protocol.constants import NAME_KEPT_DAYS, PROVE_CONTEXT
 from protocol.errors import ProtocolError
+from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.identity import NameRules, Names, identity_of, proves
 from server.store.sqlite import SqliteStore
 from tests.kits.netkit import Client, close_all, play_to_end
 
-SHORT = {"round_cap": 2}  # a game of two rounds: played to its end in a moment
+SHORT = Variants(round_cap=2)  # a game of two rounds: played to its end in a moment
 
 
 def public(key: Ed25519PrivateKey) -> bytes:
@@ -35,7 +37,7 @@ def public(key: Ed25519PrivateKey) -> bytes:
 async def hello(url: str, name: str, key: Ed25519PrivateKey) -> tuple[Client, dict[str, Any]]:
     """A connection that said hello naming `key`, and the welcome (with its challenge)."""
     client = await Client.connect(url)
-    welcome = await client.request("hello", v=PROTOCOL_VERSION, name=name, key=public(key))
+    welcome = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name=name, key=public(key)))
     assert welcome["t"] == "welcome", welcome
     return client, welcome
 
@@ -44,7 +46,7 @@ async def proven(url: str, name: str, key: Ed25519PrivateKey) -> tuple[Client, d
     """A connection proved to be `key`, and the `proven` reply."""
     client, welcome = await hello(url, name, key)
     signature = key.sign(PROVE_CONTEXT + welcome["challenge"])
-    reply = await client.request("prove", signature=signature)
+    reply = await client.ask(rq.Prove(signature=signature))
     assert reply["t"] == "proven", reply
     return client, reply
 
@@ -52,10 +54,10 @@ async def proven(url: str, name: str, key: Ed25519PrivateKey) -> tuple[Client, d
 async def started_table(url: str, key: Ed25519PrivateKey) -> tuple[str, Client]:
     """A game of three (two bots) dealt with `key`'s player at seat 0."""
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Crypt", seats=3, bots=2))["table"]
+    table = (await host.ask(rq.Create(name="Crypt", seats=3, bots=2)))["table"]
     await host.close()
     ann, _ = await proven(url, "Ann", key)
-    joined = await ann.request("join", table=table, seat=0)
+    joined = await ann.ask(rq.Join(table=table, seat=0))
     assert joined["t"] == "joined", joined
     await ann.state(lambda v: v["phase"] != "lobby")
     return table, ann
@@ -69,13 +71,13 @@ async def test_a_player_who_quits_and_proves_again_is_back_in_their_seat(url):
     back, reply = await proven(url, "Ann", key)
     assert reply["identity"] == identity_of(public(key))
     assert reply["seats"] == [{"table": table, "seat": 0}]
-    joined = await back.request("resume", table=table)
+    joined = await back.ask(rq.Resume(table=table))
     assert joined["t"] == "joined" and joined["seat"] == 0, joined
     view = await back.state(lambda v: v["players"][0]["connected"])
     assert view["you"]["seat"] == 0
     # the fresh token opens the seat too; nothing told this person to "resume with a token"
     again, _ = await hello(url, "Ann", key)  # her key, not proved here: the token opens it
-    assert (await again.request("resume", token=joined["token"]))["seat"] == 0
+    assert (await again.ask(rq.Resume(token=joined["token"])))["seat"] == 0
     assert not any("token" in m.get("message", "") for m in back.received if m["t"] == "error")
     await close_all(back, again)
 
@@ -85,7 +87,7 @@ async def test_joining_the_started_table_where_one_sits_gives_the_seat_back(url)
     table, ann = await started_table(url, key)
     await ann.close()
     back, _ = await proven(url, "Ann", key)
-    joined = await back.request("join", table=table)
+    joined = await back.ask(rq.Join(table=table))
     assert joined["t"] == "joined" and joined["seat"] == 0, joined
     await back.state(lambda v: v["players"][0]["connected"] and v["you"]["seat"] == 0)
     await back.close()
@@ -103,7 +105,7 @@ async def test_a_seat_held_by_an_identity_survives_a_restart(config: ServerConfi
     try:
         back, reply = await proven(f"ws://127.0.0.1:{again.port}", "Ann", key)
         assert reply["seats"] == [{"table": table, "seat": 0}]
-        assert (await back.request("resume", table=table))["seat"] == 0
+        assert (await back.ask(rq.Resume(table=table)))["seat"] == 0
         await back.close()
     finally:
         await again.close()
@@ -116,13 +118,13 @@ async def test_a_forged_signature_is_refused_and_the_connection_stays_anonymous(
 
     thief, welcome = await hello(url, "Ann", key)  # claims Ann's key, cannot sign for it
     forged = forger.sign(PROVE_CONTEXT + welcome["challenge"])
-    refused = await thief.request("prove", signature=forged)
+    refused = await thief.ask(rq.Prove(signature=forged))
     assert refused["t"] == "error" and refused["code"] == "bad_signature", refused
     # one try a challenge: the right signature is not accepted after a wrong one either
-    late = await thief.request("prove", signature=key.sign(PROVE_CONTEXT + welcome["challenge"]))
+    late = await thief.ask(rq.Prove(signature=key.sign(PROVE_CONTEXT + welcome["challenge"])))
     assert late["t"] == "error" and late["code"] == "bad_message", late
-    for ask in ({"t": "resume", "table": table}, {"t": "join", "table": table}):
-        reply = await thief.request(ask.pop("t"), **ask)
+    for ask in (rq.Resume(table=table), rq.Join(table=table)):
+        reply = await thief.ask(ask)
         assert reply["t"] == "error" and reply["code"] in ("bad_token", "already_started")
     await thief.close()
 
@@ -131,20 +133,20 @@ async def test_a_signature_replayed_from_another_connection_is_refused(url):
     key = Ed25519PrivateKey.generate()
     watcher, welcome = await hello(url, "Ann", key)
     signature = key.sign(PROVE_CONTEXT + welcome["challenge"])  # seen by an eavesdropper
-    assert (await watcher.request("prove", signature=signature))["t"] == "proven"
+    assert (await watcher.ask(rq.Prove(signature=signature)))["t"] == "proven"
     thief, _ = await hello(url, "Ann", key)
-    refused = await thief.request("prove", signature=signature)
+    refused = await thief.ask(rq.Prove(signature=signature))
     assert refused["t"] == "error" and refused["code"] == "bad_signature", refused
     await close_all(watcher, thief)
 
 
 async def test_an_old_client_without_a_key_plays_as_before(url):
     old = await Client.connect(url)
-    welcome = await old.request("hello", v=PROTOCOL_VERSION, name="Old")
+    welcome = await old.ask(rq.Hello(v=PROTOCOL_VERSION, name="Old"))
     assert welcome["t"] == "welcome" and "challenge" not in welcome
-    proved = await old.request("prove", signature=bytes(64))
+    proved = await old.ask(rq.Prove(signature=bytes(64)))
     assert proved["t"] == "error" and proved["code"] == "bad_message"
-    by_table = await old.request("resume", table="nowhere")
+    by_table = await old.ask(rq.Resume(table="nowhere"))
     assert by_table["t"] == "error" and by_table["code"] == "bad_token"
     await old.close()
 
@@ -152,10 +154,10 @@ async def test_an_old_client_without_a_key_plays_as_before(url):
 async def played_game(url: str, name: str, key: Ed25519PrivateKey) -> Client:
     """`key`'s player has played a short game (two bots) to its end under `name`."""
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Short", seats=3, bots=2, variants=SHORT))["table"]
+    table = (await host.ask(rq.Create(name="Short", seats=3, bots=2, variants=SHORT)))["table"]
     await host.close()
     player, _ = await proven(url, name, key)
-    assert (await player.request("join", table=table, seat=0))["t"] == "joined"
+    assert (await player.ask(rq.Join(table=table, seat=0)))["t"] == "joined"
     await play_to_end(player)
     return player
 
@@ -166,25 +168,25 @@ async def test_a_name_belongs_to_the_first_identity_that_played_a_game_under_it(
     key = Ed25519PrivateKey.generate()
     _, sitting = await started_table(url, key)
     host = await Client.connect(url, "Host")
-    other = (await host.request("create", name="Other", seats=3, bots=1))["table"]
+    other = (await host.ask(rq.Create(name="Other", seats=3, bots=1)))["table"]
     await host.close()
     namesake, _ = await proven(url, "Ann", Ed25519PrivateKey.generate())
-    joined = await namesake.request("join", table=other)
+    joined = await namesake.ask(rq.Join(table=other))
     assert joined["t"] == "joined", joined  # Ann only sits: her name is nobody's yet
-    assert (await namesake.request("leave"))["t"] == "left"
+    assert (await namesake.ask(rq.Leave()))["t"] == "left"
     await close_all(sitting, namesake)
 
     ann = await played_game(url, "Ann", key)
     for name in ("Ann", "ANN", "\u0410nn"):  # the name, and look-alikes of it (a Cyrillic A)
         # refused at hello, another key or none (it used to be welcomed, refused at join)
-        for key_named in ({"key": public(Ed25519PrivateKey.generate())}, {}):
+        for stranger in (public(Ed25519PrivateKey.generate()), None):
             client = await Client.connect(url)
-            reply = await client.request("hello", v=PROTOCOL_VERSION, name=name, **key_named)
+            reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name=name, key=stranger))
             assert reply["t"] == "error" and reply["code"] == "name_taken", (name, reply)
             assert "belongs to another player" in reply["message"]
             await client.close()
     owner, _ = await proven(url, "Ann", key)  # the owner sits anywhere under it
-    assert (await owner.request("join", table=other))["t"] == "joined"
+    assert (await owner.ask(rq.Join(table=other)))["t"] == "joined"
     await close_all(ann, owner)
 
 
@@ -198,8 +200,8 @@ async def test_one_address_comes_to_own_only_a_few_names(server: GotherServer, u
     assert owners == [identity_of(public(keys[0])), identity_of(public(keys[1])), None]
     squatter, _ = await proven(url, "Ghoul2", Ed25519PrivateKey.generate())
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Other", seats=3, bots=1))["table"]
-    assert (await squatter.request("join", table=table))["t"] == "joined"  # free to take
+    table = (await host.ask(rq.Create(name="Other", seats=3, bots=1)))["table"]
+    assert (await squatter.ask(rq.Join(table=table)))["t"] == "joined"  # free to take
     await close_all(host, squatter, *players)
 
 
@@ -216,9 +218,9 @@ async def test_the_host_releases_a_name(config: ServerConfig):
     try:
         url = f"ws://127.0.0.1:{again.port}"
         host = await Client.connect(url, "Host")
-        table = (await host.request("create", name="New", seats=3, bots=1))["table"]
+        table = (await host.ask(rq.Create(name="New", seats=3, bots=1)))["table"]
         newcomer, _ = await proven(url, "Ann", Ed25519PrivateKey.generate())
-        assert (await newcomer.request("join", table=table))["t"] == "joined"
+        assert (await newcomer.ask(rq.Join(table=table)))["t"] == "joined"
         await close_all(host, newcomer)
     finally:
         await again.close()
@@ -283,23 +285,23 @@ async def test_an_identity_resumes_its_seat_just_after_the_game_ends_and_votes_t
     `bad_token`, so a client relying on its identity lost its table and the rematch."""
     key = Ed25519PrivateKey.generate()
     host = await Client.connect(url, "Host")
-    request = {"name": "Crypt", "seats": 3, "bots": 2, "variants": {"round_cap": 1}}
-    table = (await host.request("create", **request))["table"]
+    request = rq.Create(name="Crypt", seats=3, bots=2, variants=Variants(round_cap=1))
+    table = (await host.ask(request))["table"]
     await host.close()
     ann, _ = await proven(url, "Ann", key)
-    assert (await ann.request("join", table=table, seat=0))["t"] == "joined"
+    assert (await ann.ask(rq.Join(table=table, seat=0)))["t"] == "joined"
     final = await play_to_end(ann)
     assert final["phase"] == "over"
     await ann.close()
 
     back, reply = await proven(url, "Ann", key)
     assert reply["seats"] == [{"table": table, "seat": 0}]
-    joined = await back.request("resume", table=table)
+    joined = await back.ask(rq.Resume(table=table))
     assert joined["t"] == "joined" and joined["seat"] == 0, joined
-    voted = await back.request("rematch")
+    voted = await back.ask(rq.Rematch())
     assert voted["t"] == "state", voted
     again, _ = await proven(url, "Ann", key)  # `join` of one's own table: the seat again
-    assert (await again.request("join", table=table))["seat"] == 0
+    assert (await again.ask(rq.Join(table=table)))["seat"] == 0
     await close_all(back, again)
 
 

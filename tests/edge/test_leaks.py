@@ -28,6 +28,8 @@ from typing import Any
 import pytest
 
 from protocol import MAX_FRAME
+from protocol import requests as rq
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 from server.game import Drew, Event, Game, Reshuffled
 from server.game.view import LOG_SIZE
 from tests.kits.netkit import Client, close_all, first_legal_move
@@ -254,18 +256,19 @@ class Coverage:
 # -- playing over the network ---------------------------------------------------------
 
 
-def random_move(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def random_move(legal: dict[str, Any], rng: random.Random) -> Move:
     """Any legal move, drawing from the discard pile often (so hands get known cards)."""
     kind = legal["kind"]
     if kind == "distribute":
         cards = rng.sample(legal["hand"], legal["count"])
         seats = rng.sample(legal["recipients"], legal["count"])
-        return {"kind": kind, "give": [[s, c] for s, c in zip(seats, cards, strict=True)]}
+        return Distribute(tuple(zip(seats, cards, strict=True)))
     if kind == "draw":
         if legal["discard"] and (not legal["deck"] or rng.random() < 0.5):
-            return {"kind": kind, "source": "discard", "card": rng.choice(legal["discard"])}
-        return {"kind": kind, "source": "deck"}
-    return {"kind": kind, "card": rng.choice(legal["cards"])}
+            return Draw("discard", rng.choice(legal["discard"]))
+        return Draw("deck")
+    card = rng.choice(legal["cards"])
+    return DiscardFate(card) if kind == "discard_fate" else DiscardHand(card)
 
 
 async def play(
@@ -280,7 +283,7 @@ async def play(
 
     view = seen if seen is not None and ours(seen) else await player.state(ours)
     while view["phase"] != "over":
-        reply = await player.request("move", move=random_move(view["legal"], rng))
+        reply = await player.ask(rq.Play(move=random_move(view["legal"], rng)))
         assert reply["t"] == "state", reply
         view = reply["view"] if ours(reply["view"]) else await player.state(ours)
     return view
@@ -306,18 +309,18 @@ def over(game_no: int) -> Callable[[dict[str, Any]], bool]:
 @pytest.mark.parametrize("config", [{"rate": 1e6, "burst": 1e6}], indirect=True)
 async def test_no_frame_leaks_a_secret(server, url, seats, humans, variants):
     host = await Client.connect(url, "Host")
-    created = await host.request(
-        "create", name="Leaks", seats=seats, bots=seats - humans, variants=variants
+    created = await host.ask(
+        rq.Create(name="Leaks", seats=seats, bots=seats - humans, variants=variants)
     )
     table = created["table"]
     await host.close()
     spectators = [await Client.connect(url, f"Watcher{i}") for i in range(2)]
     for watcher in spectators:
-        assert (await watcher.request("watch", table=table))["t"] == "watching"
+        assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     players, seat_of = [], {}
     for i in range(humans):
         player = await Client.connect(url, f"P{i}")
-        joined = await player.request("join", table=table)
+        joined = await player.ask(rq.Join(table=table))
         assert joined["t"] == "joined"
         players.append(player)
         seat_of[player] = joined["seat"]
@@ -332,7 +335,7 @@ async def test_no_frame_leaks_a_secret(server, url, seats, humans, variants):
         seen: dict[Client, dict[str, Any]] = {}
         if games:
             for player in players:
-                again = await player.request("rematch")
+                again = await player.ask(rq.Rematch())
                 assert again["t"] == "state"
                 seen[player] = again["view"]
         finals = await asyncio.gather(
@@ -376,8 +379,8 @@ async def test_a_seat_coming_back_and_a_late_spectator_get_the_story_of_their_ow
     redacts it (a blind draw names its card to its drawer only), to the returning seat and
     to a new spectator."""
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Story", seats=3, bots=2))["table"]
-    joined = await host.request("join", table=table)
+    table = (await host.ask(rq.Create(name="Story", seats=3, bots=2)))["table"]
+    joined = await host.ask(rq.Join(table=table))
     seat, token = joined["seat"], joined["token"]
 
     def asks(v: dict[str, Any]) -> bool:
@@ -386,13 +389,13 @@ async def test_a_seat_coming_back_and_a_late_spectator_get_the_story_of_their_ow
     view = await host.state(asks)
     game = server.lobby.tables[table].game
     while len(game.events) < 60:  # a few rounds, the bots drawing blind
-        reply = await host.request("move", move=first_legal_move(view["legal"]))
+        reply = await host.ask(rq.Play(move=first_legal_move(view["legal"])))
         view = reply["view"] if asks(reply["view"]) else await host.state(asks)
     await host.close()
     back = await Client.connect(url, "Host")
-    assert (await back.request("resume", token=token))["t"] == "joined"
+    assert (await back.ask(rq.Resume(token=token)))["t"] == "joined"
     watcher = await Client.connect(url, "Crow")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     await back.next(lambda m: m["t"] == "state")
     await watcher.next(lambda m: m["t"] == "state")
     assert not game.over

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from protocol import PROTOCOL_VERSION
+from protocol import requests as rq
 from protocol.text import looks_like
 from tests.kits.netkit import Client, close_all
 from tests.kits.tablekit import FakeClock, Keeper, make_table
@@ -47,10 +48,10 @@ def refused(reply: dict[str, Any]) -> bool:
 
 async def table_with_lydia_and_bots(url: str) -> tuple[str, Client]:
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Crypt", seats=5, bots=2))["table"]
+    table = (await host.ask(rq.Create(name="Crypt", seats=5, bots=2)))["table"]
     await host.close()
     lydia = await Client.connect(url, VICTIM)
-    assert (await lydia.request("join", table=table, seat=0))["t"] == "joined"
+    assert (await lydia.ask(rq.Join(table=table, seat=0)))["t"] == "joined"
     return table, lydia
 
 
@@ -61,7 +62,7 @@ async def try_to_sit(url: str, table: str, name: str) -> dict[str, Any]:
         hello = await client.request("hello", v=PROTOCOL_VERSION, name=name)
         if hello["t"] != "welcome":
             return hello
-        return await client.request("join", table=table)
+        return await client.ask(rq.Join(table=table))
     finally:
         await client.close()
 
@@ -79,8 +80,8 @@ async def test_the_red_team_look_alikes_are_all_refused_and_take_no_seat(server,
     assert server.lobby.tables[table].summary().seated == 3  # Lydia and the two bots
     for name in HONEST:  # names that only resemble: a seat each (given up again)
         client = await Client.connect(url, name)
-        assert (await client.request("join", table=table))["t"] == "joined", name
-        assert (await client.request("leave"))["t"] == "left"
+        assert (await client.ask(rq.Join(table=table)))["t"] == "joined", name
+        assert (await client.ask(rq.Leave()))["t"] == "left"
         await client.close()
     await close_all(lydia)
 
@@ -88,19 +89,19 @@ async def test_the_red_team_look_alikes_are_all_refused_and_take_no_seat(server,
 async def test_a_name_is_refused_only_where_its_look_alike_sits(server, url):
     table, lydia = await table_with_lydia_and_bots(url)
     host = await Client.connect(url, "Host")
-    other = (await host.request("create", name="Elsewhere", seats=3, bots=0))["table"]
+    other = (await host.ask(rq.Create(name="Elsewhere", seats=3, bots=0)))["table"]
     await host.close()
     namesake = await Client.connect(url, "L\u0443dia")
-    refusal = await namesake.request("join", table=table)
+    refusal = await namesake.ask(rq.Join(table=table))
     assert refusal["code"] == "name_taken" and "'Lydia'" in refusal["message"], refusal
-    assert (await namesake.request("join", table=other))["t"] == "joined"
+    assert (await namesake.ask(rq.Join(table=other)))["t"] == "joined"
     await close_all(lydia, namesake)
 
 
 async def test_an_away_players_name_stays_theirs(server, url):
     table, lydia = await table_with_lydia_and_bots(url)
     watcher = await Client.connect(url, "Watcher")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     await lydia.close()  # away: the seat is still hers
     await watcher.state(lambda v: not v["players"][0]["connected"])
     reply = await try_to_sit(url, table, "lydia")
@@ -112,8 +113,8 @@ async def test_an_away_players_name_stays_theirs(server, url):
 async def test_a_spectator_chats_marked_as_watching_and_a_player_under_the_seats_name(server, url):
     table, lydia = await table_with_lydia_and_bots(url)
     impostor = await Client.connect(url, "Lydia")  # may watch, but never speaks unmarked
-    assert (await impostor.request("watch", table=table))["t"] == "watching"
-    await impostor.send("chat", text="I am Lydia")
+    assert (await impostor.ask(rq.Watch(table=table)))["t"] == "watching"
+    await impostor.tell(rq.Chat(text="I am Lydia"))
     said = await lydia.next(lambda m: m["t"] == "chat")
     assert said == {
         "t": "chat",
@@ -122,7 +123,7 @@ async def test_a_spectator_chats_marked_as_watching_and_a_player_under_the_seats
         "table": table,
         "watching": True,
     }
-    await lydia.send("chat", text="no, I am")
+    await lydia.tell(rq.Chat(text="no, I am"))
     said = await impostor.next(lambda m: m["t"] == "chat" and m["text"] != "I am Lydia")
     assert said == {"t": "chat", "from": "Lydia", "text": "no, I am", "table": table}  # seated
 
@@ -136,24 +137,24 @@ async def test_a_spectator_chats_marked_as_watching_and_a_player_under_the_seats
 
 async def test_a_seat_resumed_under_a_look_alike_keeps_its_name(server, url):
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Crypt", seats=3, bots=1))["table"]
+    table = (await host.ask(rq.Create(name="Crypt", seats=3, bots=1)))["table"]
     await host.close()
     lydia = await Client.connect(url, VICTIM)
-    token = (await lydia.request("join", table=table))["token"]
+    token = (await lydia.ask(rq.Join(table=table)))["token"]
     mallory = await Client.connect(url, "Mallory")
-    mallory_token = (await mallory.request("join", table=table))["token"]
+    mallory_token = (await mallory.ask(rq.Join(table=table)))["token"]
     await lydia.state(lambda v: v["phase"] != "lobby")
     await mallory.close()
     back = await Client.connect(url, "L\u0443dia")  # Mallory's token, Lydia's look
-    assert (await back.request("resume", token=mallory_token))["t"] == "joined"
+    assert (await back.ask(rq.Resume(token=mallory_token)))["t"] == "joined"
     view = await lydia.state(lambda v: v["players"][1]["connected"])
     assert [p["name"] for p in view["players"]][:2] == ["Lydia", "Mallory"]
-    await back.send("chat", text="trust me")
+    await back.tell(rq.Chat(text="trust me"))
     said = await lydia.next(lambda m: m["t"] == "chat")
     assert said["from"] == "Mallory" and "watching" not in said
     renamed = await Client.connect(url, "Lydia B")  # a name unlike anyone's: the seat takes it
     await lydia.close()
-    assert (await renamed.request("resume", token=token))["t"] == "joined"
+    assert (await renamed.ask(rq.Resume(token=token)))["t"] == "joined"
     view = await back.state(lambda v: v["players"][0]["name"] == "Lydia B")
     assert view["players"][0]["connected"]
     await close_all(back, renamed)

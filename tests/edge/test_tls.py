@@ -18,6 +18,7 @@ from cryptography import x509
 from websockets.asyncio.client import connect
 
 from protocol import PROTOCOL_VERSION, decode, encode
+from protocol import requests as rq
 from protocol.fingerprint import fingerprint, parse_fingerprint
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
@@ -111,8 +112,7 @@ async def test_a_tls_players_closed_connection_is_logged_at_its_address(tmp_path
         with caplog.at_level(logging.INFO):
             async with connect(f"wss://127.0.0.1:{server.port}", ssl=context) as ws:
                 own = ws.local_address[1]
-                hello = {"t": "hello", "v": PROTOCOL_VERSION, "name": "Crow", "rid": 1}
-                await ws.send(encode(hello))
+                await ws.send(encode(rq.Hello(v=PROTOCOL_VERSION, name="Crow", rid=1)))
                 assert decode(await ws.recv())["t"] == "welcome"
             closed = f"connection closed: Crow@127.0.0.1:{own}"
             await until("the close logged", lambda: closed in caplog.text)

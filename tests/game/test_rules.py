@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from protocol import ProtocolError
 from server.game import (
     REFEREE,
     SPECTATOR,
@@ -816,8 +817,9 @@ def test_h2_defaults_are_the_published_rules():
     [{"fate_discard": "bottom"}, {"overflow": "never"}, {"round_cap": 0}, {"round_cap": 1001}],
 )
 def test_h2_unknown_variant_values_are_refused(bad):
-    with pytest.raises(ValueError):
-        Variants(**bad)
+    # Read off the wire (a request's or a record's variants), where a value is checked.
+    with pytest.raises(ProtocolError, match=r"bad_message: variants\."):
+        Variants.from_wire(bad)
 
 
 def test_h2_variants_round_trip_on_the_wire():

@@ -1,4 +1,8 @@
-"""A protocol client for tests: real websockets, real msgpack bytes, every frame recorded."""
+"""A protocol client for tests: real websockets, real msgpack bytes, every frame recorded.
+
+Requests are the protocol's own types (`ask(rq.Join(table=...))`), so mypy checks what a
+test sends; the raw maps of `request`/`send` are for the tests that probe bad input.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,13 @@ from collections.abc import Callable
 from itertools import count
 from typing import Any
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+from protocol import requests as rq
+from protocol.moves import DiscardFate, DiscardHand, Distribute, Draw, Move
 
 TIMEOUT = 10.0  # generous: CI has two cores shared with the server under test
 
@@ -28,7 +35,7 @@ class Client:
     async def connect(cls, url: str, name: str | None = None, **hello: Any) -> Client:
         client = cls(await connect(url, max_size=MAX_FRAME, compression=None))
         if name is not None:
-            reply = await client.request("hello", v=PROTOCOL_VERSION, name=name, **hello)
+            reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name=name, **hello))
             assert reply["t"] == "welcome", reply
         return client
 
@@ -50,7 +57,19 @@ class Client:
     async def send_raw(self, data: bytes | str) -> None:
         await self.ws.send(data)
 
+    async def tell(self, request: rq.Request) -> int:
+        """Send a request with a new rid, not waiting for its reply; returns the rid."""
+        rid = next(self._rids)
+        await self.ws.send(encode(msgspec.structs.replace(request, rid=rid)))
+        return rid
+
+    async def ask(self, request: rq.Request) -> dict[str, Any]:
+        """Send a request and wait for the reply carrying its rid (an answer or an `error`)."""
+        rid = await self.tell(request)
+        return await self.next(lambda m: m.get("rid") == rid)
+
     async def send(self, t: str, **fields: Any) -> int:
+        """A raw map as a request (bad input: anything a typed request cannot say)."""
         rid = next(self._rids)
         await self.ws.send(encode({"t": t, "rid": rid, **fields}))
         return rid
@@ -65,35 +84,37 @@ class Client:
                 return message
 
     async def request(self, t: str, **fields: Any) -> dict[str, Any]:
-        """Send and wait for the reply carrying the same rid (an answer or an `error`)."""
+        """`send`, and wait for the reply carrying the same rid (an answer or an `error`)."""
         rid = await self.send(t, **fields)
         return await self.next(lambda m: m.get("rid") == rid)
 
     async def state(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """The next `state` whose view satisfies `predicate`; returns the view."""
         message = await self.next(lambda m: m["t"] == "state" and predicate(m["view"]))
-        return message["view"]
+        view: dict[str, Any] = message["view"]
+        return view
 
     def states(self) -> list[dict[str, Any]]:
         return [m for m in self.received if m["t"] == "state"]
 
     def latest_view(self) -> dict[str, Any]:
-        return self.states()[-1]["view"]
+        view: dict[str, Any] = self.states()[-1]["view"]
+        return view
 
 
-def first_legal_move(legal: dict[str, Any]) -> dict[str, Any]:
+def first_legal_move(legal: dict[str, Any]) -> Move:
     """A simple legal move from a `legal` map: enough to drive a game over the wire."""
     kind = legal["kind"]
     if kind == "discard_fate":
-        return {"kind": kind, "card": legal["cards"][0]}
+        return DiscardFate(legal["cards"][0])
     if kind == "distribute":
         pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)
-        return {"kind": kind, "give": [list(p) for p in pairs]}
+        return Distribute(tuple(pairs))
     if kind == "draw":
         if legal["deck"]:
-            return {"kind": kind, "source": "deck"}
-        return {"kind": kind, "source": "discard", "card": legal["discard"][0]}
-    return {"kind": kind, "card": legal["cards"][0]}
+            return Draw("deck")
+        return Draw("discard", legal["discard"][0])
+    return DiscardHand(legal["cards"][0])
 
 
 async def play_to_end(player: Client, game: int | None = None) -> dict[str, Any]:
@@ -109,7 +130,7 @@ async def play_to_end(player: Client, game: int | None = None) -> dict[str, Any]
     if view is None or not ours(view):
         view = await player.state(ours)
     while view["phase"] != "over":
-        reply = await player.request("move", move=first_legal_move(view["legal"]))
+        reply = await player.ask(rq.Play(move=first_legal_move(view["legal"])))
         assert reply["t"] == "state", reply
         # the reply is the newest state: it may already ask for our next decision
         view = reply["view"] if ours(reply["view"]) else await player.state(ours)

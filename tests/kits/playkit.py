@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from protocol import requests as rq
 from tests.kits.netkit import Client, first_legal_move
 
 Message = dict[str, Any]
@@ -63,7 +64,7 @@ async def drive(
         if own["seq"] != message["seq"] or own["view"]["legal"] is None:
             message = own  # the table changed meanwhile: look again
             continue
-        reply = await players[seat].request("move", move=first_legal_move(own["view"]["legal"]))
+        reply = await players[seat].ask(rq.Play(move=first_legal_move(own["view"]["legal"])))
         if reply["t"] == "error" and reply["code"] == "rate_limited":
             # Faster than the server's per-connection limit (50/s): back off, as a polite
             # client does, and ask again. The move was dropped, not applied.

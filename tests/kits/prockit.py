@@ -52,7 +52,8 @@ class ServerProcess:
     ) -> ServerProcess:
         """`gother ARGV…`, once its log has a line `ready` finds."""
 
-        def held() -> None:  # in the child, before it runs gother
+        def held() -> None:  # in the child, before it runs gother (only when `nofile`)
+            assert nofile is not None
             resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
         proc = await asyncio.create_subprocess_exec(

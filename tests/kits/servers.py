@@ -15,7 +15,7 @@ from server.edge.config import ServerConfig
 
 
 @pytest.fixture
-def config(tmp_path, request: pytest.FixtureRequest) -> ServerConfig:
+def config(tmp_path: Path, request: pytest.FixtureRequest) -> ServerConfig:
     """A server on a database file; a test overrides fields with `indirect`
     parametrization: @pytest.mark.parametrize("config", [{"rate": 5}], indirect=True)."""
     config = ServerConfig(
@@ -27,7 +27,7 @@ def config(tmp_path, request: pytest.FixtureRequest) -> ServerConfig:
 
 
 @pytest.fixture
-async def server(config) -> AsyncIterator[GotherServer]:
+async def server(config: ServerConfig) -> AsyncIterator[GotherServer]:
     srv = GotherServer(config)
     await srv.start()
     yield srv
@@ -35,7 +35,7 @@ async def server(config) -> AsyncIterator[GotherServer]:
 
 
 @pytest.fixture
-def url(server) -> str:
+def url(server: GotherServer) -> str:
     return f"ws://127.0.0.1:{server.port}"
 
 

@@ -19,7 +19,7 @@ async def log_in(
     key: asyncssh.SSHKey | None,
     user: str = "Raven",
     password: str | None = None,
-):
+) -> asyncssh.SSHClientConnection:
     return await asyncssh.connect(
         "127.0.0.1",
         port,
@@ -39,7 +39,7 @@ async def open_session(
     user: str = "Raven",
     password: str | None = None,
     **process: Any,
-):
+) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientProcess[bytes]]:
     """Logged in and in a session; `process` adds to create_process's arguments (`env`)."""
     conn = await log_in(port, key, user, password)
     session = await conn.create_process(
@@ -48,7 +48,9 @@ async def open_session(
     return conn, session
 
 
-async def read_until(process, pattern: re.Pattern[str], *, raw: bool = False) -> str:
+async def read_until(
+    process: asyncssh.SSHClientProcess[bytes], pattern: re.Pattern[str], *, raw: bool = False
+) -> str:
     """Channel output, escape sequences removed (all of it with `raw`), until `pattern`
     shows up in it."""
     seen = b""
@@ -71,7 +73,7 @@ async def read_until(process, pattern: re.Pattern[str], *, raw: bool = False) ->
     return text()
 
 
-async def read_to_end(process) -> str:
+async def read_to_end(process: asyncssh.SSHClientProcess[bytes]) -> str:
     """Everything the channel sends until the session ends, escape sequences removed."""
     seen = b""
     while chunk := await asyncio.wait_for(process.stdout.read(65536), SCREEN_TIMEOUT):
@@ -79,7 +81,9 @@ async def read_to_end(process) -> str:
     return ANSI.sub(b"", seen).decode(errors="replace")
 
 
-async def close(conn, process) -> None:
+async def close(
+    conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess[bytes]
+) -> None:
     process.close()
     conn.close()
     await conn.wait_closed()

@@ -7,12 +7,14 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from protocol import requests as rq
+from protocol.view import Variants
 from tests.kits.netkit import Client, first_legal_move
 
 LEAVE = "hosts-leave"  # the host's leave to create tournaments
 # every player of these nights comes from 127.0.0.1: one address, as many entries as a night
 NIGHT = {"tournament_password": LEAVE, "tournament_entries_per_address": 100}
-SHORT = {"round_cap": 3}  # games of three rounds: a whole night in seconds
+SHORT = Variants(round_cap=3)  # games of three rounds: a whole night in seconds
 WHOLE_NIGHT = 120.0  # seconds for the whole tournament, on a busy machine
 
 
@@ -47,11 +49,13 @@ class Player:
                 self.heard.append(("joined", self.table))
                 self.news.set()
                 if joined == self.leaves_in_round:
-                    await self.client.send("leave")
-                    await self.client.send("tournament_drop", tournament=self.tournament)
+                    await self.client.tell(rq.Leave())
+                    await self.client.tell(rq.TournamentDrop(tournament=self.tournament))
                     self.table = None
-            elif message["t"] == "state" and message["view"]["table"]["id"] == self.table:
+            elif self.table is not None and message["t"] == "state":
                 view = message["view"]
+                if view["table"]["id"] != self.table:
+                    continue
                 self.first_views.setdefault(self.table, view)
                 if view["phase"] == "over":
                     if self.table not in self.finals:
@@ -59,7 +63,7 @@ class Player:
                         self.heard.append(("over", self.table))
                         self.news.set()
                 elif view["legal"] is not None and joined <= self.plays_rounds:
-                    await self.client.send("move", move=first_legal_move(view["legal"]))
+                    await self.client.tell(rq.Play(move=first_legal_move(view["legal"])))
 
     async def heard_games_end(self, games: int) -> None:
         """Wait until this player has seen `games` of its games end."""

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import server.tables.table
+from protocol import requests as rq
+from protocol.view import Variants
 from tests.kits.netkit import Client
 from tests.plain.plainkit import PlainProcess, plain_env
 
@@ -55,8 +57,8 @@ async def play_seeded(url: str, home: Path, *extra: str, looks: tuple[str, ...] 
     wrote. `extra`: more options of `gother join` (`--verbose`); `looks`: commands typed
     before the first decisions are answered, one a decision."""
     host = await Client.connect(url, "Host")
-    variants = {"round_cap": ROUND_CAP}
-    created = await host.request("create", name="Crypt", seats=SEATS, bots=3, variants=variants)
+    variants = Variants(round_cap=ROUND_CAP)
+    created = await host.ask(rq.Create(name="Crypt", seats=SEATS, bots=3, variants=variants))
     await host.close()
     args = ("join", url, "--plain", "--name", "Raven", "--table", created["table"], *extra)
     proc = await PlainProcess.start(*args, env=plain_env(home, LANG="C.UTF-8", TERM="dumb"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from protocol import requests as rq
 from tests.kits.netkit import Client
 from tests.kits.playkit import drive
 from tests.plain.plainkit import InProcess
@@ -29,8 +30,8 @@ def sickness(listed: str) -> int:
 
 async def seated_behind_host(url: str) -> tuple[Client, str]:
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Crypt", seats=3, bots=1))["table"]
-    assert (await host.request("join", table=table))["t"] == "joined"  # seat 0: deals first
+    table = (await host.ask(rq.Create(name="Crypt", seats=3, bots=1)))["table"]
+    assert (await host.ask(rq.Join(table=table)))["t"] == "joined"  # seat 0: deals first
     return host, table
 
 

@@ -17,7 +17,8 @@ import re
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.glyphs import ASCII
 from gother_tui.core.narrator import Narrator
-from protocol.view import SeatInfo, TableInfo
+from protocol import requests as rq
+from protocol.view import SeatInfo, TableInfo, Variants
 from server.game import Game, dealer_for, default_deck, view
 from server.tables.export import GameRecord, game_record
 from tests.kits.netkit import Client
@@ -83,7 +84,9 @@ def in_order(wanted: list[str], lines: list[str]) -> tuple[int, str | None]:
 
 async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, url, tmp_path):
     host = await Client.connect(url, "Host")
-    created = await host.request("create", name="Pipe", seats=3, bots=2, variants={"round_cap": 30})
+    created = await host.ask(
+        rq.Create(name="Pipe", seats=3, bots=2, variants=Variants(round_cap=30))
+    )
     table = created["table"]
     await host.close()
     home = tmp_path / "home"
@@ -133,7 +136,7 @@ async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, u
 
 async def test_watch_plain_follows_a_table_of_bots_from_a_pipe(server, url, tmp_path):
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Show", seats=3, bots=3))["table"]  # starts
+    table = (await host.ask(rq.Create(name="Show", seats=3, bots=3)))["table"]  # starts
     await host.close()
     env = plain_env(tmp_path / "home", LANG="C.UTF-8", TERM="dumb")
     proc = await PlainProcess.start("watch", url, "--plain", "--verbose", "--table", table, env=env)

@@ -8,6 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from protocol import Request
+from protocol import requests as rq
 from protocol.constants import SHORT_ROUND_CAP
 from protocol.requests import Hello
 from tests.kits.netkit import Client
@@ -159,8 +160,8 @@ async def test_a_new_ssh_token_is_said_once_and_join_of_a_started_game_says_how_
     """The SSH door hands the plain client the token it has just given (issue 29): said once
     after the welcome, and `join N` of a game started without them says what to do."""
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Crypt", seats=3, bots=2))["table"]
-    assert (await host.request("join", table=table))["t"] == "joined"  # the last seat: dealt
+    table = (await host.ask(rq.Create(name="Crypt", seats=3, bots=2)))["table"]
+    assert (await host.ask(rq.Join(table=table)))["t"] == "joined"  # the last seat: dealt
     token = "Xq3_kept-by-the-door_Z9w"
     async with InProcess(url, tmp_path, door_token=token) as plain:
         await plain.transcript.until(r"^Connected to ws://")

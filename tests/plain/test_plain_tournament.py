@@ -10,6 +10,7 @@ import re
 import pytest
 
 from gother_tui.plain.tournament_new import tournament_new
+from protocol import requests as rq
 from protocol.constants import DEFAULT_ROUND_CAP
 from protocol.requests import TournamentCreate
 from protocol.view import Variants
@@ -25,8 +26,8 @@ async def test_a_tournament_from_the_plain_client(url, tmp_path):
         raven.type("tournament")
         await raven.transcript.until(r"^You follow no tournament, and none is open on this")
         host = await Client.connect(url, "Host")  # another's, open: listed (issue 29 §5)
-        other = await host.request(
-            "tournament_create", name="Crypt Cup", rounds=2, seats=4, password=LEAVE
+        other = await host.ask(
+            rq.TournamentCreate(name="Crypt Cup", rounds=2, seats=4, password=LEAVE)
         )
         raven.type("list")
         await raven.transcript.until(
@@ -57,7 +58,7 @@ async def test_a_tournament_from_the_plain_client(url, tmp_path):
         for name in ("Lenore", "Vlad"):
             client = await Client.connect(url, name)
             players.append(Player(client))
-            reply = await client.request("tournament_join", tournament=tournament)
+            reply = await client.ask(rq.TournamentJoin(tournament=tournament))
             assert reply["t"] == "tournament", reply
         raven.type("tournament start")
         sat = await raven.transcript.until(r"^You sit at Night r1 t1 \(table (\w+)\), seat \d of 3")

@@ -609,6 +609,63 @@ def test_any_decoded_map_is_cleaned_or_rejected_with_a_code(kind: str, fields: d
         assert set(msg.to_wire()) <= set(fields) | {"t"}
 
 
+any_wire_value = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text(max_size=300)
+    | st.binary(max_size=70),
+    lambda children: st.lists(children, max_size=8) | st.dictionaries(st.text(), children),
+    max_leaves=20,
+)
+
+
+def paths(value: object, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place inside a decoded map or array, its own included."""
+    found = [here]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += paths(item, (*here, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += paths(item, (*here, i))
+    return found
+
+
+@given(st.sampled_from(sorted(FULL)), st.data())
+def test_a_valid_request_changed_anywhere_reads_or_is_refused_naming_it(
+    kind: str, data: st.DataObject
+) -> None:
+    """Whatever a peer puts anywhere in a request (a value of any wire type, nested maps,
+    a key left out or added), reading it gives the typed request or a refusal with a code
+    of the contract that names the request: never any other exception (issue 33 §3)."""
+    msg = copy.deepcopy({**FULL[kind], "rid": 3})
+    path = data.draw(st.sampled_from([p for p in paths(msg) if p and p != ("t",)]))
+    target = msg
+    for step in path[:-1]:
+        target = target[step]
+    change = data.draw(st.sampled_from(["value", "drop", "add"]))
+    if change == "value":
+        target[path[-1]] = data.draw(any_wire_value)
+    elif change == "drop":
+        del target[path[-1]]
+    elif isinstance(target, dict):
+        target[data.draw(st.text(max_size=8))] = data.draw(any_wire_value)
+    try:
+        frame = decode(encode(msg))
+    except ProtocolError as error:
+        assert error.code == "bad_frame"  # too deep or too big for a frame: never read
+        return
+    try:
+        request = validate_request(frame)
+    except ProtocolError as error:
+        assert error.code in {"bad_message", "bad_version"}
+        assert error.message.startswith(f"{kind}") or error.code == "bad_version"
+    else:
+        assert request.to_wire()["t"] == kind
+
+
 def test_create_bot_kind_must_be_a_known_bot() -> None:
     error = rejected({**FULL["create"], "bot": "genius"})
     assert error.message.startswith("create.bot:")

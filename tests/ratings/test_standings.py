@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from protocol import requests as rq
 from server.edge.app import GotherServer
 from server.edge.identity import identity_of
 from server.tables.outcome import turn_share
@@ -31,7 +32,7 @@ def place_of(view: dict[str, object], seat: int) -> int:
 async def test_finished_games_give_each_player_a_record_and_a_rating(server, url):
     finals = [await finished_game(url, "Ann"), await finished_game(url, "Ann")]
     asker = await Client.connect(url, "Asker")
-    reply = await asker.request("standings")
+    reply = await asker.ask(rq.Standings())
     assert reply["t"] == "standings" and reply["offset"] == 0, reply
     rows = {row["player"]: row for row in reply["rows"]}
     assert set(rows) == {"name:Ann", "bot:easy"} and reply["total"] == 2
@@ -55,7 +56,7 @@ async def test_a_restarted_server_rebuilds_the_same_standings_from_its_archive(c
     for name in ("Ann", "Bea"):
         await finished_game(url, name, bot="normal")
     asker = await Client.connect(url, "Asker")
-    before = await asker.request("standings")
+    before = await asker.ask(rq.Standings())
     await asker.close()
     await first.close()
 
@@ -64,7 +65,7 @@ async def test_a_restarted_server_rebuilds_the_same_standings_from_its_archive(c
     await second.start()  # the rebuild runs in its own process; a request waits for it
     try:
         asker = await Client.connect(f"ws://127.0.0.1:{second.port}", "Asker")
-        after = await asker.request("standings")
+        after = await asker.ask(rq.Standings())
         assert after["rows"] == before["rows"] and after["total"] == 3, after
         await asker.close()
     finally:
@@ -75,15 +76,15 @@ async def test_a_player_who_leaves_early_is_rated_by_their_share_and_credited_no
     """Cy leaves after one move: the bot that plays on wins or loses for nobody (issue 29
     §4); Cy's rating moves by the share of turns Cy played."""
     player = await Client.connect(url, "Cy")
-    created = await player.request("create", name="Cy's", seats=3, bots=2, bot="easy")
+    created = await player.ask(rq.Create(name="Cy's", seats=3, bots=2, bot="easy"))
     table = created["table"]
-    await player.request("join", table=table, seat=0)
+    await player.ask(rq.Join(table=table, seat=0))
     view = await player.state(lambda v: v["legal"] is not None)
-    reply = await player.request("move", move=first_legal_move(view["legal"]))
+    reply = await player.ask(rq.Play(move=first_legal_move(view["legal"])))
     assert reply["t"] == "state", reply
-    assert (await player.request("leave"))["t"] == "left"
+    assert (await player.ask(rq.Leave()))["t"] == "left"
     watcher = await Client.connect(url, "Watcher")
-    await watcher.request("watch", table=table)
+    await watcher.ask(rq.Watch(table=table))
     await watcher.state(lambda v: v["phase"] == "over")
     [(stored,)] = server.store.database.connection.execute(
         "SELECT outcome FROM games WHERE table_id = ?", (table,)
@@ -92,7 +93,7 @@ async def test_a_player_who_leaves_early_is_rated_by_their_share_and_credited_no
     [cy, *_] = outcome["seats"]
     share = turn_share(server.store.tables.movers(table, 1), 0)
     assert cy[0] == "name:Cy" and 0 < cy[2] == share < 0.5
-    rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}
+    rows = {r["player"]: r for r in (await watcher.ask(rq.Standings()))["rows"]}
     assert "name:Cy" not in rows and rows["bot:easy"]["games"] == 2  # no game of Cy's
     assert server.standings.rating(PlayerId("name:Cy")).mu != 25.0  # moved all the same
     await close_all(player, watcher)
@@ -104,15 +105,15 @@ async def test_a_proven_player_keeps_one_record_under_every_name_they_play_under
     key = Ed25519PrivateKey.generate()
     me = "id:" + identity_of(public(key))
     ann, _ = await proven(url, "Ann", key)
-    created = await ann.request("create", name="Ann's", seats=3, bots=2, bot="easy")
-    await ann.request("join", table=created["table"], seat=0)
+    created = await ann.ask(rq.Create(name="Ann's", seats=3, bots=2, bot="easy"))
+    await ann.ask(rq.Join(table=created["table"], seat=0))
     await play_to_end(ann)
     await ann.close()
 
     annie, _ = await proven(url, "Annie", key)
-    created = await annie.request("create", name="Annie's", seats=3, bots=2, bot="easy")
+    created = await annie.ask(rq.Create(name="Annie's", seats=3, bots=2, bot="easy"))
     table = created["table"]
-    await annie.request("join", table=table, seat=0)
+    await annie.ask(rq.Join(table=table, seat=0))
     await play_to_end(annie)
     watcher = await Client.connect(url, "Watcher")
     [(stored,)] = server.store.database.connection.execute(
@@ -120,7 +121,7 @@ async def test_a_proven_player_keeps_one_record_under_every_name_they_play_under
     )
     assert json.loads(stored)["seats"][0][::3] == [me, "Annie"]  # her identity, her name then
 
-    rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}
+    rows = {r["player"]: r for r in (await watcher.ask(rq.Standings()))["rows"]}
     assert rows[me]["games"] == 2 and rows[me]["name"] == "Annie" and not rows[me]["bot"]
     assert not any(p.startswith("name:Ann") for p in rows), rows
     await close_all(annie, watcher)
@@ -131,7 +132,7 @@ async def test_a_bad_standings_request_is_refused_with_a_reason(server, url):
     reply = await asker.request("standings", offset=-1)
     assert reply["t"] == "error" and reply["code"] == "bad_message", reply
     assert "offset" in reply["message"]
-    reply = await asker.request("standings", offset=10)
+    reply = await asker.ask(rq.Standings(offset=10))
     assert reply["t"] == "standings" and reply["rows"] == [] and reply["total"] == 0
     await close_all(asker)
 

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protocol import ProtocolError
+from protocol.moves import DiscardFate
 from server.ratings.archive import rebuild
 from server.ratings.host import HostStandings
 from server.ratings.standings import Standings
@@ -39,8 +40,8 @@ def stored_games(path: str) -> SqliteStore:
     store = SqliteStore(path)
     for n in (1, 2):
         store.tables.start_game("t1", n, seed=n)
-        store.tables.add_move("t1", n, 0, 0, {"kind": "discard_fate", "card": 3})
-        store.tables.add_move("t1", n, 1, 0, {"kind": "discard_fate", "card": 4}, cover=True)
+        store.tables.add_move("t1", n, 0, 0, DiscardFate(3))
+        store.tables.add_move("t1", n, 1, 0, DiscardFate(4), cover=True)
         store.outcomes.finish_game("t1", n, outcome("t1", n).to_json())
     store.tables.start_game("t1", 3, seed=3)  # still being played: no outcome
     return store

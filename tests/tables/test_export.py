@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgpack
 import msgspec
 
+from protocol import requests as rq
 from server.game import Card, Deck, Game, Move, Played, Variants
 from tests.kits.netkit import Client
 from tests.kits.playkit import newest
@@ -18,8 +19,8 @@ from tests.kits.prockit import run_cli
 async def play_bot_game(url: str, seats: int = 3) -> tuple[str, dict]:
     """A table of bots plays at once; a spectator follows it. (table id, final view)"""
     watcher = await Client.connect(url, "Watcher")
-    table = (await watcher.request("create", name="Replay me", seats=seats, bots=seats))["table"]
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    table = (await watcher.ask(rq.Create(name="Replay me", seats=seats, bots=seats)))["table"]
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     final = (await newest(watcher, lambda m: m["view"]["phase"] == "over"))["view"]
     await watcher.close()
     return table, final
@@ -61,8 +62,8 @@ async def test_export_replays_to_the_same_end(server, url, config, tmp_path):
 
 async def test_export_of_a_game_in_progress_replays_to_its_position(server, url, config, tmp_path):
     player = await Client.connect(url, "Human")
-    table = (await player.request("create", name="Ongoing", seats=3, bots=2))["table"]
-    await player.request("join", table=table)
+    table = (await player.ask(rq.Create(name="Ongoing", seats=3, bots=2)))["table"]
+    await player.ask(rq.Join(table=table))
     waiting = await newest(player, lambda m: m["view"]["legal"] is not None)
     out = tmp_path / "ongoing.gother"
     code, _, stderr = await run_cli("export", "--db", config.db, table, str(out))

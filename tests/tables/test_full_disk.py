@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.store.sqlite import SqliteStore
@@ -76,11 +77,11 @@ async def test_a_move_on_a_full_disk_changes_nothing_and_the_table_waits_for_spa
     server = await start(db)
     url = f"ws://127.0.0.1:{server.port}"
     host = await Client.connect(url, "Host")
-    table_id = (await host.request("create", name="Full", seats=3, bots=0))["table"]
+    table_id = (await host.ask(rq.Create(name="Full", seats=3, bots=0)))["table"]
     players = []
     for seat in range(3):
         player = await Client.connect(url, f"P{seat}")
-        assert (await player.request("join", table=table_id, seat=seat))["t"] == "joined"
+        assert (await player.ask(rq.Join(table=table_id, seat=seat)))["t"] == "joined"
         players.append(player)
     table = server.lobby.tables[table_id]
     await newest(players[0], lambda m: m["view"]["phase"] != "lobby")
@@ -92,7 +93,7 @@ async def test_a_move_on_a_full_disk_changes_nothing_and_the_table_waits_for_spa
         seat = table.game.to_act()
         view = (await newest(players[seat], lambda m: m["view"]["legal"] is not None))["view"]
         moves_before = len(table.game.moves)
-        reply = await players[seat].request("move", move=first_legal_move(view["legal"]))
+        reply = await players[seat].ask(rq.Play(move=first_legal_move(view["legal"])))
         if reply["t"] == "state":
             acked += 1
             continue
@@ -106,7 +107,7 @@ async def test_a_move_on_a_full_disk_changes_nothing_and_the_table_waits_for_spa
     for player in players:
         told = await newest(player, stopped)
         assert "cannot save" in told["view"]["table"]["stopped"]
-    again = await players[seat].request("move", move=first_legal_move(view["legal"]))
+    again = await players[seat].ask(rq.Play(move=first_legal_move(view["legal"])))
     assert again["t"] == "error" and again["code"] == "table_stopped", again
     # memory is what the disk holds: the same moves, in order, no hole
     reader = SqliteStore(str(db), readonly=True)
@@ -119,7 +120,7 @@ async def test_a_move_on_a_full_disk_changes_nothing_and_the_table_waits_for_spa
     filler.unlink()  # space again: the server finds out by itself, within its retry time
     for player in players:
         await newest(player, lambda m: not stopped(m) and m["seq"] > told["seq"])
-    reply = await players[seat].request("move", move=first_legal_move(view["legal"]))
+    reply = await players[seat].ask(rq.Play(move=first_legal_move(view["legal"])))
     assert reply["t"] == "state", reply
     await close_all(host, *players)
     await server.close()
@@ -140,8 +141,8 @@ async def test_a_bot_table_on_a_full_disk_stops_says_so_and_goes_on_by_itself(sm
     url = f"ws://127.0.0.1:{server.port}"
     try:
         watcher = await Client.connect(url, "Watcher")
-        table_id = (await watcher.request("create", name="Bots", seats=3, bots=3))["table"]
-        assert (await watcher.request("watch", table=table_id))["t"] == "watching"
+        table_id = (await watcher.ask(rq.Create(name="Bots", seats=3, bots=3)))["table"]
+        assert (await watcher.ask(rq.Watch(table=table_id)))["t"] == "watching"
         await watcher.state(lambda v: v["round"] >= 2)
         filler = fill(small_disk)
         view = await watcher.state(lambda v: v["table"].get("stopped") is not None)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from server.edge.config import ServerConfig
 from server.game import default_deck_text
 from tests.kits.netkit import Client, close_all, play_to_end
@@ -60,14 +61,14 @@ def expect_error(reply: dict[str, Any], code: str) -> None:
 async def create(client: Client, **fields: Any) -> str:
     fields.setdefault("name", "Crypt")
     fields.setdefault("bots", 0)
-    reply = await client.request("create", **fields)
+    reply = await client.ask(rq.Create(**fields))
     assert reply["t"] == "created", reply
     return reply["table"]
 
 
 async def join(url: str, table: str, name: str, **fields: Any) -> tuple[Client, dict[str, Any]]:
     client = await Client.connect(url, name)
-    reply = await client.request("join", table=table, **fields)
+    reply = await client.ask(rq.Join(table=table, **fields))
     assert reply["t"] == "joined", reply
     return client, reply
 
@@ -83,10 +84,10 @@ def listing(reply: dict[str, Any], table: str) -> dict[str, Any]:
 
 async def test_list_summarises_every_table(server, url):
     host = await Client.connect(url, "Host")
-    assert (await host.request("list"))["tables"] == []
+    assert (await host.ask(rq.List()))["tables"] == []
     private = await create(host, name="Velvet", seats=3, bots=1, password="pw")
     public = await create(host, name="Open Crypt", seats=5, bots=0)
-    reply = await host.request("list")
+    reply = await host.ask(rq.List())
     assert {row["id"] for row in reply["tables"]} == {private, public}
     row = listing(reply, private)
     assert {k: row[k] for k in ("name", "seats", "seated", "bots", "phase", "password")} == {
@@ -103,14 +104,14 @@ async def test_list_summarises_every_table(server, url):
     assert listing(reply, private)["bot"] == row["bot"] == "normal"
     hard = await create(host, name="Hard Crypt", seats=3, bots=2, bot="hard")
     rough = await create(host, name="Rough Crypt", seats=3, bots=2, bot="random")
-    reply = await host.request("list")
+    reply = await host.ask(rq.List())
     assert (listing(reply, hard)["bot"], listing(reply, rough)["bot"]) == ("hard", "random")
     # the rows follow the tables
     a, _ = await join(url, private, "A", password="pw")
-    assert listing(await host.request("list"), private)["seated"] == 2
+    assert listing(await host.ask(rq.List()), private)["seated"] == 2
     b, _ = await join(url, private, "B", password="pw")  # full: it starts
     await b.state(lambda v: v["phase"] != "lobby")
-    row = listing(await host.request("list"), private)
+    row = listing(await host.ask(rq.List()), private)
     assert row["seated"] == 3 and row["phase"] in GAME_PHASES
     await close_all(host, a, b)
 
@@ -168,7 +169,7 @@ async def test_create_with_a_deck_from_the_server_folder(server, url):
         assert len(joined["cards"]) == 20 and joined["cards"][0]["name"] == "Mini 0"
         view = await player.state(lambda v: True)
         assert view["table"]["deck"] == name
-        assert (await player.request("start"))["view"]["deck_count"] == 20 - 15
+        assert (await player.ask(rq.Start()))["view"]["deck_count"] == 20 - 15
         await player.close()
     original = await create(host, seats=3, deck="original")
     _, joined = await join(url, original, "B")
@@ -182,7 +183,7 @@ async def test_create_with_a_deck_from_the_server_folder(server, url):
         ("README", 3),
         ("wide", 3),  # its catalogue cannot be sent: it took a seat, then bad_frame on join
     ):
-        reply = await host.request("create", name="Crypt", seats=seats, bots=0, deck=deck)
+        reply = await host.ask(rq.Create(name="Crypt", seats=seats, bots=0, deck=deck))
         expect_error(reply, "bad_deck")
     for deck in ("../mini", "/etc/passwd", ".mini", "a/b", ""):
         reply = await host.request("create", name="Crypt", seats=3, bots=0, deck=deck)
@@ -193,9 +194,7 @@ async def test_create_with_a_deck_from_the_server_folder(server, url):
 
 async def test_without_a_deck_folder_only_the_original_deck(server, url):
     host = await Client.connect(url, "Host")
-    expect_error(
-        await host.request("create", name="Crypt", seats=3, bots=0, deck="mini"), "bad_deck"
-    )
+    expect_error(await host.ask(rq.Create(name="Crypt", seats=3, bots=0, deck="mini")), "bad_deck")
     await create(host, seats=3, deck="original")
     await host.close()
 
@@ -205,10 +204,10 @@ async def test_too_many_tables(server, url):
     host = await Client.connect(url, "Host")
     await create(host, seats=3)
     await create(host, seats=3)
-    expect_error(await host.request("create", name="X", seats=3, bots=0), "too_many_tables")
+    expect_error(await host.ask(rq.Create(name="X", seats=3, bots=0)), "too_many_tables")
     other = await Client.connect(url, "Other")
-    expect_error(await other.request("create", name="Y", seats=3, bots=0), "too_many_tables")
-    assert len((await host.request("list"))["tables"]) == 2
+    expect_error(await other.ask(rq.Create(name="Y", seats=3, bots=0)), "too_many_tables")
+    assert len((await host.ask(rq.List()))["tables"]) == 2
     await close_all(host, other)
 
 
@@ -227,20 +226,20 @@ async def test_join_picks_or_takes_a_seat(server, url):
     assert view["phase"] == "lobby"
     c = await Client.connect(url, "C")
     for seat in (0, 2, 3):
-        expect_error(await c.request("join", table=table, seat=seat), "seat_taken")
+        expect_error(await c.ask(rq.Join(table=table, seat=seat)), "seat_taken")
     for seat in (4, 5):
-        expect_error(await c.request("join", table=table, seat=seat), "no_such_seat")
+        expect_error(await c.ask(rq.Join(table=table, seat=seat)), "no_such_seat")
     expect_error(await c.request("join", table=table, seat=6), "bad_message")
-    expect_error(await c.request("join", table="nope"), "no_such_table")
+    expect_error(await c.ask(rq.Join(table="nope")), "no_such_table")
     assert server.lobby.tables[table].seats[1] is None
-    joined_c = await c.request("join", table=table)
+    joined_c = await c.ask(rq.Join(table=table))
     assert joined_c["t"] == "joined" and joined_c["seat"] == 1
     # the last seat taken: the table starts by itself
     for client in (a, b, c):
         await client.state(lambda v: v["phase"] != "lobby")
     d = await Client.connect(url, "D")
-    expect_error(await d.request("join", table=table), "already_started")
-    expect_error(await d.request("join", table=table, seat=1), "already_started")
+    expect_error(await d.ask(rq.Join(table=table)), "already_started")
+    expect_error(await d.ask(rq.Join(table=table, seat=1)), "already_started")
     await close_all(host, a, b, c, d)
 
 
@@ -262,8 +261,8 @@ async def test_join_at_a_full_table_that_has_not_started_is_table_full(server, u
     table = await create(host, seats=3)
     for seat in range(3):
         server.lobby.tables[table].join(Absent(f"Ghost{seat}"), seat)
-    expect_error(await host.request("join", table=table), "table_full")
-    expect_error(await host.request("join", table=table, seat=1), "seat_taken")
+    expect_error(await host.ask(rq.Join(table=table)), "table_full")
+    expect_error(await host.ask(rq.Join(table=table, seat=1)), "seat_taken")
     assert server.lobby.tables[table].game is None
     await host.close()
 
@@ -286,9 +285,9 @@ async def test_watch_follows_the_spectator_policy(server, url, public_ok, privat
     public = await create(host, seats=3, bots=2)
     private = await create(host, seats=3, bots=2, password="pw")
     watcher = await Client.connect(url, "Watcher")
-    expect_error(await watcher.request("watch", table="nope"), "no_such_table")
+    expect_error(await watcher.ask(rq.Watch(table="nope")), "no_such_table")
 
-    reply = await watcher.request("watch", table=public)
+    reply = await watcher.ask(rq.Watch(table=public))
     if public_ok:
         assert reply["t"] == "watching" and reply["table"] == public
         assert len(reply["cards"]) == 55
@@ -300,12 +299,13 @@ async def test_watch_follows_the_spectator_policy(server, url, public_ok, privat
 
     if not private_ok:
         expected = "no_spectators"
-        for fields in ({}, {"password": "pw"}):
-            expect_error(await watcher.request("watch", table=private, **fields), expected)
+        for password in (None, "pw"):
+            expect_error(await watcher.ask(rq.Watch(table=private, password=password)), expected)
     else:
-        for fields in ({}, {"password": "wrong"}):
-            expect_error(await watcher.request("watch", table=private, **fields), "wrong_password")
-        reply = await watcher.request("watch", table=private, password="pw")
+        for password in (None, "wrong"):
+            reply = await watcher.ask(rq.Watch(table=private, password=password))
+            expect_error(reply, "wrong_password")
+        reply = await watcher.ask(rq.Watch(table=private, password="pw"))
         assert reply["t"] == "watching" and reply["table"] == private
         # it moved: the public table lost its spectator
         assert server.lobby.tables[public].spectators == set()
@@ -321,12 +321,12 @@ async def test_start_fills_empty_seats_with_bots_and_deals(server, url):
     table = await create(host, seats=4, bots=1)
     a, _ = await join(url, table, "A")
     watcher = await Client.connect(url, "Watcher")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     for client in (host, watcher):  # only a seated player may start
-        expect_error(await client.request("start"), "not_seated")
+        expect_error(await client.ask(rq.Start()), "not_seated")
     assert server.lobby.tables[table].game is None
 
-    reply = await a.request("start")
+    reply = await a.ask(rq.Start())
     assert reply["t"] == "state", reply  # the state that follows, with the start's rid
     view = reply["view"]
     assert view["phase"] in GAME_PHASES - {"over"} and view["round"] == 1
@@ -337,7 +337,7 @@ async def test_start_fills_empty_seats_with_bots_and_deals(server, url):
     assert view["deck_count"] + sum(p["hand_count"] for p in view["players"]) == 55
     watched = await watcher.state(lambda v: v["phase"] != "lobby")
     assert watched["you"] is None
-    expect_error(await a.request("start"), "already_started")
+    expect_error(await a.ask(rq.Start()), "already_started")
     await close_all(host, a, watcher)
 
 
@@ -351,7 +351,7 @@ async def test_a_table_starts_once_every_seat_is_taken(server, url):
     for client in (a, b):
         view = await client.state(lambda v: v["phase"] != "lobby")
         assert len(view["you"]["hand"]) == 5
-    assert listing(await host.request("list"), table)["phase"] != "lobby"
+    assert listing(await host.ask(rq.List()), table)["phase"] != "lobby"
     await close_all(host, a, b)
 
 
@@ -364,26 +364,26 @@ async def test_leave_before_the_start_frees_the_seat(server, url):
     a, joined_a = await join(url, table, "A")
     b, _ = await join(url, table, "B")
     watcher = await Client.connect(url, "Watcher")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
 
-    reply = await a.request("leave")
+    reply = await a.ask(rq.Leave())
     assert reply["t"] == "left" and reply["table"] == table
     view = await b.state(lambda v: v["players"][0]["name"] is None)
     assert view["phase"] == "lobby"
-    assert listing(await host.request("list"), table)["seated"] == 1
-    expect_error(await a.request("leave"), "not_seated")
-    expect_error(await host.request("resume", token=joined_a["token"]), "bad_token")
+    assert listing(await host.ask(rq.List()), table)["seated"] == 1
+    expect_error(await a.ask(rq.Leave()), "not_seated")
+    expect_error(await host.ask(rq.Resume(token=joined_a["token"])), "bad_token")
     c, joined_c = await join(url, table, "C", seat=0)
     assert joined_c["seat"] == 0
     # a spectator leaves too
-    assert (await watcher.request("leave"))["t"] == "left"
+    assert (await watcher.ask(rq.Leave()))["t"] == "left"
     assert server.lobby.tables[table].spectators == set()
     # neither hears from the table any more
     a_frames, watcher_frames = len(a.received), len(watcher.received)
     d, _ = await join(url, table, "D")  # the last seat: the game starts
     await b.state(lambda v: v["phase"] != "lobby")
-    assert (await a.request("list"))["t"] == "tables"
-    assert (await watcher.request("list"))["t"] == "tables"
+    assert (await a.ask(rq.List()))["t"] == "tables"
+    assert (await watcher.ask(rq.List()))["t"] == "tables"
     assert [m["t"] for m in a.received[a_frames:]] == ["tables"]
     assert [m["t"] for m in watcher.received[watcher_frames:]] == ["tables"]
     await close_all(host, a, b, c, d, watcher)
@@ -396,13 +396,13 @@ async def test_leave_during_a_game_hands_the_seat_to_a_bot_for_good(server, url)
     b, _ = await join(url, table, "B")
     view = await a.state(lambda v: v["phase"] != "lobby")
     assert view["to_act"] == 0  # A's decision: the game waits for A ...
-    assert (await a.request("leave"))["t"] == "left"
+    assert (await a.ask(rq.Leave()))["t"] == "left"
     # ... until A leaves: a bot takes seat 0 and plays on, so B's turn comes
     view = await b.state(lambda v: v["legal"] is not None)
     assert view["to_act"] == 1 and view["players"][0]["bot"] is True
     assert view["players"][0]["name"] == "A"
-    expect_error(await a.request("resume", token=joined_a["token"]), "bad_token")
-    expect_error(await a.request("join", table=table), "already_started")
+    expect_error(await a.ask(rq.Resume(token=joined_a["token"])), "bad_token")
+    expect_error(await a.ask(rq.Join(table=table)), "already_started")
     assert server.lobby.tables[table].seats[0].is_bot
     await close_all(host, a, b)
 
@@ -421,14 +421,14 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
     a, _ = await join(url, table, "Alice")
     b, _ = await join(url, table, "Bob")
     watcher = await Client.connect(url, "Wendy")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
 
     rid = await a.send("chat", text="  hi\x1b[31m there\x07\tfriend\u202e!\r\n")
     expected = {"t": "chat", "from": "Alice", "text": "hi[31m there friend!", "table": table}
     assert await a.next(is_chat) == {**expected, "rid": rid}  # the speaker's copy answers
     for client in (b, watcher):
         assert await client.next(is_chat) == expected
-    rid = await watcher.send("chat", text="ça va? 🦇")  # a spectator chats too, marked as watching
+    rid = await watcher.tell(rq.Chat(text="ça va? 🦇"))  # a spectator chats too, marked as watching
     spectator_line = {"t": "chat", "from": "Wendy", "text": "ça va? 🦇", "table": table}
     spectator_line["watching"] = True
     assert await watcher.next(is_chat) == {**spectator_line, "rid": rid}
@@ -443,7 +443,7 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
 
     # a newcomer hears the history first, in order, then gets the table's state
     newcomer = await Client.connect(url, "Newt")
-    reply = await newcomer.request("join", table=table)
+    reply = await newcomer.ask(rq.Join(table=table))
     assert reply["t"] == "joined"
     history = [await newcomer.next() for _ in range(3)]
     assert [(m["t"], m["from"], m.get("watching", False)) for m in history] == [
@@ -453,18 +453,18 @@ async def test_chat_is_cleaned_broadcast_replayed_and_rate_limited(server, url):
     ]
     assert (await newcomer.next())["t"] == "state"
     late = await Client.connect(url, "Late")
-    assert (await late.request("watch", table=table))["t"] == "watching"
+    assert (await late.ask(rq.Watch(table=table)))["t"] == "watching"
     # the game has begun (the newcomer filled the table): its story comes before the state
     expected = ["chat", "chat", "chat", "story", "state"]
     assert [(await late.next())["t"] for _ in expected] == expected
 
     # rate limited: Alice has used 1 of 4; 3 more pass, the next is refused, unsent
     for i in range(3):
-        await a.send("chat", text=f"line {i}")
+        await a.tell(rq.Chat(text=f"line {i}"))
         assert (await b.next(is_chat))["text"] == f"line {i}"
-    expect_error(await a.request("chat", text="one too many"), "rate_limited")
-    expect_error(await a.request("chat", text="still too many"), "rate_limited")
-    await b.send("chat", text="Bob may")  # others are not limited by Alice
+    expect_error(await a.ask(rq.Chat(text="one too many")), "rate_limited")
+    expect_error(await a.ask(rq.Chat(text="still too many")), "rate_limited")
+    await b.tell(rq.Chat(text="Bob may"))  # others are not limited by Alice
     assert (await watcher.next(lambda m: is_chat(m) and m["from"] == "Bob"))["text"] == "Bob may"
     texts = [m["text"] for m in watcher.received if is_chat(m)]
     assert "one too many" not in texts and "still too many" not in texts
@@ -482,18 +482,18 @@ async def test_r4_rematch_starts_a_new_game_dealt_by_the_next_seat(server, url):
     c, _ = await join(url, table, "C")
     view = await a.state(lambda v: v["phase"] != "lobby")
     assert view["table"]["game"] == 1
-    expect_error(await a.request("rematch"), "not_started")  # not over yet
+    expect_error(await a.ask(rq.Rematch()), "not_started")  # not over yet
     finals = await asyncio.gather(*(play_to_end(p, game=1) for p in (a, b, c)))
     assert all(f["phase"] == "over" and f["winner"] for f in finals)
     await c.close()  # C has gone: the rematch needs A and B only
     await a.state(lambda v: not v["players"][2]["connected"])
 
-    reply = await a.request("rematch")
+    reply = await a.ask(rq.Rematch())
     assert reply["t"] == "state" and reply["view"]["phase"] == "over"
     assert reply["view"]["players"][0]["rematch"] is True
     assert reply["view"]["players"][1]["rematch"] is False
     assert server.lobby.tables[table].game_no == 1
-    reply = await b.request("rematch")
+    reply = await b.ask(rq.Rematch())
     assert reply["t"] == "state", reply
     view = reply["view"]
     assert view["table"]["game"] == 2 and view["phase"] in GAME_PHASES - {"over"}
@@ -520,8 +520,8 @@ async def test_the_table_keeps_the_series_score_across_rematches(server, url):
             wins[seat] += 1
         assert all(f["table"]["wins"] == wins for f in finals)  # the winners counted at once
         if game == 1:
-            await a.request("rematch")
-            reply = await b.request("rematch")
+            await a.ask(rq.Rematch())
+            reply = await b.ask(rq.Rematch())
             assert reply["view"]["table"]["game"] == 2 and reply["view"]["table"]["wins"] == wins
     assert sum(wins) >= 2  # a tie at the round cap counts for each winner
     await close_all(host, a, b)
@@ -535,7 +535,7 @@ async def test_a_table_of_bots_plays_to_the_end_for_a_spectator(server, url):
     host = await Client.connect(url, "Host")
     table = await create(host, seats=3, bots=3, variants={"round_cap": 3})
     watcher = await Client.connect(url, "Watcher")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     final = await watcher.state(lambda v: v["phase"] == "over")
     assert final["winner"] and final["round"] <= 3
     states = watcher.states()
@@ -543,17 +543,17 @@ async def test_a_table_of_bots_plays_to_the_end_for_a_spectator(server, url):
     seqs = [m["seq"] for m in states]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # every change, in order
     assert all(m["view"]["you"] is None for m in states)
-    assert listing(await host.request("list"), table)["phase"] == "over"
+    assert listing(await host.ask(rq.List()), table)["phase"] == "over"
     await close_all(host, watcher)
 
 
 async def test_one_connection_cannot_take_two_seats_at_one_table(url):
     player = await Client.connect(url, "Greedy")
-    table = (await player.request("create", name="Crypt", seats=4, bots=0))["table"]
-    assert (await player.request("join", table=table))["seat"] == 0
-    again = await player.request("join", table=table)
+    table = (await player.ask(rq.Create(name="Crypt", seats=4, bots=0)))["table"]
+    assert (await player.ask(rq.Join(table=table)))["seat"] == 0
+    again = await player.ask(rq.Join(table=table))
     assert again["t"] == "error" and again["code"] == "seat_taken"
     assert "seat 0" in again["message"]
-    listing = (await player.request("list"))["tables"]
+    listing = (await player.ask(rq.List()))["tables"]
     assert [t["seated"] for t in listing if t["id"] == table] == [1]
     await player.close()

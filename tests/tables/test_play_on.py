@@ -12,6 +12,8 @@ import msgspec
 import pytest
 
 from gother_tui.core.record import parse_record
+from protocol import requests as rq
+from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.game import REFEREE
 from server.store.database import StoreError
@@ -51,7 +53,7 @@ async def seen_at(client: Client, table: str, seat: int, turn: int) -> dict[str,
 
 async def played_on(client: Client, **request: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """`play_on`'s `joined`, and the first view of the game it starts."""
-    joined = await client.request("play_on", **request)
+    joined = await client.ask(rq.PlayOn(**request))
     assert joined["t"] == "joined", joined
     first = await client.state(
         lambda v: v["table"]["id"] == joined["table"] and v["phase"] != "lobby"
@@ -61,9 +63,9 @@ async def played_on(client: Client, **request: Any) -> tuple[dict[str, Any], dic
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, url):
-    table, player = await played(url, 4, 2, {"fate_discard": "top"})
+    table, player = await played(url, 4, 2, Variants(fate_discard="top"))
     then = await seen_at(player, table, 1, 5)
-    standings = await player.request("standings")  # the one game played for real
+    standings = await player.ask(rq.Standings())  # the one game played for real
     joined, first = await played_on(player, table=table, seat=1, turn=5)
     assert joined["seat"] == 1 and joined["table"] != table and len(joined["cards"]) == 55
     assert knowledge(first) == knowledge(then)
@@ -78,16 +80,16 @@ async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, 
     assert knowledge(record["seen"][0]) == knowledge(then)  # its record begins there too
     assert record["start"] is not None and record["game"] == 1
     # practice counts nowhere: not its game, nor the table's rematch (issue 29 §4)
-    assert (await player.request("standings"))["rows"] == standings["rows"]
-    assert (await player.request("rematch"))["t"] == "state"
+    assert (await player.ask(rq.Standings()))["rows"] == standings["rows"]
+    assert (await player.ask(rq.Rematch()))["t"] == "state"
     await play_to_end(player, game=2)
-    assert (await player.request("standings"))["rows"] == standings["rows"]
+    assert (await player.ask(rq.Standings()))["rows"] == standings["rows"]
     await close_all(player)
 
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_play_on_is_refused_in_words_and_changes_nothing(server, url):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     before = set(server.lobby.tables)
     asks = [
         ({"table": "nosuch", "seat": 0, "turn": 1}, "no_such_table", "no table"),
@@ -108,12 +110,12 @@ async def test_play_on_is_refused_in_words_and_changes_nothing(server, url):
 # one seat a connection in games not over: a played-on seat is one more
 @pytest.mark.parametrize("config", [{**UNBOUNDED, "seats_per_connection": 1}], indirect=True)
 async def test_a_played_on_seat_counts_against_the_askers_seat_quota(server, url):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     busy = await Client.connect(url, "Busy")
-    created = await busy.request("create", name="Open", seats=3, bots=2)
-    joined = await busy.request("join", table=created["table"])  # a game not over: its seat
+    created = await busy.ask(rq.Create(name="Open", seats=3, bots=2))
+    joined = await busy.ask(rq.Join(table=created["table"]))  # a game not over: its seat
     assert joined["t"] == "joined", joined
-    refused = await busy.request("play_on", table=table, seat=0, turn=1)
+    refused = await busy.ask(rq.PlayOn(table=table, seat=0, turn=1))
     assert refused["t"] == "error" and refused["code"] == "too_many_seats", refused
     await close_all(player, busy)
 
@@ -121,8 +123,8 @@ async def test_a_played_on_seat_counts_against_the_askers_seat_quota(server, url
 # one table a connection: the second is refused as a second `create` would be
 @pytest.mark.parametrize("config", [{**UNBOUNDED, "tables_per_connection": 1}], indirect=True)
 async def test_a_played_on_table_counts_against_the_askers_table_quota(server, url):
-    table, player = await played(url, 3, 0, {})  # its own table is its one
-    refused = await player.request("play_on", table=table, seat=0, turn=2)
+    table, player = await played(url, 3, 0, Variants())  # its own table is its one
+    refused = await player.ask(rq.PlayOn(table=table, seat=0, turn=2))
     assert refused["t"] == "error" and refused["code"] == "too_many_tables", refused
     friend = await Client.connect(url, "Friend")
     joined, _ = await played_on(friend, table=table, seat=2, turn=2)
@@ -132,7 +134,7 @@ async def test_a_played_on_table_counts_against_the_askers_table_quota(server, u
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, url, config):
-    table, player = await played(url, 3, 0, {"overflow": "immediate"})
+    table, player = await played(url, 3, 0, Variants(overflow="immediate"))
     joined, first = await played_on(player, table=table, seat=0, turn=4)
     for _ in range(3):  # a few moves of its own, then the server goes down
         view = player.latest_view()
@@ -140,7 +142,7 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
             view = await player.state(lambda v: v["legal"] is not None or v["phase"] == "over")
         if view["phase"] == "over":
             break
-        moved = await player.request("move", move=first_legal_move(view["legal"]))
+        moved = await player.ask(rq.Play(move=first_legal_move(view["legal"])))
         assert moved["t"] == "state", moved
     new = joined["table"]
     await player.close()
@@ -166,16 +168,16 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
 async def test_one_play_on_at_a_time_a_connection_and_none_for_one_gone(server, url):
     """While a connection's play on is being sampled, its next is refused; one whose asker
     left meanwhile makes no table."""
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     server.searches.spawn_all()
     other = await Client.connect(url, "Other")
     before = set(server.lobby.tables)
     with frozen(the_worker(server.searches)):
-        rid = await player.send("play_on", table=table, seat=0, turn=2)
+        rid = await player.tell(rq.PlayOn(table=table, seat=0, turn=2))
         await until("a play-on asked", lambda: server.play_ons.asking)
-        again = await player.request("play_on", table=table, seat=0, turn=3)
+        again = await player.ask(rq.PlayOn(table=table, seat=0, turn=3))
         assert again["t"] == "error" and again["code"] == "rate_limited", again
-        await other.send("play_on", table=table, seat=1, turn=2)
+        await other.tell(rq.PlayOn(table=table, seat=1, turn=2))
         await until("two play-ons asked", lambda: len(server.play_ons.asking) == 2)
         await other.close()  # gone before its game is sampled
     joined = await player.next(lambda m: m.get("rid") == rid)
@@ -187,7 +189,7 @@ async def test_one_play_on_at_a_time_a_connection_and_none_for_one_gone(server, 
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_a_played_on_table_whose_start_cannot_be_read_is_quarantined(server, url, config):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     joined, _ = await played_on(player, table=table, seat=0, turn=2)
     new = joined["table"]
     await player.close()
@@ -210,20 +212,20 @@ async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monk
     """The asker is seated (`joined` answers its request) and then the deal's write fails:
     the table stops and says so, and the request has no second answer (an `error` with the
     same rid came after the `joined`)."""
-    table, player = await played(url, 3, 2, {})
+    table, player = await played(url, 3, 2, Variants())
 
     def full_disk(*args: Any, **kwargs: Any) -> None:
         raise StoreError("database or disk is full")
 
     monkeypatch.setattr(server.store.tables, "start_game", full_disk)
-    rid = await player.send("play_on", table=table, seat=0, turn=2)
+    rid = await player.tell(rq.PlayOn(table=table, seat=0, turn=2))
     joined = await player.next(lambda m: m.get("rid") == rid)
     assert joined["t"] == "joined", joined
     stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
     while "stopped" not in stopped["table"]:
         stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
     assert stopped["phase"] == "lobby"
-    await player.request("list")  # every frame sent before this answer is in
+    await player.ask(rq.List())  # every frame sent before this answer is in
     assert [m["t"] for m in player.received if m.get("rid") == rid] == ["joined"]
     await close_all(player)
 
@@ -232,8 +234,8 @@ async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monk
 async def test_a_played_on_table_s_first_state_is_its_position(server, url):
     """After `joined`, the new table's first `state` is the game begun at the turn asked
     (an empty lobby's came first, seats and all, as if nobody were dealt in yet)."""
-    table, player = await played(url, 3, 2, {})
-    joined = await player.request("play_on", table=table, seat=0, turn=2)
+    table, player = await played(url, 3, 2, Variants())
+    joined = await player.ask(rq.PlayOn(table=table, seat=0, turn=2))
     assert joined["t"] == "joined", joined
     first = await player.next(lambda m: m["t"] == "state")
     assert first["view"]["table"]["id"] == joined["table"]

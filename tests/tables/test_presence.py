@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from protocol import requests as rq
+from protocol.moves import DiscardFate
 from protocol.requests import Create
 from server.bots.registry import make_bot
 from server.edge.app import GotherServer
@@ -28,12 +30,12 @@ GRACE = 0.3
 async def seat_players(url: str, count: int = 3) -> tuple[str, list[Client], list[str]]:
     """A table of `count` seats and no bots, every seat joined (so the game starts)."""
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Crypt", seats=count, bots=0))["table"]
+    table = (await host.ask(rq.Create(name="Crypt", seats=count, bots=0)))["table"]
     await host.close()
     clients, tokens = [], []
     for seat in range(count):
         client = await Client.connect(url, f"P{seat}")
-        joined = await client.request("join", table=table, seat=seat)
+        joined = await client.ask(rq.Join(table=table, seat=seat))
         assert joined["t"] == "joined", joined
         clients.append(client)
         tokens.append(joined["token"])
@@ -43,7 +45,7 @@ async def seat_players(url: str, count: int = 3) -> tuple[str, list[Client], lis
 async def resume(url: str, name: str, token: str) -> tuple[Client, dict[str, Any], dict]:
     """A new connection resuming a seat: the client, its `joined` and its first state."""
     client = await Client.connect(url, name)
-    joined = await client.request("resume", token=token)
+    joined = await client.ask(rq.Resume(token=token))
     assert joined["t"] == "joined", joined
     first = await client.next(lambda m: m["t"] == "state")
     return client, joined, first
@@ -61,8 +63,8 @@ async def test_reconnect_in_the_middle_of_ones_own_turn(url):
         state, _ = await drive(seated, lambda m, n: m["view"]["phase"] == "discard_fate")
         mover = state["view"]["to_act"]
         own = await newest(clients[mover], at_least(state["seq"]))
-        reply = await clients[mover].request(
-            "move", move={"kind": "discard_fate", "card": own["view"]["legal"]["cards"][0]}
+        reply = await clients[mover].ask(
+            rq.Play(move=DiscardFate(card=own["view"]["legal"]["cards"][0]))
         )
         assert reply["t"] == "state", reply
         if reply["view"]["to_act"] == mover:
@@ -102,7 +104,7 @@ async def test_second_connection_resuming_a_token_replaces_the_first(url):
     assert not any(m["t"] == "error" for m in old.received)
 
     # the seat now answers to the second connection, and stays connected throughout
-    reply = await new.request("move", move=first_legal_move(state["view"]["legal"]))
+    reply = await new.ask(rq.Play(move=first_legal_move(state["view"]["legal"])))
     assert reply["t"] == "state" and reply["seq"] == state["seq"] + 1
     seen = await newest(observer, at_least(reply["seq"]))
     assert seen["view"]["players"][0]["connected"] is True
@@ -147,7 +149,7 @@ async def test_absent_player_is_covered_after_the_grace_until_it_resumes(quick_s
     own_turn, _ = await drive(present, lambda m, n: m["view"]["to_act"] == 1, observer=c0)
     mine = await newest(back, at_least(own_turn["seq"]))
     assert mine["seq"] == own_turn["seq"] and mine["view"]["legal"] is not None
-    reply = await back.request("move", move=first_legal_move(mine["view"]["legal"]))
+    reply = await back.ask(rq.Play(move=first_legal_move(mine["view"]["legal"])))
     assert reply["t"] == "state"
     assert reply["seq"] == mine["seq"] + 1  # no bot move came in between
     await drive({**present, 1: back}, lambda m, n: m["view"]["to_act"] != 1, observer=back)
@@ -160,7 +162,7 @@ async def test_running_out_of_clock_lets_a_bot_finish_that_turn_only(server, url
     table.clock_rule = ClockRule(initial=0.3, increment=10.0)
     player = await Client.connect(url, "Slow")
     asked_at = time.monotonic()
-    joined = await player.request("join", table=table.id)
+    joined = await player.ask(rq.Join(table=table.id))
     assert joined["seat"] == 0  # bots take the last seats
     start = await newest(player, lambda m: m["view"]["phase"] != "lobby")
     assert start["view"]["to_act"] == 0 and start["view"]["legal"] is not None
@@ -178,7 +180,7 @@ async def test_running_out_of_clock_lets_a_bot_finish_that_turn_only(server, url
     again = await newest(player, lambda m: m["view"]["round"] >= 2 and m["view"]["to_act"] == 0)
     assert seat_flags(again["view"], 0) == (True, False)
     assert again["view"]["players"][0]["clock"] >= 10.0  # increments earned meanwhile
-    reply = await player.request("move", move=first_legal_move(again["view"]["legal"]))
+    reply = await player.ask(rq.Play(move=first_legal_move(again["view"]["legal"])))
     assert reply["t"] == "state" and reply["seq"] == again["seq"] + 1
     assert not reply["view"]["players"][0]["covered"]
     await player.close()
@@ -191,8 +193,8 @@ async def test_presence_changes_do_not_reset_a_running_clock(server, url):
     table.clock_rule = ClockRule(initial=30.0, increment=0.0)
     p0 = await Client.connect(url, "P0")
     p1 = await Client.connect(url, "P1")
-    await p0.request("join", table=table.id, seat=0)
-    token = (await p1.request("join", table=table.id, seat=1))["token"]
+    await p0.ask(rq.Join(table=table.id, seat=0))
+    token = (await p1.ask(rq.Join(table=table.id, seat=1)))["token"]
     start = await newest(p0, lambda m: m["view"]["phase"] != "lobby")
     assert start["view"]["to_act"] == 0 and start["view"]["players"][0]["clock"] == 30.0
 
@@ -205,7 +207,7 @@ async def test_presence_changes_do_not_reset_a_running_clock(server, url):
     returned = await newest(p0, lambda m: m["view"]["players"][1]["connected"])
     assert returned["view"]["players"][0]["clock"] == 10.0  # 20 s of thinking, not 10
     now[0] += 1.0
-    reply = await p0.request("move", move=first_legal_move(returned["view"]["legal"]))
+    reply = await p0.ask(rq.Play(move=first_legal_move(returned["view"]["legal"])))
     assert reply["t"] == "state"
     assert reply["view"]["players"][0]["clock"] == 9.0  # 21 s charged for the decision
     await close_all(p0, back)

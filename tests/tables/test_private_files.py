@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from protocol import requests as rq
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.files import private_file, private_folder
@@ -37,7 +38,7 @@ async def test_the_database_its_wal_and_its_shm_are_made_0600(tmp_path, usual_um
     await server.start()
     try:
         host = await Client.connect(f"ws://127.0.0.1:{server.port}", "Host")
-        created = await host.request("create", name="Seeds", seats=3, bots=3)  # plays at once
+        created = await host.ask(rq.Create(name="Seeds", seats=3, bots=3))  # plays at once
         assert created["t"] == "created"
         wal, shm = db.with_name("games.db-wal"), db.with_name("games.db-shm")
         assert wal.exists() and shm.exists()

@@ -10,6 +10,7 @@ from pathlib import Path
 import msgpack
 import msgspec
 
+from protocol import requests as rq
 from protocol.constants import RECORD_PART
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
@@ -34,17 +35,17 @@ async def test_a_flood_of_builds_is_refused_once_the_servers_share_is_spent(tmp_
     try:
         url = f"ws://127.0.0.1:{server.port}"
         flooder = await Client.connect(url, "Flood")
-        first = await flooder.request("record", table=ids[0])
+        first = await flooder.ask(rq.Record(table=ids[0]))
         assert first["t"] == "record" and first["part"] == 0, first
         for table in ids[1:]:
-            refused = await flooder.request("record", table=table)
+            refused = await flooder.ask(rq.Record(table=table))
             assert refused["t"] == "error" and refused["code"] == "rate_limited", refused
             assert "busy making other records: try again in" in refused["message"]
-        again = await flooder.request("record", table=ids[0], part=1)  # made: from the cache
+        again = await flooder.ask(rq.Record(table=ids[0], part=1))  # made: from the cache
         assert again["t"] == "record" and again["part"] == 1, again
         honest = await Client.connect(url, "Honest")  # everyone else is answered
-        assert (await honest.request("list"))["t"] == "tables"
-        cached = await honest.request("record", table=ids[0])
+        assert (await honest.ask(rq.List()))["t"] == "tables"
+        cached = await honest.ask(rq.Record(table=ids[0]))
         assert cached["data"] == first["data"]
         await close_all(flooder, honest)
     finally:
@@ -57,14 +58,14 @@ async def test_a_build_is_charged_to_the_asker(tmp_path):
     try:
         url = f"ws://127.0.0.1:{server.port}"
         asker = await Client.connect(url, "Asker")
-        answers = [await asker.request("record", table=table) for table in ids]
+        answers = [await asker.ask(rq.Record(table=table)) for table in ids]
         # a budget of 100, 2 a part: 8 parts would pass; with 20 more a build, about 4
         served = [a for a in answers if a["t"] == "record"]
         assert 4 <= len(served) <= 5, answers
         assert answers[: len(served)] == served  # then the asker must wait
         assert all(a["code"] == "rate_limited" for a in answers[len(served) :]), answers
         other = await Client.connect(url, "Other")  # its own budget: a record for it too
-        assert (await other.request("record", table=ids[-1]))["t"] == "record"
+        assert (await other.ask(rq.Record(table=ids[-1])))["t"] == "record"
         await close_all(asker, other)
     finally:
         await server.close()
@@ -91,11 +92,11 @@ async def test_every_seat_s_record_of_a_game_is_made_in_one_build(tmp_path):
         asker = await Client.connect(url, "Asker")
         seen = []
         for seat in range(3):
-            first = await asker.request("record", table=table, seat=seat)
+            first = await asker.ask(rq.Record(table=table, seat=seat))
             assert first["t"] == "record", (seat, first)
             parts = [first["data"]]
             for part in range(1, first["parts"]):
-                reply = await asker.request("record", table=table, seat=seat, part=part)
+                reply = await asker.ask(rq.Record(table=table, seat=seat, part=part))
                 assert reply["t"] == "record", (seat, part, reply)
                 parts.append(reply["data"])
             seen.append(msgpack.unpackb(b"".join(parts))["seen"])

@@ -11,19 +11,20 @@ import pytest
 
 from gother_tui.core.record import RecordError, fetch_record, parse_record
 from protocol import MAX_FRAME
+from protocol import requests as rq
 from protocol.constants import RECORD_PART
 from server.tables.export import game_record
 from tests.kits.netkit import Client, close_all, play_to_end
 from tests.kits.prockit import run_cli
 
 
-async def finished_table(url: str, **create: object) -> tuple[str, Client]:
+async def finished_table(url: str, password: str | None = None) -> tuple[str, Client]:
     """A game of one network player and two bots, played to the end; the player stays."""
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Done", seats=3, bots=2, **create))["table"]
+    table = (await host.ask(rq.Create(name="Done", seats=3, bots=2, password=password)))["table"]
     await host.close()
     player = await Client.connect(url, "Player")
-    joined = await player.request("join", table=table, seat=0, **create)
+    joined = await player.ask(rq.Join(table=table, seat=0, password=password))
     assert joined["t"] == "joined", joined
     await play_to_end(player)
     return table, player
@@ -33,11 +34,11 @@ async def test_a_finished_games_record_comes_in_parts_and_is_the_exported_record
     table, player = await finished_table(url)
     watcher = await Client.connect(url, "Watcher")  # not at the table: as for watching
     parts = []
-    first = await watcher.request("record", table=table)
+    first = await watcher.ask(rq.Record(table=table))
     assert first["t"] == "record" and first["game"] == 1 and first["part"] == 0, first
     parts.append(first["data"])
     for part in range(1, first["parts"]):
-        reply = await watcher.request("record", table=table, part=part)
+        reply = await watcher.ask(rq.Record(table=table, part=part))
         assert reply["part"] == part and reply["parts"] == first["parts"]
         parts.append(reply["data"])
     assert all(len(p) <= RECORD_PART for p in parts)
@@ -46,25 +47,25 @@ async def test_a_finished_games_record_comes_in_parts_and_is_the_exported_record
     assert b"".join(parts) == msgspec.msgpack.encode(game_record(server.store.tables, table))
     fetched = msgpack.unpackb(b"".join(parts))
     assert parse_record(fetched).views[-1].phase == "over"
-    beyond = await watcher.request("record", table=table, part=first["parts"])
+    beyond = await watcher.ask(rq.Record(table=table, part=first["parts"]))
     assert beyond["t"] == "error" and beyond["code"] == "no_record"
     await close_all(player, watcher)
 
 
 async def test_no_record_of_a_game_in_progress_and_none_of_a_private_table(server, url):
     host = await Client.connect(url, "Host")
-    running = (await host.request("create", name="Live", seats=3, bots=3))["table"]
-    await host.request("watch", table=running)
+    running = (await host.ask(rq.Create(name="Live", seats=3, bots=3)))["table"]
+    await host.ask(rq.Watch(table=running))
     await host.state(lambda v: v["phase"] != "lobby")
-    reply = await host.request("record", table=running)
+    reply = await host.ask(rq.Record(table=running))
     assert reply["t"] == "error" and reply["code"] == "no_record", reply  # hands are secret
     assert "not over" in reply["message"]
     private, player = await finished_table(url, password="hunter2")
     stranger = await Client.connect(url, "Stranger")
-    refused = await stranger.request("record", table=private)
+    refused = await stranger.ask(rq.Record(table=private))
     assert refused["t"] == "error" and refused["code"] == "no_spectators", refused
-    assert (await player.request("record", table=private))["t"] == "record"  # a player may
-    missing = await stranger.request("record", table="nosuch")
+    assert (await player.ask(rq.Record(table=private)))["t"] == "record"  # a player may
+    missing = await stranger.ask(rq.Record(table="nosuch"))
     assert missing["t"] == "error" and missing["code"] == "no_such_table"
     await close_all(host, player, stranger)
 

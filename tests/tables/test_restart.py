@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from server.game import Game, default_deck
 from server.store.sqlite import SqliteStore
 from server.tables.export import game_record
@@ -66,7 +67,7 @@ async def resume_all(
     clients, views = [], []
     for seat, (name, token) in enumerate(zip(names, tokens, strict=True)):
         client = await Client.connect(url, name)
-        joined = await client.request("resume", token=token)
+        joined = await client.ask(rq.Resume(token=token))
         assert joined["t"] == "joined", joined
         assert joined["seat"] == seat and len(joined["cards"]) == 55
         clients.append(client)
@@ -78,12 +79,12 @@ async def test_kill_9_mid_game_then_restart_loses_no_move(spawn, tmp_path):
     db = str(tmp_path / "g.db")
     first = await spawn("--db", db, "--bot-delay", "0")
     host = await Client.connect(first.url, "Host")
-    table = (await host.request("create", name="Crypt", seats=4, bots=0))["table"]
+    table = (await host.ask(rq.Create(name="Crypt", seats=4, bots=0)))["table"]
     names = [f"P{i}" for i in range(4)]
     players, tokens = [], []
     for seat, name in enumerate(names):
         client = await Client.connect(first.url, name)
-        joined = await client.request("join", table=table, seat=seat)
+        joined = await client.ask(rq.Join(table=table, seat=seat))
         assert joined["t"] == "joined", joined
         players.append(client)
         tokens.append(joined["token"])
@@ -136,11 +137,11 @@ async def test_sigterm_closes_connections_with_1012_and_exits_0(spawn, tmp_path)
     db = str(tmp_path / "g.db")
     first = await spawn("--db", db, "--bot-delay", "0")
     host = await Client.connect(first.url, "Host")
-    table = (await host.request("create", name="Vault", seats=3, bots=0))["table"]
+    table = (await host.ask(rq.Create(name="Vault", seats=3, bots=0)))["table"]
     players, tokens = [], []
     for seat in range(3):
         client = await Client.connect(first.url, f"P{seat}")
-        joined = await client.request("join", table=table, seat=seat)
+        joined = await client.ask(rq.Join(table=table, seat=seat))
         players.append(client)
         tokens.append(joined["token"])
     last, _ = await drive(dict(enumerate(players)), lambda m, n: n >= 5)
@@ -154,7 +155,7 @@ async def test_sigterm_closes_connections_with_1012_and_exits_0(spawn, tmp_path)
 
     second = await spawn("--db", db, "--bot-delay", "0")
     lister = await Client.connect(second.url, "Lister")
-    listing = (await lister.request("list"))["tables"]
+    listing = (await lister.ask(rq.List()))["tables"]
     assert [(t["id"], t["seated"], t["phase"]) for t in listing] == [(table, 3, before[0]["phase"])]
     restored, _ = await resume_all(second.url, [f"P{s}" for s in range(3)], tokens)
     for seat, client in enumerate(restored):
@@ -170,14 +171,14 @@ async def test_bot_table_plays_on_after_a_restart(spawn, tmp_path):
     db = str(tmp_path / "g.db")
     first = await spawn("--db", db, "--bot-delay", "0.02")
     host = await Client.connect(first.url, "Host")
-    table = (await host.request("create", name="Bots", seats=3, bots=3))["table"]
-    assert (await host.request("watch", table=table))["t"] == "watching"
+    table = (await host.ask(rq.Create(name="Bots", seats=3, bots=3)))["table"]
+    assert (await host.ask(rq.Watch(table=table)))["t"] == "watching"
     await host.state(lambda v: v["round"] >= 2)  # mid-game
     await first.kill()
 
     second = await spawn("--db", db, "--bot-delay", "0.02")
     watcher = await Client.connect(second.url, "Watcher")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     restored = (await newest(watcher))["view"]
     assert restored["round"] >= 2
     if restored["phase"] != "over":  # a stalled table would time out here
@@ -192,17 +193,17 @@ async def test_absent_players_are_covered_after_a_restart(spawn, tmp_path):
     db = str(tmp_path / "g.db")
     first = await spawn("--db", db, "--bot-delay", "0", "--grace", "0.2")
     host = await Client.connect(first.url, "Host")
-    table = (await host.request("create", name="Gone", seats=3, bots=0))["table"]
+    table = (await host.ask(rq.Create(name="Gone", seats=3, bots=0)))["table"]
     for seat in range(3):
         client = await Client.connect(first.url, f"P{seat}")
-        assert (await client.request("join", table=table, seat=seat))["t"] == "joined"
-    await host.request("watch", table=table)
+        assert (await client.ask(rq.Join(table=table, seat=seat)))["t"] == "joined"
+    await host.ask(rq.Watch(table=table))
     await host.state(lambda v: v["phase"] != "lobby")
     await first.kill()
 
     second = await spawn("--db", db, "--bot-delay", "0", "--grace", "0.2")
     watcher = await Client.connect(second.url, "Watcher")
-    assert (await watcher.request("watch", table=table))["t"] == "watching"
+    assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
     view = await watcher.state(lambda v: v["turn"] != 0)  # seat 0's first turn got played
     assert view["players"][0]["covered"] is True
     assert not any(p["connected"] for p in view["players"])

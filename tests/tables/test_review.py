@@ -5,32 +5,35 @@ review or no room to think it."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from protocol import server_messages
+from protocol.view import Variants
 from tests.bots.test_searches import frozen, running, the_worker
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
 from tests.kits.poll import until
 
-SHORT = {"round_cap": 1}  # a round: a review of it is a few seconds of search
+SHORT = Variants(round_cap=1)  # a round: a review of it is a few seconds of search
 
 
 async def finished_table(url: str) -> tuple[str, Client]:
     """A game of one network player (seat 0, its first legal moves) and two bots, over."""
     host = await Client.connect(url, "Host")
-    created = await host.request("create", name="Done", seats=3, bots=2, variants=SHORT)
+    created = await host.ask(rq.Create(name="Done", seats=3, bots=2, variants=SHORT))
     table = created["table"]
     await host.close()
     player = await Client.connect(url, "Player")
-    assert (await player.request("join", table=table, seat=0))["t"] == "joined"
+    assert (await player.ask(rq.Join(table=table, seat=0)))["t"] == "joined"
     await play_to_end(player)
     return table, player
 
 
-async def reviewed(client: Client, **fields: object) -> dict:
+async def reviewed(client: Client, **fields: Any) -> dict:
     """The reply to a `review`, waited for as long as a slow machine may think it."""
-    rid = await client.send("review", **fields)
+    rid = await client.tell(rq.Review(**fields))
     return await asyncio.wait_for(client.next(lambda m: m.get("rid") == rid), 120)
 
 
@@ -70,7 +73,7 @@ async def test_a_review_once_thought_is_kept_and_answered_to_anyone_at_once(serv
 
     server.searches.submit = no_search  # type: ignore[assignment]
     try:
-        again = await watcher.request("review", table=table, game=1, seat=1)
+        again = await watcher.ask(rq.Review(table=table, game=1, seat=1))
     finally:
         server.searches.submit = searched  # type: ignore[method-assign]
     assert again["t"] == "review"
@@ -82,15 +85,15 @@ async def test_a_review_once_thought_is_kept_and_answered_to_anyone_at_once(serv
 
 async def test_no_review_of_a_game_in_progress_nor_of_a_seat_the_table_lacks(server, url):
     host = await Client.connect(url, "Host")
-    running = (await host.request("create", name="Live", seats=3, bots=3))["table"]
-    await host.request("watch", table=running)
+    running = (await host.ask(rq.Create(name="Live", seats=3, bots=3)))["table"]
+    await host.ask(rq.Watch(table=running))
     await host.state(lambda v: v["phase"] != "lobby")
-    refused = await host.request("review", table=running, seat=0)
+    refused = await host.ask(rq.Review(table=running, seat=0))
     assert refused["t"] == "error" and refused["code"] == "no_record", refused
     assert "not over" in refused["message"]
-    no_seat = await host.request("review", table=running, seat=4)
+    no_seat = await host.ask(rq.Review(table=running, seat=4))
     assert no_seat["t"] == "error" and no_seat["code"] == "no_such_seat", no_seat
-    nowhere = await host.request("review", table="nosuch", seat=0)
+    nowhere = await host.ask(rq.Review(table="nosuch", seat=0))
     assert nowhere["t"] == "error" and nowhere["code"] == "no_such_table", nowhere
     shapeless = await host.request("review", table=running, seat="first")
     assert shapeless["t"] == "error" and shapeless["code"] == "bad_message", shapeless
@@ -106,12 +109,12 @@ async def test_a_review_the_searches_have_no_room_for_is_busy_at_once(server, ur
     server.searches.spawn_all()
     other = await Client.connect(url, "Other")
     with frozen(the_worker(server.searches)):
-        first = await player.send("review", table=table, seat=0)
+        first = await player.tell(rq.Review(table=table, seat=0))
         await until("one search running", lambda: running(server.searches) == 1)
-        busy = await other.request("review", table=table, seat=1)
+        busy = await other.ask(rq.Review(table=table, seat=1))
         assert busy["t"] == "error" and busy["code"] == "busy", busy
         assert "ask again" in busy["message"]
-        again = await player.request("review", table=table, seat=2)
+        again = await player.ask(rq.Review(table=table, seat=2))
         assert again["t"] == "error" and again["code"] == "rate_limited", again  # one at a time
     answer = await asyncio.wait_for(player.next(lambda m: m.get("rid") == first), 120)
     assert answer["t"] == "review" and answer["seat"] == 0, answer
@@ -126,9 +129,9 @@ async def test_past_two_reviews_thought_at_once_the_next_is_busy(server, url):
     server.searches.spawn_all()
     askers = [player] + [await Client.connect(url, f"Asker {n}") for n in (1, 2)]
     with frozen(the_worker(server.searches)):
-        rids = [await askers[seat].send("review", table=table, seat=seat) for seat in (0, 1)]
+        rids = [await askers[seat].tell(rq.Review(table=table, seat=seat)) for seat in (0, 1)]
         await until("two reviews thought", lambda: len(server.reviews.thinking) == 2)
-        busy = await askers[2].request("review", table=table, seat=2)
+        busy = await askers[2].ask(rq.Review(table=table, seat=2))
         assert busy["t"] == "error" and busy["code"] == "busy", busy
         assert "other reviews" in busy["message"]
     for asker, rid in zip(askers, rids, strict=False):
@@ -154,16 +157,18 @@ async def test_a_review_leaves_out_the_moves_a_bot_made_in_the_players_place(ser
     """The player makes one decision and goes; a bot covers the rest of the game. Two
     rounds: in one, a deal may leave the seat no decision but its first."""
     host = await Client.connect(url, "Host")
-    created = await host.request("create", name="Left", seats=3, bots=2, variants={"round_cap": 2})
+    created = await host.ask(
+        rq.Create(name="Left", seats=3, bots=2, variants=Variants(round_cap=2))
+    )
     await host.close()
     player = await Client.connect(url, "Player")
     table = created["table"]
-    assert (await player.request("join", table=table, seat=0))["t"] == "joined"
+    assert (await player.ask(rq.Join(table=table, seat=0)))["t"] == "joined"
     view = await player.state(lambda v: v["legal"] is not None)
-    assert (await player.request("move", move=first_legal_move(view["legal"])))["t"] == "state"
+    assert (await player.ask(rq.Play(move=first_legal_move(view["legal"]))))["t"] == "state"
     await player.close()  # away: past the grace, a bot plays the seat to the end
     friend = await Client.connect(url, "Friend")
-    await friend.request("watch", table=table)
+    await friend.ask(rq.Watch(table=table))
     await friend.state(lambda v: v["phase"] == "over")
     movers = server.store.tables.movers(table, 1)
     mine = [step for step, (seat, cover) in enumerate(movers) if seat == 0 and not cover]

@@ -14,17 +14,18 @@ import pytest
 
 from gother_tui.core.fetch import RATE_LIMITED_WAIT
 from gother_tui.core.record import fetch_record
+from protocol import requests as rq
 from protocol.constants import RECORD_PART
-from protocol.view import SeatInfo
+from protocol.view import SeatInfo, Variants
 from server.tables.export import game_record
 from tests.kits.netkit import Client, close_all, play_to_end
 
 LOBBY_FACTS = {f.name for f in msgspec.structs.fields(SeatInfo)} - {"seat"}
 GAMES = [  # (seats, the player's seat, variants): every seat count, first seat and others
-    (3, 0, {}),
-    (4, 2, {"fate_discard": "top"}),
-    (5, 4, {"overflow": "immediate"}),
-    (3, 1, {"fate_discard": "top", "overflow": "immediate"}),
+    (3, 0, Variants()),
+    (4, 2, Variants(fate_discard="top")),
+    (5, 4, Variants(overflow="immediate")),
+    (3, 1, Variants(fate_discard="top", overflow="immediate")),
 ]
 # records made back to back, and moves as fast as replies come (a quiet machine outruns
 # the per-connection rate limit): a busy server's budgets are not what is tested here
@@ -44,24 +45,24 @@ def game_facts(view: dict[str, Any]) -> dict[str, Any]:
 
 
 async def record_parts(client: Client, **request: Any) -> dict[str, Any]:
-    first = await client.request("record", **request)
+    first = await client.ask(rq.Record(**request))
     assert first["t"] == "record", first
     parts = [first["data"]]
     for part in range(1, first["parts"]):
-        parts.append((await client.request("record", part=part, **request))["data"])
+        parts.append((await client.ask(rq.Record(part=part, **request)))["data"])
     assert first.get("seat") == request.get("seat")  # left out when not asked
     return msgpack.unpackb(b"".join(parts))  # type: ignore[no-any-return]
 
 
-async def played(url: str, seats: int, seat: int, variants: dict[str, str]) -> tuple[str, Client]:
+async def played(url: str, seats: int, seat: int, variants: Variants) -> tuple[str, Client]:
     """A game of one network player at `seat` and bots, played to the end; the player stays
     (every frame it received is in `received`)."""
     host = await Client.connect(url, "Host")
-    created = await host.request("create", name="Kept", seats=seats, bots=0, variants=variants)
+    created = await host.ask(rq.Create(name="Kept", seats=seats, bots=0, variants=variants))
     table = created["table"]
-    joined = await host.request("join", table=table, seat=seat)
+    joined = await host.ask(rq.Join(table=table, seat=seat))
     assert joined["t"] == "joined" and joined["seat"] == seat, joined
-    started = await host.request("start")  # bots take the other seats
+    started = await host.ask(rq.Start())  # bots take the other seats
     assert started["t"] == "state", started
     await play_to_end(host)
     return table, host
@@ -93,14 +94,14 @@ async def test_a_seats_replay_is_the_frames_it_received_live(server, url, seats,
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_a_seats_record_is_kept_apart_and_a_seat_not_at_the_table_is_refused(server, url):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     plain = await record_parts(player, table=table)
     assert "seen" not in plain and "seat" not in plain  # an old client's record is unchanged
     seen_by_1 = await record_parts(player, table=table, seat=1)
     assert seen_by_1["views"] == plain["views"] and seen_by_1["seat"] == 1
     assert seen_by_1["seen"][0]["you"]["seat"] == 1
     friend = await Client.connect(url, "Friend")  # a budget of its own for dear requests
-    refused = await friend.request("record", table=table, seat=3)
+    refused = await friend.ask(rq.Record(table=table, seat=3))
     assert refused["t"] == "error" and refused["code"] == "no_record", refused
     assert refused["message"].endswith("has only 3 seats")
     bad = await friend.request("record", table=table, seat="two")
@@ -117,7 +118,7 @@ SMALL_BUDGET = {**UNBOUNDED, "costly_burst": 25.0, "costly_rate": 5.0}
 
 @pytest.mark.parametrize("config", [SMALL_BUDGET], indirect=True)
 async def test_a_long_record_is_fetched_whole_past_the_askers_budget(server, url, monkeypatch):
-    table, player = await played(url, 3, 0, {})
+    table, player = await played(url, 3, 0, Variants())
     waits: list[float] = []
     real_sleep = asyncio.sleep
 

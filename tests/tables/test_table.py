@@ -166,7 +166,7 @@ def test_a_move_is_stored_as_the_wires_map_byte_for_byte(tmp_path):
     table = make_table(FakeClock(), store=store)
     seat_players(table)
     table.start_if_full()
-    wire = first_legal_move(table.wire_view(0).to_wire()["legal"])  # the map a client sends
+    wire = first_legal_move(table.wire_view(0).to_wire()["legal"]).to_wire()  # a client's map
     legal = table.wire_view(0).legal
     assert legal is not None
     table.move(0, first_legal(legal))

@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from protocol.constants import DEFAULT_TRAITS, SHORT_ROUND_CAP
 from protocol.lengths import how_long
+from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from tests.kits.netkit import Client, close_all
 
 
-async def create(client: Client, **fields: object) -> str:
-    reply = await client.request("create", name="Crypt", **fields)
+async def create(client: Client, **fields: Any) -> str:
+    reply = await client.ask(rq.Create(name="Crypt", **fields))
     assert reply["t"] == "created", reply
     return str(reply["table"])
 
@@ -33,7 +36,7 @@ async def test_the_trait_is_the_one_chosen_or_the_seat_counts_default(server, ur
     four = await create(host, seats=4, bots=2)
     five = await create(host, seats=5, bots=2)
     chosen = await create(host, seats=5, bots=2, trait="vengeful", bot="hard")
-    rows = await host.request("list")
+    rows = await host.ask(rq.List())
     assert row_of(rows, four)["trait"] == DEFAULT_TRAITS[4] == "vengeful"
     assert row_of(rows, five)["trait"] == DEFAULT_TRAITS[5] == "steady"
     assert (row_of(rows, chosen)["trait"], row_of(rows, chosen)["bot"]) == ("vengeful", "hard")
@@ -47,9 +50,9 @@ async def test_the_lobby_row_says_how_long_its_games_run(server, url):
     host = await Client.connect(url, "Host")
     long = await create(host, seats=5, bots=4, trait="vengeful")
     steady = await create(host, seats=5, bots=4)
-    short = await create(host, seats=5, bots=4, variants={"round_cap": SHORT_ROUND_CAP})
+    short = await create(host, seats=5, bots=4, variants=Variants(round_cap=SHORT_ROUND_CAP))
     rough = await create(host, seats=5, bots=4, bot="random")
-    rows = await host.request("list")
+    rows = await host.ask(rq.List())
     assert row_of(rows, long)["lasts"] == how_long(5, "normal", "vengeful", 100)
     assert row_of(rows, steady)["lasts"] == how_long(5, "normal", "steady", 100)
     assert row_of(rows, short)["lasts"] == how_long(5, "normal", "steady", SHORT_ROUND_CAP)
@@ -63,7 +66,7 @@ async def test_each_bot_shows_its_trait_in_the_view_and_people_none(server, url)
     host = await Client.connect(url, "Host")
     table = await create(host, seats=5, bots=4)
     player = await Client.connect(url, "Ann")
-    assert (await player.request("join", table=table))["t"] == "joined"
+    assert (await player.ask(rq.Join(table=table)))["t"] == "joined"
     view = await player.state(lambda v: v["phase"] != "lobby")
     traits = {p["seat"]: p.get("trait") for p in view["players"]}
     assert traits == {0: None, 1: "steady", 2: "steady", 3: "steady", 4: "steady"}

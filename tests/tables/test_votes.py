@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol import ProtocolError
+from protocol import requests as rq
+from protocol.moves import Draw
 from protocol.view import ClockRule
 from server.tables.pace import Due, due
 from tests.kits.netkit import Client, close_all
@@ -122,12 +124,12 @@ def test_a_short_clock_gets_a_short_warning():
 
 async def two_humans_and_a_bot(url: str) -> tuple[str, list[Client]]:
     host = await Client.connect(url, "Host")
-    table = (await host.request("create", name="Votes", seats=3, bots=1))["table"]
+    table = (await host.ask(rq.Create(name="Votes", seats=3, bots=1)))["table"]
     await host.close()
     players = []
     for seat in range(2):
         player = await Client.connect(url, f"P{seat}")
-        assert (await player.request("join", table=table, seat=seat))["t"] == "joined"
+        assert (await player.ask(rq.Join(table=table, seat=seat)))["t"] == "joined"
         players.append(player)
     for player in players:
         await player.state(lambda v: v["phase"] != "lobby")
@@ -136,38 +138,38 @@ async def two_humans_and_a_bot(url: str) -> tuple[str, list[Client]]:
 
 async def test_pause_and_go_on_over_the_wire(server, url):
     table, (p0, p1) = await two_humans_and_a_bot(url)
-    reply = await p0.request("pause", on=True)
+    reply = await p0.ask(rq.Pause(on=True))
     assert reply["t"] == "state" and reply["view"]["table"]["pause_votes"] == [0]
     assert "paused" not in reply["view"]["table"]
-    reply = await p1.request("pause", on=True)
+    reply = await p1.ask(rq.Pause(on=True))
     assert reply["view"]["table"]["paused"] is True
     seen = await p0.state(lambda v: v["table"].get("paused", False))
     legal = seen["legal"]
     assert legal is not None  # seat 0 deals and acts first
-    refused = await p0.request("move", move={"kind": "draw", "source": "deck"})
+    refused = await p0.ask(rq.Play(move=Draw(source="deck")))
     assert refused["t"] == "error" and refused["code"] == "paused", refused
     assert server.lobby.tables[table].turn.paused_at is not None
-    reply = await p0.request("pause", on=False)
+    reply = await p0.ask(rq.Pause(on=False))
     assert reply["view"]["table"]["paused"] is True  # one player's "go on" is one vote
-    reply = await p1.request("pause", on=False)
+    reply = await p1.ask(rq.Pause(on=False))
     assert "paused" not in reply["view"]["table"]
     await close_all(p0, p1)
 
 
 async def test_a_game_both_players_end_is_closed_archived_and_kept_as_a_record(server, url):
     table, (p0, p1) = await two_humans_and_a_bot(url)
-    reply = await p0.request("end")
+    reply = await p0.ask(rq.End())
     assert reply["t"] == "state" and reply["view"]["table"]["end_votes"] == [0]
-    rid = await p1.send("end")
+    rid = await p1.tell(rq.End())
     for player in (p0, p1):
         closed = await player.next(lambda m: m["t"] == "closed")
         assert closed["table"] == table and "ended" in closed["reason"]
     assert not any(m.get("rid") == rid and m["t"] == "error" for m in p1.received)
     assert table not in server.lobby.tables
     assert server.store.tables.ended(table, 1) == "abandoned"
-    record = await p0.request("record", table=table)
+    record = await p0.ask(rq.Record(table=table))
     assert record["t"] == "record" and record["game"] == 1, record
-    again = await p0.request("move", move={"kind": "draw", "source": "deck"})
+    again = await p0.ask(rq.Play(move=Draw(source="deck")))
     assert again["t"] == "error" and again["code"] == "not_seated"
     await close_all(p0, p1)
 
@@ -298,10 +300,10 @@ async def test_a_griefers_end_vote_during_a_blip_does_not_end_the_game(server, u
     token = next(m["token"] for m in victim.received if m["t"] == "joined")
     await victim.close()  # the victim's connection drops
     await griefer.state(lambda v: not v["players"][1]["connected"])
-    reply = await griefer.request("end")
+    reply = await griefer.ask(rq.End())
     assert reply["t"] == "state" and reply["view"]["table"]["end_votes"] == [0], reply
     back = await Client.connect(url, "P1")
-    joined = await back.request("resume", token=token)
+    joined = await back.ask(rq.Resume(token=token))
     assert joined["t"] == "joined" and joined["seat"] == 1, joined  # inside the grace
     view = await back.state(lambda v: v["players"][1]["connected"])
     assert view["table"]["end_votes"] == [0] and table in server.lobby.tables
@@ -314,7 +316,7 @@ async def test_an_end_vote_carries_once_the_absent_players_grace_is_over(server,
     table, (p0, p1) = await two_humans_and_a_bot(url)
     await p1.close()
     await p0.state(lambda v: not v["players"][1]["connected"])
-    reply = await p0.request("end")
+    reply = await p0.ask(rq.End())
     assert reply["t"] == "state" and reply["view"]["table"]["end_votes"] == [0], reply
     closed = await p0.next(lambda m: m["t"] == "closed")
     assert closed["table"] == table and "ended" in closed["reason"]

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from protocol import requests as rq
+from protocol.moves import Draw
 from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
@@ -43,7 +45,7 @@ def oracle_place_points(view: dict[str, Any]) -> list[float]:
 
 async def create(host: Client, **fields: Any) -> dict[str, Any]:
     fields = {"name": "Big Night", "rounds": 3, "seats": 4, "variants": SHORT, **fields}
-    reply = await host.request("tournament_create", password=LEAVE, **fields)
+    reply = await host.ask(rq.TournamentCreate(password=LEAVE, **fields))
     assert reply["t"] == "tournament", reply
     return reply
 
@@ -55,7 +57,7 @@ async def register(url: str, tournament: str, names: list[str], leaver: str | No
         player = Player(client, 2 if name == leaver else None)
         player.tournament = tournament
         players.append(player)
-        reply = await client.request("tournament_join", tournament=tournament)
+        reply = await client.ask(rq.TournamentJoin(tournament=tournament))
         assert reply["t"] == "tournament" and name in reply["players"], reply
     return players
 
@@ -72,7 +74,7 @@ async def test_a_seven_player_night_of_three_rounds(url):
     tournament = (await create(host))["id"]
     names = [f"P{i}" for i in range(1, 8)]
     players = await register(url, tournament, names, leaver="P2")
-    started = await host.request("tournament_start", tournament=tournament)
+    started = await host.ask(rq.TournamentStart(tournament=tournament))
     assert (started["phase"], started["round"]) == ("playing", 1)
     final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
     frames = [m for m in host.received if m["t"] == "tournament"]
@@ -141,7 +143,7 @@ async def test_a_seven_player_night_of_three_rounds(url):
         n: (1, True) if n == "P2" else (3, False) for n in names
     }
     # one rating scale: the tournament's is the host's standings', number and spread alike
-    host_rows = {r["player"]: r for r in (await host.request("standings"))["rows"]}
+    host_rows = {r["player"]: r for r in (await host.ask(rq.Standings()))["rows"]}
     assert {r["player"]: (r["rating"], r["spread"]) for r in rows} == {
         r["player"]: (host_rows[r["player"]]["rating"], host_rows[r["player"]]["spread"])
         for r in rows
@@ -153,7 +155,7 @@ async def test_a_seven_player_night_of_three_rounds(url):
 
     # a spectator follows any table of the night
     watched = final["tables"][-1]["table"]
-    reply = await host.request("watch", table=watched)
+    reply = await host.ask(rq.Watch(table=watched))
     assert reply["t"] == "watching", reply
     view = await host.state(lambda v: v["table"]["id"] == watched)
     assert view["phase"] == "over" and view["you"] is None
@@ -172,7 +174,7 @@ async def test_duplicate_deals_give_every_table_the_same_cards_seat_by_seat(url)
     tournament = (await create(host, rounds=1, duplicate=True))["id"]
     names = [f"D{i}" for i in range(1, 9)]
     players = await register(url, tournament, names)
-    await host.request("tournament_start", tournament=tournament)
+    await host.ask(rq.TournamentStart(tournament=tournament))
     final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
     first, second = final["tables"]
     views = {}
@@ -193,9 +195,7 @@ async def test_duplicate_deals_give_every_table_the_same_cards_seat_by_seat(url)
 async def test_bad_tournament_requests_get_a_reason_and_change_nothing(url):
     host = await Client.connect(url, "Host")
     other = await Client.connect(url, "Other")
-    wrong = await host.request(
-        "tournament_create", name="Night", rounds=2, seats=4, password="guess"
-    )
+    wrong = await host.ask(rq.TournamentCreate(name="Night", rounds=2, seats=4, password="guess"))
     assert (wrong["t"], wrong["code"]) == ("error", "wrong_password")
     tournament = (await create(host))["id"]
     for request, fields, code in [
@@ -207,18 +207,16 @@ async def test_bad_tournament_requests_get_a_reason_and_change_nothing(url):
         reply = await other.request(request, **fields)
         assert (reply["t"], reply["code"]) == ("error", code), reply
         assert reply["message"]
-    alone = await host.request("tournament_start", tournament=tournament)
+    alone = await host.ask(rq.TournamentStart(tournament=tournament))
     assert (alone["t"], alone["code"]) == ("error", "not_started")
-    after = await other.request("tournament_watch", tournament=tournament)
+    after = await other.ask(rq.TournamentWatch(tournament=tournament))
     assert (after["phase"], after["players"], after["tables"]) == ("registering", [], [])
     await close_all(host, other)
 
 
 async def test_a_server_whose_host_allows_none_runs_no_tournaments(url):
     client = await Client.connect(url, "Host")
-    reply = await client.request(
-        "tournament_create", name="Night", rounds=2, seats=4, password=LEAVE
-    )
+    reply = await client.ask(rq.TournamentCreate(name="Night", rounds=2, seats=4, password=LEAVE))
     assert (reply["t"], reply["code"]) == ("error", "no_tournaments")
     await client.close()
 
@@ -233,8 +231,8 @@ async def test_gother_serve_gives_the_hosts_leave_from_a_file(tmp_path):
     try:
         client = await Client.connect(server.url, "Host")
         for password, answer in [("guess", "error"), (LEAVE, "tournament")]:
-            reply = await client.request(
-                "tournament_create", name="Night", rounds=2, seats=4, password=password
+            reply = await client.ask(
+                rq.TournamentCreate(name="Night", rounds=2, seats=4, password=password)
             )
             assert reply["t"] == answer, reply
         await client.close()
@@ -245,19 +243,19 @@ async def test_gother_serve_gives_the_hosts_leave_from_a_file(tmp_path):
 @pytest.mark.parametrize("config", [NIGHT], indirect=True)
 async def test_a_table_its_players_end_unfinished_lets_the_next_round_start(url):
     host = await Client.connect(url, "Host")
-    tournament = (await create(host, rounds=2, seats=3, variants={}))["id"]
+    tournament = (await create(host, rounds=2, seats=3, variants=Variants()))["id"]
     ann, bea = [await Client.connect(url, n) for n in ("Ann", "Bea")]
     for player in (ann, bea):
-        await player.request("tournament_join", tournament=tournament)
-    await host.request("tournament_start", tournament=tournament)
+        await player.ask(rq.TournamentJoin(tournament=tournament))
+    await host.ask(rq.TournamentStart(tournament=tournament))
     first = []
     for player in (ann, bea):
         joined = await player.next(lambda m: m["t"] == "joined")
         first.append(joined["table"])
         await player.state(lambda v: v["phase"] != "lobby")
     assert first[0] == first[1]
-    await ann.request("end")
-    await bea.send("end")  # every human agrees: the table is closed
+    await ann.ask(rq.End())
+    await bea.tell(rq.End())  # every human agrees: the table is closed
     closed = await bea.next(lambda m: m["t"] == "closed")
     assert closed["table"] == first[0]
     second = await until(host, lambda m: m["t"] == "tournament" and m["round"] == 2)
@@ -288,8 +286,8 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
     for name in ("Ann", "Bea", "Cid", "Dee"):
         player = Player(await Client.connect(url, name), plays_rounds=1)  # idle in round 2
         players.append(player)
-        await player.client.request("tournament_join", tournament=tournament)
-    await host.request("tournament_start", tournament=tournament)
+        await player.client.ask(rq.TournamentJoin(tournament=tournament))
+    await host.ask(rq.TournamentStart(tournament=tournament))
     before = await until(host, lambda m: m["t"] == "tournament" and m["round"] == 2)
     for player in players:
         player.task.cancel()
@@ -300,7 +298,7 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
     await second.start()
     try:
         watcher = await Client.connect(f"ws://127.0.0.1:{second.port}", "Eve")
-        after = await watcher.request("tournament_watch", tournament=tournament)
+        after = await watcher.ask(rq.TournamentWatch(tournament=tournament))
         assert (after["phase"], after["round"], after["tables"]) == (
             "playing",
             2,
@@ -320,7 +318,7 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
         assert results(final) == results(after)
         # the creator is still its creator: it is begun, not someone else's to start
         host = await Client.connect(f"ws://127.0.0.1:{second.port}", "Host")
-        again = await host.request("tournament_start", tournament=tournament)
+        again = await host.ask(rq.TournamentStart(tournament=tournament))
         assert again["code"] == "already_started", again
         await close_all(watcher, host)
     finally:
@@ -371,7 +369,7 @@ async def test_a_round_table_whose_stored_outcome_is_broken_counts_for_nobody(tm
     await server.start()
     try:
         watcher = await Client.connect(f"ws://127.0.0.1:{server.port}", "Eve")
-        shown = await watcher.request("tournament_watch", tournament="nite01")
+        shown = await watcher.ask(rq.TournamentWatch(tournament="nite01"))
         assert all(row["games"] == 0 for row in shown["standings"]), shown
         for table in ("tab001", "tab002"):
             said = f"tournament nite01: table {table}'s outcome cannot be read"
@@ -387,15 +385,15 @@ async def test_dropping_out_at_a_table_hands_the_seat_to_a_bot_that_plays_on(url
     tournament = (await create(host, rounds=2, seats=3))["id"]
     [stays] = await register(url, tournament, ["Ann"])
     goes = await Client.connect(url, "Bea")  # registers, sits, and never moves
-    await goes.request("tournament_join", tournament=tournament)
-    await host.request("tournament_start", tournament=tournament)
+    await goes.ask(rq.TournamentJoin(tournament=tournament))
+    await host.ask(rq.TournamentStart(tournament=tournament))
     table = (await goes.next(lambda m: m["t"] == "joined"))["table"]
-    dropped = await goes.request("tournament_drop", tournament=tournament)
+    dropped = await goes.ask(rq.TournamentDrop(tournament=tournament))
     assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
     # her connection is told the seat is no longer hers, before the reply (issue 29 §5)
     told = [m for m in goes.received if m["t"] in ("left", "tournament")]
     assert told[-2:] == [{"t": "left", "table": table}, dropped], told
-    assert (await goes.request("move", move={"kind": "draw", "source": "deck"}))["t"] == "error"
+    assert (await goes.ask(rq.Play(move=Draw(source="deck"))))["t"] == "error"
     # the bot plays Bea's seat at once: the game ends without her, and round 2 is Ann's;
     # her points stop at the drop: the game she left scores nothing for her (§4)
     final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
@@ -417,13 +415,13 @@ async def test_a_drop_from_another_connection_tells_the_one_at_the_seat(url):
     tournament = (await create(host, rounds=1, seats=3))["id"]
     [ann] = await register(url, tournament, ["Ann"])
     at_table = await Client.connect(url, "Bea")
-    secret = (await at_table.request("tournament_join", tournament=tournament))["secret"]
-    await host.request("tournament_start", tournament=tournament)
+    secret = (await at_table.ask(rq.TournamentJoin(tournament=tournament)))["secret"]
+    await host.ask(rq.TournamentStart(tournament=tournament))
     table = (await at_table.next(lambda m: m["t"] == "joined"))["table"]
     elsewhere = await Client.connect(url, "Bea")  # anonymous: her entry's secret says it is she
-    back = await elsewhere.request("tournament_join", tournament=tournament, secret=secret)
+    back = await elsewhere.ask(rq.TournamentJoin(tournament=tournament, secret=secret))
     assert back["t"] == "tournament"
-    dropped = await elsewhere.request("tournament_drop", tournament=tournament)
+    dropped = await elsewhere.ask(rq.TournamentDrop(tournament=tournament))
     assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
     left = await at_table.next(lambda m: m["t"] == "left")
     assert left == {"t": "left", "table": table}
@@ -452,7 +450,7 @@ async def test_a_players_points_stop_at_the_drop_though_they_played_most_of_the_
     await second.start()
     try:
         watcher = await Client.connect(f"ws://127.0.0.1:{second.port}", "Eve")
-        after = await watcher.request("tournament_watch", tournament=tournament)
+        after = await watcher.ask(rq.TournamentWatch(tournament=tournament))
         assert rows(after) == rows(final)
         await watcher.close()
     finally:
@@ -464,12 +462,12 @@ async def _bea_drops_late(server: GotherServer) -> tuple[dict[str, Any], str]:
     round 1 and the first move of round 2, then drops out. The final `tournament` and its id."""
     url = f"ws://127.0.0.1:{server.port}"
     host = await Client.connect(url, "Host")
-    tournament = (await create(host, rounds=1, seats=3, variants={"round_cap": 2}))["id"]
+    tournament = (await create(host, rounds=1, seats=3, variants=Variants(round_cap=2)))["id"]
     [ann] = await register(url, tournament, ["Ann"])
     bea = await Client.connect(url, "Bea")
     try:
-        await bea.request("tournament_join", tournament=tournament)
-        await host.request("tournament_start", tournament=tournament)
+        await bea.ask(rq.TournamentJoin(tournament=tournament))
+        await host.ask(rq.TournamentStart(tournament=tournament))
         table = (await bea.next(lambda m: m["t"] == "joined"))["table"]
 
         def asks(view: dict[str, Any]) -> bool:
@@ -478,10 +476,10 @@ async def _bea_drops_late(server: GotherServer) -> tuple[dict[str, Any], str]:
         view = await bea.state(asks)
         while view["round"] < 2 or view["legal"]["kind"] == "discard_fate":
             assert view["phase"] != "over", "the game ended before Bea's second turn"
-            reply = await bea.request("move", move=first_legal_move(view["legal"]))
+            reply = await bea.ask(rq.Play(move=first_legal_move(view["legal"])))
             assert reply["t"] == "state", reply
             view = reply["view"] if asks(reply["view"]) else await bea.state(asks)
-        await bea.request("tournament_drop", tournament=tournament)
+        await bea.ask(rq.TournamentDrop(tournament=tournament))
         final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
         [(stored,)] = server.store.database.connection.execute(
             "SELECT outcome FROM games WHERE table_id = ?", (table,)
@@ -500,13 +498,13 @@ async def test_a_round_the_server_has_no_room_for_is_refused_whole(url):
     tournament = (await create(host, seats=3))["id"]
     players = [await Client.connect(url, f"P{i}") for i in range(7)]  # three tables of three
     for player in players:
-        await player.request("tournament_join", tournament=tournament)
-    refused = await host.request("tournament_start", tournament=tournament)
+        await player.ask(rq.TournamentJoin(tournament=tournament))
+    refused = await host.ask(rq.TournamentStart(tournament=tournament))
     assert (refused["t"], refused["code"]) == ("error", "too_many_tables"), refused
     assert "needs 3 tables" in refused["message"]
-    after = await host.request("tournament_watch", tournament=tournament)
+    after = await host.ask(rq.TournamentWatch(tournament=tournament))
     assert (after["phase"], after["tables"]) == ("registering", [])
-    listing = await host.request("list")
+    listing = await host.ask(rq.List())
     assert listing["tables"] == []  # not one table of the round was made
     await close_all(host, *players)
 
@@ -521,20 +519,20 @@ async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their
     host = await Client.connect(url, "Host")
     tournament = (await create(host, rounds=1, seats=3))["id"]
     ann, _ = await proven(url, "Ann", key)
-    assert (await ann.request("tournament_join", tournament=tournament))["players"] == ["Ann"]
+    assert (await ann.ask(rq.TournamentJoin(tournament=tournament)))["players"] == ["Ann"]
     bob = await Client.connect(url, "Bob")
-    await bob.request("tournament_join", tournament=tournament)
+    await bob.ask(rq.TournamentJoin(tournament=tournament))
     await ann.close()
     annie, _ = await proven(url, "Annie", key)
-    back = await annie.request("tournament_join", tournament=tournament)
+    back = await annie.ask(rq.TournamentJoin(tournament=tournament))
     assert back["players"] == ["Annie", "Bob"], back  # the same player, under her new name
     assert server.names.owner("Annie") is None  # registering owns no name: a game played does
     impostor = await Client.connect(url, "Annie")  # proves no key: not her
-    refused = await impostor.request("tournament_join", tournament=tournament)
+    refused = await impostor.ask(rq.TournamentJoin(tournament=tournament))
     assert refused.get("code") == "name_taken", refused
     await impostor.close()
 
-    await host.request("tournament_start", tournament=tournament)
+    await host.ask(rq.TournamentStart(tournament=tournament))
     seated = await annie.next(lambda m: m["t"] == "joined")
     table = server.lobby.tables[seated["table"]]
     assert table.seats[seated["seat"]].identity == identity_of(public(key))
@@ -542,6 +540,6 @@ async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their
 
     again, held = await proven(url, "Annie", key)
     assert held["seats"] == [{"table": seated["table"], "seat": seated["seat"]}], held
-    resumed = await again.request("resume", table=seated["table"])
+    resumed = await again.ask(rq.Resume(table=seated["table"]))
     assert (resumed["t"], resumed["seat"]) == ("joined", seated["seat"]), resumed
     await close_all(host, bob, again)

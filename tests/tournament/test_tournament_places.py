@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from server.edge.app import GotherServer
 from tests.edge.test_address_caps import client_from
 from tests.kits.netkit import Client, close_all
@@ -19,10 +20,11 @@ HOSTED = {"tournament_password": LEAVE}  # the usual limits, tournaments allowed
 
 async def night(url: str, **fields: Any) -> str:
     host = await Client.connect(url, "Host")
-    reply = await host.request(
-        "tournament_create", name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE,
-        **fields,
-    )  # fmt: skip
+    reply = await host.ask(
+        rq.TournamentCreate(
+            name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE, **fields
+        )
+    )
     assert reply["t"] == "tournament", reply
     await host.close()
     return str(reply["id"])
@@ -30,7 +32,7 @@ async def night(url: str, **fields: Any) -> str:
 
 async def registered(url: str, tournament: str, name: str, source: str) -> tuple[Client, dict]:
     client = await client_from(url, source, name)
-    return client, await client.request("tournament_join", tournament=tournament)
+    return client, await client.ask(rq.TournamentJoin(tournament=tournament))
 
 
 @pytest.mark.parametrize("config", [HOSTED], indirect=True)
@@ -64,19 +66,19 @@ async def test_an_anonymous_entry_is_taken_back_only_with_its_secret(url):
     assert "secret" not in news  # the others' copies carry none
 
     mallory = await client_from(url, "127.0.0.4", "Bob")
-    taken = await mallory.request("tournament_join", tournament=tournament)
+    taken = await mallory.ask(rq.TournamentJoin(tournament=tournament))
     assert (taken["t"], taken["code"]) == ("error", "name_taken"), taken
-    guessed = await mallory.request("tournament_join", tournament=tournament, secret="x" * 32)
+    guessed = await mallory.ask(rq.TournamentJoin(tournament=tournament, secret="x" * 32))
     assert guessed["code"] == "name_taken"
-    dropped = await mallory.request("tournament_drop", tournament=tournament)
+    dropped = await mallory.ask(rq.TournamentDrop(tournament=tournament))
     assert dropped["code"] == "not_registered"
 
     await bob.close()
     back = await client_from(url, "127.0.0.2", "Bob")  # Bob again, from a new connection
-    again = await back.request("tournament_join", tournament=tournament, secret=secret)
+    again = await back.ask(rq.TournamentJoin(tournament=tournament, secret=secret))
     assert again["t"] == "tournament" and again["players"] == ["Bob", "Ann"], again
     assert "secret" not in again  # the one he has still holds
-    out = await back.request("tournament_drop", tournament=tournament)
+    out = await back.ask(rq.TournamentDrop(tournament=tournament))
     assert out["t"] == "tournament", out
     await close_all(ann, mallory, back)
 
@@ -97,8 +99,8 @@ async def test_the_start_seats_only_the_players_present(server: GotherServer, ur
     """Places registered and left made the organiser's start seat 20 tables of absent
     players. Those not here at the start are taken off the list; the rest play."""
     host = await Client.connect(url, "Host")
-    made = await host.request(
-        "tournament_create", name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE
+    made = await host.ask(
+        rq.TournamentCreate(name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE)
     )
     tournament = made["id"]
     here = [(await registered(url, tournament, f"P{n}", f"127.0.0.{2 + n}"))[0] for n in range(2)]
@@ -107,7 +109,7 @@ async def test_the_start_seats_only_the_players_present(server: GotherServer, ur
         client, _ = await registered(url, tournament, f"Gone{n}", f"127.0.1.{n // 3}")
         gone.append(client)
     await close_all(*gone)
-    started = await host.request("tournament_start", tournament=tournament)
+    started = await host.ask(rq.TournamentStart(tournament=tournament))
     assert started["t"] == "tournament", started
     assert started["players"] == ["P0", "P1"]
     assert len(started["tables"]) == 1 and started["tables"][0]["players"] == ["P0", "P1"]
@@ -118,15 +120,15 @@ async def test_the_start_seats_only_the_players_present(server: GotherServer, ur
 @pytest.mark.parametrize("config", [HOSTED], indirect=True)
 async def test_a_start_with_fewer_than_two_players_present_is_refused(url):
     host = await Client.connect(url, "Host")
-    made = await host.request(
-        "tournament_create", name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE
+    made = await host.ask(
+        rq.TournamentCreate(name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE)
     )
     tournament = made["id"]
     here, _ = await registered(url, tournament, "Here", "127.0.0.2")
     away, _ = await registered(url, tournament, "Away", "127.0.0.3")
     await away.close()
-    refused = await host.request("tournament_start", tournament=tournament)
+    refused = await host.ask(rq.TournamentStart(tournament=tournament))
     assert refused["code"] == "not_started" and "here" in refused["message"], refused
-    after = await host.request("tournament_watch", tournament=tournament)
+    after = await host.ask(rq.TournamentWatch(tournament=tournament))
     assert after["players"] == ["Here", "Away"]  # nobody taken off by a start refused
     await close_all(host, here)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from protocol import requests as rq
 from server.edge.app import GotherServer
 from tests.bots.test_searches import frozen, running, the_worker
 from tests.kits.netkit import Client, close_all
@@ -30,7 +31,7 @@ async def registered(url: str) -> tuple[Client, str, list[Client]]:
     tournament = (await create(host))["id"]
     players = [await Client.connect(url, name) for name in NAMES]
     for player in players:
-        reply = await player.request("tournament_join", tournament=tournament)
+        reply = await player.ask(rq.TournamentJoin(tournament=tournament))
         assert reply["t"] == "tournament", reply
     return host, tournament, players
 
@@ -58,9 +59,9 @@ async def test_a_round_whose_seating_worker_dies_is_seated_on_a_fresh_one_meanwh
     server.searches.spawn_all()
     killed = the_worker(server.searches)
     with caplog.at_level(logging.WARNING, "gother.server"), frozen(killed):
-        rid = await host.send("tournament_start", tournament=tournament)
+        rid = await host.tell(rq.TournamentStart(tournament=tournament))
         await until("the seating on the frozen worker", lambda: running(server.searches) == 1)
-        assert (await other.request("list"))["t"] == "tables"  # the game's loop goes on
+        assert (await other.ask(rq.List()))["t"] == "tables"  # the game's loop goes on
         assert not [m for m in host.received if m.get("rid") == rid]  # not seated yet
         os.kill(killed, signal.SIGKILL)
         started = await host.next(lambda m: m.get("rid") == rid)
@@ -80,12 +81,12 @@ async def test_a_round_the_searches_are_too_busy_for_is_seated_on_the_game_s_loo
     """The one worker thinks a hint, frozen, and no job may wait: the seating is refused
     twice, and the round starts all the same."""
     hinted = await seated_at_bots(url, "normal", searched=True)
-    assert (await hinted.request("hint"))["t"] == "hint"  # the worker is up
+    assert (await hinted.ask(rq.Hint()))["t"] == "hint"  # the worker is up
     host, tournament, players = await registered(url)
     with caplog.at_level(logging.WARNING, "gother.server"), frozen(the_worker(server.searches)):
-        hint = await hinted.send("hint")
+        hint = await hinted.tell(rq.Hint())
         await until("one search running", lambda: running(server.searches) == 1)
-        started = await host.request("tournament_start", tournament=tournament)
+        started = await host.ask(rq.TournamentStart(tournament=tournament))
         await round_one_seated(started, players)
         assert not [m for m in hinted.received if m.get("rid") == hint]  # still thinking
     lines = said(caplog)
@@ -103,13 +104,13 @@ async def test_registration_closes_at_the_start_and_who_drops_out_meanwhile_is_n
     late = await Client.connect(url, "Late")
     server.searches.spawn_all()
     with frozen(the_worker(server.searches)):
-        rid = await host.send("tournament_start", tournament=tournament)
+        rid = await host.tell(rq.TournamentStart(tournament=tournament))
         await until("the round being seated", lambda: running(server.searches) == 1)
-        refused = await late.request("tournament_join", tournament=tournament)
+        refused = await late.ask(rq.TournamentJoin(tournament=tournament))
         assert (refused["t"], refused["code"]) == ("error", "already_started"), refused
-        again = await host.request("tournament_start", tournament=tournament)
+        again = await host.ask(rq.TournamentStart(tournament=tournament))
         assert (again["t"], again["code"]) == ("error", "already_started"), again
-        dropped = await players[0].request("tournament_drop", tournament=tournament)
+        dropped = await players[0].ask(rq.TournamentDrop(tournament=tournament))
         assert dropped["t"] == "tournament", dropped
     started = await host.next(lambda m: m.get("rid") == rid)
     seated = [p for t in started["tables"] for p in t["players"]]

@@ -178,12 +178,12 @@ async def test_an_end_vote_shows_a_spectator_the_final_standings(live_server, st
     table = live_server.lobby.create(request)
     url = f"ws://127.0.0.1:{live_server.port}"
     player = await Client.connect(url, "Lenore")
-    assert (await player.request("join", table=table.id))["t"] == "joined"
+    assert (await player.ask(rq.Join(table=table.id)))["t"] == "joined"
     await player.state(lambda v: v["phase"] != "lobby")
     app = client(live_server, store, name="Crow", watch=True, table=table.id)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.view and app.current_mode == "table", "the table")
-        await player.send("end")  # the only human's vote decides (its reply: issue 19, 5)
+        await player.tell(rq.End())  # the only human's vote decides (its reply: issue 19, 5)
         text = await shown(pilot, EndedScreen, "Final standings")
         assert "Lenore" in text and "Vlad" in text
     await player.close()
@@ -198,8 +198,9 @@ async def test_a_player_coming_back_hears_that_a_bot_played_for_them(tmp_path, s
         async with app.run_test(size=(80, 24)) as pilot:
             await create_through_the_lobby(pilot)  # and away at once: a bot covers the seat
             table = app.table_id
+        assert table is not None
         watcher = await Client.connect(f"ws://127.0.0.1:{server.port}", "Crow")
-        assert (await watcher.request("watch", table=table))["t"] == "watching"
+        assert (await watcher.ask(rq.Watch(table=table)))["t"] == "watching"
         await watcher.state(lambda v: v["round"] >= 3 or v["phase"] == "over")
         await watcher.close()
         back = client(server, store)

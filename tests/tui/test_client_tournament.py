@@ -12,6 +12,7 @@ from textual.widgets import Input, Select
 from gother_tui.tui.screens.lobby import LobbyScreen
 from gother_tui.tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
+from protocol import requests as rq
 from protocol import server_messages as sm
 from server.edge.app import GotherServer, ServerConfig
 from tests.kits.netkit import Client, close_all
@@ -41,8 +42,8 @@ async def night_server(tmp_path):  # a host that allows tournaments, on a free p
 async def test_register_on_the_tournament_screen_and_play_the_round(night_server, store):
     url = f"ws://127.0.0.1:{night_server.port}"
     host = await Client.connect(url, "Host")
-    made = await host.request(
-        "tournament_create", name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE
+    made = await host.ask(
+        rq.TournamentCreate(name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE)
     )
     tournament = made["id"]
     app = client(night_server, store)
@@ -63,9 +64,9 @@ async def test_register_on_the_tournament_screen_and_play_the_round(night_server
         for name in ("Lenore", "Vlad", "Siouxsie"):  # four in all: two tables of three
             player = Player(await Client.connect(url, name))
             players.append(player)
-            await player.client.request("tournament_join", tournament=tournament)
+            await player.client.ask(rq.TournamentJoin(tournament=tournament))
         await until(pilot, lambda: "Siouxsie" in widget_text(pilot, "#tournament-standings"))
-        started = await host.request("tournament_start", tournament=tournament)
+        started = await host.ask(rq.TournamentStart(tournament=tournament))
         assert started["t"] == "tournament", started
         # the director seats us: the client goes to the table as for any `joined`
         await until(pilot, lambda: app.current_mode == "table" and app.view, "the table")
@@ -149,7 +150,7 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
         players = []
         for name in ("Lenore", "Vlad"):
             joining = await Client.connect(url, name)
-            await joining.request("tournament_join", tournament=made.id)
+            await joining.ask(rq.TournamentJoin(tournament=made.id))
             players.append(Player(joining))  # from here on it plays where it is seated
         await until(pilot, lambda: "Vlad" in widget_text(pilot, "#tournament-standings"))
         await pilot.press("s")
@@ -190,6 +191,6 @@ async def test_the_creator_plays_in_the_tournament_they_make_unless_they_say_not
         assert "Raven" in widget_text(pilot, "#tournament-standings")
         # another player's lobby lists it: one player registered
         other = await Client.connect(url, "Lenore")
-        listed = await other.request("list")
+        listed = await other.ask(rq.List())
         assert [(t["id"], t["players"]) for t in listed["tournaments"]] == [(made.id, 1)]
         await other.close()

@@ -15,7 +15,6 @@ from gother_tui.plain.moves import Problem
 from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.constants import DEFAULT_BOT, DIFFICULTIES, TRAITS
-from protocol.errors import ErrorCode
 from protocol.house_rules import OFF, ROUND_CAP, asked
 from protocol.view import Variants, View
 
@@ -111,7 +110,7 @@ class Tables:
             if not table.free:
                 why = f"{table.name} has no free seat: watch {which} watches it."
                 started = table.phase != "lobby"  # as the server's refusal would say
-                kept = kept_for_the_first(ErrorCode.ALREADY_STARTED, self.client.options.door_token)
+                kept = kept_for_the_first("already_started", self.client.options.door_token)
                 raise Problem(f"{why} {kept}" if started and kept else why)
             if table.password and not password:
                 raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
