@@ -98,6 +98,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             host=args.host,
             port=args.port,
             db=args.db,
+            table_log=args.table_log,
             password=password,
             tournament_password=tournament_password,
             release_names=tuple(args.release_name),

@@ -105,7 +105,19 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
-    srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
+    srv.add_argument(
+        "--db",
+        default=":memory:",
+        help="where games are kept, so they survive restarts: a SQLite file, or a PostgreSQL "
+        "database (postgresql://USER@HOST/DB; its password in ~/.pgpass, never here) for what "
+        "spans tables, shared by the host's game processes (docs/hosting.md)",
+    )
+    srv.add_argument(
+        "--table-log",
+        metavar="FILE",
+        help="with a PostgreSQL --db: this process's own SQLite file, where each move of its "
+        "live tables is written before it is made (default: table-log.db in the data folder)",
+    )
     srv.add_argument(
         "--release-name",
         action="append",

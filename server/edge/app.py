@@ -53,7 +53,7 @@ from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.searches import Searches
 from server.store.database import StoreError
-from server.store.sqlite import SqliteStore
+from server.store.kinds import open_store
 from server.store.tables import TableRecord
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
@@ -98,7 +98,7 @@ SERVER, TOURNAMENTS = "server", "tournaments"
 class GotherServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = SqliteStore(config.db)
+        self.store = open_store(config.db, config.table_log)
         self.settings = Settings(
             grace=config.grace,
             bot_delay=config.bot_delay,
@@ -121,9 +121,9 @@ class GotherServer:
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
-        self.records = Records(self.store.tables, config.record_share, config.record_burst)
-        self.reviews = Reviews(self.store.tables, self.store.outcomes, self.searches)
-        self.play_ons = PlayOns(self.store.tables, self.store.outcomes, self.searches)
+        self.records = Records(self.store.archive, config.record_share, config.record_burst)
+        self.reviews = Reviews(self.store.archive, self.store.outcomes, self.searches)
+        self.play_ons = PlayOns(self.store.archive, self.store.outcomes, self.searches)
         self.standings = HostStandings(config.db, self.store.outcomes)
         self.director = Director(
             self.lobby,
@@ -708,7 +708,7 @@ class GotherServer:
         Whoever may see the game's record may play on from it; quotas as for `create`."""
         table_id, game_no = self._finished_game(conn, request)
         self._check_room_to_play_on(conn)
-        bot_kind = kind_of(request.bot or self.store.tables.table(table_id).bot_kind)
+        bot_kind = kind_of(request.bot or self.store.archive.table(table_id).bot_kind)
 
         def seat_there(source: TableRecord, seat: int, start: Start, seed: int) -> None:
             if conn.ws.state is not State.OPEN:
@@ -867,18 +867,18 @@ class GotherServer:
         game_no = request.game
         if game_no is None:
             game_no = (
-                live.game_no if live is not None else self.store.tables.table(table_id).game_no
+                live.game_no if live is not None else self.store.archive.table(table_id).game_no
             )
         return table_id, game_no
 
     def _check_may_see(self, conn: Connection, table_id: str, password: str | None) -> None:
         """Whoever may watch a table may see its finished games (live or archived)."""
-        if not self.store.tables.has_table(table_id):
+        if not self.store.archive.has_table(table_id):
             raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
         policy = self.config.spectators
         if policy == "none":
             raise ProtocolError("no_spectators", "this server shows games to their players only")
-        password_hash = self.store.tables.table(table_id).password_hash
+        password_hash = self.store.archive.table(table_id).password_hash
         if password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
