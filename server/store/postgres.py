@@ -123,8 +123,11 @@ class TableLog:
         self.tables = SqliteTables(self.database)
 
     def close(self) -> None:
+        if self.lock < 0:
+            return
         self.database.close()
         os.close(self.lock)  # and with it the lock
+        self.lock = -1
 
 
 class Crossing:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import re
 import threading
 import time
@@ -63,6 +64,9 @@ class PostgresDatabase:
     def close(self) -> None:
         if self.connection is not None:
             self.connection.close()
+            self.connection = None
+            self.lost = "closed"
+            self._tried = math.inf  # and not made again
         if self._connecting is not None:
             self._connecting.join()
         if self._made is not None:
