@@ -1,4 +1,4 @@
-"""The hosting commands, `gother simulate`, `serve`, `bot` and `export`: their arguments
+"""The hosting commands, `gother simulate`, `serve`, `bot`, `export` and `db`: their arguments
 are checked here, the work is the server's (reached through `server_side`)."""
 
 from __future__ import annotations
@@ -282,4 +282,14 @@ def run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         print(f"gother export: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {args.file}: {count} moves")
+    return 0
+
+
+def run_db_copy(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`gother db copy SOURCE TARGET`: a host moved between SQLite and PostgreSQL."""
+    try:
+        print(server_side.copy_db(args.source, args.target, args.table_log, args.replace))
+    except OSError as exc:  # a database it cannot use, a target not empty…
+        print(f"gother db copy: {exc}", file=sys.stderr)
+        return 1
     return 0

@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_door_commands(sub)
     _add_bot(sub)
     _add_export(sub)
+    _add_db(sub)
     _add_join_and_watch(sub)
     _add_play(sub)
     _add_replay(sub)
@@ -219,6 +220,35 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="also that seat's (from 1) own views, for `gother replay FILE --seat N`",
     )
     export.set_defaults(run=host.run_export)
+
+
+def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother db copy`: a host moved between SQLite and PostgreSQL."""
+    db = sub.add_parser(
+        "db",
+        help="move a host's games, names and tournaments between SQLite and PostgreSQL",
+        description="A host's store, moved (stop the host first).",
+    )
+    commands = db.add_subparsers(dest="db_command", metavar="COMMAND", required=True)
+    copy = commands.add_parser(
+        "copy",
+        help="copy everything from SOURCE into TARGET",
+        description="Copy a host from a SQLite file into PostgreSQL, or back: names, ratings' "
+        "outcomes, tournaments, every finished game, and the live tables, which go into (or "
+        "come from) the PostgreSQL host's table log. A TARGET that holds anything is refused "
+        "unless --replace. Each database is written in one transaction: all of it, or nothing.",
+    )
+    copy.add_argument("source", metavar="SOURCE", help="sqlite:PATH or postgresql://…")
+    copy.add_argument("target", metavar="TARGET", help="postgresql://… or sqlite:PATH")
+    copy.add_argument(
+        "--table-log",
+        metavar="FILE",
+        help="the PostgreSQL host's table log: `gother serve --table-log` (default: as serve's)",
+    )
+    copy.add_argument(
+        "--replace", action="store_true", help="empty a TARGET that holds anything, first"
+    )
+    copy.set_defaults(run=host.run_db_copy)
 
 
 def _add_join_and_watch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

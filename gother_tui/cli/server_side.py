@@ -122,6 +122,13 @@ def export(db: str, table: str, file: str, game: int | None, seat: int | None = 
         raise ServerSideError(str(exc)) from None
 
 
+def copy_db(source: str, target: str, table_log: str | None, replace: bool) -> str:
+    """`gother db copy`: what was copied, said (OSError: nothing was, and why)."""
+    from server.store.copy import copy_host
+
+    return copy_host(source, target, table_log, replace).summary()
+
+
 class PrivateServer:
     """`gother play`'s server: 127.0.0.1, a free port, games in memory, in a loop of its own."""
 

@@ -13,7 +13,7 @@ Statements name their parameters `:name`, as SQLite does; the PostgreSQL connect
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -87,6 +87,22 @@ class SqliteDatabase:
             if db.in_transaction:
                 db.rollback()
             raise StoreError(str(exc)) from exc
+
+    def write_many(self, steps: Iterable[tuple[str, Iterable[Mapping[str, SqlValue]]]]) -> None:
+        """Run each statement over each of its rows, all as one transaction: a host's whole
+        store copied (server/store/copy.py) lands whole, or none of it (StoreError)."""
+        db = self.connection
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for sql, rows in steps:
+                db.executemany(sql, rows)
+            db.execute("COMMIT")
+        except BaseException as exc:
+            if db.in_transaction:
+                db.rollback()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(str(exc)) from exc
+            raise
 
     def rows(self, sql: str, params: Mapping[str, SqlValue] | None = None) -> list[Row]:
         """Every row `sql` selects. A text column that is not UTF-8 (SQLite stores whatever

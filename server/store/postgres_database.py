@@ -18,7 +18,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, LiteralString
 
 import psycopg
@@ -87,6 +87,13 @@ class PostgresDatabase:
             with db.transaction(), db.pipeline():
                 for sql, params in statements:
                     db.execute(_sql(sql), params)
+
+    def write_many(self, steps: Iterable[tuple[str, Iterable[Mapping[str, SqlValue]]]]) -> None:
+        """Run each statement over each of its rows, all as one transaction (StoreError: none
+        of it landed)."""
+        with self._connected(StoreError) as db, db.transaction(), db.cursor() as cursor:
+            for sql, rows in steps:
+                cursor.executemany(_sql(sql), rows)
 
     def rows(self, sql: str, params: Mapping[str, SqlValue] | None = None) -> list[Row]:
         """Every row `sql` selects."""
