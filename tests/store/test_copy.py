@@ -12,7 +12,7 @@ import pytest
 
 from protocol.view import Variants
 from server.ratings.archive import rebuild
-from server.store.kinds import Reader, open_reader, open_store
+from server.store.kinds import Store, open_reader, open_store
 from server.store.sqlite import SqliteStore
 from server.store.tables import TableRecord
 from server.store.tournaments import TournamentRecord
@@ -50,29 +50,31 @@ def a_host(path: Path) -> None:
     store.close()
 
 
-def everything(live: list[object], reader: Reader, store: object) -> dict[str, object]:
+def everything(store: Store) -> dict[str, object]:
     """What a host holds, as its repositories read it."""
-    outcomes = sorted(tuple(o) for o in reader.outcomes.all())
+    outcomes = sorted(tuple(o) for o in store.outcomes.all())
     records = {
-        (table, game): game_record(reader.archive, table, game)
+        (table, game): game_record(store.archive, table, game)
         for table, game in [(o[0], o[1]) for o in outcomes] + [("a1", 1), ("x1", 1)]
     }
     return {
         "live": sorted(
-            (r.id, r.moves, r.seat_records, r.chat) for r in live if isinstance(r, TableRecord)
+            (r.id, r.moves, r.seat_records, r.chat)
+            for r in store.tables.load()
+            if isinstance(r, TableRecord)
         ),
         "outcomes": outcomes,
         "records": records,
-        "ended": reader.archive.ended("x1", 1),
-        "names": store.people.name_owners({"ann", "a nn"}),  # type: ignore[attr-defined]
-        "tournaments": store.tournaments.all(),  # type: ignore[attr-defined]
+        "ended": store.archive.ended("x1", 1),
+        "names": store.people.name_owners({"ann", "a nn"}),
+        "tournaments": store.tournaments.all(),
     }
 
 
 def read_sqlite(path: Path) -> dict[str, object]:
     store = SqliteStore(str(path))
     try:
-        return everything(store.tables.load(), store, store)
+        return everything(store)
     finally:
         store.close()
 
@@ -80,7 +82,7 @@ def read_sqlite(path: Path) -> dict[str, object]:
 def read_postgres(url: str, log: Path) -> dict[str, object]:
     store = open_store(url, str(log))
     try:
-        return everything(store.tables.load(), store, store)
+        return everything(store)
     finally:
         store.close()
 
