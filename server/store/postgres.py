@@ -163,9 +163,22 @@ class Crossing:
 
     def retire(self, table_id: str, abandoned: bool) -> None:
         """A table leaves this process: its current game crosses (as abandoned, if it was
-        being played), and the table is no longer held."""
-        game_no = self.local.table(table_id).game_no
-        self.cross(table_id, game_no, held=False, ended="abandoned" if abandoned else None)
+        being played; once only, if it crossed as it ended), and it is no longer held."""
+        record = self.local.table(table_id)
+        key: dict[str, SqlValue] = {"table": table_id, "game": record.game_no}
+        crossed = self.database.row(
+            "SELECT 1 FROM games WHERE table_id = :table AND game_no = :game", key
+        )
+        if abandoned or crossed is None or (table_id, record.game_no) in self.pending:
+            self.cross(
+                table_id, record.game_no, held=False, ended="abandoned" if abandoned else None
+            )
+            return
+        self.database.write(  # the chat said since, and that no process holds it
+            ("UPDATE tables SET log = NULL WHERE id = :table", key),
+            ("DELETE FROM chat WHERE table_id = :table", key),
+            *(chat_statement(table_id, record.game_no, line) for line in record.chat),
+        )
 
     def retry(self) -> None:
         """Write again every game end that could not be written (StoreError: still not)."""

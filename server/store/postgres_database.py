@@ -13,6 +13,7 @@ while the calls meanwhile fail at once, never waiting for a connect.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import math
 import re
@@ -78,15 +79,15 @@ class PostgresDatabase:
             return version(db)
 
     def write(self, *statements: Statement) -> None:
-        """Run `statements` as one transaction: all of them land, or none (StoreError). They
-        are sent together (pipeline mode): one round trip, however many."""
+        """Run `statements` as one transaction: all of them land, or none (StoreError). A run
+        of the same statement goes as one `executemany` (a game's moves: one round trip)."""
         with self._connected(StoreError) as db:
             if len(statements) == 1:
                 db.execute(_sql(statements[0][0]), statements[0][1])
                 return
-            with db.transaction(), db.pipeline():
-                for sql, params in statements:
-                    db.execute(_sql(sql), params)
+            with db.transaction(), db.cursor() as cursor:
+                for sql, run in itertools.groupby(statements, key=lambda statement: statement[0]):
+                    cursor.executemany(_sql(sql), [params for _, params in run])
 
     def write_many(self, steps: Iterable[tuple[str, Iterable[Mapping[str, SqlValue]]]]) -> None:
         """Run each statement over each of its rows, all as one transaction (StoreError: none
