@@ -178,7 +178,7 @@ STORE = ROOT / "server" / "store"
 # What a statement of SQL starts with (or the driver's import), as the code writes it.
 SQL = re.compile(
     r"\b(SELECT .+ FROM|INSERT (OR \w+ )?INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX)"
-    r"|ALTER TABLE|PRAGMA)\b|^\s*import sqlite3|^\s*from sqlite3",
+    r"|ALTER TABLE|PRAGMA)\b|^\s*(import|from) (sqlite3|psycopg)\b",
     re.MULTILINE,
 )
 
@@ -211,6 +211,10 @@ def test_the_sql_pattern_finds_the_stores_own():
         "people.py",
         "outcomes.py",
         "tournaments.py",
+        "postgres_schema.py",
+        "postgres_database.py",
+        "postgres.py",
+        "copy.py",
     )
     for name in modules:
         assert speaks_sql(STORE / name), name
