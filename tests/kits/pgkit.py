@@ -59,7 +59,8 @@ def free_port() -> int:
 class Cluster:
     """One PostgreSQL server on 127.0.0.1, in a folder of its own."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        self.durable = durable  # False: no fsync, for tests (a benchmark measures with it)
         bindir = binaries()
         assert bindir is not None, missing()
         self.bin = bindir
@@ -72,8 +73,8 @@ class Cluster:
             os.chown(self.folder, account.pw_uid, account.pw_gid)
 
     @classmethod
-    def started(cls) -> Cluster:
-        cluster = cls()
+    def started(cls, durable: bool = False) -> Cluster:
+        cluster = cls(durable)
         try:
             cluster._run(
                 "initdb",
@@ -97,10 +98,9 @@ class Cluster:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
     def start(self) -> None:
-        settings = (
-            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder}"
-            " -c fsync=off -c full_page_writes=off -c max_connections=200"
-        )
+        settings = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder}"
+        if not self.durable:
+            settings += " -c fsync=off -c full_page_writes=off"
         self._run(
             "pg_ctl",
             "-D",
