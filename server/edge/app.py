@@ -52,7 +52,7 @@ from server.game import SPECTATOR, MoveError, Start
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.searches import Searches
-from server.store.database import StoreError
+from server.store.database import StoreError, StoreUnavailable
 from server.store.kinds import open_store
 from server.store.tables import TableRecord
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
@@ -372,6 +372,11 @@ class GotherServer:
                 log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
             if isinstance(exc, StoreFailed) and exc.table is not None:
                 self.after_change(exc.table)  # everyone there hears that the table stopped
+        except StoreUnavailable as exc:  # a read the request needs (PostgreSQL away): no change
+            self.counters.count("errors")
+            log.warning("%s: the database cannot be read: %s", conn.describe(), exc)
+            message = "the server cannot read its database now: try again in a moment"
+            conn.send(server_messages.Error(code="store_failed", message=message, rid=rid))
 
     def after_change(self, table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
         """Tell everyone at `table` of its change (`mover`'s state answers its request `rid`)

@@ -5,11 +5,14 @@ the same host, with a log of its own, rates it from PostgreSQL and gives out its
 
 from __future__ import annotations
 
+import asyncio
+
 import msgpack
 import pytest
 
 from gother_tui.core.record import parse_record
 from tests.kits.netkit import Client, close_all, first_legal_move
+from tests.kits.poll import until
 from tests.kits.prockit import ServerProcess, run_cli
 from tests.kits.standingskit import finished_game
 
@@ -94,3 +97,46 @@ async def test_a_process_killed_mid_game_comes_back_with_its_table(processes, pg
     view = await back.state(lambda v: True)
     assert (view["round"], view["discard"], view["you"]) == played  # to the last move
     await back.close()
+
+
+async def test_a_host_whose_postgresql_is_away_says_so_and_goes_on(
+    processes, postgres, pg_url, tmp_path
+):
+    """PostgreSQL stopped under a running host: a request that must read it (a name's owner,
+    a new table's id, a finished game's record) is answered `store_failed` and changes
+    nothing; the connection stays, the live tables' moves go on (they are the table log's),
+    and once PostgreSQL is back the same requests are answered."""
+    one = await processes("--db", pg_url, "--table-log", str(tmp_path / "one.db"))
+    final = await finished_game(one.url, "Ann")
+    done = final["table"]["id"]
+    player = await Client.connect(one.url, "Bo")
+    table = (await player.request("create", name="Bo's", seats=3, bots=2, bot="easy"))["table"]
+    await player.request("join", table=table, seat=0)
+    view = await player.state(lambda v: v["legal"] is not None)
+    empty = (await player.request("create", name="Open", seats=3, bots=0))["table"]
+    before = [row["id"] for row in (await player.request("list"))["tables"]]
+    postgres.stop("immediate")  # as a crash looks to its clients
+    try:
+        for t, fields in (
+            ("create", {"name": "Cy's", "seats": 3, "bots": 2}),
+            ("record", {"table": done}),
+        ):
+            reply = await player.request(t, **fields)
+            assert reply["t"] == "error" and reply["code"] == "store_failed", reply
+        late = await Client.connect(one.url, "Cy")
+        reply = await late.request("join", table=empty)  # whose is the name "Cy"?
+        assert reply["t"] == "error" and reply["code"] == "store_failed", reply
+        reply = await player.request("move", move=first_legal_move(view["legal"]))
+        assert reply["t"] == "state", reply  # a move is the table log's alone
+        listed = await player.request("list")
+        assert [row["id"] for row in listed["tables"]] == before  # nothing made
+    finally:
+        postgres.start()
+    answers: list[dict[str, object]] = []
+
+    async def ask() -> None:  # the store connects again by itself, every 2 s
+        answers.append(await player.request("record", table=done))
+        await asyncio.sleep(0.3)  # within the dear requests' budget
+
+    await until("a record read again", lambda: answers and answers[-1]["t"] == "record", pause=ask)
+    await close_all(player, late)
