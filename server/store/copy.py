@@ -31,7 +31,7 @@ from server.store.database import (
 from server.store.kinds import default_table_log, is_postgres
 from server.store.postgres import TableLog
 from server.store.postgres_database import PostgresDatabase, shown
-from server.store.postgres_schema import TABLES
+from server.store.postgres_schema import LOBBY, TABLES
 from server.store.tables import TABLE_COLUMNS
 
 SEATS = "table_id, seat, name, token_hash, bot_kind, bank, left_game, identity"
@@ -143,7 +143,7 @@ def _into_postgres(path: str, url: str, copied: Copied, replace: bool) -> None:
             return {**row, "game_no": newest.get(str(row["id"]), 0), "log": held}
 
         shared: Steps = [
-            *_emptied(replace),
+            *_emptied(replace, (*LOBBY, *TABLES)),
             *_people_and_tournaments(source, copied),
             (
                 _insert("tables", f"{TABLE_COLUMNS}, log"),
@@ -281,8 +281,8 @@ def _refuse_unless_empty(database: Database, named: str, replace: bool) -> None:
         )
 
 
-def _emptied(replace: bool) -> Steps:
-    return [(f"DELETE FROM {table}", [{}]) for table in TABLES] if replace else []
+def _emptied(replace: bool, tables: tuple[str, ...] = TABLES) -> Steps:
+    return [(f"DELETE FROM {table}", [{}]) for table in tables] if replace else []
 
 
 def _games(source: Database, games: Iterable[Row]) -> Iterator[Values]:

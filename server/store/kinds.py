@@ -15,6 +15,7 @@ from typing import Protocol
 
 from server.files import data_folder
 from server.store.database import StoreUnavailable
+from server.store.directory import Directory
 from server.store.outcomes import OutcomeArchive, OutcomeStore
 from server.store.people import PeopleStore
 from server.store.sqlite import SqliteStore
@@ -32,6 +33,7 @@ class Store(Protocol):
     people: PeopleStore
     outcomes: OutcomeStore
     tournaments: TournamentStore
+    directory: Directory | None  # the lobby across the host's processes (PostgreSQL only)
 
     def close(self) -> None: ...
 

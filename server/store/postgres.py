@@ -30,6 +30,7 @@ from pathlib import Path
 from protocol.moves import Move
 from server.game import Played, Start
 from server.store.database import SqliteDatabase, SqlValue, Statement, StoreError, StoreUnavailable
+from server.store.directory import Directory, PostgresDirectory
 from server.store.outcomes import OutcomeArchive, OutcomeStore, StoredOutcomes
 from server.store.people import People, PeopleStore
 from server.store.postgres_database import PostgresDatabase
@@ -65,6 +66,14 @@ class PostgresStore:
         except StoreUnavailable:
             self.log.close()
             raise
+        try:  # the lobby across processes: a connection of its own, used off the loop
+            self.directory: Directory | None = PostgresDirectory(
+                PostgresDatabase(url), self.log.holder
+            )
+        except StoreUnavailable:
+            self.database.close()
+            self.log.close()
+            raise
         self.crossing = Crossing(self.log.tables, self.database, self.log.holder)
         archive = Archive(self.database)
         self.archive: GameArchive = archive
@@ -74,6 +83,8 @@ class PostgresStore:
         self.tournaments: TournamentStore = Tournaments(self.database)
 
     def close(self) -> None:
+        if self.directory is not None:
+            self.directory.close()
         self.database.close()
         self.log.close()
 

@@ -117,6 +117,20 @@ UPGRADES = (
         PRIMARY KEY (tournament, round, n)
     );
     """,
+    # 2: the lobby across the host's processes (issue 34 §2, server/store/directory.py).
+    """
+    CREATE TABLE processes (             -- a game process of the host, named by its table log
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,               -- where its players connect
+        lease_until TIMESTAMPTZ NOT NULL -- on this server's clock: alive until then
+    );
+    CREATE TABLE lobby (                 -- each live table's `list` row, where it is held
+        table_id TEXT PRIMARY KEY,
+        process TEXT NOT NULL REFERENCES processes(id) ON DELETE CASCADE,
+        entry BYTEA NOT NULL             -- msgpack of the row (protocol TableRow)
+    );
+    CREATE INDEX lobby_by_process ON lobby (process);
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # Every table of ours, children first: what `gother db copy --replace` empties.
@@ -131,6 +145,8 @@ TABLES = (
     "seats",
     "tables",
 )
+# What only running processes write (the lobby across them): emptied too, never copied.
+LOBBY = ("lobby", "processes")
 
 
 def version(connection: psycopg.Connection[Any]) -> int:

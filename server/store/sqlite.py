@@ -11,6 +11,7 @@ kept elsewhere is another implementation of the same interface.
 from __future__ import annotations
 
 from server.store.database import SqliteDatabase
+from server.store.directory import Directory
 from server.store.outcomes import OutcomeStore, SqliteOutcomes
 from server.store.people import People, PeopleStore
 from server.store.tables import GameArchive, SqliteTables, TableStore
@@ -27,6 +28,7 @@ class SqliteStore:
         self.people: PeopleStore = People(self.database)
         self.outcomes: OutcomeStore = SqliteOutcomes(self.database)
         self.tournaments: TournamentStore = Tournaments(self.database)
+        self.directory: Directory | None = None  # one process: no lobby to share
 
     def close(self) -> None:
         self.database.close()

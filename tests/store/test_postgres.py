@@ -62,14 +62,28 @@ def test_a_database_newer_than_the_server_is_refused(pg_url, tmp_path):
 
 
 def test_an_upgrade_that_fails_leaves_the_database_at_its_version(pg_url, monkeypatch):
-    PostgresDatabase(pg_url).close()  # at version 1
+    PostgresDatabase(pg_url).close()  # at the current version
+    now = postgres_schema.SCHEMA_VERSION
     broken = "CREATE TABLE half_made (x INTEGER); SELECT no_such_function();"
     monkeypatch.setattr(postgres_schema, "UPGRADES", (*postgres_schema.UPGRADES, broken))
-    monkeypatch.setattr(postgres_schema, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(postgres_schema, "SCHEMA_VERSION", now + 1)
     with pytest.raises(StoreUnavailable, match="no_such_function"):
         PostgresDatabase(pg_url)
-    assert psql(pg_url, "SELECT version FROM gother_schema") == [(1,)]
+    assert psql(pg_url, "SELECT version FROM gother_schema") == [(now,)]
     assert psql(pg_url, "SELECT to_regclass('half_made')") == [(None,)]
+
+
+def test_a_database_of_version_1_is_upgraded_with_what_it_holds(pg_url, monkeypatch):
+    with monkeypatch.context() as older:  # a host's database as the first server made it
+        older.setattr(postgres_schema, "SCHEMA_VERSION", 1)
+        older.setattr(postgres_schema, "UPGRADES", postgres_schema.UPGRADES[:1])
+        PostgresDatabase(pg_url).close()
+    psql(pg_url, "INSERT INTO names VALUES ('ann', 'Ann', 'id-1', 1.0)")
+    assert psql(pg_url, "SELECT to_regclass('lobby')") == [(None,)]
+    PostgresDatabase(pg_url).close()
+    assert psql(pg_url, "SELECT version FROM gother_schema") == [(2,)]
+    assert psql(pg_url, "SELECT name FROM names") == [("Ann",)]
+    assert psql(pg_url, "SELECT COUNT(*) FROM lobby") == [(0,)]
 
 
 def test_processes_starting_at_once_upgrade_the_database_once(pg_url):
@@ -87,7 +101,7 @@ def test_processes_starting_at_once_upgrade_the_database_once(pg_url):
     for thread in starting:
         thread.join()
     assert all(isinstance(db, PostgresDatabase) for db in opened), opened
-    assert psql(pg_url, "SELECT version FROM gother_schema") == [(1,)]  # one row, once
+    assert psql(pg_url, "SELECT version FROM gother_schema") == [(postgres_schema.SCHEMA_VERSION,)]
     for db in opened:
         assert isinstance(db, PostgresDatabase)
         db.close()
