@@ -99,6 +99,7 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             port=args.port,
             db=args.db,
             table_log=args.table_log,
+            public=args.public,
             password=password,
             tournament_password=tournament_password,
             release_names=tuple(args.release_name),

@@ -120,6 +120,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "live tables is written before it is made (default: table-log.db in the data folder)",
     )
     srv.add_argument(
+        "--public",
+        metavar="URL",
+        help="with a PostgreSQL --db: where players reach this process (ws://HOST:PORT or "
+        "wss://…), given to the clients of the host's other processes for its tables "
+        "(default: this machine's name and --port)",
+    )
+    srv.add_argument(
         "--release-name",
         action="append",
         default=[],

@@ -43,6 +43,7 @@ from server.edge.caps import OVERALL, Caps
 from server.edge.config import ServerConfig
 from server.edge.connection import Connection
 from server.edge.doorkey import DoorKey, kept_key
+from server.edge.elsewhere import Elsewhere, public_url
 from server.edge.handshakes import Handshakes
 from server.edge.health import Asking, Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
@@ -118,6 +119,9 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
+        # the tables the host's other processes hold (a PostgreSQL host's)
+        directory = self.store.directory
+        self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.rows)
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
@@ -184,6 +188,10 @@ class GotherServer:
                 self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
             ),
         ]
+        if self.elsewhere is not None:
+            c = self.config
+            url = c.public or public_url(c.host, self.port, c.certfile is not None)
+            self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
 
     async def _every(self, seconds: float, chore: Callable[[], None]) -> None:
@@ -219,6 +227,8 @@ class GotherServer:
             await self.server.wait_closed()
         for chore in self.chores:
             chore.cancel()
+        if self.elsewhere is not None:
+            await self.elsewhere.close()
         self.pacer.close()
         self.hints.close()
         self.reviews.close()
@@ -491,7 +501,8 @@ class GotherServer:
         conn.send(server_messages.Proven(identity=conn.identity, seats=held, rid=request.rid))
 
     def on_list(self, conn: Connection, request: rq.List) -> None:
-        rows, total = self.lobby.listing(request.offset)
+        elsewhere = () if self.elsewhere is None else self.elsewhere.tables
+        rows, total = self.lobby.listing(request.offset, elsewhere)
         conn.send(
             server_messages.Tables(
                 tables=tuple(rows),

@@ -14,7 +14,7 @@ import functools
 import logging
 import secrets
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from protocol import ProtocolError, server_messages
@@ -73,9 +73,19 @@ class Lobby:
 
     # -- tables -------------------------------------------------------------------------
 
-    def listing(self, offset: int = 0) -> tuple[list[server_messages.TableRow], int]:
-        """A page of the tables (live, then broken) from `offset`, and how many there are.
-        The rows are made once per change of any table, not once per `list`."""
+    def listing(
+        self, offset: int = 0, elsewhere: Sequence[server_messages.TableRow] = ()
+    ) -> tuple[list[server_messages.TableRow], int]:
+        """A page of the tables (live, broken, then those the host's other processes hold)
+        from `offset`, and how many there are."""
+        rows = self.rows()
+        if elsewhere:
+            rows = [*rows, *elsewhere]
+        return rows[offset : offset + LIST_PAGE], len(rows)
+
+    def rows(self) -> list[server_messages.TableRow]:
+        """Every table's row here, live then broken: made once per change of any table, not
+        once per `list`."""
         key = (
             tuple((t.id, t.seq, len(t.spectators), t.stopped) for t in self.tables.values()),
             tuple(self.broken),
@@ -84,8 +94,7 @@ class Lobby:
             rows = [t.summary() for t in self.tables.values()]
             rows += [_broken_row(b) for b in self.broken.values()]
             self._pages = key, rows
-        rows = self._pages[1]
-        return rows[offset : offset + LIST_PAGE], len(rows)
+        return self._pages[1]
 
     def find(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
