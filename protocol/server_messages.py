@@ -245,6 +245,7 @@ class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
 class Error(Reply, tag="error", kw_only=True, frozen=True):
     code: str  # one of ErrorCode: clients branch on it
     message: str  # one sentence for people, not to be parsed
+    url: str | None = None  # `elsewhere`: where the process holding the table is
 
     def __post_init__(self) -> None:
         ErrorCode(self.code)  # a typo in a code fails here, never on a client

@@ -58,7 +58,7 @@ from server.store.kinds import open_store
 from server.store.tables import TableRecord
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
-from server.tables.lobby import Lobby
+from server.tables.lobby import HeldElsewhere, Lobby
 from server.tables.outcome import Outcome
 from server.tables.pacer import Pacer
 from server.tables.passwords import check_password
@@ -122,6 +122,8 @@ class GotherServer:
         # the tables the host's other processes hold (a PostgreSQL host's)
         directory = self.store.directory
         self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.rows)
+        if self.elsewhere is not None:
+            self.lobby.held_elsewhere = self.elsewhere.where
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
@@ -373,7 +375,10 @@ class GotherServer:
         except (ProtocolError, MoveError) as exc:
             self.counters.count("errors")
             if exc.code != "rate_limited" or conn.refused <= self.config.burst:
-                conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+                url = exc.url if isinstance(exc, HeldElsewhere) else None
+                conn.send(
+                    server_messages.Error(code=exc.code, message=exc.message, rid=rid, url=url)
+                )
             guessed = exc.code in ("wrong_password", "too_many_attempts")
             if guessed and conn.wrong_passwords >= self.config.guessing.tries:  # told, closed
                 closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")

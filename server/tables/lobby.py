@@ -48,6 +48,14 @@ EXPIRE = 1800.0  # seconds a table nobody is at stays live
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
+class HeldElsewhere(ProtocolError):
+    """The table lives at another process of the host: its players connect to `url`."""
+
+    def __init__(self, table_id: str, url: str) -> None:
+        super().__init__("elsewhere", f"table {table_id} is played at {url}: connect there")
+        self.url = url
+
+
 class Lobby:
     def __init__(
         self,
@@ -70,6 +78,8 @@ class Lobby:
         self.broken: dict[str, BrokenRecord] = {}  # quarantined at restore
         self.creators: dict[str, tuple[object, str]] = {}  # table id -> (connection, address)
         self._pages: tuple[object, list[server_messages.TableRow]] | None = None
+        # where another process of the host holds a table (server/edge/elsewhere.py)
+        self.held_elsewhere: Callable[[str], str | None] = lambda table_id: None
 
     # -- tables -------------------------------------------------------------------------
 
@@ -101,6 +111,9 @@ class Lobby:
         if table is not None:
             return table
         self.check_not_broken(table_id)
+        url = self.held_elsewhere(table_id)
+        if url is not None:
+            raise HeldElsewhere(table_id, url)
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
 
     def check_not_broken(self, table_id: str) -> None:

@@ -11,8 +11,17 @@ from typing import Any
 
 import psycopg
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tests.kits.netkit import Client
+from gother_tui.core.client import ClientCore
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from gother_tui.core.transport import WebSocketTransport
+from protocol import requests as rq
+from protocol import server_messages as sm
+from tests.core.test_client_core import Face, answer_to
+from tests.edge.test_identity import proven
+from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until
 from tests.kits.prockit import ServerProcess
 
@@ -97,3 +106,70 @@ async def test_list_shows_every_table_of_every_live_process(host, pg_url):
     assert (table,) in listed and (mine,) not in listed
     await cy.close()
     await ann.close()
+
+
+async def test_a_table_held_elsewhere_is_answered_with_where_and_our_client_follows(host, tmp_path):
+    """`join`, `watch` and `resume {table}` at a process that does not hold the table are
+    answered `elsewhere` with its process's URL; our client's core (every door's) connects
+    there and asks again by itself, the flow's own join (--table) and a screen's watch."""
+    one, two = await host("one"), await host("two")
+    ann = await Client.connect(one.url, "Ann")
+    table = (await ann.request("create", name="Ann's", seats=3, bots=1, bot="easy"))["table"]
+    await ann.request("join", table=table, seat=0)
+    asker = await Client.connect(two.url, "Asker")
+    await Lobby(asker).until("one's table listed at two", lambda rows: table in rows)
+    mine, _ = await proven(two.url, "Mine", Ed25519PrivateKey.generate())
+    for client, t in ((asker, "join"), (asker, "watch"), (mine, "resume")):
+        reply = await client.request(t, table=table)
+        assert reply["t"] == "error" and reply["code"] == "elsewhere", reply
+        assert reply["url"] == one.url and one.url in reply["message"]
+    await mine.close()
+    reply = await asker.request("join", table="nosuch")
+    assert reply["t"] == "error" and reply["code"] == "no_such_table" and "url" not in reply
+
+    face = Face()
+    options = ClientOptions(url=two.url, name="Bo", table=table)
+    bo = ClientCore(options, face, SeatStore(tmp_path / "bo.json"), WebSocketTransport)
+    running = asyncio.create_task(bo.run())
+    try:
+        assert await face.told("go") == ("table", None)  # seated, at one
+        assert bo.flow.table == table and bo.flow.seat is not None
+        seat = bo.flow.seat
+        # the table filled: its game began, with Bo
+        await ann.state(lambda v: v["players"][seat]["name"] == "Bo" and v["phase"] != "lobby")
+
+        watcher = ClientCore(
+            ClientOptions(url=two.url, name="Cy"),
+            Face(),
+            SeatStore(tmp_path / "cy.json"),
+            WebSocketTransport,
+        )
+        watching = asyncio.create_task(watcher.run())
+        try:
+            await until("Cy in two's lobby", lambda: watcher.online)
+            told = answer_to(watcher, rq.Watch(table=table))
+            reply = await asyncio.wait_for(told, 30)
+            assert isinstance(reply, sm.Watching) and reply.table == table, reply
+        finally:
+            await watcher.close()
+            watching.cancel()
+    finally:
+        await bo.close()
+        running.cancel()
+
+    # Bo comes back to two, the host's address: the seat saved there is followed to one
+    face = Face()
+    again = ClientCore(
+        ClientOptions(url=two.url, name="Bo"),
+        face,
+        SeatStore(tmp_path / "bo.json"),
+        WebSocketTransport,
+    )
+    running = asyncio.create_task(again.run())
+    try:
+        assert await face.told("go") == ("table", None)
+        assert again.flow.table == table and again.flow.at == one.url
+    finally:
+        await again.close()
+        running.cancel()
+    await close_all(ann, asker)
