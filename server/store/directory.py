@@ -7,8 +7,10 @@ A process is named by its table log (as `tables.log` names it); its lease is on 
 clock, so the machines' clocks never disagree about who is alive. The rows are the edge's
 (msgpack of the protocol's `TableRow`): the store keeps them and never reads them.
 
-The directory has a connection of its own (`PostgresStore` makes it), used from a thread,
-never from the game's loop.
+A process's write NOTIFYs the others (in its transaction, so only once it landed), and they
+read every row again at once; a listener that lost its connection reads them all again too,
+never trusting that it heard every notification. The directory has connections of its own
+(`PostgresStore` makes them), used from threads, never from the game's loop.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ if TYPE_CHECKING:  # psycopg is an extra: a SQLite host never loads it
     from server.store.postgres_database import PostgresDatabase
 
 LEASE = 10.0  # seconds a process is alive for after its last renewal
+CHANNEL = "gother_lobby"  # NOTIFY: a process's rows changed (its id said)
 
 
 class Listed(NamedTuple):
@@ -51,12 +54,24 @@ class Directory(Protocol):
         """This process stops: its lease and its rows go at once (StoreError)."""
         ...
 
+    def heard(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for another process's rows to change: True when they
+        did, or when that cannot be known (read them all again); False when nothing was said."""
+        ...
+
     def close(self) -> None: ...
 
 
 class PostgresDirectory:
-    def __init__(self, database: PostgresDatabase, process: str, lease: float = LEASE) -> None:
+    def __init__(
+        self,
+        database: PostgresDatabase,
+        listener: PostgresDatabase,
+        process: str,
+        lease: float = LEASE,
+    ) -> None:
         self.database = database  # a PostgreSQL connection of the directory's own
+        self.listener = listener  # and one that LISTENs
         self.process = process
         self.lease = lease
 
@@ -88,6 +103,8 @@ class PostgresDirectory:
             )
             for table_id, entry in changed.items()
         ]
+        if fresh or changed or gone:  # the others read again at once, when this lands
+            statements.append(("SELECT pg_notify(:channel, :me)", {"channel": CHANNEL, "me": me}))
         self.database.write(*statements)
 
     def elsewhere(self) -> list[Listed]:
@@ -103,5 +120,9 @@ class PostgresDirectory:
     def withdraw(self) -> None:
         self.database.write(("DELETE FROM processes WHERE id = :me", {"me": self.process}))
 
+    def heard(self, timeout: float) -> bool:
+        return self.listener.heard(CHANNEL, timeout)
+
     def close(self) -> None:
         self.database.close()
+        self.listener.close()

@@ -66,14 +66,16 @@ class PostgresStore:
         except StoreUnavailable:
             self.log.close()
             raise
-        try:  # the lobby across processes: a connection of its own, used off the loop
-            self.directory: Directory | None = PostgresDirectory(
-                PostgresDatabase(url), self.log.holder
-            )
+        opened = [self.database]
+        try:  # the lobby across processes: connections of its own, used off the loop
+            opened.append(PostgresDatabase(url))
+            opened.append(PostgresDatabase(url))  # LISTENing
         except StoreUnavailable:
-            self.database.close()
+            for database in opened:
+                database.close()
             self.log.close()
             raise
+        self.directory: Directory | None = PostgresDirectory(opened[1], opened[2], self.log.holder)
         self.crossing = Crossing(self.log.tables, self.database, self.log.holder)
         archive = Archive(self.database)
         self.archive: GameArchive = archive

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, LiteralString
 
 import psycopg
+from psycopg import sql as psql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from server.store.database import Row, SqlValue, Statement, StoreError, StoreUnavailable
@@ -57,6 +58,7 @@ class PostgresDatabase:
         self._made: psycopg.Connection[Any] | None = None  # made again, not yet taken up
         self._connecting: threading.Thread | None = None
         self._tried = 0.0
+        self._listening: psycopg.Connection[Any] | None = None  # the connection that LISTENs
         try:
             self.connection: psycopg.Connection[Any] | None = self._connect()
         except psycopg.Error as exc:
@@ -105,6 +107,25 @@ class PostgresDatabase:
         """The first row `sql` selects, if any."""
         found = self.rows(sql, params)
         return found[0] if found else None
+
+    def heard(self, channel: str, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for a NOTIFY on `channel` (this connection LISTENs
+        from its first call: give it a connection of its own). True when one came, and
+        whenever what was said meanwhile cannot be known (the first call, a connection lost
+        or made again): read everything again then. False: nothing was said."""
+        try:
+            with self._connected(StoreUnavailable) as db:
+                if self._listening is not db:
+                    db.execute(psql.SQL("LISTEN {}").format(psql.Identifier(channel)))
+                    self._listening = db
+                    return True
+                return any(True for _ in db.notifies(timeout=timeout, stop_after=1))
+        except StoreUnavailable:
+            if self._listening is not None:  # lost just now: read again at once
+                self._listening = None
+            else:  # still none: connecting again meanwhile, in its own thread
+                time.sleep(min(timeout, RECONNECT_EVERY))
+            return True
 
     # -- the connection ------------------------------------------------------------------
 

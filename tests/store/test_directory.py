@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 
 from server.store.database import StoreError
@@ -17,14 +18,15 @@ from tests.kits.poll import until_blocking
 pytestmark = pytest.mark.usefixtures("postgres")
 
 
+def made(url: str, process: str, lease: float) -> PostgresDirectory:
+    return PostgresDirectory(PostgresDatabase(url), PostgresDatabase(url), process, lease)
+
+
 @pytest.fixture
 def directories(pg_url: str) -> Iterator[dict[str, PostgresDirectory]]:
-    made = {
-        "one": PostgresDirectory(PostgresDatabase(pg_url), "m:/one.db", lease=60.0),
-        "two": PostgresDirectory(PostgresDatabase(pg_url), "m:/two.db", lease=60.0),
-    }
-    yield made
-    for directory in made.values():
+    opened = {name: made(pg_url, f"m:/{name}.db", 60.0) for name in ("one", "two")}
+    yield opened
+    for directory in opened.values():
         directory.close()
 
 
@@ -54,7 +56,7 @@ def test_a_withdrawn_process_is_listed_no_more(directories):
 
 
 def test_a_process_whose_lease_lapses_is_listed_no_more(pg_url, directories):
-    brief = PostgresDirectory(PostgresDatabase(pg_url), "m:/brief.db", lease=0.5)
+    brief = made(pg_url, "m:/brief.db", 0.5)
     try:
         brief.publish("ws://brief:3", {"t1": b"a"}, (), fresh=True)
         assert [listed.table_id for listed in directories["two"].elsewhere()] == ["t1"]
@@ -72,3 +74,27 @@ def test_a_publish_that_fails_lands_nothing(directories):
     with pytest.raises(StoreError):  # t1 gone, then a row of NULL fails: t1 stays
         one.publish("ws://one:1", {"t2": None}, ["t1"], fresh=False)  # type: ignore[dict-item]
     assert [listed.table_id for listed in two.elsewhere()] == ["t1"]
+
+
+def test_a_change_is_heard_at_once_and_a_listener_that_lost_its_connection_reads_again(
+    pg_url, directories
+):
+    one, two = directories["one"], directories["two"]
+    assert two.heard(0.0) is True  # listening from now: what came before is unknown
+    assert two.heard(0.0) is False  # nothing said since
+    one.publish("ws://one:1", {}, (), fresh=False)  # a renewal alone says nothing
+    assert two.heard(0.0) is False
+    one.publish("ws://one:1", {"t1": b"a"}, (), fresh=False)
+    assert two.heard(30.0) is True  # heard, long before the 30 s
+    with pytest.raises(StoreError):  # a write that did not land says nothing either
+        one.publish("ws://one:1", {"t2": None}, (), fresh=False)  # type: ignore[dict-item]
+    assert two.heard(0.0) is False
+    with psycopg.connect(pg_url, autocommit=True) as admin:  # the listener's connection ends
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = 'gother' AND query LIKE 'LISTEN%'"
+        )
+    assert two.heard(30.0) is True  # lost: read everything again
+    until_blocking("listening again", lambda: two.heard(0.0) is False)
+    one.publish("ws://one:1", {"t1": b"b"}, (), fresh=False)
+    assert two.heard(30.0) is True
