@@ -44,6 +44,7 @@ class ErrorCode(StrEnum):
     SEARCH_FAILED = "search_failed"
     BAD_DOOR = "bad_door"
     BAD_SIGNATURE = "bad_signature"
+    SERVER_ERROR = "server_error"
     ELSEWHERE = "elsewhere"  # the table lives at another process of the host: `error.url`
 
 

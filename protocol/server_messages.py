@@ -48,7 +48,8 @@ class Proven(Reply, tag="proven", kw_only=True, frozen=True):
     """The reply to `prove`: the connection is this lasting identity, holding these seats."""
 
     identity: str
-    seats: tuple[HeldSeat, ...] = ()
+    # always sent, empty too (it was left out when empty); None only from such a server
+    seats: tuple[HeldSeat, ...] | None = None
 
 
 class TableRow(Wire, frozen=True):
@@ -71,6 +72,10 @@ class TableRow(Wire, frozen=True):
     # How its bots play, in the players' words ("easy", "normal", "hard"; a kind that has
     # none, such as "random", as itself); None from servers older than the field.
     bot: str | None = None
+    trait: str | None = None  # whom its bots hurt ("vengeful", "steady"); None: older servers
+    # How long its games run, from measured games of its seat count, bots and round cap
+    # ("usually 5 to 9 rounds; about one game in 11 runs past 14"); None: none measured.
+    lasts: str | None = None
 
 
 class TournamentRow(Wire, frozen=True):

@@ -11,7 +11,9 @@ each search is a job run by one of a few worker processes:
   niced: when the machine is short of CPU, the game's process gets it first;
 - jobs wait in one bounded queue, a table's (a bot's move) ahead of a person's (a hint): a
   job that would wait longer than `max_wait`, by the thinking time of the jobs ahead of it,
-  is refused at once (`Busy`), and so is one past `queue` jobs waiting;
+  is refused at once (`Busy`), and so is one past `queue` jobs waiting; one that, overtaken
+  by the tables' jobs, has not begun LATE times `max_wait` after it was asked fails then
+  (`Busy`): every job is answered, none waits for ever behind the bots;
 - a worker that dies, or overruns its job's deadline, is killed and replaced, and its job
   fails (`SearchFailed`); the jobs after it go on.
 
@@ -47,6 +49,10 @@ NICENESS = 10  # a worker's CPU comes after the game's
 # and failing that job (a hint, a bot's move) would only make the host wait for nothing.
 SPAWN_TIME = 30.0
 OVERRUN = 5.0  # seconds past a job's thinking time before its worker is taken to be stuck
+# A job not begun this many times max_wait after it was asked fails: under a stream of bots'
+# moves, a hint accepted behind max_wait of work was overtaken for ever (a fuzz's hints were
+# never answered).
+LATE = 4.0
 
 
 class Search(Protocol[T_co]):
@@ -101,6 +107,7 @@ class _Job:
     search: Search[Any]
     answer: asyncio.Future[Any]
     urgent: bool  # a table waits on it: ahead of every job that is not
+    late: asyncio.TimerHandle | None = None  # fails it if it has not begun in time
 
 
 @dataclass(eq=False)
@@ -130,22 +137,28 @@ class Searches:
         """The future answer of `search`; raises Busy at once if it would wait too long.
         Cancelling the future drops the job if it has not started (a started one runs on,
         its answer unread)."""
-        ahead = [job for job in self.waiting if job.urgent or not urgent]
-        running = sum(worker.job is not None for worker in self.workers)
-        idle = running < self.size
-        if not idle:
-            if len(self.waiting) >= self.queue_limit:
-                raise Busy(f"{len(self.waiting)} searches are waiting already")
-            wait = sum(job.search.think for job in ahead) / self.size
-            if wait > self.max_wait:
-                raise Busy(f"it would wait {wait:.1f} s for the searches ahead of it")
-        job = _Job(search, asyncio.get_running_loop().create_future(), urgent)
+        self.check_room(urgent=urgent)
+        loop = asyncio.get_running_loop()
+        job = _Job(search, loop.create_future(), urgent)
+        job.late = loop.call_later(LATE * self.max_wait, self._late, job)
         if urgent:
             self.waiting.insert(sum(j.urgent for j in self.waiting), job)
         else:
             self.waiting.append(job)
         self._dispatch()
         return job.answer
+
+    def check_room(self, *, urgent: bool = False) -> None:
+        """Busy if a job asked now would wait too long (what `submit` checks first): a
+        request whose search would be refused is refused before anything is read for it."""
+        if sum(worker.job is not None for worker in self.workers) < self.size:
+            return  # a worker is free
+        if len(self.waiting) >= self.queue_limit:
+            raise Busy(f"{len(self.waiting)} searches are waiting already")
+        ahead = [job for job in self.waiting if job.urgent or not urgent]
+        wait = sum(job.search.think for job in ahead) / self.size
+        if wait > self.max_wait:
+            raise Busy(f"it would wait {wait:.1f} s for the searches ahead of it")
 
     def spawn_all(self) -> None:
         """Start the workers not started yet, without waiting for them to be ready."""
@@ -191,7 +204,16 @@ class Searches:
         self.workers.append(worker)
         return worker
 
+    def _late(self, job: _Job) -> None:
+        """A job not begun in time fails (Busy): its asker is told."""
+        if job in self.waiting:
+            self.waiting.remove(job)
+            if not job.answer.done():
+                job.answer.set_exception(Busy(f"not begun after {LATE * self.max_wait:g} s"))
+
     def _give(self, worker: _Worker, job: _Job) -> None:
+        if job.late is not None:
+            job.late.cancel()
         worker.job = job
         slack = OVERRUN + (0.0 if worker.started else SPAWN_TIME)
         loop = asyncio.get_running_loop()

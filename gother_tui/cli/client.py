@@ -71,9 +71,10 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "watch": args.watch,
         "table": args.table,
         "password": read_secret(args, parser, CLIENT),
+        "door_token": door_line(args.door_token_file, "--door-token-file", parser),
     }
     logs.log_client_to_file()
-    door = door_claim(args, parser)  # read once: the door hands it through a pipe
+    door = door_line(args.door_file, "--door-file", parser)  # read once, from the door's pipe
     connect = partial(WebSocketTransport, trust=trust, door=door)
     if args.plain:
         from gother_tui import plain
@@ -119,14 +120,15 @@ def replay_between(record: GameRecord, options: ClientOptions) -> Reference | No
     return replay.return_value if isinstance(replay.return_value, Reference) else None
 
 
-def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
-    """The door's claim, from the pipe it handed (`--door-file`), one line."""
-    if args.door_file is None:
+def door_line(path: str | None, option: str, parser: argparse.ArgumentParser) -> str | None:
+    """What a door handed through a pipe (its claim, `--door-file`; the token it gave,
+    `--door-token-file`): one line."""
+    if path is None:
         return None
     try:
-        return Path(args.door_file).read_text(encoding="ascii").strip()
+        return Path(path).read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError) as exc:
-        parser.error(f"--door-file {args.door_file}: {exc}")
+        parser.error(f"{option} {path}: {exc}")
 
 
 def list_lan_servers() -> int:

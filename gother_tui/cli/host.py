@@ -13,6 +13,7 @@ from typing import Any
 from gother_tui.cli import server_side
 from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.core.logs import log_to_stderr
+from protocol.constants import SHORT_ROUND_CAP
 from protocol.fingerprint import parse_fingerprint
 from protocol.view import Variants
 
@@ -45,7 +46,7 @@ def variants_of(args: argparse.Namespace) -> Variants:
     return Variants(
         fate_discard=args.fate_discard,
         overflow=args.overflow,
-        round_cap=None if args.no_round_cap else args.round_cap,
+        round_cap=None if args.no_round_cap else SHORT_ROUND_CAP if args.short else args.round_cap,
         two_or_six=args.two_or_six,
     )
 
@@ -265,9 +266,8 @@ def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     password = read_secret(args, parser, BOT)
     log_to_stderr()
     try:
-        winners = server_side.play_bot(
-            args.url, args.table, args.kind, args.name, args.seat, password
-        )
+        bot = {"name": args.name, "seat": args.seat, "password": password, "trait": args.trait}
+        winners = server_side.play_bot(args.url, args.table, {"bot": args.kind, **bot})
     except (server_side.ServerSideError, OSError, WebSocketException) as exc:
         print(f"gother bot: {exc}", file=sys.stderr)  # refused, unreachable, closed
         return 1

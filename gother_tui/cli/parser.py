@@ -11,11 +11,14 @@ from protocol.constants import (
     BOT_NAMES,
     DEFAULT_PORT,
     DEFAULT_ROUND_CAP,
+    DEFAULT_TRAITS,
     DIFFICULTIES,
     FATE_DISCARDS,
     NAME_KEPT_DAYS,
     OVERFLOWS,
     SEATS,
+    SHORT_ROUND_CAP,
+    TRAITS,
 )
 from protocol.version import software_version
 
@@ -75,7 +78,8 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--bots",
         type=argtypes.bot_list,
         default=["heuristic"],
-        help="BOT[,BOT…]: easy, normal, hard or a kind",
+        help="BOT[,BOT…]: easy, normal, hard or a kind, each with :vengeful or :steady "
+        "after it, or the trait a table of that size gets by default",
     )
     sim.add_argument(
         "--iterations",
@@ -204,6 +208,12 @@ def _add_bot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bot.add_argument(
         "--kind", choices=BOT_NAMES, default="normal", help="a difficulty or a bot kind"
     )
+    bot.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom it hurts: vengeful hits the leader, steady plays its own game "
+        "(default: as the server's bots at a table of that many seats)",
+    )
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
     add_secret(bot, BOT)
@@ -293,6 +303,13 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     local.add_argument(
         "--bots", choices=BOT_NAMES, default="normal", help="the bots' difficulty (or kind)"
+    )
+    usual_traits = ", ".join(f"{DEFAULT_TRAITS[n]} at {n} seats" for n in SEATS)
+    local.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom the bots hurt: vengeful hits the leader, steady plays its own game "
+        f"(default: {usual_traits})",
     )
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
@@ -573,13 +590,13 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--seats-per-connection",
         type=positive,
         default=FROM_CONFIG,
-        help="seats one holds in games",
+        help="seats one holds at tables not over (lobby or in play)",
     )
     group.add_argument(
         "--seats-per-address",
         type=positive,
         default=FROM_CONFIG,
-        help="seats one address holds in games",
+        help="seats one address holds at tables not over",
     )
     group.add_argument(
         "--tournament-entries-per-address",
@@ -626,6 +643,11 @@ def _add_variant_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--no-round-cap", action="store_true", help="play until someone wins")
     group.add_argument(
+        "--short",
+        action="store_true",
+        help=f"a short game: the round cap at {SHORT_ROUND_CAP} (H1's preset)",
+    )
+    group.add_argument(
         "--two-or-six", action="store_true", help="allow 2 or 6 players (house rule)"
     )
 
@@ -654,6 +676,12 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--door-file",
         metavar="FILE",
         help="what the SSH and web doors start: the door's signed word of your address",
+    )
+    parser.add_argument(
+        "--door-token-file",
+        metavar="FILE",
+        help="what the SSH door starts for a player whose ssh client offered no key: the "
+        "token it knows them by now, shown with how to come back",
     )
     parser.add_argument(
         "--anonymous",

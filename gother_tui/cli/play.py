@@ -70,11 +70,20 @@ class LocalServer:
             raise LocalServerError(f"the local server could not start: {self._error}")
 
     def create_table(
-        self, name: str, seats: int, bots: int, bot_kind: str, variants: Variants | None = None
+        self,
+        name: str,
+        seats: int,
+        bots: int,
+        bot_kind: str,
+        variants: Variants | None = None,
+        trait: str | None = None,
     ) -> str:
-        """A table of `seats` seats, `bots` of them taken by bots of `bot_kind`, with the
-        house rules `variants` (none: the published rules); its id."""
-        request = rq.Create(name=name, seats=seats, bots=bots, bot=bot_kind, variants=variants)
+        """A table of `seats` seats, `bots` of them taken by bots of `bot_kind` and `trait`
+        (None: the server's default for the seats), with the house rules `variants` (none:
+        the published rules); its id."""
+        request = rq.Create(
+            name=name, seats=seats, bots=bots, bot=bot_kind, trait=trait, variants=variants
+        )
 
         async def create() -> str:
             return self._server.create_table(request)
@@ -177,7 +186,12 @@ def play(args: argparse.Namespace) -> int:
     delay = BOT_SPEEDS.get(speed, BOT_SPEEDS["normal"])
     with LocalServer(delay, None if listener is None else listener.heard_by) as local:
         table = local.create_table(
-            f"{args.name}'s table", args.players, args.players - 1, args.bots, variants_of(args)
+            f"{args.name}'s table",
+            args.players,
+            args.players - 1,
+            args.bots,
+            variants_of(args),
+            args.trait,
         )
         log.info("playing at table %s on %s", table, local.url)
         seat = {"url": local.url, "name": args.name, "table": table}

@@ -99,14 +99,12 @@ def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: A
         raise ServerSideError(str(exc)) from None
 
 
-def play_bot(
-    url: str, table: str, kind: str, name: str, seat: int | None, password: str | None
-) -> tuple[int, ...]:
-    """`gother bot`: play `table` to the end; the winners' seats."""
+def play_bot(url: str, table: str, bot: dict[str, Any]) -> tuple[int, ...]:
+    """`gother bot`: play `table` to the end as the NetBot of these fields; the winners'."""
     from server.bots.netbot import BotRefused, NetBot, run_bot
 
     try:
-        final = run_bot(NetBot(url, table, kind, name, seat, password))
+        final = run_bot(NetBot(url, table, **bot))
     except BotRefused as exc:
         raise ServerSideError(str(exc)) from None
     return tuple(final.winner or ())

@@ -82,7 +82,7 @@ class Flow:
 
     def proven(self, proven: sm.Proven) -> Step:
         """The server knows us: the seats it holds for us are ours to resume."""
-        self._held = proven.seats
+        self._held = proven.seats or ()
         return self._settle_in()
 
     def _settle_in(self) -> Step:

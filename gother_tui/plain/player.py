@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from gother_tui.core import review_words, tournament_words
 from gother_tui.core.client import Reply
+from gother_tui.core.comeback import kept_for_the_first
+from gother_tui.core.forms import lasts
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
@@ -29,6 +31,14 @@ from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, pl
 from gother_tui.plain.tournament_new import tournament_new
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.constants import (
+    DEFAULT_BOT,
+    DEFAULT_ROUND_CAP,
+    DIFFICULTIES,
+    SHORT_ROUND_CAP,
+    TRAITS,
+)
+from protocol.errors import ErrorCode
 from protocol.moves import DiscardFate, DiscardHand, Draw, Move
 from protocol.view import (
     Legal,
@@ -36,6 +46,7 @@ from protocol.view import (
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
+    Variants,
     View,
 )
 
@@ -186,7 +197,7 @@ class Player:
 
     async def do_options(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-        self.client.say_decision()
+        self.client.say_decision(brief=False)
 
     async def do_more(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
@@ -532,17 +543,34 @@ class Player:
             raise Problem("You are at a table: leave it first.")
 
     async def do_create(self, args: str) -> None:
+        """create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]: the
+        words in any order before the name; each left out is the server's default."""
         self.in_lobby()
         numbers: list[int] = []
         rest = args.split()
         while rest and rest[0].isdigit() and len(numbers) < 2:
             numbers.append(int(rest.pop(0)))
+        bot = trait = None
+        variants = None
+        while rest and rest[0].lower() in (*DIFFICULTIES, *TRAITS, "short"):
+            word = rest.pop(0).lower()
+            if word in DIFFICULTIES:
+                bot = word
+            elif word in TRAITS:
+                trait = word
+            else:  # H1's short-game preset
+                variants = Variants(round_cap=SHORT_ROUND_CAP)
         seats = numbers[0] if numbers else 4
         bots = numbers[1] if len(numbers) > 1 else max(seats - 1, 0)
         name = " ".join(rest) or f"{self.client.options.name}'s table"
-        reply = await self.client.ask(rq.Create(name=name, seats=seats, bots=bots))
+        request = rq.Create(
+            name=name, seats=seats, bots=bots, bot=bot, trait=trait, variants=variants
+        )
+        reply = await self.client.ask(request)
         if isinstance(reply, sm.Created):
-            self.say(f"Table {name} is made (table {reply.table}).")
+            cap = str(SHORT_ROUND_CAP if variants else DEFAULT_ROUND_CAP)
+            length = lasts(str(seats), bot or DEFAULT_BOT, trait or "", cap)
+            self.say(f"Table {name} is made (table {reply.table}).{' ' + length if length else ''}")
             await self.enter(reply.table, None, watch=self.client.options.watch)
 
     def table_numbered(self, text: str) -> sm.TableRow | str:
@@ -570,7 +598,10 @@ class Player:
         table_id = table.id if isinstance(table, sm.TableRow) else table
         if isinstance(table, sm.TableRow) and not watch:
             if not table.free:
-                raise Problem(f"{table.name} has no free seat: watch {which} watches it.")
+                why = f"{table.name} has no free seat: watch {which} watches it."
+                started = table.phase != "lobby"  # as the server's refusal would say
+                kept = kept_for_the_first(ErrorCode.ALREADY_STARTED, self.client.options.door_token)
+                raise Problem(f"{why} {kept}" if started and kept else why)
             if table.password and not password:
                 raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
         await self.enter(table_id, password or None, watch=watch)

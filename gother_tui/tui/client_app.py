@@ -20,6 +20,7 @@ from textual.filter import LineFilter, Monochrome, NoColor
 from textual.geometry import Size
 from textual.reactive import reactive
 
+from gother_tui.core.comeback import how_to_come_back
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.record import GameRecord, Reference
@@ -206,4 +207,7 @@ class ClientApp(App[GameRecord | Reference | None]):
         ]
         if self.is_web:
             rows.append(("In a browser", [BROWSER_KEYS]))
+        token = self.options.door_token
+        if token is not None:  # first: what the player must keep to come back
+            rows.insert(0, ("Coming back", [("your token", how_to_come_back(token))]))
         return rows

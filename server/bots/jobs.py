@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from server.game import Deck, Move, Start, View
 
 from .advise import HINT_TIME, Advice, advise
+from .base import Trait
 from .ismcts import THINK_TIME
 from .play_on import play_on
 from .registry import BotKind, make_bot
@@ -44,13 +45,15 @@ class BotMove:
     view: View
     deck: Deck
     seed: int
+    trait: Trait = "vengeful"
 
     @property
     def think(self) -> float:
         return THINK_TIME  # the one bot that thinks long is the search
 
     def run(self) -> Move:
-        return make_bot(self.bot, self.deck, random.Random(self.seed)).choose(self.view)
+        bot = make_bot(self.bot, self.deck, random.Random(self.seed), trait=self.trait)
+        return bot.choose(self.view)
 
 
 @dataclass(frozen=True)

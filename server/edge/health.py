@@ -22,6 +22,7 @@ from server.edge.limits import address_key
 from server.ratelimit import Buckets, TokenBucket
 
 if TYPE_CHECKING:
+    from server.edge.pauses import Pauses
     from server.tables.lobby import Lobby
 
 log = logging.getLogger("gother.server")
@@ -66,6 +67,8 @@ class Watched(Protocol):
     def connections(self) -> Sized: ...
     @property
     def pending(self) -> int: ...
+    @property
+    def pauses(self) -> Pauses: ...
 
 
 @dataclass(frozen=True)
@@ -81,9 +84,12 @@ class Figures:
     paused: int
     stopped: int
     broken: int
-    moves: int  # since the server started, as the three below
+    moves: int  # made at every table since the server started, by players and bots alike
     errors: int
     dropped: int  # slow readers
+    loop_lag_worst_ms: float  # how late the game's loop ran a callback, at worst
+    gc_full: int  # collections of every generation (each walks every object held)
+    gc_worst_ms: float  # the longest a collection stopped the server
 
 
 def figures(server: Watched) -> Figures:
@@ -102,16 +108,24 @@ def figures(server: Watched) -> Figures:
         moves=server.counters.events["moves"],
         errors=server.counters.events["errors"],
         dropped=server.counters.events["dropped"],
+        loop_lag_worst_ms=round(server.pauses.lag.seconds * 1000, 1),
+        gc_full=server.pauses.full.count,
+        gc_worst_ms=round(server.pauses.collections.seconds * 1000, 1),
     )
 
 
 def stats_line(server: Watched) -> str:
+    """The figures since the start, and the pauses of the loop since the line before."""
     f = figures(server)
+    lag, full, collections = server.pauses.take()
     return (
         f"stats: {f.connections} connections ({f.waiting_hello} before hello),"
         f" {f.tables} tables ({f.games} games in play, {f.paused} paused,"
         f" {f.stopped} stopped, {f.broken} broken), {f.moves} moves,"
-        f" {f.errors} errors, {f.dropped} slow readers dropped"
+        f" {f.errors} errors, {f.dropped} slow readers dropped;"
+        f" since the last line: loop lag at worst {lag.seconds * 1000:.0f} ms,"
+        f" {collections.count} collections (worst {collections.seconds * 1000:.0f} ms),"
+        f" {full.count} of them full (worst {full.seconds * 1000:.0f} ms)"
     )
 
 

@@ -26,7 +26,7 @@ VERSION_TABLE = "CREATE TABLE IF NOT EXISTS gother_schema (version INTEGER NOT N
 
 # UPGRADES[n] takes a database from version n to n + 1, inside one transaction.
 UPGRADES = (
-    # 1: what spans tables (issue 34 §1), as the SQLite schema holds it at its version 8.
+    # 1: what spans tables (issue 34 §1), as the SQLite schema holds it at its version 9.
     """
     CREATE TABLE tables (
         id TEXT PRIMARY KEY,
@@ -39,7 +39,8 @@ UPGRADES = (
         password_hash TEXT,
         clock TEXT,                      -- JSON {initial, increment} or NULL
         game_no INTEGER NOT NULL DEFAULT 0,  -- its newest game here (0: none finished yet)
-        log TEXT                         -- the table log holding it live; NULL: archived
+        log TEXT,                        -- the table log holding it live; NULL: archived
+        trait TEXT                       -- whom its bots hurt (issue 32 §1); NULL: before traits
     );
     CREATE INDEX tables_by_log ON tables (log) WHERE log IS NOT NULL;
     CREATE TABLE seats (                 -- as they were at the table's newest game here

@@ -135,6 +135,11 @@ UPGRADES = (
     """
     ALTER TABLE tournament_players ADD COLUMN secret TEXT;  -- NULL: its identity proves it
     """,
+    # 9: whom a table's bots hurt (issue 32 §1); NULL: a table from before bots had a
+    # trait, whose bots were vengeful.
+    """
+    ALTER TABLE tables ADD COLUMN trait TEXT;
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # a table made by `play_on`: its first game began at a position, not at a deal

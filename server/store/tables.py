@@ -14,7 +14,7 @@ JSON of their fields, each read back into its type once, here.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -61,6 +61,7 @@ class TableRecord:
     password_hash: str | None
     clock: Clock | None
     game_no: int = 0
+    trait: str | None = None  # whom its bots hurt, as chosen; None: from before traits
     seat_records: list[SeatRecord] = field(default_factory=list)
     seed: int | None = None  # of the current game
     moves: list[Played] = field(default_factory=list)
@@ -84,9 +85,10 @@ class BrokenRecord:
     problem: str
 
 
-class GameArchive(Protocol):
+class GameArchive(Hashable, Protocol):
     """What may be read of any table's games, live or archived: the record, a review, a game
-    played on, an export and the ratings' replays read nothing else."""
+    played on, an export and the ratings' replays read nothing else. Hashable: what a
+    finished game was never changes, so readers may keep it by archive."""
 
     def has_table(self, table_id: str) -> bool:
         """Whether any table, live, archived or broken, has this id."""
@@ -201,7 +203,7 @@ class Archive:
     def table(self, table_id: str) -> TableRecord:
         row = self.database.row(
             "SELECT id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash,"
-            " clock, game_no FROM tables WHERE id = :table",
+            " clock, game_no, trait FROM tables WHERE id = :table",
             {"table": table_id},
         )
         if row is None:
@@ -222,6 +224,7 @@ class Archive:
             password_hash=row[7],
             clock=clock,
             game_no=row[9],
+            trait=row[10],
         )
         record.seat_records = [
             SeatRecord(*r)
@@ -434,7 +437,8 @@ class SqliteTables(Archive):
 
 # A table's own columns, and the values of a record for them: as each database keeps them.
 TABLE_COLUMNS = (
-    "id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash, clock, game_no"
+    "id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash, clock, game_no,"
+    " trait"
 )
 TABLE_VALUES = ", ".join(f":{column.strip()}" for column in TABLE_COLUMNS.split(","))
 
@@ -451,6 +455,7 @@ def table_values(record: TableRecord) -> dict[str, SqlValue]:
         "password_hash": record.password_hash,
         "clock": None if record.clock is None else json_text(record.clock),
         "game_no": record.game_no,
+        "trait": record.trait,
     }
 
 

@@ -39,6 +39,19 @@ def game_record(
     """The record of one game of a table, live or archived (its current game by default);
     with `seat`, also `seen`: that seat's own view after the deal and after every move, for a
     replay that shows the game as that seat saw it (a client never runs the engine)."""
+    return game_records(archive, table_id, game_no, (seat,))[seat]
+
+
+def game_records(
+    archive: GameArchive,
+    table_id: str,
+    game_no: int | None = None,
+    seats: tuple[int | None, ...] = (None,),
+    every_seat: bool = False,
+) -> dict[int | None, GameRecord]:
+    """The records of one game for each of `seats` (None: the record without `seen`), and
+    with `every_seat` the plain one and each seat's of the table too, made from one replay:
+    the referee's views are the same in every one."""
     if not archive.has_table(table_id):
         raise ExportError(f"no table {table_id!r} in this database")
     try:
@@ -50,28 +63,35 @@ def game_record(
         raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
     if seed is None:
         raise ExportError(f"table {table_id!r} has no game {game_no}")
-    if seat is not None and not 0 <= seat < record.seats:
-        raise ExportError(f"table {table_id!r} has only {record.seats} seats")
+    if every_seat:
+        seats = tuple(dict.fromkeys((*seats, None, *range(record.seats))))
+    for seat in seats:
+        if seat is not None and not 0 <= seat < record.seats:
+            raise ExportError(f"table {table_id!r} has only {record.seats} seats")
     deck = parse_deck(record.deck_toml, record.deck_name)
     players = record.players()
-    viewers: tuple[Viewer, ...] = (REFEREE,) if seat is None else (REFEREE, seat)
+    viewers = (REFEREE, *(seat for seat in seats if seat is not None))
     views = replay_views(record, game_no, deck, seed, moves, players, viewers, start)
-    return GameRecord(
-        record=RECORD_VERSION,
-        table=RecordTable(record.id, record.name, record.deck_name),
-        variants=record.variants,
-        players=players,
-        cards=deck.catalogue(),
-        seed=seed,
-        game=game_no,
-        moves=tuple(moves),
-        chat=tuple((line.sender, line.text) for line in record.chat),
-        ended=archive.ended(table_id, game_no),
-        views=views[REFEREE],
-        start=start,
-        seat=seat,
-        seen=None if seat is None else views[seat],
-    )
+    ended = archive.ended(table_id, game_no)
+    return {
+        seat: GameRecord(
+            record=RECORD_VERSION,
+            table=RecordTable(record.id, record.name, record.deck_name),
+            variants=record.variants,
+            players=players,
+            cards=deck.catalogue(),
+            seed=seed,
+            game=game_no,
+            moves=tuple(moves),
+            chat=tuple((line.sender, line.text) for line in record.chat),
+            ended=ended,
+            views=views[REFEREE],
+            start=start,
+            seat=seat,
+            seen=None if seat is None else views[seat],
+        )
+        for seat in seats
+    }
 
 
 def replay_views(

@@ -3,8 +3,8 @@
 `advise` searches for a fifth of a second, so it runs in a worker process of the server's
 searches (server/searches.py): the game's process keeps serving every table meanwhile, and
 the reply comes when the search is done. One hint is thought at a time for a connection; a
-hint the pool could not answer in time is refused at once (`busy`), and one whose worker
-died answers `search_failed`.
+hint the pool could not answer in time is refused at once (`busy`), or once it has waited
+too long to begin, and one whose worker died answers `search_failed`.
 """
 
 from __future__ import annotations
@@ -65,6 +65,10 @@ class Hints:
     ) -> None:
         try:
             advice = await answer
+        except Busy as exc:  # overtaken by the tables' searches until too late
+            message = f"the searches are too far behind ({exc}): ask again soon"
+            peer.send(server_messages.Error(code="busy", message=message, rid=rid))
+            return
         except SearchFailed as exc:
             message = f"no hint this time ({exc}): ask again"
             peer.send(server_messages.Error(code="search_failed", message=message, rid=rid))

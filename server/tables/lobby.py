@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import logging
 import secrets
 import string
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from protocol import ProtocolError, server_messages
+from protocol import ProtocolError, encode, server_messages
 from protocol import requests as rq
-from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX
+from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX, TABLE_ID_MAX, TOKEN_MAX
+from protocol.fields import RID_MAX
 from protocol.view import ClockRule
-from server.bots.registry import BotKind, kind_of
+from server.bots.registry import BotKind, kind_of, trait_for, trait_of
 from server.game import (
-    Deck,
     DeckError,
     Game,
     MoveError,
@@ -39,6 +40,7 @@ from server.store.outcomes import OutcomeStore
 from server.store.tables import BrokenRecord, TableRecord, TableStore
 from server.tables.passwords import hash_password
 from server.tables.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
+from server.tokens import hash_secret
 
 log = logging.getLogger("gother.server")
 
@@ -77,7 +79,6 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, BrokenRecord] = {}  # quarantined at restore
         self.creators: dict[str, tuple[object, str]] = {}  # table id -> (connection, address)
-        self._pages: tuple[object, list[server_messages.TableRow]] | None = None
         # where another process of the host holds a table (server/edge/elsewhere.py)
         self.held_elsewhere: Callable[[str], str | None] = lambda table_id: None
 
@@ -86,25 +87,25 @@ class Lobby:
     def listing(
         self, offset: int = 0, elsewhere: Sequence[server_messages.TableRow] = ()
     ) -> tuple[list[server_messages.TableRow], int]:
-        """A page of the tables (live, broken, then those the host's other processes hold)
-        from `offset`, and how many there are."""
-        rows = self.rows()
-        if elsewhere:
-            rows = [*rows, *elsewhere]
-        return rows[offset : offset + LIST_PAGE], len(rows)
+        """A page of the tables (live, broken, then those the host's other processes hold,
+        as they were last read) from `offset`, and how many there are. Only the page's rows
+        are made (each kept by its table until it changes): a `list` costs its page. The
+        whole listing, made again after any table's change, cost every `list` 200 rows while
+        tables of bots played."""
+        rows: Iterator[Callable[[], server_messages.TableRow]] = itertools.chain(
+            (table.summary for table in self.tables.values()),
+            (functools.partial(_broken_row, broken) for broken in self.broken.values()),
+        )
+        page = [row() for row in itertools.islice(rows, offset, offset + LIST_PAGE)]
+        here = len(self.tables) + len(self.broken)
+        if len(page) < LIST_PAGE:
+            start = max(0, offset - here)
+            page += elsewhere[start : start + LIST_PAGE - len(page)]
+        return page, here + len(elsewhere)
 
     def rows(self) -> list[server_messages.TableRow]:
-        """Every table's row here, live then broken: made once per change of any table, not
-        once per `list`."""
-        key = (
-            tuple((t.id, t.seq, len(t.spectators), t.stopped) for t in self.tables.values()),
-            tuple(self.broken),
-        )
-        if self._pages is None or self._pages[0] != key:
-            rows = [t.summary() for t in self.tables.values()]
-            rows += [_broken_row(b) for b in self.broken.values()]
-            self._pages = key, rows
-        return self._pages[1]
+        """Every live table's row here (each kept by its table until it changes)."""
+        return [table.summary() for table in self.tables.values()]
 
     def find(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -146,6 +147,7 @@ class Lobby:
             name=request.name,
             seats=request.seats,
             bot_kind=request.bot or DEFAULT_BOT,
+            trait=request.trait or trait_for(request.seats),
             variants=request.variants or Variants(),
             deck_name=deck_name,
             deck_toml=self._deck_text(deck_name, request.seats),
@@ -180,6 +182,7 @@ class Lobby:
             name=source.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
             seats=source.seats,
             bot_kind=bot_kind,
+            trait=source.trait,
             variants=source.variants,
             deck_name=source.deck_name,
             deck_toml=source.deck_toml,
@@ -316,6 +319,7 @@ class Lobby:
             self.store.archive_table(table.id, abandoned=in_progress)
         del self.tables[table.id]
         self.creators.pop(table.id, None)
+        table.retired = True  # a bot still thinking there moves nowhere
         log.info("table %s retired: %s", table.id, reason)
 
     def _build(self, record: TableRecord) -> Table:
@@ -324,13 +328,14 @@ class Lobby:
             id=record.id,
             name=record.name,
             seat_count=record.seats,
-            deck=_parsed_deck(record.deck_toml, record.deck_name),
+            deck=parse_deck(record.deck_toml, record.deck_name),
             deck_name=record.deck_name,
             variants=record.variants,
             settings=self.settings,
             store=self.store,
             outcomes=self.outcomes,
             bot_kind=kind_of(record.bot_kind),  # once; an unknown one quarantines the table
+            trait=trait_of(record.trait or "vengeful"),  # None: bots were all vengeful then
             password_hash=record.password_hash,
             clock_rule=None if clock is None else ClockRule(clock.initial, clock.increment),
             seats=[None] * record.seats,
@@ -354,11 +359,30 @@ class Lobby:
             raise ProtocolError("bad_deck", f"no deck named {name!r} on this server")
         try:
             text = path.read_text(encoding="utf-8")
-            _parsed_deck(text, path.name).check_seats(seats, path.name)
+            deck = parse_deck(text, path.name)
+            deck.check_seats(seats, path.name)
         except (OSError, UnicodeDecodeError) as exc:
             raise ProtocolError("bad_deck", f"{path.name} cannot be read ({exc})") from None
         except DeckError as exc:
             raise ProtocolError("bad_deck", str(exc)) from None
+        # the catalogue goes whole in one frame (`joined`, `watching`): a deck whose does not
+        # cannot be played (its table took a seat, and then its `joined` could not be sent)
+        widest = server_messages.Joined(
+            table="t" * TABLE_ID_MAX,
+            seat=0,
+            token="t" * TOKEN_MAX,
+            cards=deck.catalogue(),
+            covered_rounds=RID_MAX,
+            rid=RID_MAX,
+        )
+        try:
+            encode(widest)
+        except ProtocolError as exc:
+            raise ProtocolError(
+                "bad_deck",
+                f"{path.name}: its cards cannot be sent in one frame ({exc.message}):"
+                " shorter names and flavours, or fewer cards",
+            ) from None
         return text
 
     # -- seats ----------------------------------------------------------------------------
@@ -369,17 +393,12 @@ class Lobby:
         return [(table, seat) for table, seat in held if seat is not None]
 
     def find_seat(self, token: str) -> tuple[Table, int]:
+        digest = hash_secret(token)  # once, not once a seat of every table
         for table in self.tables.values():
-            seat = table.seat_for_token(token)
+            seat = table.seat_for_token(digest)
             if seat is not None:
                 return table, seat
         raise ProtocolError("bad_token", "that token holds no seat here")
-
-
-@functools.lru_cache(maxsize=32)
-def _parsed_deck(text: str, name: str) -> Deck:
-    """Decks are immutable and most tables share one: parse each text once (TOML is slow)."""
-    return parse_deck(text, name)
 
 
 def _broken_row(broken: BrokenRecord) -> server_messages.TableRow:

@@ -39,7 +39,10 @@ class Due:
 
 
 def due(table: Table) -> Due | None:
-    """What must happen next at this table, or None if it waits on a person."""
+    """What must happen next at this table, or None if it waits on a person (or is retired:
+    its game is archived, nothing happens there any more)."""
+    if table.retired:
+        return None
     next_due = _due(table)
     carries = None if table.stopped is not None else _vote_carries(table)
     if carries is not None and (next_due is None or carries <= next_due.at):
@@ -66,6 +69,9 @@ def _vote_carries(table: Table) -> float | None:
             waiting = [s.away_since for s in humans if s.away_since is not None and not agrees(s)]
             if waiting:
                 times.append(max(waiting) + table.settings.grace)
+    if paused and not present:  # nobody left to hold the pause once the last grace ends
+        away = [s.away_since for s in humans if s.away_since is not None]
+        times.append(max(away) + table.settings.grace if away else table.settings.clock())
     return min(times, default=None)
 
 

@@ -11,6 +11,7 @@ answered from there; askers of a review being thought wait for the same one.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import OrderedDict
 
 import msgspec
@@ -84,6 +85,8 @@ class Reviews:
                 start = len(moments)
                 more = await self._submit(ReviewPart(played, seat, start, start + PART))
                 moments.extend(more[1])
+        except Busy as exc:  # a part overtaken by the tables' searches until too late
+            raise ProtocolError("busy", f"the searches are too far behind ({exc})") from None
         except SearchFailed as exc:
             raise ProtocolError("search_failed", f"the review failed ({exc}): ask again") from None
         review = server_messages.Review(
@@ -134,19 +137,34 @@ def finished_game(
     archive: GameArchive, outcomes: OutcomeStore, table_id: str, game_no: int, seat: int
 ) -> FinishedGame:
     """The finished game to replay (for a review of `seat`, or to play on as it); refused
-    at once if there is none, or no such seat."""
+    at once if there is none, or no such seat. A finished game never changes: the newest
+    read are kept, so a flood of reviews or plays on of the same games reads the store once
+    (what is not over yet is looked up afresh, its outcome first)."""
+    seats = _seats(archive, table_id)
+    if seat >= seats:
+        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{seats - 1}")
+    if not (outcomes.has_outcome(table_id, game_no) or archive.ended(table_id, game_no)):
+        raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
+    return _finished(archive, table_id, game_no)
+
+
+@functools.lru_cache(maxsize=256)
+def _seats(archive: GameArchive, table_id: str) -> int:
+    """A table's seats, which never change (a refusal is never kept)."""
     if not archive.has_table(table_id):
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
+    return archive.table(table_id).seats
+
+
+@functools.lru_cache(maxsize=64)
+def _finished(archive: GameArchive, table_id: str, game_no: int) -> FinishedGame:
     record = archive.table(table_id)
-    if seat >= record.seats:
-        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
     try:
         seed, moves = archive.game(table_id, game_no)
         start = archive.start(table_id, game_no)
     except ValueError as exc:  # a stored move or start is missing or unreadable
         raise ProtocolError("no_record", str(exc)) from None
-    finished = outcomes.has_outcome(table_id, game_no) or archive.ended(table_id, game_no)
-    if seed is None or not finished:
+    if seed is None:
         raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
     return FinishedGame(
         deck=parse_deck(record.deck_toml, record.deck_name),

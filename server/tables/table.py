@@ -21,8 +21,10 @@ from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import SEED_BITS
+from protocol.lengths import how_long
 from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
+from server.bots.base import Trait
 from server.bots.registry import DEFAULT_KIND, BotKind, word
 from server.game import (
     Deck,
@@ -40,7 +42,7 @@ from server.store.tables import ChatLine, SeatRecord, TableStore
 from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
 from server.tables.players import player_id
-from server.tokens import hash_secret, matches, new_token
+from server.tokens import hash_secret, new_token, same
 
 log = logging.getLogger("gother.server")
 
@@ -136,6 +138,7 @@ class Table:
     store: TableStore  # the table's log: each change is written here before it is made
     outcomes: OutcomeStore  # how its games ended, for the standings
     bot_kind: BotKind = DEFAULT_KIND
+    trait: Trait = "vengeful"  # whom its bots hurt (the lobby gives it its seat count's)
     password_hash: str | None = None
     clock_rule: ClockRule | None = None
     seats: list[Seat | None] = field(default_factory=list)
@@ -150,6 +153,7 @@ class Table:
     timed_out: int | None = None  # seat whose clock or patience ran out: a bot finishes its turn
     warned: int | None = None  # seat told that a bot covers it soon (this decision)
     paused_at: float | None = None  # when the game was paused, by every human's vote
+    paused_by: frozenset[int] = frozenset()  # the seats whose votes paused it (the voters then)
     stopped: str | None = None  # why the table takes no change: its last write failed
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
@@ -157,6 +161,9 @@ class Table:
     deal_seed: int | None = None  # the next deal's seed when given (duplicate deals)
     deal_start: Start | None = None  # the next game's position instead of a deal (play on)
     outcome: Outcome | None = None  # how the current game ended, once it is over
+    retired: bool = False  # out of the live tables (archived or gone): nothing more happens here
+    # the listing's row and what it was made from (seq, spectators): made once per change
+    _row: tuple[tuple[int, int], server_messages.TableRow] | None = field(default=None, repr=False)
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -203,7 +210,14 @@ class Table:
     # -- the lobby -----------------------------------------------------------------------
 
     def summary(self) -> server_messages.TableRow:
-        """One row of the `tables` listing."""
+        """One row of the `tables` listing: made again only once the table has changed
+        (every change everyone sees adds to `seq`) or its spectators have."""
+        made_of = (self.seq, len(self.spectators))
+        if self._row is None or self._row[0] != made_of:
+            self._row = made_of, self._summary()
+        return self._row[1]
+
+    def _summary(self) -> server_messages.TableRow:
         taken = sum(s is not None for s in self.seats)
         return server_messages.TableRow(
             id=self.id,
@@ -220,6 +234,10 @@ class Table:
             variants=self.variants,
             deck=self.deck_name,
             bot=word(self.bot_kind),
+            trait=self.trait,
+            lasts=how_long(
+                self.seat_count, word(self.bot_kind), self.trait, self.variants.round_cap
+            ),
         )
 
     @property
@@ -349,9 +367,11 @@ class Table:
         holder.token_hash = record.token_hash
         return token
 
-    def seat_for_token(self, token: str) -> int | None:
+    def seat_for_token(self, digest: str) -> int | None:
+        """The seat whose token has this digest (`tokens.hash_secret`: hashed once by the
+        asker, not once a seat)."""
         return next(
-            (i for i, s in enumerate(self.seats) if s is not None and matches(token, s.token_hash)),
+            (i for i, s in enumerate(self.seats) if s is not None and same(digest, s.token_hash)),
             None,
         )
 
@@ -588,7 +608,11 @@ class Table:
         holder = self.seats[seat]
         assert holder is not None
         holder.pause = pause
-        self.tally(self.settings.clock())
+        now = self.settings.clock()
+        if self.paused_at is not None and not pause and seat not in self.paused_by:
+            # away past the grace when the others paused, this voter never agreed to it
+            self.go_on(now)
+        self.tally(now)
         self.changed()
 
     def tally(self, now: float) -> bool:
@@ -602,6 +626,9 @@ class Table:
             assert to_act is not None
             self._charge_thinking(to_act, now)
             self.paused_at = now
+            self.paused_by = frozenset(
+                i for i, s in enumerate(self.seats) if any(s is v for v in voters)
+            )
             log.info("table %s: paused", self.id)
         elif self.paused_at is not None and not any(s.pause for s in voters):
             self.go_on(now)
@@ -760,6 +787,7 @@ class Table:
                 covered=self.covered(seat, now),
                 rematch=holder.rematch,
                 clock=None if self.clock_rule is None else round(self.bank_left(seat, now), 1),
+                trait=self.trait if holder.is_bot else None,
             )
             for seat, holder in enumerate(self.seats)
         )

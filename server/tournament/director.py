@@ -452,8 +452,13 @@ class Director:
                     answering.send(
                         server_messages.Error(code=exc.code, message=exc.message, rid=rid)
                     )
-            elif exc is not None:
+            elif exc is not None:  # a bug of ours: logged whole, the organiser answered
                 log.error("%s cannot be seated", what, exc_info=exc)
+                if answering is not None:
+                    message = "the server failed to seat the round (its log says where)"
+                    answering.send(
+                        server_messages.Error(code="server_error", message=message, rid=rid)
+                    )
             else:
                 self.tell(tournament, answering, rid)
                 if not tournament.over:  # a table of it may have ended as the others opened

@@ -21,7 +21,7 @@ import pytest
 from server.bots.advise import HINT_TIME
 from server.bots.ismcts import THINK_TIME
 from server.edge.app import GotherServer
-from server.searches import Busy, Searches, SearchFailed
+from server.searches import LATE, Busy, Searches, SearchFailed
 from tests.kits.netkit import TIMEOUT, Client, close_all
 from tests.kits.poll import until
 from tests.tables.test_hints import seated_at_bots
@@ -114,6 +114,40 @@ async def test_a_table_s_search_goes_ahead_of_hints_and_a_long_wait_is_refused_a
         searches.close()
 
 
+@dataclass(frozen=True)
+class Nap:
+    """A search that thinks for real: it sleeps its `think`."""
+
+    think: float
+
+    def run(self) -> float:
+        time.sleep(self.think)
+        return self.think
+
+
+async def test_a_hint_overtaken_by_the_tables_searches_is_answered_busy_in_time():
+    """A stream of bots' moves, each ahead of every hint, never leaves the worker idle: the
+    hint accepted behind a short wait is refused once it has waited LATE times that to
+    begin, while the bots' moves go on. It used to wait for as long as the stream lasted."""
+    searches = Searches(workers=1, max_wait=0.3)
+    try:
+        await searches.submit(Echo("warm"))
+        bots = [searches.submit(Nap(0.1), urgent=True)]
+        hint = searches.submit(Echo("hint", think=0.1))
+        asked = time.monotonic()
+        while not hint.done():
+            assert time.monotonic() - asked < TIMEOUT, "the hint was never answered"
+            bots.append(searches.submit(Nap(0.1), urgent=True))  # one always waits
+            await asyncio.wait_for(bots[-2], TIMEOUT)
+        waited = time.monotonic() - asked
+        with pytest.raises(Busy, match="not begun"):
+            hint.result()
+        assert LATE * 0.3 <= waited < LATE * 0.3 + 1.0
+        assert await asyncio.wait_for(bots[-1], TIMEOUT) == 0.1  # the bots go on
+    finally:
+        searches.close()
+
+
 async def test_a_full_queue_is_busy_whatever_the_waits():
     searches = Searches(workers=1, queue=2, max_wait=100.0)
     try:
@@ -151,7 +185,10 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     await player.close()
 
 
-@pytest.mark.parametrize("config", [{"search_workers": 1, "search_queue": 1}], indirect=True)
+# a long wait allowed: the frozen worker holds the queued hint while the test looks
+@pytest.mark.parametrize(
+    "config", [{"search_workers": 1, "search_queue": 1, "search_wait": 5.0}], indirect=True
+)
 async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
     server: GotherServer, url: str, caplog: pytest.LogCaptureFixture
 ):
@@ -171,6 +208,21 @@ async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
     for player, rid in ((players[0], thinking), (players[1], queued)):
         assert (await player.next(lambda m, rid=rid: m.get("rid") == rid))["t"] == "hint"
     assert (await players[2].request("hint"))["t"] == "hint"  # room again
+    await close_all(*players)
+
+
+@pytest.mark.parametrize("config", [{"search_workers": 1, "search_wait": 0.25}], indirect=True)
+async def test_a_hint_that_cannot_begin_in_time_is_answered_busy(server: GotherServer, url: str):
+    """Behind a search that does not end (a frozen worker), a hint queued is answered `busy`
+    once it has waited LATE times --search-wait to begin: every hint gets its reply."""
+    players = [await seated_at_bots(url, "normal", searched=True) for _ in range(2)]
+    assert (await players[0].request("hint"))["t"] == "hint"  # the worker is up
+    with frozen(the_worker(server.searches)):
+        await players[0].send("hint")  # on the frozen worker
+        await until("the frozen hint's search", lambda: running(server.searches) == 1)
+        late = await players[1].request("hint")
+    assert late["t"] == "error" and late["code"] == "busy", late
+    assert "not begun" in late["message"] and "ask again" in late["message"]
     await close_all(*players)
 
 

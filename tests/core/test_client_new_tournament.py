@@ -68,7 +68,7 @@ def test_the_table_form_reads_the_house_rules_as_the_tournament_form_does(
     seats, bots, fate, overflow, cap
 ):
     try:
-        table = table_request("Crypt", seats, bots, "normal", fate, overflow, cap, "")
+        table = table_request("Crypt", seats, bots, "normal", "", fate, overflow, cap, "")
         night = tournament_request(
             "Night", "3", "4", "yes", "normal", "own", fate, overflow, cap, "x"
         )

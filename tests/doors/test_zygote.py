@@ -193,6 +193,40 @@ async def test_a_client_holds_none_of_another_session_s_descriptors(make_door, k
                 await close(*session)
 
 
+async def test_a_session_that_comes_while_the_zygote_warms_up_is_forked_by_it(
+    make_door, tmp_path, keys
+):
+    """A session at the door's very start waits for the zygote warming up, and is forked
+    by it: a fresh client started beside the warm-up split the cores three ways with it
+    (on a busy machine, one session in four showed nothing for longer than a player
+    waits)."""
+    door = await make_door(authorized_keys=tmp_path / "authorized_keys")
+    assert door.zygote is not None and not door.zygote.ready.is_set()  # warming up
+    conn, process = await open_session(door.port, keys["good"])
+    try:
+        await read_until(process, LOBBY)
+        zygote = await ready(door)
+        assert parent(await client_of(zygote, set())) == zygote
+    finally:
+        await close(conn, process)
+
+
+async def test_a_session_waits_so_long_only_for_a_zygote_that_never_gets_ready(
+    make_door, tmp_path, keys, monkeypatch
+):
+    """A zygote that never says it is ready: after READY_WAIT a fresh client reaches the
+    lobby all the same."""
+    monkeypatch.setattr(forks, "READY_WAIT", 0.5)
+    monkeypatch.setattr(forks, "ZYGOTE", [sys.executable, "-c", "import time; time.sleep(600)"])
+    door = await make_door(authorized_keys=tmp_path / "authorized_keys")
+    conn, process = await open_session(door.port, keys["good"])
+    try:
+        await read_until(process, LOBBY)
+    finally:
+        await close(conn, process)
+    assert door.zygote is not None and not door.zygote.ready.is_set()
+
+
 async def test_a_killed_zygote_is_started_again(make_door, tmp_path, keys):
     door = await make_door(authorized_keys=tmp_path / "authorized_keys")
     zygote = await ready(door)

@@ -26,6 +26,8 @@ from playwright.sync_api import sync_playwright
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from protocol.constants import DEFAULT_ROUND_CAP
+from protocol.lengths import how_long
 from server.doors.web.door import STATIC
 from tests.doors.web.browserkit import (
     HAVE_CHROMIUM,
@@ -285,5 +287,39 @@ def test_a_player_who_quits_and_opens_the_page_again_is_back_in_their_seat(door)
             assert YOU_ROW.search(back).group(1) == seat, back
             assert requests.foreign == [], requests.foreign
             print(f"\nweb door: back in seat {seat} {took:.1f} s after opening the page again")
+        finally:
+            browser.close()
+
+
+def test_the_web_lobby_and_create_form_say_how_long_a_table_runs_and_offer_trait_and_length(
+    door,
+):
+    """Issue 32 in the browser: the lobby says the chosen table's bots, whom they hurt and how
+    long its games run; the new table form offers whom the bots hurt and the short game, and
+    says how long what is chosen runs."""
+    port, web, _ = door
+    create_table(port, "Web table", seats=5, bots=3)
+    lasts = how_long(5, "normal", "steady", DEFAULT_ROUND_CAP)
+    assert lasts is not None
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = guarded_context(
+                browser, Requests(), viewport={"width": 900, "height": 560}
+            ).new_page()
+            log_in(page, f"http://127.0.0.1:{web}/")
+            wait_screen(page, "the name screen", "Your name at the table")
+            page.keyboard.type("Lydia")
+            page.keyboard.press("Enter")
+            lobby = wait_screen(page, "the table's length", "(each plays its own game)")
+            said = " ".join(lobby.split())  # as one line, however the terminal wrapped it
+            assert "Web table: 3 normal bots, steady (each plays its own game)." in said
+            assert f"Length: {' '.join(lasts.split())}." in said
+            page.keyboard.press("n")
+            form = wait_screen(page, "the new table form", "Bots aim")
+            assert "as usual for the seats" in form and "the published game: 100 rounds" in form
+            assert "Length: usually" in form
+            page.keyboard.press("Escape")
+            wait_screen(page, "the lobby again", "Web table")
         finally:
             browser.close()

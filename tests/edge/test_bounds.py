@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from protocol import MAX_FRAME, PROTOCOL_VERSION, encode, server_messages
 from protocol.constants import LIST_PAGE, NAME_MAX
 from protocol.view import Variants
-from server.edge.app import CLOSE_POLICY, CLOSE_TRY_LATER
+from server.edge.app import CLOSE_POLICY, CLOSE_TRY_LATER, REFUSALS_LOGGED
 from server.edge.limits import ACCEPT_LOG_EVERY, FD_RESERVE, AcceptLog, descriptor_budget
 from server.tables.table import CHAT_REPLAY_BYTES
 from tests.kits.netkit import TIMEOUT, Client, close_all, play_to_end
@@ -335,3 +335,26 @@ def test_the_connection_limit_keeps_a_reserve_of_descriptors():
         assert descriptor_budget(50, 100) == 50  # a smaller wish is kept as it is
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_a_connection_s_refusals_cost_the_log_a_few_lines(server, url, caplog):
+    """Each of the first REFUSALS_LOGGED refusals is a line; the rest are counted in the
+    line that says the connection closed: a flood of bad requests cannot fill the host's
+    disk with log lines (a fuzz's 100,000 refusals were as many lines)."""
+    caplog.set_level(logging.INFO, "gother.server")
+    client = await Client.connect(url, "Noisy")
+    for _ in range(REFUSALS_LOGGED + 20):
+        assert (await client.request("leave"))["code"] == "not_seated"
+    await client.close()
+    closed = "connection closed: Noisy@"
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "Noisy@" in r.getMessage()]
+
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while not any(closed in line for line in said()):
+        assert asyncio.get_running_loop().time() < deadline, said()
+        await asyncio.sleep(0.01)
+    lines = said()
+    assert sum("not_seated" in line for line in lines) == REFUSALS_LOGGED, lines
+    assert lines[-1].endswith("(20 more refusals, not logged)"), lines

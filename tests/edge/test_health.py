@@ -4,11 +4,14 @@ the log gets every few minutes, from the same figures."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import time
 from dataclasses import asdict
+from typing import Any
 
+import msgpack
 import pytest
 
 from server.edge.health import (
@@ -19,7 +22,8 @@ from server.edge.health import (
     figures,
     stats_line,
 )
-from tests.kits.netkit import Client, close_all
+from server.edge.pauses import SAMPLE, YOUNG, tune_collector
+from tests.kits.netkit import TIMEOUT, Client, close_all
 from tests.kits.poll import until
 
 
@@ -49,6 +53,21 @@ async def test_healthz_answers_with_the_servers_figures(server, url):
     assert answer["status"] == "ok" and answer["connections"] == 1 and answer["tables"] == 1
     assert answer["games"] in (0, 1) and answer["broken"] == 0 and answer["uptime"] >= 0
     assert set(answer) == set(asdict(figures(server)))
+    await host.close()
+
+
+async def test_healthz_moves_count_the_bots_moves_too(server, url):
+    """`moves` counts every move made at any table: here a table of bots made them all (it
+    counted players' moves only, so a server of bots' tables said 0)."""
+    host = await Client.connect(url, "Host")
+    created = await host.request("create", name="Bots", seats=3, bots=3, variants={"round_cap": 1})
+    await host.request("watch", table=created["table"])
+    await host.state(lambda v: v["phase"] == "over")
+    record = await host.request("record", table=created["table"])
+    assert record["parts"] == 1, record
+    made = len(msgpack.unpackb(record["data"])["moves"])
+    _, _, body = await get(server.port, "/healthz")
+    assert json.loads(body)["moves"] == made > 0
     await host.close()
 
 
@@ -93,6 +112,50 @@ async def test_the_log_gets_a_stats_line_every_few_minutes(server, url, caplog):
     line = stats_line(server)
     assert "1 connections (0 before hello)" in line and "0 tables" in line
     assert "1 errors" in line and "0 moves" in line
+    counts = line.split(";")[0]  # the loop's pauses after it are each line's own
 
-    await until("the stats line", lambda: any(r.getMessage() == line for r in caplog.records))
+    await until(
+        "the stats line",
+        lambda: any(r.getMessage().split(";")[0] == counts for r in caplog.records),
+    )
     await close_all(a)
+
+
+async def test_the_loop_s_lag_and_the_collector_s_pauses_are_told(server, url):
+    """A callback that holds the loop, and a full collection, show in /healthz (worst since
+    the start) and in the stats line (since the line before)."""
+    stats_line(server)  # a new window
+    loop = asyncio.get_running_loop()
+    held = loop.create_future()
+    loop.call_soon(lambda: (time.sleep(0.2), held.set_result(None)))  # a stall of 0.2 s
+    await held
+    gc.collect()
+
+    async def told() -> dict[str, Any]:
+        while True:  # the watch looks at the loop every SAMPLE seconds
+            _, _, body = await get(server.port, "/healthz")
+            answer: dict[str, Any] = json.loads(body)
+            if answer["loop_lag_worst_ms"] >= 150:
+                return answer
+            await asyncio.sleep(SAMPLE)
+
+    answer = await asyncio.wait_for(told(), TIMEOUT)
+    assert answer["gc_full"] >= 1 and answer["gc_worst_ms"] > 0, answer
+    line = stats_line(server)
+    worst = int(line.split("loop lag at worst ")[1].split(" ms")[0])
+    assert worst >= 150 and "of them full" in line, line
+    assert server.pauses.take()[0].count < 10  # the line began a new window
+
+
+def test_a_server_process_keeps_what_it_holds_at_start_out_of_the_collector_s_way():
+    """`gother serve` (server/serve.py) tunes its collector once started: the objects then
+    alive are frozen, and the youngest generation is collected every YOUNG allocations, so
+    the full collections that stop every table come far less often."""
+    before = gc.get_threshold()
+    try:
+        tune_collector()
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (YOUNG, before[1], before[2])
+    finally:  # the test process's collector as it was
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -74,7 +74,7 @@ async def test_a_player_who_quits_and_proves_again_is_back_in_their_seat(url):
     view = await back.state(lambda v: v["players"][0]["connected"])
     assert view["you"]["seat"] == 0
     # the fresh token opens the seat too; nothing told this person to "resume with a token"
-    again = await Client.connect(url, "Ann")
+    again, _ = await hello(url, "Ann", key)  # her key, not proved here: the token opens it
     assert (await again.request("resume", token=joined["token"]))["seat"] == 0
     assert not any("token" in m.get("message", "") for m in back.received if m["t"] == "error")
     await close_all(back, again)
@@ -176,13 +176,13 @@ async def test_a_name_belongs_to_the_first_identity_that_played_a_game_under_it(
 
     ann = await played_game(url, "Ann", key)
     for name in ("Ann", "ANN", "\u0410nn"):  # the name, and look-alikes of it (a Cyrillic A)
-        impostor, _ = await proven(url, name, Ed25519PrivateKey.generate())
-        anonymous = await Client.connect(url, name)
-        for client in (impostor, anonymous):
-            reply = await client.request("join", table=other)
+        # refused at hello, another key or none (it used to be welcomed, refused at join)
+        for key_named in ({"key": public(Ed25519PrivateKey.generate())}, {}):
+            client = await Client.connect(url)
+            reply = await client.request("hello", v=PROTOCOL_VERSION, name=name, **key_named)
             assert reply["t"] == "error" and reply["code"] == "name_taken", (name, reply)
             assert "belongs to another player" in reply["message"]
-        await close_all(impostor, anonymous)
+            await client.close()
     owner, _ = await proven(url, "Ann", key)  # the owner sits anywhere under it
     assert (await owner.request("join", table=other))["t"] == "joined"
     await close_all(ann, owner)

@@ -80,7 +80,8 @@ async def test_replay_tells_a_turn_as_the_seat_saw_it_and_goes_on(server, url, t
 # a connection's budget for dear requests smaller than a seat's record costs, refilled
 # slower than a client asks for parts even on a busy machine (at the default 20 a second
 # a slow client's refill kept up and it was never refused)
-SHORT_BUDGET = {**UNBOUNDED, "costly_burst": 40.0, "costly_rate": 5.0}
+# (30: the lobby's list 5, the build 20, then parts at 2 each)
+SHORT_BUDGET = {**UNBOUNDED, "costly_burst": 30.0, "costly_rate": 5.0}
 
 
 @pytest.mark.parametrize("config", [SHORT_BUDGET], indirect=True)

@@ -11,7 +11,7 @@ from tests.plain.plainkit import InProcess
 async def test_standings_lists_each_player_with_their_rating_and_record(url, tmp_path):
     await finished_game(url, "Ann", bot="normal")
     async with InProcess(url, tmp_path / "a") as raven:
-        await raven.transcript.until(r"^  1: Ann.s \(table \w+\), .*over\.$")
+        await raven.transcript.until(r"^  1: Ann.s \(table \w+\), .*over\.( Length: .*\.)?$")
         raven.type("standings")
         await raven.transcript.until(r"^#\s+Player\s+Rating\s+Games\s+Wins\s+Places\s+Last seen$")
         first = await raven.transcript.until(r"^(1|2)\s+(Ann|normal bot)\s+")

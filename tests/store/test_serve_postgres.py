@@ -11,6 +11,7 @@ import msgpack
 import pytest
 
 from gother_tui.core.record import parse_record
+from protocol import PROTOCOL_VERSION
 from tests.kits.netkit import Client, close_all, first_legal_move
 from tests.kits.poll import until
 from tests.kits.prockit import ServerProcess, run_cli
@@ -115,6 +116,7 @@ async def test_a_host_whose_postgresql_is_away_says_so_and_goes_on(
     view = await player.state(lambda v: v["legal"] is not None)
     empty = (await player.request("create", name="Open", seats=3, bots=0))["table"]
     before = [row["id"] for row in (await player.request("list"))["tables"]]
+    late = await Client.connect(one.url, "Cy")
     postgres.stop("immediate")  # as a crash looks to its clients
     try:
         for t, fields in (
@@ -123,9 +125,12 @@ async def test_a_host_whose_postgresql_is_away_says_so_and_goes_on(
         ):
             reply = await player.request(t, **fields)
             assert reply["t"] == "error" and reply["code"] == "store_failed", reply
-        late = await Client.connect(one.url, "Cy")
         reply = await late.request("join", table=empty)  # whose is the name "Cy"?
         assert reply["t"] == "error" and reply["code"] == "store_failed", reply
+        newcomer = await Client.connect(one.url)
+        reply = await newcomer.request("hello", v=PROTOCOL_VERSION, name="Dee")  # and "Dee"?
+        assert reply["t"] == "error" and reply["code"] == "store_failed", reply
+        await newcomer.close()
         reply = await player.request("move", move=first_legal_move(view["legal"]))
         assert reply["t"] == "state", reply  # a move is the table log's alone
         listed = await player.request("list")

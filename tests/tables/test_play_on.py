@@ -14,6 +14,7 @@ import pytest
 from gother_tui.core.record import parse_record
 from server.edge.app import GotherServer
 from server.game import REFEREE
+from server.store.database import StoreError
 from server.tables.export import game_record
 from tests.bots.test_searches import frozen, the_worker
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
@@ -34,8 +35,11 @@ def knowledge(view: dict[str, Any]) -> dict[str, Any]:
 
 def without_presence(view: dict[str, Any]) -> dict[str, Any]:
     """A referee's view without who is connected (a restart sends everyone away) and who
-    is a bot (lobby facts, which an export does not keep)."""
-    players = [{**p, "connected": None, "covered": None, "bot": None} for p in view["players"]]
+    is a bot and its trait (lobby facts, which an export does not keep)."""
+    players = [
+        {**p, "connected": None, "covered": None, "bot": None, "trait": None}
+        for p in view["players"]
+    ]
     return {**view, "players": players, "log": None, "log_start": None}
 
 
@@ -199,3 +203,39 @@ async def test_a_played_on_table_whose_start_cannot_be_read_is_quarantined(serve
         assert "start's hands is not a list of piles" in again.lobby.broken[new].problem
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monkeypatch):
+    """The asker is seated (`joined` answers its request) and then the deal's write fails:
+    the table stops and says so, and the request has no second answer (an `error` with the
+    same rid came after the `joined`)."""
+    table, player = await played(url, 3, 2, {})
+
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        raise StoreError("database or disk is full")
+
+    monkeypatch.setattr(server.store.tables, "start_game", full_disk)
+    rid = await player.send("play_on", table=table, seat=0, turn=2)
+    joined = await player.next(lambda m: m.get("rid") == rid)
+    assert joined["t"] == "joined", joined
+    stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
+    while "stopped" not in stopped["table"]:
+        stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
+    assert stopped["phase"] == "lobby"
+    await player.request("list")  # every frame sent before this answer is in
+    assert [m["t"] for m in player.received if m.get("rid") == rid] == ["joined"]
+    await close_all(player)
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_a_played_on_table_s_first_state_is_its_position(server, url):
+    """After `joined`, the new table's first `state` is the game begun at the turn asked
+    (an empty lobby's came first, seats and all, as if nobody were dealt in yet)."""
+    table, player = await played(url, 3, 2, {})
+    joined = await player.request("play_on", table=table, seat=0, turn=2)
+    assert joined["t"] == "joined", joined
+    first = await player.next(lambda m: m["t"] == "state")
+    assert first["view"]["table"]["id"] == joined["table"]
+    assert first["view"]["phase"] != "lobby", first["view"]["phase"]
+    await close_all(player)

@@ -106,8 +106,9 @@ async def test_a_whole_short_game_to_the_end(live_server, store):
     app = client(live_server, store)
     answers = Answers()
     async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
-        # 3 seats, 2 bots (how they play, fate discard, over the limit: as they are), round cap 2
-        keys = ("tab", "backspace", "3", "tab", "backspace", "2", "tab", "tab", "tab", "tab")
+        # 3 seats, 2 bots (how they play and aim, fate discard, over the limit, length: as they
+        # are), round cap 2
+        keys = ("tab", "backspace", "3", "tab", "backspace", "2", *["tab"] * 6)
         await create_through_the_lobby(pilot, *keys, "backspace", "backspace", "backspace", "2")
         assert app.view.round_cap == 2
         while await my_decision_or_over(pilot):

@@ -1,7 +1,8 @@
 """The end of a game: who won, the final scores, and each player's Goth Points over the
 rounds this client saw. r asks for a rematch, L leaves the table, v opens the review of
 your decisions (screens/review.py), Esc goes back to the final table (o on the table opens
-this again). It closes by itself when a rematch deals.
+this again). It closes by itself when a rematch deals. A player the SSH door knows by a new
+token reads it here again, with how to come back for the rematch.
 A game the players ended by vote has no end of its own: `EndedScreen` shows where it
 stood, over the lobby."""
 
@@ -18,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.comeback import how_to_come_back
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.history import GothHistory, levels
 from gother_tui.core.narrator import Narrator, names_of
@@ -136,6 +138,9 @@ class GameOverScreen(ModalScreen[None]):
         with Vertical(id="game-over"):
             yield Static(id="over-title", classes="section")
             yield Static(id="over-rematch")
+            token = self.session.options.door_token
+            if token is not None and not self.read_only:
+                yield Static(Text(how_to_come_back(token)), id="over-door")
             yield Static(id="over-scores")
             yield Static(id="over-chart")
         yield KeyBar()
