@@ -90,6 +90,8 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     ssh = ssh_options(args, parser)
     web = web_options(args, parser, password)
     log_to_stderr()
+    if args.processes > 1:
+        return server_side.serve_processes(args, parser)
     try:
         if args.tls and certfile is None:
             certfile, keyfile = server_side.self_signed(args.db, args.host)

@@ -124,6 +124,14 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "live tables is written before it is made (default: table-log.db in the data folder)",
     )
     srv.add_argument(
+        "--processes",
+        type=argtypes.positive,
+        default=1,
+        metavar="N",
+        help="with a PostgreSQL --db: N game processes on this machine, sharing its lobby, each "
+        "on its own port (--port + K; 0: each its own) with its own table log (FILE-K)",
+    )
+    srv.add_argument(
         "--public",
         metavar="URL",
         help="with a PostgreSQL --db: where players reach this process (ws://HOST:PORT or "

@@ -4,7 +4,9 @@ the client starts without loading the server, and no other module of gother_tui 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +73,23 @@ def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any)
     from server.serve import run
 
     asyncio.run(run(ServerConfig(**config), *_doors(ssh, web)))
+
+
+def serve_processes(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`gother serve --processes N`: N processes of `gother serve`, each with its port and its
+    table log (server/processes.py), kept running till SIGINT or SIGTERM."""
+    from server.processes import run
+    from server.store.kinds import default_table_log, is_postgres
+
+    if not is_postgres(args.db):
+        parser.error("--processes goes with a PostgreSQL --db, which the processes share")
+    if args.ssh is not None or args.web is not None or args.public is not None:
+        parser.error(
+            "--processes runs game processes only: run each door with `gother door` and give"
+            " each process its own --public by running them one by one (docs/hosting.md)"
+        )
+    table_log = args.table_log or default_table_log()
+    return run(sys.argv[1:], args.processes, args.port, table_log)
 
 
 def _doors(
