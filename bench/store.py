@@ -10,12 +10,15 @@ fsync on, as a host runs it. Each of `--games` games goes through a host's life:
 end (`finish_game`: with PostgreSQL the whole game crosses in one transaction), what a
 record or review reads of it (the archive), the table leaving (`archive_table`); and per
 game a hello's name check (`name_owners`), an owner's name claimed (`claim_name`), a
-tournament entry and round. Each call's wall time: median and 99th percentile, in µs.
+tournament entry and round. Each call's wall time: median and 99th percentile, in µs. Then
+the lobby across processes (issue 34 §2): a process publishing `--tables` rows, renewing,
+and another reading them, as its thread does every 2 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import tempfile
@@ -110,6 +113,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=1000, help="a process's, in the lobby")
     parser.add_argument("--url", help="a PostgreSQL database to use (empty; default: our own)")
     args = parser.parse_args()
     cluster = None
@@ -131,6 +135,7 @@ def main() -> None:
                 run(store, 3, 20, "w")  # warm: the first calls pay for imports and caches
                 results[kind] = run(store, args.games, args.moves, "t")
                 store.close()
+        lobby = directory_costs(url, args.tables)
     finally:
         if cluster is not None:
             cluster.remove()
@@ -139,6 +144,43 @@ def main() -> None:
     for call in CALLS:
         cells = [_cell(results[kind][call]) for kind in ("SQLite", "PostgreSQL")]
         print(f"{call:24} {cells[0]:>18} {cells[1]:>18}")
+    print(f"\nthe lobby across processes, {args.tables} tables, in its thread; µs: median / p99")
+    for name, samples in lobby.items():
+        print(f"{name:24} {_cell(samples):>18}")
+
+
+def directory_costs(url: str, tables: int) -> dict[str, list[float]]:
+    """The lobby across processes (server/store/directory.py), in its thread: a process's
+    first publish of `tables` rows, a renewal with a tenth of them changed, one with none,
+    and another process's read of them all, each 20 times."""
+    from server.store.directory import PostgresDirectory
+    from server.store.postgres_database import PostgresDatabase
+
+    def opened(name: str) -> PostgresDirectory:
+        return PostgresDirectory(PostgresDatabase(url), PostgresDatabase(url), f"bench:{name}")
+
+    one, two = opened("one"), opened("two")
+    row = bytes(180)  # about a listed table's msgpack
+    rows = {f"t{k:05d}": row for k in range(tables)}
+    took: dict[str, list[float]] = defaultdict(list)
+    for n in range(20):
+        tenth = {key: bytes([n]) * 180 for key in list(rows)[::10]}  # changed since
+        steps: tuple[tuple[str, Callable[[], object]], ...] = (
+            ("publish, all rows", functools.partial(one.publish, "ws://one", rows, (), True)),
+            (
+                "publish, a tenth changed",
+                functools.partial(one.publish, "ws://one", tenth, (), False),
+            ),
+            ("publish, none changed", functools.partial(one.publish, "ws://one", {}, (), False)),
+            ("read every row", two.elsewhere),
+        )
+        for name, step in steps:
+            started = time.perf_counter()
+            step()
+            took[name].append(time.perf_counter() - started)
+    one.close()
+    two.close()
+    return took
 
 
 def _cell(samples: list[float]) -> str:

@@ -20,6 +20,8 @@ import threading
 import time
 from pathlib import Path
 
+from server.store.kinds import default_table_log, is_postgres
+
 log = logging.getLogger("gother.server")
 
 OWN = ("--processes", "--port", "--table-log")  # the options each process is given its own
@@ -59,17 +61,24 @@ def process_argv(argv: list[str], port: int, table_log: str) -> list[str]:
     ]
 
 
-def run(argv: list[str], count: int, port: int, table_log: str) -> int:
-    """Serve with `count` processes until SIGTERM or SIGINT; 0 once each has stopped."""
-    logs = table_logs(table_log, count)
-    commands = [process_argv(argv, port + k if port else 0, logs[k]) for k in range(count)]
+class ProcessesRefused(ValueError):
+    """Several processes cannot serve this host: why, in a sentence."""
+
+
+def many(argv: list[str], processes: int, port: int, db: str, table_log: str | None) -> None:
+    """`gother ARGV` served by `processes` processes until SIGTERM or SIGINT, each stopped
+    then (ProcessesRefused: not with this `db`)."""
+    if not is_postgres(db):
+        raise ProcessesRefused("--processes goes with a PostgreSQL --db, which they share")
+    logs = table_logs(table_log or default_table_log(), processes)
+    commands = [process_argv(argv, port + k if port else 0, logs[k]) for k in range(processes)]
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     running = [_start(k, command) for k, command in enumerate(commands)]
-    started = [time.monotonic()] * count
-    pauses = [FIRST_PAUSE] * count
-    due: list[float | None] = [None] * count  # when an ended process starts again
+    started = [time.monotonic()] * processes
+    pauses = [FIRST_PAUSE] * processes
+    due: list[float | None] = [None] * processes  # when an ended process starts again
     while not stop.wait(0.2):
         for k, process in enumerate(running):
             now = time.monotonic()
@@ -96,7 +105,6 @@ def run(argv: list[str], count: int, port: int, table_log: str) -> int:
             process.kill()
             process.wait()
     log.info("every process stopped")
-    return 0
 
 
 def _start(k: int, command: list[str]) -> subprocess.Popen[bytes]:

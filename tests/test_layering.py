@@ -114,7 +114,7 @@ SERVER_FLOORS = (
     "tournament",
     "edge",
     "doors",
-    "serve",
+    ("serve", "processes"),  # the programs: one process, or several of one host
 )
 LEAVES = {"files", "ratelimit", "searches", "tokens"}
 # The client's: the core below its two faces, the command line above them.

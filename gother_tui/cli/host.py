@@ -91,7 +91,23 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     web = web_options(args, parser, password)
     log_to_stderr()
     if args.processes > 1:
-        return server_side.serve_processes(args, parser)
+        if ssh is not None or web is not None or args.public is not None:
+            parser.error(
+                "--processes runs game processes only: run the doors with `gother door`, and"
+                " processes with a --public of their own one by one (docs/hosting.md)"
+            )
+        try:  # the command, run again by each process (server/processes.py)
+            server_side.serve(
+                None,
+                None,
+                processes=args.processes,
+                port=args.port,
+                db=args.db,
+                table_log=args.table_log,
+            )
+        except ValueError as exc:  # not with this --db
+            parser.error(str(exc))
+        return 0
     try:
         if args.tls and certfile is None:
             certfile, keyfile = server_side.self_signed(args.db, args.host)

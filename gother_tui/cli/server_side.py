@@ -4,7 +4,6 @@ the client starts without loading the server, and no other module of gother_tui 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from collections.abc import Callable
@@ -68,28 +67,15 @@ def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
 
 
 def serve(ssh: dict[str, Any] | None, web: dict[str, Any] | None, **config: Any) -> None:
-    """`gother serve` till SIGINT or SIGTERM: `config` a ServerConfig's, each door its options."""
+    """`gother serve` till SIGINT or SIGTERM: `config` a ServerConfig's, each door its options;
+    with `processes` > 1, that many of it (server/processes.py; ValueError: not with --db)."""
     from server.edge.config import ServerConfig
+    from server.processes import many
     from server.serve import run
 
+    if config.get("processes", 1) > 1:
+        return many(sys.argv[1:], **config)
     asyncio.run(run(ServerConfig(**config), *_doors(ssh, web)))
-
-
-def serve_processes(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """`gother serve --processes N`: N processes of `gother serve`, each with its port and its
-    table log (server/processes.py), kept running till SIGINT or SIGTERM."""
-    from server.processes import run
-    from server.store.kinds import default_table_log, is_postgres
-
-    if not is_postgres(args.db):
-        parser.error("--processes goes with a PostgreSQL --db, which the processes share")
-    if args.ssh is not None or args.web is not None or args.public is not None:
-        parser.error(
-            "--processes runs game processes only: run each door with `gother door` and give"
-            " each process its own --public by running them one by one (docs/hosting.md)"
-        )
-    table_log = args.table_log or default_table_log()
-    return run(sys.argv[1:], args.processes, args.port, table_log)
 
 
 def _doors(

@@ -134,8 +134,7 @@ class GotherServer:
         # the tables the host's other processes hold (a PostgreSQL host's)
         directory = self.store.directory
         self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.rows)
-        if self.elsewhere is not None:
-            self.lobby.held_elsewhere = self.elsewhere.where
+        self.lobby.elsewhere = self.elsewhere
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
@@ -534,8 +533,7 @@ class GotherServer:
         conn.send(server_messages.Proven(identity=conn.identity, seats=held, rid=request.rid))
 
     def on_list(self, conn: Connection, request: rq.List) -> None:
-        elsewhere = () if self.elsewhere is None else self.elsewhere.tables
-        rows, total = self.lobby.listing(request.offset, elsewhere)
+        rows, total = self.lobby.listing(request.offset)
         conn.send(
             server_messages.Tables(
                 tables=tuple(rows),

@@ -17,6 +17,7 @@ import secrets
 import string
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from protocol import ProtocolError, encode, server_messages
 from protocol import requests as rq
@@ -50,6 +51,17 @@ EXPIRE = 1800.0  # seconds a table nobody is at stays live
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
+class Elsewhere(Protocol):
+    """The tables the host's other processes hold, as last read."""
+
+    @property
+    def tables(self) -> Sequence[server_messages.TableRow]: ...
+
+    def where(self, table_id: str) -> str | None:
+        """The URL of the process holding `table_id`, if another one does."""
+        ...
+
+
 class HeldElsewhere(ProtocolError):
     """The table lives at another process of the host: its players connect to `url`."""
 
@@ -79,14 +91,12 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, BrokenRecord] = {}  # quarantined at restore
         self.creators: dict[str, tuple[object, str]] = {}  # table id -> (connection, address)
-        # where another process of the host holds a table (server/edge/elsewhere.py)
-        self.held_elsewhere: Callable[[str], str | None] = lambda table_id: None
+        # the tables the host's other processes hold (server/edge/elsewhere.py)
+        self.elsewhere: Elsewhere | None = None
 
     # -- tables -------------------------------------------------------------------------
 
-    def listing(
-        self, offset: int = 0, elsewhere: Sequence[server_messages.TableRow] = ()
-    ) -> tuple[list[server_messages.TableRow], int]:
+    def listing(self, offset: int = 0) -> tuple[list[server_messages.TableRow], int]:
         """A page of the tables (live, broken, then those the host's other processes hold,
         as they were last read) from `offset`, and how many there are. Only the page's rows
         are made (each kept by its table until it changes): a `list` costs its page. The
@@ -98,6 +108,7 @@ class Lobby:
         )
         page = [row() for row in itertools.islice(rows, offset, offset + LIST_PAGE)]
         here = len(self.tables) + len(self.broken)
+        elsewhere = () if self.elsewhere is None else self.elsewhere.tables
         if len(page) < LIST_PAGE:
             start = max(0, offset - here)
             page += elsewhere[start : start + LIST_PAGE - len(page)]
@@ -112,7 +123,7 @@ class Lobby:
         if table is not None:
             return table
         self.check_not_broken(table_id)
-        url = self.held_elsewhere(table_id)
+        url = None if self.elsewhere is None else self.elsewhere.where(table_id)
         if url is not None:
             raise HeldElsewhere(table_id, url)
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")

@@ -79,7 +79,7 @@ async def listeners() -> tuple[int, str, str]:
 
 async def test_processes_go_with_a_postgresql_database_and_no_doors(tmp_path):
     code, _, err = await run_cli("serve", "--processes", "2", "--db", str(tmp_path / "g.db"))
-    assert code == 2 and "--processes goes with a PostgreSQL --db" in err
+    assert code == 2 and "--processes goes with a PostgreSQL --db, which they share" in err
     code, _, err = await run_cli(
         "serve",
         "--processes",
@@ -90,7 +90,7 @@ async def test_processes_go_with_a_postgresql_database_and_no_doors(tmp_path):
         "0",
         "--ssh-open",
     )
-    assert code == 2 and "run each door with `gother door`" in err
+    assert code == 2 and "run the doors with `gother door`" in err
 
 
 def test_each_process_is_the_host_s_serve_with_its_own_port_and_table_log():
