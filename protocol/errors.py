@@ -44,6 +44,7 @@ ErrorCode = Literal[
     "bad_door",
     "bad_signature",
     "server_error",
+    "elsewhere",  # the table lives at another process of the host: `error.url`
 ]
 ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 

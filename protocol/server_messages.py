@@ -250,6 +250,7 @@ class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
 class Error(Reply, tag="error", kw_only=True, frozen=True):
     code: ErrorCode  # clients branch on it
     message: str  # one sentence for people, not to be parsed
+    url: str | None = None  # `elsewhere`: where the process holding the table is
 
     def __post_init__(self) -> None:
         if self.code not in ERROR_CODES:  # built by a caller mypy does not see

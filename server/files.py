@@ -20,6 +20,14 @@ PRIVATE_FILE = 0o600
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite makes them with the db's mode
 
 
+def data_folder() -> Path:
+    """The user's data folder for gother: a host's state when no database file says where
+    (the doors' players, the TLS key, a PostgreSQL host's table log)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("gother"))
+
+
 def new_folders(path: Path) -> Path:
     """Make `path` and its missing parents 0700; a folder that exists is left as it is (it
     may be the host's home or the folder they started the server in)."""

@@ -114,6 +114,27 @@ def test_the_installed_wheel_runs_from_a_fresh_venv(wheel, tmp_path):
         stdin=subprocess.DEVNULL,
     )
     assert web.returncode == 2 and "gother-than-thou[web]" in web.stderr, web.stderr
+    # So is PostgreSQL's driver: a PostgreSQL --db without it says what to install.
+    postgres = subprocess.run(
+        [
+            bin_dir / "gother",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            "postgresql://gother@127.0.0.1:1/x",
+            "--table-log",
+            str(tmp_path / "table-log.db"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
+    assert postgres.returncode == 1 and "gother-than-thou[postgres]" in postgres.stderr, (
+        postgres.stderr
+    )
     # The installed copy, not the source tree: the deck and the styles come from the wheel.
     report = run(
         bin_dir / "gother", "simulate", "--players", "3", "--games", "2", "--json", cwd=tmp_path

@@ -1,4 +1,4 @@
-"""The hosting commands, `gother simulate`, `serve`, `bot` and `export`: their arguments
+"""The hosting commands, `gother simulate`, `serve`, `bot`, `export` and `db`: their arguments
 are checked here, the work is the server's (reached through `server_side`)."""
 
 from __future__ import annotations
@@ -98,6 +98,23 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if (fields := door.options(args, parser, password)) is not None
     }
     log_to_stderr()
+    if args.processes > 1:
+        if doors or args.public is not None:
+            parser.error(
+                "--processes runs game processes only: run the doors with `gother door`, and"
+                " processes with a --public of their own one by one (docs/hosting.md)"
+            )
+        try:  # the command, run again by each process (server/processes.py)
+            server_side.serve(
+                {},
+                processes=args.processes,
+                port=args.port,
+                db=args.db,
+                table_log=args.table_log,
+            )
+        except ValueError as exc:  # not with this --db
+            parser.error(str(exc))
+        return 0
     try:
         if args.tls and certfile is None:
             certfile, keyfile = server_side.self_signed(args.db, args.host)
@@ -106,6 +123,8 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             host=args.host,
             port=args.port,
             db=args.db,
+            table_log=args.table_log,
+            public=args.public,
             password=password,
             tournament_password=tournament_password,
             release_names=tuple(args.release_name),
@@ -182,4 +201,14 @@ def run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         print(f"gother export: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {args.file}: {count} moves")
+    return 0
+
+
+def run_db_copy(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`gother db copy SOURCE TARGET`: a host moved between SQLite and PostgreSQL."""
+    try:
+        print(server_side.copy_db(args.source, args.target, args.table_log, args.replace))
+    except OSError as exc:  # a database it cannot use, a target not empty…
+        print(f"gother db copy: {exc}", file=sys.stderr)
+        return 1
     return 0

@@ -52,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_door_commands(sub)
     _add_bot(sub)
     _add_export(sub)
+    _add_db(sub)
     _add_join_and_watch(sub)
     _add_play(sub)
     _add_replay(sub)
@@ -107,7 +108,34 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
-    srv.add_argument("--db", default=":memory:", help="SQLite file; games survive restarts")
+    srv.add_argument(
+        "--db",
+        default=":memory:",
+        help="where games are kept, so they survive restarts: a SQLite file, or a PostgreSQL "
+        "database (postgresql://USER@HOST/DB; its password in ~/.pgpass, never here) for what "
+        "spans tables, shared by the host's game processes (docs/hosting.md)",
+    )
+    srv.add_argument(
+        "--table-log",
+        metavar="FILE",
+        help="with a PostgreSQL --db: this process's own SQLite file, where each move of its "
+        "live tables is written before it is made (default: table-log.db in the data folder)",
+    )
+    srv.add_argument(
+        "--processes",
+        type=argtypes.positive,
+        default=1,
+        metavar="N",
+        help="with a PostgreSQL --db: N game processes on this machine, sharing its lobby, each "
+        "on its own port (--port + K; 0: each its own) with its own table log (FILE-K)",
+    )
+    srv.add_argument(
+        "--public",
+        metavar="URL",
+        help="with a PostgreSQL --db: where players reach this process (ws://HOST:PORT or "
+        "wss://…), given to the clients of the host's other processes for its tables "
+        "(default: this machine's name and --port)",
+    )
     srv.add_argument(
         "--release-name",
         action="append",
@@ -215,6 +243,35 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="also that seat's (from 1) own views, for `gother replay FILE --seat N`",
     )
     export.set_defaults(run=host.run_export)
+
+
+def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`gother db copy`: a host moved between SQLite and PostgreSQL."""
+    db = sub.add_parser(
+        "db",
+        help="move a host's games, names and tournaments between SQLite and PostgreSQL",
+        description="A host's store, moved (stop the host first).",
+    )
+    commands = db.add_subparsers(dest="db_command", metavar="COMMAND", required=True)
+    copy = commands.add_parser(
+        "copy",
+        help="copy everything from SOURCE into TARGET",
+        description="Copy a host from a SQLite file into PostgreSQL, or back: names, ratings' "
+        "outcomes, tournaments, every finished game, and the live tables, which go into (or "
+        "come from) the PostgreSQL host's table log. A TARGET that holds anything is refused "
+        "unless --replace. Each database is written in one transaction: all of it, or nothing.",
+    )
+    copy.add_argument("source", metavar="SOURCE", help="sqlite:PATH or postgresql://…")
+    copy.add_argument("target", metavar="TARGET", help="postgresql://… or sqlite:PATH")
+    copy.add_argument(
+        "--table-log",
+        metavar="FILE",
+        help="the PostgreSQL host's table log: `gother serve --table-log` (default: as serve's)",
+    )
+    copy.add_argument(
+        "--replace", action="store_true", help="empty a TARGET that holds anything, first"
+    )
+    copy.set_defaults(run=host.run_db_copy)
 
 
 def _add_join_and_watch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

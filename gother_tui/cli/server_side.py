@@ -5,6 +5,7 @@ the client starts without loading the server, and no other module of gother_tui 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,11 +66,15 @@ def config_defaults() -> dict[str, Any]:  # for `gother serve --help`
 
 def serve(doors: dict[str, dict[str, Any]], **config: Any) -> None:
     """`gother serve` till SIGINT or SIGTERM: `config` a ServerConfig's, `doors` each
-    door's options by its kind (server/doors/kinds.py)."""
+    door's options by its kind (server/doors/kinds.py); with `processes` > 1, that many of
+    it (server/processes.py; ValueError: not with --db)."""
     from server.doors.kinds import KINDS
     from server.edge.config import ServerConfig
+    from server.processes import many
     from server.serve import run
 
+    if config.get("processes", 1) > 1:
+        return many(sys.argv[1:], **config)
     chosen = [KINDS[kind].options(fields) for kind, fields in doors.items()]
     asyncio.run(run(ServerConfig(**config), chosen))
 
@@ -106,6 +111,13 @@ def export(db: str, table: str, file: str, game: int | None, seat: int | None = 
         return export_game(db, table, file, game, seat)
     except ExportError as exc:
         raise ServerSideError(str(exc)) from None
+
+
+def copy_db(source: str, target: str, table_log: str | None, replace: bool) -> str:
+    """`gother db copy`: what was copied, said (OSError: nothing was, and why)."""
+    from server.store.copy import copy_host
+
+    return copy_host(source, target, table_log, replace).summary()
 
 
 class PrivateServer:

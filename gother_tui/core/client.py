@@ -139,6 +139,8 @@ class ClientCore:
         self._seq = -1
         self._rids = itertools.count(1)
         self._pending: dict[int, Pending] = {}  # rid -> the request, until answered
+        self._sent_on: Answer | None = None  # who hears the request the flow asks again there
+        self._moving = False  # to another process of the host: the one left is heard no more
 
     async def run(self) -> None:
         await self._connection.run()
@@ -189,7 +191,7 @@ class ClientCore:
     def hear(self, event: Event) -> None:
         match event:
             case Connected():
-                self.online = True
+                self.online, self._moving = True, False
                 self._drop_pending()
                 self.face.connected()
                 hello = self.flow.hello()  # none while the player types the server's password
@@ -202,7 +204,7 @@ class ClientCore:
                 self.face.lost(reason, retry_in)
             case Unreadable(problem=problem):
                 self.face.unreadable(problem)
-            case Received(message=message):
+            case Received(message=message) if not self._moving:
                 self._received(message)
 
     def _received(self, message: sm.Message) -> None:
@@ -260,7 +262,13 @@ class ClientCore:
         pending = self._pending.pop(error.rid, None) if error.rid is not None else None
         asked = pending.asked.__struct_config__.tag if pending is not None else None
         log.info("server error %s for %s: %s", error.code, asked, error.message)
-        if pending is None:
+        follow = None
+        if pending is not None and error.code == "elsewhere":
+            follow = self.flow.follow(pending.asked, error)
+        if follow is not None:  # asked again where the table lives: the answer comes there
+            self._sent_on = pending.answer if pending is not None else None
+            self._do(follow)
+        elif pending is None:
             self.face.notice(Notice(error.message, "error", title(error.code)))
         elif pending.answer is None:
             self._do(self.flow.refused(pending.asked, error))  # the flow says what to show
@@ -292,8 +300,13 @@ class ClientCore:
             self.face.notice(step.notice)
         if step.go is not None:
             self.face.go(step.go, step.why)
+        if step.follow is not None:
+            log.info("following the table to %s", step.follow)
+            self._moving = True
+            self._connection.move_to(step.follow)
         if step.ask is not None and self._connection.open:
-            self._send(step.ask, None)
+            answer, self._sent_on = (self._sent_on, None) if step.again else (None, self._sent_on)
+            self._send(step.ask, answer)
         if step.password is not None:
             self._connection.hold()  # no hello, so no other connection, until it is typed
             self.face.ask_password(step.password)

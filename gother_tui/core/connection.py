@@ -99,6 +99,8 @@ class Connection:
         self._closing = False
         self._wanted = asyncio.Event()  # cleared: held, no new connection until resumed
         self._wanted.set()
+        self._moving = False  # the connection ending is for one to another URL (move_to)
+        self._leaving: asyncio.Task[None] | None = None  # that connection's close
 
     @property
     def open(self) -> bool:
@@ -118,6 +120,15 @@ class Connection:
 
     def resume(self) -> None:
         self._wanted.set()
+
+    def move_to(self, url: str) -> None:
+        """Connect to `url` from now on: the open connection ends, and the next one, made
+        at once, is there (the table asked for lives at that process of the host)."""
+        self.url = url
+        self._moving = True
+        self._outbox = None  # nothing more is sent on the connection being left
+        if self._transport is not None:
+            self._leaving = asyncio.get_running_loop().create_task(self._transport.close())
 
     async def close(self) -> None:
         """Close the connection (waiting briefly for the server's answer) and stay closed."""
@@ -150,6 +161,9 @@ class Connection:
                     return
                 if not self._wanted.is_set():
                     continue  # held: the next connection waits for `resume`
+                if self._moving:  # to where the table lives: at once, and no loss to tell
+                    self._moving = False
+                    continue
                 if transport.close_code == CLOSE_REPLACED:
                     lost = "your seat was taken over from another terminal"
                     self._post(ConnectionLost(lost, None))

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+import msgspec
+
 from gother_tui.core.notice import Notice, title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
@@ -22,6 +24,7 @@ from protocol import requests as rq
 from protocol import server_messages as sm
 
 PASSWORD_REFUSALS = ("wrong_password", "too_many_attempts")  # of a hello: ask the player
+FOLLOWED = (rq.Join, rq.Watch, rq.Resume)  # sent on to the process holding their table
 Refusal = tuple[Request, sm.Error]  # a request of the flow's own, and the server's no to it
 
 
@@ -36,6 +39,8 @@ class Step:
     why: Refusal | None = None  # with go="lobby": the refusal it shows
     ask: Request | None = None  # the flow's own request
     password: str | None = None  # ask the player for the server's password, saying this
+    follow: str | None = None  # connect there from now on: the table asked for lives there
+    again: bool = False  # `ask` is the request sent on there: its asker hears the answer
 
 
 class Flow:
@@ -55,6 +60,10 @@ class Flow:
         # the command line's password, which may be the server's or the table's)
         self._password = options.server_password or options.password
         self.wants_password = False  # asked of the player: no hello until it is typed
+        # the host's process holding the table asked for (`elsewhere`): asked again there
+        self._following: Request | None = None
+        self._followed = False  # once a request: a table sent on again is refused as is
+        self.at = options.url  # the process of the host we are connected to
 
     def hello(self) -> rq.Hello | None:
         """The first request of every connection (None while the password is asked)."""
@@ -80,6 +89,9 @@ class Flow:
         """Back to the seat we hold, the table we watch; else, the first time, a saved
         seat, a seat our identity holds, or --table; else the lobby."""
         first, self._first_welcome = self._first_welcome, False
+        if self._following is not None:  # where the table lives: the same request again
+            asked, self._following = self._following, None
+            return Step(ask=asked, again=True)
         if self._token is not None and self.table is not None:
             return self._resume(self.table, self._token)
         if self.table is not None:
@@ -99,15 +111,28 @@ class Flow:
                 return Step(ask=rq.Resume(table=held))
         return self._table_or_lobby() if first else Step(go="lobby")
 
+    def follow(self, asked: Request, error: sm.Error) -> Step | None:
+        """`join`, `watch` or `resume {table}` answered `elsewhere`: the table lives at
+        another process of the host. Connect there, and ask the same again once welcomed
+        (None: this request was sent on once already, and is refused as it stands)."""
+        if error.url is None or self._followed or not isinstance(asked, FOLLOWED):
+            return None
+        self._following, self._followed, self.at = replace_rid(asked), True, error.url
+        if isinstance(asked, rq.Resume):
+            self._resuming = asked.table
+        return Step(follow=error.url)
+
     def seated(self, joined: sm.Joined) -> Step:
         """`joined` (the reply to `join` or `resume`): the seat is ours; keep its token."""
+        self._followed = False
         step = Step(forget_view=joined.table != self.table, go="table")
         self.table, self.seat, self._token = joined.table, joined.seat, joined.token
         self._resuming = None
-        self.store.save(self.options.url, joined.table, joined.token, self.options.name)
+        self.store.save(self.options.url, joined.table, joined.token, self.options.name, self.at)
         return step
 
     def watching(self, watching: sm.Watching) -> Step:
+        self._followed = False
         step = Step(forget_view=watching.table != self.table, go="table")
         self.table, self.seat, self._token = watching.table, None, None
         return step
@@ -158,6 +183,10 @@ class Flow:
 
     def _resume(self, table: str, token: str) -> Step:
         self._resuming = table
+        at = self.store.place(self.options.url, table)
+        if at is not None and at != self.at:  # held by another process of the host: there
+            self._following, self._followed, self.at = rq.Resume(token=token), True, at
+            return Step(follow=at)
         return Step(ask=rq.Resume(token=token))
 
     def _resume_refused(self, error: sm.Error, notice: Notice) -> Step:
@@ -181,3 +210,8 @@ class Flow:
         if options.watch:
             return Step(ask=rq.Watch(table=options.table, password=password))
         return Step(ask=rq.Join(table=options.table, password=password))
+
+
+def replace_rid(asked: Request) -> Request:
+    """`asked` as a new request: the next connection gives it a rid of its own."""
+    return msgspec.structs.replace(asked, rid=None)

@@ -21,7 +21,8 @@ from gother_tui.core.identity import ClientKey
 
 log = logging.getLogger("gother.client")
 
-# The seat file as JSON holds it: server url -> table id -> {"token", "saved", "name"}. A
+# The seat file as JSON holds it: server url -> table id -> {"token", "saved", "name", "at"}
+# ("at": the URL of the host's process holding the table, when not the server's own). A
 # map, not a type: it is read from the user's disk, so each entry is checked as it is used.
 SeatFile = dict[str, dict[str, Any]]
 
@@ -64,13 +65,24 @@ class SeatStore:
             return None
         return str(max(named, key=lambda e: e.get("saved", 0))["name"])
 
-    def save(self, url: str, table: str, token: str, name: str | None = None) -> None:
+    def save(
+        self, url: str, table: str, token: str, name: str | None = None, at: str | None = None
+    ) -> None:
+        """`at`: the process of the host at `url` that holds the table, if another."""
         data = self._load()
         entry: dict[str, str | float] = {"token": token, "saved": time.time()}
         if name is not None:
             entry["name"] = name
+        if at is not None and at != url:
+            entry["at"] = at
         data.setdefault(url, {})[table] = entry
         self._write(data)
+
+    def place(self, url: str, table: str) -> str | None:
+        """Where a seat saved at `url` is held, when another process of the host holds it."""
+        entry = self._load().get(url, {}).get(table)
+        at = entry.get("at") if isinstance(entry, dict) else None
+        return at if isinstance(at, str) else None
 
     def forget(self, url: str, table: str) -> None:
         data = self._load()

@@ -38,7 +38,8 @@ from server.edge.attempts import Attempts, Guessing
 from server.edge.caps import OVERALL, Caps
 from server.edge.doorkey import DoorKey
 from server.edge.limits import address_key
-from server.files import private_file, private_folder
+from server.files import data_folder, private_file, private_folder
+from server.store.kinds import is_postgres
 
 log = logging.getLogger("gother.ssh")
 PLAIN = "plain"  # the exec request for the plain line mode
@@ -95,12 +96,11 @@ class SshOptions:
 
 
 def default_data_dir(db: str) -> Path:
-    """Next to the database when there is one, else the user's data folder."""
-    if db != ":memory:":
+    """Next to the database file when there is one, else (in memory, or PostgreSQL) the
+    user's data folder."""
+    if db != ":memory:" and not is_postgres(db):
         return Path(db).resolve().parent
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("gother"))
+    return data_folder()
 
 
 def load_host_key(path: Path) -> asyncssh.SSHKey:

@@ -31,6 +31,7 @@ from server.edge.config import ServerConfig
 from server.edge.connection import Connection
 from server.edge.dispatch import Dispatch
 from server.edge.doorkey import DoorKey, kept_key
+from server.edge.elsewhere import Elsewhere, public_url
 from server.edge.gate import Gate
 from server.edge.handlers.arrival import ArrivalHandlers
 from server.edge.handlers.finished import FinishedHandlers
@@ -47,7 +48,7 @@ from server.edge.seating import Seating
 from server.edge.tls import server_context
 from server.ratings.host import HostStandings
 from server.searches import Searches
-from server.store.sqlite import SqliteStore
+from server.store.kinds import open_store
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
 from server.tables.pacer import Pacer
@@ -66,7 +67,7 @@ class GotherServer:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = SqliteStore(config.db)
+        self.store = open_store(config.db, config.table_log)
         self.settings = Settings(
             grace=config.grace,
             bot_delay=config.bot_delay,
@@ -95,12 +96,16 @@ class GotherServer:
             max_tables=config.max_tables,
             expire=config.expire,
         )
+        # the tables the host's other processes hold (a PostgreSQL host's)
+        directory = self.store.directory
+        self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.rows)
+        self.lobby.elsewhere = self.elsewhere
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
-        self.records = Records(self.store.tables, config.record_share, config.record_burst)
-        self.reviews = Reviews(self.store.tables, self.store.outcomes, self.searches)
-        self.play_ons = PlayOns(self.store.tables, self.store.outcomes, self.searches)
+        self.records = Records(self.store.archive, config.record_share, config.record_burst)
+        self.reviews = Reviews(self.store.archive, self.store.outcomes, self.searches)
+        self.play_ons = PlayOns(self.store.archive, self.store.outcomes, self.searches)
         self.standings = HostStandings(config.db, self.store.outcomes)
         self.director = Director(
             self.lobby,
@@ -153,7 +158,7 @@ class GotherServer:
             FinishedHandlers(
                 config.spectators,
                 self.lobby,
-                self.store.tables,
+                self.store.archive,
                 self.records,
                 self.reviews,
                 self.play_ons,
@@ -214,6 +219,10 @@ class GotherServer:
                 self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
             ),
         ]
+        if self.elsewhere is not None:
+            c = self.config
+            url = c.public or public_url(c.host, self.port, c.certfile is not None)
+            self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
 
     async def _every(self, seconds: float, chore: Callable[[], None]) -> None:
@@ -259,6 +268,8 @@ class GotherServer:
             await self.server.wait_closed()
         for chore in self.chores:
             chore.cancel()
+        if self.elsewhere is not None:
+            await self.elsewhere.close()
         self.pacer.close()
         self.hints.close()
         self.reviews.close()

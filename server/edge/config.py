@@ -21,7 +21,9 @@ from server.tables.table import Settings
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
-    db: str = ":memory:"
+    db: str = ":memory:"  # a SQLite file, or a postgresql:// URL (server/store/kinds.py)
+    table_log: str | None = None  # with PostgreSQL: this process's live tables' SQLite log
+    public: str | None = None  # with PostgreSQL: where players reach this process (elsewhere.py)
     password: str | None = None  # asked in `hello` when set
     certfile: str | None = None
     keyfile: str | None = None

@@ -22,6 +22,8 @@ from server.edge.handlers.table import TableHandlers
 from server.edge.handlers.tournaments import TournamentHandlers
 from server.edge.health import Counters
 from server.game import MoveError
+from server.store.database import StoreUnavailable
+from server.tables.lobby import HeldElsewhere
 from server.tables.table import StoreFailed
 
 log = logging.getLogger("gother.server")
@@ -98,7 +100,10 @@ class Dispatch:
         except (ProtocolError, MoveError) as exc:
             self.counters.count("errors")
             if exc.code != "rate_limited" or conn.refused <= self.config.burst:
-                conn.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+                url = exc.url if isinstance(exc, HeldElsewhere) else None
+                conn.send(
+                    server_messages.Error(code=exc.code, message=exc.message, rid=rid, url=url)
+                )
             guessed = exc.code in ("wrong_password", "too_many_attempts")
             if guessed and conn.wrong_passwords >= self.config.guessing.tries:  # told, closed
                 closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")
@@ -109,6 +114,11 @@ class Dispatch:
                     log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
             if isinstance(exc, StoreFailed) and exc.table is not None:
                 self.changes.after_change(exc.table)  # everyone there hears that it stopped
+        except StoreUnavailable as exc:  # a read the request needs (PostgreSQL away): no change
+            self.counters.count("errors")
+            log.warning("%s: the database cannot be read: %s", conn.describe(), exc)
+            message = "the server cannot read its database now: try again in a moment"
+            conn.send(server_messages.Error(code="store_failed", message=message, rid=rid))
         except Exception:  # a bug of ours: logged whole, and the request answered all the same
             log.exception("%s: a request failed on the server", conn.describe())
             self.counters.count("errors")

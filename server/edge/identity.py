@@ -32,7 +32,7 @@ from protocol.errors import ProtocolError
 from protocol.text import skeletons
 from server.edge.limits import address_key
 from server.ratelimit import Buckets
-from server.store.database import StoreError
+from server.store.database import StoreError, StoreUnavailable
 from server.store.people import PeopleStore
 
 log = logging.getLogger("gother.server")
@@ -108,7 +108,11 @@ class Names:
         nothing.)"""
         if share < PLAYED:
             return
-        owners, now = self._owners(name), self.clock()
+        try:
+            owners, now = self._owners(name), self.clock()
+        except StoreUnavailable as exc:  # as a write that fails: its next game claims it
+            log.warning("cannot read who owns the name %r: %s", name, exc)
+            return
         if owners and identity not in owners:
             return  # another identity played it to an end first
         if identity in owners and now - owners[identity] < SEEN_EVERY:

@@ -2,12 +2,12 @@
 
 A rebuild reads the stored outcomes (`games.outcome`), not a game's moves, so ten thousand
 games take about a second; `rebuild` runs in a process of its own at server start
-(Principle 8), opening the database read-only. Games played out before outcomes were
-stored are replayed instead (about 2 ms each), their seats as the archive holds them now,
-with no time of their end. Which games are practice (at a table made by `play_on`) the
-store says, for outcomes stored before as well. An outcome that cannot be read, or a game
-that cannot be replayed, is left out and logged: one bad row does not cost a host its
-standings.
+(Principle 8), opening the database read-only (a SQLite file, or the host's PostgreSQL).
+Games played out before outcomes were stored are replayed instead (about 2 ms each), their
+seats as the archive holds them now, with no time of their end. Which games are practice (at
+a table made by `play_on`) the store says, for outcomes stored before as well. An outcome
+that cannot be read, or a game that cannot be replayed, is left out and logged: one bad row
+does not cost a host its standings.
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ import dataclasses
 import logging
 import pickle
 import sys
-from pathlib import Path
 
 from server.game import DeckError, Game, MoveError, dealer_for, parse_deck
 from server.ratings.standings import Standings
-from server.store.outcomes import OutcomeStore
-from server.store.sqlite import SqliteStore
+from server.store.kinds import exists, open_reader
+from server.store.outcomes import OutcomeArchive
 from server.store.tables import GameArchive
 from server.tables.outcome import Outcome, SeatResult
 from server.tables.players import player_id
@@ -29,7 +28,7 @@ from server.tables.players import player_id
 log = logging.getLogger("gother.server")
 
 
-def outcomes(stored: OutcomeStore) -> list[Outcome]:
+def outcomes(stored: OutcomeArchive) -> list[Outcome]:
     read = []
     practice = stored.practice_tables()
     for table, game, text in stored.all():
@@ -41,7 +40,7 @@ def outcomes(stored: OutcomeStore) -> list[Outcome]:
     return read
 
 
-def replayed(stored: OutcomeStore, archive: GameArchive) -> list[Outcome]:
+def replayed(stored: OutcomeArchive, archive: GameArchive) -> list[Outcome]:
     """The outcomes of games played out before outcomes were stored, by replaying them."""
     read = []
     for table_id, game_no in stored.games_without_outcome():
@@ -77,14 +76,15 @@ def replayed(stored: OutcomeStore, archive: GameArchive) -> list[Outcome]:
 
 def rebuild(db: str) -> Standings:
     """The standings of the database at `db` (none for a database not yet made)."""
-    if db == ":memory:" or not Path(db).is_file():
+    if not exists(db):
         return Standings()
-    store = SqliteStore(db, readonly=True)
+    store = open_reader(db)
     try:
-        return Standings.rebuild(outcomes(store.outcomes) + replayed(store.outcomes, store.tables))
+        return Standings.rebuild(outcomes(store.outcomes) + replayed(store.outcomes, store.archive))
     finally:
         store.close()
 
 
 if __name__ == "__main__":  # the server's rebuild at start (server/ratings/host.py)
-    sys.stdout.buffer.write(pickle.dumps(rebuild(sys.argv[1])))
+    # the database on stdin, not the command line: a URL may hold a password
+    sys.stdout.buffer.write(pickle.dumps(rebuild(sys.stdin.readline().rstrip("\n"))))

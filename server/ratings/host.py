@@ -43,19 +43,18 @@ class HostStandings:
         self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild())
 
     async def _rebuild(self) -> None:
-        # A process of our own (`python -m server.ratings.archive DB`, its answer pickled on
-        # its stdout): it shares nothing with this one but the database file, and a server
-        # going down ends it.
+        # A process of our own (`python -m server.ratings.archive`, the database a line on
+        # its stdin, its answer pickled on its stdout): it shares nothing with this one but
+        # the database, and a server going down ends it.
         try:
             self.child = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
                 "server.ratings.archive",
-                self.db,
-                stdin=asyncio.subprocess.DEVNULL,
+                stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
             )
-            answer, _ = await self.child.communicate()
+            answer, _ = await self.child.communicate(f"{self.db}\n".encode())
             if self.child.returncode != 0:
                 raise RuntimeError(f"the rebuild exited with {self.child.returncode}")
             standings = pickle.loads(answer)

@@ -1,19 +1,21 @@
-"""The embedded store's one connection to its SQLite file, and the one owner of its
-transactions: every repository over the file writes through `write` and reads through
-`rows` and `row`.
+"""A database as the repositories see it (`Database`: `write`, `rows`, `row`, the same for
+SQLite and PostgreSQL), the two errors every store raises, and the embedded store's one
+connection to its SQLite file, the one owner of its transactions.
 
 Each write is committed at once, so a `kill -9` loses nothing that a client was told about.
 A write that fails raises StoreError, and the caller has changed nothing yet (Principle 6:
 durable before applied). A database that cannot be opened or read at all is
 StoreUnavailable: the caller (the server starting, an export) stops and says why.
+Statements name their parameters `:name`, as SQLite does; the PostgreSQL connection
+(postgres_database.py) reads them so too, so a repository's SQL is written once for both.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from server.files import private_database
 from server.store.schema import SCHEMA_VERSION, upgrade, version
@@ -25,16 +27,34 @@ Row = tuple[Any, ...]
 
 
 class StoreError(Exception):
-    """A write did not reach the database (disk full, I/O error, read-only file…)."""
+    """A write did not reach the database (disk full, I/O error, read-only file, a
+    PostgreSQL server gone…): nothing of it landed."""
 
 
 class StoreUnavailable(OSError):
     """The database cannot be opened or read: not a database, a schema newer than this
-    server's, a folder that cannot be written, a damaged file. An OSError, as a certificate
-    file that cannot be used is (ssl.SSLError): a file the host must look at."""
+    server's, a folder that cannot be written, a damaged file, a PostgreSQL server that
+    cannot be reached. An OSError, as a certificate file that cannot be used is
+    (ssl.SSLError): something the host must look at."""
 
 
-class Database:
+class Database(Protocol):
+    """What a repository asks of its database, SQLite or PostgreSQL."""
+
+    def write(self, *statements: Statement) -> None:
+        """Run `statements` as one transaction: all of them land, or none (StoreError)."""
+        ...
+
+    def rows(self, sql: str, params: Mapping[str, SqlValue] | None = None) -> list[Row]:
+        """Every row `sql` selects (StoreUnavailable: the database cannot be read)."""
+        ...
+
+    def row(self, sql: str, params: Mapping[str, SqlValue] | None = None) -> Row | None:
+        """The first row `sql` selects, if any."""
+        ...
+
+
+class SqliteDatabase:
     """One connection to one SQLite file (or to memory, `:memory:`)."""
 
     def __init__(self, path: str = ":memory:", readonly: bool = False) -> None:
@@ -67,6 +87,22 @@ class Database:
             if db.in_transaction:
                 db.rollback()
             raise StoreError(str(exc)) from exc
+
+    def write_many(self, steps: Iterable[tuple[str, Iterable[Mapping[str, SqlValue]]]]) -> None:
+        """Run each statement over each of its rows, all as one transaction: a host's whole
+        store copied (server/store/copy.py) lands whole, or none of it (StoreError)."""
+        db = self.connection
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for sql, rows in steps:
+                db.executemany(sql, rows)
+            db.execute("COMMIT")
+        except BaseException as exc:
+            if db.in_transaction:
+                db.rollback()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(str(exc)) from exc
+            raise
 
     def rows(self, sql: str, params: Mapping[str, SqlValue] | None = None) -> list[Row]:
         """Every row `sql` selects. A text column that is not UTF-8 (SQLite stores whatever

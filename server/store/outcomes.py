@@ -20,10 +20,8 @@ class StoredOutcome(NamedTuple):
     outcome: str  # its JSON
 
 
-class OutcomeStore(Protocol):
-    def finish_game(self, table_id: str, game_no: int, outcome: str) -> None:
-        """How a game that is over ended, written once it is over."""
-        ...
+class OutcomeArchive(Protocol):
+    """What the ratings' rebuild, a review and the tournaments read of how games ended."""
 
     def all(self) -> list[StoredOutcome]:
         """Every game that ended by being played out."""
@@ -52,19 +50,20 @@ class OutcomeStore(Protocol):
         ...
 
 
-class SqliteOutcomes:
-    """Outcomes in the embedded store's SQLite file: a column of each game's row."""
+class OutcomeStore(OutcomeArchive, Protocol):
+    """Outcomes as the tables write them, and read them back."""
+
+    def finish_game(self, table_id: str, game_no: int, outcome: str) -> None:
+        """How a game that is over ended, written once it is over."""
+        ...
+
+
+class StoredOutcomes:
+    """Outcomes read from the store's database, a column of each game's row: the SQLite
+    file, or PostgreSQL (the same SQL). How one is written is each store's own."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
-
-    def finish_game(self, table_id: str, game_no: int, outcome: str) -> None:
-        self.database.write(
-            (
-                "UPDATE games SET outcome = :outcome WHERE table_id = :table AND game_no = :game",
-                {"outcome": outcome, "table": table_id, "game": game_no},
-            )
-        )
 
     def all(self) -> list[StoredOutcome]:
         rows = self.database.rows(
@@ -101,3 +100,15 @@ class SqliteOutcomes:
     def practice_tables(self) -> set[str]:
         rows = self.database.rows(f"SELECT table_id FROM games WHERE {PLAYED_ON}")
         return {table for (table,) in rows}
+
+
+class SqliteOutcomes(StoredOutcomes):
+    """Outcomes in the embedded store's SQLite file: written into the game's row."""
+
+    def finish_game(self, table_id: str, game_no: int, outcome: str) -> None:
+        self.database.write(
+            (
+                "UPDATE games SET outcome = :outcome WHERE table_id = :table AND game_no = :game",
+                {"outcome": outcome, "table": table_id, "game": game_no},
+            )
+        )

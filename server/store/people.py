@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
-from server.store.database import Database, Statement
+from server.store.database import Database, SqlValue, Statement
 
 
 class NameOwner(NamedTuple):
@@ -37,8 +37,8 @@ class PeopleStore(Protocol):
         ...
 
 
-class SqlitePeople:
-    """People in the embedded store's SQLite file."""
+class People:
+    """People in the store's database: the SQLite file, or PostgreSQL (the same SQL)."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
@@ -46,8 +46,9 @@ class SqlitePeople:
     def claim_name(self, keys: Iterable[str], name: str, identity: str, seen: float) -> None:
         claims: list[Statement] = [
             (
-                "INSERT OR REPLACE INTO names (skeleton, name, identity, seen)"
-                " VALUES (:key, :name, :identity, :seen)",
+                "INSERT INTO names (skeleton, name, identity, seen)"
+                " VALUES (:key, :name, :identity, :seen) ON CONFLICT (skeleton) DO UPDATE"
+                " SET name = excluded.name, identity = excluded.identity, seen = excluded.seen",
                 {"key": key, "name": name, "identity": identity, "seen": seen},
             )
             for key in sorted(keys)
@@ -63,13 +64,16 @@ class SqlitePeople:
         return owned
 
     def name_owners(self, keys: Iterable[str]) -> list[NameOwner]:
-        return [
-            NameOwner(str(identity), float(seen))
-            for key in keys
-            for identity, seen in self.database.rows(
-                "SELECT identity, seen FROM names WHERE skeleton = :key", {"key": key}
-            )
-        ]
+        # one statement for every key: a round trip each would cost a hello more elsewhere
+        by_name: dict[str, SqlValue] = {f"k{n}": key for n, key in enumerate(sorted(keys))}
+        if not by_name:
+            return []
+        wanted = ", ".join(f":{name}" for name in by_name)
+        rows = self.database.rows(
+            f"SELECT identity, seen FROM names WHERE skeleton IN ({wanted}) ORDER BY skeleton",
+            by_name,
+        )
+        return [NameOwner(str(identity), float(seen)) for identity, seen in rows]
 
     def name_of(self, identity: str) -> str | None:
         row = self.database.row(

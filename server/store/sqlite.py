@@ -10,22 +10,25 @@ kept elsewhere is another implementation of the same interface.
 
 from __future__ import annotations
 
-from server.store.database import Database
+from server.store.database import SqliteDatabase
+from server.store.directory import Directory
 from server.store.outcomes import OutcomeStore, SqliteOutcomes
-from server.store.people import PeopleStore, SqlitePeople
-from server.store.tables import SqliteTables, TableStore
-from server.store.tournaments import SqliteTournaments, TournamentStore
+from server.store.people import People, PeopleStore
+from server.store.tables import GameArchive, SqliteTables, TableStore
+from server.store.tournaments import Tournaments, TournamentStore
 
 
 class SqliteStore:
     def __init__(self, path: str = ":memory:", readonly: bool = False) -> None:
         """`readonly`: a host's database read by another process (an export, the ratings'
         rebuild), never changed, whatever schema it has."""
-        self.database = Database(path, readonly)
+        self.database = SqliteDatabase(path, readonly)
         self.tables: TableStore = SqliteTables(self.database)
-        self.people: PeopleStore = SqlitePeople(self.database)
+        self.archive: GameArchive = self.tables  # the live tables' log is the archive too
+        self.people: PeopleStore = People(self.database)
         self.outcomes: OutcomeStore = SqliteOutcomes(self.database)
-        self.tournaments: TournamentStore = SqliteTournaments(self.database)
+        self.tournaments: TournamentStore = Tournaments(self.database)
+        self.directory: Directory | None = None  # one process: no lobby to share
 
     def close(self) -> None:
         self.database.close()

@@ -187,176 +187,12 @@ class TableStore(GameArchive, Protocol):
         ...
 
 
-class SqliteTables:
-    """The tables in the embedded store's SQLite file."""
+class Archive:
+    """Any table's games read from the store's database: the SQLite file, or PostgreSQL's
+    finished games (the same SQL, over the same columns)."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
-
-    # -- writes ----------------------------------------------------------------------------
-
-    def probe(self, now: int) -> None:
-        self.database.write(("INSERT OR REPLACE INTO probe (id, at) VALUES (1, :at)", {"at": now}))
-
-    def save_table(self, record: TableRecord) -> None:
-        self.database.write(
-            (
-                "INSERT INTO tables (id, name, seats, bot_kind, variants, deck_name, deck_toml,"
-                " password_hash, clock, game_no, trait) VALUES (:id, :name, :seats, :bot_kind,"
-                " :variants, :deck_name, :deck_toml, :password_hash, :clock, :game_no, :trait)",
-                {
-                    "id": record.id,
-                    "name": record.name,
-                    "seats": record.seats,
-                    "bot_kind": record.bot_kind,
-                    "variants": _json(record.variants),
-                    "deck_name": record.deck_name,
-                    "deck_toml": record.deck_toml,
-                    "password_hash": record.password_hash,
-                    "clock": None if record.clock is None else _json(record.clock),
-                    "game_no": record.game_no,
-                    "trait": record.trait,
-                },
-            )
-        )
-
-    def save_seats(self, table_id: str, seats: Sequence[SeatRecord]) -> None:
-        self.database.write(*(_seat_statement(table_id, seat) for seat in seats))
-
-    def delete_seat(self, table_id: str, seat: int) -> None:
-        self.database.write(
-            (
-                "DELETE FROM seats WHERE table_id = :table AND seat = :seat",
-                {"table": table_id, "seat": seat},
-            )
-        )
-
-    def set_password_hash(self, table_id: str, password_hash: str) -> None:
-        self.database.write(
-            (
-                "UPDATE tables SET password_hash = :hash WHERE id = :id",
-                {"hash": password_hash, "id": table_id},
-            )
-        )
-
-    def start_game(
-        self,
-        table_id: str,
-        game_no: int,
-        seed: int,
-        seats: Sequence[SeatRecord] = (),
-        start: Start | None = None,
-    ) -> None:
-        self.database.write(
-            *(_seat_statement(table_id, seat) for seat in seats),
-            (
-                "INSERT INTO games (table_id, game_no, seed, start)"
-                " VALUES (:table, :game, :seed, :start)",
-                {
-                    "table": table_id,
-                    "game": game_no,
-                    "seed": seed,
-                    "start": None if start is None else _json(start),
-                },
-            ),
-            (
-                "UPDATE tables SET game_no = :game WHERE id = :table",
-                {"table": table_id, "game": game_no},
-            ),
-        )
-
-    def add_move(
-        self,
-        table_id: str,
-        game_no: int,
-        idx: int,
-        seat: int,
-        move: Move,
-        bank: float | None = None,
-        cover: bool = False,
-    ) -> None:
-        statements: list[Statement] = [
-            (
-                "INSERT INTO moves (table_id, game_no, idx, seat, move, cover)"
-                " VALUES (:table, :game, :idx, :seat, :move, :cover)",
-                {
-                    "table": table_id,
-                    "game": game_no,
-                    "idx": idx,
-                    "seat": seat,
-                    "move": _MOVE_OUT.encode(move),
-                    "cover": int(cover),
-                },
-            )
-        ]
-        if bank is not None:
-            statements.append(
-                (
-                    "UPDATE seats SET bank = :bank WHERE table_id = :table AND seat = :seat",
-                    {"bank": bank, "table": table_id, "seat": seat},
-                )
-            )
-        self.database.write(*statements)
-
-    def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
-        self.database.write(
-            (
-                "INSERT INTO chat (table_id, game_no, name, text, watching)"
-                " VALUES (:table, :game, :name, :text, :watching)",
-                {
-                    "table": table_id,
-                    "game": game_no,
-                    "name": line.sender,
-                    "text": line.text,
-                    "watching": int(line.watching),
-                },
-            ),
-            (
-                "DELETE FROM chat WHERE table_id = :table AND id <= (SELECT id FROM chat"
-                " WHERE table_id = :table ORDER BY id DESC LIMIT 1 OFFSET :kept)",
-                {"table": table_id, "kept": CHAT_STORED},
-            ),
-        )
-
-    def archive_table(self, table_id: str, abandoned: bool) -> None:
-        statements: list[Statement] = [
-            ("UPDATE tables SET archived = 1 WHERE id = :table", {"table": table_id}),
-            ("UPDATE seats SET token_hash = NULL WHERE table_id = :table", {"table": table_id}),
-        ]
-        if abandoned:
-            statements.append(
-                (
-                    "UPDATE games SET ended = 'abandoned' WHERE table_id = :table"
-                    " AND game_no = (SELECT game_no FROM tables WHERE id = :table)",
-                    {"table": table_id},
-                )
-            )
-        self.database.write(*statements)
-
-    def delete_table(self, table_id: str) -> None:
-        self.database.write(
-            *(
-                (f"DELETE FROM {name} WHERE table_id = :table", {"table": table_id})
-                for name in ("chat", "moves", "games", "seats")
-            ),
-            ("DELETE FROM tables WHERE id = :table", {"table": table_id}),
-        )
-
-    # -- reads -----------------------------------------------------------------------------
-
-    def load(self) -> list[TableRecord | BrokenRecord]:
-        records: list[TableRecord | BrokenRecord] = []
-        rows = self.database.rows(  # as bytes: one row's bad text must not stop the listing
-            "SELECT CAST(id AS BLOB), CAST(name AS BLOB) FROM tables WHERE archived = 0"
-            " ORDER BY rowid"
-        )
-        for raw_id, raw_name in rows:
-            table_id, name = (bytes(b).decode(errors="replace") for b in (raw_id, raw_name))
-            try:
-                records.append(self.table(table_id))
-            except (ValueError, TypeError, KeyError) as exc:
-                records.append(BrokenRecord(table_id, name, str(exc) or type(exc).__name__))
-        return records
 
     def has_table(self, table_id: str) -> bool:
         return (
@@ -466,11 +302,171 @@ class SqliteTables:
         return row is not None
 
 
-def _seat_statement(table_id: str, seat: SeatRecord) -> Statement:
+class SqliteTables(Archive):
+    """The tables in the embedded store's SQLite file: its live tables' log, and the
+    archive of every game it holds."""
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def probe(self, now: int) -> None:
+        self.database.write(("INSERT OR REPLACE INTO probe (id, at) VALUES (1, :at)", {"at": now}))
+
+    def save_table(self, record: TableRecord) -> None:
+        self.database.write(
+            (
+                f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({TABLE_VALUES})",
+                table_values(record),
+            )
+        )
+
+    def save_seats(self, table_id: str, seats: Sequence[SeatRecord]) -> None:
+        self.database.write(*(seat_statement(table_id, seat) for seat in seats))
+
+    def delete_seat(self, table_id: str, seat: int) -> None:
+        self.database.write(
+            (
+                "DELETE FROM seats WHERE table_id = :table AND seat = :seat",
+                {"table": table_id, "seat": seat},
+            )
+        )
+
+    def set_password_hash(self, table_id: str, password_hash: str) -> None:
+        self.database.write(
+            (
+                "UPDATE tables SET password_hash = :hash WHERE id = :id",
+                {"hash": password_hash, "id": table_id},
+            )
+        )
+
+    def start_game(
+        self,
+        table_id: str,
+        game_no: int,
+        seed: int,
+        seats: Sequence[SeatRecord] = (),
+        start: Start | None = None,
+    ) -> None:
+        self.database.write(
+            *(seat_statement(table_id, seat) for seat in seats),
+            (
+                "INSERT INTO games (table_id, game_no, seed, start)"
+                " VALUES (:table, :game, :seed, :start)",
+                {
+                    "table": table_id,
+                    "game": game_no,
+                    "seed": seed,
+                    "start": None if start is None else json_text(start),
+                },
+            ),
+            (
+                "UPDATE tables SET game_no = :game WHERE id = :table",
+                {"table": table_id, "game": game_no},
+            ),
+        )
+
+    def add_move(
+        self,
+        table_id: str,
+        game_no: int,
+        idx: int,
+        seat: int,
+        move: Move,
+        bank: float | None = None,
+        cover: bool = False,
+    ) -> None:
+        statements = [move_statement(table_id, game_no, idx, Played(seat, move), cover)]
+        if bank is not None:
+            statements.append(
+                (
+                    "UPDATE seats SET bank = :bank WHERE table_id = :table AND seat = :seat",
+                    {"bank": bank, "table": table_id, "seat": seat},
+                )
+            )
+        self.database.write(*statements)
+
+    def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
+        self.database.write(
+            chat_statement(table_id, game_no, line),
+            (
+                "DELETE FROM chat WHERE table_id = :table AND id <= (SELECT id FROM chat"
+                " WHERE table_id = :table ORDER BY id DESC LIMIT 1 OFFSET :kept)",
+                {"table": table_id, "kept": CHAT_STORED},
+            ),
+        )
+
+    def archive_table(self, table_id: str, abandoned: bool) -> None:
+        statements: list[Statement] = [
+            ("UPDATE tables SET archived = 1 WHERE id = :table", {"table": table_id}),
+            ("UPDATE seats SET token_hash = NULL WHERE table_id = :table", {"table": table_id}),
+        ]
+        if abandoned:
+            statements.append(
+                (
+                    "UPDATE games SET ended = 'abandoned' WHERE table_id = :table"
+                    " AND game_no = (SELECT game_no FROM tables WHERE id = :table)",
+                    {"table": table_id},
+                )
+            )
+        self.database.write(*statements)
+
+    def delete_table(self, table_id: str) -> None:
+        self.database.write(
+            *(
+                (f"DELETE FROM {name} WHERE table_id = :table", {"table": table_id})
+                for name in ("chat", "moves", "games", "seats")
+            ),
+            ("DELETE FROM tables WHERE id = :table", {"table": table_id}),
+        )
+
+    # -- the live tables, read back ------------------------------------------------------
+
+    def load(self) -> list[TableRecord | BrokenRecord]:
+        records: list[TableRecord | BrokenRecord] = []
+        rows = self.database.rows(  # as bytes: one row's bad text must not stop the listing
+            "SELECT CAST(id AS BLOB), CAST(name AS BLOB) FROM tables WHERE archived = 0"
+            " ORDER BY rowid"
+        )
+        for raw_id, raw_name in rows:
+            table_id, name = (bytes(b).decode(errors="replace") for b in (raw_id, raw_name))
+            try:
+                records.append(self.table(table_id))
+            except (ValueError, TypeError, KeyError) as exc:
+                records.append(BrokenRecord(table_id, name, str(exc) or type(exc).__name__))
+        return records
+
+
+# A table's own columns, and the values of a record for them: as each database keeps them.
+TABLE_COLUMNS = (
+    "id, name, seats, bot_kind, variants, deck_name, deck_toml, password_hash, clock, game_no,"
+    " trait"
+)
+TABLE_VALUES = ", ".join(f":{column.strip()}" for column in TABLE_COLUMNS.split(","))
+
+
+def table_values(record: TableRecord) -> dict[str, SqlValue]:
+    return {
+        "id": record.id,
+        "name": record.name,
+        "seats": record.seats,
+        "bot_kind": record.bot_kind,
+        "variants": json_text(record.variants),
+        "deck_name": record.deck_name,
+        "deck_toml": record.deck_toml,
+        "password_hash": record.password_hash,
+        "clock": None if record.clock is None else json_text(record.clock),
+        "game_no": record.game_no,
+        "trait": record.trait,
+    }
+
+
+def seat_statement(table_id: str, seat: SeatRecord) -> Statement:
+    """A seat, written over the one it replaces."""
     return (
-        "INSERT OR REPLACE INTO seats (table_id, seat, name, token_hash, bot_kind, bank,"
-        " left_game, identity) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank,"
-        " :left_game, :identity)",
+        "INSERT INTO seats (table_id, seat, name, token_hash, bot_kind, bank, left_game,"
+        " identity) VALUES (:table, :seat, :name, :token_hash, :bot_kind, :bank, :left_game,"
+        " :identity) ON CONFLICT (table_id, seat) DO UPDATE SET name = excluded.name,"
+        " token_hash = excluded.token_hash, bot_kind = excluded.bot_kind, bank = excluded.bank,"
+        " left_game = excluded.left_game, identity = excluded.identity",
         {
             "table": table_id,
             "seat": seat.seat,
@@ -484,6 +480,37 @@ def _seat_statement(table_id: str, seat: SeatRecord) -> Statement:
     )
 
 
-def _json(value: Variants | Clock | Start) -> str:
+def move_statement(
+    table_id: str, game_no: int, idx: int, played: Played, cover: bool = False
+) -> Statement:
+    return (
+        "INSERT INTO moves (table_id, game_no, idx, seat, move, cover)"
+        " VALUES (:table, :game, :idx, :seat, :move, :cover)",
+        {
+            "table": table_id,
+            "game": game_no,
+            "idx": idx,
+            "seat": played.seat,
+            "move": _MOVE_OUT.encode(played.move),
+            "cover": int(cover),
+        },
+    )
+
+
+def chat_statement(table_id: str, game_no: int, line: ChatLine) -> Statement:
+    return (
+        "INSERT INTO chat (table_id, game_no, name, text, watching)"
+        " VALUES (:table, :game, :name, :text, :watching)",
+        {
+            "table": table_id,
+            "game": game_no,
+            "name": line.sender,
+            "text": line.text,
+            "watching": int(line.watching),
+        },
+    )
+
+
+def json_text(value: Variants | Clock | Start) -> str:
     """A typed value as the JSON text of its column, encoded straight from its fields."""
     return msgspec.json.encode(value).decode()

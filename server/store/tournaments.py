@@ -71,8 +71,8 @@ class TournamentStore(Protocol):
         ...
 
 
-class SqliteTournaments:
-    """Tournaments in the embedded store's SQLite file."""
+class Tournaments:
+    """Tournaments in the store's database: the SQLite file, or PostgreSQL (the same SQL)."""
 
     def __init__(self, database: Database) -> None:
         self.database = database

@@ -25,7 +25,7 @@ from server.game import (
     view,
 )
 from server.store.database import StoreUnavailable
-from server.store.sqlite import SqliteStore
+from server.store.kinds import exists, open_reader
 from server.store.tables import GameArchive, TableRecord
 
 
@@ -141,12 +141,12 @@ def export_game(
 ) -> int:
     """Write the record (with `seat`'s own views, if given); returns the number of moves
     written."""
-    if not Path(db).is_file():
+    if not exists(db):
         raise ExportError(f"no database at {db}")
     try:
-        store = SqliteStore(db, readonly=True)
+        store = open_reader(db)
         try:
-            record = game_record(store.tables, table_id, game_no, seat)
+            record = game_record(store.archive, table_id, game_no, seat)
         finally:
             store.close()
     except StoreUnavailable as exc:

@@ -15,8 +15,9 @@ import itertools
 import logging
 import secrets
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from protocol import ProtocolError, encode, server_messages
 from protocol import requests as rq
@@ -50,6 +51,25 @@ EXPIRE = 1800.0  # seconds a table nobody is at stays live
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
+class Elsewhere(Protocol):
+    """The tables the host's other processes hold, as last read."""
+
+    @property
+    def tables(self) -> Sequence[server_messages.TableRow]: ...
+
+    def where(self, table_id: str) -> str | None:
+        """The URL of the process holding `table_id`, if another one does."""
+        ...
+
+
+class HeldElsewhere(ProtocolError):
+    """The table lives at another process of the host: its players connect to `url`."""
+
+    def __init__(self, table_id: str, url: str) -> None:
+        super().__init__("elsewhere", f"table {table_id} is played at {url}: connect there")
+        self.url = url
+
+
 class Lobby:
     def __init__(
         self,
@@ -71,26 +91,41 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, BrokenRecord] = {}  # quarantined at restore
         self.creators: dict[str, tuple[object, str]] = {}  # table id -> (connection, address)
+        # the tables the host's other processes hold (server/edge/elsewhere.py)
+        self.elsewhere: Elsewhere | None = None
 
     # -- tables -------------------------------------------------------------------------
 
     def listing(self, offset: int = 0) -> tuple[list[server_messages.TableRow], int]:
-        """A page of the tables (live, then broken) from `offset`, and how many there are.
-        Only the page's rows are made (each kept by its table until it changes): a `list`
-        costs its page. The whole listing, made again after any table's change, cost every
-        `list` 200 rows while tables of bots played."""
+        """A page of the tables (live, broken, then those the host's other processes hold,
+        as they were last read) from `offset`, and how many there are. Only the page's rows
+        are made (each kept by its table until it changes): a `list` costs its page. The
+        whole listing, made again after any table's change, cost every `list` 200 rows while
+        tables of bots played."""
         rows: Iterator[Callable[[], server_messages.TableRow]] = itertools.chain(
             (table.summary for table in self.tables.values()),
             (functools.partial(_broken_row, broken) for broken in self.broken.values()),
         )
         page = [row() for row in itertools.islice(rows, offset, offset + LIST_PAGE)]
-        return page, len(self.tables) + len(self.broken)
+        here = len(self.tables) + len(self.broken)
+        elsewhere = () if self.elsewhere is None else self.elsewhere.tables
+        if len(page) < LIST_PAGE:
+            start = max(0, offset - here)
+            page += elsewhere[start : start + LIST_PAGE - len(page)]
+        return page, here + len(elsewhere)
+
+    def rows(self) -> list[server_messages.TableRow]:
+        """Every live table's row here (each kept by its table until it changes)."""
+        return [table.summary() for table in self.tables.values()]
 
     def find(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is not None:
             return table
         self.check_not_broken(table_id)
+        url = None if self.elsewhere is None else self.elsewhere.where(table_id)
+        if url is not None:
+            raise HeldElsewhere(table_id, url)
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
 
     def check_not_broken(self, table_id: str) -> None:

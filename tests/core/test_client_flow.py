@@ -197,3 +197,28 @@ def test_a_refused_proof_plays_on_anonymously(store):
     step = me.refused(prove, error("bad_signature", "that signature does not prove"))
     assert step.notice is not None and "does not prove" in step.notice.text
     assert step.ask == rq.Join(table="t9")
+
+
+ELSEWHERE = "ws://other.invalid:8766"
+
+
+def test_a_table_held_elsewhere_is_asked_for_again_there_once(store):
+    f = flow(store, anonymous=True)
+    asked = rq.Join(rid=3, table=TABLE)
+    sent_on = error("elsewhere")
+    assert f.follow(asked, sent_on) is None  # no url: nowhere to follow
+    there = replace(sent_on, url=ELSEWHERE)
+    assert f.follow(rq.Chat(rid=4, text="hi"), there) is None  # only what names a table
+    assert f.follow(asked, there) == Step(follow=ELSEWHERE)
+    assert f.welcomed() == Step(ask=rq.Join(table=TABLE), again=True)  # a rid of its own there
+    assert f.follow(rq.Join(rid=5, table=TABLE), there) is None  # sent on again: not followed
+    f.seated(joined())
+    assert store.find(URL) == (TABLE, TOKEN) and store.place(URL, TABLE) == ELSEWHERE
+
+
+def test_a_seat_saved_at_another_process_of_the_host_is_resumed_there(store):
+    store.save(URL, TABLE, TOKEN, "Raven", at=ELSEWHERE)
+    f = flow(store, anonymous=True)
+    assert f.welcomed() == Step(follow=ELSEWHERE)  # the host's address, then where it lives
+    assert f.welcomed() == Step(ask=rq.Resume(token=TOKEN), again=True)
+    assert f.at == ELSEWHERE

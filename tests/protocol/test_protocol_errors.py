@@ -50,6 +50,7 @@ CONTRACT_CODES = {
     "bad_door",  # issue 18: a door's claim this server's doors did not sign
     "bad_signature",
     "server_error",
+    "elsewhere",  # issue 34 §2: a table held by another process of the host, at `url`
 }
 
 

@@ -1,0 +1,126 @@
+"""The tables the host's other game processes hold (issue 34 §2; docs/architecture.md,
+"Several processes of one host"): with PostgreSQL, each process publishes its live tables'
+`list` rows and where its players connect every RENEW seconds, and reads back the others'
+after each, and at once when another says its own changed (LISTEN/NOTIFY).
+
+PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
+waits on it, and `list` pages through what was read last.
+A process that cannot reach PostgreSQL keeps what it read until the others' leases would
+have lapsed, then lists its own tables only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import socket
+import time
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import msgspec
+
+from protocol.server_messages import TableRow
+from server.store.database import StoreError, StoreUnavailable
+from server.store.directory import LEASE, Directory
+
+log = logging.getLogger("gother.server")
+T = TypeVar("T")
+
+RENEW = 2.0  # seconds between two renewals of the lease (a fifth of it)
+WILDCARDS = ("", "0.0.0.0", "::")  # a host that listens everywhere is known by its name
+
+
+def public_url(host: str, port: int, tls: bool) -> str:
+    """Where this process's players connect, unless the host says (`--public URL`)."""
+    name = socket.getfqdn() if host in WILDCARDS else host
+    if ":" in name:  # an IPv6 address
+        name = f"[{name}]"
+    return f"{'wss' if tls else 'ws'}://{name}:{port}"
+
+
+class Elsewhere:
+    def __init__(self, directory: Directory, here: Callable[[], Sequence[TableRow]]) -> None:
+        self.directory = directory
+        self.here = here  # this process's rows, as its own `list` shows them
+        self.url = ""  # where this process is: set as it starts listening
+        self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
+        self.fresh = True  # our rows of a former run are still there
+        self.tables: list[TableRow] = []  # the others', as last read
+        self.urls: dict[str, str] = {}  # their table ids: where each lives
+        self.read_at = -math.inf  # when they were read (monotonic)
+        self.failing = False
+
+    def where(self, table_id: str) -> str | None:
+        """The URL of the process holding `table_id`, if another one does."""
+        return self.urls.get(table_id)
+
+    async def run(self, url: str) -> None:
+        """Renew the lease and publish every RENEW seconds; read the others' rows after
+        each, and whenever they say theirs changed."""
+        self.url = url
+        due = -math.inf  # the next renewal
+        while True:
+            if time.monotonic() >= due:
+                await self.publish()
+                due = time.monotonic() + RENEW
+            await self.read()
+            await asyncio.to_thread(self.directory.heard, max(0.0, due - time.monotonic()))
+
+    async def publish(self) -> None:
+        """Renew the lease, and write what changed here."""
+        ours = {row.id: msgspec.msgpack.encode(row) for row in self.here() if row.broken is None}
+        changed = {key: entry for key, entry in ours.items() if self.published.get(key) != entry}
+        gone = [key for key in self.published if key not in ours]
+        url, fresh = self.url, self.fresh
+
+        def publish() -> bool:
+            self.directory.publish(url, changed, gone, fresh)
+            return True
+
+        if await self._landed(publish):
+            self.published, self.fresh = ours, False
+
+    async def read(self) -> None:
+        """Read the tables every other live process holds."""
+        listed = await self._landed(self.directory.elsewhere)
+        if listed is None:
+            return
+        tables, urls = [], {}
+        for table_id, url, entry in listed:
+            if table_id in self.published:  # ours now (taken over): listed as ours
+                continue
+            try:
+                row = msgspec.msgpack.decode(entry, type=TableRow)
+            except msgspec.MsgspecError as exc:  # a row this version cannot read: not listed
+                log.warning("table %s of %s cannot be listed: %s", table_id, url, exc)
+                continue
+            tables.append(row)
+            urls[table_id] = url
+        self.tables, self.urls, self.read_at = tables, urls, time.monotonic()
+
+    async def _landed(self, call: Callable[[], T]) -> T | None:
+        """`call` in a thread (the directory's connection, never the loop): its result, or
+        None when PostgreSQL could not be used. Meanwhile what was read stays listed until
+        the others' leases would have lapsed."""
+        try:
+            result = await asyncio.to_thread(call)
+        except (StoreError, StoreUnavailable) as exc:
+            if not self.failing:
+                log.warning("the host's lobby cannot be shared now: %s", exc)
+            self.failing = True
+            if time.monotonic() - self.read_at > LEASE:  # they may all be gone by now
+                self.tables, self.urls = [], {}
+            return None
+        if self.failing:
+            log.info("the host's lobby is shared again")
+            self.failing = False
+        return result
+
+    async def close(self) -> None:
+        """This process stops: its tables leave the others' lobby at once."""
+        try:
+            await asyncio.to_thread(self.directory.withdraw)
+        except (StoreError, StoreUnavailable) as exc:  # its lease lapses by itself
+            log.warning("the host's lobby is left as it was: %s", exc)
