@@ -628,6 +628,7 @@ class GotherServer:
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address_key  # where it plays from now (a restart forgot it)
+        self.director.resumed(conn, table)
         self.after_change(table)
         if isinstance(replaced, Connection):
             replaced.gone_from(table)
