@@ -570,6 +570,8 @@ async def test_a_player_back_in_their_seat_mid_game_is_seated_at_the_next_round(
     resumed = await again.send("resume", token=seated["token"])
     await back.heard_games_end(1)
     assert any(m.get("rid") == resumed and m["t"] == "joined" for m in again.received)
+    told = [m for m in again.received if m["t"] == "tournament"]
+    assert told and told[0]["id"] == tournament  # her client shows it again
 
     async def seated_again() -> dict[str, Any]:
         while True:
