@@ -30,5 +30,6 @@ class ClientOptions:
     verbose: bool = False  # the plain mode tells every event and option, not the ear's story
     private: bool = False  # the server runs inside this client (gother play): quitting ends it
     play_on: Reference | None = None  # first ask for a game played on from this place
+    tournament: str | None = None  # followed in an earlier run (before a replay): again now
     first_retry: float = 0.5  # reconnect backoff: seconds before the first retry…
     max_retry: float = 5.0  # …doubling up to this

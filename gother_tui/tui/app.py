@@ -290,7 +290,10 @@ class GotherApp(ClientApp):
         self.request(lobby, rq.List())
 
     def welcomed(self, server: str) -> None:
-        """The connecting screen gives way to where the flow goes next."""
+        """The connecting screen gives way to where the flow goes next; the tournament
+        followed before a replay is followed again (its screen shows it, standings and all)."""
+        if self.options.tournament is not None and self.core.tournament is None:
+            self.request(self, rq.TournamentWatch(tournament=self.options.tournament))
 
     def covered(self, rounds: int) -> None:
         """Told by the chronicle with the next view, as a toast (`_news`)."""
@@ -305,6 +308,8 @@ class GotherApp(ClientApp):
 
     def followed(self, news: str | None) -> None:
         self.tournament = self.core.tournament
+        if self.tournament is not None:  # kept for the client's next run, as the password
+            self.options = replace(self.options, tournament=self.tournament.id)
         if news is not None:
             self.notify(news, title="Tournament", markup=False)
 
