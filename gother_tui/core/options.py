@@ -18,6 +18,7 @@ class ClientOptions:
     name: str = "Player"
     ask_name: bool = False  # ask it on the first screen (a browser has no command line)
     anonymous: bool = False  # name no key in hello: nothing of ours outlives this run
+    key_name: str | None = None  # whose kept key proves us, if not `name`'s (asked later)
     watch: bool = False  # a spectator: no seat, no hand, no moves
     table: str | None = None  # go straight to this table instead of the lobby
     password: str | None = None

@@ -122,7 +122,9 @@ class GotherApp(ClientApp):
 
     def _named(self, name: str | None) -> None:
         assert name is not None  # the name screen is only ever left with a name
-        self.options = replace(self.options, name=name, ask_name=False)
+        # the key chosen before the name was known stays ours, in the next run too
+        keyed = self.options.key_name or self.options.name
+        self.options = replace(self.options, name=name, ask_name=False, key_name=keyed)
         self.flow.options = self.options
         self._connect()
 
