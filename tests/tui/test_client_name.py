@@ -80,7 +80,8 @@ async def test_the_next_run_after_a_replay_proves_the_same_identity(make_app, fa
         await until(pilot, lambda: fake.connections and fake.conn.requests("hello"), "hello")
         first = fake.conn.last("hello")
     store.save(URL, TABLE, TOKEN, "Dee")  # she sat down, played, asked the replay
-    again = GotherApp(replace(app.options, play_on=None), transport=fake.transport, seat_store=store)
+    next_run = replace(app.options, play_on=None)  # as the command line makes it
+    again = GotherApp(next_run, transport=fake.transport, seat_store=store)
     async with again.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: len(fake.connections) == 2 and fake.conn.requests("hello"))
         assert not isinstance(again.screen, NameScreen)  # not asked again
