@@ -400,6 +400,14 @@ def look_back_plain(ben: PlainInTmux) -> None:
     ben.wait("the replay", lambda t: re.search(r"as seat \d saw it: turn 1 of", since(t)))
     ben.say("play on")
     ben.wait("a game played on", lambda t: re.search(r"Playing on from turn 1 of", since(t)))
+    mark = len(ben.screen())
     ben.say("standings")
-    listed = ben.wait("the standings", lambda t: "Dee" in since(t).split("standings", 1)[-1] and t)
-    assert all(name in since(listed) for name in ("Ann", "Ben", "Cat", "Dee")), since(listed)
+    rows = {  # rank, name, rating give or take its spread, then games: 2 each, the night's
+        n: rf"^\d+ +{n} +\d+ give or take \d+ +(\d+) " for n in PEOPLE
+    }
+    listed = ben.wait(
+        "the host's standings",
+        lambda t: all(re.search(row, since(t), re.M) for row in rows.values()) and since(t),
+    )
+    assert {re.search(row, listed, re.M)[1] for row in rows.values()} == {"2"}, listed
+    assert "Traceback" not in ben.screen(), listed
