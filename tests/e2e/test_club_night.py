@@ -248,6 +248,9 @@ def test_a_club_night_at_four_doors(host: Host, tmp_path: Path) -> None:
             browser = launch(playwright)
             try:
                 night(host, terminals, browser, requests)
+            except AssertionError as exc:  # what the server saw meanwhile, with what failed
+                log = (host.folder / "serve.log").read_text()[-6000:]
+                raise AssertionError(f"{exc}\nserve.log (end):\n{log}") from None
             finally:
                 browser.close()
     finally:
@@ -304,20 +307,22 @@ def night(host: Host, terminals: dict[str, Tmux], browser, requests: Requests) -
     # -- two rounds; Cat quits in the first and comes back by the same command -------------
     people: list[Door] = [ann, ben, cat, dee]
     came_back = False
-    deadline = time.monotonic() + NIGHT_TIMEOUT
-    while f"{NIGHT} is over" not in ben.screen():
-        assert time.monotonic() < deadline, "\n\n".join(d.screen() for d in people)
+
+    def next_to_do() -> Door | str | None:
+        """The night's end, Cat's moment to quit, or a door showing its person's decision."""
+        if f"{NIGHT} is over" in ben.screen():
+            return "over"
         if not came_back and "(you)" in cat.screen() and f"{NIGHT} r1" in status(cat.screen()):
+            return "quit"
+        return next((door for door in people if my_step(door)), None)
+
+    while (doing := until_blocking("a decision at a door", next_to_do, NIGHT_TIMEOUT)) != "over":
+        if doing == "quit":
             cat = quit_and_come_back(host, cat)
-            people[2] = cat
-            came_back = True
-        acted = False
-        for door in people:
-            if my_step(door):
-                play_step(door)
-                acted = True
-        if not acted:
-            time.sleep(0.05)  # no decision showing anywhere: read the screens again
+            people[2], came_back = cat, True
+        else:
+            assert isinstance(doing, Door)
+            play_step(doing)
     assert came_back, "Cat was never seated in round 1"
 
     # -- the tournament as it ended: everyone played both games, bots filled ---------------
