@@ -48,7 +48,7 @@ class Flow:
         self.options = options
         self.store = store
         # who we are: a server gives our seats and our name back to this key
-        self.key = None if options.anonymous else store.key(options.name)
+        self.key = None if options.anonymous else store.key(options.key_name or options.name)
         self._held: tuple[sm.HeldSeat, ...] = ()  # seats our identity holds (`proven`)
         self.table: str | None = None  # the table we sit at or watch
         self.seat: int | None = None  # None: watching, or not at a table

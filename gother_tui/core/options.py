@@ -18,6 +18,7 @@ class ClientOptions:
     name: str = "Player"
     ask_name: bool = False  # ask it on the first screen (a browser has no command line)
     anonymous: bool = False  # name no key in hello: nothing of ours outlives this run
+    key_name: str | None = None  # whose kept key proves us, if not `name`'s (asked later)
     watch: bool = False  # a spectator: no seat, no hand, no moves
     table: str | None = None  # go straight to this table instead of the lobby
     password: str | None = None
@@ -31,5 +32,6 @@ class ClientOptions:
     verbose: bool = False  # the plain mode tells every event and option, not the ear's story
     private: bool = False  # the server runs inside this client (gother play): quitting ends it
     play_on: Reference | None = None  # first ask for a game played on from this place
+    tournament: str | None = None  # followed in an earlier run (before a replay): again now
     first_retry: float = 0.5  # reconnect backoff: seconds before the first retry…
     max_retry: float = 5.0  # …doubling up to this

@@ -122,7 +122,9 @@ class GotherApp(ClientApp):
 
     def _named(self, name: str | None) -> None:
         assert name is not None  # the name screen is only ever left with a name
-        self.options = replace(self.options, name=name, ask_name=False)
+        # the key chosen before the name was known stays ours, in the next run too
+        keyed = self.options.key_name or self.options.name
+        self.options = replace(self.options, name=name, ask_name=False, key_name=keyed)
         self.flow.options = self.options
         self._connect()
 
@@ -290,7 +292,10 @@ class GotherApp(ClientApp):
         self.request(lobby, rq.List())
 
     def welcomed(self, server: str) -> None:
-        """The connecting screen gives way to where the flow goes next."""
+        """The connecting screen gives way to where the flow goes next; the tournament
+        followed before a replay is followed again (its screen shows it, standings and all)."""
+        if self.options.tournament is not None and self.core.tournament is None:
+            self.request(self, rq.TournamentWatch(tournament=self.options.tournament))
 
     def covered(self, rounds: int) -> None:
         """Told by the chronicle with the next view, as a toast (`_news`)."""
@@ -305,6 +310,8 @@ class GotherApp(ClientApp):
 
     def followed(self, news: str | None) -> None:
         self.tournament = self.core.tournament
+        if self.tournament is not None:  # kept for the client's next run, as the password
+            self.options = replace(self.options, tournament=self.tournament.id)
         if news is not None:
             self.notify(news, title="Tournament", markup=False)
 

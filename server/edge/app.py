@@ -120,7 +120,7 @@ class GotherServer:
             config.tournament_entries_per_address,
         )
         self.changes = Changes(self.lobby, self.pacer, self.standings, self.names, self.director)
-        self.seating = Seating(self.lobby, self.changes, self.pacer)
+        self.seating = Seating(self.lobby, self.changes, self.pacer, self.director.resumed)
         # wrong passwords, per address and per secret: the server's, the tournaments', each
         # table's
         self.passwords = Passwords(Attempts(config.guessing))

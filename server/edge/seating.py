@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 from protocol import ProtocolError, server_messages
 from protocol import requests as rq
@@ -21,10 +22,17 @@ from server.tables.table import Peer, StoreFailed, Table
 class Seating:
     """Every move of a connection between seats and tables, each told to everyone there."""
 
-    def __init__(self, lobby: Lobby, changes: Changes, pacer: Pacer) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        changes: Changes,
+        pacer: Pacer,
+        resumed: Callable[[Connection, Table], None],
+    ) -> None:
         self.lobby = lobby  # a table full once a seat is taken deals
         self.changes = changes
         self.pacer = pacer  # the rounds a bot covered a seat in, told to its player back
+        self.resumed = resumed  # the director's: a tournament's player is back at its table
 
     def joined(
         self,
@@ -90,6 +98,7 @@ class Seating:
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address_key  # `resume` gave the seat a holder of its own
+        self.resumed(conn, table)
         self.changes.after_change(table)
         if isinstance(replaced, Connection):
             replaced.gone_from(table)

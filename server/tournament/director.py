@@ -309,6 +309,20 @@ class Director:
         table.give_up(seat)
         return table, was_at
 
+    def resumed(self, peer: Member, table: Table) -> None:
+        """`peer` took back its seat at `table` (the same command run again after a quit or
+        a lost connection). At a tournament's table it is its player's connection from now
+        on: it is told the tournament, and the rounds to come seat it and tell it, as they
+        would the one that registered."""
+        found = self.by_table.get(table.id)
+        if found is None:
+            return
+        tournament = found[0]
+        entry = tournament.entries.get(_player(peer))
+        if entry is not None and not entry.dropped:
+            entry.peer = peer
+        peer.send(self.message(tournament))
+
     def disconnected(self, peer: Member) -> None:
         for tournament in self.tournaments.values():
             tournament.watchers.discard(peer)

@@ -5,6 +5,7 @@ every table can be followed by a spectator."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from itertools import combinations
 from pathlib import Path
@@ -543,3 +544,45 @@ async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their
     resumed = await again.ask(rq.Resume(table=seated["table"]))
     assert (resumed["t"], resumed["seat"]) == ("joined", seated["seat"]), resumed
     await close_all(host, bob, again)
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_player_back_in_their_seat_mid_game_is_seated_at_the_next_round(url):
+    """Ann quits in the middle of round 1 and comes back to her seat with its token (the
+    same command run again): the next round seats her new connection and tells it, as it
+    would have the one she registered from. (The club night of issue 29 §9 found it told
+    nobody: her round-2 seat waited out the grace, then a bot played it for nobody.)"""
+    key = Ed25519PrivateKey.generate()
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=2, seats=3))["id"]
+    ann, _ = await proven(url, "Ann", key)
+    await ann.request("tournament_join", tournament=tournament)
+    (bob,) = await register(url, tournament, ["Bob"])
+    await host.request("tournament_start", tournament=tournament)
+    seated = await ann.next(lambda m: m["t"] == "joined")
+    await ann.close()
+
+    again, _ = await proven(url, "Ann", key)
+    back = Player(again)  # plays round 1 out from here, and whatever it is seated at next
+    back.table, back.tournament = seated["table"], tournament
+    resumed = await again.send("resume", token=seated["token"])
+    await back.heard_games_end(1)
+    assert any(m.get("rid") == resumed and m["t"] == "joined" for m in again.received)
+    told = [m for m in again.received if m["t"] == "tournament"]
+    assert told and told[0]["id"] == tournament  # her client shows it again
+
+    async def seated_again() -> dict[str, Any]:
+        while True:
+            found = [m for m in again.received if m["t"] == "joined" and m.get("rid") is None]
+            if found:
+                return found[0]
+            back.news.clear()
+            await back.news.wait()
+
+    round_2 = await asyncio.wait_for(seated_again(), 30)
+    assert round_2["table"] != seated["table"]
+    await back.heard_games_end(2)  # she plays it: her seat is no bot's
+    final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    ann_row = next(row for row in final["standings"] if row["name"] == "Ann")
+    assert ann_row["games"] == 2, final["standings"]
+    await finish(host, [bob, back])

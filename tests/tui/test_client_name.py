@@ -4,6 +4,8 @@ its seat under the name it had."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gother_tui import cli
@@ -65,3 +67,23 @@ def test_join_takes_ask_name_and_the_password_from_the_environment(started, monk
     asked, given = (app.options for app in started)
     assert asked.ask_name and asked.password == "from-the-env"
     assert not given.ask_name and given.password == "given"  # the command line wins
+
+
+async def test_the_next_run_after_a_replay_proves_the_same_identity(make_app, fake, store):
+    """At the web door a replay runs between two runs of the client in one process: the
+    next run says hello with the key the first did, so the name its player owns is still
+    theirs (the club night of issue 29 §9: "'Dee' belongs to another player" on play-on)."""
+    app = make_app(ask_name=True, name="Player")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NameScreen), "the name screen")
+        await pilot.press(*"Dee", "enter")
+        await until(pilot, lambda: fake.connections and fake.conn.requests("hello"), "hello")
+        first = fake.conn.last("hello")
+    store.save(URL, TABLE, TOKEN, "Dee")  # she sat down, played, asked the replay
+    next_run = replace(app.options, play_on=None)  # as the command line makes it
+    again = GotherApp(next_run, transport=fake.transport, seat_store=store)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(fake.connections) == 2 and fake.conn.requests("hello"))
+        assert not isinstance(again.screen, NameScreen)  # not asked again
+        hello = fake.conn.last("hello")
+    assert (hello["name"], hello["key"]) == ("Dee", first["key"])

@@ -6,9 +6,12 @@ creator plays unless they say not) and start it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from textual.widgets import Input, Select
 
+from gother_tui.tui.app import GotherApp
 from gother_tui.tui.screens.lobby import LobbyScreen
 from gother_tui.tui.screens.new_tournament import NewTournamentScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
@@ -194,3 +197,31 @@ async def test_the_creator_plays_in_the_tournament_they_make_unless_they_say_not
         listed = await other.ask(rq.List())
         assert [(t["id"], t["players"]) for t in listed["tournaments"]] == [(made.id, 1)]
         await other.close()
+
+
+async def test_the_clients_next_run_after_a_replay_shows_the_tournament_it_followed(
+    night_server, store
+):
+    """A replay (or a play-on) runs between two runs of the client: the next run follows
+    again the tournament the first was in, so its screen still has the night's standings
+    (the club night of issue 29 §9 found 'No tournament is open' after a play-on)."""
+    url = f"ws://127.0.0.1:{night_server.port}"
+    host = await Client.connect(url, "Host")
+    made = await host.request(
+        "tournament_create", name="Night", rounds=1, seats=3, variants=SHORT, password=LEAVE
+    )
+    first = client(night_server, store)
+    async with first.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, LobbyScreen, "Tournament open: Night")
+        await pilot.press("t")
+        await shown(pilot, TournamentScreen, "Enter registers")
+        await pilot.press("enter")
+        await shown(pilot, TournamentScreen, "Registered: Night.")
+    assert first.options.tournament == made["id"]
+
+    again = GotherApp(replace(first.options, play_on=None), seat_store=store)  # as the CLI does
+    async with again.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: again.tournament is not None, "the tournament told again")
+        await pilot.press("t")
+        await shown(pilot, TournamentScreen, f"Night ({made['id']})", "Raven")
+    await host.close()

@@ -54,6 +54,9 @@ def client_env(base: dict[str, str], state: Path, width: int, height: int) -> di
         "XDG_DATA_HOME": str(state / "data"),
         "COLUMNS": str(width),
         "ROWS": str(height),
+        # Textual's web driver, saying its prelude once a process: a replay runs in the
+        # client's process between two runs of the client (gother_tui/tui/web_driver.py)
+        "TEXTUAL_DRIVER": "gother_tui.tui.web_driver:ClientWebDriver",
     }
     return env
 
