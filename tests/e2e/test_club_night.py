@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from server.doors.ssh_person import TOKEN_ENV
+from protocol.constants import SSH_TOKEN_ENV as TOKEN_ENV
 from tests.doors.web.browserkit import HAVE_CHROMIUM, Requests, guarded_context, launch
 from tests.doors.web.browserkit import screen as page_screen
 from tests.e2e.e2ekit import GOTHER, Tmux, accepts, free_port, gother_serve, terminal_env
