@@ -126,19 +126,21 @@ class Searches:
         self.replaced = 0  # workers that died or were killed, and were replaced
         self._context = multiprocessing.get_context("spawn")
 
-    def submit(self, search: Search[T], *, urgent: bool = False) -> asyncio.Future[T]:
-        """The future answer of `search`; raises Busy at once if it would wait too long.
-        Cancelling the future drops the job if it has not started (a started one runs on,
-        its answer unread)."""
+    def submit(
+        self, search: Search[T], *, urgent: bool = False, wait: float | None = None
+    ) -> asyncio.Future[T]:
+        """The future answer of `search`; raises Busy at once if it would wait too long
+        (`wait` seconds, or the pool's `max_wait`). Cancelling the future drops the job if
+        it has not started (a started one runs on, its answer unread)."""
         ahead = [job for job in self.waiting if job.urgent or not urgent]
         running = sum(worker.job is not None for worker in self.workers)
         idle = running < self.size
         if not idle:
             if len(self.waiting) >= self.queue_limit:
                 raise Busy(f"{len(self.waiting)} searches are waiting already")
-            wait = sum(job.search.think for job in ahead) / self.size
-            if wait > self.max_wait:
-                raise Busy(f"it would wait {wait:.1f} s for the searches ahead of it")
+            behind = sum(job.search.think for job in ahead) / self.size
+            if behind > (self.max_wait if wait is None else wait):
+                raise Busy(f"it would wait {behind:.1f} s for the searches ahead of it")
         job = _Job(search, asyncio.get_running_loop().create_future(), urgent)
         if urgent:
             self.waiting.insert(sum(j.urgent for j in self.waiting), job)

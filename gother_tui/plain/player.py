@@ -19,6 +19,7 @@ from gother_tui.core import review_words, tournament_words
 from gother_tui.core.client import Reply
 from gother_tui.core.fetch import RATE_LIMITED_TRIES, RATE_LIMITED_WAIT
 from gother_tui.core.narrator import names_of, plural
+from gother_tui.core.notice import THINKING
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
 from gother_tui.core.record import GameRecord, RecordError, record_from_parts
@@ -430,21 +431,14 @@ class Player:
 
     async def do_hint(self, args: str) -> None:
         view, _ = self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-        reply = await self.client.ask(rq.Hint())
-        if not isinstance(reply, sm.Hint):
-            return
-        if view.legal is not None:
-            self.client.hint = (view.legal, reply)
-        found = self.client.decision()
-        number = found.number_of(reply.move) if found is not None else None
-        reason = f": {reply.reason}" if reply.reason else ""
-        if found is None or number is None:
-            self.say(f"Hint: the move {reply.move}{reason}.")
-            return
-        option = found.options[number - 1]
-        self.client.spoken[number] = option.move  # said here: its number may be played
-        text = option.text if self.client.verbose else option.spoken
-        self.say(f"Hint: option {number}, {text}{reason}.")
+        reply = await self.client.ask(rq.Hint(), quiet=True)
+        if isinstance(reply, sm.Error) and reply.code == THINKING and view.legal is not None:
+            self.say("The hint is still being thought: it comes in a moment.")
+            reply = await self.client.hint_when_thought(view.legal)
+        elif isinstance(reply, sm.Error):
+            self.say(f"The server refused: {reply.message}")
+        if isinstance(reply, sm.Hint):
+            self.client.tell_hint(reply)
 
     async def do_say(self, args: str) -> None:
         self.at_table()
@@ -657,7 +651,7 @@ class Player:
         seat = int(args) - 1 if args else view.seat
         if seat is None:
             raise Problem(f"review SEAT: you are watching, so say whose (1 to {seats}).")
-        self.say("Reviewing: the search goes over every decision, a few seconds.")
+        self.say("Reviewing: the search goes over every decision, some seconds.")
         reply = await self.client.ask(
             rq.Review(table=view.table.id, game=view.table.game, seat=seat)
         )

@@ -22,7 +22,7 @@ from gother_tui.core.client import ClientCore, Reply
 from gother_tui.core.connection import Event
 from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.narrator import Line
-from gother_tui.core.notice import Notice, title
+from gother_tui.core.notice import Notice, severity, title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
@@ -205,7 +205,8 @@ class GotherApp(ClientApp):
 
         def answer(asked: Request, reply: Reply | None) -> None:
             if isinstance(reply, sm.Error):
-                self.notify(reply.message, title=title(reply.code), severity="error", markup=False)
+                shown = severity(reply.code)
+                self.notify(reply.message, title=title(reply.code), severity=shown, markup=False)
                 asker.post_message(msg.Refused(asked, reply))
             elif reply is not None:  # None: the connection was lost, the answer with it
                 asker.post_message(msg.Answered(asked, reply))

@@ -54,8 +54,8 @@ def word(kind: BotKind) -> str:
 def make_bot(
     kind: BotKind, deck: Deck, rng: random.Random | None = None, *, iterations: int | None = None
 ) -> Bot:
-    """A bot of `kind`. `iterations`: a searching bot runs exactly that many iterations a
-    move instead of thinking for a time, so a run repeats from its seed."""
+    """A bot of `kind`. `iterations`: a searching bot's tree grows that many iterations a
+    move instead of its budget (ITERATIONS): a weaker or stronger search, to measure."""
     if kind == "ismcts" and iterations is not None:
-        return IsmctsBot(deck, rng, iterations=iterations, think_time=None)
+        return IsmctsBot(deck, rng, iterations=iterations)
     return KINDS[kind](deck, rng)

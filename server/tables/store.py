@@ -156,6 +156,18 @@ UPGRADES = (
     """
     ALTER TABLE games ADD COLUMN start TEXT;  -- JSON (protocol/start.py); NULL: dealt
     """,
+    # 7: the hints each seat was given (issue 29 §3): a review says which moments were the
+    # hint's own advice, and never calls one a mistake.
+    """
+    CREATE TABLE hints (
+        table_id TEXT NOT NULL,
+        game_no INTEGER NOT NULL,
+        step INTEGER NOT NULL,           -- the moves made before it: the decision it was for
+        seat INTEGER NOT NULL,
+        move BLOB NOT NULL,              -- msgpack of the wire move, as `moves.move`
+        PRIMARY KEY (table_id, game_no, step, seat)
+    );
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -431,6 +443,23 @@ class Store:
             )
         self._transaction(*statements)
 
+    def add_hint(self, table_id: str, game_no: int, step: int, seat: int, move: Move) -> None:
+        """The hint `seat` was given for its decision after `step` moves (asked again, the
+        same position gets the same hint: the row is simply written again)."""
+        self._transaction(
+            (
+                "INSERT OR REPLACE INTO hints (table_id, game_no, step, seat, move)"
+                " VALUES (:table, :game, :step, :seat, :move)",
+                {
+                    "table": table_id,
+                    "game": game_no,
+                    "step": step,
+                    "seat": seat,
+                    "move": _MOVE_OUT.encode(move),
+                },
+            )
+        )
+
     def finish_game(self, table_id: str, game_no: int, outcome: str) -> None:
         """How a game that is over ended (its JSON, `Outcome.to_json`), for the standings."""
         self._transaction(
@@ -483,7 +512,7 @@ class Store:
         self._transaction(
             *(
                 (f"DELETE FROM {name} WHERE table_id = :table", {"table": table_id})
-                for name in ("chat", "moves", "games", "seats")
+                for name in ("chat", "moves", "hints", "games", "seats")
             ),
             ("DELETE FROM tables WHERE id = :table", {"table": table_id}),
         )
@@ -626,6 +655,22 @@ class Store:
             {"table": table_id, "game": game_no},
         )
         return [(seat, bool(cover)) for seat, cover in rows]
+
+    def hints(self, table_id: str, game_no: int, seat: int) -> dict[int, Move]:
+        """The hints `seat` was given in a game, by the step they were for (one that cannot
+        be read is left out: it only tells a review what was said)."""
+        rows = self.db.execute(
+            "SELECT step, move FROM hints WHERE table_id = :table AND game_no = :game"
+            " AND seat = :seat",
+            {"table": table_id, "game": game_no, "seat": seat},
+        )
+        given = {}
+        for step, blob in rows:
+            try:
+                given[step] = _MOVE_IN.decode(blob)
+            except msgspec.DecodeError:
+                continue
+        return given
 
     def outcomes(self) -> list[tuple[str, int, str]]:
         """(table, game, outcome JSON) of every game that ended by being played out."""
