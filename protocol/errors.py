@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     NOT_REGISTERED = "not_registered"
     NO_STANDINGS = "no_standings"
     BUSY = "busy"
+    THINKING = "thinking"
     SEARCH_FAILED = "search_failed"
     BAD_DOOR = "bad_door"
     BAD_SIGNATURE = "bad_signature"

@@ -47,6 +47,9 @@ NICENESS = 10  # a worker's CPU comes after the game's
 # and failing that job (a hint, a bot's move) would only make the host wait for nothing.
 SPAWN_TIME = 30.0
 OVERRUN = 5.0  # seconds past a job's thinking time before its worker is taken to be stuck
+# A search is a fixed budget of work, not a time (Principle 11): on a loaded machine a niced
+# worker takes several times its thinking time, which is not being stuck.
+SLOWER = 10
 
 
 class Search(Protocol[T_co]):
@@ -197,7 +200,8 @@ class Searches:
         worker.job = job
         slack = OVERRUN + (0.0 if worker.started else SPAWN_TIME)
         loop = asyncio.get_running_loop()
-        worker.deadline = loop.call_later(job.search.think + slack, self._overran, worker)
+        deadline = SLOWER * job.search.think + slack
+        worker.deadline = loop.call_later(deadline, self._overran, worker)
         try:
             worker.pipe.send(job.search)  # a View pickles to a few KiB: the pipe takes it whole
         except OSError as exc:  # the worker is gone: its reader says so next

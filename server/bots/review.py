@@ -151,12 +151,14 @@ def told(checks: Sequence[Check]) -> list[Check]:
 
 
 def summary(moments: Sequence[Moment]) -> str:
-    """One line for the whole game: how much chance to win the seat gave up, and where."""
+    """One line for the whole game: how much chance to win the seat gave up (where the
+    search can tell it from its noise; never by following a hint), and where."""
     followed = sum(m.followed_hint for m in moments)
-    hinted = f" {followed} of your moves were the hint's own advice." if followed else ""
+    verb = "was" if followed == 1 else "were"
+    hinted = f" {followed} of your moves {verb} the hint's own advice." if followed else ""
     by_round: dict[int, float] = {}
     for m in moments:
-        if m.measured:
+        if m.measured and not m.followed_hint:
             by_round[m.round] = by_round.get(m.round, 0.0) + m.given_up
     lost = sum(by_round.values())
     if round(lost) < 1:

@@ -159,9 +159,7 @@ def checked(game: Game, seat: int, seen: View, verdict: Verdict, reason: str) ->
         elif found := re.fullmatch(r"(.+) (lowers|raises) your hand limit to (\d)", clause):
             assert after.hand_limit(seat) == int(found[3]) != game.hand_limit(seat), clause
             assert (found[2] == "lowers") == (after.hand_limit(seat) < game.hand_limit(seat))
-        elif found := re.fullmatch(
-            rf"({NAME}) likely swoons before your turn \((\d+)%\)", clause
-        ):
+        elif found := re.fullmatch(rf"({NAME}) likely swoons before your turn \((\d+)%\)", clause):
             leader = seat_of(found[1], seen)
             share = best.share(lambda o, s=leader: s in o.swooned)
             assert share >= LIKELY and percent(share) == f"{found[2]}%", clause
