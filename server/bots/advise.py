@@ -140,9 +140,7 @@ class Words:
         leader, me = self.leader, self.me
         likely = best.share(lambda o: leader in o.swooned)
         if likely >= LIKELY and not any(s.endswith(f"swoons {self.name(leader)}") for s in said):
-            said.append(
-                f"{self.name(leader)} likely swoons before your turn ({percent(likely)})"
-            )
+            said.append(f"{self.name(leader)} likely swoons before your turn ({percent(likely)})")
         for what, happens in (
             ("swoon chance", lambda o: float(me in o.swooned)),
             ("chance of debt", lambda o: float(o.money[me] < 0)),

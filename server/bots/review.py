@@ -171,21 +171,27 @@ def summary(moments: Sequence[Moment]) -> str:
 
 
 def sentence(moment: Moment, check: Check, seat: int, deck: Deck, names: Sequence[str]) -> str:
-    """One told moment of `seat`'s player: what they did, what the search would have done,
-    and what the longer look says it cost."""
+    """One told moment of `seat`'s player, short enough for the ear: what they did, what
+    the search would have done and the first thing its reason says of it, and what the
+    longer look says it cost."""
+    played, advised = moment.played, moment.advised
+    first = moment.why.split("; ")[0]
     return (
-        f"Round {moment.round}: you {done(moment.played, seat, deck, names)}; the search "
-        f"would have {done_instead(moment.advised, seat, deck, names)}: about "
-        f"{check.given_up:.0f} points more chance to win in {check.play_outs} play-outs "
-        f"to the end ({moment.why})."
+        f"Round {moment.round}: you {done(played, seat, deck, names, advised)}; the search "
+        f"would have {done_instead(advised, seat, deck, names, played)} ({first}): about "
+        f"{check.given_up:.0f} points more chance to win, in {check.play_outs} play-outs to "
+        f"the end."
     )
 
 
-def done(move: Move, seat: int, deck: Deck, names: Sequence[str]) -> str:
-    """`seat`'s move in the past tense, as its player made it: "took Velvet Cape"."""
+def done(
+    move: Move, seat: int, deck: Deck, names: Sequence[str], beside: Move | None = None
+) -> str:
+    """`seat`'s move in the past tense, as its player made it: "took Velvet Cape"; of a
+    placement, the cards it placed otherwise than `beside`."""
     match move:
         case Distribute(give):
-            return "placed " + placed(give, seat, deck, names)
+            return "placed " + placed(give, seat, deck, names, beside)
         case Draw("deck"):
             return "drew blind"
         case Draw(_, card) | DiscardFate(card) | DiscardHand(card):
@@ -195,11 +201,13 @@ def done(move: Move, seat: int, deck: Deck, names: Sequence[str]) -> str:
     raise AssertionError(f"not a move: {move!r}")
 
 
-def done_instead(move: Move, seat: int, deck: Deck, names: Sequence[str]) -> str:
+def done_instead(
+    move: Move, seat: int, deck: Deck, names: Sequence[str], beside: Move | None = None
+) -> str:
     """The search's move after "would have": "drawn blind", "taken Velvet Cape"."""
     match move:
         case Distribute(give):
-            return "placed " + placed(give, seat, deck, names)
+            return "placed " + placed(give, seat, deck, names, beside)
         case Draw("deck"):
             return "drawn blind"
         case Draw(_, card) | DiscardFate(card) | DiscardHand(card):
@@ -209,9 +217,18 @@ def done_instead(move: Move, seat: int, deck: Deck, names: Sequence[str]) -> str
     raise AssertionError(f"not a move: {move!r}")
 
 
-def placed(give: tuple[tuple[int, int], ...], seat: int, deck: Deck, names: Sequence[str]) -> str:
+def placed(
+    give: tuple[tuple[int, int], ...],
+    seat: int,
+    deck: Deck,
+    names: Sequence[str],
+    beside: Move | None = None,
+) -> str:
+    """ "Stomach Bug on yourself, Nap on Vlad": the pairs not also in `beside`'s placement."""
+    others = set(beside.give) if isinstance(beside, Distribute) else set()
+    pairs = [pair for pair in give if pair not in others] or list(give)
     return ", ".join(
-        f"{deck.card_name(card)} on {'yourself' if to == seat else names[to]}" for to, card in give
+        f"{deck.card_name(card)} on {'yourself' if to == seat else names[to]}" for to, card in pairs
     )
 
 

@@ -177,8 +177,8 @@ def test_a_told_moment_reads_in_the_past_tense_with_its_price():
         told = moment(3, 7.4, played=played, advised=advised, why="the reason")
         text = sentence(told, check, 0, DECK, names)
         assert text.startswith(f"Round 1: {said}") and instead in text
-        assert "about 7 points more chance to win in 100 play-outs to the end" in text
-        assert text.endswith("(the reason).") and "\n" not in text
+        assert "(the reason): about 7 points more chance to win, in 100 play-outs" in text
+        assert text.endswith(" to the end.") and "\n" not in text
 
 
 def test_the_summary_says_what_was_given_up_and_in_which_round():

@@ -105,9 +105,11 @@ class FakeServer:
         return self.connections[-1]
 
 
-async def until(pilot: Pilot, condition: Callable[[], Any], what: str = "condition") -> Any:
-    """Let the app run until `condition()` is truthy (returns it); fail after TIMEOUT."""
-    deadline = time.monotonic() + TIMEOUT
+async def until(
+    pilot: Pilot, condition: Callable[[], Any], what: str = "condition", wait: float = TIMEOUT
+) -> Any:
+    """Let the app run until `condition()` is truthy (returns it); fail after `wait` s."""
+    deadline = time.monotonic() + wait
     while True:
         value = condition()
         if value:
