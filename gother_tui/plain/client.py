@@ -344,8 +344,10 @@ class PlainClient:
             self.say_decision()
         if isinstance(reply, sm.Error) and reply.code == THINKING:
             later = await self.hint_when_thought(legal)
-            if later is not None:
-                self.tell_hint(later)
+            if later is not None:  # the options again, the hint first, as numbered now
+                self.hint = (legal, later)
+                self.say("The hint has come:")
+                self.decision_again()
 
     async def hint_when_thought(self, legal: Legal) -> sm.Hint | None:
         """Ask again, every ASK_AGAIN seconds, for a hint the server is still thinking about,
