@@ -20,6 +20,10 @@ the mean agreement, the positions where every seed agrees, the share that match 
 reference, and the search's CPU time a hint. `--before DIR`: also ask the hints of the
 source tree DIR (e.g. `git archive main` unpacked), as that tree's `advise` gives them, in a
 process of its own, for before/after figures in one run.
+
+`--reasons N`: instead, N hints of the same positions (the first N the search weighs) with
+their reasons, each clause checked against the search's numbers and against the game once
+the advice is made (the checks of tests/bots/test_advise.py), printed one by one.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from typing import Any
 import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the checks of tests/bots/test_advise.py, for --reasons
 MATTERS = 3.0  # points of win chance between the best and the second best move
 PLAYERS = 4
 
@@ -116,6 +121,37 @@ def judged(args: argparse.Namespace, index: int) -> dict[str, Any]:
     }
 
 
+def reasons(count: int) -> None:
+    """`count` reasons, each checked clause by clause; the positions are replayed to get
+    the game each view was taken from (the checks apply the advice to it)."""
+    from server.bots.advise import advice_of
+    from server.bots.heuristic import HeuristicBot
+    from server.bots.ismcts import IsmctsBot
+    from server.game import Game, default_deck, view
+    from tests.bots.test_advise import checked
+
+    deck = default_deck()
+    bot = IsmctsBot(deck)
+    shown, seed = 0, 101
+    while shown < count:
+        game = Game.new(deck, PLAYERS, seed)
+        bots = [HeuristicBot(deck, random.Random(seed * 8 + s)) for s in range(PLAYERS)]
+        decisions = 0
+        while not game.over and shown < count:
+            seat = game.to_act()
+            assert seat is not None
+            seen = view(game, seat, log_size=0)
+            verdict = bot.judge(seen)
+            if verdict.advice is not None and decisions % 3 == 0:
+                advice = advice_of(seen, deck, verdict)
+                clauses = checked(game, seat, seen, verdict, advice.reason)
+                shown += 1
+                print(f"{shown:2}. {clauses} clauses, each checked: {advice.reason}", flush=True)
+            decisions += verdict.advice is not None
+            game.apply(seat, bots[seat].choose(seen))
+        seed += 1
+
+
 def agreement(hints: list[str]) -> tuple[float, str]:
     """The share of hints that name the most named move, and that move."""
     move, count = Counter(hints).most_common(1)[0]
@@ -148,8 +184,12 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--worlds", type=int, default=None)
     parser.add_argument("--before", metavar="DIR", help="also the hints of this source tree")
+    parser.add_argument("--reasons", type=int, default=0, help="print N reasons, checked")
     parser.add_argument("--old-hints", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.reasons:
+        reasons(args.reasons)
+        return
     if args.old_hints:  # run inside the tree given by --before
         old_hints(args)
         return

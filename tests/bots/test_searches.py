@@ -23,7 +23,7 @@ from server.edge.app import GotherServer
 from server.searches import Busy, Searches, SearchFailed
 from server.tables import hint
 from tests.kits.netkit import TIMEOUT, Client, close_all, first_legal_move
-from tests.tables.test_hints import hinted, seated_at_bots
+from tests.tables.test_hints import COLD, hinted, seated_at_bots
 
 ONE_WORKER = {"search_workers": 1}
 
@@ -76,12 +76,13 @@ async def next_state(client: Client, after: int, wait: float = TIMEOUT) -> dict[
 
 
 async def watch_hard_bots(url: str) -> tuple[Client, dict[str, Any]]:
-    """A spectator at a table of three hard bots, and the state of their first move."""
+    """A spectator at a table of three hard bots, and the state of their first move (its
+    search waits for a worker to start: on a loaded machine, many seconds)."""
     watcher = await Client.connect(url, "Watcher")
     created = await watcher.request("create", name="Hard", seats=3, bots=3, bot="hard")
     assert (await watcher.request("watch", table=created["table"]))["t"] == "watching"
     state = await watcher.next(lambda m: m["t"] == "state" and m["view"]["phase"] != "lobby")
-    return watcher, await next_state(watcher, state["seq"])
+    return watcher, await next_state(watcher, state["seq"], COLD)
 
 
 # -- the pool itself ---------------------------------------------------------------------
