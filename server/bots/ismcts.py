@@ -65,7 +65,7 @@ from .position import Position, seed_of
 from .verdict import Outcome, Verdict, Weighed, gap
 from .worlds import determinize, reproduces
 
-ITERATIONS = 240  # of the tree a decision: the budget (docs/balance.md, "One judge")
+ITERATIONS = 240  # of the tree a decision: the budget (docs/advice.md)
 WEIGHED = 3  # the tree's most visited root moves weighed at the end
 WORLDS = 40  # sampled worlds each weighed move is played out in
 CLOSE = 2.0  # two best moves closer than this many standard errors: WORLDS more each

@@ -104,6 +104,7 @@ async def test_the_hints_a_seat_was_given_survive_a_restart_and_the_review_tells
         for step, hint in given.items():
             assert moments[step]["hint"] == hint
             assert moments[step].get("followed_hint", False) == (step in followed)
+            assert moments[step]["advised"] == hint  # one judge: the review's advice is the hint
         told = {c["step"] for c in review["costliest"]}
         assert not told & set(followed)  # a hint followed is never a mistake
         assert f"{len(followed)} of your moves" in review["summary"]
