@@ -30,6 +30,9 @@ from server.tables.table import Peer
 PART = 2  # decisions a job: about as long as two hints
 AT_ONCE = 2  # reviews thought at once, server-wide
 KEPT = 256  # reviews kept, the newest (a few KiB each)
+# Seconds a review's later jobs may wait behind the searches ahead (the tables' hints and
+# bots' moves go between them): a review under way is refused only by a full queue.
+GOING_ON = 30.0
 
 Key = tuple[str, int, int]  # (table, game, seat)
 
@@ -71,9 +74,11 @@ class Reviews:
 
     # -- inside ---------------------------------------------------------------------------
 
-    def _submit(self, job: ReviewPart | ReviewCheck) -> asyncio.Future[Any]:
+    def _submit(
+        self, job: ReviewPart | ReviewCheck, wait: float | None = None
+    ) -> asyncio.Future[Any]:
         try:
-            return self.searches.submit(job)
+            return self.searches.submit(job, wait=wait)
         except Busy as exc:
             raise ProtocolError("busy", f"the searches are full ({exc}): ask again soon") from None
 
@@ -90,9 +95,9 @@ class Reviews:
             while len(moments) < total:
                 start = len(moments)
                 part = ReviewPart(played, seat, start, start + PART, hints)
-                moments.extend((await self._submit(part))[1])
+                moments.extend((await self._submit(part, GOING_ON))[1])
             checks: list[Check] = [
-                await self._submit(ReviewCheck(played, seat, moment))
+                await self._submit(ReviewCheck(played, seat, moment), GOING_ON)
                 for moment in candidates(moments)
             ]
         except SearchFailed as exc:

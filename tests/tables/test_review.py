@@ -9,7 +9,7 @@ import pytest
 from protocol import server_messages
 from tests.bots.test_searches import frozen, running, the_worker, until
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
-from tests.tables.test_hints import hinted
+from tests.tables.test_hints import hinted, seated_at_bots
 from tests.tables.test_stored_tables import serving
 
 SHORT = {"round_cap": 1}  # a round: a review of it is some seconds of search
@@ -226,3 +226,28 @@ async def test_a_review_leaves_out_the_moves_a_bot_made_in_the_players_place(ser
     review = await reviewed(friend, table=table, seat=0)
     assert [m["step"] for m in review["moments"]] == mine, review
     await friend.close()
+
+
+@pytest.mark.parametrize("config", [{"search_workers": 1}], indirect=True)
+async def test_a_review_under_way_waits_behind_hints_rather_than_failing(
+    server, url, monkeypatch
+):
+    """Its first part taken, a review goes on to the end: the hints asked meanwhile queue
+    ahead of its next parts (more than the pool's half second even once one of them is
+    thought), which wait their turn."""
+    monkeypatch.setattr("server.searches.OVERRUN", 60.0)  # frozen is not stuck
+    table, player = await finished_table(url)
+    askers = [await seated_at_bots(url, "normal", searched=True) for _ in range(5)]
+    assert (await hinted(askers[0]))["t"] == "hint"  # the worker is up
+    await askers[0].close()
+    with frozen(the_worker(server.searches)):
+        rid = await player.send("review", table=table, seat=0)
+        await until(lambda: running(server.searches) == 1)  # its first part, frozen
+        asked = [await asker.send("hint") for asker in askers[1:]]
+        await until(lambda: len(server.searches.waiting) == len(asked))
+    review = await player.next(lambda m: m.get("rid") == rid, wait=THOUGHT)
+    assert review["t"] == "review", review
+    for asker, hint_rid in zip(askers[1:], asked, strict=True):
+        said = await asker.next(lambda m, r=hint_rid: m.get("rid") == r)
+        assert said["t"] == "hint" or said["code"] == "thinking", said
+    await close_all(player, *askers[1:])
