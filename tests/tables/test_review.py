@@ -229,9 +229,7 @@ async def test_a_review_leaves_out_the_moves_a_bot_made_in_the_players_place(ser
 
 
 @pytest.mark.parametrize("config", [{"search_workers": 1}], indirect=True)
-async def test_a_review_under_way_waits_behind_hints_rather_than_failing(
-    server, url, monkeypatch
-):
+async def test_a_review_under_way_waits_behind_hints_rather_than_failing(server, url, monkeypatch):
     """Its first part taken, a review goes on to the end: the hints asked meanwhile queue
     ahead of its next parts (more than the pool's half second even once one of them is
     thought), which wait their turn."""
