@@ -12,8 +12,10 @@ each search is a job run by one of a few worker processes:
 - jobs wait in one bounded queue, a table's (a bot's move) ahead of a person's (a hint): a
   job that would wait longer than `max_wait`, by the thinking time of the jobs ahead of it,
   is refused at once (`Busy`), and so is one past `queue` jobs waiting;
-- a worker that dies, or overruns its job's deadline, is killed and replaced, and its job
-  fails (`SearchFailed`); the jobs after it go on.
+- a worker that dies, or spends more of a core on its job than its deadline allows, is
+  killed and replaced, and its job fails (`SearchFailed`); the jobs after it go on. The
+  deadline counts the worker's CPU time, not the clock: a niced worker starved by a busy
+  machine is slow, not stuck (Principle 11: a search is a fixed budget of work).
 
 A worker is spawned (not forked: the game's process has threads and an event loop) when a
 job needs one, or all at once by `spawn_all` (`gother serve` does), and then stays until
@@ -46,9 +48,9 @@ NICENESS = 10  # a worker's CPU comes after the game's
 # niced worker starting while both cores are busy took over 10 s (a CI run with stress-ng),
 # and failing that job (a hint, a bot's move) would only make the host wait for nothing.
 SPAWN_TIME = 30.0
-OVERRUN = 5.0  # seconds past a job's thinking time before its worker is taken to be stuck
-# A search is a fixed budget of work, not a time (Principle 11): on a loaded machine a niced
-# worker takes several times its thinking time, which is not being stuck.
+OVERRUN = 5.0  # seconds of CPU past a job's thinking time before its worker is stuck
+# A search is a fixed budget of work, not a time (Principle 11): a slower core than the one
+# its thinking time was measured on may take a few times as long.
 SLOWER = 10
 
 
@@ -112,6 +114,7 @@ class _Worker:
     pipe: Connection  # the pool's end: jobs out, answers in
     job: _Job | None = None
     deadline: asyncio.TimerHandle | None = None
+    spent: float | None = None  # its CPU time when its job was given (None: unknown here)
     started: bool = False  # has answered a job: its imports are done
 
 
@@ -198,10 +201,8 @@ class Searches:
 
     def _give(self, worker: _Worker, job: _Job) -> None:
         worker.job = job
-        slack = OVERRUN + (0.0 if worker.started else SPAWN_TIME)
-        loop = asyncio.get_running_loop()
-        deadline = SLOWER * job.search.think + slack
-        worker.deadline = loop.call_later(deadline, self._overran, worker)
+        worker.spent = cpu_time(worker.process.pid)
+        self._watch(worker, self._allowed(worker))
         try:
             worker.pipe.send(job.search)  # a View pickles to a few KiB: the pipe takes it whole
         except OSError as exc:  # the worker is gone: its reader says so next
@@ -226,8 +227,25 @@ class Searches:
                 job.answer.set_exception(SearchFailed(answer))
         self._dispatch()
 
+    def _allowed(self, worker: _Worker) -> float:
+        """Seconds of CPU the worker's job may take before the worker is stuck."""
+        assert worker.job is not None
+        slack = OVERRUN + (0.0 if worker.started else SPAWN_TIME)
+        return SLOWER * worker.job.search.think + slack
+
+    def _watch(self, worker: _Worker, delay: float) -> None:
+        loop = asyncio.get_running_loop()
+        worker.deadline = loop.call_later(delay, self._overran, worker)
+
     def _overran(self, worker: _Worker) -> None:
+        """The job's deadline has passed on the clock: stuck if it spent as much CPU, else
+        looked at again once it could have (CPU time never runs faster than the clock)."""
         worker.deadline = None
+        now = cpu_time(worker.process.pid)
+        allowed = self._allowed(worker)
+        if now is not None and worker.spent is not None and now - worker.spent < allowed:
+            self._watch(worker, allowed - (now - worker.spent))
+            return
         self._lost(worker, "overran its deadline and was killed")
 
     def _lost(self, worker: _Worker, what: str) -> None:
@@ -250,6 +268,17 @@ class Searches:
         worker.process.kill()
         worker.process.join(1.0)  # killed: it is gone at once
         self.workers.remove(worker)
+
+
+def cpu_time(pid: int | None) -> float | None:
+    """The CPU seconds process `pid` has spent (user and system), or None where /proc does
+    not say (not Linux: its deadline is then the clock's)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()  # the name may hold spaces
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 def _serve(pipe: Connection) -> None:

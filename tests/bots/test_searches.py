@@ -41,6 +41,17 @@ class Echo:
         return self.value
 
 
+@dataclass(frozen=True)
+class Spin:
+    """A search that never ends: it spins a core."""
+
+    think: float = 0.1
+
+    def run(self) -> object:
+        while True:
+            pass
+
+
 async def until(condition: Callable[[], bool]) -> None:
     """Wait for `condition` (another task makes it true), within TIMEOUT."""
     deadline = time.monotonic() + TIMEOUT
@@ -131,6 +142,33 @@ async def test_a_full_queue_is_busy_whatever_the_waits():
             with pytest.raises(Busy, match="2 searches are waiting"):
                 searches.submit(Echo("one too many"))
         assert await asyncio.wait_for(asyncio.gather(*waiting), TIMEOUT) == [0, 1, 2]
+    finally:
+        searches.close()
+
+
+async def test_a_worker_is_stuck_when_its_job_spends_its_cpu_not_when_it_waits_for_a_core(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """The deadline counts the worker's CPU time: one frozen past it (as a niced worker on a
+    busy machine waits for a core) is looked at again and answers; one spinning is killed."""
+    monkeypatch.setattr(the_pool, "OVERRUN", 0.3)
+    monkeypatch.setattr(the_pool, "SLOWER", 1)
+    searches = Searches(workers=1)
+    try:
+        await asyncio.wait_for(searches.submit(Echo("warm")), COLD)  # no start's slack now
+        (worker,) = searches.workers
+        with frozen(the_worker(searches)):
+            late = searches.submit(Echo("late", think=0.1))
+            first = worker.deadline
+            await until(lambda: worker.deadline not in (first, None))  # past it, looked again
+            again = worker.deadline
+            await until(lambda: worker.deadline not in (again, None))
+        assert await asyncio.wait_for(late, TIMEOUT) == "late"
+        assert searches.replaced == 0
+        with pytest.raises(SearchFailed, match="overran its deadline"):
+            await asyncio.wait_for(searches.submit(Spin()), COLD)
+        assert searches.replaced == 1
+        assert await asyncio.wait_for(searches.submit(Echo("after")), COLD) == "after"
     finally:
         searches.close()
 
