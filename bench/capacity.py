@@ -113,7 +113,7 @@ def door_options(kind: str, data: Path, sessions: int, zygote: bool) -> SshOptio
     at once on a free port."""
     if kind == "web":
         return WebOptions(port=0, data_dir=data, max_sessions=sessions, per_address=sessions,
-                          zygote=zygote)  # fmt: skip
+                          starts_per_minute=100_000, zygote=zygote)  # fmt: skip
     limits = SshLimits(sessions=sessions, per_address=sessions, per_key=sessions)
     return SshOptions(
         port=0,

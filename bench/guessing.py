@@ -13,6 +13,15 @@ Printed: the guesses looked at per second (refusals unread do not count: they te
 guesser nothing), the time to try all 10,000 four-digit passwords at that rate, and what
 the usual rules allow one address in the long run. Also the cost of one table-password
 check, unsalted SHA-256 (before) against scrypt (now).
+
+    .venv/bin/python bench/guessing.py --trick 3
+
+The reset trick instead, under the usual limits, for `--trick` minutes each: between two
+guesses, a right password the guesser knows. For a table's 4-digit password: two guesses,
+then a join of a private table of its own with its password, and leave. For the
+tournaments' password (`tournament_create`): a hello with the server's password, which the
+whole club knows, then two guesses. Printed: the guesses looked at in each minute. Run it
+on an older checkout (PYTHONPATH) for the figures before.
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ from server.tables.passwords import check_password, hash_password
 
 HOST = "127.0.0.1"
 SECRET = "not-guessable"
-UNLIMITED = Guessing(tries=10**9, free=10**9)
+UNLIMITED = Guessing(tries=10**9, max_wait=0.0)  # every wait 0 s
 
 
 class Tally:
@@ -163,6 +172,68 @@ async def measure(kind: str, guessing: Guessing, connections: int, seconds: floa
             await server.close()
 
 
+async def trick_table(port: int, victim: str, tally: Tally, stop: asyncio.Event) -> None:
+    """Two guesses at the victim's PIN, then the right password of a table of one's own."""
+    async with connect(f"ws://{HOST}:{port}", max_size=MAX_FRAME) as home:
+        await ask(home, {"t": "hello", "v": PROTOCOL_VERSION, "name": "Home", "password": SECRET})
+        mine = await ask(home, {"t": "create", "name": "Mine", "seats": 3, "bots": 1,
+                                "password": "1111"})  # fmt: skip
+        pins = itertools.count()
+        while not stop.is_set():
+            async with connect(f"ws://{HOST}:{port}", max_size=MAX_FRAME) as ws:
+                await ask(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": "G",
+                               "password": SECRET})  # fmt: skip
+                for _ in range(2):
+                    pin = f"{next(pins) % 10000:04d}"
+                    reply = await ask(ws, {"t": "join", "table": victim, "password": pin})
+                    if reply.get("code") != "wrong_password":
+                        await asyncio.sleep(0.05)  # refused unread: a wait, as a guesser would
+                        break
+                    tally.looked_at += 1
+                joined = await ask(ws, {"t": "join", "table": mine["table"], "password": "1111"})
+                if joined.get("t") == "joined":
+                    await ask(ws, {"t": "leave", "table": mine["table"]})
+
+
+async def trick_tournament(port: int, _victim: str, tally: Tally, stop: asyncio.Event) -> None:
+    """A hello with the server's password (the club knows it), then two guesses at the
+    tournaments' password."""
+    pins = itertools.count()
+    while not stop.is_set():
+        async with connect(f"ws://{HOST}:{port}", max_size=MAX_FRAME) as ws:
+            await ask(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": "G", "password": SECRET})
+            for _ in range(2):
+                reply = await ask(ws, {"t": "tournament_create", "name": "Night", "rounds": 1,
+                                       "seats": 3, "password": f"guess-{next(pins)}"})  # fmt: skip
+                if reply.get("code") != "wrong_password":
+                    await asyncio.sleep(0.05)
+                    break
+                tally.looked_at += 1
+
+
+async def trick(kind: str, minutes: int) -> list[int]:
+    """Guesses looked at in each minute by one guesser playing the reset trick."""
+    config = ServerConfig(host=HOST, port=0, db=":memory:", password=SECRET,
+                          tournament_password="not-known")  # fmt: skip
+    server = GotherServer(config)
+    await server.start()
+    try:
+        victim = server.lobby.create(Create(name="Vault", seats=3, bots=1, password="7319")).id
+        tally, stop = Tally(), asyncio.Event()
+        play = trick_table if kind == "table" else trick_tournament
+        task = asyncio.create_task(play(server.port, victim, tally, stop))
+        counts, before = [], 0
+        for _ in range(minutes):
+            await asyncio.sleep(60)
+            counts.append(tally.looked_at - before)
+            before = tally.looked_at
+        stop.set()
+        await task
+        return counts
+    finally:
+        await server.close()
+
+
 def check_cost() -> tuple[float, float]:
     """Seconds per table-password check: unsalted SHA-256 (before), scrypt (now)."""
     stored = hash_password("7319")
@@ -189,7 +260,14 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--connections", type=int, default=20)
+    parser.add_argument("--trick", type=int, metavar="MINUTES", help="the reset trick instead")
     args = parser.parse_args()
+    if args.trick:
+        for kind in ("table", "tournament"):
+            counts = await trick(kind, args.trick)
+            print(f"reset trick, {kind} password: guesses looked at in each minute: "
+                  f"{', '.join(map(str, counts))} (the last minute: {counts[-1]})")  # fmt: skip
+        return
     rules = Guessing()
     print(f"{args.connections} guessers on {HOST}, {args.seconds:g} s each")
     print(f"{'password':<10}{'no limits: guesses/s':>22}{'limits: guesses/s':>20}")

@@ -1,15 +1,17 @@
 """The bot ladder (issue 12): one bot against three of another, four seats, seats rotating.
 
     nice -n 10 .venv/bin/python bench/ladder.py HERO FIELD [--games 400] [--seed 1]
-        [--iterations N] [--jobs 1]
+        [--iterations N] [--seats 4] [--jobs 1]
 
-HERO and FIELD are bot names (easy, normal, hard or a kind) or `baseline`, today's heuristic
-frozen in `bench/baseline_heuristic.py`. Game i is dealt from seed S+i with the hero in seat
-i mod 4, so every seat is played equally. A searching bot searches its fixed budget (the
-one judge of the hints, issue 30) unless `--iterations` sets its tree's. Prints the
-hero's share of wins (a shared win counts 1/k; fair is 25 %) with its standard error, game
-lengths, and for a searching hero its time and iterations per move. Figures, never
-asserted: docs/balance.md keeps them.
+HERO and FIELD are bot names (easy, normal, hard or a kind), each with its trait after a
+colon ("hard:steady") or alone for the trait a table of that many seats gets by default, or
+`baseline`, today's heuristic frozen in `bench/baseline_heuristic.py`. Game i is dealt from
+seed S+i with the hero in seat i mod the seats, so every seat is played equally. A
+searching bot searches its fixed budget (the one judge of the hints, issue 30) unless
+`--iterations` sets its tree's. Prints the hero's share of wins (a shared win counts 1/k;
+fair is one in the seats) with its standard error and 95 % interval, game lengths, and for
+a searching hero its time and iterations per move. Figures, never asserted:
+docs/balance.md keeps them.
 """
 
 from __future__ import annotations
@@ -22,18 +24,18 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
+from balance_runs import wilson
 from baseline_heuristic import BaselineHeuristicBot
 
-from server.bots.registry import kind_of, make_bot
+from server.bots.registry import make_bot, named
 from server.game import Deck, Game, default_deck, view
 
-SEATS = 4
 
-
-def bot(name: str, deck: Deck, seed: int, iterations: int | None) -> Any:
+def bot(name: str, deck: Deck, seed: int, iterations: int | None, seats: int) -> Any:
     if name == "baseline":
         return BaselineHeuristicBot(deck, random.Random(seed))
-    return make_bot(kind_of(name), deck, random.Random(seed), iterations=iterations)
+    kind, trait = named(name, seats)
+    return make_bot(kind, deck, random.Random(seed), iterations=iterations, trait=trait)
 
 
 class GameFigures(NamedTuple):
@@ -47,17 +49,17 @@ class GameFigures(NamedTuple):
 
 
 def play(args: argparse.Namespace, i: int) -> GameFigures:
-    """Game i: dealt from seed S+i, the hero in seat i mod 4."""
+    """Game i: dealt from seed S+i, the hero in seat i mod the seats."""
     deck = default_deck()
-    hero = i % SEATS
+    hero = i % args.seats
     seed = args.seed + i
     bots = [
-        bot(args.hero if s == hero else args.field, deck, seed * 8 + s, args.iterations)
-        for s in range(SEATS)
+        bot(args.hero if s == hero else args.field, deck, seed * 8 + s, args.iterations, args.seats)
+        for s in range(args.seats)
     ]
     think: list[float] = []
     iterations: list[int] = []
-    game = Game.new(deck, SEATS, seed)
+    game = Game.new(deck, args.seats, seed)
     while not game.over:
         seat = game.to_act()
         assert seat is not None
@@ -81,6 +83,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--seats", type=int, default=4, choices=range(3, 6))
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args()
 
@@ -98,8 +101,19 @@ def main() -> None:
     n = args.games
     rate = won / n
     error = math.sqrt(rate * (1 - rate) / n)
-    print(f"{args.hero} vs three {args.field}, {n} games, seats rotating, seeds {args.seed}..")
-    print(f"hero wins          {rate:6.1%} +- {error:.1%} (fair 25.0%)")
+    low, high = wilson(rate, n)
+    traits = " / ".join(
+        name if name == "baseline" else ":".join(map(str, named(name, args.seats)))
+        for name in (args.hero, args.field)
+    )
+    print(
+        f"{args.hero} vs {args.seats - 1} {args.field} ({traits}), {n} games, seats rotating,"
+        f" seeds {args.seed}.."
+    )
+    print(
+        f"hero wins          {rate:6.1%} +- {error:.1%}, 95% [{low:.1%}, {high:.1%}]"
+        f" (fair {1 / args.seats:.1%})"
+    )
     print(f"rounds             median {statistics.median(rounds)}, p90 {rounds[int(0.9 * n)]}")
     if think:
         ordered = sorted(think)

@@ -42,9 +42,9 @@ from server.game import Variants, default_deck
 from server.ratings.archive import rebuild
 from server.ratings.skill import ANCHORS
 from server.ratings.standings import Standings
+from server.store.sqlite import SqliteStore
 from server.tables.outcome import Outcome, SeatResult
 from server.tables.players import PlayerId, shown
-from server.tables.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -69,7 +69,7 @@ def outcome_of(table: str, n: int, players: list[PlayerId], order: list[int]) ->
     """A game where `order` gives the places: the first wins, Goth Points fall by place."""
     goth = {seat: 20 - 4 * place for place, seat in enumerate(order)}
     finished = f"2026-{1 + n // 100_000:02d}-01T00:00:00.{n % 1_000_000:06d}"
-    seats = tuple(SeatResult(p, goth[i], 1.0) for i, p in enumerate(players))
+    seats = tuple(SeatResult(p, goth[i], 1.0, shown(p)) for i, p in enumerate(players))
     return Outcome(table, n, finished, seats, (order[0],))
 
 
@@ -80,8 +80,7 @@ def write_archive(path: str, games: int, seed: int = 1) -> None:
     rng = random.Random(seed)
     club = [(PlayerId(f"name:Member {i}"), rng.lognormvariate(0, 0.6)) for i in range(60)]
     bots = [(p, LEVELS[p.removeprefix("bot:")]) for p in ANCHORS]
-    store = Store(path)
-    rows = []
+    store = SqliteStore(path)
     for n in range(games):
         size = rng.randint(3, 5)
         seated = rng.sample(club, size - (rng.random() < 0.3))
@@ -91,14 +90,11 @@ def write_archive(path: str, games: int, seed: int = 1) -> None:
         outcome = outcome_of(f"t{n // 5}", n % 5 + 1, [p for p, _ in seated], order)
         if rng.random() < 0.05:  # a player left and a cover bot finished for them
             first = outcome.seats[0]
-            seats = (SeatResult(first.player, first.goth, rng.random()), *outcome.seats[1:])
+            left = SeatResult(first.player, first.goth, rng.random(), first.name)
+            seats = (left, *outcome.seats[1:])
             outcome = Outcome(outcome.table, outcome.game, outcome.finished, seats, outcome.winners)
-        rows.append((outcome.table, outcome.game, n, outcome.to_json()))
-    with store.db:
-        store.db.execute("BEGIN")
-        store.db.executemany(
-            "INSERT INTO games (table_id, game_no, seed, outcome) VALUES (?, ?, ?, ?)", rows
-        )
+        store.tables.start_game(outcome.table, outcome.game, seed=n)
+        store.outcomes.finish_game(outcome.table, outcome.game, outcome.to_json())
     store.close()
 
 
@@ -214,10 +210,11 @@ class Season:
         print(f"  level means ordered {order} for good after: {ordered_for_good(self.means)} games")
         print(f"  every member so ordered for good after: {ordered_for_good(self.everyone)} games")
         print("  final standings:")
-        print("    #   player     mu    sigma  games  wins")
+        print("    #   player     rating     mu    sigma  games  wins")
         for rank, row in enumerate(self.standings.rows(), 1):
+            shown_rating = f"{row.rating.shown} ±{row.rating.spread}"
             print(
-                f"    {rank:<3} {shown(row.player):<9} {row.rating.mu:5.1f}  "
+                f"    {rank:<3} {shown(row.player):<9}  {shown_rating:<9} {row.rating.mu:5.1f}  "
                 f"{row.rating.sigma:5.2f}  {row.record.games:5}  {row.record.wins:4}"
             )
 
@@ -238,7 +235,7 @@ def real_game(seated: list[PlayerId], kinds: list[str], seed: int, hard_iteratio
     (from its seed alone, so a worker process can play it): its places as an `Outcome` of
     game `seed`."""
     played = play_game(default_deck(), len(kinds), seed, kinds, Variants(), hard_iterations)
-    results = tuple(SeatResult(p, played.goth[i], 1.0) for i, p in enumerate(seated))
+    results = tuple(SeatResult(p, played.goth[i], 1.0, shown(p)) for i, p in enumerate(seated))
     finished = f"2026-01-01T00:00:00.{seed:06d}"
     return Outcome("real", seed, finished, results, played.winners)
 

@@ -59,7 +59,7 @@ async def bench(rounds: int, workers: int | None) -> None:
                     message = decode(await ws.recv())
                     if message["t"] == "state" and message["view"]["phase"] == "over":
                         break
-                _, moves = server.store.game(table, 1)
+                _, moves = server.store.tables.game(table, 1)
                 over = server.lobby.tables[table].game
                 assert over is not None
                 print(f"a 4-seat game of {over.round} rounds: {len(moves)} decisions")

@@ -1,6 +1,7 @@
 """Server load over loopback (issue 3 targets), printed as figures, never asserted.
 
     .venv/bin/python bench/server_load.py [--tables 1,50,200] [--moves 40] [--think 0.5]
+        [--before DIR]
 
 For each T: start `gother serve` as a subprocess (its own core), open T tables x 4 seats of
 protocol bots in this process, and let each table play until it has made `--moves` moves
@@ -12,7 +13,13 @@ protocol bots in this process, and let each table play until it has made `--move
   move over the whole load, tables created and games played, with persistence on (the
   server's database is a file, as a host runs it);
 - in the same run, the p50 round trip of a bare `websockets` echo server on loopback with a
-  frame of the same size as a typical `state`, as the baseline for the ratio.
+  frame of the same size as a typical `state`, as the baseline for the ratio;
+- what held up the server's loop (its /healthz, issue 31 §6): its loop lag at worst, and its
+  garbage collector's worst pause and full collections; and this process's own worst loop
+  lag, since a pause of the load generator delays the moves it times as much as one of the
+  server's (its collector is tuned as the server's is, once its clients are up).
+`--before DIR` also runs a server from the source tree DIR (e.g. `git archive main`
+unpacked) first, at each size, for before/after figures in one run.
 Targets: 200 tables (800 connections) with 0 errors and p99 <= 50 ms; at 1 table, move
 latency p50 <= 3x the bare echo p50.
 """
@@ -21,9 +28,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import json
 import os
 import random
 import re
+import site
 import statistics
 import subprocess
 import sys
@@ -37,6 +47,7 @@ from websockets.asyncio.server import serve
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from server.bots.registry import make_bot
+from server.edge.pauses import Pauses, tune_collector
 from server.game import Card, Deck, View
 
 HOST = "127.0.0.1"
@@ -52,16 +63,24 @@ class Run:
     frame_sizes: list[int] = field(default_factory=list)
 
 
-async def start_server(log: IO[str], db: str) -> tuple[subprocess.Popen, int]:
-    """`gother serve` on a free port; its log goes to a file, since a pipe nobody reads
-    would fill up and block the server mid-benchmark. One host drives every table here, so
-    the per-connection and per-address limits (loopback is capped too) are opened up to the
-    load's size."""
-    gother = os.path.join(os.path.dirname(sys.executable), "gother")
+SERVE = "import sys; from gother_tui.cli import main; sys.exit(main())"
+
+
+async def start_server(
+    log: IO[str], db: str, tree: str | None = None
+) -> tuple[subprocess.Popen, int]:
+    """`gother serve` (from the source tree `tree`, else this one) on a free port; its log
+    goes to a file, since a pipe nobody reads would fill up and block the server
+    mid-benchmark. One host drives every table here, so the per-connection and per-address
+    limits (loopback is capped too) are opened up to the load's size."""
+    env, python = dict(os.environ), [sys.executable]
+    if tree is not None:  # without site: this tree's editable install would come first
+        env["PYTHONPATH"] = os.pathsep.join([tree, *site.getsitepackages()])
+        python.append("-S")
     proc = subprocess.Popen(
         [
-            gother,
-            "serve",
+            *python,
+            *("-c", SERVE, "serve"),
             *("--host", HOST, "--port", "0", "--db", db, "--bot-delay", "0"),
             *("--max-tables", "1000", "--max-connections", "5000"),
             *("--tables-per-connection", "1000", "--max-pending", "5000"),
@@ -69,8 +88,10 @@ async def start_server(log: IO[str], db: str) -> tuple[subprocess.Popen, int]:
             *("--tables-per-address", "1000", "--seats-per-address", "20000"),
         ],
         stderr=log,
+        env=env,
+        cwd=tree,  # `-c` puts the folder it runs in first on the path
     )
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         log.seek(0)
         found = re.search(r"listening on ws://[\d.]+:(\d+)", log.read())
@@ -115,9 +136,15 @@ async def request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, An
 async def seat(
     url: str, table: str, name: str, run: Run, moves: int, think: float, seated: asyncio.Barrier
 ) -> None:
-    async with connect(url, max_size=MAX_FRAME, compression=None) as ws:
+    try:  # a busy machine's connections take their time: a whole minute, if need be
+        ws = await connect(url, max_size=MAX_FRAME, compression=None, open_timeout=60)
         await request(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": name})
-        await seated.wait()  # every table full at once: the game starts with all connected
+    except BaseException:
+        await seated.abort()  # the other seats would wait for this one for ever
+        raise
+    async with ws:
+        if await seated.wait() == 0:  # every table full at once: the game starts with all
+            tune_collector()  # connected; what they hold, out of this process's collector's way
         joined = await request(ws, {"t": "join", "table": table})
         if joined["t"] != "joined":
             run.errors += 1
@@ -152,18 +179,29 @@ async def seat(
                 await ws.send(encode({"t": "move", "move": move.to_wire()}))
 
 
-async def load(tables: int, moves: int, think: float) -> dict[str, float]:
+async def load(tables: int, moves: int, think: float, tree: str | None = None) -> dict[str, float]:
     with (
         tempfile.NamedTemporaryFile("w+", prefix="gother-serve-", suffix=".log") as log,
         tempfile.TemporaryDirectory(prefix="gother-db-") as folder,
     ):
-        return await load_logged(tables, moves, think, log, os.path.join(folder, "games.db"))
+        db = os.path.join(folder, "games.db")
+        return await load_logged(tables, moves, think, log, db, tree)
+
+
+async def healthz(port: int) -> dict[str, Any]:
+    """The server's figures (`GET /healthz`)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = (await reader.readuntil(b"\r\n\r\n")).decode().lower()
+    body = await reader.readexactly(int(head.split("content-length:")[1].split("\r\n")[0]))
+    writer.close()
+    return dict(json.loads(body))
 
 
 async def load_logged(
-    tables: int, moves: int, think: float, log: IO[str], db: str
+    tables: int, moves: int, think: float, log: IO[str], db: str, tree: str | None = None
 ) -> dict[str, float]:
-    proc, port = await start_server(log, db)
+    proc, port = await start_server(log, db, tree)
     url = f"ws://{HOST}:{port}"
     run = Run()
     try:
@@ -177,6 +215,8 @@ async def load_logged(
                 for i in range(tables)
             ]
         seated = asyncio.Barrier(tables * 4)
+        own = Pauses()  # this process's loop, from the first seat's connection
+        watching = own.start()
         started = time.perf_counter()
         results = await asyncio.gather(
             *(
@@ -187,7 +227,10 @@ async def load_logged(
             return_exceptions=True,
         )
         elapsed = time.perf_counter() - started
+        watching.cancel()
+        gc.unfreeze()
         run.errors += sum(isinstance(r, BaseException) for r in results)
+        figures = await healthz(port)
         memory = rss_mib(proc.pid)
         user, system = cpu_times(proc.pid)
         user, system = user - user_before, system - system_before
@@ -197,14 +240,23 @@ async def load_logged(
     ordered = sorted(run.latencies)
     return {
         "moves_per_s": run.moves / elapsed,
-        "p50_ms": statistics.median(ordered) * 1000,
-        "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000,
+        # none measured when a seat could not connect (every seat's wait is then broken)
+        "p50_ms": statistics.median(ordered) * 1000 if ordered else float("nan"),
+        "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
+        if ordered
+        else float("nan"),
         "errors": run.errors,
         "rss_mib": memory,
         "cpu_us_per_move": (user + system) / max(1, run.moves) * 1e6,
         "user_us_per_move": user / max(1, run.moves) * 1e6,
-        "frame_bytes": statistics.median(run.frame_sizes),
+        "frame_bytes": statistics.median(run.frame_sizes) if run.frame_sizes else 0,
         "measured": len(ordered),
+        # a server from before issue 31 tells none of these
+        "server_lag_ms": figures.get("loop_lag_worst_ms", float("nan")),
+        "server_gc_ms": figures.get("gc_worst_ms", float("nan")),
+        "server_gc_full": figures.get("gc_full", -1),
+        "bench_lag_ms": own.lag.seconds * 1000,
+        "bench_gc_ms": own.collections.seconds * 1000,
     }
 
 
@@ -233,25 +285,31 @@ def main() -> None:
     parser.add_argument("--tables", default="1,50,200")
     parser.add_argument("--moves", type=int, default=40, help="moves per table")
     parser.add_argument("--think", type=float, default=0.5, help="seconds per bot decision")
+    parser.add_argument("--before", metavar="DIR", help="also a server from this source tree")
     args = parser.parse_args()
     baseline_size = 0
     print(
-        f"{'tables':>6} {'conns':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
-        f"{'errors':>6} {'RSS MiB':>8} {'CPU µs/move':>11} {'measured':>8}"
+        f"{'server':>6} {'tables':>6} {'conns':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'errors':>6} {'RSS MiB':>8} {'CPU µs/move':>11} {'measured':>8} "
+        f"{'lag ms':>7} {'GC ms':>6} {'full':>4} {'bench lag/GC ms':>15}"
     )
     one_table_p50 = None
+    runs = [("before", args.before)] if args.before else []
     for tables in (int(t) for t in args.tables.split(",")):
         think = 0.0 if tables == 1 else args.think  # one table: latency alone, no waiting
-        figures = asyncio.run(load(tables, args.moves, think))
-        baseline_size = baseline_size or int(figures["frame_bytes"])
-        if tables == 1:
-            one_table_p50 = figures["p50_ms"]
-        print(
-            f"{tables:>6} {tables * 4:>6} {figures['moves_per_s']:>9.1f} "
-            f"{figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} {figures['errors']:>6} "
-            f"{figures['rss_mib']:>8.1f} {figures['cpu_us_per_move']:>11.0f} "
-            f"{figures['measured']:>8}"
-        )
+        for label, tree in [*runs, ("now", None)]:
+            f = asyncio.run(load(tables, args.moves, think, tree))
+            baseline_size = baseline_size or int(f["frame_bytes"])
+            if tables == 1 and tree is None:
+                one_table_p50 = f["p50_ms"]
+            print(
+                f"{label:>6} {tables:>6} {tables * 4:>6} {f['moves_per_s']:>9.1f} "
+                f"{f['p50_ms']:>8.2f} {f['p99_ms']:>8.2f} {f['errors']:>6} "
+                f"{f['rss_mib']:>8.1f} {f['cpu_us_per_move']:>11.0f} {f['measured']:>8} "
+                f"{f['server_lag_ms']:>7.0f} {f['server_gc_ms']:>6.0f} {f['server_gc_full']:>4} "
+                f"{f['bench_lag_ms']:>7.0f}/{f['bench_gc_ms']:<7.0f}",
+                flush=True,
+            )
     echo = asyncio.run(echo_round_trip(baseline_size)) * 1000
     print(f"bare websockets echo p50 ({baseline_size} B frames): {echo:.3f} ms")
     if one_table_p50 is not None:

@@ -80,6 +80,7 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[str], int, int]:
                 *(GOTHER, "serve", "--port", "0", "--db", str(folder / "games.db")),
                 *("--web", "0", "--web-max", "200", "--bot-delay", "0.4"),
                 *("--web-per-address", "200"),  # every tab here is on 127.0.0.1
+                *("--web-starts-per-minute", "100000"),
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

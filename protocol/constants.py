@@ -39,16 +39,19 @@ FATE_DISCARDS = ("any", "top")  # R10 / H2
 OVERFLOWS = ("draw_step", "immediate")  # R13 / H2
 ROUND_CAPS = range(1, 1001)  # H1; nil (None) turns the cap off
 DEFAULT_ROUND_CAP = 100
+SHORT_ROUND_CAP = 20  # H1's short-game preset, offered wherever a table is made
 
 # -- names, text and the rest of a request's limits -----------------------------------------
 NAME_MAX = 24  # player, table and card names
+TABLE_ID_MAX = 32  # characters of a table's (or a tournament's) id
+TOKEN_MAX = 128  # characters of a seat's token
 # A lasting identity (docs/protocol.md "Identity"): an Ed25519 key proved by signing the
 # server's challenge, prefixed by PROVE_CONTEXT so the signature can serve nothing else.
 KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 CHALLENGE_BYTES = 32
 PROVE_CONTEXT = b"gother prove v1\n"
-NAME_KEPT_DAYS = 90  # a name stays its first identity's until this long unused
+NAME_KEPT_DAYS = 30  # a name stays its owner's until this long with no game played under it
 # Cards a deck file may hold (H3): every id 0…DECK_MAX-1 must be one a move can name, so a
 # deck that deals a card no move could play is refused when it is read, not mid-game.
 DECK_MAX = 255
@@ -60,10 +63,25 @@ DIFFICULTIES = {"easy": "gentle", "normal": "heuristic", "hard": "ismcts"}
 BOT_NAMES = (*DIFFICULTIES, *BOT_KINDS)
 DEFAULT_BOT = "normal"  # how a table's bots play unless its creator chooses
 PLAYERS_WORD = {kind: word for word, kind in DIFFICULTIES.items()}  # "heuristic" -> "normal"
+# Whom a table's bots hurt (docs/balance.md "Five seats"): a vengeful bot hits the leader, a
+# steady one plays its own game and weighs every opponent alike. Both are as strong; four
+# opponents aiming at one leader is what makes five-seat games long.
+TRAITS = ("vengeful", "steady")
+# The trait a table's bots get unless its creator chooses, by seat count (R2 and the house
+# rule's 2 and 6): docs/balance.md "Five seats" has the figures it is chosen by.
+DEFAULT_TRAITS = {2: "vengeful", 3: "vengeful", 4: "vengeful", 5: "steady", 6: "steady"}
 TOURNAMENT_ROUNDS = 20  # the most rounds a tournament may have
 TOURNAMENT_PLAYERS = 100  # registered in one: its `tournament` message stays one frame
 TOURNAMENTS_LIVE = 20  # not over, on one server
+# The one rating scale every face shows (server/ratings/skill.py): chess's, where people know
+# the numbers. Everyone starts at RATING_START, the normal bot's fixed rating; a unit of
+# openskill's mu is RATING_STEP points; the spread shown is two sigmas (95 % sure).
+RATING_START = 1500
+RATING_STEP = 30
 
 # The opening handshake's header in which the SSH and web doors' clients carry their door's
 # signed claim of their player's address (server/edge/doorkey.py, docs/protocol.md)
 DOOR_HEADER = "Gother-Door"
+# The environment variable in which a player whose ssh client has no key sends back the
+# token the SSH door gave them (server/doors/ssh_person.py); the client tells them how.
+SSH_TOKEN_ENV = "GOTHER_SSH_TOKEN"

@@ -45,6 +45,7 @@ class ErrorCode(StrEnum):
     SEARCH_FAILED = "search_failed"
     BAD_DOOR = "bad_door"
     BAD_SIGNATURE = "bad_signature"
+    SERVER_ERROR = "server_error"
 
 
 class ProtocolError(Exception):

@@ -19,7 +19,6 @@ from typing import Annotated, Any, get_args
 from protocol.checks import Check, bad, binary, boolean, integer, show, tagged, typed, wire_name
 from protocol.constants import (
     HOUSE_SEATS,
-    KEY_BYTES,
     MAX_SEATS,
     PROTOCOL_VERSION,
     SEATS,
@@ -29,9 +28,11 @@ from protocol.constants import (
 from protocol.errors import ProtocolError
 from protocol.fields import (
     BOT_KIND,
+    BOT_TRAIT,
     CHAT_TEXT,
     DECK,
     GAME,
+    KEY,
     NAME,
     PASSWORD,
     RID,
@@ -66,7 +67,7 @@ class Hello(Base, tag="hello", frozen=True, kw_only=True):
     v: Annotated[int, integer(PROTOCOL_VERSION, PROTOCOL_VERSION)]  # always sent
     name: Annotated[str, NAME]
     password: Annotated[str | None, PASSWORD] = None
-    key: Annotated[bytes | None, binary(KEY_BYTES)] = None
+    key: Annotated[bytes | None, KEY] = None
 
 
 class Prove(Base, tag="prove", frozen=True, kw_only=True):
@@ -96,6 +97,8 @@ class Create(Base, tag="create", frozen=True, kw_only=True):
     password: Annotated[str | None, PASSWORD] = None
     clock: Annotated[Clock | None, typed(Clock)] = None
     bot: Annotated[str | None, BOT_KIND] = None  # how its bots play: the server's default
+    # whom its bots hurt: the server's default for the seat count (protocol.constants)
+    trait: Annotated[str | None, BOT_TRAIT] = None
 
     def check(self, where: str) -> None:
         # 2 and 6 seats are a labelled house rule (RULES.md R2), so they need the variant flag.
@@ -216,6 +219,7 @@ class TournamentCreate(Base, tag="tournament_create", frozen=True, kw_only=True)
     bot: Annotated[str | None, BOT_KIND] = None
     duplicate: Annotated[bool, boolean] = False
     password: Annotated[str | None, PASSWORD] = None
+    play: Annotated[bool, boolean] = False  # its creator registers in it at once
 
 
 class OfTournament(Base, frozen=True, kw_only=True):
@@ -223,7 +227,9 @@ class OfTournament(Base, frozen=True, kw_only=True):
 
 
 class TournamentJoin(OfTournament, tag="tournament_join", frozen=True, kw_only=True):
-    """Register, or come back."""
+    """Register, or come back (with no proven identity: with the entry's `secret`)."""
+
+    secret: Annotated[str | None, TOKEN] = None
 
 
 class TournamentStart(OfTournament, tag="tournament_start", frozen=True, kw_only=True):

@@ -48,7 +48,8 @@ class Proven(Reply, tag="proven", kw_only=True, frozen=True):
     """The reply to `prove`: the connection is this lasting identity, holding these seats."""
 
     identity: str
-    seats: tuple[HeldSeat, ...] = ()
+    # always sent, empty too (it was left out when empty); None only from such a server
+    seats: tuple[HeldSeat, ...] | None = None
 
 
 class TableRow(Wire, frozen=True):
@@ -71,14 +72,33 @@ class TableRow(Wire, frozen=True):
     # How its bots play, in the players' words ("easy", "normal", "hard"; a kind that has
     # none, such as "random", as itself); None from servers older than the field.
     bot: str | None = None
+    trait: str | None = None  # whom its bots hurt ("vengeful", "steady"); None: older servers
+    # How long its games run, from measured games of its seat count, bots and round cap
+    # ("usually 5 to 9 rounds; about one game in 11 runs past 14"); None: none measured.
+    lasts: str | None = None
+
+
+class TournamentRow(Wire, frozen=True):
+    """A tournament not over, as the `tables` listing names it: register or follow it."""
+
+    id: str
+    name: str
+    phase: str  # registering | playing
+    round: int  # the round being played, 0 while registering
+    rounds: int
+    seats: int  # at every table
+    players: int  # registered
+    duplicate: bool
 
 
 class Tables(Reply, tag="tables", kw_only=True, frozen=True):
-    """One page of the listing: `tables` from `offset` on, of `total` in all."""
+    """One page of the listing: `tables` from `offset` on, of `total` in all; and the
+    server's tournaments not over, oldest first (on every page)."""
 
     tables: tuple[TableRow, ...]
     offset: int = 0
     total: int | None = None  # None only from servers older than pages
+    tournaments: tuple[TournamentRow, ...] = ()  # none from servers older than the field
 
 
 class Created(Reply, tag="created", kw_only=True, frozen=True):
@@ -182,13 +202,17 @@ class StandingsRow(Wire, frozen=True):
     name: str  # the identity as people read it
     bot: bool
     reference: bool  # a bot at a fixed rating (easy, normal, hard): the scale's marks
-    mu: float  # the rating (openskill Plackett-Luce; a new player is 25)
+    mu: float  # openskill Plackett-Luce's (a new player is 25): `rating` says it to people
     sigma: float  # its uncertainty
     provisional: bool  # too few games yet for the rating to mean much
     games: int
     wins: int  # games won, a shared win included
     places: tuple[int, ...]  # places[i]: games finished in place i + 1
     last_seen: str  # when their latest game ended: UTC, ISO 8601
+    # the rating on the one scale every face shows (RATING_START a new player's), and how
+    # far off it may be either way; None only from servers older than the fields
+    rating: int | None = None
+    spread: int | None = None
 
 
 class Standings(Reply, tag="standings", kw_only=True, frozen=True):
@@ -216,6 +240,7 @@ class TournamentTable(Wire, frozen=True):
     players: tuple[str, ...]  # the tournament's players at it in seat order; bots sit after
     bots: int
     over: bool
+    keys: tuple[str, ...] = ()  # the same players by the standings' `player` key (older: none)
 
 
 class TournamentStanding(Wire, frozen=True):
@@ -224,9 +249,10 @@ class TournamentStanding(Wire, frozen=True):
     games: int
     points: float  # by place, summed over the tournament's games
     goth: int  # Goth Points, summed
-    rating: float
+    rating: float  # the host's, on the standings' scale (an older server's: mu - 3 sigma)
     match_points: float  # duplicate deals: seat-by-seat comparisons won (else 0)
     dropped: bool
+    spread: int | None = None  # as in the standings; None only from older servers
 
 
 class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
@@ -243,6 +269,9 @@ class Tournament(Reply, tag="tournament", kw_only=True, frozen=True):
     players: tuple[str, ...]  # registered, in registration order
     tables: tuple[TournamentTable, ...]  # the round's (one frame holds them, not every round's)
     standings: tuple[TournamentStanding, ...]  # best first
+    # only in the answer to the `tournament_join` that registered a player with no proven
+    # identity: the entry's secret, which a later `tournament_join` gives to come back
+    secret: str | None = None
 
 
 class Error(Reply, tag="error", kw_only=True, frozen=True):

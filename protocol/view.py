@@ -165,6 +165,7 @@ class SeatInfo(Wire, frozen=True):
     covered: bool  # a bot plays for this absent player (or finishes a timed-out turn)
     rematch: bool  # asked for a rematch
     clock: float | None = None  # seconds left, at a table with a clock
+    trait: str | None = None  # a bot's seat: whom it hurts ("vengeful", "steady")
 
 
 class Player(SeatInfo, kw_only=True, frozen=True):

@@ -11,7 +11,10 @@ each search is a job run by one of a few worker processes:
   niced: when the machine is short of CPU, the game's process gets it first;
 - jobs wait in one bounded queue, a table's (a bot's move) ahead of a person's (a hint): a
   job that would wait longer than `max_wait`, by the thinking time of the jobs ahead of it,
-  is refused at once (`Busy`), and so is one past `queue` jobs waiting;
+  is refused at once (`Busy`), and so is one past `queue` jobs waiting; one that, overtaken
+  by the tables' jobs, has not begun LATE times its wait after it was asked fails then
+  (`Busy`): every job is answered, none waits for ever behind the bots (a table's own job
+  is never overtaken: it waits for the searches running);
 - a worker that dies, or spends more of a core on its job than its deadline allows, is
   killed and replaced, and its job fails (`SearchFailed`); the jobs after it go on. The
   deadline counts the worker's CPU time, not the clock: a niced worker starved by a busy
@@ -52,6 +55,11 @@ OVERRUN = 5.0  # seconds of CPU past a job's thinking time before its worker is 
 # A search is a fixed budget of work, not a time (Principle 11): a slower core than the one
 # its thinking time was measured on may take a few times as long.
 SLOWER = 10
+# A job not begun this many times its wait after it was asked fails: under a stream of bots'
+# moves, a hint accepted behind max_wait of work was overtaken for ever (a fuzz's hints were
+# never answered). A bot's move is never overtaken, and not timed: on a loaded machine it
+# waits for the fixed budget of the search ahead of it (seconds), then searches its own.
+LATE = 4.0
 
 
 class Search(Protocol[T_co]):
@@ -106,6 +114,7 @@ class _Job:
     search: Search[Any]
     answer: asyncio.Future[Any]
     urgent: bool  # a table waits on it: ahead of every job that is not
+    late: asyncio.TimerHandle | None = None  # fails it if it has not begun in time
 
 
 @dataclass(eq=False)
@@ -138,22 +147,31 @@ class Searches:
         """The future answer of `search`; raises Busy at once if it would wait too long
         (`wait` seconds, or the pool's `max_wait`). Cancelling the future drops the job if
         it has not started (a started one runs on, its answer unread)."""
-        ahead = [job for job in self.waiting if job.urgent or not urgent]
-        running = sum(worker.job is not None for worker in self.workers)
-        idle = running < self.size
-        if not idle:
-            if len(self.waiting) >= self.queue_limit:
-                raise Busy(f"{len(self.waiting)} searches are waiting already")
-            behind = sum(job.search.think for job in ahead) / self.size
-            if behind > (self.max_wait if wait is None else wait):
-                raise Busy(f"it would wait {behind:.1f} s for the searches ahead of it")
-        job = _Job(search, asyncio.get_running_loop().create_future(), urgent)
+        wait = self.max_wait if wait is None else wait
+        self.check_room(urgent=urgent, wait=wait)
+        loop = asyncio.get_running_loop()
+        job = _Job(search, loop.create_future(), urgent)
+        if not urgent:  # a table's job is never overtaken: it waits for the running ones only
+            job.late = loop.call_later(LATE * wait, self._late, job, LATE * wait)
         if urgent:
             self.waiting.insert(sum(j.urgent for j in self.waiting), job)
         else:
             self.waiting.append(job)
         self._dispatch()
         return job.answer
+
+    def check_room(self, *, urgent: bool = False, wait: float | None = None) -> None:
+        """Busy if a job asked now would wait longer than `wait` (or the pool's `max_wait`):
+        what `submit` checks first, so a request whose search would be refused is refused
+        before anything is read for it."""
+        if sum(worker.job is not None for worker in self.workers) < self.size:
+            return  # a worker is free
+        if len(self.waiting) >= self.queue_limit:
+            raise Busy(f"{len(self.waiting)} searches are waiting already")
+        ahead = [job for job in self.waiting if job.urgent or not urgent]
+        behind = sum(job.search.think for job in ahead) / self.size
+        if behind > (self.max_wait if wait is None else wait):
+            raise Busy(f"it would wait {behind:.1f} s for the searches ahead of it")
 
     def spawn_all(self) -> None:
         """Start the workers not started yet, without waiting for them to be ready."""
@@ -199,7 +217,16 @@ class Searches:
         self.workers.append(worker)
         return worker
 
+    def _late(self, job: _Job, after: float) -> None:
+        """A job not begun in time (`after` seconds) fails (Busy): its asker is told."""
+        if job in self.waiting:
+            self.waiting.remove(job)
+            if not job.answer.done():
+                job.answer.set_exception(Busy(f"not begun after {after:g} s"))
+
     def _give(self, worker: _Worker, job: _Job) -> None:
+        if job.late is not None:
+            job.late.cancel()
         worker.job = job
         worker.spent = cpu_time(worker.process.pid)
         self._watch(worker, self._allowed(worker))

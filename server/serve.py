@@ -17,6 +17,7 @@ from server.doors.door import DoorSpec, own_url, supervised
 from server.edge.announce import announce
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
+from server.edge.pauses import tune_collector
 from server.edge.tls import certificate_fingerprint
 
 if TYPE_CHECKING:  # each door's code is loaded by the process that runs that door
@@ -36,6 +37,7 @@ async def run(
     given; then stop the doors, close connections (1012) and flush the database."""
     server = GotherServer(config)
     await server.start()
+    tune_collector()  # its full collections rarer, what it holds now out of their way
     server.searches.spawn_all()  # a host's first hint need not wait for a worker to start
     # each door in a process of its own, kept running: whatever befalls it stays there
     doors = [supervised(spec) for spec in door_specs(config, server, ssh, web)]

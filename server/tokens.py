@@ -18,4 +18,9 @@ def hash_secret(secret: str) -> str:
 
 
 def matches(secret: str, digest: str | None) -> bool:
-    return digest is not None and hmac.compare_digest(hash_secret(secret), digest)
+    return same(hash_secret(secret), digest)
+
+
+def same(digest: str, stored: str | None) -> bool:
+    """Whether a secret's digest is the one stored (in constant time)."""
+    return stored is not None and hmac.compare_digest(digest, stored)

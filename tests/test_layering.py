@@ -1,9 +1,11 @@
 """DESIGN's layering, checked on the source: the engine is pure, the protocol stands alone,
 the client never imports the server (one small module of the command line does, and only
-inside the functions that start or ask it, lazily), and the client's core and its plain
-mode never import Textual or rich: the full-screen client is one face among two."""
+inside the functions that start or ask it, lazily), the client's core and its plain mode
+never import Textual or rich: the full-screen client is one face among two; and no SQL is
+written outside the store."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -100,9 +102,20 @@ def test_the_plain_client_and_the_core_load_no_textual():
 
 
 # The server's packages from the bottom up: each imports only packages below it (or the
-# small leaves at the top of server/, which import none of ours). So the doors, clients of
-# the edge like any other, are known to no package but `serve.py`, which starts them.
-SERVER_FLOORS = ("game", "bots", "tables", "ratings", "tournament", "edge", "doors", "serve")
+# small leaves at the top of server/, which import none of ours). So the store knows the
+# engine's values and nothing of tables or the edge, and the doors, clients of the edge like
+# any other, are known to no package but `serve.py`, which starts them.
+SERVER_FLOORS = (
+    "game",
+    "store",
+    "bots",
+    "tables",
+    "ratings",
+    "tournament",
+    "edge",
+    "doors",
+    "serve",
+)
 LEAVES = {"files", "ratelimit", "searches", "tokens"}
 # The client's: the core below its two faces, the command line above them.
 CLIENT_FLOORS = ("core", ("tui", "plain"), "cli")
@@ -159,3 +172,45 @@ def test_no_server_module_imports_the_zygote():
         if any(module.startswith("server.doors.zygote") for module in _imports(path))
     ]
     assert importers == []
+
+
+STORE = ROOT / "server" / "store"
+# What a statement of SQL starts with (or the driver's import), as the code writes it.
+SQL = re.compile(
+    r"\b(SELECT .+ FROM|INSERT (OR \w+ )?INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX)"
+    r"|ALTER TABLE|PRAGMA)\b|^\s*import sqlite3|^\s*from sqlite3",
+    re.MULTILINE,
+)
+
+
+def speaks_sql(path: Path) -> str | None:
+    found = SQL.search(path.read_text(encoding="utf-8"))
+    return None if found is None else found.group(0).strip()
+
+
+def test_no_sql_is_written_outside_the_store():
+    """The store's repositories are the one place that speaks to a database: a second
+    database is then a second implementation of their interfaces, and nothing else."""
+    code = [
+        p for package in ("protocol", "server", "gother_tui", "bench") for p in sources(package)
+    ]
+    outside = {
+        str(path.relative_to(ROOT)): found
+        for path in code
+        if STORE not in path.parents and (found := speaks_sql(path)) is not None
+    }
+    assert outside == {}
+
+
+def test_the_sql_pattern_finds_the_stores_own():
+    """The test above looks for something that is there to be found."""
+    modules = (
+        "schema.py",
+        "database.py",
+        "tables.py",
+        "people.py",
+        "outcomes.py",
+        "tournaments.py",
+    )
+    for name in modules:
+        assert speaks_sql(STORE / name), name

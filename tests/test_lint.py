@@ -23,7 +23,7 @@ def test_ruff_format_is_clean():
 
 def test_mypy_is_clean():
     """Type hints are checked, not decoration: mypy as pyproject.toml configures it (strict
-    over `protocol` and `server.game`)."""
+    over `protocol`, `server.game` and `server.store`)."""
     result = subprocess.run(
         [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True
     )

@@ -1,7 +1,7 @@
 """The wheel as users get it: built from a copy of the source, installed with its
 dependencies into a fresh venv, and run from outside the source tree. Package data (deck
 files, every .tcss, the help text) must be inside it. Slow (a build and an install from
-the package index): deselect with `-m "not slow"`."""
+the package index): plain `pytest` leaves it out, `pytest -m ""` runs it."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from gother_tui.core.address import address_problem
 from protocol import ProtocolError
-from protocol.constants import BOT_NAMES, HOUSE_SEATS, ROUND_CAPS, SEATS
+from protocol.constants import BOT_NAMES, HOUSE_SEATS, ROUND_CAPS, SEATS, TRAITS
 from protocol.fields import NAME
 
 
@@ -50,11 +50,17 @@ round_cap = whole_number(
 
 
 def bot_list(text: str) -> list[str]:
+    """BOT[,BOT…], each a bot name with, or without, a trait after a colon (hard:steady)."""
     kinds = [k.strip() for k in text.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in BOT_NAMES]
+    unknown = [k for k in kinds if k.partition(":")[0] not in BOT_NAMES]
     if not kinds or unknown:
         raise argparse.ArgumentTypeError(
             f"unknown bot kind {', '.join(unknown) or '(none)'}; choose from {', '.join(BOT_NAMES)}"
+        )
+    traitless = [k for k in kinds if ":" in k and k.partition(":")[2] not in TRAITS]
+    if traitless:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot trait in {', '.join(traitless)}; choose from {', '.join(TRAITS)}"
         )
     return kinds
 

@@ -85,7 +85,8 @@ def _ask(
         return False
     try:
         answer = ask(f"Trust it from now on for {unknown.server}? [y/N] ")
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):  # Ctrl+D or Ctrl+C: a no, not a traceback
+        print(file=out)
         answer = ""
     if answer.strip().lower() not in ("y", "yes"):
         print("Not trusted.", file=out)

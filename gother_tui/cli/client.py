@@ -19,7 +19,8 @@ from gother_tui.core.options import ClientOptions
 from protocol.constants import DEFAULT_PORT
 
 if TYPE_CHECKING:
-    from gother_tui.core.record import Reference
+    from gother_tui.core.record import GameRecord, Reference
+    from gother_tui.core.seat_store import SeatStore
 
 
 def check_theme(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -70,9 +71,10 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "watch": args.watch,
         "table": args.table,
         "password": read_secret(args, parser, CLIENT),
+        "door_token": door_line(args.door_token_file, "--door-token-file", parser),
     }
     logs.log_client_to_file()
-    door = door_claim(args, parser)  # read once: the door hands it through a pipe
+    door = door_line(args.door_file, "--door-file", parser)  # read once, from the door's pipe
     connect = partial(WebSocketTransport, trust=trust, door=door)
     if args.plain:
         from gother_tui import plain
@@ -80,63 +82,53 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         return plain.run(plain_options(args, **seat), transport=connect)
 
     options = client_options(args, **seat, bell=args.bell)
-    return play_between_replays(options, connect, door)
+    return play_between_replays(options, connect)
 
 
 def play_between_replays(
-    options: ClientOptions, connect: Callable[..., Any], door: str | None = None
+    options: ClientOptions,
+    connect: Callable[..., Any],
+    seat_store: SeatStore | None = None,
 ) -> int:
     """The client, and the replays between its runs: a replay asked for at the game-over
-    panel runs between two clients (the next resumes the seat), and a replay that ends with
-    "play on from here" starts a client that asks the server for that game."""
-    from gother_tui.core.record import Reference
+    panel or in the lobby (its record fetched on the client's own connection) runs between
+    two clients, and the next resumes the seat, with what the first established (the name
+    asked, the password typed); a replay that ends with "play on from here" starts a client
+    that asks the server for that game."""
+    from gother_tui.core.record import GameRecord
     from gother_tui.tui.app import GotherApp
 
     while True:
-        app = GotherApp(options, transport=connect)
+        app = GotherApp(options, transport=connect, seat_store=seat_store)
         app.run(mouse=options.mouse)
-        options = replace(options, play_on=None)  # asked once
-        if not isinstance(app.return_value, Reference):
+        options = replace(app.options, play_on=None)  # asked once
+        if not isinstance(app.return_value, GameRecord):
             return app.return_code or 0
-        place = replay_between(app.return_value, replace(options, url=app.return_value.url), door)
+        place = replay_between(app.return_value, options)
         if place is not None:
             options = replace(options, url=place.url, play_on=place)
 
 
-def replay_between(
-    place: Reference, options: ClientOptions, door: str | None = None
-) -> Reference | None:
-    """The replay of `place`, after which the client starts again (and resumes the seat);
-    the place to play on from, if the replay ended asking for it. It is fetched as the
-    client connects: with the server's password and the door's claim of our address."""
-    from gother_tui.core.record import RecordError, Reference, fetch_record
+def replay_between(record: GameRecord, options: ClientOptions) -> Reference | None:
+    """The replay of `record`, after which the client starts again (and resumes the seat);
+    the place to play on from, if the replay ended asking for it."""
+    from gother_tui.core.record import Reference
     from gother_tui.tui.replay_app import ReplayApp
 
-    try:
-        record = fetch_record(
-            place.url,
-            place.table,
-            place.game,
-            seat=place.seat,
-            server_password=options.password,
-            door=door,
-        )
-    except RecordError as exc:
-        print(f"gother replay: {exc}", file=sys.stderr)
-        return None
     replay = ReplayApp(record, options)
     replay.run(mouse=options.mouse)
     return replay.return_value if isinstance(replay.return_value, Reference) else None
 
 
-def door_claim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
-    """The door's claim, from the pipe it handed (`--door-file`), one line."""
-    if args.door_file is None:
+def door_line(path: str | None, option: str, parser: argparse.ArgumentParser) -> str | None:
+    """What a door handed through a pipe (its claim, `--door-file`; the token it gave,
+    `--door-token-file`): one line."""
+    if path is None:
         return None
     try:
-        return Path(args.door_file).read_text(encoding="ascii").strip()
+        return Path(path).read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError) as exc:
-        parser.error(f"--door-file {args.door_file}: {exc}")
+        parser.error(f"{option} {path}: {exc}")
 
 
 def list_lan_servers() -> int:
@@ -154,6 +146,7 @@ def list_lan_servers() -> int:
 
 
 def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.cli import certificates
     from gother_tui.core.record import (
         RecordError,
         Reference,
@@ -169,8 +162,9 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     except RecordError as exc:
         parser.error(str(exc))
     remote = args.file.startswith(("ws://", "wss://"))
-    if not remote and (args.table or args.game or args.password or args.seat):
-        parser.error("--table, --game, --seat and --password go with a ws:// URL")
+    if not remote and (args.table or args.game):
+        parser.error("--table and --game go with a ws:// URL")
+    password = read_secret(args, parser, CLIENT)
     seat = None if args.seat is None else args.seat - 1
     place = Reference(args.file, args.table, args.game, seat, args.turn)
     if pasted is not None:  # the options given beside a reference win over its parts
@@ -183,13 +177,22 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         )
     if remote and not place.table:
         parser.error("replaying from a server needs --table")
+    trust = certificates.trust_for(args, parser)
     try:
         if remote:
+            # as `gother join` would: the certificate it trusts, the password (the table's
+            # or the server's) in hello and in the request
             record = fetch_record(
-                place.url, place.table, place.game, args.password, seat=place.seat
+                place.url,
+                place.table,
+                place.game,
+                password,
+                seat=place.seat,
+                server_password=password,
+                trust=trust,
             )
         else:
-            record = load_record(args.file)
+            record = seat_of(load_record(args.file), seat, args.file)
         start = 0 if place.turn is None else record.turn_position(place.turn)
     except RecordError as exc:
         print(f"gother replay: {exc}", file=sys.stderr)
@@ -201,17 +204,34 @@ def run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     if isinstance(replay.return_value, Reference):  # play on from here, at that server
         from gother_tui.core.transport import WebSocketTransport
 
-        return play_between_replays(
-            replace(options, play_on=replay.return_value), WebSocketTransport
-        )
+        options = replace(options, play_on=replay.return_value, server_password=password)
+        return play_between_replays(options, partial(WebSocketTransport, trust=trust))
     return 0
 
 
+def seat_of(record: GameRecord, seat: int | None, path: str) -> GameRecord:
+    """`record` as `--seat` asks (from 0; None: as it is). A record file holds one seat's
+    own views at most, those `gother export --seat` wrote: the client never runs the
+    engine, so it cannot make another seat's."""
+    from gother_tui.core.record import RecordError
+
+    if seat is None or seat == record.seat:
+        return record
+    if record.seat is None:
+        raise RecordError(
+            f"{path} shows every hand, not what seat {seat + 1} saw: write it with "
+            f"`gother export --seat {seat + 1}` (or replay it without --seat)"
+        )
+    raise RecordError(f"{path} holds what seat {record.seat + 1} saw, not seat {seat + 1}")
+
+
 def run_standings(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from gother_tui.cli import certificates
     from gother_tui.core.standings import StandingsError, fetch_standings, table_lines
 
+    trust = certificates.trust_for(args, parser)
     try:
-        pages = fetch_standings(args.url, args.name, read_secret(args, parser, HOST))
+        pages = fetch_standings(args.url, args.name, read_secret(args, parser, HOST), trust)
     except StandingsError as exc:
         print(f"gother standings: {exc}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ from typing import Any
 from gother_tui.cli import server_side
 from gother_tui.cli.passwords import BOT, HOST, SERVER, SSH, TOURNAMENT, WEB, read_secret
 from gother_tui.core.logs import log_to_stderr
+from protocol.constants import SHORT_ROUND_CAP
 from protocol.fingerprint import parse_fingerprint
 from protocol.view import Variants
 
@@ -37,6 +38,7 @@ HOST_FIELDS = (
     "idle",
     "search_workers",
     "search_queue",
+    "tournament_entries_per_address",
 )
 
 
@@ -44,7 +46,7 @@ def variants_of(args: argparse.Namespace) -> Variants:
     return Variants(
         fate_discard=args.fate_discard,
         overflow=args.overflow,
-        round_cap=None if args.no_round_cap else args.round_cap,
+        round_cap=None if args.no_round_cap else SHORT_ROUND_CAP if args.short else args.round_cap,
         two_or_six=args.two_or_six,
     )
 
@@ -78,8 +80,6 @@ def run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
 
 
 def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    import sqlite3
-
     if bool(args.certfile) != bool(args.keyfile):
         parser.error("--certfile and --keyfile go together")
     certfile, keyfile = args.certfile, args.keyfile
@@ -109,11 +109,8 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             door_key_file=args.door_key_file,
             **host_settings(args),
         )
-    except OSError as exc:  # port in use, bad certificate…
+    except OSError as exc:  # port in use, bad certificate, a database it cannot use…
         print(f"gother serve: {exc}", file=sys.stderr)
-        return 1
-    except sqlite3.Error as exc:  # unwritable database folder, not a database file…
-        print(f"gother serve: database {args.db}: {exc}", file=sys.stderr)
         return 1
     return 0
 
@@ -208,6 +205,7 @@ def web_options(
         "header_timeout": float(args.web_header_timeout),
         "body_timeout": float(args.web_body_timeout),
         "half_open_per_address": args.web_half_open_per_address,
+        "starts_per_minute": args.web_starts_per_minute,
     }
 
 
@@ -266,9 +264,8 @@ def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     password = read_secret(args, parser, BOT)
     log_to_stderr()
     try:
-        winners = server_side.play_bot(
-            args.url, args.table, args.kind, args.name, args.seat, password
-        )
+        bot = {"name": args.name, "seat": args.seat, "password": password, "trait": args.trait}
+        winners = server_side.play_bot(args.url, args.table, {"bot": args.kind, **bot})
     except (server_side.ServerSideError, OSError, WebSocketException) as exc:
         print(f"gother bot: {exc}", file=sys.stderr)  # refused, unreachable, closed
         return 1
@@ -278,7 +275,8 @@ def run_bot(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def run_export(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
-        count = server_side.export(args.db, args.table, args.file, args.game)
+        seat = None if args.seat is None else args.seat - 1
+        count = server_side.export(args.db, args.table, args.file, args.game, seat)
     except server_side.ServerSideError as exc:
         print(f"gother export: {exc}", file=sys.stderr)
         return 1

@@ -11,11 +11,14 @@ from protocol.constants import (
     BOT_NAMES,
     DEFAULT_PORT,
     DEFAULT_ROUND_CAP,
+    DEFAULT_TRAITS,
     DIFFICULTIES,
     FATE_DISCARDS,
     NAME_KEPT_DAYS,
     OVERFLOWS,
     SEATS,
+    SHORT_ROUND_CAP,
+    TRAITS,
 )
 from protocol.version import software_version
 
@@ -74,7 +77,8 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--bots",
         type=argtypes.bot_list,
         default=["heuristic"],
-        help="BOT[,BOT…]: easy, normal, hard or a kind",
+        help="BOT[,BOT…]: easy, normal, hard or a kind, each with :vengeful or :steady "
+        "after it, or the trait a table of that size gets by default",
     )
     sim.add_argument(
         "--iterations",
@@ -97,10 +101,11 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="host games: a websocket server for your LAN",
         description="Run the game server. Players connect with `gother join ws://HOST:PORT`.",
         formatter_class=DefaultsHelpFormatter,
-        epilog="Wrong passwords (the server's, a table's, the SSH and web doors'): from one "
-        "address, "
-        "after 2 each one doubles the wait before the next try (1 s up to 60 s); 3 on one "
-        "connection close it. See docs/hosting.md.",
+        epilog="Wrong passwords (the server's, the tournaments', each table's, the SSH and web "
+        "doors'), each password counted apart, from one address: after 2 each one doubles the "
+        "wait before the next try (1 s up to 60 s); 3 on one connection close it. A right "
+        "password shortens no other's wait, and after 10 wrong ones of any kind every try "
+        "waits too: at most one guess a minute at any password. See docs/hosting.md.",
     )
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     srv.add_argument("--port", type=argtypes.port, default=DEFAULT_PORT, help="port to listen on")
@@ -111,7 +116,8 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=[],
         metavar="NAME",
         help="give NAME (and its look-alikes) back: a name belongs to the first player who "
-        f"sat under it, until released or unused for {NAME_KEPT_DAYS} days (repeat for several)",
+        "played a game to its end under it (one address comes to own 5, then one every 4 "
+        f"hours), until released or unplayed for {NAME_KEPT_DAYS} days (repeat for several)",
     )
     add_secret(srv, SERVER)
     add_secret(srv, TOURNAMENT)
@@ -182,6 +188,12 @@ def _add_bot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bot.add_argument(
         "--kind", choices=BOT_NAMES, default="normal", help="a difficulty or a bot kind"
     )
+    bot.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom it hurts: vengeful hits the leader, steady plays its own game "
+        "(default: as the server's bots at a table of that many seats)",
+    )
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--seat", type=int)
     add_secret(bot, BOT)
@@ -199,6 +211,11 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     export.add_argument("table", metavar="TABLE")
     export.add_argument("file", metavar="FILE")
     export.add_argument("--game", type=argtypes.positive)
+    export.add_argument(
+        "--seat",
+        type=argtypes.positive,
+        help="also that seat's (from 1) own views, for `gother replay FILE --seat N`",
+    )
     export.set_defaults(run=host.run_export)
 
 
@@ -238,15 +255,24 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     local.add_argument(
         "--bots", choices=BOT_NAMES, default="normal", help="the bots' difficulty (or kind)"
     )
+    usual_traits = ", ".join(f"{DEFAULT_TRAITS[n]} at {n} seats" for n in SEATS)
+    local.add_argument(
+        "--trait",
+        choices=TRAITS,
+        help="whom the bots hurt: vengeful hits the leader, steady plays its own game "
+        f"(default: {usual_traits})",
+    )
     local.add_argument(
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
     local.add_argument(
         "--bot-speed",
-        choices=tuple(play.BOT_SPEEDS),
-        default="normal",
+        choices=(*play.BOT_SPEEDS, play.LISTEN),
+        default=None,
         help="how long a bot waits before each move: "
-        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items()),
+        + ", ".join(f"{k} {v} s" for k, v in play.BOT_SPEEDS.items())
+        + f"; {play.LISTEN}: normal, and not before the last line said was heard at 175 words "
+        f"a minute (the default with --plain; normal without)",
     )
     _add_variant_options(local)
     _add_plain_option(local)
@@ -277,13 +303,15 @@ def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     replay.add_argument(
         "--game", type=argtypes.positive, help="with a URL: which game (default: the last)"
     )
-    replay.add_argument("--password", help="with a URL: the table's password, if it has one")
+    add_secret(replay, CLIENT)
     replay.add_argument(
         "--seat",
         type=argtypes.positive,
-        help="with a URL: the game as this seat (from 1) saw it, without spoilers",
+        help="the game as this seat (from 1) saw it, without spoilers (a FILE must have been "
+        "exported with the same --seat)",
     )
     replay.add_argument("--turn", type=argtypes.positive, help="open at this turn (from 1)")
+    _add_tls_options(replay)
     _add_display_options(replay)
     replay.set_defaults(run=client.run_replay)
 
@@ -302,6 +330,7 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--name", type=argtypes.player_name, default="Standings", help="the name to say hello with"
     )
     add_secret(standings, HOST)
+    _add_tls_options(standings)
     standings.set_defaults(run=client.run_standings)
 
 
@@ -414,7 +443,8 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         type=argtypes.positive,
         default=30,
         metavar="MINUTES",
-        help="end a session after this long without a key (default 30; the seat is kept)",
+        help="end a session after this long without a key, a resize being none (default 30; "
+        "the seat is kept)",
     )
     web.add_argument(
         "--web-origin",
@@ -430,6 +460,14 @@ def _add_web_options(parser: argparse.ArgumentParser) -> None:
         default=4,
         metavar="N",
         help="browser sessions at once from one address (default 4)",
+    )
+    web.add_argument(
+        "--web-starts-per-minute",
+        type=argtypes.positive,
+        default=30,
+        metavar="N",
+        help="browser sessions started a minute from one address, after 4 at once; 4 times "
+        "as many from all (default 30)",
     )
     web.add_argument(
         "--web-trust-proxy",
@@ -478,7 +516,8 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--max-pending",
         type=positive,
         default=FROM_CONFIG,
-        help="connections not yet past hello",
+        help="connections not yet past hello (when all are held, a new one takes the place "
+        "of the oldest of the address holding the most)",
     )
     group.add_argument(
         "--pending-per-address",
@@ -502,13 +541,20 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         "--seats-per-connection",
         type=positive,
         default=FROM_CONFIG,
-        help="seats one holds in games",
+        help="seats one holds at tables not over (lobby or in play)",
     )
     group.add_argument(
         "--seats-per-address",
         type=positive,
         default=FROM_CONFIG,
-        help="seats one address holds in games",
+        help="seats one address holds at tables not over",
+    )
+    group.add_argument(
+        "--tournament-entries-per-address",
+        type=positive,
+        default=FROM_CONFIG,
+        help="players one address may register in a tournament (its start seats only those "
+        "present)",
     )
     group.add_argument(
         "--expire",
@@ -548,6 +594,11 @@ def _add_variant_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--no-round-cap", action="store_true", help="play until someone wins")
     group.add_argument(
+        "--short",
+        action="store_true",
+        help=f"a short game: the round cap at {SHORT_ROUND_CAP} (H1's preset)",
+    )
+    group.add_argument(
         "--two-or-six", action="store_true", help="allow 2 or 6 players (house rule)"
     )
 
@@ -565,17 +616,7 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
     )
     add_secret(parser, CLIENT)
-    tls = parser.add_argument_group(
-        "wss:// servers",
-        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
-        "say so; it stays pinned, and a changed one is refused.",
-    )
-    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
-    tls.add_argument(
-        "--fingerprint",
-        metavar="SHA256",
-        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
-    )
+    _add_tls_options(parser)
     _add_plain_option(parser)
     parser.add_argument(
         "--ask-name",
@@ -588,6 +629,12 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         help="what the SSH and web doors start: the door's signed word of your address",
     )
     parser.add_argument(
+        "--door-token-file",
+        metavar="FILE",
+        help="what the SSH door starts for a player whose ssh client offered no key: the "
+        "token it knows them by now, shown with how to come back",
+    )
+    parser.add_argument(
         "--anonymous",
         action="store_true",
         help="prove no lasting identity: seats are kept by their tokens only, and no name "
@@ -595,6 +642,22 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
     )
     _add_display_options(parser)
     _add_bell_option(parser)
+
+
+def _add_tls_options(parser: argparse.ArgumentParser) -> None:
+    """How a wss:// server's certificate is trusted: the same for every command that
+    connects (join, watch, replay, standings)."""
+    tls = parser.add_argument_group(
+        "wss:// servers",
+        "A certificate no CA vouches for is shown by its fingerprint and trusted once you "
+        "say so (by gother join); it stays pinned, and a changed one is refused.",
+    )
+    tls.add_argument("--cafile", metavar="FILE", help="trust the CAs (or certificate) in FILE")
+    tls.add_argument(
+        "--fingerprint",
+        metavar="SHA256",
+        help="trust exactly the certificate with this fingerprint (gother serve prints it)",
+    )
 
 
 def _add_bell_option(parser: argparse.ArgumentParser) -> None:

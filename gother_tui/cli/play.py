@@ -13,6 +13,7 @@ import asyncio
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import suppress
 from pathlib import Path
@@ -28,6 +29,7 @@ from protocol.view import Variants
 log = logging.getLogger("gother.play")
 
 BOT_SPEEDS = {"slow": 0.8, "normal": 0.4, "fast": 0.1}  # seconds a bot waits to move
+LISTEN = "listen"  # --plain's default: normal, and never before the last line was heard
 START_TIMEOUT = 30.0  # seconds for the server to listen and the table to exist
 STOP_TIMEOUT = 10.0
 
@@ -43,9 +45,9 @@ class LocalServer:
     `close()` closes every connection, stops the loop and joins the thread (idempotent).
     """
 
-    def __init__(self, bot_delay: float = 0.4) -> None:
+    def __init__(self, bot_delay: float = 0.4, heard_by: Callable[[], float] | None = None) -> None:
         self.port: int | None = None
-        self._server = PrivateServer(bot_delay)
+        self._server = PrivateServer(bot_delay, heard_by)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -68,11 +70,20 @@ class LocalServer:
             raise LocalServerError(f"the local server could not start: {self._error}")
 
     def create_table(
-        self, name: str, seats: int, bots: int, bot_kind: str, variants: Variants | None = None
+        self,
+        name: str,
+        seats: int,
+        bots: int,
+        bot_kind: str,
+        variants: Variants | None = None,
+        trait: str | None = None,
     ) -> str:
-        """A table of `seats` seats, `bots` of them taken by bots of `bot_kind`, with the
-        house rules `variants` (none: the published rules); its id."""
-        request = rq.Create(name=name, seats=seats, bots=bots, bot=bot_kind, variants=variants)
+        """A table of `seats` seats, `bots` of them taken by bots of `bot_kind` and `trait`
+        (None: the server's default for the seats), with the house rules `variants` (none:
+        the published rules); its id."""
+        request = rq.Create(
+            name=name, seats=seats, bots=bots, bot=bot_kind, trait=trait, variants=variants
+        )
 
         async def create() -> str:
             return self._server.create_table(request)
@@ -166,18 +177,32 @@ def play(args: argparse.Namespace) -> int:
     from gother_tui.core.logs import log_server_to_file
 
     log_server_to_file()
-    with LocalServer(BOT_SPEEDS[args.bot_speed]) as local:
+    speed = args.bot_speed or (LISTEN if args.plain else "normal")
+    listener = None
+    if speed == LISTEN:
+        from gother_tui.plain.listening import Listener
+
+        listener = Listener()
+    delay = BOT_SPEEDS.get(speed, BOT_SPEEDS["normal"])
+    with LocalServer(delay, None if listener is None else listener.heard_by) as local:
         table = local.create_table(
-            f"{args.name}'s table", args.players, args.players - 1, args.bots, variants_of(args)
+            f"{args.name}'s table",
+            args.players,
+            args.players - 1,
+            args.bots,
+            variants_of(args),
+            args.trait,
         )
         log.info("playing at table %s on %s", table, local.url)
         seat = {"url": local.url, "name": args.name, "table": table}
         if args.plain:
             from gother_tui import plain
 
-            return plain.run(plain_options(args, **seat), seat_store=MemorySeatStore())
-        from gother_tui.tui.app import GotherApp
+            options = plain_options(args, **seat)
+            return plain.run(options, seat_store=MemorySeatStore(), listener=listener)
+        from gother_tui.cli.client import play_between_replays
+        from gother_tui.core.transport import WebSocketTransport
 
         options = client_options(args, **seat, private=True, bell=args.bell)  # Ctrl+Q asks first
-        GotherApp(options, seat_store=MemorySeatStore()).run(mouse=options.mouse)
-        return 0
+        # as `gother join`: a replay asked at the game-over panel runs, then the seat again
+        return play_between_replays(options, WebSocketTransport, MemorySeatStore())

@@ -5,6 +5,7 @@ the client starts without loading the server, and no other module of gother_tui 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,25 +99,23 @@ def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: A
         raise ServerSideError(str(exc)) from None
 
 
-def play_bot(
-    url: str, table: str, kind: str, name: str, seat: int | None, password: str | None
-) -> tuple[int, ...]:
-    """`gother bot`: play `table` to the end; the winners' seats."""
+def play_bot(url: str, table: str, bot: dict[str, Any]) -> tuple[int, ...]:
+    """`gother bot`: play `table` to the end as the NetBot of these fields; the winners'."""
     from server.bots.netbot import BotRefused, NetBot, run_bot
 
     try:
-        final = run_bot(NetBot(url, table, kind, name, seat, password))
+        final = run_bot(NetBot(url, table, **bot))
     except BotRefused as exc:
         raise ServerSideError(str(exc)) from None
     return tuple(final.winner or ())
 
 
-def export(db: str, table: str, file: str, game: int | None) -> int:
-    """`gother export`: write the record; the number of moves in it."""
+def export(db: str, table: str, file: str, game: int | None, seat: int | None = None) -> int:
+    """`gother export`: write the record (with `seat`'s views, from 0); its number of moves."""
     from server.tables.export import ExportError, export_game
 
     try:
-        return export_game(db, table, file, game)
+        return export_game(db, table, file, game, seat)
     except ExportError as exc:
         raise ServerSideError(str(exc)) from None
 
@@ -124,17 +123,16 @@ def export(db: str, table: str, file: str, game: int | None) -> int:
 class PrivateServer:
     """`gother play`'s server: 127.0.0.1, a free port, games in memory, in a loop of its own."""
 
-    def __init__(self, bot_delay: float) -> None:
-        self.bot_delay = bot_delay
+    def __init__(self, bot_delay: float, heard_by: Callable[[], float] | None = None) -> None:
+        self.bot_delay, self.heard_by = bot_delay, heard_by
         self._server: GotherServer | None = None
 
     async def start(self) -> int:
-        """Listen; the port."""
         from server.edge import app, config
 
-        self._server = app.GotherServer(
-            config.ServerConfig(host="127.0.0.1", port=0, db=":memory:", bot_delay=self.bot_delay)
-        )
+        settings = config.ServerConfig(host="127.0.0.1", port=0, db=":memory:")
+        settings.bot_delay, settings.heard_by = self.bot_delay, self.heard_by
+        self._server = app.GotherServer(settings)
         await self._server.start()
         return self._server.port
 

@@ -37,6 +37,7 @@ from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory
 from protocol import Request
+from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.view import Card, View
 
@@ -132,6 +133,9 @@ class ClientCore:
         self.catalogue = Catalogue()
         self.chronicle = Chronicle()  # the game's story so far, as this client saw it
         self.tournament: sm.Tournament | None = None  # the one registered in or followed
+        # tournament id -> the secret of the entry this player (with no proven identity)
+        # was given: registering there again from a new connection comes back with it
+        self.entries: dict[str, str] = {}
         self._seq = -1
         self._rids = itertools.count(1)
         self._pending: dict[int, Pending] = {}  # rid -> the request, until answered
@@ -165,6 +169,8 @@ class ClientCore:
 
     def _send(self, request: Request, answer: Answer | None) -> int:
         rid = next(self._rids)
+        if isinstance(request, rq.TournamentJoin) and request.secret is None:
+            request = msgspec.structs.replace(request, secret=self.entries.get(request.tournament))
         asked = msgspec.structs.replace(request, rid=rid)
         self._pending[rid] = Pending(asked, answer)
         self._connection.send(asked)
@@ -232,6 +238,8 @@ class ClientCore:
                 self.face.left()
                 self._do(self.flow.left())
             case sm.Tournament():
+                if message.secret is not None:
+                    self.entries[message.id] = message.secret
                 news = tournament_words.news(self.tournament, message)
                 self.tournament = message
                 self.face.followed(news if message.rid is None else None)  # else its answer

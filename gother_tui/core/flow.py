@@ -51,7 +51,9 @@ class Flow:
         self._first_welcome = True
         self._tried_table = False  # --table is tried once; after that, the lobby
         self._resuming: str | None = None  # the table of the token being resumed
-        self._password = options.password  # secret: the server's, as last given
+        # secret: the server's, as last given (typed in an earlier run of this client, or
+        # the command line's password, which may be the server's or the table's)
+        self._password = options.server_password or options.password
         self.wants_password = False  # asked of the player: no hello until it is typed
 
     def hello(self) -> rq.Hello | None:
@@ -71,7 +73,7 @@ class Flow:
 
     def proven(self, proven: sm.Proven) -> Step:
         """The server knows us: the seats it holds for us are ours to resume."""
-        self._held = proven.seats
+        self._held = proven.seats or ()
         return self._settle_in()
 
     def _settle_in(self) -> Step:

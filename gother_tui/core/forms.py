@@ -15,7 +15,16 @@ from typing import TypeVar
 from protocol import ProtocolError
 from protocol import requests as rq
 from protocol.checks import typed
-from protocol.constants import DIFFICULTIES, HOUSE_SEATS, SEATS
+from protocol.constants import (
+    DEFAULT_ROUND_CAP,
+    DEFAULT_TRAITS,
+    DIFFICULTIES,
+    HOUSE_SEATS,
+    SEATS,
+    SHORT_ROUND_CAP,
+    TRAITS,
+)
+from protocol.lengths import how_long
 
 R = TypeVar("R", rq.Create, rq.TournamentCreate)
 Typed = str | int | bool | None  # a field's value as the form read it, before the protocol's checks
@@ -25,7 +34,21 @@ HouseRules = dict[str, Typed]  # the variants as typed: the protocol reads them 
 FATE_DISCARD = (("any card (standard)", "any"), ("the top card only", "top"))
 OVERFLOW = (("at the draw step (standard)", "draw_step"), ("immediately, any turn", "immediate"))
 BOT_PLAY = tuple((name, name) for name in DIFFICULTIES)  # easy, normal, hard: the players' words
+# Whom the bots hurt, in a few words a player understands (protocol.constants.TRAITS).
+TRAIT_MEANS = {"vengeful": "hits the leader", "steady": "plays its own game"}
+# "": the server's default for the seat count (steady at five seats: docs/balance.md)
+BOT_AIM = (
+    ("as usual for the seats", ""),
+    *((f"{trait}: {TRAIT_MEANS[trait]}", trait) for trait in TRAITS),
+)
+# H1's presets: a choice writes its cap into the round cap field ("": no cap)
+LENGTHS = (
+    (f"the published game: {DEFAULT_ROUND_CAP} rounds", str(DEFAULT_ROUND_CAP)),
+    (f"a short game: {SHORT_ROUND_CAP} rounds", str(SHORT_ROUND_CAP)),
+    ("no round cap", ""),
+)
 DEALS = (("each table its own", "own"), ("the same at every table", "duplicate"))
+PLAY = (("yes: register me", "yes"), ("no: I only run it", "no"))  # the creator plays?
 
 
 def whole(text: str, what: str) -> int:
@@ -50,16 +73,19 @@ def table_request(
     seats: str,
     bots: str,
     bot: str,
+    trait: str,
     fate_discard: str,
     overflow: str,
     round_cap: str,
     password: str,
 ) -> rq.Create:
-    """A `create` request from what was typed; ValueError says what to fix."""
+    """A `create` request from what was typed (`trait` "": the server's default); ValueError
+    says what to fix."""
     seat_count = whole(seats, "seats")
     variants = house_rules(fate_discard, overflow, round_cap)
     if seat_count in HOUSE_SEATS and seat_count not in SEATS:  # the labelled house rule (R2)
         variants["two_or_six"] = True
+    aim = {"trait": trait} if trait else {}  # left out: the server's default
     return _read(
         rq.Create,
         password,
@@ -68,13 +94,28 @@ def table_request(
         bots=whole(bots, "bots"),
         bot=bot,
         variants=variants,
+        **aim,
     )
+
+
+def lasts(seats: str, bot: str, trait: str, round_cap: str) -> str:
+    """How long a table of what is typed runs, from measured games ("" when none stand for
+    it, or the numbers are not yet numbers)."""
+    try:
+        seat_count = int(seats)
+        cap = int(round_cap) if round_cap.strip() else None
+    except ValueError:
+        return ""
+    aim = trait or DEFAULT_TRAITS.get(seat_count)
+    sentence = aim and how_long(seat_count, bot, aim, cap)
+    return f"Length: {sentence}." if sentence else ""
 
 
 def tournament_request(
     name: str,
     rounds: str,
     seats: str,
+    play: str,
     bot: str,
     deals: str,
     fate_discard: str,
@@ -83,14 +124,17 @@ def tournament_request(
     password: str,
 ) -> rq.TournamentCreate:
     """A `tournament_create` request from what was typed; ValueError says what to fix."""
-    if deals not in {value for _, value in DEALS}:
-        raise ValueError(f"deals: {deals or 'nothing'} is not one of own, duplicate")
+    for field, said, choices in (("deals", deals, DEALS), ("play", play, PLAY)):
+        if said not in {value for _, value in choices}:
+            words = ", ".join(value for _, value in choices)
+            raise ValueError(f"{field}: {said or 'nothing'} is not one of {words}")
     return _read(
         rq.TournamentCreate,
         password,
         name=name,
         rounds=whole(rounds, "rounds"),
         seats=whole(seats, "seats"),
+        play=play == "yes",
         bot=bot,
         duplicate=deals == "duplicate",
         variants=house_rules(fate_discard, overflow, round_cap),

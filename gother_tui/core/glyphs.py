@@ -33,6 +33,7 @@ class Glyphs:
     you: str = "(you)"
     rematch: str = "(rematch)"  # asked for a rematch
     watching: str = "(watching)"  # a spectator's chat line
+    spread: str = "±"  # how far off a rating may be: "1523 ±240"
     ascii_only: bool = False
 
 
@@ -92,6 +93,7 @@ ASCII = Glyphs(
     sep="|",
     ellipsis="...",
     dot="*",
+    spread="+/-",
     ascii_only=True,
 )
 

@@ -311,13 +311,17 @@ def summary(lines: Sequence[Line], view: View, catalogue: Catalogue, glyphs: Gly
     """Since the viewer's previous turn, short: what each other player did to them, who
     swooned, and the standings now. Empty when nothing was done to the viewer."""
     narrator = Narrator(catalogue, glyphs, names_of(view.players), view.seat)
-    told = []
+    told: list[str] = []
+    yours: list[str] = []  # your own swoon first: a narrow column shows only the first few
     for line in since_last_turn(lines, view.seat):
         if line.target == view.seat and line.card is not None:
             effect = f" {glyphs.dash} {line.effect}" if line.effect else ""
-            told.append(f"{narrator.who(line.actor)}: {narrator.card(line.card)}{effect}")
+            said = f"{narrator.who(line.actor)}: {narrator.card(line.card)}{effect}"
+            swooned = line.outcome is not None and line.outcome.after.swoon
+            (yours if swooned else told).append(said)
         else:
-            told.append(line.text)
+            (yours if line.kind == "swoon" and line.actor == view.seat else told).append(line.text)
+    told = yours + told
     if not told:
         return []
     ranked = sorted(view.players, key=lambda p: (-p.goth, p.seat))

@@ -21,6 +21,8 @@ class ClientOptions:
     watch: bool = False  # a spectator: no seat, no hand, no moves
     table: str | None = None  # go straight to this table instead of the lobby
     password: str | None = None
+    door_token: str | None = None  # the SSH door knows this player by this new token: shown
+    server_password: str | None = None  # typed by the player in an earlier run: said in hello
     ascii: bool = False
     mouse: bool = True
     theme: str = DEFAULT_THEME

@@ -12,7 +12,9 @@ as every `state` is), so a wrong file gives one clear sentence naming the field 
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -20,7 +22,8 @@ from urllib.parse import quote, unquote
 import msgpack
 import msgspec
 
-from gother_tui.core.fetch import asking
+from gother_tui.core.fetch import RATE_LIMITED_TRIES, RATE_LIMITED_WAIT, Ask, asking
+from gother_tui.core.trust import Trust
 from protocol import PROTOCOL_VERSION, ProtocolError, record
 from protocol import requests as rq
 from protocol import server_messages as sm
@@ -122,23 +125,47 @@ def fetch_record(
     seat: int | None = None,
     server_password: str | None = None,
     door: str | None = None,
+    trust: Trust | None = None,
 ) -> GameRecord:
     """A finished game's record from the server at `url` (`record` requests, one part at a
     time), with `seat`'s own views if asked; RecordError with one sentence when it cannot be
     had. `password` is the table's; `server_password` the server's, said in hello; `door`
-    the claim a door handed this client, sent on the handshake as the client's own is."""
+    the claim a door handed this client, sent on the handshake as the client's own is;
+    `trust` the wss:// certificates trusted, as `gother join` trusts them."""
     hello = rq.Hello(v=PROTOCOL_VERSION, name=name, password=server_password)
+
+    async def record(ask: Ask) -> GameRecord:
+        return await ask_record(ask, table, game, seat, password)
+
+    return asking(url, hello, RecordError, "the record", record, door, trust)
+
+
+async def ask_record(
+    ask: Callable[[rq.Record], Awaitable[object]],
+    table: str,
+    game: int | None = None,
+    seat: int | None = None,
+    password: str | None = None,
+) -> GameRecord:
+    """A finished game's record asked part by part of `ask`, a client's own way of asking
+    on the connection it has (so with its certificate, password and identity), with
+    `seat`'s own views if asked. A part refused for the rate of dear ones is asked again a
+    moment later; any other refusal, or no answer, is a RecordError with one sentence."""
     parts: list[bytes] = []
-    with asking(url, hello, RecordError, "the record", door) as ask:
-        while True:
-            part = rq.Record(table=table, game=game, password=password, seat=seat, part=len(parts))
-            reply = ask(part)
-            if not isinstance(reply, sm.Record):
-                raise RecordError(f"{url} did not answer with a record")
-            parts.append(reply.data)
-            if len(parts) >= reply.parts or len(parts) * len(reply.data) > MAX_RECORD:
+    while True:
+        request = rq.Record(table=table, game=game, password=password, seat=seat, part=len(parts))
+        for _ in range(RATE_LIMITED_TRIES):  # a long record outruns a connection's budget
+            reply = await ask(request)
+            if not (isinstance(reply, sm.Error) and reply.code == "rate_limited"):
                 break
-    return record_from_parts(parts)
+            await asyncio.sleep(RATE_LIMITED_WAIT)
+        if isinstance(reply, sm.Error):
+            raise RecordError(f"the server refused: {reply.message}")
+        if not isinstance(reply, sm.Record):
+            raise RecordError("the server did not answer with a record")
+        parts.append(reply.data)
+        if len(parts) >= reply.parts or len(parts) * len(reply.data) > MAX_RECORD:
+            return record_from_parts(parts)
 
 
 def record_from_parts(parts: list[bytes]) -> GameRecord:

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 from websockets.protocol import State
 
 from gother_tui.core.trust import Trust, pinning, server_of
@@ -79,6 +79,10 @@ def unreachable(url: str, exc: BaseException) -> str:
         return f"there is no host of that name in {url} — is the address right?"
     if isinstance(exc, InvalidURI):
         return f"{url} is not a server address (it should look like ws://HOST:PORT)"
+    if isinstance(exc, InvalidMessage) and isinstance(exc.__cause__, EOFError):
+        if url.startswith("ws://"):  # a TLS server hangs up on a handshake in the clear
+            return f"{url} hung up at once: it looks like a TLS server, use wss://{url[5:]}"
+        return f"{url} hung up without answering — is it a gother server?"
     if isinstance(exc, InvalidHandshake):
         return f"{url} answered, but it is not a gother server"
     if isinstance(exc, OSError) and exc.strerror:

@@ -30,6 +30,7 @@ from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
 from gother_tui.plain.client import PlainClient
+from gother_tui.plain.listening import Listener
 from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output, read_lines, set_echo
 
@@ -40,10 +41,12 @@ def run(
     options: ClientOptions,
     seat_store: SeatStore | None = None,
     transport: TransportFactory = WebSocketTransport,
+    listener: Listener | None = None,
 ) -> int:
+    """`listener`: told every line written (a private server's bots wait for it)."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="replace")  # a locale that cannot show a name
-    out = Output(sys.stdout, options.ascii)
+    out = Output(sys.stdout, options.ascii, listener=listener)
 
     async def main() -> int:
         client = PlainClient(

@@ -11,7 +11,8 @@ Every option also has a `short` text, in the ear's words (gother_tui.plain.ear),
 decision a `brief`: how many options the ear hears first (a placement's hint, two cards of
 a Fate pile, the top card of the discard pile at a turn's first draw; `more` says the
 rest). A draw's options are heard on its heading's line ("Draw 4: 1 one, 2 all, 3 take
-…"). The numbers are the same in both tellings.
+…"), once a draw step: each draw after it is one line, the "Choose" a script waits for with
+what is left ("Choose 1-2: 3 more to draw."). The numbers are the same in both tellings.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class Decision:
     footer: str
     short_heading: str = ""  # the heading for the ear
     again_heading: str = ""  # a draw after the turn's first: its draw pile's options, short
+    reminder: str = ""  # …and the one line said at each such draw: the cue, what is left
     brief: int = 0  # options the ear hears first (0: all)
     # of a draw, the options that are the draw pile's (the rest are the discard pile's)
     from_deck: int = 0
@@ -79,15 +81,18 @@ class Decision:
             return self.from_deck
         return min(self.brief or len(self.options), len(self.options))
 
-    def short_lines(self, pile_said: bool = False) -> list[str]:
+    def short_lines(self, pile_said: bool = False, reminded: bool = False) -> list[str]:
         """The decision for the ear: the heading, the first options, how to hear more. A
-        draw after the turn's first says its draw pile's options on the heading's line."""
+        draw after the turn's first says its draw pile's options on the heading's line;
+        `reminded`, only its reminder (the step's options were said at its first draw)."""
         count = self.heard(pile_said)
         listed = [f"{i}: {o.spoken}" for i, o in enumerate(self.options[:count], 1)]
         numbers = "1" if count == 1 else f"1-{count}"
         rest = len(self.options) - count
         more = f"; {rest} more" if rest else ""
         if pile_said and count == self.from_deck and self.again_heading:
+            if reminded and self.reminder:
+                return [self.reminder]
             return [self.again_heading, f"Choose {numbers}."]
         heading = self.short_heading or self.heading
         choose = f"Choose {numbers}{more}."
@@ -199,12 +204,15 @@ def _draw(
     short_heading = f"Draw {legal.remaining}"
     short_heading += ", from the draw pile only (in debt):" if legal.in_debt else ":"
     again = f"Draw {legal.remaining} more: 1 one" + (", 2 all." if from_deck > 1 else ".")
+    # the Choose line a script waits for, without the options the step's first draw said
+    reminder = _choose(from_deck, f": {legal.remaining} more to draw.")
     return Decision(
         heading,
         tuple(options),
         _choose(len(options), rest),
         short_heading,
         again,
+        reminder,
         from_deck + BRIEF_TAKES,
         from_deck,
         inline=True,

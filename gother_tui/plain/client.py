@@ -23,8 +23,10 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Literal, Protocol
 
+from gother_tui.core import tournament_words
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.client import ClientCore, Reply
+from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
 from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.narrator import Line, covered_for_you, names_of, speaker
@@ -38,7 +40,7 @@ from gother_tui.plain.choices import Decision, decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import same_game, told
 from gother_tui.plain.terminal import Output
-from gother_tui.plain.words import arrival_lines, table_lines, vote_lines
+from gother_tui.plain.words import arrival_lines, cap_note, table_lines, vote_lines
 from protocol import ProtocolError, Request, validate_request
 from protocol import requests as rq
 from protocol import server_messages as sm
@@ -71,6 +73,7 @@ class PlainClient:
         self.out = out
         self._echo = echo  # the terminal's echo, off while a password is typed
         self.verbose = options.verbose
+        out.for_the_ear = not self.verbose
         self.glyphs: Glyphs = glyphs_for(options.ascii) if self.verbose else SPOKEN
         self.core = ClientCore(options, self, seat_store or SeatStore(), transport)
         self.story: list[str] = []  # this game's story, as said here (for `log`)
@@ -92,6 +95,7 @@ class PlainClient:
         self._ready = asyncio.Event()  # in the lobby or at a table: commands may start
         self._ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._last_loss = ""
+        self._token_said = False  # the SSH door's new token: said once
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
@@ -178,6 +182,8 @@ class PlainClient:
             return None
         if isinstance(reply, sm.Error) and not quiet:
             self.say(f"The server refused: {reply.message}")
+            if kept := kept_for_the_first(reply.code, self.options.door_token):
+                self.say(kept)
         return reply
 
     # -- the face: what the core hears, as lines ---------------------------------------------
@@ -211,6 +217,10 @@ class PlainClient:
 
     def welcomed(self, server: str) -> None:
         self.say(f"Connected to {self.options.url} ({server}) as {self.options.name}.")
+        token = self.options.door_token
+        if token is not None and not self._token_said:  # once, not at every reconnection
+            self._token_said = True
+            self.say(how_to_come_back(token))
 
     def covered(self, rounds: int) -> None:
         self.say(covered_for_you(rounds).text)
@@ -262,6 +272,7 @@ class PlainClient:
         if isinstance(reply, sm.Tables):
             self.tables = reply.tables
             self.say(*table_lines(reply.tables))
+            self.say(*tournament_words.open_line(reply.tournaments, "tournament"))
         self._ready.set()
 
     # -- the table --------------------------------------------------------------------------
@@ -276,7 +287,7 @@ class PlainClient:
             if view.log and view.phase != "lobby":
                 self.say("What happened lately:")
         elif before is not None and _between_games(before) and not _between_games(view):
-            self.say(f"The cards are dealt: game {view.table.game} begins.")
+            self.say(f"The cards are dealt: game {view.table.game} begins.{cap_note(view)}")
         self._tell(told(before, view, self.core.catalogue, self.glyphs), view)
         if same_game(before, view) and before is not None:
             self.say(*vote_lines(before, view))
@@ -306,6 +317,7 @@ class PlainClient:
         elif verbose and not self.verbose:
             self.say(*self.pending(), *self.teller.draws(self.catalogue))
         self.verbose = verbose
+        self.out.for_the_ear = not verbose
         self.glyphs = glyphs_for(self.options.ascii) if verbose else SPOKEN
 
     def pending(self) -> list[str]:
@@ -395,7 +407,9 @@ class PlainClient:
             return None
         return self.hint[1]
 
-    def say_decision(self) -> None:
+    def say_decision(self, brief: bool = True) -> None:
+        """Say the decision in front of us; `brief`: a draw after the step's first says
+        only its reminder (`options` asks for the draw's options again)."""
         found, view = self.decision(), self.view
         if found is None or view is None or view.legal is None:
             return
@@ -405,14 +419,16 @@ class PlainClient:
             self.spoken, self.spoken_for = {}, key
         if self.verbose:
             lines, count = found.lines(), len(found.options)
+            said = lines
         else:
             self.say(*self.teller.draws(self.catalogue))
             # the discard pile is said at a turn's first draw, not again at every draw
             pile_said = isinstance(view.legal, LegalDraw) and bool(self.spoken)
             lines, count = found.short_lines(pile_said), found.heard(pile_said)
+            said = found.short_lines(pile_said, reminded=brief)
         self.spoken.update((i, o.move) for i, o in enumerate(found.options[:count], 1))
-        self.decision_said, self._heard_count = lines, count
-        self.say(*lines)
+        self.decision_said, self._heard_count = lines, count  # `again` says the options
+        self.say(*said)
 
     def say_more(self) -> None:
         """The options of the decision not said yet; their numbers may then be played."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from protocol.constants import SHORT_ROUND_CAP
+
 
 @dataclass(frozen=True, slots=True)
 class Spec:
@@ -50,7 +52,12 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec("who", ("w",), "who", "the seats: who is a bot, who is away"),
             Spec("options", ("o",), "options", "your decision again, with its numbered options"),
             Spec("more", ("m",), "more", "the options of your decision not said yet"),
-            Spec("again", ("a",), "again", "the last decision again, as it was said"),
+            Spec(
+                "again",
+                ("a",),
+                "again",
+                "the last decision again, as it was said (a draw: its options)",
+            ),
             Spec("what", (), "what", "what changed since your last turn"),
         ),
     ),
@@ -87,8 +94,9 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
             Spec(
                 "create",
                 ("new",),
-                "create [SEATS [BOTS]] [NAME]",
-                "make a table (4 seats, the rest bots) and sit at it",
+                "create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]",
+                f"make a table (4 seats, the rest bots; short: a {SHORT_ROUND_CAP}-round cap) and"
+                " sit at it",
             ),
             Spec("join", ("j",), "join N [PASSWORD]", "sit at table N of the list"),
             Spec("watch", (), "watch N", "watch table N of the list"),
@@ -141,10 +149,11 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 ("tour",),
                 "tournament [ID | watch ID | start | drop | new ROUNDS SEATS PASSWORD NAME "
                 "[OPTION=VALUE ...]]",
-                "alone: the tournament you follow (its tables and standings); ID: register "
-                "in it; watch ID: follow it; start: deal its first round (its creator); drop: "
-                "leave the rounds to come; new: make one, with the host's password for it "
-                "(options: bots=easy|normal|hard, deals=own|duplicate, fate=any|top, "
+                "alone: the tournament you follow (its tables and standings), or the open "
+                "ones with their ids; ID: register in it; watch ID: follow it; start: deal its "
+                "first round (its creator); drop: leave the rounds to come; new: make one, "
+                "with the host's password for it, and play in it (options: play=yes|no, "
+                "bots=easy|normal|hard, deals=own|duplicate, fate=any|top, "
                 "overflow=draw_step|immediate, cap=N|off)",
             ),
             Spec(

@@ -40,6 +40,7 @@ SPOKEN = Glyphs(
     sep=",",
     ellipsis="...",
     dot="*",
+    spread="give or take ",
     ascii_only=True,
 )
 
@@ -87,8 +88,18 @@ class Teller:
         self.you = you
         self.other: list[Line] = []  # the turn of another player, so far
         self.drawn: list[Line] = []  # this viewer's draws not yet said
+        self._reshuffling = False  # the last line said was a reshuffle: a run is said once
 
     def tell(self, line: Line, catalogue: Catalogue, names: Mapping[int, str]) -> list[str]:
+        said = self._tell(line, catalogue, names)
+        if line.kind == "reshuffle":  # said once in a row: a draw between says nothing
+            again, self._reshuffling = self._reshuffling, True
+            return [] if again else said
+        if said:
+            self._reshuffling = False
+        return said
+
+    def _tell(self, line: Line, catalogue: Catalogue, names: Mapping[int, str]) -> list[str]:
         narrator = Narrator(catalogue, SPOKEN, names, self.you)
         if line.kind in PRESENCE:
             return [line.text]
@@ -142,12 +153,14 @@ class Teller:
         if not lines:
             return []
         seat = lines[0].actor
-        parts, now, after = [], "", []
+        parts: list[str] = []
+        after: list[str] = []  # said last: what befell the table, not you
+        now = ""
         for line in lines:
             if line.kind == "swoon" and line.actor != self.you:
                 parts.append(f"{narrator.who(line.actor)} swoons")
-            elif line.kind == "reshuffle":
-                after.append("discard pile reshuffled")
+            elif line.kind == "reshuffle":  # once, however many times it was
+                after[:] = ["discard pile reshuffled"]
             elif line.kind != "place" or line.outcome is None or line.card is None:
                 continue
             elif line.target == self.you and self.you is not None:

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from gother_tui.core import review_words, tournament_words
 from gother_tui.core.client import Reply
-from gother_tui.core.fetch import RATE_LIMITED_TRIES, RATE_LIMITED_WAIT
+from gother_tui.core.comeback import kept_for_the_first
+from gother_tui.core.forms import lasts
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.notice import THINKING
 from gother_tui.core.plans import Plan, plan_for
 from gother_tui.core.prompts import step_label
-from gother_tui.core.record import GameRecord, RecordError, record_from_parts
+from gother_tui.core.record import GameRecord, RecordError, ask_record
 from gother_tui.core.standings import table_lines
 from gother_tui.plain import replay, words
 from gother_tui.plain.choices import Option, describe_placement, same_move
@@ -31,6 +32,14 @@ from gother_tui.plain.moves import Problem, find_card, move_of, placement_of, pl
 from gother_tui.plain.tournament_new import tournament_new
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.constants import (
+    DEFAULT_BOT,
+    DEFAULT_ROUND_CAP,
+    DIFFICULTIES,
+    SHORT_ROUND_CAP,
+    TRAITS,
+)
+from protocol.errors import ErrorCode
 from protocol.moves import DiscardFate, DiscardHand, Draw, Move
 from protocol.view import (
     Legal,
@@ -38,6 +47,7 @@ from protocol.view import (
     LegalDiscardHand,
     LegalDistribute,
     LegalDraw,
+    Variants,
     View,
 )
 
@@ -80,14 +90,19 @@ class Player:
 
     async def follow(self, lines: AsyncIterator[str], ready: asyncio.Event) -> None:
         """Do every line's command in order, once the client has somewhere to be (a quit
-        typed before that ends at once: the server may be out of reach)."""
+        typed before that, with no command waiting before it, ends at once: the server may
+        be out of reach; a script's `list` then `quit` lists first)."""
         queue: asyncio.Queue[str | None] = asyncio.Queue()
+        undone = 0  # lines read and not yet done
 
         async def read() -> None:
+            nonlocal undone
             async for line in lines:
                 command = parse(line)
-                if not ready.is_set() and isinstance(command, Command) and command.name == "quit":
+                quit_ = isinstance(command, Command) and command.name == "quit"
+                if quit_ and not ready.is_set() and not undone:
                     self.client.end(0)
+                undone += 1
                 queue.put_nowait(line)
             queue.put_nowait(None)
 
@@ -96,7 +111,9 @@ class Player:
             command = parse(line)
             if not (isinstance(command, Command) and command.name in NO_SERVER):
                 await ready.wait()
-            if await self.do(line) is False:
+            done = await self.do(line)
+            undone -= 1
+            if done is False:
                 return
 
     async def do(self, line: str) -> bool:
@@ -181,7 +198,7 @@ class Player:
 
     async def do_options(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-        self.client.say_decision()
+        self.client.say_decision(brief=False)
 
     async def do_more(self, args: str) -> None:
         self.deciding(LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
@@ -451,6 +468,7 @@ class Player:
         if isinstance(reply, sm.Tables):
             self.client.tables = reply.tables
             self.say(*words.table_lines(reply.tables))
+            self.say(*tournament_words.open_line(reply.tournaments, "tournament"))
 
     async def do_standings(self, args: str) -> None:
         if args and not (args.isdigit() and int(args) >= 1):
@@ -458,7 +476,7 @@ class Player:
         offset = int(args or 1) - 1
         reply = await self.client.ask(rq.Standings(offset=offset))
         if isinstance(reply, sm.Standings):
-            self.say(*table_lines([reply]))
+            self.say(*table_lines([reply], self.client.glyphs))
             shown = offset + len(reply.rows)
             if shown < reply.total:
                 self.say(f"{reply.total - shown} more: standings {shown + 1}")
@@ -472,10 +490,7 @@ class Player:
                 raise Problem("That was the last turn of the game.")
         else:
             place = replay.place_of(args, self.view)
-            found = await self.fetch_record(place)
-            if found is None:
-                return
-            record, turn = found, place.turn - 1
+            record, turn = await self.fetch_record(place), place.turn - 1
         try:
             lines = replay.turn_lines(record, turn + 1, self.client.glyphs)
         except RecordError as exc:  # a turn past the last
@@ -505,46 +520,51 @@ class Player:
                 "it, against bots; the cards it did not see are dealt afresh."
             )
 
-    async def fetch_record(self, place: replay.Place) -> GameRecord | None:
-        """The record of `place`'s game with its seat's views, part by part (None: the
-        server refused, and that was said)."""
-        parts: list[bytes] = []
-        tries = RATE_LIMITED_TRIES
-        while True:
-            part = rq.Record(table=place.table, game=place.game, seat=place.seat, part=len(parts))
-            reply = await self.client.ask(part, quiet=True)
-            if isinstance(reply, sm.Error) and reply.code == "rate_limited" and tries:
-                tries -= 1  # a long record outruns a connection's budget: ask again soon
-                await asyncio.sleep(RATE_LIMITED_WAIT)
-                continue
-            if isinstance(reply, sm.Error):
-                self.say(f"The server refused: {reply.message}")
-            if not isinstance(reply, sm.Record):
-                return None
-            parts.append(reply.data)
-            if len(parts) >= reply.parts:
-                break
+    async def fetch_record(self, place: replay.Place) -> GameRecord:
+        """The record of `place`'s game with its seat's views, part by part, over this
+        client's own connection (Problem: the server refused, or did not answer)."""
+
+        async def ask(request: rq.Record) -> Reply | None:
+            return await self.client.ask(request, quiet=True)
+
         try:
-            return record_from_parts(parts)
+            return await ask_record(ask, place.table, place.game, place.seat)
         except RecordError as exc:
-            raise Problem(f"{exc}.") from None
+            raise Problem(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
 
     def in_lobby(self) -> None:
         if self.view is not None:
             raise Problem("You are at a table: leave it first.")
 
     async def do_create(self, args: str) -> None:
+        """create [SEATS [BOTS]] [easy|normal|hard] [vengeful|steady] [short] [NAME]: the
+        words in any order before the name; each left out is the server's default."""
         self.in_lobby()
         numbers: list[int] = []
         rest = args.split()
         while rest and rest[0].isdigit() and len(numbers) < 2:
             numbers.append(int(rest.pop(0)))
+        bot = trait = None
+        variants = None
+        while rest and rest[0].lower() in (*DIFFICULTIES, *TRAITS, "short"):
+            word = rest.pop(0).lower()
+            if word in DIFFICULTIES:
+                bot = word
+            elif word in TRAITS:
+                trait = word
+            else:  # H1's short-game preset
+                variants = Variants(round_cap=SHORT_ROUND_CAP)
         seats = numbers[0] if numbers else 4
         bots = numbers[1] if len(numbers) > 1 else max(seats - 1, 0)
         name = " ".join(rest) or f"{self.client.options.name}'s table"
-        reply = await self.client.ask(rq.Create(name=name, seats=seats, bots=bots))
+        request = rq.Create(
+            name=name, seats=seats, bots=bots, bot=bot, trait=trait, variants=variants
+        )
+        reply = await self.client.ask(request)
         if isinstance(reply, sm.Created):
-            self.say(f"Table {name} is made (table {reply.table}).")
+            cap = str(SHORT_ROUND_CAP if variants else DEFAULT_ROUND_CAP)
+            length = lasts(str(seats), bot or DEFAULT_BOT, trait or "", cap)
+            self.say(f"Table {name} is made (table {reply.table}).{' ' + length if length else ''}")
             await self.enter(reply.table, None, watch=self.client.options.watch)
 
     def table_numbered(self, text: str) -> sm.TableRow | str:
@@ -572,7 +592,10 @@ class Player:
         table_id = table.id if isinstance(table, sm.TableRow) else table
         if isinstance(table, sm.TableRow) and not watch:
             if not table.free:
-                raise Problem(f"{table.name} has no free seat: watch {which} watches it.")
+                why = f"{table.name} has no free seat: watch {which} watches it."
+                started = table.phase != "lobby"  # as the server's refusal would say
+                kept = kept_for_the_first(ErrorCode.ALREADY_STARTED, self.client.options.door_token)
+                raise Problem(f"{why} {kept}" if started and kept else why)
             if table.password and not password:
                 raise Problem(f"{table.name} has a password: join {which} PASSWORD.")
         await self.enter(table_id, password or None, watch=watch)
@@ -667,12 +690,19 @@ class Player:
         word, _, rest = args.partition(" ")
         followed = self.client.tournament
         if not word:
-            if followed is None:
-                raise Problem(
-                    "You follow no tournament: tournament ID registers in one, "
-                    "tournament watch ID follows one."
+            if followed is not None:
+                self.say(*tournament_words.lines(followed))
+                return
+            listed = await self.client.ask(rq.List())
+            if isinstance(listed, sm.Tables) and not listed.tournaments:
+                self.say(
+                    "You follow no tournament, and none is open on this server: "
+                    "tournament new makes one."
                 )
-            self.say(*tournament_words.lines(followed))
+            elif isinstance(listed, sm.Tables):
+                self.say("You follow no tournament. Open on this server:")
+                self.say(*tournament_words.open_lines(listed.tournaments))
+                self.say("tournament ID registers in one, tournament watch ID follows one.")
             return
         if word in ("start", "drop"):
             if followed is None:

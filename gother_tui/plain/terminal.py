@@ -1,9 +1,11 @@
 """The plain client's two ends of the terminal: lines out, lines in.
 
-Out: one whole line at a time, flushed, nothing but printable text and the newline: every
-control character is dropped (a name or a chat line can never move the cursor or colour
-the screen), and in ASCII mode everything else is made ASCII ("Zoë" reads "Zoe"), so a
-dumb terminal, a braille display or a script reading the output sees only plain text.
+Out: one whole line at a time, flushed, nothing but printable text and the newline (told
+for the ear, each minus sign where a listener hears it: `signs_heard`; `--verbose` keeps
+its marks as they are, for scripts): every control character is dropped
+(a name or a chat line can never move the cursor or colour the screen), and in ASCII mode
+everything else is made ASCII ("Zoë" reads "Zoe"), so a dumb terminal, a braille display
+or a script reading the output sees only plain text.
 
 In: stdin read on a thread of its own (a pipe, a file or a terminal alike, without asking
 the event loop to poll something it may not be able to), handed to the loop line by line
@@ -15,12 +17,26 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import termios
 import threading
 import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import suppress
 from typing import Protocol
+
+from gother_tui.plain.listening import Listener
+
+# A minus sign before a number, after a mark, a bracket or an arrow ("(-2 banked)", "$-3",
+# "-> -2"): espeak-ng and screen readers drop it there ("two banked"); after a word and a
+# space they say it. A range ("1-3") or a name's hyphen ("Crypt-7") keeps its dash.
+LOST_MINUS = re.compile(r"((?:->|\u2192) |[^\w\s])[-\u2212](?=\d)")
+
+
+def signs_heard(text: str) -> str:
+    """`text` with every minus a listener would lose said as the word: "(minus 2 banked)",
+    "$ minus 3", "-> minus 2"."""
+    return LOST_MINUS.sub(lambda m: m[1] + ("minus " if m[1][-1] in "([{ " else " minus "), text)
 
 
 def printable(text: str, ascii_only: bool) -> str:
@@ -46,16 +62,27 @@ class Output:
     reader has gone (a closed pipe, a hung-up SSH channel) it is `closed` and writes no
     more."""
 
-    def __init__(self, stream: Sink, ascii_only: bool) -> None:
+    def __init__(
+        self,
+        stream: Sink,
+        ascii_only: bool,
+        for_the_ear: bool = False,
+        listener: Listener | None = None,
+    ) -> None:
         self.stream = stream
+        self.listener = listener  # told each line written (gother play --plain's pace)
         self.ascii_only = ascii_only
+        self.for_the_ear = for_the_ear  # the default telling, not --verbose's
         self.closed = False
 
     def line(self, text: str = "") -> None:
         if self.closed:
             return
         try:
-            self.stream.write(printable(text, self.ascii_only) + "\n")
+            heard = signs_heard(text) if self.for_the_ear else text
+            self.stream.write(printable(heard, self.ascii_only) + "\n")
+            if self.listener is not None:
+                self.listener.said(heard)
             self.stream.flush()
         except (BrokenPipeError, ValueError):  # ValueError: the stream itself was closed
             self.closed = True

@@ -1,8 +1,8 @@
 """The plain mode's `tournament new`: its words read into the request the full-screen form
 sends (gother_tui/core/forms.py checks both), with the form's choices as `NAME=VALUE` words.
 
-    tournament new ROUNDS SEATS PASSWORD NAME [bots=LEVEL] [deals=duplicate] [fate=top]
-                   [overflow=immediate] [cap=N or off]
+    tournament new ROUNDS SEATS PASSWORD NAME [play=no] [bots=LEVEL] [deals=duplicate]
+                   [fate=top] [overflow=immediate] [cap=N or off]
 
 A word with `=` in it is an option, wherever it stands after the password; the other words
 are the tournament's name.
@@ -15,7 +15,7 @@ from protocol import requests as rq
 from protocol.constants import DEFAULT_ROUND_CAP
 
 USAGE = (
-    "tournament new ROUNDS SEATS PASSWORD NAME [bots=easy|normal|hard] "
+    "tournament new ROUNDS SEATS PASSWORD NAME [play=yes|no] [bots=easy|normal|hard] "
     "[deals=own|duplicate] [fate=any|top] [overflow=draw_step|immediate] [cap=N|off]"
 )
 EXAMPLE = (
@@ -24,6 +24,7 @@ EXAMPLE = (
 )
 # option -> its value when not given, the form's own defaults
 OPTIONS = {
+    "play": "yes",  # its creator registers in it
     "bots": "normal",
     "deals": "own",
     "fate": "any",
@@ -68,6 +69,7 @@ def tournament_new(args: str) -> rq.TournamentCreate:
             " ".join(name),
             rounds,
             seats,
+            given["play"],
             given["bots"],
             given["deals"],
             given["fate"],

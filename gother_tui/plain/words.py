@@ -16,6 +16,7 @@ from gother_tui.core.preview import fate_sums, sickness_text
 from gother_tui.core.prompts import step_label
 from gother_tui.plain.ear import sickness_words
 from protocol import server_messages as sm
+from protocol.constants import DEFAULT_ROUND_CAP, SHORT_ROUND_CAP
 from protocol.view import Player, View
 
 
@@ -25,14 +26,14 @@ def card_text(catalogue: Catalogue, glyphs: Glyphs, card: int) -> str:
 
 
 def who_is(view: View, player: Player) -> str:
-    """ "Raven (you)", "Vlad (a bot)", "Eve (away)", "Seat 4 (free)"."""
+    """ "Raven (you)", "Vlad (a steady bot)", "Eve (away)", "Seat 4 (free)"."""
     name = names_of(view.players)[player.seat]
     if player.seat == view.seat:
         return f"{name} (you)"
     if player.name is None:
         return f"{name} (free)"
     if player.bot:
-        return f"{name} (a bot)"
+        return f"{name} (a {player.trait} bot)" if player.trait else f"{name} (a bot)"
     if player.covered:
         return f"{name} (away: a bot plays for them)"
     return name if player.connected else f"{name} (away)"
@@ -77,6 +78,16 @@ def scores_lines(view: View, catalogue: Catalogue, spoken: bool = False) -> list
         scores = scores_of(p, catalogue, spoken)
         lines.append(f"  {p.seat + 1} {who_is(view, p)}: {scores}; {hand}.")
     return lines
+
+
+def cap_note(view: View) -> str:
+    """ " A short game: after round 20 the highest Goth wins." for a round cap other than the
+    published game's (H1), said as the cards are dealt; "" for the published cap or none."""
+    cap = view.round_cap
+    if cap is None or cap == DEFAULT_ROUND_CAP:
+        return ""
+    kind = "A short game" if cap <= SHORT_ROUND_CAP else "A capped game"
+    return f" {kind}: after round {cap} the highest Goth wins."
 
 
 def round_line(view: View) -> str:
@@ -182,10 +193,15 @@ def table_lines(tables: tuple[sm.TableRow, ...]) -> list[str]:
     for i, t in enumerate(tables, 1):
         state = "waiting" if t.phase == "lobby" else "over" if t.phase == "over" else "playing"
         bots = f", {plural(t.bots, f'{t.bot} bot' if t.bot else 'bot')}" if t.bots else ""
+        if t.bots and t.trait:
+            bots += f" ({t.trait})"
         watching = f", {t.spectators} watching" if t.spectators else ""
         password = ", password" if t.password else ""
+        cap = t.variants.round_cap
+        capped = "" if cap == DEFAULT_ROUND_CAP else f", {cap}-round cap" if cap else ", no cap"
+        lasts = f" Length: {t.lasts}." if t.lasts else ""
         lines.append(
             f"  {i}: {t.name} (table {t.id}), {t.seated} of {t.seats} seats taken{bots}, "
-            f"{state}{watching}{password}."
+            f"{state}{watching}{password}{capped}.{lasts}"
         )
     return lines

@@ -8,6 +8,7 @@ answer to a screen's own request posted to that screen. The app never imports `s
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import ClassVar, Literal
 
@@ -20,10 +21,12 @@ from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.chronicle import Chronicle
 from gother_tui.core.client import ClientCore, Reply
 from gother_tui.core.connection import Event
+from gother_tui.core.fetch import FETCH_TIMEOUT
 from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.narrator import Line
 from gother_tui.core.notice import Notice, severity, title
 from gother_tui.core.options import ClientOptions
+from gother_tui.core.record import RecordError, Reference, ask_record
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import TransportFactory, WebSocketTransport
 from gother_tui.tui import messages as msg
@@ -197,6 +200,41 @@ class GotherApp(ClientApp):
         if self.screen_stack:  # an app closing may lose its screens before the timer fires
             self.screen.refresh()
 
+    # -- a replay -------------------------------------------------------------------------
+
+    def on_replay_asked(self, message: msg.ReplayAsked) -> None:
+        self.notify("Fetching the game's record…", title="Replay", markup=False)
+        self._fetch_replay(message.place)
+
+    @work(exclusive=True, group="replay")
+    async def _fetch_replay(self, place: Reference) -> None:
+        """The record asked over this client's own connection (its certificate, the
+        password typed, its identity: nothing is asked again), then the app ends with it:
+        the command line shows the replay and starts the client again."""
+        try:
+            record = await ask_record(self._ask, place.table, place.game, place.seat)
+        except RecordError as exc:
+            self.notify(f"{exc}.", title="No replay", severity="error", markup=False)
+            return
+        self.exit(record)
+
+    async def _ask(self, request: Request) -> Reply | None:
+        """`request`'s answer, the server's error among them (None: not sent, or none came)."""
+        answer: asyncio.Future[Reply | None] = asyncio.get_running_loop().create_future()
+
+        def settle(asked: Request, reply: Reply | None) -> None:
+            if not answer.done():
+                answer.set_result(reply)
+
+        rid = self.core.request(request, settle)
+        if rid is None:
+            return None
+        try:
+            return await asyncio.wait_for(answer, FETCH_TIMEOUT)
+        except TimeoutError:
+            self.core.abandon(rid)
+            return None
+
     # -- requests -------------------------------------------------------------------------
 
     def request(self, asker: MessagePump, request: Request) -> int | None:
@@ -291,6 +329,8 @@ class GotherApp(ClientApp):
     def _password_given(self, password: str | None) -> None:
         if password is None:  # back to the connecting screen, which offers it again (p)
             return
+        # kept for the client's next run (after a replay): it is not asked again
+        self.options = replace(self.options, server_password=password)
         self.link_detail = f"Trying the password{self.glyphs.ellipsis}"
         self.core.password_given(password)
         self.refresh_bindings()

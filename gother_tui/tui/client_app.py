@@ -16,12 +16,14 @@ from typing import ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter, Monochrome, NoColor
 from textual.geometry import Size
 from textual.reactive import reactive
 
+from gother_tui.core.comeback import how_to_come_back
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.options import ClientOptions
-from gother_tui.core.record import Reference
+from gother_tui.core.record import GameRecord, Reference
 from gother_tui.tui.keys import KeymapError, binding_ids, key_rows, load_keymap
 from gother_tui.tui.palette import Palette
 from gother_tui.tui.screens.help import HelpScreen, KeyRows
@@ -35,13 +37,15 @@ from protocol.view import View
 log = logging.getLogger("gother.client")
 
 STYLES = Path(__file__).parent / "styles"
+NO_COLOR = NoColor()  # the terminal's own colours for every cell
 # In a browser (the web door) Ctrl+Q, Ctrl+W and F1 are the browser's own: these keys
 # quit and help instead, and the help says so. A user's keymap still has the last word.
 WEB_KEYS = {"app.quit": "ctrl+x", "app.help": "question_mark"}
 BROWSER_KEYS = ("^q ^w F1", "the browser's own: ^w closes this tab (your seat is kept)")
 
 
-class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one to play on
+# Ends with a game to replay (its record), or a place to play on from.
+class ClientApp(App[GameRecord | Reference | None]):
     TITLE = "Gother Than Thou"
     CSS_PATH: ClassVar = [
         STYLES / "app.tcss",
@@ -110,12 +114,23 @@ class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one t
         if not self.is_headless and self._driver is not None:
             self._driver.write(f"\x1b]2;{title}\x07")  # names hold no control characters
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, but NO_COLOR draws in the terminal's own colours: Textual
+        turns every colour grey instead, and on a 256-colour terminal the theme's dark
+        text and its dark background both become black (no-color.org asks for no colour,
+        not grey). What colour marked, `-no-color` marks by bold, underline or reverse."""
+        filters = super().get_line_filters()
+        if not self.no_color:
+            return filters
+        return [NO_COLOR if isinstance(f, Monochrome) else f for f in filters]
+
     @property
     def palette(self) -> Palette:
         return Palette.of_theme(self.theme_variables)
 
     def on_mount(self) -> None:
         self.set_class(self.options.ascii, "-ascii")
+        self.set_class(self.no_color, "-no-color")
         self._apply_keymap()
         self.open_session()
         self.call_after_refresh(self._check_size)
@@ -192,4 +207,7 @@ class ClientApp(App[Reference | None]):  # ends with a place: a replay, or one t
         ]
         if self.is_web:
             rows.append(("In a browser", [BROWSER_KEYS]))
+        token = self.options.door_token
+        if token is not None:  # first: what the player must keep to come back
+            rows.insert(0, ("Coming back", [("your token", how_to_come_back(token))]))
         return rows

@@ -13,6 +13,7 @@ from textual.message import Message
 
 from gother_tui.core.client import Reply
 from gother_tui.core.connection import Event
+from gother_tui.core.record import Reference
 from protocol import Request
 from protocol import server_messages as sm
 
@@ -24,6 +25,15 @@ class Heard(Message):
     def __init__(self, event: Event) -> None:
         super().__init__()
         self.event = event
+
+
+class ReplayAsked(Message):
+    """A screen's `y`: the game at `place` is to be replayed (the app fetches its record
+    over its own connection, then ends with it)."""
+
+    def __init__(self, place: Reference) -> None:
+        super().__init__()
+        self.place = place
 
 
 # -- the answer to a request, posted to whoever asked --------------------------------------

@@ -20,13 +20,14 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from gother_tui.core import discovery
 from gother_tui.core.address import address_problem
 from gother_tui.core.record import RecordError, parse_reference
 from gother_tui.tui.theme import THEMES
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol.constants import DEFAULT_PORT, SEATS
 
 STYLES = Path(__file__).parent / "styles"
@@ -61,7 +62,7 @@ class StartMenu(Screen[None]):
                 id="start-menu",
             )
             yield Static("", id="start-note")
-        yield Footer()
+        yield KeyBar()
 
     @on(OptionList.OptionSelected, "#start-menu")
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -101,7 +102,7 @@ class PlayersScreen(ModalScreen[None]):
                 *(Option(f"{n}  {n} players: you and {n - 1} bots", str(n)) for n in SEATS),
                 id="players-menu",
             )
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = SEATS.index(4)  # the deck's sweet spot
@@ -129,7 +130,7 @@ class AddressScreen(ModalScreen[None]):
             yield Static(f"The server to {verb} (Enter: go, Esc: back)", classes="section")
             yield Input(placeholder=f"ws://HOST:{DEFAULT_PORT}", id="address")
             yield Static("", id="address-error")
-        yield Footer()
+        yield KeyBar()
 
     @on(Input.Submitted, "#address")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -152,7 +153,7 @@ class RecordScreen(ModalScreen[None]):
             yield Static("The game record to replay (Enter: go, Esc: back)", classes="section")
             yield Input(placeholder="FILE (from gother export) or a ws://… reference", id="record")
             yield Static("", id="record-error")
-        yield Footer()
+        yield KeyBar()
 
     @on(Input.Submitted, "#record")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -190,7 +191,7 @@ class FindScreen(ModalScreen[str | None]):
             yield Static("Games on this network (Enter: join, Esc: back)", classes="section")
             yield Static("listening…", id="find-status")
             yield OptionList(id="find-menu")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._listen()
@@ -234,7 +235,7 @@ class HostScreen(ModalScreen[None]):
         with Vertical(classes="start-dialog"):
             yield Static("Host a game for your network", classes="section")
             yield Static(Text(host_instructions()), id="host-text")
-        yield Footer()
+        yield KeyBar()
 
 
 def host_instructions(hostname: str | None = None) -> str:

@@ -9,6 +9,15 @@ That chance is the one-ply look ahead: each player who places before the owner's
 can put one card on the pile (R11), the most sickening one it holds if the owner is worth
 hurting. What a player holds is read from the cards it is known to hold (`known_hand`) and,
 for the rest of its hand, from the cards the evaluating seat cannot see.
+
+Near the round cap (H1) the evaluator counts the turns left: only the players still to
+place before the game ends can hurt a pile, and what Sickness, a banked cure and Money do
+for later turns counts for less as those turns run out, until at the cap a pile's Goth is
+all that counts (the highest wins).
+
+Whom a change hurts is the evaluating bot's trait: `vengeful`, a change to an opponent's
+pile counts the more the nearer that opponent is to the leader; `steady`, every opponent
+counts alike.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from typing import NamedTuple
 from protocol.constants import SWOON_AT, WIN_GOTH
 from server.game import Deck
 
+from .base import Trait
 from .position import Position
 
 NEAR_WIN_FROM = 14  # above this each Goth Point counts double: one good turn from 20
@@ -33,7 +43,8 @@ BANK_CAP = 8
 DEBT = 1.5  # R9/R12: in debt, no card may come from the discard pile
 CUSHION = 0.2  # per point of Money, up to 3: room for a costly card without debt
 INTENT_HALVING = 3.0  # a pile this many Goth behind the best target is hit half as often
-DANGER_HALVING = 3.0  # an opponent this far behind the leader worries us half as much
+DANGER_HALVING = 3.0  # an opponent this far behind the leader worries a vengeful bot half as much
+FUTURE_TURNS = 3  # H1: a pile's Sickness, cure and Money count in full for this many turns left
 
 UNTOUCHED: tuple[float, ...] = (1.0, 0.0)  # the Sickness tail of a pile nobody can reach
 Holding = tuple[int, int] | None  # a hand, as its threat needs it (see `threat`)
@@ -66,11 +77,17 @@ def deck_tables(deck: Deck) -> DeckTables:
 
 
 def pile_value(
-    goth: int, sickness: int, money: int, swoon: float = 0.0, now: bool = False
+    goth: int,
+    sickness: int,
+    money: int,
+    swoon: float = 0.0,
+    now: bool = False,
+    future: float = 1.0,
 ) -> float:
     """A Fate pile with these sums, to its owner, with `swoon` the chance it swoons before
     the owner's next turn. `now`: the owner is the active player and has placed, so 20+
-    wins at the end of this turn (R15)."""
+    wins at the end of this turn (R15). `future`: the share of its worth to later turns
+    that still counts (H1: 0 at the cap, where only Goth counts)."""
     # Plain comparisons rather than max/min: this runs for every card on every pile in
     # every rollout step of the search.
     if sickness >= SWOON_AT:
@@ -80,11 +97,14 @@ def pile_value(
         if now:
             return WIN_NOW + goth
         value += WIN_SOON
+    goth_value = value
     if sickness > 0:
         value -= SICK_COST * sickness
     else:
         value += BANKED * (-sickness if -sickness < BANK_CAP else BANK_CAP)
     value += -DEBT if money < 0 else CUSHION * (money if money < 3 else 3)
+    if future < 1.0:  # H1: the hand, cure and draws serve turns the cap may not leave
+        value = goth_value + future * (value - goth_value)
     # A swoon empties the pile (worth 0): only a pile worth keeping risks anything.
     return value * (1.0 - swoon) if value > 0 else value
 
@@ -95,9 +115,12 @@ class Evaluator:
 
     `after_placing`: value the piles as they will stand once the active player has placed
     (its own decisions compare the outcomes of its placement), rather than as they are.
+    `trait`: whom the evaluating seat hurts (see `stake`).
     """
 
-    def __init__(self, position: Position, after_placing: bool | None = None) -> None:
+    def __init__(
+        self, position: Position, after_placing: bool | None = None, trait: Trait = "vengeful"
+    ) -> None:
         # Plain loops and comparisons rather than max(), sorted() or comprehensions: on
         # CPython 3.11 each call of those costs as much as a dozen steps of a loop, and the
         # search builds an evaluator at every step of every rollout.
@@ -140,25 +163,43 @@ class Evaluator:
         # it could hit and what it holds, as its threat needs it (see `threat`)
         # The first to place has nobody placing before its turn; a pile worth nothing is
         # never hit (see _intent).
+        # H1: only the placements still to come before the cap can reach a pile.
+        left = position.turns_left
+        placing = players if left is None else left + (0 if placed else 1)
         tail = [UNTOUCHED] * players
         placers: list[tuple[int, Holding]] = []
         for k in range(1, players):
             source = order[k - 1]
-            placers.append(
-                (
-                    second_goth if goth[source] == first_goth else first_goth,
-                    (count[source] - len(known[source]), tops[source]) if count[source] else None,
+            if k <= placing:
+                placers.append(
+                    (
+                        second_goth if goth[source] == first_goth else first_goth,
+                        (count[source] - len(known[source]), tops[source])
+                        if count[source]
+                        else None,
+                    )
                 )
-            )
             seat = order[k]
             if goth[seat] > 0:
                 tail[seat] = sickness_tail(goth[seat], counted, tuple(placers))
         self.tail = tuple(tail)
+        # H1: per seat, the share of a pile's worth to later turns that the turns left keep
+        future = [1.0] * players
+        if left is not None and placing < FUTURE_TURNS * players:
+            for k, seat in enumerate(order):
+                turns = (placing - k + players - 1) // players if placing > k else 0
+                if turns < FUTURE_TURNS:
+                    future[seat] = turns / FUTURE_TURNS
+        self.future = tuple(future)
         values = []
         for seat in range(players):
             need = SWOON_AT - sickness[seat]  # the swoon lookup inlined, as in `pile`
             swoon = 1.0 if need <= 0 else tail[seat][need] if need < len(tail[seat]) else 0.0
-            values.append(pile_value(goth[seat], sickness[seat], money[seat], swoon, seat == now))
+            values.append(
+                pile_value(
+                    goth[seat], sickness[seat], money[seat], swoon, seat == now, future[seat]
+                )
+            )
         self.values = tuple(values)
         self._useful: dict[int, float] = {}  # usefulness by kind
         me = position.me
@@ -166,13 +207,17 @@ class Evaluator:
         for seat in range(players):
             if seat != me and values[seat] > lead:
                 lead = values[seat]
-        # How a change of a seat's value counts for us: the leader in full, others less.
+        # How a change of a seat's value counts for us: a vengeful bot counts the leader in
+        # full and others less; a steady one every opponent alike (four vengeful opponents at
+        # five seats hold the leader back round after round: docs/balance.md "Five seats").
         stake = []
         for seat in range(players):
-            gap = values[seat] - lead
-            stake.append(
-                1.0 if seat == me else -(2.0 ** (gap / DANGER_HALVING)) if gap < 0.0 else -1.0
-            )
+            if seat == me:
+                stake.append(1.0)
+            elif trait == "steady" or values[seat] >= lead:
+                stake.append(-1.0)
+            else:
+                stake.append(-(2.0 ** ((values[seat] - lead) / DANGER_HALVING)))
         self.stake = tuple(stake)
 
     # -- values ------------------------------------------------------------------------
@@ -188,11 +233,12 @@ class Evaluator:
     def pile(self, seat: int, goth: int, sickness: int, money: int) -> float:
         """What a pile of `seat` with these sums is worth to its owner."""
         need = SWOON_AT - sickness  # the swoon lookup inlined: every pile of every step
+        future = self.future[seat]
         if need <= 0:
-            return pile_value(goth, sickness, money, 1.0, seat == self.now)
+            return pile_value(goth, sickness, money, 1.0, seat == self.now, future)
         tail = self.tail[seat]
         swoon = tail[need] if need < len(tail) else 0.0
-        return pile_value(goth, sickness, money, swoon, seat == self.now)
+        return pile_value(goth, sickness, money, swoon, seat == self.now, future)
 
     def after(self, seat: int, card: int) -> float:
         """The value of `seat`'s pile once `card` is placed on it, the swoon it may cause
@@ -205,6 +251,7 @@ class Evaluator:
         position, deck = self.position, self.position.deck
         goth, sick, money = position.goth[seat], position.sickness[seat], position.money[seat]
         tail, now, last = self.tail[seat], seat == self.now, len(self.tail[seat])
+        future = self.future[seat]
         card_goth, card_sick, card_money = deck.goth, deck.sickness, deck.money
         values = []
         for card in cards:
@@ -219,6 +266,7 @@ class Evaluator:
                     money + card_money[card],
                     tail[need] if need < last else 0.0,
                     now,
+                    future,
                 )
             )
         return values

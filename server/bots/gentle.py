@@ -25,7 +25,8 @@ class GentleBot(BotBase):
 
     def choose(self, view: View) -> Move:
         assert view.legal is not None
-        evaluator = Evaluator(Position.of_view(view, self.deck), after_placing=True)
+        position = Position.of_view(view, self.deck)
+        evaluator = Evaluator(position, after_placing=True, trait=self.trait)
         scored = scored_moves(evaluator, view.legal)
         top = max(score for score, _ in scored)
         weights = [math.exp((score - top) / TEMPERATURE) for score, _ in scored]

@@ -2,10 +2,10 @@
 
 It sees only its `View`. Every decision is scored with the evaluator (`evaluate.py`): a
 move is worth what it does to each pile, our own counted for us and every opponent's against
-us, weighted by how dangerous that opponent is; a pile's value already looks one ply ahead,
-at what the players placing before its owner's next turn are likely to do to it. Equal
-moves are chosen between with the seeded RNG, so the bot is reproducible from its seed and
-still not predictable to a human.
+us, weighted by how dangerous that opponent is (a vengeful bot) or alike (a steady one); a
+pile's value already looks one ply ahead, at what the players placing before its owner's
+next turn are likely to do to it. Equal moves are chosen between with the seeded RNG, so
+the bot is reproducible from its seed and still not predictable to a human.
 
 `scored_moves` is also what the search (`ismcts.py`) plays in its rollouts and widens its
 candidates from, and what the easy bot softens.
@@ -54,7 +54,8 @@ class HeuristicBot(BotBase):
     def choose(self, view: View) -> Move:
         assert view.legal is not None
         position = Position.of_view(view, self.deck)
-        return self.best(scored_moves(Evaluator(position, after_placing=True), view.legal))
+        evaluator = Evaluator(position, after_placing=True, trait=self.trait)
+        return self.best(scored_moves(evaluator, view.legal))
 
     def best(self, scored: Sequence[tuple[float, T]]) -> T:
         """The best option; between equals the seeded RNG decides."""
@@ -168,6 +169,7 @@ def fate_worth(evaluator: Evaluator, card: int) -> float:
         return 0.0  # R7: taking a cure off swoons us, whatever we place next
     # the best of the hand's cards on the pile, the pile's lookups as in Evaluator.afters
     tail, now, last = evaluator.tail[me], me == evaluator.now, len(evaluator.tail[me])
+    future = evaluator.future[me]
     hand = position.hand
     # placing nothing is an option only for a short hand
     best = evaluator.pile(me, goth, sickness, money) if len(hand) < position.players else -inf
@@ -178,7 +180,9 @@ def fate_worth(evaluator: Evaluator, card: int) -> float:
             value = 0.0  # R7
         else:
             swoon = tail[need] if need < last else 0.0
-            value = pile_value(goth + deck.goth[held], placed, money + deck.money[held], swoon, now)
+            value = pile_value(
+                goth + deck.goth[held], placed, money + deck.money[held], swoon, now, future
+            )
         if value > best:
             best = value
     return best

@@ -12,7 +12,8 @@ information set; every iteration
    (how often it could have been chosen) instead of its parent's visits;
 3. *expands* one untried candidate move;
 4. *simulates* with the heuristic bot's policy until the bot's own next turn, and scores
-   the position with the evaluator, as a reward in [0, 1] for every seat;
+   the position with the evaluator, as a reward in [0, 1] for every seat (`rewards`: the
+   bot's trait is there, so a steady search is steady in its play-outs too);
 5. *backpropagates*: each node adds the reward of the seat that made its move.
 
 The bot never sees the Game it plays in: `choose` takes a View only; the worlds it searches
@@ -58,7 +59,7 @@ from server.game import (
     legal,
 )
 
-from .base import BotBase
+from .base import BotBase, Trait
 from .evaluate import Evaluator
 from .heuristic import TIE, Scored, placement, placement_scores, scored_moves
 from .position import Position, seed_of
@@ -113,8 +114,9 @@ class IsmctsBot(BotBase):
         rng: random.Random | None = None,
         iterations: int = ITERATIONS,
         worlds: int = WORLDS,
+        trait: Trait = "vengeful",
     ) -> None:
-        super().__init__(deck, rng)
+        super().__init__(deck, rng, trait)
         self.iterations = iterations
         self.worlds = worlds
         # for measuring: the play-outs of the last search (its tree's iterations and its
@@ -137,7 +139,7 @@ class IsmctsBot(BotBase):
         if single is not None:
             return Verdict(seat, single, (), 0)
         position = Position.of_view(view, self.deck)
-        scored = scored_moves(Evaluator(position, after_placing=True), choice)
+        scored = scored_moves(Evaluator(position, after_placing=True, trait=self.trait), choice)
         seed = seed_of(view, self.deck) if seed is None else seed
         rng = random.Random(seed)
         world = determinize(view, self.deck, rng)
@@ -272,7 +274,7 @@ class IsmctsBot(BotBase):
         """Below the root: the heuristic's best few moves for `seat` in this world."""
         choice = legal(world, seat)
         assert choice is not None
-        evaluator = Evaluator(Position.of_game(world, seat), after_placing=True)
+        evaluator = Evaluator(Position.of_game(world, seat), after_placing=True, trait=self.trait)
         width = OWN_WIDTH if seat == observer else OPPONENT_WIDTH
         if isinstance(choice, LegalDistribute):  # build only the placements looked at
             scores, orders = placement_scores(evaluator, choice)
@@ -290,7 +292,7 @@ class IsmctsBot(BotBase):
                     world.apply(seat, move)  # verifies first: a refused move changes nothing
                 except MoveError:
                     break  # a reshuffle took a planned card: decide again
-        return rewards(world, observer)
+        return rewards(world, observer, self.trait)
 
     def _policy(self, world: Game, seat: int, rng: random.Random) -> list[Move]:
         """The heuristic's move for `seat`, or its whole draw step at once: what it draws
@@ -303,7 +305,7 @@ class IsmctsBot(BotBase):
                 return [Draw("deck")] * choice.remaining  # in debt: nothing to choose
             case LegalDiscardFate(cards=(card,)):
                 return [DiscardFate(card)]
-        evaluator = Evaluator(Position.of_game(world, seat), after_placing=True)
+        evaluator = Evaluator(Position.of_game(world, seat), after_placing=True, trait=self.trait)
         if isinstance(choice, LegalDistribute):  # most of a rollout's cost: build one move
             scores, orders = placement_scores(evaluator, choice)
             cut = max(scores) - TIE
@@ -328,12 +330,24 @@ def draw_step(scored: Scored, remaining: int) -> list[Move]:
     return moves + [blind] * (remaining - len(moves))
 
 
-def rewards(world: Game, observer: int) -> list[float]:
+def rewards(world: Game, observer: int, trait: Trait = "vengeful") -> list[float]:
     """Per seat, in [0, 1]: 1 for a winner (tied winners all win), 0 for a loser; before
-    the end, a softmax of the evaluator's pile values, an estimate of each seat's chance."""
+    the end, `estimates` of the evaluator's pile values (the search plays every seat with
+    the bot's own trait)."""
     if world.winners is not None:
         return [1.0 if s in world.winners else 0.0 for s in range(world.players)]
-    values = Evaluator(Position.of_game(world, observer)).values
+    return estimates(Evaluator(Position.of_game(world, observer)).values, trait)
+
+
+def estimates(values: tuple[float, ...], trait: Trait) -> list[float]:
+    """Each seat's chance, in [0, 1], from the piles' values. Vengeful: the seat's share of
+    a softmax over every pile, which gains most by lowering the top pile. Steady: a
+    logistic of the seat's value against the mean of the others', which gains as much by
+    lowering any of them."""
+    if trait == "steady":
+        others = len(values) - 1
+        total = sum(values)
+        return [1.0 / (1.0 + math.exp(-SHARPNESS * (v - (total - v) / others))) for v in values]
     scores = [SHARPNESS * v for v in values]
     top = max(scores)
     weights = [math.exp(score - top) for score in scores]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from server.game import Deck, Move, Start, View
 
 from .advise import HINT_THINK, Advice, advise
+from .base import Trait
 from .play_on import play_on
 from .registry import BotKind, make_bot
 from .review import CHECK_THINK, DECISION_THINK, Check, FinishedGame, Moment, check, judge
@@ -42,13 +43,15 @@ class BotMove:
     view: View
     deck: Deck
     seed: int
+    trait: Trait = "vengeful"
 
     @property
     def think(self) -> float:
         return HINT_THINK  # the one bot that thinks long is the search: a hint's budget
 
     def run(self) -> Move:
-        return make_bot(self.bot, self.deck, random.Random(self.seed)).choose(self.view)
+        bot = make_bot(self.bot, self.deck, random.Random(self.seed), trait=self.trait)
+        return bot.choose(self.view)
 
 
 @dataclass(frozen=True)

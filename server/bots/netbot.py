@@ -18,7 +18,7 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode, server_message
 from protocol import requests as rq
 from protocol.constants import DEFAULT_BOT
 from server.bots.base import Bot
-from server.bots.registry import kind_of, make_bot
+from server.bots.registry import kind_of, make_bot, trait_for, trait_of
 from server.game import Deck, View
 
 log = logging.getLogger("gother.bot")
@@ -38,6 +38,7 @@ class NetBot:
     seat: int | None = None
     password: str | None = None
     seed: int = 0
+    trait: str | None = None  # whom it hurts; None: the default of the table's seat count
 
     async def run(self) -> View:
         """Play until the game at the table is over; returns the final view."""
@@ -46,14 +47,17 @@ class NetBot:
             join = rq.Join(table=self.table, seat=self.seat, password=self.password)
             joined = await self._request(ws, join)
             assert isinstance(joined, server_messages.Joined)
-            deck = Deck.of("served", joined.cards)
-            bot = make_bot(kind_of(self.bot), deck, random.Random(self.seed))
-            return await self._play(ws, bot)
+            return await self._play(ws, Deck.of("served", joined.cards))
 
-    async def _play(self, ws: ClientConnection, bot: Bot) -> View:
+    def _bot(self, deck: Deck, seats: int) -> Bot:
+        trait = trait_of(self.trait) if self.trait else trait_for(seats)
+        return make_bot(kind_of(self.bot), deck, random.Random(self.seed), trait=trait)
+
+    async def _play(self, ws: ClientConnection, deck: Deck) -> View:
         """Answer each decision once: a move carries a rid, and until the server answers
         it (with our `state` or an `error`) further states are only remembered."""
         latest: View | None = None
+        bot: Bot | None = None  # made at its first decision, when the table's seats are known
         pending: int | None = None
         rid = failures = 0
         async for frame in ws:
@@ -76,6 +80,7 @@ class NetBot:
             if latest.over:
                 return latest
             if latest.legal is not None:
+                bot = bot or self._bot(deck, len(latest.players))
                 rid += 1
                 pending = rid
                 await ws.send(encode(rq.Play(move=bot.choose(latest), rid=rid)))

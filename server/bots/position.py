@@ -39,6 +39,7 @@ class Position:
     deck_count: int
     unseen: tuple[int, ...]  # the other hands' hidden cards and the draw pile, sorted
     pool: frozenset[int] | None  # R14: the draw pile's cards at its last reshuffle, if any
+    turns_left: int | None  # H1: turns still to begin before the round cap ends the game
 
     @property
     def players(self) -> int:
@@ -66,6 +67,7 @@ class Position:
             deck_count=view.deck_count,
             unseen=_unseen(len(deck), fates, view.discard, known),
             pool=None if view.draw_pool is None else frozenset(view.draw_pool),
+            turns_left=_turns_left(view.round_cap, view.round, turn, view.dealer, len(fates)),
         )
 
     @classmethod
@@ -90,7 +92,21 @@ class Position:
             deck_count=len(game.draw_pile),
             unseen=_unseen(len(game.deck), game.fates, game.discard, known),
             pool=game.draw_pool,
+            turns_left=_turns_left(
+                game.variants.round_cap, game.round, game.turn, game.dealer, game.players
+            ),
         )
+
+
+def _turns_left(
+    cap: int | None, round: int, turn: int, dealer: int | None, players: int
+) -> int | None:
+    """H1: the turns that begin after this one before the cap ends the game (the last round
+    ends with the seat before the dealer, R4); None without a cap."""
+    if cap is None:
+        return None
+    assert dealer is not None
+    return max(0, cap - round) * players + (dealer - 1 - turn) % players
 
 
 def _unseen(

@@ -2,9 +2,10 @@
 
 Used to tune the deck's balance (docs/balance.md) and to measure the bot ladder.
 A shared win (H1 round cap, tied leaders) counts 1/k to each of the k winners. Bots are
-named by difficulty or kind (`server.bots.registry`), and win rates are reported under the
-names given. A searching bot runs a fixed number of iterations a move (`iterations`), never
-a think time, so a run repeats exactly from its seed.
+named by difficulty or kind (`server.bots.registry`), with a trait after a colon
+("normal:steady") or the one a table of that size gets by default, and win rates are
+reported under the names given. A searching bot runs a fixed number of iterations a move
+(`iterations`), never a think time, so a run repeats exactly from its seed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from server.bots.registry import kind_of, make_bot
+from server.bots.registry import make_bot, named
 from server.game import Deck, Game, Reshuffled, Swooned, Variants, view
 
 ITERATIONS = 200  # a searching bot's iterations a move in a simulation
@@ -30,9 +31,12 @@ class GameResult:
     winners: tuple[int, ...]
     goth: tuple[int, ...]  # each seat's Goth Points at the end (places after the winners)
     kinds: tuple[str, ...]  # bot name per seat, as given
+    traits: tuple[str, ...]  # the trait each seat's bot played with
     swoons: int
     reshuffles: int
     moves: int
+    # Goth Points per seat at the end of each round played (the last: at the game's end)
+    goth_by_round: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,14 +71,19 @@ def play_game(
     iterations: int = ITERATIONS,
 ) -> GameResult:
     game = Game.new(deck, players, seed, variants)
+    chosen = [named(name, players) for name in kinds]
     bots = [
-        make_bot(kind_of(name), deck, random.Random(seed * 8 + s), iterations=iterations)
-        for s, name in enumerate(kinds)
+        make_bot(kind, deck, random.Random(seed * 8 + s), iterations=iterations, trait=trait)
+        for s, (kind, trait) in enumerate(chosen)
     ]
+    goth_by_round = []
     while not game.over:
         seat = game.to_act()
         assert seat is not None
+        played = game.round
         game.apply(seat, bots[seat].choose(view(game, seat, log_size=0)))  # no bot reads the log
+        if game.round > played or (game.over and len(goth_by_round) < game.round):
+            goth_by_round.append(tuple(game.goth))
     assert game.winners is not None
     return GameResult(
         rounds=game.round,
@@ -82,9 +91,11 @@ def play_game(
         winners=game.winners,
         goth=tuple(game.goth),
         kinds=tuple(kinds),
+        traits=tuple(trait for _, trait in chosen),
         swoons=sum(isinstance(e, Swooned) for e in game.events),
         reshuffles=sum(isinstance(e, Reshuffled) for e in game.events),
         moves=len(game.moves),
+        goth_by_round=tuple(goth_by_round),
     )
 
 
@@ -118,7 +129,7 @@ def simulate(
     `kinds`: bot names (difficulties or kinds), rotated over the seats; a ValueError names
     an unknown one before any game is played."""
     for kind in kinds:
-        kind_of(kind)
+        named(kind, players)
     variants = variants or Variants()
     jobs = max(1, min(jobs, games))
     started = time.perf_counter()

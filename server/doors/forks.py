@@ -1,10 +1,13 @@
 """A door's zygote (server/doors/zygote.py), from the door's side: started with the door, started
 again when it dies, asked for one client per session.
 
-A session asks `Zygote.fork`; it gets a `Forked` child, or None while no zygote is ready
-(starting, or started again after it died), and then starts a fresh client process as
-before: a session is never refused for want of a zygote, only slower. A zygote that ends
-is started again after a wait that doubles as a door's does (server/doors/supervisor.py).
+A session asks `Zygote.fork`; it gets a `Forked` child, or None while no zygote is ready,
+and then starts a fresh client process as before: a session is never refused for want of a
+zygote, only slower. A zygote still warming up is waited for a little first (READY_WAIT):
+a fresh client started beside its warm-up split the cores three ways with it, and on a
+busy machine such a session (one in four) showed nothing for longer than a player waits.
+A zygote that ends is started again after a wait that doubles as a door's does
+(server/doors/supervisor.py).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from server.doors.supervisor import keep_starting
 
 log = logging.getLogger("gother.server")
 FORK_TIMEOUT = 10.0  # seconds the zygote has to answer a request (a fork takes milliseconds)
+READY_WAIT = 10.0  # seconds a session waits for a zygote warming up (a few, on a busy host)
 KILLED = -signal.SIGKILL  # the code of a child whose zygote died: the kernel killed it too
 ZYGOTE = [sys.executable, "-m", "server.doors.zygote"]  # its command, given its socket's fd
 CLIENT = [sys.executable, "-m", "gother_tui"]  # the only command a zygote runs
@@ -86,6 +90,9 @@ class Zygote:
         """A child running `argv` with `env`, each (fd, place) of `fds` at its place, and
         `tty` (its fd 0) as its controlling terminal; None (said in the log) if no zygote
         could fork it: then the caller starts a fresh process."""
+        if self._sock is not None and not self.ready.is_set():  # started, warming up
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ready.wait(), READY_WAIT)
         async with self._asking:
             sock = self._sock
             if sock is None or not self.ready.is_set():

@@ -26,13 +26,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncssh
-
 from protocol import ProtocolError
+from protocol.constants import SSH_TOKEN_ENV
 from protocol.fields import NAME
 from server.doors.forks import CLIENT, Zygote
 from server.doors.ssh_client import run_client, run_plain
-from server.doors.ssh_person import TOKEN_ENV, new_token, state_dir, token_folder, token_given
+from server.doors.ssh_person import new_token, state_dir, token_folder, token_given
+from server.doors.sshlib import asyncssh
 from server.edge.attempts import Attempts, Guessing
 from server.edge.caps import OVERALL, Caps
 from server.edge.doorkey import DoorKey
@@ -41,6 +41,7 @@ from server.files import private_file, private_folder
 
 log = logging.getLogger("gother.ssh")
 PLAIN = "plain"  # the exec request for the plain line mode
+SSH_SECRET = "ssh door"  # its password, as the guesses count it (server/edge/attempts.py)
 
 
 @dataclass(frozen=True)
@@ -200,13 +201,13 @@ class _Gate(asyncssh.SSHServer):
         too long); a few wrong ones end the connection."""
         self.fingerprint = self.proven  # the password lets them in; a proven key names them
         address = str(self.peer[0])
-        while (wait := self.guesses.wait(address)) > 0:
+        while (wait := self.guesses.wait(address, SSH_SECRET)) > 0:
             await asyncio.sleep(wait)
         right = self.options.password
         if right is not None and hmac.compare_digest(password.encode(), right.encode()):
-            self.guesses.succeeded(address)
+            self.guesses.succeeded(address, SSH_SECRET)
             return True
-        self.guesses.failed(address)
+        self.guesses.failed(address, SSH_SECRET)
         self.wrong_passwords += 1
         if self.wrong_passwords >= self.guesses.rules.tries:
             log.info("ssh: %s gave %d wrong passwords: disconnected", address, self.wrong_passwords)
@@ -327,14 +328,16 @@ class SshFrontDoor:
             _refuse(process, self._full(full))
             log.info("ssh: %s from %s turned away: %s", name, gate.peer[0], self._full(full))
             return
+        given = None
         if folder is None:  # no key, no token: a new person, told how to come back
-            token, folder = new_token(self.options.data_dir)
-            _tell(process, token_given(token))
+            given, folder = new_token(self.options.data_dir)
+            if not plain:  # the client shows it too; this line stays once it has ended
+                _tell(process, token_given(given))
         private_folder(folder)
         named_by = f"key {gate.fingerprint}" if gate.fingerprint else "a token"
         log.info("ssh: %s from %s (%s)", name, gate.peer[0], named_by)
         # plain over a bare channel: its own streams; otherwise a pty, as for the table
-        client = self._client(process, name, folder, plain, str(gate.peer[0]))
+        client = self._client(process, name, folder, plain, str(gate.peer[0]), given)
         who = f"{name}@{gate.peer[0]}"
         if plain and process.get_terminal_type() is None:
             code = await run_plain(process, *client, who=who)
@@ -351,7 +354,7 @@ class SshFrontDoor:
         never gave."""
         if fingerprint is not None:
             return state_dir(self.options.data_dir, fingerprint)
-        token = process.env.get(TOKEN_ENV)
+        token = process.env.get(SSH_TOKEN_ENV)
         return None if token is None else token_folder(self.options.data_dir, token)
 
     def _full(self, cap: str) -> str:
@@ -372,9 +375,10 @@ class SshFrontDoor:
         state: Path,
         plain: bool,
         address: str,
+        given: str | None = None,
     ) -> tuple[list[str], dict[str, str], list[int]]:
         """The client's command line, environment and handed fds for this session, whose
-        player connects from `address`."""
+        player connects from `address` (and was `given` this token now, to be shown it)."""
         env = {
             # the host's own GOTHER_… settings (its passwords among them) are not the player's
             **{k: v for k, v in os.environ.items() if not k.startswith("GOTHER_")},
@@ -396,7 +400,10 @@ class SshFrontDoor:
         argv += ["--door-file", f"/dev/fd/{handed[0]}"]
         if self.ws_password is not None:
             handed.append(pipe_holding(self.ws_password))
-            argv += ["--password-file", f"/dev/fd/{handed[1]}"]
+            argv += ["--password-file", f"/dev/fd/{handed[-1]}"]
+        if given is not None:
+            handed.append(pipe_holding(given))
+            argv += ["--door-token-file", f"/dev/fd/{handed[-1]}"]
         return argv, env, handed
 
 

@@ -23,10 +23,9 @@ import termios
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import asyncssh
-
 from server.doors.forks import Forked, Zygote
 from server.doors.orphans import end_with_door
+from server.doors.sshlib import asyncssh
 
 log = logging.getLogger("gother.ssh")
 

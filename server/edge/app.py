@@ -12,6 +12,7 @@ clients like any other (server/serve.py starts them beside it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import math
@@ -43,25 +44,30 @@ from server.edge.caps import OVERALL, Caps
 from server.edge.config import ServerConfig
 from server.edge.connection import Connection
 from server.edge.doorkey import DoorKey, kept_key
-from server.edge.health import Counters, healthz, stats_line
+from server.edge.handshakes import Handshakes
+from server.edge.health import Asking, Counters, healthz, stats_line
 from server.edge.identity import Names, identity_of, new_challenge, proves
 from server.edge.limits import AcceptLog, descriptor_budget
+from server.edge.pauses import Pauses
 from server.edge.tls import server_context
 from server.game import SPECTATOR, MoveError, Start
 from server.ratelimit import TokenBucket
 from server.ratings.host import HostStandings
 from server.searches import Searches
+from server.store.database import StoreError
+from server.store.sqlite import SqliteStore
+from server.store.tables import TableRecord
 from server.tables.fanout import chat, close_table, publish, replay_chat, show, tell_story
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
+from server.tables.outcome import Outcome
 from server.tables.pacer import Pacer
 from server.tables.passwords import check_password
 from server.tables.play_on import PlayOns
 from server.tables.records import Records
 from server.tables.review import Reviews
-from server.tables.store import Store, StoreError, TableRecord
 from server.tables.table import Peer, Settings, StoreFailed, Table
-from server.tournament.director import Director
+from server.tournament.director import Director, Tournament
 
 log = logging.getLogger("gother.server")
 SERVER_NAME = f"gother {software_version()}"
@@ -71,7 +77,7 @@ COSTS: dict[type[rq.Request], int] = {
     rq.List: 5,
     rq.Watch: 5,
     rq.Create: 5,
-    rq.Record: 5,
+    rq.Record: 2,  # a part of a kept record; a record made is charged its build too
     rq.Review: 5,
     rq.PlayOn: 5,
     rq.Standings: 5,
@@ -87,50 +93,72 @@ CLOSE_TRY_LATER = 1013
 CLOSE_REPLACED = 4000  # the seat was resumed from another connection
 CLOSE_FLOOD = 4008  # kept sending after being told it was rate limited
 CLOSE_GUESSING = 1008  # "policy violation": too many wrong passwords on one connection
+# the secrets whose guesses are counted apart (server/edge/attempts.py), beside each table's
+SERVER, TOURNAMENTS = "server", "tournaments"
+# A connection's refusals the log says one by one; the rest it counts, in the line that says
+# the connection closed: a fuzz's 100,000 refusals were as many lines, a tenth of its CPU.
+REFUSALS_LOGGED = 10
 
 
 class GotherServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(config.db)
+        self.store = SqliteStore(config.db)
         self.settings = Settings(
             grace=config.grace,
             bot_delay=config.bot_delay,
+            heard_by=config.heard_by,
             idle=config.idle,
             cover_kind=kind_of(config.cover),
         )
         self.searches = Searches(config.search_workers, config.search_queue, config.search_wait)
-        self.pacer = Pacer(self.after_change, self.searches, ended=self.end_game)
+        self.counters = Counters()
+        self.pauses = Pauses()  # the loop's lag and the collector's pauses, for the host
+        self.pacer = Pacer(
+            self.after_change,
+            self.searches,
+            ended=self.end_game,
+            played=partial(self.counters.count, "moves"),  # bots' moves count as players'
+        )
         self.hints = Hints(self.searches)
         self.lobby = Lobby(
-            self.store,
+            self.store.tables,
+            self.store.outcomes,
             self.settings,
             changed=self.after_change,
             decks_dir=Path(config.decks_dir) if config.decks_dir else None,
             max_tables=config.max_tables,
             expire=config.expire,
         )
-        self.names = Names(self.store)
+        self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
             log.info("name %r released (%d keys)", name, self.names.release(name))
-        self.records = Records(self.store, config.record_share, config.record_burst)
-        self.reviews = Reviews(self.store, self.searches)
-        self.play_ons = PlayOns(self.store, self.searches)
-        self.standings = HostStandings(config.db, self.store)
+        self.records = Records(self.store.tables, config.record_share, config.record_burst)
+        self.reviews = Reviews(self.store.tables, self.store.outcomes, self.searches)
+        self.play_ons = PlayOns(self.store.tables, self.store.outcomes, self.searches)
+        self.standings = HostStandings(config.db, self.store.outcomes)
         self.director = Director(
-            self.lobby, self.searches, self._seat_for_tournament, self.standings.rating
+            self.lobby,
+            self.store.tournaments,
+            self.store.people,
+            self.store.outcomes,
+            self.searches,
+            self._seat_for_tournament,
+            self.standings.rating,
+            config.tournament_entries_per_address,
         )
         self.answering: set[asyncio.Task[None]] = set()  # standings asked during the rebuild
         self.connections: set[Connection] = set()
         self.max_connections = config.max_connections  # lowered at start to what fits
         # connections that have not said hello yet, overall and by address
         self.before_hello = Caps(config.max_pending, address=config.pending_per_address)
+        # and before that, in the handshake: at most as many from one address as it may have
+        self.handshakes = Handshakes(config.max_pending, config.max_per_address)
         self.by_address: Counter[str] = Counter()
-        self.counters = Counters()
         self.server: Server | None = None
         self.chores: list[asyncio.Task[None]] = []
-        self.server_guesses = Attempts(config.guessing)  # of the server's own password
-        self.table_guesses = Attempts(config.guessing)  # of tables' passwords
+        # wrong passwords, per address and per secret: SERVER, TOURNAMENTS, each table's
+        self.guesses = Attempts(config.guessing)
         # the doors sign their players' addresses with it: made for this run, or the host's
         # kept one, copied to the doors on other machines
         key_file = config.door_key_file
@@ -156,11 +184,13 @@ class GotherServer:
             ping_interval=20,
             ping_timeout=20,
             open_timeout=self.config.hello_timeout,
-            process_request=partial(healthz, self),
+            process_request=partial(healthz, self, Asking()),
+            create_connection=self.handshakes.connection_type(),
         )
         for table in self.lobby.tables.values():
             self.pacer.arm(table)  # restored games go on: bot seats, absent players' cover, clocks
         self.chores = [
+            self.pauses.start(),
             asyncio.create_task(self._every(self.config.sweep_every, self.sweep)),
             asyncio.create_task(
                 self._every(self.config.stats_every, lambda: log.info(stats_line(self)))
@@ -221,6 +251,7 @@ class GotherServer:
     # -- connections ------------------------------------------------------------------------
 
     async def handle(self, ws: ServerConnection) -> None:
+        self.handshakes.done(ws)
         c = self.config
         conn = Connection(
             ws,
@@ -242,6 +273,9 @@ class GotherServer:
         try:
             async for frame in ws:
                 self.dispatch(conn, frame)
+                # then the others' turn: frames that piled up while the server was behind
+                # are read one a turn, not all at once while every table's timer waits
+                await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
@@ -255,18 +289,22 @@ class GotherServer:
             self._stop_watching(conn)
             self._away_from_seat(conn)
             self.director.disconnected(conn)
-            log.info("connection closed: %s", conn.describe())
+            unlogged = conn.refusals - REFUSALS_LOGGED
+            more = f" ({unlogged} more refusals, not logged)" if unlogged > 0 else ""
+            log.info("connection closed: %s%s", conn.describe(), more)
 
     def _hear_door(self, conn: Connection) -> None:
         """A door's client opens with the door's claim of its player's address (the
         Gother-Door header): from the start that address is the connection's, for every
         cap. A claim the doors did not sign leaves the connection at its own address, and
         its hello is refused `bad_door`."""
-        claim = conn.ws.request.headers.get(DOOR_HEADER) if conn.ws.request else None
-        if claim is None:
+        claims = conn.ws.request.headers.get_all(DOOR_HEADER) if conn.ws.request else []
+        if not claims:
             return
         try:
-            conn.claimed = self.door_key.verify(claim)
+            if len(claims) > 1:  # a door sends one: two are no door's
+                raise ProtocolError("bad_door", "a door says where a player is once")
+            conn.claimed = self.door_key.verify(claims[0])
         except ProtocolError as exc:
             conn.bad_door = exc
 
@@ -277,9 +315,11 @@ class GotherServer:
 
     def _refusal(self, conn: Connection) -> str | None:
         """Why a new connection cannot have a slot, if it cannot: the server is full, too
-        many come from its address, or too many have not said hello (overall, or from its
-        address: a few addresses reopening as the deadline closes them cannot hold every
-        place before hello). Else it holds its place before hello."""
+        many come from its address, or too many from its address have not said hello. Else
+        it holds its place before hello. When every place before hello is held, the oldest
+        connection of the address holding the most makes room: addresses that never say
+        hello and reopen as the deadline closes them keep turning each other out, while a
+        newcomer's hello comes within a moment of its place."""
         if len(self.connections) >= self.max_connections:
             return "server full"
         per_address = self.config.max_per_address
@@ -287,10 +327,21 @@ class GotherServer:
             return f"at most {per_address} connections from one address"
         full = self.before_hello.admit(conn, address=conn.address_key)
         if full == OVERALL:
+            self._turn_out(self.before_hello.crowding("address"))
+            full = self.before_hello.admit(conn, address=conn.address_key)
+        if full == OVERALL:  # nobody to turn out (max_pending is 0)
             return "too many connections waiting to say hello"
         if full is not None:
             return "too many connections from your address waiting to say hello"
         return None
+
+    def _turn_out(self, waiting: object) -> None:
+        """Close a connection that has not said hello, to give its place to a newcomer."""
+        if not isinstance(waiting, Connection):
+            return
+        self.before_hello.release(waiting)
+        closing = waiting.ws.close(CLOSE_TRY_LATER, "too many connections waiting to say hello")
+        asyncio.get_running_loop().create_task(closing)
 
     def _no_hello(self, conn: Connection) -> None:
         if not conn.name:
@@ -335,9 +386,16 @@ class GotherServer:
                 closing = conn.ws.close(CLOSE_GUESSING, "too many wrong passwords")
                 asyncio.get_running_loop().create_task(closing)
             if exc.code not in ("rate_limited", "busy", "not_your_turn", "illegal_move"):
-                log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
+                conn.refusals += 1
+                if conn.refusals <= REFUSALS_LOGGED:
+                    log.info("%s: %s (%s)", conn.describe(), exc.code, exc.message)
             if isinstance(exc, StoreFailed) and exc.table is not None:
                 self.after_change(exc.table)  # everyone there hears that the table stopped
+        except Exception:  # a bug of ours: logged whole, and the request answered all the same
+            log.exception("%s: a request failed on the server", conn.describe())
+            self.counters.count("errors")
+            message = "the server failed on this request (its log says where): ask again later"
+            conn.send(server_messages.Error(code="server_error", message=message, rid=rid))
 
     def after_change(self, table: Table, mover: Peer | None = None, rid: int | None = None) -> None:
         """Tell everyone at `table` of its change (`mover`'s state answers its request `rid`)
@@ -346,9 +404,16 @@ class GotherServer:
         self.pacer.arm(table)
         if table.outcome is not None:
             self.standings.game_over(table.outcome)
+            self._names_played(table, table.outcome)
         tournament = self.director.table_changed(table)  # a game over may end a round
         if tournament is not None:
             self.director.tell(tournament)
+
+    def _names_played(self, table: Table, outcome: Outcome) -> None:
+        """A game played to its end: its players own their names (server/edge/identity.py)."""
+        for holder, result in zip(table.seats, outcome.seats, strict=True):
+            if holder is not None and holder.identity is not None:
+                self.names.played(holder.name, holder.identity, holder.address, result.share)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -417,10 +482,14 @@ class GotherServer:
             given = request.password or ""
             self._password(
                 conn,
-                self.server_guesses,
+                SERVER,
                 lambda: hmac.compare_digest(given.encode(), right.encode()),
                 "wrong password" if given else "this server needs a password",
             )
+        # A name another identity owns is refused now, not at a first join: a key's identity
+        # is its hash, known before the proof (naming the owner's public key gets one past
+        # here, but never proved, it sits under the name nowhere)
+        self.names.check(request.name, None if request.key is None else identity_of(request.key))
         conn.name = request.name
         conn.key = request.key
         conn.challenge = None if conn.key is None else new_challenge()
@@ -448,7 +517,11 @@ class GotherServer:
         rows, total = self.lobby.listing(request.offset)
         conn.send(
             server_messages.Tables(
-                tables=tuple(rows), offset=request.offset, total=total, rid=request.rid
+                tables=tuple(rows),
+                offset=request.offset,
+                total=total,
+                tournaments=self.director.listing(),
+                rid=request.rid,
             )
         )
 
@@ -476,14 +549,16 @@ class GotherServer:
         self._check_seat_quota(conn)
         self._sit(conn, table, request.seat, request.rid)
 
-    def _sit(self, conn: Connection, table: Table, seat: int | None, rid: int | None) -> None:
-        """Seat `conn` at `table` (every check passed) and tell it, and everyone there."""
+    def _sit(
+        self, conn: Connection, table: Table, seat: int | None, rid: int | None, deal: bool = False
+    ) -> None:
+        """Seat `conn` at `table` (every check passed) and tell it, and everyone there; with
+        `deal`, bots take the other seats and the game begins first (a table played on: its
+        first `state` is the position, not an empty lobby)."""
         self._away_from_seat(conn)  # one seat played at a time: the former one waits, away
         if conn.watched is table:  # a spectator sitting down: one role at a table
             self._stop_watching(conn)
         seat, token = table.join(conn, seat, conn.identity)
-        if conn.identity is not None:
-            self.names.use(conn.name, conn.identity)
         holder = table.seats[seat]
         assert holder is not None
         holder.address = conn.address_key
@@ -500,6 +575,9 @@ class GotherServer:
             )
         )
         replay_chat(table, conn)
+        if deal:  # the game begins before its story is told: no lobby to wait in
+            with contextlib.suppress(StoreFailed):  # answered: the table says it stopped
+                table.start()
         tell_story(table, conn, seat)
         self.after_change(table)
         self.lobby.start_if_full(table)
@@ -547,6 +625,9 @@ class GotherServer:
         replay_chat(table, conn)
         tell_story(table, conn, seat)
         replaced = table.resume(conn, seat)
+        holder = table.seats[seat]
+        assert holder is not None
+        holder.address = conn.address_key  # where it plays from now (a restart forgot it)
         self.after_change(table)
         if isinstance(replaced, Connection):
             replaced.gone_from(table)
@@ -654,10 +735,13 @@ class GotherServer:
     def on_play_on(self, conn: Connection, request: rq.PlayOn) -> None:
         """A new table of the asker's, its game played on from a turn of a finished game as a
         seat knew it (server/tables/play_on.py): answered with `joined` once the start is sampled.
-        Whoever may see the game's record may play on from it; quotas as for `create`."""
-        table_id, game_no = self._finished_game(conn, request)
+        Whoever may see the game's record may play on from it; quotas as for `create`. What
+        is counted in memory is checked before what is read from the store: a flood of them
+        from many addresses once held an honest table's p95 at ten times its pace."""
+        self.play_ons.check_free(conn)
         self._check_room_to_play_on(conn)
-        bot_kind = kind_of(request.bot or self.store.table(table_id).bot_kind)
+        table_id, game_no = self._finished_game(conn, request)
+        bot_kind = kind_of(request.bot or self.store.tables.table(table_id).bot_kind)
 
         def seat_there(source: TableRecord, seat: int, start: Start, seed: int) -> None:
             if conn.ws.state is not State.OPEN:
@@ -666,9 +750,9 @@ class GotherServer:
             table = self.lobby.play_on(
                 source, request.turn, start, seed, bot_kind, conn, conn.address_key
             )
-            self._sit(conn, table, seat, request.rid)
-            table.start()  # bots take the other seats; the game begins at its start
-            self.after_change(table)
+            # bots take the other seats and the game begins at its start before anyone is
+            # told: a played-on table never shows a lobby to wait in
+            self._sit(conn, table, seat, request.rid, deal=True)
 
         self.play_ons.ask(
             table_id, game_no, request.seat, request.turn, conn, request.rid, seat_there
@@ -680,8 +764,8 @@ class GotherServer:
         self.lobby.check_quota(
             conn, conn.address_key, c.tables_per_connection, c.tables_per_address
         )
-        self.names.check(conn.name, conn.identity)
         self._check_seat_quota(conn)
+        self.names.check(conn.name, conn.identity)  # the one that reads the store
 
     # -- tournaments (server/tournament/) ---------------------------------------------------
 
@@ -694,20 +778,27 @@ class GotherServer:
         given = request.password or ""
         self._password(
             conn,
-            self.server_guesses,
+            TOURNAMENTS,
             lambda: hmac.compare_digest(given.encode(), right.encode()),
             "creating a tournament needs the host's password for it",
         )
+        if request.play:  # refused before anything is made
+            self.names.check(conn.name, conn.identity)
         tournament = self.director.create(conn, request)
-        conn.send(self.director.message(tournament, request.rid))
+        secret = self._register(conn, tournament) if request.play else None
+        conn.send(self.director.message(tournament, request.rid, secret))
 
     def on_tournament_join(self, conn: Connection, request: rq.TournamentJoin) -> None:
         tournament = self.director.find(request.tournament)
+        secret = self._register(conn, tournament, request.secret)
+        self.director.tell(tournament, conn, request.rid, secret)
+
+    def _register(
+        self, conn: Connection, tournament: Tournament, secret: str | None = None
+    ) -> str | None:
+        """Register `conn`'s player; the secret of a new anonymous entry (theirs alone)."""
         self.names.check(conn.name, conn.identity)  # its player sits under the name
-        self.director.register(tournament, conn)
-        if conn.identity is not None:  # the name a restart shows for them
-            self.names.use(conn.name, conn.identity)
-        self.director.tell(tournament, conn, request.rid)
+        return self.director.register(tournament, conn, secret)
 
     def on_tournament_start(self, conn: Connection, request: rq.TournamentStart) -> None:
         tournament = self.director.find(request.tournament)
@@ -715,10 +806,13 @@ class GotherServer:
 
     def on_tournament_drop(self, conn: Connection, request: rq.TournamentDrop) -> None:
         tournament = self.director.find(request.tournament)
-        left = self.director.drop(tournament, conn)
-        if left is not None:  # a bot plays the seat on: everyone there hears it
-            conn.gone_from(left)
-            self.after_change(left)
+        given_up = self.director.drop(tournament, conn)
+        if given_up is not None:  # a bot plays the seat on: everyone there hears it
+            table, was_at = given_up
+            if isinstance(was_at, Connection):  # told its seat is gone, as by `leave`
+                was_at.gone_from(table)
+                was_at.send(server_messages.Left(table=table.id))
+            self.after_change(table)
         self.director.tell(tournament, conn, request.rid)
 
     def on_tournament_watch(self, conn: Connection, request: rq.TournamentWatch) -> None:
@@ -733,6 +827,9 @@ class GotherServer:
             self._away_from_seat(peer)  # one seat played at a time: the former one waits
         if peer.watched is table:
             self._stop_watching(peer)
+        holder = table.seats[seat]
+        assert holder is not None
+        holder.address = peer.address_key
         peer.seated = table
         peer.at(table)
         peer.send(
@@ -763,18 +860,19 @@ class GotherServer:
     def _table_password(self, conn: Connection, table: Table, given: str | None) -> None:
         if table.password_hash is not None:
             opens = table.password_opens
-            self._password(conn, self.table_guesses, lambda: opens(given), _wrong_for_table(given))
+            secret, wrong = _table_secret(table.id), _wrong_for_table(given)
+            self._password(conn, secret, lambda: opens(given), wrong)
 
     def _password(
-        self, conn: Connection, guesses: Attempts, right: Callable[[], bool], wrong: str
+        self, conn: Connection, secret: str, right: Callable[[], bool], wrong: str
     ) -> None:
-        """Go on if `right()`, else refuse with `wrong`. An address that guessed wrong too
-        often must wait first (its try is refused unread), and a connection that gave too
-        many wrong passwords is closed once told why (in dispatch)."""
-        address = conn.address or "?"
-        wait = guesses.wait(address)
+        """Go on if `right()` (the password for `secret`), else refuse with `wrong`. An
+        address that guessed wrong too often must wait first (its try is refused unread), and
+        a connection that gave too many wrong passwords is closed once told why (in dispatch)."""
+        address, guesses = conn.address or "?", self.guesses
+        wait = guesses.wait(address, secret)
         if wait == 0 and right():
-            guesses.succeeded(address)
+            guesses.succeeded(address, secret)
             return
         conn.wrong_passwords += 1
         if wait > 0:
@@ -782,8 +880,8 @@ class GotherServer:
                 "too_many_attempts",
                 f"too many wrong passwords from your address: try again in {math.ceil(wait)} s",
             )
-        guesses.failed(address)
-        wait = guesses.wait(address)  # a player told to wait does not spend a try in vain
+        guesses.failed(address, secret)
+        wait = guesses.wait(address, secret)  # a player told to wait does not spend a try in vain
         if wait:
             wrong += f": try again in {math.ceil(wait)} s"
         raise ProtocolError("wrong_password", wrong)
@@ -801,23 +899,25 @@ class GotherServer:
             self._check_may_see(conn, table_id, request.password)
         game_no = request.game
         if game_no is None:
-            game_no = live.game_no if live is not None else self.store.table(table_id).game_no
+            game_no = (
+                live.game_no if live is not None else self.store.tables.table(table_id).game_no
+            )
         return table_id, game_no
 
     def _check_may_see(self, conn: Connection, table_id: str, password: str | None) -> None:
         """Whoever may watch a table may see its finished games (live or archived)."""
-        if not self.store.has_table(table_id):
+        if not self.store.tables.has_table(table_id):
             raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
         policy = self.config.spectators
         if policy == "none":
             raise ProtocolError("no_spectators", "this server shows games to their players only")
-        password_hash = self.store.table(table_id).password_hash
+        password_hash = self.store.tables.table(table_id).password_hash
         if password_hash is not None:
             if policy == "public":
                 raise ProtocolError("no_spectators", "private tables cannot be watched here")
             self._password(
                 conn,
-                self.table_guesses,
+                _table_secret(table_id),
                 lambda: check_password(password or "", password_hash)[0],
                 _wrong_for_table(password),
             )
@@ -877,6 +977,11 @@ class GotherServer:
         if table is not None:
             conn.gone_from(table)
             table.spectators.discard(conn)
+
+
+def _table_secret(table_id: str) -> str:
+    """A table's password, as the guesses count it: each table's its own."""
+    return f"table {table_id}"
 
 
 def _wrong_for_table(given: str | None) -> str:

@@ -36,5 +36,14 @@ class Caps:
             if not self.counts[kind][label]:
                 del self.counts[kind][label]
 
+    def crowding(self, kind: str) -> Hashable | None:
+        """The oldest thing admitted under a label of `kind` that holds the most places (None
+        when nothing is): the one to turn out to make room for a newcomer."""
+        counts = self.counts[kind]
+        if not counts:
+            return None
+        most = max(counts.values())
+        return next(t for t, labels in self.held.items() if counts[labels.get(kind, "")] == most)
+
     def __len__(self) -> int:
         return len(self.held)

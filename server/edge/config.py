@@ -4,11 +4,13 @@ the command line reads too (gother_tui/cli/host.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol.constants import DEFAULT_BOT, DEFAULT_PORT
 from server.edge.attempts import Guessing
 from server.edge.health import STATS_EVERY
+from server.edge.identity import NameRules
 from server.searches import MAX_WAIT, QUEUE
 from server.tables.lobby import EXPIRE, MAX_TABLES
 from server.tables.records import BUILD_BURST, BUILD_SHARE
@@ -25,6 +27,7 @@ class ServerConfig:
     keyfile: str | None = None
     grace: float = Settings.grace  # the table policies' own defaults, read from their home
     bot_delay: float = Settings.bot_delay
+    heard_by: Callable[[], float] | None = None  # gother play --plain's listener (Settings)
     cover: str = DEFAULT_BOT  # how the bot plays that covers an absent or idle player
     spectators: str = "public"  # none | public (tables without a password) | all
     decks_dir: str | None = None
@@ -61,4 +64,6 @@ class ServerConfig:
     announce: bool = True  # mDNS on the LAN, only ever for a non-loopback host (announce.py)
     # the host's leave to create tournaments (None: this server runs none)
     tournament_password: str | None = None
+    tournament_entries_per_address: int = 4  # players one address may register in a tournament
     release_names: tuple[str, ...] = ()  # --release-name: names the host gives back at start
+    names: NameRules = field(default_factory=NameRules)  # how many names an address may own

@@ -49,6 +49,7 @@ class Connection:
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     dropped: bool = False
     refused: int = 0  # rate-limited requests in a row
+    refusals: int = 0  # requests refused for what they asked (the log says the first few)
     on_drop: Callable[[], None] | None = None
     taken: list[Seat] = field(default_factory=list)  # seats this connection took with `join`
     # the player's real address, as its door vouched for it: set before the connection is

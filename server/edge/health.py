@@ -10,7 +10,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Sized
+from collections.abc import Callable, Sized
 from dataclasses import asdict, dataclass, field
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -18,11 +18,30 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
+from server.edge.limits import address_key
+from server.ratelimit import Buckets, TokenBucket
+
 if TYPE_CHECKING:
+    from server.edge.pauses import Pauses
     from server.tables.lobby import Lobby
 
 log = logging.getLogger("gother.server")
 STATS_EVERY = 300.0  # seconds between two stats lines
+# `/healthz` answers a second, from one address and in all (each answer reads every table:
+# 687 a second made an honest table 8 times slower); a monitor asks every few seconds
+ASKS_PER_ADDRESS, ASKS_BURST = 1.0, 5.0
+ASKS_OVERALL, ASKS_OVERALL_BURST = 10.0, 20.0
+
+
+class Asking:
+    """How often `/healthz` is answered; beyond it, 429 and nothing read."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.by_address = Buckets(ASKS_PER_ADDRESS, ASKS_BURST, clock=clock)
+        self.overall = TokenBucket(ASKS_OVERALL, ASKS_OVERALL_BURST, clock)
+
+    def allow(self, address: str) -> bool:
+        return self.by_address.allow(address_key(address)) and self.overall.allow()
 
 
 @dataclass
@@ -48,6 +67,8 @@ class Watched(Protocol):
     def connections(self) -> Sized: ...
     @property
     def pending(self) -> int: ...
+    @property
+    def pauses(self) -> Pauses: ...
 
 
 @dataclass(frozen=True)
@@ -63,9 +84,12 @@ class Figures:
     paused: int
     stopped: int
     broken: int
-    moves: int  # since the server started, as the three below
+    moves: int  # made at every table since the server started, by players and bots alike
     errors: int
     dropped: int  # slow readers
+    loop_lag_worst_ms: float  # how late the game's loop ran a callback, at worst
+    gc_full: int  # collections of every generation (each walks every object held)
+    gc_worst_ms: float  # the longest a collection stopped the server
 
 
 def figures(server: Watched) -> Figures:
@@ -84,24 +108,40 @@ def figures(server: Watched) -> Figures:
         moves=server.counters.events["moves"],
         errors=server.counters.events["errors"],
         dropped=server.counters.events["dropped"],
+        loop_lag_worst_ms=round(server.pauses.lag.seconds * 1000, 1),
+        gc_full=server.pauses.full.count,
+        gc_worst_ms=round(server.pauses.collections.seconds * 1000, 1),
     )
 
 
 def stats_line(server: Watched) -> str:
+    """The figures since the start, and the pauses of the loop since the line before."""
     f = figures(server)
+    lag, full, collections = server.pauses.take()
     return (
         f"stats: {f.connections} connections ({f.waiting_hello} before hello),"
         f" {f.tables} tables ({f.games} games in play, {f.paused} paused,"
         f" {f.stopped} stopped, {f.broken} broken), {f.moves} moves,"
-        f" {f.errors} errors, {f.dropped} slow readers dropped"
+        f" {f.errors} errors, {f.dropped} slow readers dropped;"
+        f" since the last line: loop lag at worst {lag.seconds * 1000:.0f} ms,"
+        f" {collections.count} collections (worst {collections.seconds * 1000:.0f} ms),"
+        f" {full.count} of them full (worst {full.seconds * 1000:.0f} ms)"
     )
 
 
-def healthz(server: Watched, connection: ServerConnection, request: Request) -> Response | None:
+def healthz(
+    server: Watched, asking: Asking, connection: ServerConnection, request: Request
+) -> Response | None:
     """`process_request` hook: answer `GET /healthz` with the figures as JSON; any other
-    path goes on to the websocket handshake. 503 while a table cannot write."""
+    path goes on to the websocket handshake. 503 while a table cannot write; 429 to one
+    that asks too often."""
     if request.path != "/healthz":
         return None
+    address = str(connection.remote_address[0]) if connection.remote_address else "?"
+    if not asking.allow(address):
+        response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "asked too often\n")
+        response.headers["Retry-After"] = "1"
+        return response
     f = figures(server)
     status = HTTPStatus.OK if f.status == "ok" else HTTPStatus.SERVICE_UNAVAILABLE
     response = connection.respond(status, json.dumps(asdict(f)) + "\n")

@@ -7,6 +7,7 @@ are the ids on the wire, so they follow the file, never the shuffle.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -87,7 +88,10 @@ class DeckError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+@functools.lru_cache(maxsize=32)
 def parse_deck(text: str, source: str = "<deck>") -> Deck:
+    """The deck a TOML text describes (H3), or DeckError naming what is wrong. Decks are
+    values and most tables share one: each text is parsed once (TOML is slow, a few ms)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -219,6 +219,7 @@ def _player(game: Game, info: SeatInfo, revealed: bool) -> Player:
         info.covered,
         info.rematch,
         info.clock,
+        trait=info.trait,
         hand_count=len(hand),
         hand_limit=HAND_SIZE - sickness,
         fate=tuple(game.fates[seat]),

@@ -4,12 +4,15 @@ A rebuild reads the stored outcomes (`games.outcome`), not a game's moves, so te
 games take about a second; `rebuild` runs in a process of its own at server start
 (Principle 8), opening the database read-only. Games played out before outcomes were
 stored are replayed instead (about 2 ms each), their seats as the archive holds them now,
-with no time of their end. An outcome that cannot be read, or a game that cannot be
-replayed, is left out and logged: one bad row does not cost a host its standings.
+with no time of their end. Which games are practice (at a table made by `play_on`) the
+store says, for outcomes stored before as well. An outcome that cannot be read, or a game
+that cannot be replayed, is left out and logged: one bad row does not cost a host its
+standings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import pickle
 import sys
@@ -17,30 +20,34 @@ from pathlib import Path
 
 from server.game import DeckError, Game, MoveError, dealer_for, parse_deck
 from server.ratings.standings import Standings
+from server.store.outcomes import OutcomeStore
+from server.store.sqlite import SqliteStore
+from server.store.tables import GameArchive
 from server.tables.outcome import Outcome, SeatResult
 from server.tables.players import player_id
-from server.tables.store import Store
 
 log = logging.getLogger("gother.server")
 
 
-def outcomes(store: Store) -> list[Outcome]:
+def outcomes(stored: OutcomeStore) -> list[Outcome]:
     read = []
-    for table, game, text in store.outcomes():
+    practice = stored.practice_tables()
+    for table, game, text in stored.all():
         try:
-            read.append(Outcome.from_json(table, game, text))
+            outcome = Outcome.from_json(table, game, text)
+            read.append(dataclasses.replace(outcome, practice=table in practice))
         except (ValueError, TypeError, KeyError) as exc:
             log.error("game %d of table %s: its outcome cannot be read (%r)", game, table, exc)
     return read
 
 
-def replayed(store: Store) -> list[Outcome]:
+def replayed(stored: OutcomeStore, archive: GameArchive) -> list[Outcome]:
     """The outcomes of games played out before outcomes were stored, by replaying them."""
     read = []
-    for table_id, game_no in store.games_without_outcome():
+    for table_id, game_no in stored.games_without_outcome():
         try:
-            record = store.table(table_id)
-            seed, moves = store.game(table_id, game_no)
+            record = archive.table(table_id)
+            seed, moves = archive.game(table_id, game_no)
             assert seed is not None  # the games row holds it
             game = Game.replay(
                 parse_deck(record.deck_toml, record.deck_name),
@@ -49,7 +56,7 @@ def replayed(store: Store) -> list[Outcome]:
                 moves,
                 record.variants,
                 dealer_for(game_no, record.seats),
-                store.start(table_id, game_no),
+                archive.start(table_id, game_no),
             )
         except (ValueError, TypeError, KeyError, DeckError, MoveError) as exc:
             log.error("game %d of table %s cannot be replayed (%r)", game_no, table_id, exc)
@@ -63,7 +70,8 @@ def replayed(store: Store) -> list[Outcome]:
             SeatResult(player_id(s.name, s.bot_kind, s.identity), game.goth[s.seat], 1.0, s.name)
             for s in record.seat_records
         )
-        read.append(Outcome(table_id, game_no, "", seats, game.winners))
+        practice = archive.played_on(table_id)
+        read.append(Outcome(table_id, game_no, "", seats, game.winners, practice))
     return read
 
 
@@ -71,9 +79,9 @@ def rebuild(db: str) -> Standings:
     """The standings of the database at `db` (none for a database not yet made)."""
     if db == ":memory:" or not Path(db).is_file():
         return Standings()
-    store = Store(db, readonly=True)
+    store = SqliteStore(db, readonly=True)
     try:
-        return Standings.rebuild(outcomes(store) + replayed(store))
+        return Standings.rebuild(outcomes(store.outcomes) + replayed(store.outcomes, store.tables))
     finally:
         store.close()
 

@@ -17,19 +17,19 @@ import sys
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import STANDINGS_PAGE
-from server.ratings.skill import PROVISIONAL_GAMES
+from server.ratings.skill import NEW, PROVISIONAL_GAMES, Rating
 from server.ratings.standings import Row, Standings
+from server.store.outcomes import OutcomeStore
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, is_bot
-from server.tables.store import Store
 
 log = logging.getLogger("gother.server")
 
 
 class HostStandings:
-    def __init__(self, db: str, store: Store) -> None:
+    def __init__(self, db: str, outcomes: OutcomeStore) -> None:
         self.db = db
-        self.store = store
+        self.outcomes = outcomes
         self.standings: Standings | None = None
         self.waiting: list[Outcome] = []  # games that ended during the rebuild
         self.failed = False
@@ -37,7 +37,7 @@ class HostStandings:
         self.child: asyncio.subprocess.Process | None = None
 
     def start(self) -> None:
-        if not self.store.has_games():  # a new host: no process to start
+        if not self.outcomes.has_games():  # a new host: no process to start
             self.standings = Standings()
             return
         self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild())
@@ -82,10 +82,10 @@ class HostStandings:
         else:
             self.standings.add(outcome)  # counted once, however often it is told
 
-    def rating(self, player: PlayerId) -> float:
-        """A player's cautious rating (mu - 3 sigma), the tournaments' last tie-break; while
-        the rebuild runs every player ties on it (0)."""
-        return 0.0 if self.standings is None else self.standings.ratings[player].ordinal
+    def rating(self, player: PlayerId) -> Rating:
+        """A player's rating (the tournaments' last tie-break); while the rebuild runs,
+        everyone's is a new player's."""
+        return NEW if self.standings is None else self.standings.ratings[player]
 
     def page(self, offset: int, rid: int | None) -> server_messages.Standings:
         if self.standings is None:
@@ -123,6 +123,8 @@ def _row(row: Row) -> server_messages.StandingsRow:
         mu=round(row.rating.mu, 3),
         sigma=round(row.rating.sigma, 3),
         provisional=row.rating.provisional,
+        rating=row.rating.shown,
+        spread=row.rating.spread,
         games=row.record.games,
         wins=row.record.wins,
         places=tuple(row.record.places),

@@ -8,7 +8,11 @@ are ours, not openskill's:
 - a seat a cover bot played in part moves its player's rating by the share of the turns the
   player played (openskill's `weights=` weighs a team's members against each other, which
   cannot say "this seat was only half theirs"): the mu and sigma changes are scaled here;
-- a rating is provisional until its player has PROVISIONAL_GAMES rated games.
+- a rating is provisional until its player has PROVISIONAL_GAMES rated games;
+- it is shown on one scale, chess's (`shown`, `spread`): 1500 a new player's and the normal
+  bot's, 30 points a unit of mu, so a 200-point gap puts the higher player above the lower
+  about two games in three (Plackett-Luce's odds exp(gap / c), c about 9 at three to five
+  seats); the standings rank by it, so the numbers read down the table in order.
 
 Ratings are derived data: rebuilt from the archive's outcomes at start, then updated as games
 end, in the order of `Outcome.key`, so both ways give the same numbers.
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from protocol.constants import RATING_START, RATING_STEP
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId
 
@@ -42,7 +47,7 @@ ANCHORS = {
 class Rating:
     mu: float
     sigma: float
-    games: int = 0  # games that moved it (a seat its player played no turn of does not)
+    games: int = 0  # games credited to its player (SeatResult.credited), as in their record
     anchor: bool = False
 
     @property
@@ -50,9 +55,14 @@ class Rating:
         return not self.anchor and self.games < PROVISIONAL_GAMES
 
     @property
-    def ordinal(self) -> float:
-        """A cautious estimate (mu - 3 sigma): what a standings table sorts by."""
-        return self.mu - 3 * self.sigma
+    def shown(self) -> int:
+        """The rating on the scale people read (a new player's is RATING_START)."""
+        return round(RATING_START + RATING_STEP * (self.mu - MODEL.mu))
+
+    @property
+    def spread(self) -> int:
+        """How far off `shown` may still be, either way: two sigmas on the same scale."""
+        return round(2 * RATING_STEP * self.sigma)
 
 
 NEW = Rating(MODEL.mu, MODEL.sigma)
@@ -89,5 +99,5 @@ class Ratings:
             self.ratings[seat.player] = Rating(
                 current.mu + seat.share * (new.mu - old.mu),
                 current.sigma + seat.share * (new.sigma - old.sigma),
-                current.games + 1,
+                current.games + seat.credited,
             )

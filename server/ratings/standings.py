@@ -53,12 +53,18 @@ class Standings:
         return standings
 
     def add(self, outcome: Outcome) -> bool:
-        """Count one finished game; False (and nothing changes) if it was counted before."""
+        """Count one finished game; False (and nothing changes) if it was counted before.
+        A practice game counts nowhere; a seat counts in its player's record only if it
+        was theirs (`SeatResult.credited`)."""
         if (outcome.table, outcome.game) in self.rated:
             return False
         self.rated.add((outcome.table, outcome.game))
+        if outcome.practice:
+            return True
         places = outcome.places()
         for seat, place in zip(outcome.seats, places, strict=True):
+            if not seat.credited:
+                continue
             record = self.records.setdefault(seat.player, Record())
             if outcome.finished >= record.last_seen:  # a later game (replayed ones have no end)
                 self.names[seat.player] = shown(seat.player, seat.name)
@@ -67,8 +73,8 @@ class Standings:
         return True
 
     def rows(self) -> list[Row]:
-        """Everyone with a record, the best first (by cautious rating, then wins)."""
+        """Everyone with a record, the best first: by the rating shown (mu), then wins."""
         rows = [
             Row(p, self.names[p], record, self.ratings[p]) for p, record in self.records.items()
         ]
-        return sorted(rows, key=lambda r: (-r.rating.ordinal, -r.record.wins, r.player))
+        return sorted(rows, key=lambda r: (-r.rating.mu, -r.record.wins, r.player))

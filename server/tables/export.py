@@ -7,7 +7,6 @@ for the host, from the host's database.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import msgspec
@@ -25,7 +24,9 @@ from server.game import (
     parse_deck,
     view,
 )
-from server.tables.store import Store, TableRecord
+from server.store.database import StoreUnavailable
+from server.store.sqlite import SqliteStore
+from server.store.tables import GameArchive, TableRecord
 
 
 class ExportError(LookupError):
@@ -33,44 +34,64 @@ class ExportError(LookupError):
 
 
 def game_record(
-    store: Store, table_id: str, game_no: int | None = None, seat: int | None = None
+    archive: GameArchive, table_id: str, game_no: int | None = None, seat: int | None = None
 ) -> GameRecord:
     """The record of one game of a table, live or archived (its current game by default);
     with `seat`, also `seen`: that seat's own view after the deal and after every move, for a
     replay that shows the game as that seat saw it (a client never runs the engine)."""
-    if not store.has_table(table_id):
+    return game_records(archive, table_id, game_no, (seat,))[seat]
+
+
+def game_records(
+    archive: GameArchive,
+    table_id: str,
+    game_no: int | None = None,
+    seats: tuple[int | None, ...] = (None,),
+    every_seat: bool = False,
+) -> dict[int | None, GameRecord]:
+    """The records of one game for each of `seats` (None: the record without `seen`), and
+    with `every_seat` the plain one and each seat's of the table too, made from one replay:
+    the referee's views are the same in every one."""
+    if not archive.has_table(table_id):
         raise ExportError(f"no table {table_id!r} in this database")
     try:
-        record = store.table(table_id)
+        record = archive.table(table_id)
         game_no = record.game_no if game_no is None else game_no
-        seed, moves = store.game(table_id, game_no)
-        start = store.start(table_id, game_no)
+        seed, moves = archive.game(table_id, game_no)
+        start = archive.start(table_id, game_no)
     except (ValueError, TypeError, KeyError) as exc:
         raise ExportError(f"table {table_id!r} cannot be read: {exc}") from None
     if seed is None:
         raise ExportError(f"table {table_id!r} has no game {game_no}")
-    if seat is not None and not 0 <= seat < record.seats:
-        raise ExportError(f"table {table_id!r} has only {record.seats} seats")
+    if every_seat:
+        seats = tuple(dict.fromkeys((*seats, None, *range(record.seats))))
+    for seat in seats:
+        if seat is not None and not 0 <= seat < record.seats:
+            raise ExportError(f"table {table_id!r} has only {record.seats} seats")
     deck = parse_deck(record.deck_toml, record.deck_name)
     players = record.players()
-    viewers: tuple[Viewer, ...] = (REFEREE,) if seat is None else (REFEREE, seat)
+    viewers = (REFEREE, *(seat for seat in seats if seat is not None))
     views = replay_views(record, game_no, deck, seed, moves, players, viewers, start)
-    return GameRecord(
-        record=RECORD_VERSION,
-        table=RecordTable(record.id, record.name, record.deck_name),
-        variants=record.variants,
-        players=players,
-        cards=deck.catalogue(),
-        seed=seed,
-        game=game_no,
-        moves=tuple(moves),
-        chat=tuple((line.sender, line.text) for line in record.chat),
-        ended=store.ended(table_id, game_no),
-        views=views[REFEREE],
-        start=start,
-        seat=seat,
-        seen=None if seat is None else views[seat],
-    )
+    ended = archive.ended(table_id, game_no)
+    return {
+        seat: GameRecord(
+            record=RECORD_VERSION,
+            table=RecordTable(record.id, record.name, record.deck_name),
+            variants=record.variants,
+            players=players,
+            cards=deck.catalogue(),
+            seed=seed,
+            game=game_no,
+            moves=tuple(moves),
+            chat=tuple((line.sender, line.text) for line in record.chat),
+            ended=ended,
+            views=views[REFEREE],
+            start=start,
+            seat=seat,
+            seen=None if seat is None else views[seat],
+        )
+        for seat in seats
+    }
 
 
 def replay_views(
@@ -115,18 +136,21 @@ def replay_views(
     return {viewer: tuple(seen) for viewer, seen in views.items()}
 
 
-def export_game(db: str, table_id: str, path: str | Path, game_no: int | None = None) -> int:
-    """Write the record; returns the number of moves written."""
+def export_game(
+    db: str, table_id: str, path: str | Path, game_no: int | None = None, seat: int | None = None
+) -> int:
+    """Write the record (with `seat`'s own views, if given); returns the number of moves
+    written."""
     if not Path(db).is_file():
         raise ExportError(f"no database at {db}")
     try:
-        store = Store(db, readonly=True)
+        store = SqliteStore(db, readonly=True)
         try:
-            record = game_record(store, table_id, game_no)
+            record = game_record(store.tables, table_id, game_no, seat)
         finally:
             store.close()
-    except sqlite3.Error as exc:
-        raise ExportError(f"{db} is not a readable game database ({exc})") from None
+    except StoreUnavailable as exc:
+        raise ExportError(f"not a readable game database: {exc}") from None
     try:
         Path(path).write_bytes(msgspec.msgpack.encode(record))
     except OSError as exc:

@@ -17,7 +17,7 @@ import msgspec
 from protocol import encode, server_messages
 from protocol.view import View
 from server.game import SPECTATOR, Viewer, story
-from server.tables.store import ChatLine
+from server.store.tables import ChatLine
 from server.tables.table import CHAT_REPLAY_BYTES, Peer, Table
 
 STORY_PART = 500  # events a `story` frame holds: ~15 KB, well under MAX_FRAME

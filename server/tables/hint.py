@@ -9,10 +9,11 @@ the same position while it is thought wait for one search.
 
 A hint not thought within PATIENCE is answered `thinking` and thought on: asked again, it
 comes from what is kept (clients ask again by themselves). A hint may wait HINT_WAIT behind
-the searches ahead of it; past that, or with the queue full, it is refused at once (`busy`).
-One hint is asked at a time by a connection; a search whose worker died answers
-`search_failed`. Every hint given is written with the game before it is sent
-(`Table.hinted`): a review says which moves were the hint's own advice.
+the searches ahead of it; past that, or with the queue full, it is refused at once (`busy`),
+or once it has waited too long to begin. One hint is asked at a time by a connection; a
+search whose worker died answers `search_failed`. Every hint given is written with the
+game before it is sent (`Table.hinted`): a review says which moves were the hint's own
+advice.
 """
 
 from __future__ import annotations
@@ -109,6 +110,10 @@ class Hints:
         except TimeoutError:  # thought on, and kept: the next ask is answered at once
             message = "still thinking about this position: ask again in a moment"
             peer.send(server_messages.Error(code="thinking", message=message, rid=rid))
+            return
+        except Busy as exc:  # overtaken by the tables' searches until too late
+            message = f"the searches are too far behind ({exc}): ask again soon"
+            peer.send(server_messages.Error(code="busy", message=message, rid=rid))
             return
         except SearchFailed as exc:
             message = f"no hint this time ({exc}): ask again"

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import logging
 import secrets
 import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from protocol import ProtocolError, server_messages
+from protocol import ProtocolError, encode, server_messages
 from protocol import requests as rq
-from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX
+from protocol.constants import DEFAULT_BOT, LIST_PAGE, NAME_MAX, TABLE_ID_MAX, TOKEN_MAX
+from protocol.fields import RID_MAX
 from protocol.view import ClockRule
-from server.bots.registry import BotKind, kind_of
+from server.bots.registry import BotKind, kind_of, trait_for, trait_of
 from server.game import (
-    Deck,
     DeckError,
     Game,
     MoveError,
@@ -34,9 +35,12 @@ from server.game import (
     default_deck_text,
     parse_deck,
 )
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.tables import BrokenRecord, TableRecord, TableStore
 from server.tables.passwords import hash_password
-from server.tables.store import BrokenRecord, Store, StoreError, TableRecord
 from server.tables.table import CHAT_KEPT, Seat, Settings, StoreFailed, Table
+from server.tokens import hash_secret
 
 log = logging.getLogger("gother.server")
 
@@ -49,7 +53,8 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 class Lobby:
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
+        outcomes: OutcomeStore,
         settings: Settings,
         changed: Callable[[Table], None],
         decks_dir: Path | None = None,
@@ -57,6 +62,7 @@ class Lobby:
         expire: float = EXPIRE,
     ) -> None:
         self.store = store
+        self.outcomes = outcomes
         self.settings = settings
         self.decks_dir = decks_dir
         self.max_tables = max_tables
@@ -65,23 +71,20 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, BrokenRecord] = {}  # quarantined at restore
         self.creators: dict[str, tuple[object, str]] = {}  # table id -> (connection, address)
-        self._pages: tuple[object, list[server_messages.TableRow]] | None = None
 
     # -- tables -------------------------------------------------------------------------
 
     def listing(self, offset: int = 0) -> tuple[list[server_messages.TableRow], int]:
         """A page of the tables (live, then broken) from `offset`, and how many there are.
-        The rows are made once per change of any table, not once per `list`."""
-        key = (
-            tuple((t.id, t.seq, len(t.spectators), t.stopped) for t in self.tables.values()),
-            tuple(self.broken),
+        Only the page's rows are made (each kept by its table until it changes): a `list`
+        costs its page. The whole listing, made again after any table's change, cost every
+        `list` 200 rows while tables of bots played."""
+        rows: Iterator[Callable[[], server_messages.TableRow]] = itertools.chain(
+            (table.summary for table in self.tables.values()),
+            (functools.partial(_broken_row, broken) for broken in self.broken.values()),
         )
-        if self._pages is None or self._pages[0] != key:
-            rows = [t.summary() for t in self.tables.values()]
-            rows += [_broken_row(b) for b in self.broken.values()]
-            self._pages = key, rows
-        rows = self._pages[1]
-        return rows[offset : offset + LIST_PAGE], len(rows)
+        page = [row() for row in itertools.islice(rows, offset, offset + LIST_PAGE)]
+        return page, len(self.tables) + len(self.broken)
 
     def find(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -120,6 +123,7 @@ class Lobby:
             name=request.name,
             seats=request.seats,
             bot_kind=request.bot or DEFAULT_BOT,
+            trait=request.trait or trait_for(request.seats),
             variants=request.variants or Variants(),
             deck_name=deck_name,
             deck_toml=self._deck_text(deck_name, request.seats),
@@ -154,6 +158,7 @@ class Lobby:
             name=source.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
             seats=source.seats,
             bot_kind=bot_kind,
+            trait=source.trait,
             variants=source.variants,
             deck_name=source.deck_name,
             deck_toml=source.deck_toml,
@@ -255,7 +260,7 @@ class Lobby:
                     f"move {replayed[0]} of game {record.game_no} is refused: {exc}"
                 ) from None
             table.restore_game(game)
-            if game.over and not self.store.has_outcome(table.id, table.game_no):
+            if game.over and not self.outcomes.has_outcome(table.id, table.game_no):
                 table.finish()  # its end was not stored before the server went down
         table.chat = record.chat[-CHAT_KEPT:]
         table.attended = now
@@ -290,6 +295,7 @@ class Lobby:
             self.store.archive_table(table.id, abandoned=in_progress)
         del self.tables[table.id]
         self.creators.pop(table.id, None)
+        table.retired = True  # a bot still thinking there moves nowhere
         log.info("table %s retired: %s", table.id, reason)
 
     def _build(self, record: TableRecord) -> Table:
@@ -298,12 +304,14 @@ class Lobby:
             id=record.id,
             name=record.name,
             seat_count=record.seats,
-            deck=_parsed_deck(record.deck_toml, record.deck_name),
+            deck=parse_deck(record.deck_toml, record.deck_name),
             deck_name=record.deck_name,
             variants=record.variants,
             settings=self.settings,
             store=self.store,
+            outcomes=self.outcomes,
             bot_kind=kind_of(record.bot_kind),  # once; an unknown one quarantines the table
+            trait=trait_of(record.trait or "vengeful"),  # None: bots were all vengeful then
             password_hash=record.password_hash,
             clock_rule=None if clock is None else ClockRule(clock.initial, clock.increment),
             seats=[None] * record.seats,
@@ -327,32 +335,46 @@ class Lobby:
             raise ProtocolError("bad_deck", f"no deck named {name!r} on this server")
         try:
             text = path.read_text(encoding="utf-8")
-            _parsed_deck(text, path.name).check_seats(seats, path.name)
+            deck = parse_deck(text, path.name)
+            deck.check_seats(seats, path.name)
         except (OSError, UnicodeDecodeError) as exc:
             raise ProtocolError("bad_deck", f"{path.name} cannot be read ({exc})") from None
         except DeckError as exc:
             raise ProtocolError("bad_deck", str(exc)) from None
+        # the catalogue goes whole in one frame (`joined`, `watching`): a deck whose does not
+        # cannot be played (its table took a seat, and then its `joined` could not be sent)
+        widest = server_messages.Joined(
+            table="t" * TABLE_ID_MAX,
+            seat=0,
+            token="t" * TOKEN_MAX,
+            cards=deck.catalogue(),
+            covered_rounds=RID_MAX,
+            rid=RID_MAX,
+        )
+        try:
+            encode(widest)
+        except ProtocolError as exc:
+            raise ProtocolError(
+                "bad_deck",
+                f"{path.name}: its cards cannot be sent in one frame ({exc.message}):"
+                " shorter names and flavours, or fewer cards",
+            ) from None
         return text
 
     # -- seats ----------------------------------------------------------------------------
 
     def held_by(self, identity: str) -> list[tuple[Table, int]]:
-        """The seats `identity` holds in games not over, at every table."""
+        """The seats `identity` holds at every table (a game over among them: its rematch)."""
         held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
         return [(table, seat) for table, seat in held if seat is not None]
 
     def find_seat(self, token: str) -> tuple[Table, int]:
+        digest = hash_secret(token)  # once, not once a seat of every table
         for table in self.tables.values():
-            seat = table.seat_for_token(token)
+            seat = table.seat_for_token(digest)
             if seat is not None:
                 return table, seat
         raise ProtocolError("bad_token", "that token holds no seat here")
-
-
-@functools.lru_cache(maxsize=32)
-def _parsed_deck(text: str, name: str) -> Deck:
-    """Decks are immutable and most tables share one: parse each text once (TOML is slow)."""
-    return parse_deck(text, name)
 
 
 def _broken_row(broken: BrokenRecord) -> server_messages.TableRow:

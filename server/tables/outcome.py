@@ -4,6 +4,12 @@ A game's outcome is a summary of its moves, written to the store when the game e
 rebuild of the standings reads thousands of games without replaying one). Places follow the
 rules: the winners share first place (H1: ties share the win), everyone else is ranked by
 Goth Points, equal points sharing a place.
+
+Whose result a seat is: a person's seat is theirs only if they played at least half of its
+turns (`SeatResult.credited`); one a cover bot played for the most part wins, loses and
+scores for nobody: not in the player's record, nor their tournament points (their rating
+still moves by the share they played). A game at a table made to play on from a position
+(`play_on`) is practice (`Outcome.practice`): it counts nowhere.
 """
 
 from __future__ import annotations
@@ -13,7 +19,10 @@ from dataclasses import dataclass
 
 import msgspec
 
+from protocol.constants import HOUSE_SEATS
 from server.tables.players import PlayerId, shown
+
+CREDITED_SHARE = 0.5  # of a seat's turns its player must play for its result to be theirs
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +32,11 @@ class SeatResult:
     share: float  # of the seat's turns its own player played (a cover bot played the rest)
     name: str  # the name the seat was played under, to show (the player is `player`)
 
+    @property
+    def credited(self) -> bool:
+        """Whether the seat's result is its player's: they played at least half its turns."""
+        return self.share >= CREDITED_SHARE
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -31,6 +45,7 @@ class Outcome:
     finished: str  # when the game ended: UTC, ISO 8601 (so outcomes sort by it)
     seats: tuple[SeatResult, ...]
     winners: tuple[int, ...]
+    practice: bool = False  # at a table made by `play_on` (the store says which: not in JSON)
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -51,6 +66,7 @@ class Outcome:
     def from_json(cls, table: str, game: int, text: str | bytes) -> Outcome:
         """The outcome `to_json` stored; ValueError (msgspec's) naming what is wrong."""
         stored = msgspec.json.decode(text, type=_Stored)
+        _check(stored)
         seats = tuple(
             SeatResult(
                 PlayerId(s.player),
@@ -78,6 +94,20 @@ class _Stored(msgspec.Struct, frozen=True):
     finished: str
     winners: tuple[int, ...]
     seats: tuple[_Seat, ...]
+
+
+def _check(stored: _Stored) -> None:
+    """A stored outcome is a game's: a row the server did not write (a broken disk, a hand
+    in the database) is refused here, by one ValueError, before it reaches a rating."""
+    seats = len(stored.seats)
+    if seats not in HOUSE_SEATS:
+        raise ValueError(f"{seats} seats (a game has {HOUSE_SEATS.start}-{HOUSE_SEATS.stop - 1})")
+    if not stored.winners or len(set(stored.winners)) != len(stored.winners):
+        raise ValueError(f"winners {stored.winners}: none, or one twice")
+    if not all(0 <= w < seats for w in stored.winners):
+        raise ValueError(f"winners {stored.winners}: no such seat")
+    if not all(0.0 <= s.share <= 1.0 for s in stored.seats):  # NaN fails too
+        raise ValueError("a seat's share of its turns is not between 0 and 1")
 
 
 def turn_share(movers: Sequence[tuple[int, bool]], seat: int) -> float:

@@ -1,7 +1,8 @@
 """Who must act next at a table, when, and why: a pure function of the table.
 
 The game waits on one seat's decision at a time. A bot seat plays `bot_delay` after that
-decision began, so people can follow; an absent player keeps the decision for the grace
+decision began, so people can follow (and not before a private server's listener has heard
+the last line said: `heard_by`); an absent player keeps the decision for the grace
 period, then a bot covers for them; a present player has until their clock bank (at a table
 with a clock) or their patience (`idle`) runs out, whichever comes first, then a bot
 finishes that turn for them; everyone is warned `warn` seconds before (0: no warning). A paused game
@@ -38,7 +39,10 @@ class Due:
 
 
 def due(table: Table) -> Due | None:
-    """What must happen next at this table, or None if it waits on a person."""
+    """What must happen next at this table, or None if it waits on a person (or is retired:
+    its game is archived, nothing happens there any more)."""
+    if table.retired:
+        return None
     next_due = _due(table)
     carries = None if table.stopped is not None else _vote_carries(table)
     if carries is not None and (next_due is None or carries <= next_due.at):
@@ -65,6 +69,9 @@ def _vote_carries(table: Table) -> float | None:
             waiting = [s.away_since for s in humans if s.away_since is not None and not agrees(s)]
             if waiting:
                 times.append(max(waiting) + table.settings.grace)
+    if paused and not present:  # nobody left to hold the pause once the last grace ends
+        away = [s.away_since for s in humans if s.away_since is not None]
+        times.append(max(away) + table.settings.grace if away else table.settings.clock())
     return min(times, default=None)
 
 
@@ -82,7 +89,11 @@ def _due(table: Table) -> Due | None:
     holder = table.seats[seat]
     assert holder is not None
     if holder.is_bot:
-        return Due(seat, table.decision_since + table.settings.bot_delay, "bot")
+        settings = table.settings
+        at = table.decision_since + settings.bot_delay
+        if settings.heard_by is not None:  # and the listener has heard what was said
+            at = max(at, settings.heard_by())
+        return Due(seat, at, "bot")
     if table.timed_out == seat:  # a bot is finishing this turn: each of its moves at once
         return Due(seat, table.decision_since, "clock")
     if holder.peer is None:

@@ -22,8 +22,8 @@ from server.bots.jobs import BotMove
 from server.bots.registry import BotKind, make_bot, word
 from server.game import Move, MoveError, View, view
 from server.searches import Busy, Searches, SearchFailed
+from server.store.database import StoreError
 from server.tables.pace import Due, due
-from server.tables.store import StoreError
 from server.tables.table import StoreFailed, Table
 
 log = logging.getLogger("gother.server")
@@ -35,8 +35,10 @@ class Pacer:
         moved: Callable[[Table], None],
         searches: Searches,
         ended: Callable[[Table], None],
+        played: Callable[[], None] = lambda: None,
     ) -> None:
         self.moved = moved  # after a change made here: tell everyone and arm again
+        self.played = played  # a bot made a move (the host's count of every move made)
         self.searches = searches  # where the bots that think long think
         self.ended = ended  # every voter wants the game ended: archive the table
         self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
@@ -84,6 +86,11 @@ class Pacer:
 
     def _act(self, table: Table, next_due: Due, seq: int) -> None:
         del self.timers[table.id]
+        if next_due.why == "bot" and table.settings.heard_by is not None:
+            later = due(table)  # more was said since this was armed: the listener first
+            if later is not None and later.at > table.settings.clock():
+                self.arm(table)
+                return
         if next_due.why == "retry":
             if table.try_reopen():
                 self.moved(table)
@@ -120,11 +127,11 @@ class Pacer:
         task.add_done_callback(self.thinking.discard)
 
     async def _think(self, table: Table, kind: BotKind, seat: int, seq: int, cover: bool) -> None:
-        if table.seq != seq or table.game is None:
+        if table.seq != seq or table.game is None or table.retired:
             return  # the table changed before the bot began: its new state was armed anew
         seen = view(table.game, seat, log_size=0)  # no bot reads the log
         try:
-            bot = make_bot(kind, table.deck, random.Random(seq))
+            bot = make_bot(kind, table.deck, random.Random(seq), trait=table.trait)
             move = (
                 await self._searched(table, kind, seen, seq)
                 if bot.thinks_long
@@ -135,12 +142,13 @@ class Pacer:
                 "table %s: %s bot failed at seat %d; a random move", table.id, word(kind), seat
             )
             move = make_bot("random", table.deck, random.Random(seq)).choose(seen)
-        if table.seq != seq:
-            return  # or while it thought
+        if table.seq != seq or table.retired:
+            return  # or while it thought (or the table was archived: its game is over)
         if cover:
             self._cover(table, seat)
         try:
             table.apply(seat, move)
+            self.played()
         except StoreFailed:
             pass  # the table stopped and says why; the retry it now arms starts it again
         except MoveError:  # a bot bug must not stall the table: log it, play any legal move
@@ -148,15 +156,18 @@ class Pacer:
             fallback = make_bot("random", table.deck, random.Random(seq)).choose(seen)
             with contextlib.suppress(StoreFailed):
                 table.apply(seat, fallback)
+                self.played()
         self.moved(table)
 
     async def _searched(self, table: Table, kind: BotKind, seen: View, seq: int) -> Move:
         """The move of a `kind` bot, searched in a worker; the normal bot's if that fails (a
         table never waits on a search that cannot come)."""
         try:
-            return await self.searches.submit(BotMove(kind, seen, table.deck, seq), urgent=True)
+            searched = BotMove(kind, seen, table.deck, seq, table.trait)
+            return await self.searches.submit(searched, urgent=True)
         except (Busy, SearchFailed) as exc:
             log.warning(
                 "table %s: %s bot's search failed (%s); normal bot moves", table.id, word(kind), exc
             )
-            return make_bot("heuristic", table.deck, random.Random(seq)).choose(seen)
+            normal = make_bot("heuristic", table.deck, random.Random(seq), trait=table.trait)
+            return normal.choose(seen)

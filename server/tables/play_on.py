@@ -19,8 +19,9 @@ from protocol.constants import SEED_BITS
 from server.bots.jobs import PlayOnDeal
 from server.game import Start
 from server.searches import Busy, Searches, SearchFailed
+from server.store.outcomes import OutcomeStore
+from server.store.tables import GameArchive, TableRecord
 from server.tables.review import finished_game
-from server.tables.store import Store, TableRecord
 from server.tables.table import Peer
 
 # What the server does with a sampled start: make the table, seat the asker, deal.
@@ -28,8 +29,9 @@ Then = Callable[[TableRecord, int, Start, int], None]
 
 
 class PlayOns:
-    def __init__(self, store: Store, searches: Searches) -> None:
-        self.store = store
+    def __init__(self, archive: GameArchive, outcomes: OutcomeStore, searches: Searches) -> None:
+        self.archive = archive
+        self.outcomes = outcomes
         self.searches = searches
         self.asking: dict[Peer, asyncio.Task[None]] = {}  # one a connection at a time
 
@@ -45,10 +47,9 @@ class PlayOns:
     ) -> None:
         """Sample the start of a game played on from `turn` of that game as `seat` knew it,
         then `then(source, seat, start, seed)` on the loop; any refusal goes to `peer`."""
-        if peer in self.asking:
-            raise ProtocolError("rate_limited", "a game to play on is on its way: wait for it")
-        played = finished_game(self.store, table_id, game_no, seat)
-        source = self.store.table(table_id)
+        self.check_free(peer)
+        played = finished_game(self.archive, self.outcomes, table_id, game_no, seat)
+        source = self.archive.table(table_id)
         job = PlayOnDeal(played, seat, turn, secrets.randbits(SEED_BITS))
         try:
             answer = self.searches.submit(job)
@@ -72,6 +73,8 @@ class PlayOns:
         try:
             try:
                 dealt = await answer
+            except Busy as exc:  # overtaken by the tables' searches until too late
+                raise ProtocolError("busy", f"the searches are too far behind ({exc})") from None
             except SearchFailed as exc:
                 raise ProtocolError("search_failed", f"that failed ({exc}): ask again") from None
             if isinstance(dealt, str):
@@ -79,6 +82,16 @@ class PlayOns:
             then(source, seat, *dealt)
         except ProtocolError as exc:
             peer.send(server_messages.Error(code=exc.code, message=exc.message, rid=rid))
+
+    def check_free(self, peer: Peer) -> None:
+        """One a connection at a time, and only while the searches have room: refused
+        before anything is read for it (a flood's requests cost the loop next to nothing)."""
+        if peer in self.asking:
+            raise ProtocolError("rate_limited", "a game to play on is on its way: wait for it")
+        try:
+            self.searches.check_room()
+        except Busy as exc:
+            raise ProtocolError("busy", f"the searches are full ({exc}): ask again soon") from None
 
     def close(self) -> None:
         for task in self.asking.values():

@@ -23,8 +23,8 @@ import msgspec
 from protocol import ProtocolError, server_messages
 from protocol.constants import RECORD_PART
 from server.ratelimit import TokenBucket
-from server.tables.export import ExportError, game_record
-from server.tables.store import Store
+from server.store.tables import GameArchive
+from server.tables.export import ExportError, game_records
 
 KEPT_BYTES = 16 * 1024 * 1024  # encoded records kept (a long game's is ~200 KB)
 BUILD_COST = 20.0  # of the asker's dear-request budget a build takes: a second of it
@@ -35,12 +35,12 @@ BUILD_BURST = 0.1  # seconds of building that may come at once: a few records in
 class Records:
     def __init__(
         self,
-        store: Store,
+        archive: GameArchive,
         build_share: float = BUILD_SHARE,
         build_burst: float = BUILD_BURST,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.store = store
+        self.archive = archive
         # by (table, game, seat): a seat's record holds its own views too
         self.encoded: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
         self.kept = 0  # bytes in `encoded`
@@ -73,21 +73,31 @@ class Records:
             self.encoded.move_to_end(key)
             return self.encoded[key]
         self._charge(asker)
+        # a seat's record comes with every seat's of the game, made in the one replay (a few
+        # ms more than one seat's): a player fetching each seat's replay pays one build
         started = self.clock()
         try:
-            record = game_record(self.store, table_id, game_no, seat)
+            records = game_records(
+                self.archive, table_id, game_no, (seat,), every_seat=seat is not None
+            )
         except (ExportError, ValueError) as exc:  # ValueError: a stored move the engine refuses
             raise ProtocolError("no_record", str(exc)) from None
         finally:
             self.builds.spend(self.clock() - started)
+        record = records[seat]
         if record.views[-1].phase != "over" and record.ended is None:
             raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
-        data = msgspec.msgpack.encode(record)
+        for made in sorted(records, key=lambda other: other == seat):  # the one asked, newest
+            data = msgspec.msgpack.encode(records[made])
+            self._keep((table_id, game_no, made), data)
+        return data
+
+    def _keep(self, key: tuple[str, int, int | None], data: bytes) -> None:
+        """Keep an encoded record, the newest last; the oldest go past KEPT_BYTES."""
+        self.kept += len(data) - len(self.encoded.pop(key, b""))
         self.encoded[key] = data
-        self.kept += len(data)
         while self.kept > KEPT_BYTES and len(self.encoded) > 1:
             self.kept -= len(self.encoded.popitem(last=False)[1])
-        return data
 
     def _charge(self, asker: TokenBucket | None) -> None:
         """Refuse a build the server or the asker cannot afford now (nothing is taken)."""

@@ -7,13 +7,14 @@ them. Then the few moments that may be told get their longer look, a job each
 (`ReviewCheck`). A job the pool cannot take answers `busy`, and so does a review past
 AT_ONCE being thought server-wide. A finished game never changes, so its reviews are kept
 (the newest KEPT) and answered from there; askers of a review being thought wait for the
-same one. The hints the seat was given in that game (kept with it: `Store.hints`) go with
+same one. The hints the seat was given in that game (kept with it: `GameArchive.hints`) go with
 the review's jobs: a moment that followed its hint is never told as a mistake.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import OrderedDict
 from typing import Any
 
@@ -24,7 +25,8 @@ from server.bots.jobs import ReviewCheck, ReviewPart
 from server.bots.review import Check, FinishedGame, Moment, candidates, sentence, summary, told
 from server.game import Move, dealer_for, parse_deck
 from server.searches import Busy, Searches, SearchFailed
-from server.tables.store import Store
+from server.store.outcomes import OutcomeStore
+from server.store.tables import GameArchive
 from server.tables.table import Peer
 
 PART = 2  # decisions a job: about as long as two hints
@@ -38,8 +40,9 @@ Key = tuple[str, int, int]  # (table, game, seat)
 
 
 class Reviews:
-    def __init__(self, store: Store, searches: Searches) -> None:
-        self.store = store
+    def __init__(self, archive: GameArchive, outcomes: OutcomeStore, searches: Searches) -> None:
+        self.archive = archive
+        self.outcomes = outcomes
         self.searches = searches
         self.kept: OrderedDict[Key, server_messages.Review] = OrderedDict()
         self.thinking: dict[Key, asyncio.Task[server_messages.Review]] = {}
@@ -58,8 +61,8 @@ class Reviews:
         if thought is None:
             if len(self.thinking) >= AT_ONCE:
                 raise ProtocolError("busy", "other reviews are being thought: ask again soon")
-            played = finished_game(self.store, table_id, game_no, seat)
-            hints = self.store.hints(table_id, game_no, seat)
+            played = finished_game(self.archive, self.outcomes, table_id, game_no, seat)
+            hints = self.archive.hints(table_id, game_no, seat)
             first = self._submit(ReviewPart(played, seat, 0, PART, hints))  # busy now, or never
             thought = asyncio.get_running_loop().create_task(self._think(key, played, hints, first))
             self.thinking[key] = thought
@@ -100,6 +103,8 @@ class Reviews:
                 await self._submit(ReviewCheck(played, seat, moment), GOING_ON)
                 for moment in candidates(moments)
             ]
+        except Busy as exc:  # a part overtaken by the tables' searches until too late
+            raise ProtocolError("busy", f"the searches are too far behind ({exc})") from None
         except SearchFailed as exc:
             raise ProtocolError("search_failed", f"the review failed ({exc}): ask again") from None
         by_step = {m.step: m for m in moments}
@@ -157,21 +162,38 @@ class Reviews:
         return msgspec.structs.replace(review, rid=rid)
 
 
-def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> FinishedGame:
+def finished_game(
+    archive: GameArchive, outcomes: OutcomeStore, table_id: str, game_no: int, seat: int
+) -> FinishedGame:
     """The finished game to replay (for a review of `seat`, or to play on as it); refused
-    at once if there is none, or no such seat."""
-    if not store.has_table(table_id):
+    at once if there is none, or no such seat. A finished game never changes: the newest
+    read are kept, so a flood of reviews or plays on of the same games reads the store once
+    (what is not over yet is looked up afresh, its outcome first)."""
+    seats = _seats(archive, table_id)
+    if seat >= seats:
+        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{seats - 1}")
+    if not (outcomes.has_outcome(table_id, game_no) or archive.ended(table_id, game_no)):
+        raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
+    return _finished(archive, table_id, game_no)
+
+
+@functools.lru_cache(maxsize=256)
+def _seats(archive: GameArchive, table_id: str) -> int:
+    """A table's seats, which never change (a refusal is never kept)."""
+    if not archive.has_table(table_id):
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
-    record = store.table(table_id)
-    if seat >= record.seats:
-        raise ProtocolError("no_such_seat", f"table {table_id} has seats 0-{record.seats - 1}")
+    return archive.table(table_id).seats
+
+
+@functools.lru_cache(maxsize=64)
+def _finished(archive: GameArchive, table_id: str, game_no: int) -> FinishedGame:
+    record = archive.table(table_id)
     try:
-        seed, moves = store.game(table_id, game_no)
-        start = store.start(table_id, game_no)
+        seed, moves = archive.game(table_id, game_no)
+        start = archive.start(table_id, game_no)
     except ValueError as exc:  # a stored move or start is missing or unreadable
         raise ProtocolError("no_record", str(exc)) from None
-    finished = store.has_outcome(table_id, game_no) or store.ended(table_id, game_no)
-    if seed is None or not finished:
+    if seed is None:
         raise ProtocolError("no_record", f"game {game_no} of table {table_id} is not over")
     return FinishedGame(
         deck=parse_deck(record.deck_toml, record.deck_name),
@@ -182,6 +204,6 @@ def finished_game(store: Store, table_id: str, game_no: int, seat: int) -> Finis
         moves=tuple(moves),
         start=start,
         covered=frozenset(
-            step for step, (_, cover) in enumerate(store.movers(table_id, game_no)) if cover
+            step for step, (_, cover) in enumerate(archive.movers(table_id, game_no)) if cover
         ),
     )

@@ -21,8 +21,10 @@ from typing import Any, Protocol
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import SEED_BITS
+from protocol.lengths import how_long
 from protocol.text import looks_like
 from protocol.view import ClockRule, CoverWarning, SeatInfo, TableInfo, View
+from server.bots.base import Trait
 from server.bots.registry import DEFAULT_KIND, BotKind, word
 from server.game import (
     Deck,
@@ -34,11 +36,13 @@ from server.game import (
     dealer_for,
     view,
 )
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.tables import ChatLine, SeatRecord, TableStore
 from server.tables.outcome import Outcome, SeatResult, turn_share
 from server.tables.passwords import check_password
 from server.tables.players import player_id
-from server.tables.store import ChatLine, SeatRecord, Store, StoreError
-from server.tokens import hash_secret, matches, new_token
+from server.tokens import hash_secret, new_token, same
 
 log = logging.getLogger("gother.server")
 
@@ -112,6 +116,9 @@ class Settings:
 
     grace: float = 60.0  # seconds an absent player keeps the seat before a bot covers
     bot_delay: float = 0.4  # seconds a bot waits before moving, so people can follow
+    # When the one listener of a private server will have heard the last line said to
+    # them (gother play --plain): a bot waits for that too. None: no one to wait for.
+    heard_by: Callable[[], float] | None = None
     cover_kind: BotKind = DEFAULT_KIND  # the bot that covers absent players and runs out clocks
     idle: float = 300.0  # seconds a present player may think before a bot finishes the turn
     warn: float = 30.0  # seconds of warning before a bot covers an idle player (0: none)
@@ -128,8 +135,10 @@ class Table:
     deck_name: str
     variants: Variants
     settings: Settings
-    store: Store
+    store: TableStore  # the table's log: each change is written here before it is made
+    outcomes: OutcomeStore  # how its games ended, for the standings
     bot_kind: BotKind = DEFAULT_KIND
+    trait: Trait = "vengeful"  # whom its bots hurt (the lobby gives it its seat count's)
     password_hash: str | None = None
     clock_rule: ClockRule | None = None
     seats: list[Seat | None] = field(default_factory=list)
@@ -144,6 +153,7 @@ class Table:
     timed_out: int | None = None  # seat whose clock or patience ran out: a bot finishes its turn
     warned: int | None = None  # seat told that a bot covers it soon (this decision)
     paused_at: float | None = None  # when the game was paused, by every human's vote
+    paused_by: frozenset[int] = frozenset()  # the seats whose votes paused it (the voters then)
     stopped: str | None = None  # why the table takes no change: its last write failed
     write_failed_at: float = 0.0  # when a write (or a retry) last failed
     attended: float = 0.0  # when someone was last at the table (the lobby expires tables)
@@ -151,6 +161,9 @@ class Table:
     deal_seed: int | None = None  # the next deal's seed when given (duplicate deals)
     deal_start: Start | None = None  # the next game's position instead of a deal (play on)
     outcome: Outcome | None = None  # how the current game ended, once it is over
+    retired: bool = False  # out of the live tables (archived or gone): nothing more happens here
+    # the listing's row and what it was made from (seq, spectators): made once per change
+    _row: tuple[tuple[int, int], server_messages.TableRow] | None = field(default=None, repr=False)
 
     def changed(self) -> None:
         """Record a change everyone can see: the next `state` has the next number."""
@@ -197,7 +210,14 @@ class Table:
     # -- the lobby -----------------------------------------------------------------------
 
     def summary(self) -> server_messages.TableRow:
-        """One row of the `tables` listing."""
+        """One row of the `tables` listing: made again only once the table has changed
+        (every change everyone sees adds to `seq`) or its spectators have."""
+        made_of = (self.seq, len(self.spectators))
+        if self._row is None or self._row[0] != made_of:
+            self._row = made_of, self._summary()
+        return self._row[1]
+
+    def _summary(self) -> server_messages.TableRow:
         taken = sum(s is not None for s in self.seats)
         return server_messages.TableRow(
             id=self.id,
@@ -214,6 +234,10 @@ class Table:
             variants=self.variants,
             deck=self.deck_name,
             bot=word(self.bot_kind),
+            trait=self.trait,
+            lasts=how_long(
+                self.seat_count, word(self.bot_kind), self.trait, self.variants.round_cap
+            ),
         )
 
     @property
@@ -319,10 +343,9 @@ class Table:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
 
     def seat_for_identity(self, identity: str) -> int | None:
-        """The seat `identity` holds here in a game not over, if any (one it left for good is
-        a bot's: coming back is joining afresh)."""
-        if self.game is not None and self.game.over:
-            return None
+        """The seat `identity` holds here, if any: in play, or at a game over while the table
+        stands for its rematch, as a seat's token does (one it left for good is a bot's:
+        coming back is joining afresh)."""
         return next(
             (
                 i
@@ -344,9 +367,11 @@ class Table:
         holder.token_hash = record.token_hash
         return token
 
-    def seat_for_token(self, token: str) -> int | None:
+    def seat_for_token(self, digest: str) -> int | None:
+        """The seat whose token has this digest (`tokens.hash_secret`: hashed once by the
+        asker, not once a seat)."""
         return next(
-            (i for i, s in enumerate(self.seats) if s is not None and matches(token, s.token_hash)),
+            (i for i, s in enumerate(self.seats) if s is not None and same(digest, s.token_hash)),
             None,
         )
 
@@ -380,6 +405,12 @@ class Table:
         seat = self.seat_of(peer)
         if seat is None:
             return False
+        self.give_up(seat)
+        return True
+
+    def give_up(self, seat: int) -> None:
+        """Its player leaves `seat` (whether or not they are here): before the game it is
+        freed; during it a bot takes it for good."""
         holder = self.seats[seat]
         assert holder is not None
         if self.game is None:
@@ -394,9 +425,8 @@ class Table:
             holder.peer, holder.token_hash, holder.bot_kind = None, None, kind
             holder.left_game = left
             holder.pause = holder.end = False
-        log.info("table %s: %s leaves seat %d", self.id, peer.name, seat)
+        log.info("table %s: %s leaves seat %d", self.id, holder.name, seat)
         self.changed()
-        return True
 
     def disconnected(self, peer: Peer) -> bool:
         """The connection went: the player keeps the seat, marked away. Returns whether
@@ -529,8 +559,6 @@ class Table:
         game = self.game
         assert game is not None and game.winners is not None
         movers = self.store.movers(self.id, self.game_no)
-        # a game played on from a chosen position (play_on) is practice: it moves no rating
-        played_on = self.store.start(self.id, self.game_no) is not None
         seats = []
         for seat, holder in enumerate(self.seats):
             assert holder is not None
@@ -539,13 +567,16 @@ class Table:
                 player = player_id(holder.name, None, holder.identity)
             else:
                 player = player_id(holder.name, holder.bot_kind)
-            share = (0.0 if played_on else turn_share(movers, seat)) if person else 1.0
+            share = turn_share(movers, seat) if person else 1.0
             seats.append(SeatResult(player, game.goth[seat], share, holder.name))
         finished = datetime.now(UTC).isoformat(timespec="microseconds")
-        self.outcome = Outcome(self.id, self.game_no, finished, tuple(seats), game.winners)
+        practice = self.store.played_on(self.id)  # a table to play on from a position
+        self.outcome = Outcome(
+            self.id, self.game_no, finished, tuple(seats), game.winners, practice
+        )
         outcome = self.outcome.to_json()
         with contextlib.suppress(StoreFailed):
-            self._write(lambda: self.store.finish_game(self.id, self.game_no, outcome))
+            self._write(lambda: self.outcomes.finish_game(self.id, self.game_no, outcome))
 
     def time_out(self, seat: int) -> None:
         """A present player's clock or patience ran out: bots finish this turn for them."""
@@ -584,7 +615,11 @@ class Table:
         holder = self.seats[seat]
         assert holder is not None
         holder.pause = pause
-        self.tally(self.settings.clock())
+        now = self.settings.clock()
+        if self.paused_at is not None and not pause and seat not in self.paused_by:
+            # away past the grace when the others paused, this voter never agreed to it
+            self.go_on(now)
+        self.tally(now)
         self.changed()
 
     def tally(self, now: float) -> bool:
@@ -598,6 +633,9 @@ class Table:
             assert to_act is not None
             self._charge_thinking(to_act, now)
             self.paused_at = now
+            self.paused_by = frozenset(
+                i for i, s in enumerate(self.seats) if any(s is v for v in voters)
+            )
             log.info("table %s: paused", self.id)
         elif self.paused_at is not None and not any(s.pause for s in voters):
             self.go_on(now)
@@ -756,6 +794,7 @@ class Table:
                 covered=self.covered(seat, now),
                 rematch=holder.rematch,
                 clock=None if self.clock_rule is None else round(self.bank_left(seat, now), 1),
+                trait=self.trait if holder.is_bot else None,
             )
             for seat, holder in enumerate(self.seats)
         )

@@ -11,9 +11,15 @@ of the rounds to come. Everything sent about a tournament is one `tournament` me
 
 Identity: a player is the ratings' `PlayerId` (server/tables/players.py) of the identity
 their connection proved, under whatever name (the name they registered or came back under
-is shown; after a restart, the latest they sat under); one that proved none is its name.
-Registering again as that player from a new connection is coming back, and their seats at
-the round's tables are held by their identity, so they come back to them as to any seat.
+is shown; after a restart, the latest they played under); one that proved none is its name,
+and its entry is theirs by a secret the director gives them as they register (anyone can say
+a name). Registering again as that player from a new connection, with that secret when it
+has one, is coming back, and their seats at the round's tables are held by their identity,
+so they come back to them as to any seat.
+
+Places cost something: one address (an IPv6 /64) has at most `per_address` entries in a
+tournament, no entry's name may pass for another's, and the start seats only the players
+present then: the absent are taken off the list before round 1 is seated.
 What a restart cannot derive is stored (the tournament, its players, each round's tables);
 the results are derived again from the stored outcomes of the tables' games.
 """
@@ -24,7 +30,7 @@ import asyncio
 import logging
 import secrets
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,14 +45,20 @@ from protocol.constants import (
     TOURNAMENT_PLAYERS,
     TOURNAMENTS_LIVE,
 )
+from protocol.text import looks_like
 from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
+from server.ratings.skill import Rating
 from server.searches import Searches
+from server.store.database import StoreError
+from server.store.outcomes import OutcomeStore
+from server.store.people import PeopleStore
+from server.store.tournaments import TournamentRecord, TournamentStore
 from server.tables.lobby import Lobby
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, identity_in, player_id, shown
-from server.tables.store import StoreError, TournamentRecord
 from server.tables.table import Peer, StoreFailed, Table
+from server.tokens import hash_secret, matches, new_token
 from server.tournament.pairing import Seating
 from server.tournament.seating import RoundSeating, seated_round
 from server.tournament.standings import Result, Standing, place_points, standings
@@ -57,9 +69,13 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
 class Member(Peer, Protocol):
-    """A connection as a tournament sees it: a table's peer, with the identity it proved."""
+    """A connection as a tournament sees it: a table's peer, with the identity it proved
+    and the address every cap counts it by."""
 
     identity: str | None
+
+    @property
+    def address_key(self) -> str: ...
 
 
 def _player(peer: Member) -> PlayerId:
@@ -68,12 +84,16 @@ def _player(peer: Member) -> PlayerId:
 
 @dataclass
 class Entry:
-    """A registered player: the name shown, where to tell them, whether they dropped out."""
+    """A registered player: the name shown, where to tell them, whether they dropped out
+    (and of which table's game, then being played: their points stop at the drop)."""
 
     player: PlayerId
     name: str
     peer: Member | None
     dropped: bool = False
+    forfeit: str | None = None  # the table whose game they dropped out of mid-game
+    secret: str | None = None  # the hash of an anonymous entry's secret (None: not asked)
+    address: str = ""  # where it registered from ("": restored, counted nowhere)
 
 
 @dataclass
@@ -127,15 +147,22 @@ class Director:
     def __init__(
         self,
         lobby: Lobby,
+        store: TournamentStore,
+        people: PeopleStore,
+        outcomes: OutcomeStore,
         searches: Searches,
         seated: Callable[[Peer, Table, int, str], None],
-        rating: Callable[[PlayerId], float],
+        rating: Callable[[PlayerId], Rating],
+        per_address: int = 4,
     ) -> None:
         self.lobby = lobby
+        self.per_address = per_address  # entries a tournament takes from one address
         self.searches = searches  # where a round's seating is thought
-        self.store = lobby.store
+        self.store = store
+        self.people = people  # the names players last sat under
+        self.outcomes = outcomes  # the results: each table's game 1
         self.seated = seated  # tell a connected player the seat (and token) they were given
-        self.rating = rating
+        self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
 
@@ -171,13 +198,24 @@ class Director:
             raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
         return tournament
 
-    def register(self, tournament: Tournament, peer: Member) -> None:
-        """Register `peer`'s player, or take them back (under the name they come back as)."""
+    def register(
+        self, tournament: Tournament, peer: Member, secret: str | None = None
+    ) -> str | None:
+        """Register `peer`'s player, or take them back (under the name they come back as;
+        an anonymous entry with its `secret`). Returns the secret of a new anonymous entry:
+        only its player is told it."""
         player = _player(peer)
         entry = tournament.entries.get(player)
+        self._check_name(tournament, peer.name, entry)
         if entry is not None:
+            if entry.secret is not None and not matches(secret or "", entry.secret):
+                raise ProtocolError(
+                    "name_taken",
+                    f"{peer.name!r} is registered in {tournament.name!r} by someone else: come "
+                    "back with that entry's secret, or register under another name",
+                )
             entry.peer, entry.name = peer, peer.name
-            return
+            return None
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError(
                 "already_started", f"tournament {tournament.name!r} has begun: no new players"
@@ -186,9 +224,29 @@ class Director:
             raise ProtocolError(
                 "table_full", f"a tournament takes at most {TOURNAMENT_PLAYERS} players"
             )
+        address = peer.address_key
+        if sum(e.address == address for e in tournament.entries.values()) >= self.per_address:
+            raise ProtocolError(
+                "too_many_seats",
+                f"your address has {self.per_address} players in this tournament already",
+            )
+        given = new_token() if peer.identity is None else None
+        kept = None if given is None else hash_secret(given)
         n = len(tournament.entries)
-        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player))
-        tournament.entries[player] = Entry(player, peer.name, peer)
+        _stored(lambda: self.store.add_tournament_player(tournament.id, n, player, kept))
+        tournament.entries[player] = Entry(player, peer.name, peer, secret=kept, address=address)
+        return given
+
+    def _check_name(self, tournament: Tournament, name: str, mine: Entry | None) -> None:
+        """A name that would pass for another entry's is not registered (a player coming
+        back may keep or change their own)."""
+        for entry in tournament.entries.values():
+            if entry is not mine and looks_like(name, entry.name):
+                raise ProtocolError(
+                    "name_taken",
+                    f"{name!r} looks like {entry.name!r}, registered in {tournament.name!r}: "
+                    "choose another name",
+                )
 
     def start(self, tournament: Tournament, peer: Member, rid: int | None = None) -> None:
         """Seat the first round; `peer` is answered (`rid`) once it is seated, or at once
@@ -197,14 +255,24 @@ class Director:
             raise ProtocolError("not_organiser", "only the tournament's creator can start it")
         if tournament.phase != "registering" or tournament.seating is not None:
             raise ProtocolError("already_started", "the tournament has already begun")
-        if len(tournament.entries) < 2:
-            raise ProtocolError("not_started", "a tournament needs at least 2 players")
-        self._check_room(tournament)
+        still_in = [(p, e.peer is not None) for p, e in tournament.entries.items() if not e.dropped]
+        absent = [p for p, here in still_in if not here]
+        if len(still_in) - len(absent) < 2:
+            raise ProtocolError("not_started", "a tournament needs at least 2 players here")
+        self._check_room(tournament, len(absent))
+        if absent:  # only the players here are seated: places held by nobody are let go
+            _stored(lambda: self.store.remove_tournament_players(tournament.id, absent))
+            for player in absent:
+                del tournament.entries[player]
+            log.info("tournament %s: %d registered, not here at its start, taken off",
+                     tournament.id, len(absent))  # fmt: skip
         self._next_round(tournament, peer, rid)
 
-    def _check_room(self, tournament: Tournament) -> None:
-        """Refuse a round the lobby cannot hold whole (before any of its tables exists)."""
-        tables = -(-sum(not e.dropped for e in tournament.entries.values()) // tournament.seats)
+    def _check_room(self, tournament: Tournament, leaving: int = 0) -> None:
+        """Refuse a round the lobby cannot hold whole (before any of its tables exists), its
+        players those still in but `leaving`."""
+        playing = sum(not e.dropped for e in tournament.entries.values()) - leaving
+        tables = -(-playing // tournament.seats)
         free = self.lobby.max_tables - len(self.lobby.tables)
         if tables > free:
             raise ProtocolError(
@@ -212,19 +280,34 @@ class Director:
                 f"the round needs {tables} tables and this server has room for {free} now",
             )
 
-    def drop(self, tournament: Tournament, peer: Member) -> Table | None:
-        """Out of the rounds to come; at a table in play, a bot takes the seat for good
-        (returns that table, changed)."""
+    def drop(self, tournament: Tournament, peer: Member) -> tuple[Table, Peer | None] | None:
+        """Out of the rounds to come, and of the game they are playing: it scores nothing
+        for them (their points stop at the drop), and a bot takes their seat there for good,
+        whoever held it (returns that table, changed, and the connection that was at the
+        seat, None if it was away)."""
         entry = tournament.entries.get(_player(peer))
         if entry is None or entry.peer is not peer:
             raise ProtocolError("not_registered", "you are not registered in this tournament")
-        _stored(lambda: self.store.drop_tournament_player(tournament.id, entry.player))
-        entry.dropped = True
-        for seated in tournament.played[-1] if tournament.played else []:
-            table = self.lobby.tables.get(seated.table)
-            if table is not None and entry.player in seated.players and not seated.over:
-                return table if table.leave(peer) else None
-        return None
+        playing = next(
+            (
+                seated
+                for seated in (tournament.played[-1] if tournament.played else ())
+                if entry.player in seated.players and not seated.over
+            ),
+            None,
+        )
+        forfeit = None if playing is None else playing.table
+        _stored(lambda: self.store.drop_tournament_player(tournament.id, entry.player, forfeit))
+        entry.dropped, entry.forfeit = True, forfeit
+        if playing is None or (table := self.lobby.tables.get(playing.table)) is None:
+            return None
+        seat = playing.players.index(entry.player)  # the players sit first, in their order
+        holder = table.seats[seat]
+        if holder is None or holder.is_bot:  # they left it before: a bot has it already
+            return None
+        was_at = holder.peer
+        table.give_up(seat)
+        return table, was_at
 
     def disconnected(self, peer: Member) -> None:
         for tournament in self.tournaments.values():
@@ -238,7 +321,7 @@ class Director:
         the stored outcomes of each tournament table's first game; a table that has none
         and is not live (ended unfinished, or lost) counts for nobody. Players come back by
         registering again; a round whose tables are all over seats the next."""
-        for record in self.store.tournaments():
+        for record in self.store.all():
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run
@@ -254,9 +337,12 @@ class Director:
                 duplicate=record.duplicate,
                 organiser=PlayerId(record.organiser),
             )
-            for stored, dropped in record.players:
-                player = PlayerId(stored)
-                tournament.entries[player] = Entry(player, self._name_of(player), None, dropped)
+            for entrant in record.players:
+                player = PlayerId(entrant.player)
+                name = self._name_of(player)
+                tournament.entries[player] = Entry(
+                    player, name, None, entrant.dropped, entrant.forfeit, entrant.secret
+                )
             for round_no, tables in enumerate(record.rounds_played, 1):
                 tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
             self.tournaments[tournament.id] = tournament
@@ -267,7 +353,7 @@ class Director:
     def _name_of(self, player: PlayerId) -> str:
         """A restored player's name: the latest their identity sat under."""
         identity = identity_in(player)
-        return shown(player, None if identity is None else self.store.name_of(identity))
+        return shown(player, None if identity is None else self.people.name_of(identity))
 
     def _restored(
         self, tournament: Tournament, round_no: int, stored: tuple[str, list[str]]
@@ -275,11 +361,18 @@ class Director:
         table_id, players = stored
         seated = Seated(table_id, tuple(PlayerId(p) for p in players))
         self.by_table[table_id] = (tournament, seated)
-        ended = self.store.outcome(table_id, 1)
+        ended = self.outcomes.outcome(table_id, 1)
         if ended is not None:
-            outcome = Outcome.from_json(table_id, 1, ended)
-            goth = [seat.goth for seat in outcome.seats]
-            _score(tournament, seated, round_no, outcome.winners, goth)
+            try:
+                outcome = Outcome.from_json(table_id, 1, ended)
+                if len(outcome.seats) != tournament.seats:
+                    raise ValueError(f"{len(outcome.seats)} seats, not {tournament.seats}")
+            except ValueError as exc:  # a broken row: that table counts for nobody
+                log.error("tournament %s: table %s's outcome cannot be read (%r)",
+                          tournament.id, table_id, exc)  # fmt: skip
+                seated.over = True
+                return seated
+            _score(tournament, seated, round_no, outcome)
         else:
             live = self.lobby.tables.get(table_id)
             seated.over = live is None or (live.game is not None and live.game.over)
@@ -293,10 +386,9 @@ class Director:
         if found is None:
             return None
         tournament, seated = found
-        game = table.game
-        if seated.over or game is None or not game.over or table.game_no != 1:
-            return None
-        _score(tournament, seated, len(tournament.played), game.winners or (), game.goth)
+        if seated.over or table.outcome is None or table.game_no != 1:
+            return None  # its first game is not over (the outcome is written as it ends)
+        _score(tournament, seated, len(tournament.played), table.outcome)
         self._table_done(tournament)
         return tournament
 
@@ -360,8 +452,13 @@ class Director:
                     answering.send(
                         server_messages.Error(code=exc.code, message=exc.message, rid=rid)
                     )
-            elif exc is not None:
+            elif exc is not None:  # a bug of ours: logged whole, the organiser answered
                 log.error("%s cannot be seated", what, exc_info=exc)
+                if answering is not None:
+                    message = "the server failed to seat the round (its log says where)"
+                    answering.send(
+                        server_messages.Error(code="server_error", message=message, rid=rid)
+                    )
             else:
                 self.tell(tournament, answering, rid)
                 if not tournament.over:  # a table of it may have ended as the others opened
@@ -437,12 +534,18 @@ class Director:
         return standings(
             list(tournament.entries),
             tournament.results,
-            self.rating,
+            lambda player: self.rating(player).mu,
             dropped=[p for p, e in tournament.entries.items() if e.dropped],
             duplicate=tournament.duplicate,
         )
 
-    def message(self, tournament: Tournament, rid: int | None = None) -> server_messages.Tournament:
+    def message(
+        self, tournament: Tournament, rid: int | None = None, secret: str | None = None
+    ) -> server_messages.Tournament:
+        """The tournament as everyone is told it (`rid` and an entry's `secret` are for the
+        one connection it answers)."""
+        rows = self.standings(tournament)
+        ratings = {s.player: self.rating(s.player) for s in rows}
         return server_messages.Tournament(
             id=tournament.id,
             name=tournament.name,
@@ -459,6 +562,7 @@ class Director:
                     players=tuple(tournament.entries[p].name for p in s.players),
                     bots=tournament.seats - len(s.players),
                     over=s.over,
+                    keys=s.players,
                 )
                 for s in (tournament.played[-1] if tournament.played else ())
             ),
@@ -469,44 +573,65 @@ class Director:
                     games=s.games,
                     points=s.points,
                     goth=s.goth,
-                    rating=s.rating,
+                    rating=float(ratings[s.player].shown),
                     match_points=s.match_points,
                     dropped=s.dropped,
+                    spread=ratings[s.player].spread,
                 )
-                for s in self.standings(tournament)
+                for s in rows
             ),
             rid=rid,
+            secret=secret,
+        )
+
+    def listing(self) -> tuple[server_messages.TournamentRow, ...]:
+        """The tournaments not over, oldest first: what the lobby lists."""
+        return tuple(
+            server_messages.TournamentRow(
+                id=t.id,
+                name=t.name,
+                phase=t.phase,
+                round=len(t.played),
+                rounds=t.rounds,
+                seats=t.seats,
+                players=len(t.entries),
+                duplicate=t.duplicate,
+            )
+            for t in self.tournaments.values()
+            if not t.over
         )
 
     def tell(
-        self, tournament: Tournament, answering: Peer | None = None, rid: int | None = None
+        self,
+        tournament: Tournament,
+        answering: Peer | None = None,
+        rid: int | None = None,
+        secret: str | None = None,
     ) -> None:
-        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`,
-        and `answering` is told even if it follows the tournament no more)."""
+        """Send the tournament to its players and watchers (`answering`'s copy carries `rid`
+        and the `secret` of the entry it just made, and `answering` is told even if it
+        follows the tournament no more)."""
         listeners = tournament.listeners()
         if answering is not None and answering not in listeners:
             listeners.append(answering)
         message = self.message(tournament)
         frame = encode(message)  # made once: a hundred players' standings are dear to build
         for peer in listeners:
-            if peer is answering and rid is not None:
-                peer.send(msgspec.structs.replace(message, rid=rid))
+            if peer is answering and (rid is not None or secret is not None):
+                peer.send(msgspec.structs.replace(message, rid=rid, secret=secret))
             else:
                 peer.send(frame)
 
 
-def _score(
-    tournament: Tournament,
-    seated: Seated,
-    round_no: int,
-    winners: Sequence[int],
-    goth: Sequence[int],
-) -> None:
-    """A table's game is over: its players' points by place and Goth Points."""
+def _score(tournament: Tournament, seated: Seated, round_no: int, outcome: Outcome) -> None:
+    """A table's game is over: points by place and Goth Points for each of its players whose
+    seat it was (`SeatResult.credited`) and who did not drop out during it."""
     seated.over = True
-    points = place_points(winners, goth)
+    goth = [seat.goth for seat in outcome.seats]
+    points = place_points(outcome.winners, goth)
     for seat, player in enumerate(seated.players):
-        tournament.results.append(Result(player, round_no, seat, points[seat], goth[seat]))
+        if outcome.seats[seat].credited and tournament.entries[player].forfeit != seated.table:
+            tournament.results.append(Result(player, round_no, seat, points[seat], goth[seat]))
 
 
 def _stored(write: Callable[[], None]) -> None:

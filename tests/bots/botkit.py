@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from server.bots.heuristic import HeuristicBot
-from server.game import Card, Deck, Distribute, Game, Move, Phase, view
+from server.game import Card, Deck, Distribute, Game, Move, Phase, Variants, view
 
 # fmt: off
 SCENARIO_VALUES = (
@@ -70,6 +70,9 @@ def position(
     phase: Phase = "distribute",
     turn: int = 0,
     known: Sequence[Iterable[int]] | None = None,
+    round: int = 1,
+    dealer: int = 0,
+    variants: Variants | None = None,
 ) -> Game:
     """A game with these piles; every other card is in the draw pile. `known`: per seat,
     cards of its hand everyone saw it take from the discard pile."""
@@ -84,6 +87,9 @@ def position(
         phase=phase,
         turn=turn,
         known=known,
+        round=round,
+        dealer=dealer,
+        variants=variants,
     )
 
 

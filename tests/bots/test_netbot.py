@@ -97,3 +97,14 @@ async def test_bot_exits_cleanly_when_the_server_goes_away(config):
     code, stdout, stderr = await bot
     assert code == 1 and stdout == ""
     assert_one_clean_error(stderr, "1012")
+
+
+def test_a_network_bot_takes_the_trait_asked_or_the_one_its_tables_seats_get():
+    from protocol.constants import DEFAULT_TRAITS
+    from server.game import default_deck
+
+    deck = default_deck()
+    for seats in (3, 4, 5):
+        assert NetBot("ws://127.0.0.1:1", "t")._bot(deck, seats).trait == DEFAULT_TRAITS[seats]
+        chosen = NetBot("ws://127.0.0.1:1", "t", trait="vengeful")._bot(deck, seats)
+        assert chosen.trait == "vengeful"

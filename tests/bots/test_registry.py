@@ -15,8 +15,8 @@ from server.bots.netbot import NetBot
 from server.bots.registry import DEFAULT_KIND, KINDS, BotKind, kind_of, make_bot, word
 from server.edge.config import ServerConfig
 from server.game import default_deck
+from server.store.sqlite import SqliteStore
 from server.tables.lobby import Lobby
-from server.tables.store import Store
 from server.tables.table import Settings
 
 
@@ -44,7 +44,8 @@ def test_one_default_the_protocols_for_every_bot_not_chosen():
     assert ServerConfig().cover == DEFAULT_BOT  # the bot covering an absent player
     assert Settings().cover_kind == DEFAULT_KIND
     assert NetBot("ws://127.0.0.1:1", "t").bot == DEFAULT_BOT  # `gother bot`
-    lobby = Lobby(Store(), Settings(), changed=lambda table: None)
+    store = SqliteStore()
+    lobby = Lobby(store.tables, store.outcomes, Settings(), changed=lambda table: None)
     table = lobby.create(rq.Create(name="Crypt", seats=3, bots=2))  # no `bot` on the wire
     assert table.bot_kind == DEFAULT_KIND and table.summary().bot == DEFAULT_BOT
     assert [s.bot_kind for s in table.seats if s is not None] == [DEFAULT_KIND] * 2

@@ -11,7 +11,7 @@ import logging
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -20,9 +20,10 @@ import pytest
 
 from server import searches as the_pool
 from server.edge.app import GotherServer
-from server.searches import Busy, Searches, SearchFailed
+from server.searches import LATE, Busy, Searches, SearchFailed
 from server.tables import hint
 from tests.kits.netkit import TIMEOUT, Client, close_all, first_legal_move
+from tests.kits.poll import until
 from tests.tables.test_hints import COLD, hinted, seated_at_bots
 
 ONE_WORKER = {"search_workers": 1}
@@ -50,14 +51,6 @@ class Spin:
     def run(self) -> object:
         while True:
             pass
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait for `condition` (another task makes it true), within TIMEOUT."""
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        await asyncio.sleep(0.005)
 
 
 def the_worker(searches: Searches) -> int:
@@ -133,6 +126,40 @@ async def test_a_table_s_search_goes_ahead_of_hints_and_a_long_wait_is_refused_a
         searches.close()
 
 
+@dataclass(frozen=True)
+class Nap:
+    """A search that thinks for real: it sleeps its `think`."""
+
+    think: float
+
+    def run(self) -> float:
+        time.sleep(self.think)
+        return self.think
+
+
+async def test_a_hint_overtaken_by_the_tables_searches_is_answered_busy_in_time():
+    """A stream of bots' moves, each ahead of every hint, never leaves the worker idle: the
+    hint accepted behind a short wait is refused once it has waited LATE times that to
+    begin, while the bots' moves go on. It used to wait for as long as the stream lasted."""
+    searches = Searches(workers=1, max_wait=0.3)
+    try:
+        await searches.submit(Echo("warm"))
+        bots = [searches.submit(Nap(0.1), urgent=True)]
+        hint = searches.submit(Echo("hint", think=0.1))
+        asked = time.monotonic()
+        while not hint.done():
+            assert time.monotonic() - asked < TIMEOUT, "the hint was never answered"
+            bots.append(searches.submit(Nap(0.1), urgent=True))  # one always waits
+            await asyncio.wait_for(bots[-2], TIMEOUT)
+        waited = time.monotonic() - asked
+        with pytest.raises(Busy, match="not begun"):
+            hint.result()
+        assert LATE * 0.3 <= waited < LATE * 0.3 + 1.0
+        assert await asyncio.wait_for(bots[-1], TIMEOUT) == 0.1  # the bots go on
+    finally:
+        searches.close()
+
+
 async def test_a_full_queue_is_busy_whatever_the_waits():
     searches = Searches(workers=1, queue=2, max_wait=100.0)
     try:
@@ -160,9 +187,9 @@ async def test_a_worker_is_stuck_when_its_job_spends_its_cpu_not_when_it_waits_f
         with frozen(the_worker(searches)):
             late = searches.submit(Echo("late", think=0.1))
             first = worker.deadline
-            await until(lambda: worker.deadline not in (first, None))  # past it, looked again
+            await until("looked at again", lambda: worker.deadline not in (first, None))
             again = worker.deadline
-            await until(lambda: worker.deadline not in (again, None))
+            await until("and again", lambda: worker.deadline not in (again, None))
         assert await asyncio.wait_for(late, TIMEOUT) == "late"
         assert searches.replaced == 0
         with pytest.raises(SearchFailed, match="overran its deadline"):
@@ -189,7 +216,7 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     killed = the_worker(server.searches)
     with frozen(killed):
         rid = await player.send("hint")
-        await until(lambda: running(server.searches) == 1)  # the hint is on the frozen worker
+        await until("the hint on the frozen worker", lambda: running(server.searches) == 1)
         os.kill(killed, signal.SIGKILL)
         failed = await player.next(lambda m: m.get("rid") == rid)
     assert failed["t"] == "error" and failed["code"] == "search_failed", failed
@@ -201,7 +228,10 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     await close_all(warm, player)
 
 
-@pytest.mark.parametrize("config", [{"search_workers": 1, "search_queue": 1}], indirect=True)
+# a long wait allowed: the frozen worker holds the queued hint while the test looks
+@pytest.mark.parametrize(
+    "config", [{"search_workers": 1, "search_queue": 1, "search_wait": 5.0}], indirect=True
+)
 async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
     server: GotherServer,
     url: str,
@@ -215,9 +245,9 @@ async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
     assert (await hinted(warm))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
         thinking = await players[0].send("hint")  # on the frozen worker
-        await until(lambda: running(server.searches) == 1)
+        await until("one search running", lambda: running(server.searches) == 1)
         queued = await players[1].send("hint")
-        await until(lambda: len(server.searches.waiting) == 1)
+        await until("one search waiting", lambda: len(server.searches.waiting) == 1)
         refused = await players[2].request("hint")
         assert refused["t"] == "error" and refused["code"] == "busy", refused
         assert "ask again" in refused["message"]
@@ -250,11 +280,31 @@ async def test_a_hint_not_thought_in_time_says_thinking_and_comes_when_asked_aga
         assert hint.PATIENCE <= waited < hint.PATIENCE + 1.0
         assert (await player.request("hint"))["code"] == "thinking"  # the same search
         assert running(server.searches) == 1 and not server.searches.waiting
-    await until(lambda: running(server.searches) == 0)  # thought, and kept
+    await until("thought, and kept", lambda: running(server.searches) == 0)
     started = time.monotonic()
     answered = await player.request("hint")
     assert answered["t"] == "hint" and time.monotonic() - started < hint.PATIENCE
     await close_all(warm, player)
+
+
+@pytest.mark.parametrize("config", [ONE_WORKER], indirect=True)
+async def test_a_hint_that_cannot_begin_in_time_is_answered_busy(
+    server: GotherServer, url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """Behind a search that does not end (a frozen worker), a hint queued is answered
+    `thinking` while it waits, then `busy` once it has waited LATE times its wait to begin:
+    every hint gets its reply."""
+    monkeypatch.setattr(hint, "HINT_WAIT", 0.5)  # busy after LATE times that, not a minute
+    monkeypatch.setattr(the_pool, "OVERRUN", 10 * TIMEOUT)  # frozen is not stuck, however long
+    warm, *players = [await seated_at_bots(url, "normal", searched=True) for _ in range(3)]
+    assert (await hinted(warm))["t"] == "hint"  # the worker is up
+    with frozen(the_worker(server.searches)):
+        await players[0].send("hint")  # on the frozen worker
+        await until("the frozen hint's search", lambda: running(server.searches) == 1)
+        late = await hinted(players[1])  # `thinking`, asked again, until it is answered
+    assert late["t"] == "error" and late["code"] == "busy", late
+    assert "not begun" in late["message"] and "ask again" in late["message"]
+    await close_all(warm, *players)
 
 
 @pytest.mark.parametrize("config", [{"search_workers": 1, "bot_delay": 1.0}], indirect=True)
@@ -266,7 +316,7 @@ async def test_a_hard_bot_whose_search_fails_plays_as_the_normal_bot(
     watcher, first = await watch_hard_bots(url)  # the worker is up: it searched that move
     killed = the_worker(server.searches)
     with caplog.at_level(logging.WARNING, "gother.server"), frozen(killed):
-        await until(lambda: running(server.searches) == 1)  # the next move's search
+        await until("the next move's search", lambda: running(server.searches) == 1)
         os.kill(killed, signal.SIGKILL)
         moved = await next_state(watcher, first["seq"])  # the table went on
     assert moved["view"]["log"] != first["view"]["log"]

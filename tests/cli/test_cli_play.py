@@ -23,6 +23,7 @@ from gother_tui.cli.play import LocalServer, MemorySeatStore
 from gother_tui.core import logs
 from gother_tui.core.address import address_problem
 from gother_tui.core.discovery import Found
+from gother_tui.plain.listening import Listener
 from gother_tui.tui.app import GotherApp
 from gother_tui.tui.start_menu import (
     ENTRIES,
@@ -405,8 +406,8 @@ def test_play_takes_the_house_rules_and_the_bot_speed(tmp_path, monkeypatch):
     made: list[LocalServer] = []
 
     class Recorded(LocalServer):
-        def __init__(self, bot_delay: float) -> None:
-            super().__init__(bot_delay)
+        def __init__(self, bot_delay: float, heard_by: Any = None) -> None:
+            super().__init__(bot_delay, heard_by)
             made.append(self)
 
     monkeypatch.setattr(cli_play, "LocalServer", Recorded)
@@ -431,6 +432,50 @@ def test_play_takes_the_house_rules_and_the_bot_speed(tmp_path, monkeypatch):
     assert (variants["two_or_six"], variants["round_cap"]) == (True, 2)
     assert (variants["fate_discard"], variants["overflow"]) == ("top", "immediate")
     assert made[0]._server.bot_delay == cli_play.BOT_SPEEDS["fast"] < cli_play.BOT_SPEEDS["normal"]
+    assert made[0]._server.heard_by is None  # the full screen: no listener to wait for
+
+
+def test_play_plain_paces_its_bots_by_what_the_listener_has_heard(tmp_path, monkeypatch):
+    """Issue 29 §7: under --plain the bots' default pace follows the reader: the private
+    server's bots wait until the lines written so far were heard at 175 words a minute."""
+    from gother_tui import plain
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
+    made: list[LocalServer] = []
+    listeners: list[Listener | None] = []
+
+    class Recorded(LocalServer):
+        def __init__(self, bot_delay: float, heard_by: Any = None) -> None:
+            super().__init__(bot_delay, heard_by)
+            made.append(self)
+
+    def run(options: Any, seat_store: Any = None, listener: Listener | None = None) -> int:
+        listeners.append(listener)
+        return 0
+
+    monkeypatch.setattr(cli_play, "LocalServer", Recorded)
+    monkeypatch.setattr(plain, "run", run)
+    assert cli.main(["play", "--plain"]) == 0
+    assert cli.main(["play", "--plain", "--bot-speed", "fast"]) == 0
+    listener, fast = listeners
+    assert listener is not None and fast is None
+    assert made[0]._server.heard_by == listener.heard_by
+    assert made[0]._server.bot_delay == cli_play.BOT_SPEEDS["normal"]
+    assert made[1]._server.heard_by is None and made[1]._server.bot_delay == 0.1
+
+
+def test_the_listener_is_behind_by_the_words_still_to_be_heard():
+    now = [100.0]
+    listener = Listener(wpm=120, clock=lambda: now[0])  # two words a second
+    listener.said("Vlad gave you Stomach Bug.")  # five words: 2.5 s
+    assert listener.heard_by() == 102.5
+    now[0] = 101.0
+    listener.said("Your turn.")  # after what is still being said
+    assert listener.heard_by() == 103.5
+    now[0] = 110.0
+    listener.said("Round 2.")  # heard long ago: from now
+    assert listener.heard_by() == 111.0
 
 
 def test_six_players_without_the_house_rule_are_refused(capsys, monkeypatch):
@@ -459,3 +504,14 @@ async def test_replay_takes_a_pasted_reference_and_refuses_a_broken_one(typed, p
         await pilot.press("ctrl+u", *pasted, "enter")
         await pilot.pause()
     assert app.return_value == ["replay", pasted]
+
+
+def test_every_line_written_is_told_to_the_listener():
+    import io
+
+    from gother_tui.plain.terminal import Output
+
+    now = [0.0]
+    listener = Listener(wpm=60, clock=lambda: now[0])  # a word a second
+    Output(io.StringIO(), ascii_only=True, listener=listener).lines(["Round 1: your turn.", "Hi."])
+    assert listener.heard_by() == 5.0

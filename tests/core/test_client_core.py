@@ -177,3 +177,24 @@ async def test_what_was_asked_before_a_loss_is_answered_with_none(core):
     assert reason == "connection lost" and retry_in is not None  # it tries again
     assert await asyncio.wait_for(asked, TIMEOUT) is None
     assert not client.online
+
+
+async def test_an_anonymous_players_entry_secret_is_given_back_when_it_registers_again(core):
+    """A tournament entry of a player with no proven identity is theirs by the secret its
+    registration answered with: registering there again (a new connection) sends it."""
+    client, face, server = core
+    await seated(client, face, server)
+    night = {
+        "t": "tournament", "id": "nite01", "name": "Night", "rounds": 1, "seats": 3,
+        "duplicate": False, "variants": wire_view(distribute_game())["table"]["variants"],
+        "phase": "registering", "round": 0, "players": ["Raven"], "tables": [], "standings": [],
+    }  # fmt: skip
+    registered = answer_to(client, rq.TournamentJoin(tournament="nite01"))
+    assert await server.next_sent() == {"t": "tournament_join", "rid": 3, "tournament": "nite01"}
+    server.feed({**night, "rid": 3, "secret": "s" * 32})
+    assert isinstance(await asyncio.wait_for(registered, TIMEOUT), sm.Tournament)
+    answer_to(client, rq.TournamentJoin(tournament="nite01"))
+    again = await server.next_sent()
+    assert again == {"t": "tournament_join", "rid": 4, "tournament": "nite01", "secret": "s" * 32}
+    answer_to(client, rq.TournamentJoin(tournament="other1"))  # another's: none
+    assert await server.next_sent() == {"t": "tournament_join", "rid": 5, "tournament": "other1"}

@@ -10,7 +10,14 @@ from msgspec.structs import replace
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.glyphs import ASCII, UNICODE
-from gother_tui.core.narrator import Narrator, covered_for_you, gap, presence, since_last_turn
+from gother_tui.core.narrator import (
+    Narrator,
+    covered_for_you,
+    gap,
+    presence,
+    since_last_turn,
+    summary,
+)
 from protocol.view import Event, View, convert
 from tests.tui.viewkit import DECK, ID, distribute_game, played_views, table_view
 
@@ -246,3 +253,25 @@ def test_a_covered_seat_that_won_hears_that_the_bot_won_for_it():
         said = covered_for_you(2, seen).text
         assert said.startswith("While you were away a bot played for you in 2 rounds.")
         assert ("It won the game for you." in said) == (seat in final.winner)
+
+
+def test_the_summary_puts_your_own_swoon_first():
+    """Issue 29: at 80x24 the column shows two or three lines; your own swoon was hidden in
+    "+2 more" behind what the others did to each other."""
+    narrator = Narrator(CAT, ASCII, NAMES, 0, PILES)
+    events = [
+        {"kind": "turn", "seat": 0, "round": 1},
+        {"kind": "turn", "seat": 1, "round": 1},
+        {"kind": "place", "seat": 1, "to": 2, "card": ID["Black Lipstick"]},
+        {"kind": "swoon", "seat": 2, "cards": [0, 3, 5]},
+        {"kind": "turn", "seat": 2, "round": 1},
+        {"kind": "place", "seat": 2, "to": 0, "card": ID["Stomach Bug"]},
+        {"kind": "swoon", "seat": 0, "cards": [0]},
+        {"kind": "turn", "seat": 0, "round": 2},
+    ]
+    lines = [narrator.tell(convert(e, Event, "e")) for e in events]
+    view = table_view(distribute_game())
+    told = summary(lines, view, CAT, ASCII)
+    assert told[0].startswith("Vlad: Stomach Bug") and "you swoon" in told[0], told
+    assert told[1].startswith("Vlad SWOONS"), told  # what others did to each other after
+    assert told[-1].startswith("Goth now:")

@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from gother_tui.core.forms import DEALS, FATE_DISCARD, OVERFLOW, table_request, tournament_request
+from gother_tui.core.forms import (
+    DEALS,
+    FATE_DISCARD,
+    OVERFLOW,
+    PLAY,
+    table_request,
+    tournament_request,
+)
 from protocol import validate_request
 from protocol.constants import DIFFICULTIES, ROUND_CAPS, TOURNAMENT_ROUNDS
 from protocol.view import Variants
@@ -22,6 +29,7 @@ caps = st.one_of(st.just(""), st.integers(-1, ROUND_CAPS.stop + 1).map(str), st.
     name=st.text(max_size=40),
     rounds=typed,
     seats=typed,
+    play=st.sampled_from([v for _, v in PLAY]),
     bot=st.sampled_from(list(DIFFICULTIES)),
     deals=st.sampled_from([v for _, v in DEALS]),
     fate=st.sampled_from([v for _, v in FATE_DISCARD]),
@@ -30,10 +38,12 @@ caps = st.one_of(st.just(""), st.integers(-1, ROUND_CAPS.stop + 1).map(str), st.
     password=st.text(max_size=8),
 )
 def test_the_tournament_form_sends_what_the_protocol_takes_or_says_what_to_fix(
-    name, rounds, seats, bot, deals, fate, overflow, cap, password
+    name, rounds, seats, play, bot, deals, fate, overflow, cap, password
 ):
     try:
-        request = tournament_request(name, rounds, seats, bot, deals, fate, overflow, cap, password)
+        request = tournament_request(
+            name, rounds, seats, play, bot, deals, fate, overflow, cap, password
+        )
     except ValueError as exc:
         assert str(exc)  # a sentence, never an empty refusal
         return
@@ -41,6 +51,7 @@ def test_the_tournament_form_sends_what_the_protocol_takes_or_says_what_to_fix(
     assert 1 <= request.rounds <= TOURNAMENT_ROUNDS and request.rounds == int(rounds)
     assert 3 <= request.seats <= 5 and request.seats == int(seats)
     assert request.duplicate is (deals == "duplicate")
+    assert request.play is (play == "yes")  # the creator registers in it, or only runs it
     round_cap = int(cap) if cap.strip() else None
     assert request.variants == Variants(fate_discard=fate, overflow=overflow, round_cap=round_cap)
     assert (request.password or "") == password
@@ -57,8 +68,10 @@ def test_the_table_form_reads_the_house_rules_as_the_tournament_form_does(
     seats, bots, fate, overflow, cap
 ):
     try:
-        table = table_request("Crypt", seats, bots, "normal", fate, overflow, cap, "")
-        night = tournament_request("Night", "3", "4", "normal", "own", fate, overflow, cap, "x")
+        table = table_request("Crypt", seats, bots, "normal", "", fate, overflow, cap, "")
+        night = tournament_request(
+            "Night", "3", "4", "yes", "normal", "own", fate, overflow, cap, "x"
+        )
     except ValueError as exc:
         assert str(exc)
         return
@@ -69,17 +82,20 @@ def test_the_table_form_reads_the_house_rules_as_the_tournament_form_does(
 
 
 @pytest.mark.parametrize(
-    ("rounds", "seats", "deals", "cap", "fix"),
+    ("rounds", "seats", "play", "deals", "cap", "fix"),
     [
-        ("0", "4", "own", "", "rounds"),
-        ("3", "6", "own", "", "seats"),
-        ("three", "4", "own", "", "rounds"),
-        ("3", "", "own", "", "seats"),
-        ("3", "4", "twice", "", "deals"),
-        ("3", "4", "own", "0", "round_cap"),
-        ("3", "4", "own", "soon", "round cap"),
+        ("0", "4", "yes", "own", "", "rounds"),
+        ("3", "6", "yes", "own", "", "seats"),
+        ("three", "4", "yes", "own", "", "rounds"),
+        ("3", "", "yes", "own", "", "seats"),
+        ("3", "4", "maybe", "own", "", "play"),
+        ("3", "4", "yes", "twice", "", "deals"),
+        ("3", "4", "yes", "own", "0", "round_cap"),
+        ("3", "4", "yes", "own", "soon", "round cap"),
     ],
 )
-def test_a_field_out_of_range_names_itself(rounds, seats, deals, cap, fix):
+def test_a_field_out_of_range_names_itself(rounds, seats, play, deals, cap, fix):
     with pytest.raises(ValueError, match=fix):
-        tournament_request("Night", rounds, seats, "normal", deals, "any", "draw_step", cap, "x")
+        tournament_request(
+            "Night", rounds, seats, play, "normal", deals, "any", "draw_step", cap, "x"
+        )

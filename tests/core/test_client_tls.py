@@ -168,3 +168,27 @@ def test_join_takes_a_cafile_and_a_fingerprint_as_pasted(tmp_path, capsys):
     with pytest.raises(SystemExit):
         trust_for(parser.parse_args(["join", "wss://h:1", "--fingerprint", "AB:CD"]), parser)
     assert "not a SHA-256 fingerprint" in capsys.readouterr().err
+
+
+async def test_ws_to_a_tls_server_says_to_use_wss(tls_server, known):
+    """Issue 29: it said "not a gother server"."""
+    url, _, _ = tls_server
+    plain = "ws://" + url.removeprefix("wss://")
+    with pytest.raises(TransportError) as caught:
+        await WebSocketTransport(plain, Trust(known=known)).connect()
+    assert str(caught.value) == f"{plain} hung up at once: it looks like a TLS server, use {url}"
+
+
+async def test_ctrl_c_at_the_question_is_a_no_not_a_traceback(tls_server, known):
+    """Issue 29: Ctrl+C at "[y/N]" printed a traceback."""
+    url, _, _ = tls_server
+    out = io.StringIO()
+
+    def interrupted(question: str) -> str:
+        raise KeyboardInterrupt
+
+    go_on = await asyncio.to_thread(
+        settle, url, Trust(known=known), ask=interrupted, out=out, interactive=True
+    )
+    assert not go_on and out.getvalue().endswith("\nNot trusted.\n")
+    assert known.get(server_of(url)) is None

@@ -24,10 +24,13 @@ from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.doorkey import kept_key
 from server.edge.tls import certificate_fingerprint, self_signed
-from tests.doors.web.doorkit import alive, clients_of, closed, eventually, read_screen
+from tests.doors.web.doorkit import alive, clients_of, closed, read_screen
 from tests.doors.web.test_web_door import NAME_SCREEN
+from tests.kits.poll import until
 from tests.kits.prockit import ServerProcess, run_cli
 from tests.kits.sshkit import close, open_session, read_until
+
+pytestmark = pytest.mark.slow
 
 STARTED = {kind: re.compile(rf"{kind} door started \(pid (\d+)\)") for kind in ("ssh", "web")}
 SSH_LISTENING = re.compile(r"ssh: listening on ssh://127\.0\.0\.1:(\d+)")
@@ -73,7 +76,7 @@ async def test_serve_runs_each_door_as_a_child_started_again_when_it_dies(tmp_pa
             os.kill(pids["web"], signal.SIGKILL)
             assert await says_hello(server.url)  # the game port never noticed
             await closed(tab)  # the tab hears that its door is gone…
-        await eventually("the killed door's client to end", lambda: not alive(client))
+        await until("the killed door's client to end", lambda: not alive(client))
         again = int((await server.log_line(STARTED["web"], nth=2))[1])
         assert again != pids["web"] and parent_of(again) == server.proc.pid
         web_port = int((await server.log_line(WEB_LISTENING, nth=2))[1])
@@ -94,7 +97,7 @@ async def test_a_door_stops_when_its_server_is_killed(tmp_path):
         await server.log_line(WEB_LISTENING)
     finally:
         await server.kill()  # no clean-up at all: the door reads the end of its stdin
-    await eventually("the door to stop", lambda: not alive(door))
+    await until("the door to stop", lambda: not alive(door))
 
 
 async def test_a_door_that_cannot_start_is_tried_again_ever_later_and_the_game_goes_on(

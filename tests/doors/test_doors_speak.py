@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, ProtocolError
 from protocol.constants import DOOR_HEADER
-from server.edge.app import CLOSE_TRY_LATER, GotherServer
+from server.edge.app import CLOSE_TRY_LATER, SERVER, GotherServer
 from server.edge.doorkey import CLAIM_LIFE, DoorKey
 from server.game import SPECTATOR
 from tests.kits.netkit import TIMEOUT, Client, close_all
@@ -134,6 +134,21 @@ async def test_a_claim_signed_for_another_address_is_refused(server: GotherServe
     await close_all(forger)
 
 
+async def test_two_door_headers_are_refused_as_no_doors(server: GotherServer, url):
+    """Two `Gother-Door` headers closed the connection with a MultipleValuesError
+    traceback; now they are a claim no door made, even when one of them is signed."""
+    signed = server.door_key.claim("198.51.100.7")
+    ws = await connect(
+        url, max_size=MAX_FRAME, additional_headers=[(DOOR_HEADER, signed), (DOOR_HEADER, signed)]
+    )
+    forger = Client(ws)
+    reply = await forger.request("hello", v=PROTOCOL_VERSION, name="Forger")
+    assert (reply["code"], reply["message"]) == ("bad_door", "a door says where a player is once")
+    assert dict(server.by_address) == {"127.0.0.1": 1}  # at its own address
+    assert (await forger.request("hello", v=PROTOCOL_VERSION, name="F"))["code"] == "bad_door"
+    await close_all(forger)
+
+
 # -- the player's address is the one every cap counts ----------------------------------------
 
 
@@ -211,7 +226,7 @@ async def test_guesses_from_a_local_process_do_not_slow_a_door_player(server: Go
         wrong = await guesser.request("hello", v=PROTOCOL_VERSION, name=f"G{i}", password="no")
         assert wrong["code"] == "wrong_password", wrong
         guessers.append(guesser)
-    assert server.server_guesses.wait("127.0.0.1") > 0
+    assert server.guesses.wait("127.0.0.1", SERVER) > 0
     door = await door_player(server, url, "Lydia", "203.0.113.5", password=SECRET)
     assert of(server, "Lydia").address == "203.0.113.5"
     local = await Client.connect(url)

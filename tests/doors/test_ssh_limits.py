@@ -20,6 +20,7 @@ from gother_tui.core.logs import TOLD_PLAYER
 from server.doors.ssh import SshLimits
 from server.doors.ssh_client import WindowSize
 from server.edge.caps import Caps
+from tests.kits.poll import until
 from tests.kits.sshkit import (
     SCREEN_TIMEOUT,
     close,
@@ -27,8 +28,9 @@ from tests.kits.sshkit import (
     open_session,
     read_to_end,
     read_until,
-    until,
 )
+
+pytestmark = pytest.mark.slow
 
 LOBBY = re.compile(r"(?i)tables yet")
 
@@ -86,7 +88,7 @@ async def test_a_session_over_a_cap_is_told_so(make_door, keys, limits, second, 
             other.close()
     finally:
         await close(conn, first)
-    await until(lambda: len(door.running) == 0)
+    await until("no session running", lambda: len(door.running) == 0)
     conn, again = await open_session(door.port, keys["good"])  # its place is free again
     try:
         await read_until(again, LOBBY)
@@ -110,7 +112,7 @@ async def test_logins_in_progress_are_capped(make_door, keys, limits, said):
     finally:
         for _, writer in silent:
             writer.close()
-    await until(lambda: len(door.startups) == 0)  # the silent ones went, their places too
+    await until("the silent ones gone, their places too", lambda: len(door.startups) == 0)
     conn = await log_in(door.port, keys["good"])
     conn.close()
 

@@ -33,6 +33,7 @@ async def front_door(make_door, tmp_path: Path, keys) -> SshFrontDoor:
     return door
 
 
+@pytest.mark.slow
 async def test_an_authorized_key_lands_in_the_client_lobby(front_door, keys):
     conn, process = await open_session(front_door.port, keys["good"])
     try:
@@ -47,6 +48,7 @@ async def test_a_key_not_in_authorized_keys_is_refused(front_door, keys):
         await open_session(front_door.port, keys["bad"])
 
 
+@pytest.mark.slow
 async def test_with_a_password_a_new_key_without_it_is_refused(make_door, keys):
     """Once a password is set it is required: a key no file lists proves nothing (a random
     new key was once let in with no password at all)."""
@@ -158,6 +160,7 @@ async def test_the_host_key_is_made_once_and_kept(front_door, server, tmp_path, 
         await again.close()
 
 
+@pytest.mark.slow
 async def test_the_key_s_saved_seat_is_resumed(front_door, server, url, keys):
     host = await Client.connect(url, "Host")
     created = await host.request("create", name="Keyed", seats=3, bots=2)
@@ -198,6 +201,7 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+@pytest.mark.slow
 async def test_the_host_key_and_the_players_folders_are_private(make_door, keys, tmp_path):
     """Seat tokens are secrets: the players' folder and each key's folder are 0700 (an
     older server's 0755 folder is tightened), the host key 0600, whatever the umask."""

@@ -22,7 +22,10 @@ from server.doors import forks
 from server.doors.forks import CLIENT
 from server.doors.ssh import SshFrontDoor, state_dir
 from server.doors.zygote import KSM_RUN
-from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until, until
+from tests.kits.poll import until
+from tests.kits.sshkit import SCREEN_TIMEOUT, close, open_session, read_to_end, read_until
+
+pytestmark = pytest.mark.slow
 
 LOBBY = re.compile(r"(?i)tables yet")
 REPO = Path(__file__).resolve().parents[2]
@@ -117,7 +120,7 @@ async def client_of(zygote: int, known: set[int]) -> int:
         new[:] = [pid for pid in children(zygote) if pid not in known]
         return bool(new)
 
-    await until(forked)
+    await until("a new client forked", forked)
     assert len(new) == 1, new
     return new[0]
 
@@ -138,9 +141,9 @@ async def test_a_session_reaches_the_lobby_through_the_zygote(make_door, tmp_pat
         assert Path(f"/proc/{client}/stat").read_text().rsplit(")", 1)[1].split()[4] != "0"
     finally:
         await close(conn, process)
-    await until(lambda: client not in children(zygote))  # it ended with its session
+    await until("the client gone with its session", lambda: client not in children(zygote))
     await door.close()
-    await until(lambda: gone(zygote))  # and the zygote with its door
+    await until("the zygote gone with its door", lambda: gone(zygote))
 
 
 async def test_two_sessions_are_their_own_people(make_door, keys, monkeypatch):
@@ -190,6 +193,40 @@ async def test_a_client_holds_none_of_another_session_s_descriptors(make_door, k
                 await close(*session)
 
 
+async def test_a_session_that_comes_while_the_zygote_warms_up_is_forked_by_it(
+    make_door, tmp_path, keys
+):
+    """A session at the door's very start waits for the zygote warming up, and is forked
+    by it: a fresh client started beside the warm-up split the cores three ways with it
+    (on a busy machine, one session in four showed nothing for longer than a player
+    waits)."""
+    door = await make_door(authorized_keys=tmp_path / "authorized_keys")
+    assert door.zygote is not None and not door.zygote.ready.is_set()  # warming up
+    conn, process = await open_session(door.port, keys["good"])
+    try:
+        await read_until(process, LOBBY)
+        zygote = await ready(door)
+        assert parent(await client_of(zygote, set())) == zygote
+    finally:
+        await close(conn, process)
+
+
+async def test_a_session_waits_so_long_only_for_a_zygote_that_never_gets_ready(
+    make_door, tmp_path, keys, monkeypatch
+):
+    """A zygote that never says it is ready: after READY_WAIT a fresh client reaches the
+    lobby all the same."""
+    monkeypatch.setattr(forks, "READY_WAIT", 0.5)
+    monkeypatch.setattr(forks, "ZYGOTE", [sys.executable, "-c", "import time; time.sleep(600)"])
+    door = await make_door(authorized_keys=tmp_path / "authorized_keys")
+    conn, process = await open_session(door.port, keys["good"])
+    try:
+        await read_until(process, LOBBY)
+    finally:
+        await close(conn, process)
+    assert door.zygote is not None and not door.zygote.ready.is_set()
+
+
 async def test_a_killed_zygote_is_started_again(make_door, tmp_path, keys):
     door = await make_door(authorized_keys=tmp_path / "authorized_keys")
     zygote = await ready(door)
@@ -199,7 +236,7 @@ async def test_a_killed_zygote_is_started_again(make_door, tmp_path, keys):
     os.kill(zygote, signal.SIGKILL)
     await read_to_end(process)  # its session ended with it, as with a killed door
     await close(conn, process)
-    await until(lambda: gone(client))  # the kernel killed it with its zygote
+    await until("the client killed with its zygote", lambda: gone(client))
     # the next session straight away: a fresh process if the new zygote is not ready yet
     conn, process = await open_session(door.port, keys["good"])
     try:
@@ -302,7 +339,7 @@ async def test_a_zygote_that_cannot_start_leaves_sessions_to_fresh_processes(
     # the code is /bin/false's 1, or asyncio's 255 where another waiter of the test process
     # reaped it first (seen once in a whole CI run): either way the end is said, and retried
     ended = re.compile(r"ssh zygote ended \((1|255)\): fresh client processes until it is back")
-    await until(lambda: ended.search(caplog.text) is not None)
+    await until("the zygote's end said", lambda: ended.search(caplog.text))
     before = _clients()
     conn, process = await open_session(door.port, keys["good"])
     try:

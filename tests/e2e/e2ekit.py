@@ -9,36 +9,21 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from websockets.sync.client import connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
+from tests.kits.poll import until_blocking
 
 GOTHER = Path(sys.executable).with_name("gother")  # the venv's, wherever this clone lives
-STARTUP = 60.0  # seconds: a cold start on two busy cores can be slow
 LISTENING = re.compile(r"listening on wss?://127\.0\.0\.1:(\d+)")
 PLAYER_ROW = re.compile(r"^\W{0,3}([1-9]) (\w+).*?\s\d+/\d+\s", re.MULTILINE)  # seat, name, hand
 HAND = re.compile(r"Your hand.*\n.*[+-]\d+ +[+-]\d+ +[+-]\d+")  # heading, then a card row
-
-T = TypeVar("T")
-
-
-def wait_for(what: str, check: Callable[[], T], timeout: float = STARTUP, poll: float = 0.1) -> T:
-    """Poll `check()` until it returns something truthy; fail with `what` at the deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(poll)
 
 
 def free_port() -> int:
@@ -146,7 +131,7 @@ def gother_running(
             stderr=sink,
         )
     try:
-        match = wait_for(
+        match = until_blocking(
             f"gother {argv[0]} to be ready",
             lambda: proc.poll() is not None or ready.search(log.read_text()),
         )

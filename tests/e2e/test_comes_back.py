@@ -2,7 +2,8 @@
 their name, with no step of their own: at each terminal door of a real `gother serve`, by
 the system's own `gother join` and OpenSSH client in 80x24 tmux sessions. At the SSH door:
 a listed key; the password with a key the door lists nowhere (the key names the person);
-the password with no key at all (the token the door gave once, sent back with SetEnv).
+the password with no key at all (the token the door gave once, shown on the client's first
+screen, sent back with SetEnv; back without it, the refusal says what to do).
 
 Everything listens on 127.0.0.1 only; every process started here is stopped here.
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from server.doors.ssh_person import TOKEN_ENV
+from protocol.constants import SSH_TOKEN_ENV
 from tests.e2e.e2ekit import (
     GOTHER,
     HAND,
@@ -32,15 +33,18 @@ from tests.e2e.e2ekit import (
     free_port,
     gother_serve,
     terminal_env,
-    wait_for,
 )
+from tests.kits.poll import until_blocking
 
 MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
-pytestmark = pytest.mark.skipif(
-    bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
+    ),
+]
 PASSWORD = "crypt-door"
-GIVEN = re.compile(rf"{TOKEN_ENV}=([A-Za-z0-9_-]{{24}})")
+GIVEN = re.compile(rf"{SSH_TOKEN_ENV}=([A-Za-z0-9_-]{{24}})")
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ def host(tmp_path: Path) -> Iterator[Host]:
         *("--ssh-host-key", str(folder / "host_key"), "--bot-delay", "0.05"),
     )
     with gother_serve(folder, *serve_args) as port:
-        wait_for("the SSH front door to listen", lambda: accepts(ssh_port))
+        until_blocking("the SSH front door to listen", lambda: accepts(ssh_port))
         yield Host(folder, port, ssh_port, keys["listed"], keys["other"])
 
 
@@ -104,7 +108,7 @@ def door_command(host: Host, door: str, name: str, token: str | None) -> list[st
         return ssh(host, name, *by_key(host.listed_key), "-o", "BatchMode=yes")
     if door == "ssh password and key":
         return ssh(host, name, *by_key(host.other_key), *PASSWORD_TOO)
-    kept = () if token is None else ("-o", f"SetEnv={TOKEN_ENV}={token}")
+    kept = () if token is None else ("-o", f"SetEnv={SSH_TOKEN_ENV}={token}")
     return ssh(host, name, "-o", "PubkeyAuthentication=no", *PASSWORD_TOO, *kept)
 
 
@@ -143,7 +147,7 @@ def test_a_player_who_quits_and_runs_the_same_command_is_back_in_their_seat(
 
     def expect(session: str, what: str, check):
         try:
-            return wait_for(what, check)
+            return until_blocking(what, check)
         except AssertionError:
             log = (host.folder / "serve.log").read_text()[-3000:]
             raise AssertionError(
@@ -155,15 +159,31 @@ def test_a_player_who_quits_and_runs_the_same_command_is_back_in_their_seat(
         tmux.start("first", shlex.join(door_command(host, door, name, None)))
         listed = ("Enter joins", f"Back {name}")
         expect("first", "the lobby", lambda: all(n in screen_of("first") for n in listed))
+        token = None
+        if door == "ssh password, no key":  # on the client's own first screen
+            given = GIVEN.findall(screen_of("first"))
+            assert len(set(given)) == 1, screen_of("first")
+            token = given[0]
         tmux.keys("first", "Enter")
         seat, _ = expect("first", "the dealt table", lambda: seated("first"))
         tmux.keys("first", "C-q")  # quit: the seat is kept for the player
         expect("first", "the client to end", lambda: tmux.pane("first", "pane_dead") == "1")
-        token = None
-        if door == "ssh password, no key":
-            given = GIVEN.findall(screen_of("first"))  # told before the table, seen again now
-            assert len(set(given)) == 1, screen_of("first")
-            token = given[0]
+        if token is not None:
+            assert set(GIVEN.findall(screen_of("first"))) == {token}  # the door's line too
+            # back without it: someone new to the door, told at the refusal what to do
+            tmux.start("without", shlex.join(door_command(host, door, name, None)))
+            expect("without", "the lobby", lambda: all(n in screen_of("without") for n in listed))
+            assert token not in screen_of("without")
+            tmux.keys("without", "Enter")
+            told = ("If it was yours: your seat", f"SetEnv={SSH_TOKEN_ENV}=TOKEN,")
+
+            def refused() -> bool:
+                """The lobby's status line says it (whole once the refusal's toast is gone)."""
+                words = " ".join(screen_of("without").split())
+                return all(part in words for part in told)
+
+            expect("without", "the refusal", refused)
+            tmux.keys("without", "C-q")
 
         began = time.monotonic()
         tmux.start("again", shlex.join(door_command(host, door, name, token)))

@@ -34,20 +34,14 @@ from websockets.sync.client import ClientConnection, connect
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from tests.doors.web.doorkit import read_screen
 from tests.doors.web.test_web_door import NAME_SCREEN
-from tests.e2e.e2ekit import (
-    HAND,
-    PLAYER_ROW,
-    Tmux,
-    gother_running,
-    gother_serve,
-    terminal_env,
-    wait_for,
-)
+from tests.e2e.e2ekit import HAND, PLAYER_ROW, Tmux, gother_running, gother_serve, terminal_env
 from tests.e2e.netnskit import Host, inside, needs_netns, two_hosts
 from tests.kits.netkit import first_legal_move
+from tests.kits.poll import until_blocking
 
 MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
 pytestmark = [
+    pytest.mark.slow,
     needs_netns,
     pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}"),
 ]
@@ -151,7 +145,10 @@ def test_doors_on_a_second_machine_let_their_players_in_at_their_own_addresses(t
     ):
         player = door_host.another_address(3)  # the players' machine, beside the door's
         serve_log = game_dir / "serve.log"
-        pin = wait_for("the fingerprint", lambda: FINGERPRINT.search(serve_log.read_text()))[1]
+        logged = until_blocking(
+            "the fingerprint", lambda: FINGERPRINT.search(serve_log.read_text())
+        )
+        pin = logged[1]
         assert key_file.stat().st_mode & 0o777 == 0o600  # the server made it private
         copied = door_dir / "door.key"  # as `scp -p` brings it: 0600
         shutil.copyfile(key_file, copied)
@@ -196,9 +193,11 @@ def test_doors_on_a_second_machine_let_their_players_in_at_their_own_addresses(t
                     return whole and bool(HAND.search(text))
 
                 try:
-                    wait_for("the lobby", lambda: shown(lambda t: "Apart" in t and "Enter" in t))
+                    until_blocking(
+                        "the lobby", lambda: shown(lambda t: "Apart" in t and "Enter" in t)
+                    )
                     tmux.keys("raven", "Enter")
-                    wait_for("the dealt table over ssh", lambda: shown(table))
+                    until_blocking("the dealt table over ssh", lambda: shown(table))
                 except AssertionError as exc:
                     raise AssertionError(f"{exc}; screen:\n{tmux.screen('raven')}") from None
                 # the terminal player at the same table sees the game dealt, Raven there,
@@ -220,7 +219,7 @@ def test_doors_on_a_second_machine_let_their_players_in_at_their_own_addresses(t
             log = serve_log.read_text
             for name in ("Raven", "Wren"):
                 closed = re.compile(rf"closed: {name}@(\S+):\d+ for (\S+)")
-                found = wait_for(f"{name}'s connection to close", partial(last, closed, log))
+                found = until_blocking(f"{name}'s connection to close", partial(last, closed, log))
                 assert found.groups() == (door_host.address, player), found[0]
             came = re.compile(rf"connection from \S*@(\S+):\d+ for {re.escape(player)}\b")
             claimed = came.findall(log())

@@ -12,10 +12,11 @@ import subprocess
 
 import pytest
 
-from tests.e2e.e2ekit import GOTHER, gother_serve, wait_for
+from tests.e2e.e2ekit import GOTHER, gother_serve
 from tests.e2e.netnskit import Host, needs_netns, two_hosts
+from tests.kits.poll import until_blocking
 
-pytestmark = needs_netns
+pytestmark = [pytest.mark.slow, needs_netns]
 
 ANNOUNCED = "announcing _gother._tcp"  # server/edge/announce.py's log line once it announces
 
@@ -37,7 +38,7 @@ def test_a_server_on_the_lan_is_found_from_another_host(tmp_path):
         two_hosts() as (server_host, player_host),
         gother_serve(tmp_path, host=server_host.address, prefix=server_host.command()) as port,
     ):
-        wait_for("the announcement", lambda: ANNOUNCED in log.read_text())
+        until_blocking("the announcement", lambda: ANNOUNCED in log.read_text())
         found = listing(player_host)
     assert found.returncode == 0, found.stderr
     assert f"ws://{server_host.address}:{port}" in found.stdout

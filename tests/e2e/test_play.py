@@ -14,18 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.e2ekit import (
-    GOTHER,
-    HAND,
-    LISTENING,
-    PLAYER_ROW,
-    Tmux,
-    accepts,
-    terminal_env,
-    wait_for,
-)
+from tests.e2e.e2ekit import GOTHER, HAND, LISTENING, PLAYER_ROW, Tmux, accepts, terminal_env
+from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+]
 
 
 @pytest.fixture
@@ -54,24 +49,28 @@ def test_play_deals_a_table_and_ctrl_q_ends_everything(tmux: Tmux, tmp_path: Pat
         ok = [seat for seat, _ in rows] == ["1", "2", "3"] and HAND.search(screen)
         return screen if ok else None
 
-    screen = wait_for("the dealt table", dealt)
+    screen = until_blocking("the dealt table", dealt)
     assert "Raven (you)" in screen
     assert "Traceback" not in screen
-    port = wait_for("the server's port in play.log", lambda: listening_port(tmp_path / "state"))
+    port = until_blocking(
+        "the server's port in play.log", lambda: listening_port(tmp_path / "state")
+    )
     assert accepts(port)
 
     # mid-game, Ctrl+Q asks first (the game's server runs inside this client): No keeps
     # the game, Yes ends it
     tmux.keys("play", "C-q")
-    wait_for("the question", lambda: "This ends the game" in tmux.screen("play"))
+    until_blocking("the question", lambda: "This ends the game" in tmux.screen("play"))
     tmux.keys("play", "n")
-    wait_for("the table again", lambda: "This ends the game" not in tmux.screen("play"))
+    until_blocking("the table again", lambda: "This ends the game" not in tmux.screen("play"))
     assert tmux.pane("play", "pane_dead") != "1" and accepts(port)
     tmux.keys("play", "C-q")
-    wait_for("the question again", lambda: "This ends the game" in tmux.screen("play"))
+    until_blocking("the question again", lambda: "This ends the game" in tmux.screen("play"))
     tmux.keys("play", "y")
-    wait_for("the process to end", lambda: tmux.pane("play", "pane_dead") == "1")
-    assert wait_for("its exit status", lambda: exit_status.exists() and exit_status.read_text())
+    until_blocking("the process to end", lambda: tmux.pane("play", "pane_dead") == "1")
+    assert until_blocking(
+        "its exit status", lambda: exit_status.exists() and exit_status.read_text()
+    )
     assert exit_status.read_text().strip() == "0"
     after = tmux.screen("play")
     assert "Traceback" not in after and "Error" not in after

@@ -25,15 +25,18 @@ from tests.e2e.e2ekit import (
     free_port,
     gother_serve,
     stop,
-    wait_for,
 )
+from tests.kits.poll import until_blocking
 
 SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if Path("/usr/sbin/sshd").exists() else None)
 MISSING = [name for name, path in (("sshd", SSHD), *((n, shutil.which(n)) for n in (
     "ssh", "ssh-keygen", "tmux"))) if path is None]  # fmt: skip
-pytestmark = pytest.mark.skipif(
-    bool(MISSING), reason=f"needs OpenSSH server/client and tmux; missing: {', '.join(MISSING)}"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        bool(MISSING), reason=f"needs OpenSSH server/client and tmux; missing: {', '.join(MISSING)}"
+    ),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +67,7 @@ def sshd(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         stderr=subprocess.STDOUT,
     )
     try:
-        wait_for("sshd to listen", lambda: proc.poll() is not None or accepts(port), 20)
+        until_blocking("sshd to listen", lambda: proc.poll() is not None or accepts(port), 20)
         assert proc.poll() is None, (d / "sshd.log").read_text()
         yield port, d / "client_key"
     finally:
@@ -105,7 +108,7 @@ def test_join_over_a_real_ssh_session_shows_the_dealt_table(sshd, gother_server,
             return text if len(PLAYER_ROW.findall(text)) >= 3 and HAND.search(text) else None
 
         try:
-            screen = wait_for("the table over ssh", table_shown)
+            screen = until_blocking("the table over ssh", table_shown)
         except AssertionError:
             raise AssertionError("screen was:\n" + tmux.screen("main")) from None
         rows = PLAYER_ROW.findall(screen)

@@ -27,13 +27,16 @@ from tests.e2e.e2ekit import (
     free_port,
     gother_serve,
     terminal_env,
-    wait_for,
 )
+from tests.kits.poll import until_blocking
 
 MISSING = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
-pytestmark = pytest.mark.skipif(
-    bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        bool(MISSING), reason=f"needs the OpenSSH client and tmux; missing: {', '.join(MISSING)}"
+    ),
+]
 T = TypeVar("T")
 
 
@@ -51,7 +54,7 @@ def test_ssh_to_the_front_door_reaches_the_dealt_table(tmp_path: Path) -> None:
     )
     with gother_serve(tmp_path, *serve_args) as port:
         log = tmp_path / "serve.log"
-        wait_for("the SSH front door to listen", lambda: accepts(ssh_port))
+        until_blocking("the SSH front door to listen", lambda: accepts(ssh_port))
         assert "ssh: listening on ssh://127.0.0.1" in log.read_text(), log.read_text()
         create_table(port, "Front Door", seats=3, bots=2)
 
@@ -82,7 +85,7 @@ def test_ssh_to_the_front_door_reaches_the_dealt_table(tmp_path: Path) -> None:
 
             def expect(what: str, check: Callable[[], T | None]) -> T:
                 try:
-                    return wait_for(what, check)
+                    return until_blocking(what, check)
                 except AssertionError:
                     raise AssertionError(
                         f"timed out waiting for {what}; screen was:\n{tmux.screen('main')}\n"

@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.e2ekit import GOTHER, Tmux, gother_serve, terminal_env, wait_for
+from tests.e2e.e2ekit import GOTHER, Tmux, gother_serve, terminal_env
+from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+]
 PRINTED = re.compile(r"fingerprint (SHA256:[0-9A-F:]{95})")
 
 
@@ -33,15 +37,15 @@ def test_join_asks_once_about_a_self_signed_certificate_then_trusts_it(tmp_path:
                 text = tmux.screen("first")
                 return text if "[y/N]" in text else None
 
-            screen = wait_for("the question about the certificate", asked)
+            screen = until_blocking("the question about the certificate", asked)
             assert printed[1] in "".join(screen.split()), screen
             tmux.keys("first", "y", "Enter")
-            wait_for("the lobby", lambda: "tables yet" in tmux.screen("first"))
+            until_blocking("the lobby", lambda: "tables yet" in tmux.screen("first"))
             known = home / "state" / "gother" / "known_servers"
             assert f"127.0.0.1:{port} {printed[1]}" in known.read_text()
 
             tmux.start("again", join)  # a second session on the same tmux server
-            wait_for("the lobby, asked nothing", lambda: "tables yet" in tmux.screen("again"))
+            until_blocking("the lobby, asked nothing", lambda: "tables yet" in tmux.screen("again"))
             assert "[y/N]" not in tmux.screen("again")
         finally:
             tmux.kill()

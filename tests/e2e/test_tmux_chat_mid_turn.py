@@ -14,9 +14,13 @@ from collections.abc import Callable
 import msgpack
 import pytest
 
-from tests.e2e.e2ekit import GOTHER, Tmux, create_table, wait_for
+from tests.e2e.e2ekit import GOTHER, Tmux, create_table
+from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
 
 HINTED = "The hint; Enter plays it"
 POLL = 0.03
@@ -27,7 +31,7 @@ GAME_TIMEOUT = 150.0
 def step(tmux: Tmux, what: str, check: Callable[[str], bool]) -> None:
     """Wait until the screen passes `check`; at the deadline, fail showing the screen."""
     try:
-        wait_for(what, lambda: check(tmux.screen("p0")), STEP_TIMEOUT, POLL)
+        until_blocking(what, lambda: check(tmux.screen("p0")), STEP_TIMEOUT, POLL)
     except AssertionError as timed_out:
         raise AssertionError(f"{timed_out}:\n{tmux.screen('p0')}") from None
 
@@ -53,7 +57,7 @@ def test_chat_mid_turn_and_every_move_still_goes_through(quick_bots_server, utf8
     env = [f"{k}={v}" for k, v in tmux.env.items()]
     command = [str(GOTHER), "join", url, "--name", "P0", "--table", table]
     tmux.start("p0", " ".join(["exec", "env", *env, *command]))
-    wait_for("the table", lambda: "(you)" in tmux.screen("p0"), 60, POLL)
+    until_blocking("the table", lambda: "(you)" in tmux.screen("p0"), 60, POLL)
 
     moves = 0
     deadline = time.monotonic() + GAME_TIMEOUT

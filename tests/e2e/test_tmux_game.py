@@ -15,9 +15,13 @@ import msgpack
 import pytest
 
 from gother_tui.core.record import load_record
-from tests.e2e.e2ekit import GOTHER, Tmux, create_table, wait_for
+from tests.e2e.e2ekit import GOTHER, Tmux, create_table
+from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
 
 SEATS = 3
 HINTED = "The hint; Enter plays it"
@@ -41,12 +45,12 @@ def play_one(tmux: Tmux, pane: str) -> None:
     until the screen moves on. (A panel still up from the move before passed for this
     hint's: Enter then played nothing new, and the next h met "a hint is on its way".)"""
     gone = lambda: HINTED not in tmux.screen(pane)  # noqa: E731
-    wait_for(f"{pane} without the last hint", gone, STEP_TIMEOUT, POLL)
+    until_blocking(f"{pane} without the last hint", gone, STEP_TIMEOUT, POLL)
     tmux.keys(pane, "h")
-    wait_for(f"the hint in {pane}", lambda: HINTED in tmux.screen(pane), STEP_TIMEOUT, POLL)
+    until_blocking(f"the hint in {pane}", lambda: HINTED in tmux.screen(pane), STEP_TIMEOUT, POLL)
     before = tmux.screen(pane)
     tmux.keys(pane, "Enter")
-    wait_for(f"the move from {pane}", lambda: tmux.screen(pane) != before, STEP_TIMEOUT, POLL)
+    until_blocking(f"the move from {pane}", lambda: tmux.screen(pane) != before, STEP_TIMEOUT, POLL)
 
 
 def test_a_whole_game_in_three_terminals(quick_bots_server, utf8_tmux, tmp_path):
@@ -56,7 +60,7 @@ def test_a_whole_game_in_three_terminals(quick_bots_server, utf8_tmux, tmp_path)
     panes = [f"p{i}" for i in range(SEATS)]
     for i, pane in enumerate(panes):  # one after the other: seat i is P{i}
         join(tmux, pane, [str(GOTHER), "join", url, "--name", f"P{i}", "--table", table])
-        wait_for(f"{pane} at the table", lambda p=pane: "(you)" in tmux.screen(p), 60, POLL)
+        until_blocking(f"{pane} at the table", lambda p=pane: "(you)" in tmux.screen(p), 60, POLL)
 
     over = set()
     moves = 0  # Enters sent

@@ -26,6 +26,8 @@ from playwright.sync_api import sync_playwright
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from protocol.constants import DEFAULT_ROUND_CAP
+from protocol.lengths import how_long
 from server.doors.web.door import STATIC
 from tests.doors.web.browserkit import (
     HAVE_CHROMIUM,
@@ -40,9 +42,13 @@ from tests.doors.web.browserkit import (
     wait_screen,
 )
 from tests.doors.web.doorkit import children, clients_behind
-from tests.e2e.e2ekit import GOTHER, create_table, gother_serve, wait_for
+from tests.e2e.e2ekit import GOTHER, create_table, gother_serve
+from tests.kits.poll import until_blocking
 
-pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium"),
+]
 
 PASSWORD = "crypt-door"
 WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")
@@ -67,11 +73,13 @@ def door(tmp_path) -> Iterator[tuple[int, int, int]]:
         tmp_path, "--bot-delay", "0.05", "--web", "0", "--web-password-file", str(secret)
     ) as port:
         log = tmp_path / "serve.log"
-        web = int(wait_for("the web door", lambda: WEB_LISTENING.search(log.read_text())).group(1))
+        web = int(
+            until_blocking("the web door", lambda: WEB_LISTENING.search(log.read_text())).group(1)
+        )
         serve = the_serve_process()
         yield port, web, serve
         # the browser is closed by now: its tabs' processes end within the quit timeout
-        wait_for("every client process to end", lambda: not clients_behind(serve), 30)
+        until_blocking("every client process to end", lambda: not clients_behind(serve), 30)
 
 
 def log_in(page, url: str) -> None:
@@ -171,7 +179,7 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
                 lydia, "Lydia back at the table", lambda t: "Lydia (you)" in t and "^x Quit" in t
             )
             assert YOU_ROW.search(back).group(1) == seats["Lydia"]
-            wait_for("the old process to end", lambda: len(clients_behind(serve)) == 2)
+            until_blocking("the old process to end", lambda: len(clients_behind(serve)) == 2)
             assert clients_behind(serve) != before
 
             # no password: the login page, and no process for a websocket it opens itself
@@ -199,9 +207,9 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
 
             # closing a tab ends its process
             raven.close()
-            wait_for("Raven's process to end", lambda: len(clients_behind(serve)) == 1)
+            until_blocking("Raven's process to end", lambda: len(clients_behind(serve)) == 1)
             lydia.close()
-            wait_for("Lydia's process to end", lambda: clients_behind(serve) == set())
+            until_blocking("Lydia's process to end", lambda: clients_behind(serve) == set())
         finally:
             browser.close()
     assert requests.seen and requests.foreign == [], requests.foreign
@@ -269,7 +277,7 @@ def test_a_player_who_quits_and_opens_the_page_again_is_back_in_their_seat(door)
             seat = YOU_ROW.search(sit_down(page, "Mina")).group(1)
             page.keyboard.press("Control+x")
             page.wait_for_selector("#ended:not([hidden])")
-            wait_for("the quit client to end", lambda: not clients_behind(serve), 30)
+            until_blocking("the quit client to end", lambda: not clients_behind(serve), 30)
 
             began = time.monotonic()
             page.goto(url)
@@ -280,5 +288,39 @@ def test_a_player_who_quits_and_opens_the_page_again_is_back_in_their_seat(door)
             assert YOU_ROW.search(back).group(1) == seat, back
             assert requests.foreign == [], requests.foreign
             print(f"\nweb door: back in seat {seat} {took:.1f} s after opening the page again")
+        finally:
+            browser.close()
+
+
+def test_the_web_lobby_and_create_form_say_how_long_a_table_runs_and_offer_trait_and_length(
+    door,
+):
+    """Issue 32 in the browser: the lobby says the chosen table's bots, whom they hurt and how
+    long its games run; the new table form offers whom the bots hurt and the short game, and
+    says how long what is chosen runs."""
+    port, web, _ = door
+    create_table(port, "Web table", seats=5, bots=3)
+    lasts = how_long(5, "normal", "steady", DEFAULT_ROUND_CAP)
+    assert lasts is not None
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = guarded_context(
+                browser, Requests(), viewport={"width": 900, "height": 560}
+            ).new_page()
+            log_in(page, f"http://127.0.0.1:{web}/")
+            wait_screen(page, "the name screen", "Your name at the table")
+            page.keyboard.type("Lydia")
+            page.keyboard.press("Enter")
+            lobby = wait_screen(page, "the table's length", "(each plays its own game)")
+            said = " ".join(lobby.split())  # as one line, however the terminal wrapped it
+            assert "Web table: 3 normal bots, steady (each plays its own game)." in said
+            assert f"Length: {' '.join(lasts.split())}." in said
+            page.keyboard.press("n")
+            form = wait_screen(page, "the new table form", "Bots aim")
+            assert "as usual for the seats" in form and "the published game: 100 rounds" in form
+            assert "Length: usually" in form
+            page.keyboard.press("Escape")
+            wait_screen(page, "the lobby again", "Web table")
         finally:
             browser.close()

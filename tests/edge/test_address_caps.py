@@ -71,6 +71,52 @@ async def test_four_addresses_cannot_hold_every_place_before_hello(server: Gothe
     await close_all(newcomer, *(c for clients in silent.values() for c in clients))
 
 
+@pytest.mark.parametrize("config", [{"hello_timeout": 60.0}], indirect=True)  # a slow machine
+async def test_when_every_place_before_hello_is_held_a_newcomer_turns_out_a_crowding_one(
+    server: GotherServer, url
+):
+    """26 addresses x 4 connections that never say hello held all 100 places (their
+    reopenings kept an honest newcomer out 19 times in 22). Now a newcomer takes the
+    place of the oldest connection of an address holding the most, and says hello."""
+    places = server.config.max_pending
+    sources = [f"127.0.0.{n}" for n in range(2, 28)]  # 26 addresses
+    silent = [await client_from(url, source) for source in sources for _ in range(4)]
+    assert len(silent) == places + 4
+    gone = await closed(silent, 4)  # each one past the 100th turned an older one out
+    assert server.pending == places
+    for n in range(3):  # newcomers keep getting in while the silent hold every place
+        newcomer = await client_from(url, f"127.0.1.{n}", f"Newcomer{n}")
+        assert (await newcomer.request("list"))["t"] == "tables"
+        await newcomer.close()
+        silent.append(await client_from(url, f"127.0.2.{n}"))  # the attack takes it again
+        assert server.pending == places
+    gone = await closed(silent, 4 + 3)  # one of theirs for each newcomer
+    assert {c.ws.close_code for c in gone} == {CLOSE_TRY_LATER}
+    await close_all(*silent)
+
+
+async def closed(clients: list[Client], count: int) -> list[Client]:
+    """Once `count` of `clients` are closed (no more): those."""
+    readers = {c._reader: c for c in clients}
+    async with asyncio.timeout(TIMEOUT):
+        while sum(r.done() for r in readers) < count:
+            await asyncio.wait([r for r in readers if not r.done()], return_when="FIRST_COMPLETED")
+    done = [c for r, c in readers.items() if r.done()]
+    assert len(done) == count
+    return done
+
+
+def test_the_place_to_free_is_the_oldest_of_the_address_holding_the_most():
+    caps = Caps(overall=6, address=4)
+    for thing, host in enumerate(["a", "b", "b", "c", "b", "c"]):
+        assert caps.admit(thing, address=host) is None
+    assert caps.crowding("address") == 1  # "b" holds three: its oldest
+    caps.release(1)
+    caps.release(2)  # now "b" and "c" hold two each: the oldest of them
+    assert caps.crowding("address") == 3
+    assert Caps(overall=2, address=1).crowding("address") is None
+
+
 @pytest.mark.parametrize("config", [{"pending_per_address": 2}], indirect=True)
 async def test_saying_hello_gives_the_address_its_place_before_hello_back(
     server: GotherServer, url

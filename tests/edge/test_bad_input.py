@@ -707,7 +707,7 @@ async def test_forged_and_stale_tokens_are_bad_token(server, url):
 # Twelve wrong passwords from one address: with the usual limits on guesses
 # (tests/edge/test_guessing.py) the later ones would be refused unread and the
 # connection closed; here every one must be looked at, and refused.
-UNLIMITED_GUESSES = Guessing(tries=1000, free=1000)
+UNLIMITED_GUESSES = Guessing(tries=1000, free=1000, free_overall=1000)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ import asyncio
 import logging
 import resource
 import socket
-from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -18,10 +17,11 @@ from websockets.asyncio.client import connect
 from protocol import MAX_FRAME, PROTOCOL_VERSION, encode, server_messages
 from protocol.constants import LIST_PAGE, NAME_MAX
 from protocol.view import Variants
-from server.edge.app import CLOSE_POLICY, CLOSE_TRY_LATER
+from server.edge.app import CLOSE_POLICY, CLOSE_TRY_LATER, REFUSALS_LOGGED
 from server.edge.limits import ACCEPT_LOG_EVERY, FD_RESERVE, AcceptLog, descriptor_budget
 from server.tables.table import CHAT_REPLAY_BYTES
 from tests.kits.netkit import TIMEOUT, Client, close_all, play_to_end
+from tests.kits.poll import until
 from tests.kits.tablekit import FakeClock
 
 WIDE_CHAR = "\U0001d50a"  # a letter of 4 bytes in UTF-8 (mathematical fraktur G)
@@ -98,7 +98,7 @@ async def test_tables_nobody_is_at_leave_the_live_tables_and_keep_their_records(
     # the sweep runs every minute; here it is called at once (expire is 0 s)
     server.sweep()
     assert set(server.lobby.tables) == {busy}
-    db = server.store.db
+    db = server.store.database.connection
     assert db.execute("SELECT archived FROM tables WHERE id = ?", (done,)).fetchone() == (1,)
     assert db.execute("SELECT 1 FROM tables WHERE id = ?", (empty,)).fetchone() is None
     assert (
@@ -122,15 +122,10 @@ async def test_a_game_everyone_left_is_archived_as_abandoned(server, url):
     players = [await seated(url, table, f"P{seat}", seat) for seat in range(2)]
     await players[0].state(lambda v: v["phase"] != "lobby")
     await close_all(host, *players)
-    await asyncio.wait_for(_until(lambda: not server.lobby.tables[table].listeners()), TIMEOUT)
+    await until("nobody at the table", lambda: not server.lobby.tables[table].listeners())
     server.sweep()
     assert table not in server.lobby.tables
-    assert server.store.ended(table, 1) == "abandoned"
-
-
-async def _until(condition: Any) -> None:
-    while not condition():
-        await asyncio.sleep(0.01)
+    assert server.store.tables.ended(table, 1) == "abandoned"
 
 
 # -- connection slots ---------------------------------------------------------------------
@@ -150,11 +145,12 @@ async def test_a_connection_that_never_says_hello_loses_its_slot(server, url):
 async def test_connections_before_hello_have_a_budget_of_their_own(server, url):
     honest = await Client.connect(url, "Honest")  # said hello: not in that budget
     idle = [await Client.connect(url) for _ in range(2)]
-    await asyncio.wait_for(_until(lambda: server.pending == 2), TIMEOUT)
-    turned_away = await Client.connect(url)
-    assert await closed_with(turned_away) == CLOSE_TRY_LATER
+    await until("two connections before hello", lambda: server.pending == 2)
+    third = await Client.connect(url)  # its place is the oldest one's: the budget holds
+    assert await closed_with(idle[0]) == CLOSE_TRY_LATER
+    assert server.pending == 2
     assert (await honest.request("list"))["t"] == "tables"
-    for client in idle:  # the hello deadline frees their slots
+    for client in (idle[1], third):  # the hello deadline frees their slots
         assert await closed_with(client) == CLOSE_POLICY
     later = await Client.connect(url, "Later")
     assert (await later.request("list"))["t"] == "tables"
@@ -168,7 +164,7 @@ async def test_connections_from_one_address_are_capped(server, url):
     assert await closed_with(third) == CLOSE_TRY_LATER
     assert "address" in (third.ws.close_reason or "")
     await two[0].close()
-    await asyncio.wait_for(_until(lambda: len(server.connections) == 1), TIMEOUT)
+    await until("one connection", lambda: len(server.connections) == 1)
     again = await Client.connect(url, "Again")
     assert (await again.request("list"))["t"] == "tables"
     await close_all(two[1], again)
@@ -193,7 +189,7 @@ async def test_a_reader_that_never_reads_is_cut_off_at_its_byte_budget(server, u
     sleeper = await connect(url, sock=sock, max_size=MAX_FRAME, compression=None, max_queue=1)
     await sleeper.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Sleeper"}))
     await sleeper.send(encode({"t": "watch", "table": table}))
-    await asyncio.wait_for(_until(lambda: len(server.lobby.tables[table].spectators) == 2), 10)
+    await until("two spectators", lambda: len(server.lobby.tables[table].spectators) == 2)
     conn = next(c for c in server.connections if c.name == "Sleeper")
     line = WIDE_CHAR * 280  # the widest line: 1,120 bytes
     peak = 0
@@ -206,7 +202,7 @@ async def test_a_reader_that_never_reads_is_cut_off_at_its_byte_budget(server, u
             await host.next(lambda m: m["t"] == "chat")  # the honest watcher keeps up
     assert conn.dropped, "never dropped"
     assert peak <= connection.OUTBOX_BYTES
-    await asyncio.wait_for(_until(lambda: conn not in server.connections), TIMEOUT)
+    await until("the connection gone", lambda: conn not in server.connections)
     drops = [r for r in caplog.records if "reads too slowly" in r.getMessage()]
     assert len(drops) == 1 and drops[0].levelno == logging.WARNING
     await host.request("list")  # the server and the honest watcher are fine
@@ -295,7 +291,7 @@ async def test_the_chat_replayed_to_a_newcomer_is_bounded_in_bytes(server, url):
     player = await seated(url, table, "Player")
     for i in range(50):
         await player.send("chat", text=f"{i:02d}" + WIDE_CHAR * 278)
-    await asyncio.wait_for(_until(lambda: len(server.lobby.tables[table].chat) == 50), TIMEOUT)
+    await until("50 chat lines kept", lambda: len(server.lobby.tables[table].chat) == 50)
     watcher = await Client.connect(url, "Watcher")
     await watcher.request("watch", table=table)
     await watcher.next(lambda m: m["t"] == "state")
@@ -339,3 +335,26 @@ def test_the_connection_limit_keeps_a_reserve_of_descriptors():
         assert descriptor_budget(50, 100) == 50  # a smaller wish is kept as it is
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_a_connection_s_refusals_cost_the_log_a_few_lines(server, url, caplog):
+    """Each of the first REFUSALS_LOGGED refusals is a line; the rest are counted in the
+    line that says the connection closed: a flood of bad requests cannot fill the host's
+    disk with log lines (a fuzz's 100,000 refusals were as many lines)."""
+    caplog.set_level(logging.INFO, "gother.server")
+    client = await Client.connect(url, "Noisy")
+    for _ in range(REFUSALS_LOGGED + 20):
+        assert (await client.request("leave"))["code"] == "not_seated"
+    await client.close()
+    closed = "connection closed: Noisy@"
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "Noisy@" in r.getMessage()]
+
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while not any(closed in line for line in said()):
+        assert asyncio.get_running_loop().time() < deadline, said()
+        await asyncio.sleep(0.01)
+    lines = said()
+    assert sum("not_seated" in line for line in lines) == REFUSALS_LOGGED, lines
+    assert lines[-1].endswith("(20 more refusals, not logged)"), lines

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import itertools
+import math
 import re
 import time
 from collections.abc import AsyncIterator
@@ -30,13 +32,15 @@ from server.edge.attempts import Attempts, Guessing
 from server.edge.config import ServerConfig
 from server.edge.limits import address_key
 from server.game import default_deck_text
+from server.store.sqlite import SqliteStore
+from server.store.tables import TableRecord
 from server.tables.passwords import check_password, hash_password
-from server.tables.store import Store, TableRecord
 from server.tokens import hash_secret
 from tests.kits.netkit import TIMEOUT, Client, close_all
 from tests.kits.sshkit import close, log_in, open_session, read_until
 
 SECRET = "crypt-7"
+TOURNAMENT_SECRET = "night-of-ravens"
 WAIT = re.compile(r"try again in (\d+) s")
 
 
@@ -56,27 +60,88 @@ def test_each_wrong_password_past_the_free_ones_doubles_the_wait():
     attempts = Attempts(Guessing(free=2, first_wait=1.0, max_wait=60.0, clock=clock))
     waits = []
     for _ in range(10):
-        attempts.failed("192.0.2.7")
-        waits.append(attempts.wait("192.0.2.7"))
+        attempts.failed("192.0.2.7", "vault")
+        waits.append(attempts.wait("192.0.2.7", "vault"))
     assert waits == [0, 0, 1, 2, 4, 8, 16, 32, 60, 60]
     clock.now += 59.5
-    assert attempts.wait("192.0.2.7") == pytest.approx(0.5)
-    assert attempts.wait("192.0.2.8") == 0  # another address is not slowed
+    assert attempts.wait("192.0.2.7", "vault") == pytest.approx(0.5)
+    assert attempts.wait("192.0.2.8", "vault") == 0  # another address is not slowed
 
 
-def test_a_right_password_or_a_long_quiet_starts_an_address_afresh():
+def test_a_right_password_or_a_long_quiet_starts_that_secrets_count_afresh():
     clock = FakeClock()
     attempts = Attempts(Guessing(clock=clock, forget_after=900.0))
     for _ in range(5):
-        attempts.failed("192.0.2.7")
-        attempts.failed("192.0.2.8")
-    attempts.succeeded("192.0.2.7")
-    assert attempts.wait("192.0.2.7") == 0
-    assert attempts.wait("192.0.2.8") > 0
+        attempts.failed("192.0.2.7", "vault")
+        attempts.failed("192.0.2.8", "vault")
+    attempts.succeeded("192.0.2.7", "vault")
+    assert attempts.wait("192.0.2.7", "vault") == 0
+    assert attempts.wait("192.0.2.8", "vault") > 0
     clock.now += 900
-    assert attempts.wait("192.0.2.8") == 0
-    attempts.failed("192.0.2.8")  # counted from one again: a free one
-    assert attempts.wait("192.0.2.8") == 0
+    assert attempts.wait("192.0.2.8", "vault") == 0
+    attempts.failed("192.0.2.8", "vault")  # counted from one again: a free one
+    assert attempts.wait("192.0.2.8", "vault") == 0
+
+
+def test_no_right_password_shortens_the_wait_on_another_secret():
+    """The trick that found a 4-digit table password in 25 s: two wrong guesses, then the
+    right password of a table of one's own, which wiped the address's count; again."""
+    clock = FakeClock()
+    attempts = Attempts(Guessing(free=2, clock=clock))
+    for _ in range(3):
+        attempts.failed("192.0.2.7", "table victim")
+    waiting = attempts.wait("192.0.2.7", "table victim")
+    assert waiting == 1.0
+    attempts.succeeded("192.0.2.7", "table mine")
+    attempts.succeeded("192.0.2.7", "server")
+    assert attempts.wait("192.0.2.7", "table victim") == waiting
+    assert attempts.wait("192.0.2.7", "table mine") == 0  # its own count: never wrong
+
+
+def test_wrong_passwords_spread_over_many_secrets_count_together():
+    clock = FakeClock()
+    rules = Guessing(free=2, free_overall=10, clock=clock)
+    attempts = Attempts(rules)
+    for n in range(10):  # one wrong guess at each of ten tables: typos, free
+        attempts.failed("192.0.2.7", f"table {n}")
+    assert attempts.wait("192.0.2.7", "table 10") == 0
+    attempts.failed("192.0.2.7", "table 10")  # the eleventh: a wait on every secret
+    assert attempts.wait("192.0.2.7", "table 11") == rules.first_wait
+    attempts.succeeded("192.0.2.7", "table 10")  # no right password resets the overall count
+    assert attempts.wait("192.0.2.7", "table 11") == rules.first_wait
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["victim", "mine", "server", "other"]), st.booleans()),
+        min_size=1,
+        max_size=200,
+    )
+)
+def test_one_secret_is_looked_at_at_most_once_a_minute_after_the_first_few(plan):
+    """Whatever an address does between its guesses (right passwords of its own tables, the
+    server's password, wrong ones elsewhere), the secret it guesses is looked at no more than
+    once a `max_wait` after the free tries and the doubling waits that reach it."""
+    clock = FakeClock()
+    rules = Guessing(clock=clock)
+    attempts = Attempts(rules)
+    looked_at: list[float] = []
+    for secret, right in itertools.cycle([*plan, ("victim", False)]):
+        if len(looked_at) == 30:
+            break
+        clock.now += 0.01
+        if secret == "victim":  # tried as soon as allowed; its password stays unknown
+            clock.now += attempts.wait("192.0.2.7", "victim")
+            attempts.failed("192.0.2.7", "victim")
+            looked_at.append(clock.now)
+        elif right:
+            attempts.succeeded("192.0.2.7", secret)
+        elif attempts.wait("192.0.2.7", secret) == 0:
+            attempts.failed("192.0.2.7", secret)
+    ramp = rules.free + math.ceil(math.log2(rules.max_wait / rules.first_wait)) + 1
+    steady = looked_at[ramp:]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(steady)]
+    assert all(gap >= rules.max_wait - 1e-6 for gap in gaps)
 
 
 def test_an_ipv6_host_counts_as_its_64_and_a_mapped_ipv4_as_itself():
@@ -92,8 +157,8 @@ def test_waits_are_capped_and_memory_is_bounded(events):
     attempts = Attempts(rules)
     for host, pause in events:
         clock.now += pause
-        attempts.failed(f"198.51.100.{host}")
-        assert 0 <= attempts.wait(f"198.51.100.{host}") <= rules.max_wait
+        attempts.failed(f"198.51.100.{host}", f"table {host % 7}")
+        assert 0 <= attempts.wait(f"198.51.100.{host}", f"table {host % 7}") <= rules.max_wait
         assert len(attempts) <= rules.max_addresses
 
 
@@ -113,6 +178,7 @@ async def guarded(tmp_path, clock) -> AsyncIterator[GotherServer]:
         port=0,
         db=str(tmp_path / "games.db"),
         password=SECRET,
+        tournament_password=TOURNAMENT_SECRET,
         spectators="all",
         guessing=Guessing(clock=clock),
         pending_per_address=20,  # the burst's 20 guessers connect at once from 127.0.0.1
@@ -234,10 +300,50 @@ async def test_table_passwords_are_guarded_apart_from_the_servers(guarded, clock
     await close_all(host, again)
 
 
+async def test_the_right_password_of_ones_own_table_shortens_no_wait_on_anothers(guarded):
+    """Guess two PINs of a private table, join a private table of your own with its password
+    (the address's count was wiped), leave, repeat: 95 guesses a minute found a 4-digit PIN
+    in 25 s. The victim's table keeps its own count."""
+    url = f"ws://127.0.0.1:{guarded.port}"
+    host, _ = await hello(url, SECRET)
+    victim = (await host.request("create", name="Vault", seats=3, bots=1, password="7319"))["table"]
+    guesser, _ = await hello(url, SECRET)
+    mine = (await guesser.request("create", name="Mine", seats=3, bots=1, password="1111"))["table"]
+    said = []
+    for pins in (("0000", "0001"), ("0002", "0003"), ("0004", "0005")):
+        for pin in pins:
+            client, _ = await hello(url, SECRET)  # a new connection: none is closed for it
+            said.append((await client.request("join", table=victim, password=pin))["code"])
+            await client.close()
+        assert (await guesser.request("join", table=mine, password="1111"))["t"] == "joined"
+        assert (await guesser.request("leave", table=mine))["t"] == "left"
+    assert said == ["wrong_password"] * 3 + ["too_many_attempts"] * 3  # the clock stood still
+    await close_all(host, guesser)
+
+
+async def test_the_servers_password_shortens_no_wait_on_the_tournaments(guarded):
+    """Every hello with the server's password (that the club knows) wiped the count of the
+    tournaments' password: 135 guesses a minute. Each has a count of its own now."""
+    url = f"ws://127.0.0.1:{guarded.port}"
+    said = []
+    for n in range(6):
+        client, reply = await hello(url, SECRET)
+        assert reply["t"] == "welcome"
+        reply = await client.request(
+            "tournament_create", name="Night", rounds=1, seats=3, password=f"guess-{n}"
+        )
+        said.append(reply["code"])
+        await client.close()
+    assert said == ["wrong_password"] * 3 + ["too_many_attempts"] * 3
+    client, reply = await hello(url, SECRET)  # and the server's password is not held back
+    assert reply["t"] == "welcome"
+    await client.close()
+
+
 async def test_an_older_servers_unsalted_hash_opens_its_table_and_is_salted(tmp_path):
     db = str(tmp_path / "games.db")
-    store = Store(db)
-    store.save_table(
+    store = SqliteStore(db)
+    store.tables.save_table(
         TableRecord(
             id="old001", name="Old", seats=3, bot_kind="heuristic", variants=Variants(),
             deck_name="original", deck_toml=default_deck_text(),
@@ -262,8 +368,8 @@ async def test_an_older_servers_unsalted_hash_opens_its_table_and_is_salted(tmp_
         await close_all(a, b)
     finally:
         await server.close()
-    reopened = Store(db)
-    assert reopened.load()[0].password_hash == stored  # kept salted across a restart
+    reopened = SqliteStore(db)
+    assert reopened.tables.load()[0].password_hash == stored  # kept salted across a restart
     reopened.close()
 
 
@@ -359,3 +465,5 @@ def test_serve_help_states_the_limits_on_guesses(capsys):
     assert f"after {rules.free} each one doubles the wait" in shown
     waits = f"({rules.first_wait:g} s up to {rules.max_wait:g} s)"
     assert f"{waits}; {rules.tries} on one connection close it" in shown
+    assert f"after {rules.free_overall} wrong ones of any kind every try waits too" in shown
+    assert rules.max_wait == 60 and "at most one guess a minute at any password" in shown

@@ -46,17 +46,23 @@ async def test_no_password_is_on_the_command_line_of_the_server_or_a_session(tmp
     try:
         ssh_port = int((await server.log_line(SSH_LISTENING))[1])
         conn, process = await open_session(ssh_port, key)
+        # the plain mode over a bare channel is always a fresh process (no zygote forks it):
+        # its command line is there to read, where a zygote's child shows the zygote's
+        plain = await conn.create_process("plain", encoding=None)
         try:
             # the lobby: the client said hello with the server's password, from the pipe
             await read_until(process, re.compile(r"(?i)tables yet"))
+            await read_until(plain, re.compile(r"Connected to "))
             lines = command_lines()
             ours = f"gother_tui join {server.url} "  # other tests' clients may run meanwhile
-            clients = [line for line in lines.values() if ours in line]
-            assert len(clients) == 1 and "--password-file /dev/fd/" in clients[0], clients
+            clients = [line for line in lines.values() if ours in line]  # fresh processes
+            assert len([line for line in clients if "--plain" in line]) == 1, clients
+            assert all("--password-file /dev/fd/" in line for line in clients), clients
             assert "serve" in lines[server.proc.pid]
             leaks = [line for line in lines.values() if SERVER_SECRET in line or SSH_SECRET in line]
             assert leaks == []
         finally:
+            plain.close()
             await close(conn, process)
         assert SERVER_SECRET not in server.stderr and SSH_SECRET not in server.stderr
     finally:

@@ -6,7 +6,6 @@ upset the server. Real TLS, real processes, all on 127.0.0.1."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import ssl
@@ -23,6 +22,7 @@ from protocol.fingerprint import fingerprint, parse_fingerprint
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.tls import certificate_fingerprint, self_signed
+from tests.kits.poll import until
 from tests.kits.prockit import ServerProcess
 from tests.kits.sshkit import close, open_session, read_until
 
@@ -115,9 +115,7 @@ async def test_a_tls_players_closed_connection_is_logged_at_its_address(tmp_path
                 await ws.send(encode(hello))
                 assert decode(await ws.recv())["t"] == "welcome"
             closed = f"connection closed: Crow@127.0.0.1:{own}"
-            async with asyncio.timeout(30):
-                while closed not in caplog.text:
-                    await asyncio.sleep(0.01)
+            await until("the close logged", lambda: closed in caplog.text)
     finally:
         await server.close()
 
@@ -143,3 +141,16 @@ def test_the_certificate_names_this_machine_and_the_listening_host(tmp_path, hos
     shown |= {str(n) for n in names.get_values_for_type(x509.IPAddress)}
     assert {"localhost", "127.0.0.1", "::1"} <= shown
     assert (host in shown) == (host != "0.0.0.0")
+
+
+async def test_the_servers_log_opens_with_no_dsa_deprecation_warnings(tmp_path):
+    """Issue 29: asyncssh, loaded for the SSH door, opened the log with 15 of them (five a
+    process: the server and its search workers)."""
+    args = ("--tls", "--db", str(tmp_path / "games.db"), "--ssh", "0", "--ssh-open")
+    served = await ServerProcess.start(*args)
+    try:
+        await served.log_line(SSH_LISTENING)
+    finally:
+        await served.terminate()
+    assert "listening on wss://127.0.0.1:" in served.stderr
+    assert "Warning" not in served.stderr and "DSA" not in served.stderr

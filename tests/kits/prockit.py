@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import resource
 import signal
 import sys
 from pathlib import Path
@@ -33,15 +34,27 @@ class ServerProcess:
         self._drain = asyncio.create_task(self._read_stderr())
 
     @classmethod
-    async def start(cls, *args: str, env: dict[str, str] | None = None) -> ServerProcess:
-        """`gother serve … ARGS`, with `env` added to this process's environment."""
-        return await cls.run("serve", "--host", "127.0.0.1", "--port", "0", *args, env=env)
+    async def start(
+        cls, *args: str, env: dict[str, str] | None = None, nofile: int | None = None
+    ) -> ServerProcess:
+        """`gother serve … ARGS`, with `env` added to this process's environment (and held
+        to `nofile` file descriptors, soft and hard, when given)."""
+        argv = ("serve", "--host", "127.0.0.1", "--port", "0", *args)
+        return await cls.run(*argv, env=env, nofile=nofile)
 
     @classmethod
     async def run(
-        cls, *argv: str, ready: re.Pattern[str] = LISTENING, env: dict[str, str] | None = None
+        cls,
+        *argv: str,
+        ready: re.Pattern[str] = LISTENING,
+        env: dict[str, str] | None = None,
+        nofile: int | None = None,
     ) -> ServerProcess:
         """`gother ARGV…`, once its log has a line `ready` finds."""
+
+        def held() -> None:  # in the child, before it runs gother
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
         proc = await asyncio.create_subprocess_exec(
             GOTHER,
             *argv,
@@ -49,6 +62,7 @@ class ServerProcess:
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
             env=None if env is None else {**os.environ, **env},
+            preexec_fn=None if nofile is None else held,
         )
         server = cls(proc, ready)
         try:

@@ -83,11 +83,3 @@ async def close(conn, process) -> None:
     process.close()
     conn.close()
     await conn.wait_closed()
-
-
-async def until(condition, timeout: float = SCREEN_TIMEOUT) -> None:
-    """Until `condition()` holds: what the door does after a session ends (its client
-    stopped, its place given back) takes a moment."""
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.01)

@@ -24,7 +24,8 @@ from protocol.view import (
 from server.bots.heuristic import HeuristicBot
 from server.bots.registry import BotKind
 from server.game import Variants, default_deck, default_deck_text, view
-from server.tables.store import Store, TableRecord
+from server.store.sqlite import SqliteStore
+from server.store.tables import TableRecord
 from server.tables.table import Settings, Table
 
 GRACE = 60.0
@@ -60,7 +61,7 @@ def make_table(
     seats: int = 3,
     bots: int = 0,
     clock_rule: ClockRule | None = None,
-    store: Store | None = None,
+    store: SqliteStore | None = None,
     variants: Variants | None = None,
     bot_kind: BotKind = "heuristic",
     table_id: str = "t1",
@@ -68,7 +69,7 @@ def make_table(
 ) -> Table:
     """A table as the lobby makes it, its last `bots` seats taken by bots. Warnings before
     a bot covers a player are off unless `warn` is given: most tests are about the rest."""
-    store = store or Store(":memory:")
+    store = store or SqliteStore()
     table = Table(
         id=table_id,
         name="Crypt",
@@ -77,12 +78,13 @@ def make_table(
         deck_name="original",
         variants=variants or Variants(),
         settings=Settings(grace=GRACE, bot_delay=BOT_DELAY, idle=IDLE, warn=warn, clock=clock),
-        store=store,
+        store=store.tables,
+        outcomes=store.outcomes,
         bot_kind=bot_kind,
         clock_rule=clock_rule,
         seats=[None] * seats,
     )
-    store.save_table(
+    store.tables.save_table(
         TableRecord(
             id=table.id,
             name=table.name,
@@ -145,7 +147,7 @@ def play_turn(table: Table) -> None:
 
 def finished_games(db: Path, count: int) -> list[str]:
     """A database of `count` tables whose one game three bots played to the end."""
-    store = Store(str(db))
+    store = SqliteStore(str(db))
     ids = []
     for i in range(count):
         table = make_table(FakeClock(), bots=3, store=store, table_id=f"done{i}")

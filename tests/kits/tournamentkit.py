@@ -10,7 +10,8 @@ from typing import Any
 from tests.kits.netkit import Client, first_legal_move
 
 LEAVE = "hosts-leave"  # the host's leave to create tournaments
-NIGHT = {"tournament_password": LEAVE}
+# every player of these nights comes from 127.0.0.1: one address, as many entries as a night
+NIGHT = {"tournament_password": LEAVE, "tournament_entries_per_address": 100}
 SHORT = {"round_cap": 3}  # games of three rounds: a whole night in seconds
 WHOLE_NIGHT = 120.0  # seconds for the whole tournament, on a busy machine
 

@@ -18,6 +18,7 @@ from typing import Any
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
+from gother_tui.core.trust import Trust
 from gother_tui.plain.client import PlainClient
 from gother_tui.plain.player import Player
 from gother_tui.plain.terminal import Output
@@ -92,8 +93,8 @@ class Recording(WebSocketTransport):
     sent: list[dict[str, Any]]
     received: list[Any]
 
-    def __init__(self, url: str) -> None:
-        super().__init__(url)
+    def __init__(self, url: str, trust: Trust | None = None) -> None:
+        super().__init__(url, trust)
         self.sent, self.received = [], []
 
     async def send(self, request: Request) -> None:
@@ -110,7 +111,9 @@ class Recording(WebSocketTransport):
 class InProcess:
     """A PlainClient in the test's event loop: `type` a line, read its `transcript`."""
 
-    def __init__(self, url: str, tmp: Path, **options: Any) -> None:
+    def __init__(self, url: str, tmp: Path, trust: Trust | None = None, **options: Any) -> None:
+        """`trust`: the wss:// certificates trusted (--fingerprint's pin, say)."""
+        self.trust = trust
         self.transcript = Transcript()
         self.transports: list[Recording] = []
         settings: dict[str, Any] = {"url": url, "name": "Raven", "ascii": True, **options}
@@ -121,7 +124,7 @@ class InProcess:
         self.store = SeatStore(tmp / "seats.json")
 
     def _transport(self, url: str) -> Recording:
-        transport = Recording(url)
+        transport = Recording(url, self.trust)
         self.transports.append(transport)
         return transport
 

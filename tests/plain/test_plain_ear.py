@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gother_tui.core.catalogue import Catalogue
-from gother_tui.core.narrator import names_of
+from gother_tui.core.narrator import Line, names_of
 from gother_tui.plain.choices import decision
 from gother_tui.plain.ear import SPOKEN, Teller
 from gother_tui.plain.story import told
@@ -125,6 +125,43 @@ async def test_more_again_what_and_verbose(url, tmp_path):
         plain.type("quit")
 
 
+async def test_a_draw_step_says_its_options_once_and_each_draw_after_it_one_line(
+    server, url, tmp_path
+):
+    """Issue 29 §7: each prompt said once per decision. A draw step's options are said at its
+    first draw; each draw after it is one line, the "Choose" a script waits for with what is
+    left; `again` and `options` say the options when the listener asks."""
+    with seeded_deals():  # a first hand of little Sickness: three or four cards to draw
+        async with InProcess(url, tmp_path, ascii=False) as plain:
+            await plain.transcript.until(r"^No tables on this server yet")
+            plain.type("create 4")
+            await plain.transcript.until(r"^Choose 1; \d more\.$")
+            plain.type("1")
+            first = await plain.transcript.until(r"^Draw (\d): 1 one, 2 all(, 3 take .*)?\.$")
+            await plain.transcript.until(r"^Choose 1-\d+(; \d+ more)?\.$")
+            due = int(first[1])
+            assert due >= 3, first.string
+            for left in range(due - 1, 0, -1):
+                mark = len(plain.transcript.lines)
+                plain.type("1")
+                numbers = "1-2" if left > 1 else "1"
+                await plain.transcript.until(rf"^Choose {numbers}: {left} more to draw\.$")
+                said = plain.transcript.since(mark)
+                assert len(said) == 2 and re.match(r"^You drew [^;]+\.$", said[0]), said
+                if left == 1:  # the options, when asked for
+                    plain.type("again")
+                    await plain.transcript.until(r"^Draw 1 more: 1 one\.$")
+                    await plain.transcript.until(r"^Choose 1\.$")
+                    plain.type("options")
+                    await plain.transcript.until(r"^Draw 1 more: 1 one\.$")
+                    await plain.transcript.until(r"^Choose 1\.$")
+            plain.type("1")
+            await plain.transcript.until(r"^You drew [^;]+\.$")
+            assert [m["kind"] for m in plain.moves_sent()] == ["distribute"] + ["draw"] * due
+            assert plain.errors() == []
+            plain.type("quit")
+
+
 async def test_verbose_tells_every_event_and_option(url, tmp_path):
     async with InProcess(url, tmp_path, verbose=True) as plain:
         await plain.transcript.until(r"^No tables on this server yet")
@@ -198,3 +235,19 @@ def test_a_spectator_hears_each_turn_as_who_was_given_what():
     assert len(turns) >= 4  # the turns of round 1, one line each
     assert all(re.search(r" gave Seat \d ", text) for text in turns), turns
     assert not any("you" in text.split() for text in said)
+
+
+def test_a_run_of_reshuffles_is_said_once():
+    """Issue 29: "discard pile reshuffled" was said three times in a row (each card drawn
+    from a pile of one emptied it again)."""
+    teller = Teller(0)
+    names = {0: "Raven", 1: "Vlad"}
+    reshuffle = Line("The discard pile is reshuffled into the draw pile.", "reshuffle")
+    drew = Line("You drew a card.", "draw", actor=0, card=1)
+    said: list[str] = []
+    for line in (reshuffle, drew, reshuffle, drew, reshuffle):
+        said += teller.tell(line, CATALOGUE, names)
+    assert said.count("Discard pile reshuffled into the draw pile.") == 1, said
+    said += teller.tell(Line("Your turn.", "turn", actor=0), CATALOGUE, names)
+    said += teller.tell(reshuffle, CATALOGUE, names)  # a new run: said again
+    assert said.count("Discard pile reshuffled into the draw pile.") == 2, said

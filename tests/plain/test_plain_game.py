@@ -12,6 +12,7 @@ The process runs in the C locale, so everything it prints must be ASCII. It runs
 from __future__ import annotations
 
 import random
+import re
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.glyphs import ASCII
@@ -105,7 +106,8 @@ async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, u
             await proc.type(str(rng.randint(1, int(found.group(2) or 1))))
         await proc.until(r"^Type rematch to play again, leave to leave the table, or quit\.$")
         await proc.type("rematch")  # the bots agree at once
-        await proc.until(r"^The cards are dealt: game 2 begins\.$")
+        dealt = "The cards are dealt: game 2 begins. A capped game: after round 30 the highest"
+        await proc.until(rf"^{re.escape(dealt)} Goth wins\.$")  # not the published cap: said
         await proc.type("who", "quit")
         await proc.until(r"^Goodbye\.$")
         assert await proc.wait() == 0
@@ -113,13 +115,13 @@ async def test_a_whole_game_from_a_pipe_tells_what_the_server_recorded(server, u
         await proc.stop()
 
     lines = proc.transcript.lines
-    lines = lines[: lines.index("The cards are dealt: game 2 begins.")]
+    lines = lines[: next(i for i, line in enumerate(lines) if line.startswith(dealt))]
     assert proc.raw.isascii(), "the C locale gets ASCII only"
     assert "Traceback" not in "\n".join(lines)
     assert not [line for line in lines if line.startswith(("The server refused", "Not sent"))]
     assert decisions > 10
 
-    record = game_record(server.store, table, 1)
+    record = game_record(server.store.tables, table, 1)
     ours = [move for seat, move in record.moves if seat == 0]
     assert len(ours) >= decisions  # every option played (draw all plays several)
     story = told_by_the_record(record, 0)

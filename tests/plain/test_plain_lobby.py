@@ -8,7 +8,9 @@ import pytest
 from msgspec.structs import replace
 
 from protocol import Request
+from protocol.constants import SHORT_ROUND_CAP
 from protocol.requests import Hello
+from tests.kits.netkit import Client
 from tests.plain.plainkit import InProcess, Recording
 
 
@@ -21,14 +23,17 @@ async def test_create_start_list_watch_and_join_by_number(url, tmp_path):
         raven.type("join 1")
         await raven.transcript.until(r"^There is no table 1: list shows 0 tables\.$")
         raven.type("create 3 0 The Crypt")
-        await raven.transcript.until(r"^Table The Crypt is made \(table \w+\)\.$")
+        await raven.transcript.until(
+            r"^Table The Crypt is made \(table \w+\)\. Length: usually \d+ to \d+ rounds; .*\.$"
+        )
         await raven.transcript.until(r"^You sit at The Crypt \(table \w+\), seat 1 of 3\.$")
         await raven.transcript.until(r"^Waiting for players: 1 of 3 seats taken\. Type start")
 
         async with InProcess(url, tmp_path / "b", name="Lenore") as lenore:
             await lenore.transcript.until(r"^1 table \(join N, watch N, or create\):$")
             await lenore.transcript.until(
-                r"^  1: The Crypt \(table \w+\), 1 of 3 seats taken, waiting\.$"
+                r"^  1: The Crypt \(table \w+\), 1 of 3 seats taken, waiting\."
+                r" Length: usually \d+ to \d+ rounds; about one game in \d+ runs past \d+\.$"
             )
             lenore.type("join 1")
             await lenore.transcript.until(r"^You sit at The Crypt \(table \w+\), seat 2 of 3\.$")
@@ -42,7 +47,8 @@ async def test_create_start_list_watch_and_join_by_number(url, tmp_path):
             await lenore.transcript.until(r"^You left the table\.$")
             await lenore.transcript.until(r"^You are in the lobby of ")
             await lenore.transcript.until(
-                r"^  1: The Crypt \(table \w+\), 3 of 3 seats taken, 2 normal bots, playing\.$"
+                r"^  1: The Crypt \(table \w+\), 3 of 3 seats taken, 2 normal bots \(vengeful\),"
+                r" playing\. Length: usually"
             )
             lenore.type("join 1")
             await lenore.transcript.until(r"^The Crypt has no free seat: watch 1 watches it\.$")
@@ -56,7 +62,7 @@ async def test_create_start_list_watch_and_join_by_number(url, tmp_path):
             await lenore.transcript.until(r"^You are watching: you hold no hand\.$")
             lenore.type("who")
             await lenore.transcript.until(r"^  1 Raven$")
-            await lenore.transcript.until(r"^  2 Lenore \(a bot\)$")  # a bot took the seat left
+            await lenore.transcript.until(r"^  2 Lenore \(a vengeful bot\)$")  # took the seat left
             lenore.type("say it is still me")  # the bot has her name now: she speaks marked
             await raven.transcript.until(r"^Lenore \(watching\) says: it is still me$")
             lenore.type("quit")
@@ -90,7 +96,7 @@ async def test_looking_between_the_questions_of_give_and_quitting_from_them(url,
         plain.type("give")
         await plain.transcript.until(r"^Which card for you, seat 1\?$")
         plain.type("who")
-        await plain.transcript.until(r"^  3 \w+ \(a bot\)$")
+        await plain.transcript.until(r"^  3 \w+ \(a vengeful bot\)$")
         await plain.transcript.until(r"^Which card for you, seat 1\?$")  # asked again
         plain.type("1")
         await plain.transcript.until(r"^Which card for \w+, seat 2\?$")
@@ -127,3 +133,77 @@ async def test_a_password_given_on_the_command_line_is_not_asked(url, tmp_path):
         plain.type("quit")
     assert await plain.task == 0
     assert not any("password" in line for line in plain.transcript.lines)
+
+
+async def test_a_scripts_list_then_quit_lists_before_it_quits(url, tmp_path):
+    """Issue 29: `printf 'list\\nquit\\n' | gother join URL --plain` printed nothing (the
+    quit, read before the connection was ready, ended the run before the list)."""
+    async with InProcess(url, tmp_path) as raven:
+        raven.type("list", "quit")  # both before the server has said welcome
+    lines = raven.transcript.lines
+    listed = [i for i, line in enumerate(lines) if line.startswith("No tables on this server")]
+    assert len(listed) == 2, lines  # arriving in the lobby, then `list`
+    assert lines[-1] == "Goodbye."
+    assert any(frame["t"] == "list" for frame in raven.sent)
+
+
+async def test_a_quit_before_the_server_answers_still_ends_at_once(tmp_path):
+    async with InProcess("ws://127.0.0.1:9", tmp_path, first_retry=5.0) as raven:
+        raven.type("quit")  # nothing listens there: no waiting for a server
+    assert raven.sent == []
+
+
+async def test_a_new_ssh_token_is_said_once_and_join_of_a_started_game_says_how_to_come_back(
+    url, tmp_path
+):
+    """The SSH door hands the plain client the token it has just given (issue 29): said once
+    after the welcome, and `join N` of a game started without them says what to do."""
+    host = await Client.connect(url, "Host")
+    table = (await host.request("create", name="Crypt", seats=3, bots=2))["table"]
+    assert (await host.request("join", table=table))["t"] == "joined"  # the last seat: dealt
+    token = "Xq3_kept-by-the-door_Z9w"
+    async with InProcess(url, tmp_path, door_token=token) as plain:
+        await plain.transcript.until(r"^Connected to ws://")
+        said = await plain.transcript.until(r"^Your ssh client offered no key, so this door ")
+        assert f"knows you by a token: {token}. " in said.string
+        assert f" ssh -o SetEnv=GOTHER_SSH_TOKEN={token} and the rest" in said.string
+        await plain.transcript.until(r"^  1: Crypt \(table \w+\), .*")
+        plain.type("join 1")
+        refused = await plain.transcript.until(r"^Crypt has no free seat: watch 1 watches it\.")
+        assert " If it was yours: your seat and your name are kept for the key or token you " in (
+            refused.string
+        )
+        plain.type("quit")
+    assert sum("knows you by a token" in line for line in plain.transcript.lines) == 1
+    await host.close()
+
+
+async def test_h1_create_takes_the_bots_their_trait_and_the_short_game_in_words(url, tmp_path):
+    async with InProcess(url, tmp_path) as raven:
+        await raven.transcript.until(r"^No tables on this server yet")
+        raven.type("create 5 4 hard steady short The Short Crypt")
+        said = r"^Table The Short Crypt is made \(table \w+\)\.( Length: usually .*\.)?$"
+        await raven.transcript.until(said)
+        (create,) = [f for f in raven.sent if f["t"] == "create"]
+        assert (create["seats"], create["bots"], create["bot"], create["trait"]) == (
+            5,
+            4,
+            "hard",
+            "steady",
+        )
+        assert create["variants"]["round_cap"] == SHORT_ROUND_CAP
+        await raven.transcript.until(
+            r"^The cards are dealt: game 1 begins\. A short game: after round 20 the highest"
+            r" Goth wins\.$"
+        )
+        raven.type("scores")
+        await raven.transcript.until(r"^Round 1 of 20: ")  # the cap, as the table shows it
+        raven.type("who")
+        await raven.transcript.until(r"^  2 \w+ \(a steady bot\)$")
+        async with InProcess(url, tmp_path / "b", name="Lenore") as lenore:
+            await lenore.transcript.until(
+                r"^  1: The Short Crypt \(table \w+\), 5 of 5 seats taken, 4 hard bots"
+                r" \(steady\), playing, 20-round cap\."
+            )
+            lenore.type("quit")
+        raven.type("quit")

@@ -4,22 +4,29 @@ hand, the public story), from a table id or a pasted reference; `replay next` go
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.record import Reference, parse_record
+from gother_tui.plain import replay, words
+from gother_tui.plain.ear import SPOKEN
+from gother_tui.plain.terminal import Output
 from gother_tui.plain.words import card_text
 from server.tables.export import game_record
 from tests.kits.netkit import close_all
+from tests.plain.earkit import MINUS, phonemes
 from tests.plain.plainkit import InProcess
 from tests.tables.test_seat_replay import UNBOUNDED, played
+
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
 
 
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_replay_tells_a_turn_as_the_seat_saw_it_and_goes_on(server, url, tmp_path):
     table, player = await played(url, 3, 0, {})
-    record = parse_record(game_record(server.store, table, seat=1).to_wire())
+    record = parse_record(game_record(server.store.tables, table, seat=1).to_wire())
     assert record.seen is not None
     turns = len(record.turn_starts())
     catalogue = Catalogue(record.cards)
@@ -73,7 +80,8 @@ async def test_replay_tells_a_turn_as_the_seat_saw_it_and_goes_on(server, url, t
 # a connection's budget for dear requests smaller than a seat's record costs, refilled
 # slower than a client asks for parts even on a busy machine (at the default 20 a second
 # a slow client's refill kept up and it was never refused)
-SHORT_BUDGET = {**UNBOUNDED, "costly_burst": 40.0, "costly_rate": 5.0}
+# (30: the lobby's list 5, the build 20, then parts at 2 each)
+SHORT_BUDGET = {**UNBOUNDED, "costly_burst": 30.0, "costly_rate": 5.0}
 
 
 @pytest.mark.parametrize("config", [SHORT_BUDGET], indirect=True)
@@ -92,7 +100,7 @@ async def test_replay_asks_again_when_the_record_outruns_the_budget(server, url,
 @pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
 async def test_play_on_after_a_replay_sits_you_in_a_new_game_from_that_turn(server, url, tmp_path):
     table, player = await played(url, 3, 0, {})
-    record = parse_record(game_record(server.store, table, seat=1).to_wire())
+    record = parse_record(game_record(server.store.tables, table, seat=1).to_wire())
     assert record.seen is not None
     async with InProcess(url, tmp_path) as raven:
         await raven.transcript.until(r"^  1: Kept")
@@ -104,10 +112,15 @@ async def test_play_on_after_a_replay_sits_you_in_a_new_game_from_that_turn(serv
         await raven.transcript.until(r"^play on \[TURN\]: TURN is a number from 1\.$")
         raven.type("play-on 9999")
         await raven.transcript.until(r"^The server refused: the game has turns 1-")
+        mark = len(raven.transcript.lines)
         raven.type("play on")  # the turn last told
         await raven.transcript.until(
             r"^Playing on from turn 2 of Kept, as seat 2 knew it, against bots"
         )
+        raven.transcript.read = mark  # the arrival may be said before or after that line
+        await raven.transcript.until(r"^Game 1 is under way\.")
+        # issue 29: it said "Waiting for players … type start", then dealt by itself
+        assert not any("Waiting for players" in line for line in raven.transcript.since(mark))
         asked = [m for m in raven.sent if m.get("t") == "play_on"]
         assert asked[-1] | {"rid": None} == {
             "t": "play_on",
@@ -123,3 +136,53 @@ async def test_play_on_after_a_replay_sits_you_in_a_new_game_from_that_turn(serv
         assert game is not None and game.fates == [list(p.fate) for p in then.players]
         assert tuple(game.hands[1]) == then.hand  # the hand it held; the others dealt afresh
     await close_all(player)
+
+
+HEARD_NEGATIVE = re.compile(r"(?<![\w\d])[-\u2212]\d")  # a number below 0
+
+
+@needs_espeak
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_every_negative_number_of_a_replay_and_the_scores_is_heard_as_negative(
+    server, url, tmp_path
+):
+    """Issue 29 §7: "(-2 banked)" was heard "two banked" in replay and play-on text. Every
+    line the plain mode writes for the ear goes through its Output, which says the minus a
+    listener would lose; each turn of a recorded game (its seat's and every hand's), and
+    the scores and piles at each turn, as written, keep every minus in espeak-ng's
+    phonemes."""
+    table, player = await played(url, 4, 1, {"round_cap": 4})
+    await close_all(player)
+    raw: list[str] = []
+    for seat in (None, 1):
+        record = parse_record(game_record(server.store.tables, table, seat=seat).to_wire())
+        catalogue = Catalogue(record.cards)
+        for turn in range(1, len(record.turn_starts()) + 1):
+            raw += replay.turn_lines(record, turn, SPOKEN)
+        for view in record.views:
+            raw += words.scores_lines(view, catalogue) + words.piles_lines(view, catalogue, SPOKEN)
+    negative = sorted({line for line in raw if HEARD_NEGATIVE.search(line)})
+    assert any("banked)" in line for line in negative) or len(negative) >= 10, negative[:5]
+    written: list[str] = []
+    out = Output(_Lines(written), ascii_only=True, for_the_ear=True)
+    out.lines(negative)
+    lost = [
+        (line, said)
+        for line, said in zip(negative, written, strict=True)
+        if phonemes(said).count(MINUS) < len(HEARD_NEGATIVE.findall(line))
+    ]
+    assert lost == [], f"{len(lost)} of {len(negative)} lines lose a minus, e.g. {lost[:3]}"
+
+
+class _Lines:
+    """A stream that keeps each line written."""
+
+    def __init__(self, into: list[str]) -> None:
+        self.into = into
+
+    def write(self, text: str) -> int:
+        self.into.append(text.rstrip("\n"))
+        return len(text)
+
+    def flush(self) -> None:
+        pass

@@ -15,9 +15,11 @@ import asyncssh
 import pytest
 
 from gother_tui.core.identity import file_for
+from protocol.constants import SSH_TOKEN_ENV
 from server.doors.ssh import SshFrontDoor, SshOptions, state_dir
-from server.doors.ssh_person import TOKEN_ENV
 from server.edge.app import GotherServer
+
+pytestmark = pytest.mark.slow
 
 TIMEOUT = 60.0  # a cold client start on a busy core
 
@@ -156,19 +158,21 @@ async def test_the_same_ssh_key_comes_back_to_its_seat_without_its_tokens(front_
 
 
 async def test_a_password_login_with_no_key_comes_back_as_itself_by_its_token(server, tmp_path):
-    """A password login whose client has no key is given a token once: sent back, it is the
-    same person, back in its seat under its name; a login without it is someone else, and
-    the name is not theirs."""
+    """A password login whose client has no key is given a token once, said once by the
+    client: sent back, it is the same person, back in its seat under its name; a login
+    without it is someone else, with a seat of its own (sitting owns no name: a game played
+    to its end does)."""
     options = SshOptions(
         port=0, host_key=tmp_path / "ssh_host_key", data_dir=tmp_path / "data", password="pw"
     )
     door = SshFrontDoor(options, "127.0.0.1", f"ws://127.0.0.1:{server.port}", server.door_key)
     await door.start()
-    given = rf"^gother: .*\n\s+{TOKEN_ENV}=([A-Za-z0-9_-]+)\r?$"
+    given = r"^Your ssh client offered no key, so this door knows you by a token: ([\w-]{24})\. "
     try:
         conn, channel = await plain_session(door.port, None, password="pw", stderr=asyncssh.STDOUT)
         try:
             token = (await channel.until(given))[1]
+            assert f"SetEnv={SSH_TOKEN_ENV}={token} " in channel.seen  # with how to send it back
             channel.type("create 3")
             seated = await channel.until(
                 r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$"
@@ -183,20 +187,26 @@ async def test_a_password_login_with_no_key_comes_back_as_itself_by_its_token(se
         try:
             assert (await channel.until(given))[1] != token  # someone new
             channel.type("create 3")
-            await channel.until(r"^The server refused: 'Raven' belongs to another player")
+            other = await channel.until(
+                r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$"
+            )
+            assert other[1] != seated[1]  # not the first one's seat: a table of its own
+            assert channel.seen.count("knows you by a token") == 1  # said once
+            channel.type("quit")
+            await channel.until(r"^Goodbye\.$")
         finally:
             conn.close()
             await conn.wait_closed()
 
         conn, channel = await plain_session(
-            door.port, None, password="pw", stderr=asyncssh.STDOUT, env={TOKEN_ENV: token}
+            door.port, None, password="pw", stderr=asyncssh.STDOUT, env={SSH_TOKEN_ENV: token}
         )
         try:
             back = await channel.until(r"^You sit at Raven's table \(table (\w+)\), seat 1 of 3\.$")
             assert back[1] == seated[1]
             channel.type("quit")
             await channel.until(r"^Goodbye\.$")
-            assert TOKEN_ENV not in channel.seen  # given once, and this player kept it
+            assert SSH_TOKEN_ENV not in channel.seen  # given once, and this player kept it
         finally:
             conn.close()
             await conn.wait_closed()

@@ -53,3 +53,26 @@ async def test_a_node_bot_plays_whole_games_from_the_document(tmp_path):
     assert played["games"] == GAMES and played["moves"] >= GAMES * 5, played
     assert played["asked"] == played["answered"], played  # every request had its reply
     assert len(set(played["seeds"])) == GAMES, played  # one seed a game, each exact
+
+
+async def test_a_node_client_finds_the_server_as_the_document_says(tmp_path):
+    """tests/protocol/node/points.mjs: the points of issue 31 §5, from the document."""
+    await asyncio.to_thread(installed)
+    server = await ServerProcess.start(
+        "--db",
+        str(tmp_path / "games.db"),
+        *("--bot-delay", "0", "--no-announce", "--tournament-password", "night"),
+    )
+    try:
+        probe = await asyncio.create_subprocess_exec(
+            "node",
+            str(HERE / "points.mjs"),
+            server.url,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(probe.communicate(), 120)
+    finally:
+        await server.stop()
+    assert probe.returncode == 0, err.decode()
+    assert len(json.loads(out)["checked"]) == 12, out

@@ -32,6 +32,7 @@ SCORES = ("goth", "sickness", "money")
 # docs/protocol.md: which frame answers each request (any of them may be an `error`)
 REPLIES = {
     "hello": {"welcome"},
+    "prove": {"proven"},
     "list": {"tables"},
     "create": {"created"},
     "join": {"joined"},
@@ -46,13 +47,22 @@ REPLIES = {
     "pause": {"state"},
     "end": {"state", "closed"},
     "record": {"record"},
+    "review": {"review"},
+    "play_on": {"joined"},
+    "standings": {"standings"},
+    "tournament_create": {"tournament"},
+    "tournament_join": {"tournament"},
+    "tournament_start": {"tournament"},
+    "tournament_drop": {"tournament"},
+    "tournament_watch": {"tournament"},
 }
 # docs/protocol.md field by field: (the fields a map must have, those it may have as well).
 # A field the server sends beyond these is a behaviour the document does not describe.
 Fields = tuple[set[str], set[str]]
 FRAMES: dict[str, Fields] = {
-    "welcome": ({"t", "v", "server"}, {"rid"}),
-    "tables": ({"t", "tables", "total"}, {"rid", "offset"}),
+    "welcome": ({"t", "v", "server"}, {"rid", "challenge"}),
+    "proven": ({"t", "identity", "seats"}, {"rid"}),
+    "tables": ({"t", "tables", "total"}, {"rid", "offset", "tournaments"}),
     "created": ({"t", "table"}, {"rid"}),
     "joined": ({"t", "table", "seat", "token", "cards"}, {"rid", "covered_rounds"}),
     "watching": ({"t", "table", "cards"}, {"rid"}),
@@ -63,7 +73,14 @@ FRAMES: dict[str, Fields] = {
         {"rid", "reason", "win", "goth", "versus", "versus_win", "versus_goth"},
     ),
     "left": ({"t", "table"}, {"rid"}),
-    "record": ({"t", "table", "game", "part", "parts", "data"}, {"rid"}),
+    "record": ({"t", "table", "game", "part", "parts", "data"}, {"rid", "seat"}),
+    "review": ({"t", "table", "game", "seat", "moments", "costliest"}, {"rid"}),
+    "standings": ({"t", "rows", "offset", "total", "provisional_games"}, {"rid"}),
+    "tournament": (
+        {"t", "id", "name", "rounds", "seats", "duplicate", "variants", "phase", "round"}
+        | {"players", "tables", "standings"},
+        {"rid", "secret"},
+    ),
     "closed": ({"t", "table", "reason"}, {"rid"}),
     "story": ({"t", "table", "game", "start", "log"}, set()),
     "error": ({"t", "code", "message"}, {"rid"}),
@@ -71,9 +88,14 @@ FRAMES: dict[str, Fields] = {
 ROW: Fields = (
     {"id", "name", "seats", "seated", "free", "bots", "players", "phase", "started"}
     | {"spectators", "password", "variants", "deck"},
-    {"broken", "bot"},
+    {"broken", "bot", "trait", "lasts"},
 )
 CARD: Fields = ({"id", "name", "flavour", "goth", "sickness", "money"}, set())
+STANDINGS_ROW: Fields = (
+    {"player", "name", "bot", "reference", "mu", "sigma", "provisional", "games", "wins"}
+    | {"places", "last_seen"},
+    {"rating", "spread"},  # absent from older servers
+)
 VIEW: Fields = (
     {"table", "phase", "turn", "dealer", "to_act", "round", "round_cap", "deck_count"}
     | {"discard", "players", "you", "legal", "winner", "log"},
@@ -87,7 +109,7 @@ VARIANTS: Fields = ({"fate_discard", "overflow", "round_cap", "two_or_six"}, set
 PLAYER: Fields = (
     {"seat", "name", "bot", "connected", "hand_count", "hand_limit", "fate", "scores"}
     | {"in_debt", "known_hand"},
-    {"hand", "covered", "rematch", "clock"},
+    {"hand", "covered", "rematch", "clock", "trait"},
 )
 LEGAL: dict[str, Fields] = {
     "discard_fate": ({"kind", "cards"}, set()),
@@ -134,6 +156,18 @@ ERROR_CODES = {  # the table of error codes in docs/protocol.md
     "paused",
     "too_many_seats",
     "no_record",
+    "no_such_turn",
+    "name_taken",
+    "bad_door",
+    "bad_signature",
+    "no_tournaments",
+    "no_such_tournament",
+    "not_organiser",
+    "not_registered",
+    "no_standings",
+    "busy",
+    "search_failed",
+    "server_error",
     "thinking",
 }
 
@@ -197,6 +231,9 @@ class Probe:
             documented("tables row", row, ROW)
         for card in frame.get("cards", ()):
             documented("card", card, CARD)
+        if kind == "standings":
+            for row in frame["rows"]:
+                documented("standings row", row, STANDINGS_ROW)
         if kind == "story":  # its events in the shapes of the view's log
             for event in frame["log"]:
                 documented(f"{event['kind']} event", event, EVENTS[event["kind"]])

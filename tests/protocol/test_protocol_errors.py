@@ -50,6 +50,7 @@ CONTRACT_CODES = {
     "search_failed",
     "bad_door",  # issue 18: a door's claim this server's doors did not sign
     "bad_signature",
+    "server_error",
 }
 
 

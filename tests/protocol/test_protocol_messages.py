@@ -29,6 +29,10 @@ def rejected(msg: object, code: str = "bad_message") -> ProtocolError:
     return caught.value
 
 
+# The public key of RFC 8032's first Ed25519 test vector
+RFC8032_KEY = bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+
+
 # One valid example of every message type, with every optional field that exists (but the
 # `table` a request acting on a table may name: see "which table" below).
 FULL: dict[str, dict[str, Any]] = {
@@ -37,7 +41,7 @@ FULL: dict[str, dict[str, Any]] = {
         "v": PROTOCOL_VERSION,
         "name": "Morticia",
         "password": "lan-party",
-        "key": b"k" * 32,
+        "key": RFC8032_KEY,
     },
     "prove": {"t": "prove", "signature": b"s" * 64},
     "list": {"t": "list", "offset": 50},
@@ -386,6 +390,7 @@ def test_clock_bounds_accepted() -> None:
         ({"t": "resume", "table": ""}, "resume.table:"),
         ({"t": "hello", "v": 1, "name": "x", "key": b"k" * 31}, "hello.key: must be 32 bytes"),
         ({"t": "hello", "v": 1, "name": "x", "key": "k" * 32}, "hello.key: must be binary"),
+        ({"t": "hello", "v": 1, "name": "x", "key": b"k" * 32}, "hello.key: is not an Ed25519"),
         ({"t": "prove", "signature": b"s" * 65}, "prove.signature: must be 64 bytes"),
         ({"t": "prove"}, "prove.signature: missing"),
         ({"t": "watch", "table": ""}, "watch.table:"),
@@ -607,3 +612,46 @@ def test_any_decoded_map_is_cleaned_or_rejected_with_a_code(kind: str, fields: d
 def test_create_bot_kind_must_be_a_known_bot() -> None:
     error = rejected({**FULL["create"], "bot": "genius"})
     assert error.message.startswith("create.bot:")
+
+
+def on_the_curve(key: bytes) -> bool:
+    """RFC 8032 §5.1.3's decoding, step by step (the reference the check is held to)."""
+    p = 2**255 - 19
+    d = -121665 * pow(121666, p - 2, p) % p
+    y = int.from_bytes(key, "little") & ((1 << 255) - 1)
+    x_0 = key[31] >> 7
+    if y >= p:
+        return False
+    u, v = (y * y - 1) % p, (d * y * y + 1) % p
+    x = u * pow(v, 3, p) * pow(u * pow(v, 7, p), (p - 5) // 8, p) % p
+    if v * x * x % p != u:
+        if v * x * x % p != -u % p:
+            return False
+        x = x * pow(2, (p - 1) // 4, p) % p
+    return not (x == 0 and x_0 == 1)
+
+
+@given(st.binary(min_size=32, max_size=32))
+def test_a_hello_key_is_taken_only_if_it_is_a_point_of_ed25519(key: bytes) -> None:
+    """Half of all 32-byte strings are no Ed25519 public key: no signature can prove one,
+    so `hello` refuses it at once (it was taken, and every `prove` then failed)."""
+    hello = {"t": "hello", "v": 1, "name": "Lenore", "key": key}
+    if on_the_curve(key):
+        assert validate_request(hello).key == key  # type: ignore[union-attr]
+    else:
+        assert "is not an Ed25519 public key" in rejected(hello).message
+
+
+def test_every_key_a_client_makes_is_taken() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    for _ in range(50):
+        key = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+        assert validate_request({"t": "hello", "v": 1, "name": "Ann", "key": key})
+    for y in (1, 2**255 - 19 - 1):  # x = 0: the sign bit set names no point
+        edge = y.to_bytes(32, "little")
+        assert validate_request({"t": "hello", "v": 1, "name": "Ann", "key": edge})
+        odd = (y | 1 << 255).to_bytes(32, "little")
+        assert (
+            "is not an Ed25519" in rejected({"t": "hello", "v": 1, "name": "A", "key": odd}).message
+        )

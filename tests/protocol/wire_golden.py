@@ -68,7 +68,7 @@ def frames() -> list[tuple[str, bytes]]:
     from protocol import encode, server_messages
     from protocol.view import ClockRule
     from server.game import REFEREE, SPECTATOR, Game, Variants, load_deck
-    from server.tables.store import Store
+    from server.store.sqlite import SqliteStore
     from server.tables.table import Seat, Settings, Table
 
     out: list[tuple[str, bytes]] = []
@@ -77,6 +77,7 @@ def frames() -> list[tuple[str, bytes]]:
     out.append(("catalogue", encode(catalogue)))
     for number, spec in enumerate(GAMES):
         variants = Variants.from_wire(spec["variants"])
+        store = SqliteStore()
         table = Table(
             id=f"golden{number}",
             name=f"Golden table {number}",
@@ -85,7 +86,8 @@ def frames() -> list[tuple[str, bytes]]:
             deck_name="original",
             variants=variants,
             settings=Settings(clock=lambda: 1000.0),
-            store=Store(":memory:"),
+            store=store.tables,
+            outcomes=store.outcomes,
             clock_rule=ClockRule(300, 5) if number == 0 else None,
             seats=[None] * spec["seats"],
         )

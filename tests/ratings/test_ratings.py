@@ -3,11 +3,13 @@ anchors, shares and provisional mark, and the rebuild that must equal the update
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from protocol.constants import RATING_START, RATING_STEP
 from server.ratings.skill import ANCHORS, NEW, PROVISIONAL_GAMES, Ratings
 from server.ratings.standings import Standings
 from server.tables.outcome import Outcome, SeatResult, turn_share
@@ -100,6 +102,50 @@ def test_a_seat_a_cover_bot_played_half_of_moves_its_player_by_half():
     assert abs((half[ANN].mu - NEW.mu) - (whole[ANN].mu - NEW.mu) / 2) < 1e-9
     assert abs((half[ANN].sigma - NEW.sigma) - (whole[ANN].sigma - NEW.sigma) / 2) < 1e-9
     assert none[ANN] == NEW and none[BEA] == whole[BEA]  # the others are rated all the same
+
+
+def test_a_player_who_beat_the_normal_bot_ranks_above_it():
+    """The standings rank by the rating they show: a reference bot's fixed, sure rating
+    never outranks a player whose shown rating is higher (issue 29 §4)."""
+    standings = Standings()
+    standings.add(game([ANN, NORMAL, EASY]))  # Ann first, the normal bot second
+    standings.add(game([BEA, NORMAL, EASY], winners=(1,), goth=[3, 20, 9], n=2))
+    rows = standings.rows()
+    ranked = [r.player for r in rows]
+    assert ranked.index(ANN) < ranked.index(NORMAL) < ranked.index(BEA)
+    shown = [r.rating.shown for r in rows]
+    assert shown == sorted(shown, reverse=True)  # the numbers read down the table
+
+
+def test_one_scale_where_everyone_starts_at_the_normal_bots_rating():
+    ratings = Ratings()
+    assert NEW.shown == ratings[NORMAL].shown == RATING_START
+    assert ratings[EASY].shown < RATING_START < ratings[HARD].shown
+    assert NEW.spread == round(2 * RATING_STEP * NEW.sigma) == 500  # a newcomer: anywhere
+    ratings.update(game([ANN, BEA, EASY]))
+    assert ratings[ANN].shown > max(RATING_START, ratings[BEA].shown)
+    assert ratings[ANN].spread < NEW.spread  # a game played: surer
+
+
+def test_a_seat_a_bot_played_most_of_wins_and_loses_for_nobody():
+    """A player who left at turn 1 is not credited the win their cover bot earned, nor a
+    loss; half the turns played is enough (issue 29 §4)."""
+    standings = Standings()
+    standings.add(game([ANN, BEA, CY], shares=[0.1, 1.0, 0.5]))  # Ann's seat won
+    assert ANN not in standings.records  # not her win
+    assert standings.records[CY].places == [0, 0, 1]  # half of it is Cy's: a third place
+    assert standings.ratings[ANN].mu > NEW.mu and standings.ratings[ANN].games == 0
+    standings.add(game([BEA, ANN, CY], shares=[1.0, 0.2, 1.0], n=2))  # nor her loss
+    assert ANN not in standings.records and standings.records[BEA].places == [1, 1]
+
+
+def test_a_practice_game_counts_nowhere():
+    """A game at a table made by `play_on` is practice: no record, no rating (issue 29 §4)."""
+    standings = Standings()
+    practice = dataclasses.replace(game([ANN, BEA, NORMAL]), practice=True)
+    assert standings.add(practice) and not standings.add(practice)  # seen once, counted never
+    assert standings.records == {} and standings.rows() == []
+    assert standings.ratings[ANN] == NEW == standings.ratings[BEA]
 
 
 def test_a_rating_is_provisional_until_enough_games():

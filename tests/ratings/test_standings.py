@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from server.edge.app import GotherServer
 from server.edge.identity import identity_of
 from server.tables.outcome import turn_share
+from server.tables.players import PlayerId
 from tests.edge.test_identity import proven, public
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
 from tests.kits.prockit import run_cli
@@ -70,7 +71,9 @@ async def test_a_restarted_server_rebuilds_the_same_standings_from_its_archive(c
         await second.close()
 
 
-async def test_a_player_who_leaves_is_rated_by_the_share_of_turns_they_played(server, url):
+async def test_a_player_who_leaves_early_is_rated_by_their_share_and_credited_nothing(server, url):
+    """Cy leaves after one move: the bot that plays on wins or loses for nobody (issue 29
+    §4); Cy's rating moves by the share of turns Cy played."""
     player = await Client.connect(url, "Cy")
     created = await player.request("create", name="Cy's", seats=3, bots=2, bot="easy")
     table = created["table"]
@@ -82,19 +85,22 @@ async def test_a_player_who_leaves_is_rated_by_the_share_of_turns_they_played(se
     watcher = await Client.connect(url, "Watcher")
     await watcher.request("watch", table=table)
     await watcher.state(lambda v: v["phase"] == "over")
-    [(stored,)] = server.store.db.execute("SELECT outcome FROM games WHERE table_id = ?", (table,))
+    [(stored,)] = server.store.database.connection.execute(
+        "SELECT outcome FROM games WHERE table_id = ?", (table,)
+    )
     outcome = json.loads(stored)
     [cy, *_] = outcome["seats"]
-    share = turn_share(server.store.movers(table, 1), 0)
-    assert cy[0] == "name:Cy" and 0 < cy[2] == share < 1
+    share = turn_share(server.store.tables.movers(table, 1), 0)
+    assert cy[0] == "name:Cy" and 0 < cy[2] == share < 0.5
     rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}
-    assert rows["name:Cy"]["games"] == 1
+    assert "name:Cy" not in rows and rows["bot:easy"]["games"] == 2  # no game of Cy's
+    assert server.standings.rating(PlayerId("name:Cy")).mu != 25.0  # moved all the same
     await close_all(player, watcher)
 
 
 async def test_a_proven_player_keeps_one_record_under_every_name_they_play_under(server, url):
-    """Ann, with her key, finishes a game; as Annie she leaves her next one after a move (a
-    bot finishes it): both games are her identity's, the latest name shown, none a name's."""
+    """Ann, with her key, finishes a game; as Annie she finishes another: both games are
+    her identity's, the latest name shown, none a name's."""
     key = Ed25519PrivateKey.generate()
     me = "id:" + identity_of(public(key))
     ann, _ = await proven(url, "Ann", key)
@@ -107,13 +113,11 @@ async def test_a_proven_player_keeps_one_record_under_every_name_they_play_under
     created = await annie.request("create", name="Annie's", seats=3, bots=2, bot="easy")
     table = created["table"]
     await annie.request("join", table=table, seat=0)
-    view = await annie.state(lambda v: v["legal"] is not None)
-    assert (await annie.request("move", move=first_legal_move(view["legal"])))["t"] == "state"
-    assert (await annie.request("leave"))["t"] == "left"
+    await play_to_end(annie)
     watcher = await Client.connect(url, "Watcher")
-    await watcher.request("watch", table=table)
-    await watcher.state(lambda v: v["phase"] == "over")
-    [(stored,)] = server.store.db.execute("SELECT outcome FROM games WHERE table_id = ?", (table,))
+    [(stored,)] = server.store.database.connection.execute(
+        "SELECT outcome FROM games WHERE table_id = ?", (table,)
+    )
     assert json.loads(stored)["seats"][0][::3] == [me, "Annie"]  # her identity, her name then
 
     rows = {r["player"]: r for r in (await watcher.request("standings"))["rows"]}
@@ -136,12 +140,15 @@ async def test_gother_standings_prints_the_hosts_players_the_best_first(server, 
     await finished_game(url, "Ann")
     code, out, err = await run_cli("standings", url)
     assert code == 0, err
-    header, *rows, key = out.splitlines()
+    header, *rows, ratings, places = out.splitlines()
     assert header.split() == ["#", "Player", "Rating", "Games", "Wins", "Places", "Last", "seen"]
     by_name = {row.split()[1]: row.split() for row in rows}
     assert set(by_name) == {"Ann", "easy"} and len(rows) == 2
-    assert by_name["easy"][3] == "20.0=" and by_name["easy"][4] == "2"
-    assert by_name["Ann"][2].endswith("?") and by_name["Ann"][3] == "1"
-    assert key.startswith("? provisional")
+    assert by_name["easy"][3:6] == ["1350", "=", "2"]  # the easy bot's fixed rating, 2 seats
+    spread = by_name["Ann"][3].removeprefix("±").removeprefix("+/-")
+    assert by_name["Ann"][2].isdigit() and 0 < int(spread) < 500 and by_name["Ann"][4] == "1"
+    assert ratings.startswith("Ratings start at 1500") and places.startswith("Places:")
     code, _, err = await run_cli("standings", "ws://127.0.0.1:1")  # nothing listens there
-    assert code == 2 and "cannot fetch the standings from ws://127.0.0.1:1" in err
+    assert (
+        code == 2 and "cannot fetch the standings: nothing is listening at ws://127.0.0.1:1" in err
+    )

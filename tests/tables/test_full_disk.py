@@ -21,8 +21,8 @@ import pytest
 
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
+from server.store.sqlite import SqliteStore
 from server.tables.export import game_record
-from server.tables.store import Store
 from tests.kits.netkit import Client, close_all, first_legal_move
 from tests.kits.playkit import newest
 
@@ -109,9 +109,9 @@ async def test_a_move_on_a_full_disk_changes_nothing_and_the_table_waits_for_spa
     again = await players[seat].request("move", move=first_legal_move(view["legal"]))
     assert again["t"] == "error" and again["code"] == "table_stopped", again
     # memory is what the disk holds: the same moves, in order, no hole
-    reader = Store(str(db), readonly=True)
+    reader = SqliteStore(str(db), readonly=True)
     try:
-        record = game_record(reader, table_id)
+        record = game_record(reader.tables, table_id)
     finally:
         reader.close()
     assert len(record.moves) == len(table.game.moves) == acked
@@ -157,9 +157,9 @@ async def test_a_bot_table_on_a_full_disk_stops_says_so_and_goes_on_by_itself(sm
         await watcher.close()
     finally:
         await server.close()
-    reader = Store(str(db), readonly=True)
+    reader = SqliteStore(str(db), readonly=True)
     try:
-        record = game_record(reader, table_id)
+        record = game_record(reader.tables, table_id)
     finally:
         reader.close()
     assert record.views[-1].phase == "over"

@@ -14,6 +14,7 @@ from server.game import default_deck_text
 from tests.kits.netkit import Client, close_all, play_to_end
 
 GAME_PHASES = {"discard_fate", "distribute", "draw", "over"}
+WIDE = "\U0001d50a"  # a letter of 4 bytes in UTF-8
 
 
 @pytest.fixture
@@ -26,7 +27,8 @@ def config(config: ServerConfig, tmp_path: Path) -> ServerConfig:
 
 def make_decks(folder: Path) -> Path:
     """mini.toml: a valid 20-card deck (enough for 3 or 4 seats, not 5); broken.toml: a
-    card without its `money`; junk.toml: not TOML; and a file that is not a deck at all."""
+    card without its `money`; junk.toml: not TOML; wide.toml: a valid deck whose catalogue
+    is larger than a frame; and a file that is not a deck at all."""
     folder.mkdir()
     cards = [
         f'[[card]]\nid = {i}\nname = "Mini {i}"\nflavour = "Small."\n'
@@ -37,6 +39,12 @@ def make_decks(folder: Path) -> Path:
     broken = default_deck_text().replace("money = -2\n", "\n", 1)
     (folder / "broken.toml").write_text(broken, encoding="utf-8")
     (folder / "junk.toml").write_text("[[card]\nid = = 1\n", encoding="utf-8")
+    wide = [  # 255 cards of long names and flavours in 4-byte letters: 100 KiB to send
+        f'[[card]]\nid = {i}\nname = "{WIDE * 20}{i:03}"\nflavour = "{WIDE * 80}"\n'
+        f"goth = 1\nsickness = 0\nmoney = 0\n"
+        for i in range(255)
+    ]
+    (folder / "wide.toml").write_text('name = "Wide"\n\n' + "\n".join(wide), encoding="utf-8")
     (folder / "README").write_text("not a deck\n", encoding="utf-8")
     return folder
 
@@ -172,6 +180,7 @@ async def test_create_with_a_deck_from_the_server_folder(server, url):
         ("junk", 3),
         ("missing", 3),
         ("README", 3),
+        ("wide", 3),  # its catalogue cannot be sent: it took a seat, then bad_frame on join
     ):
         reply = await host.request("create", name="Crypt", seats=seats, bots=0, deck=deck)
         expect_error(reply, "bad_deck")

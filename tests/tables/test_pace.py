@@ -146,3 +146,17 @@ def test_once_a_clock_ran_out_bots_finish_that_turn_at_once_and_only_that_turn()
     holder = table.seats[0]
     assert holder is not None and holder.bank >= 5
     assert due(table) == Due(0, clock.now + holder.bank, "clock")
+
+
+def test_a_bot_also_waits_until_the_listener_has_heard_the_last_line():
+    """Issue 29 §7 (gother play --plain): a bot moves its delay after the decision began,
+    or once the listener has heard what was said, whichever is later."""
+    clock = FakeClock()
+    heard: list[float] = [0.0]
+    table = make_table(clock, bots=3)
+    table.settings.heard_by = lambda: heard[0]
+    table.start_if_full()
+    began = clock.now
+    assert due(table) == Due(0, began + BOT_DELAY, "bot")  # nothing left to hear
+    heard[0] = began + 7.5  # the deal's lines take seven and a half seconds to say
+    assert due(table) == Due(0, began + 7.5, "bot")

@@ -4,11 +4,16 @@ themselves, and a bot that thinks long does it in a worker process, off the loop
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+from typing import Any
 
+from protocol import requests as rq
 from server.searches import Searches
+from server.store.sqlite import SqliteStore
+from server.tables.lobby import Lobby
 from server.tables.pacer import Pacer
-from server.tables.table import Table
+from server.tables.table import Settings, Table
 from tests.kits.netkit import TIMEOUT
 from tests.kits.tablekit import make_table
 
@@ -79,3 +84,71 @@ async def test_a_bot_that_fails_never_stalls_its_table(monkeypatch, caplog):
     logged = [r.getMessage() for r in caplog.records]
     assert any("normal bot failed" in line for line in logged), logged
     assert any("clairvoyant bot failed" in line for line in logged), logged
+
+
+async def test_a_bot_waits_for_what_was_said_after_its_timer_was_armed():
+    """The listener's lines come after the state that armed the bot's timer: when it fires,
+    the bot waits on until they are heard (gother play --plain)."""
+    moves: list[float] = []
+    moved_once = asyncio.Event()
+    heard = [0.0]
+
+    def moved(table: Table) -> None:
+        moves.append(time.monotonic())
+        moved_once.set()
+
+    pacer = Pacer(moved, Searches(workers=0), ended=lambda table: None)
+    table = make_table(time.monotonic, bots=3)
+    table.settings.bot_delay = 0.05
+    table.settings.heard_by = lambda: heard[0]
+    assert table.start_if_full()
+    armed = time.monotonic()
+    pacer.arm(table)  # due at once: nothing said yet
+    heard[0] = armed + 0.5  # then the deal is said: half a second of it
+    try:
+        await asyncio.wait_for(moved_once.wait(), TIMEOUT)
+    finally:
+        pacer.close()
+    assert moves[0] >= armed + 0.5
+
+
+async def test_a_bot_still_thinking_when_its_table_is_retired_plays_nowhere(caplog):
+    """Players end their game (or the lobby expires it) while a hard bot's search is in a
+    worker: the table is archived, and the search's answer is played nowhere. Once it was
+    played on the archived table (a move written after the game's end), and re-arming its
+    timer failed on seats nobody holds any more, an error in a task nobody reads."""
+    store = SqliteStore(":memory:")
+    settings = Settings(bot_delay=0.0)
+    thinking = asyncio.Event()
+    searches = Searches(workers=1)
+    submit = searches.submit
+
+    def watched(search: Any, *, urgent: bool = False) -> asyncio.Future[Any]:
+        answer = submit(search, urgent=urgent)
+        thinking.set()
+        return answer
+
+    searches.submit = watched  # type: ignore[method-assign]
+    moves: list[int] = []
+
+    def moved(table: Table) -> None:
+        moves.append(table.seq)
+        pacer.arm(table)
+
+    pacer = Pacer(moved, searches, ended=lambda table: None)
+    lobby = Lobby(store.tables, store.outcomes, settings, changed=lambda table: None)
+    table = lobby.create(rq.Create(name="Crypt", seats=3, bots=3, bot="hard"))
+    assert table.game is not None  # bots only: dealt at once
+    pacer.arm(table)
+    try:
+        await asyncio.wait_for(thinking.wait(), TIMEOUT)  # the first move is being searched
+        seq = table.seq
+        lobby.retire(table, "the players ended the game")
+        pacer.disarm(table)
+        await asyncio.wait_for(asyncio.gather(*pacer.thinking), TIMEOUT)  # its answer is in
+    finally:
+        pacer.close()
+        searches.close()
+    assert table.seq == seq and moves == []  # nothing played, nobody told
+    assert store.tables.game(table.id, 1)[1] == []  # the archive holds the game as it was
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

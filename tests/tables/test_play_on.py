@@ -4,7 +4,6 @@ it is refused in words (no such game, turn, seat; quotas), and it survives a res
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
@@ -15,9 +14,11 @@ import pytest
 from gother_tui.core.record import parse_record
 from server.edge.app import GotherServer
 from server.game import REFEREE
+from server.store.database import StoreError
 from server.tables.export import game_record
-from tests.bots.test_searches import frozen, the_worker, until
+from tests.bots.test_searches import frozen, the_worker
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
+from tests.kits.poll import until
 from tests.tables.test_seat_replay import UNBOUNDED, played, record_parts
 
 
@@ -34,8 +35,11 @@ def knowledge(view: dict[str, Any]) -> dict[str, Any]:
 
 def without_presence(view: dict[str, Any]) -> dict[str, Any]:
     """A referee's view without who is connected (a restart sends everyone away) and who
-    is a bot (lobby facts, which an export does not keep)."""
-    players = [{**p, "connected": None, "covered": None, "bot": None} for p in view["players"]]
+    is a bot and its trait (lobby facts, which an export does not keep)."""
+    players = [
+        {**p, "connected": None, "covered": None, "bot": None, "trait": None}
+        for p in view["players"]
+    ]
     return {**view, "players": players, "log": None, "log_start": None}
 
 
@@ -59,6 +63,7 @@ async def played_on(client: Client, **request: Any) -> tuple[dict[str, Any], dic
 async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, url):
     table, player = await played(url, 4, 2, {"fate_discard": "top"})
     then = await seen_at(player, table, 1, 5)
+    standings = await player.request("standings")  # the one game played for real
     joined, first = await played_on(player, table=table, seat=1, turn=5)
     assert joined["seat"] == 1 and joined["table"] != table and len(joined["cards"]) == 55
     assert knowledge(first) == knowledge(then)
@@ -68,11 +73,15 @@ async def test_a_played_on_game_starts_where_the_seat_was_as_it_knew_it(server, 
     assert [p["bot"] for p in seats] == [True, False, True, True]  # bots in the other seats
     final = await play_to_end(player)
     assert final["phase"] == "over"
-    outcome = server.store.outcome(joined["table"], 1)
-    assert outcome is not None and json.loads(outcome)["seats"][1][2] == 0.0  # no rating moves
+    assert server.store.outcomes.outcome(joined["table"], 1) is not None  # over, and kept
     record = await record_parts(player, table=joined["table"], seat=1)
     assert knowledge(record["seen"][0]) == knowledge(then)  # its record begins there too
     assert record["start"] is not None and record["game"] == 1
+    # practice counts nowhere: not its game, nor the table's rematch (issue 29 §4)
+    assert (await player.request("standings"))["rows"] == standings["rows"]
+    assert (await player.request("rematch"))["t"] == "state"
+    await play_to_end(player, game=2)
+    assert (await player.request("standings"))["rows"] == standings["rows"]
     await close_all(player)
 
 
@@ -143,7 +152,7 @@ async def test_a_played_on_table_survives_a_restart_and_replays_exactly(server, 
         assert new not in again.lobby.broken
         restored = again.lobby.tables[new].wire_view(REFEREE).to_wire()
         assert without_presence(restored) == without_presence(truth)  # every card where it was
-        record = game_record(again.store, new, seat=0)  # the host's export replays it too
+        record = game_record(again.store.tables, new, seat=0)  # the host's export replays it too
         exported = msgpack.unpackb(msgspec.msgpack.encode(record))
         assert knowledge(exported["seen"][0]) == knowledge(first)
         assert without_presence(exported["views"][-1]) == without_presence(
@@ -163,15 +172,15 @@ async def test_one_play_on_at_a_time_a_connection_and_none_for_one_gone(server, 
     before = set(server.lobby.tables)
     with frozen(the_worker(server.searches)):
         rid = await player.send("play_on", table=table, seat=0, turn=2)
-        await until(lambda: bool(server.play_ons.asking))
+        await until("a play-on asked", lambda: server.play_ons.asking)
         again = await player.request("play_on", table=table, seat=0, turn=3)
         assert again["t"] == "error" and again["code"] == "rate_limited", again
         await other.send("play_on", table=table, seat=1, turn=2)
-        await until(lambda: len(server.play_ons.asking) == 2)
+        await until("two play-ons asked", lambda: len(server.play_ons.asking) == 2)
         await other.close()  # gone before its game is sampled
     joined = await player.next(lambda m: m.get("rid") == rid)
     assert joined["t"] == "joined", joined
-    await until(lambda: not server.play_ons.asking)
+    await until("no play-on asked", lambda: not server.play_ons.asking)
     assert len(set(server.lobby.tables) - before) == 1  # the player's only
     await close_all(player)
 
@@ -194,3 +203,39 @@ async def test_a_played_on_table_whose_start_cannot_be_read_is_quarantined(serve
         assert "start's hands is not a list of piles" in again.lobby.broken[new].problem
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_a_played_on_table_that_cannot_deal_answers_once(server, url, monkeypatch):
+    """The asker is seated (`joined` answers its request) and then the deal's write fails:
+    the table stops and says so, and the request has no second answer (an `error` with the
+    same rid came after the `joined`)."""
+    table, player = await played(url, 3, 2, {})
+
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        raise StoreError("database or disk is full")
+
+    monkeypatch.setattr(server.store.tables, "start_game", full_disk)
+    rid = await player.send("play_on", table=table, seat=0, turn=2)
+    joined = await player.next(lambda m: m.get("rid") == rid)
+    assert joined["t"] == "joined", joined
+    stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
+    while "stopped" not in stopped["table"]:
+        stopped = await player.state(lambda v: v["table"]["id"] == joined["table"])
+    assert stopped["phase"] == "lobby"
+    await player.request("list")  # every frame sent before this answer is in
+    assert [m["t"] for m in player.received if m.get("rid") == rid] == ["joined"]
+    await close_all(player)
+
+
+@pytest.mark.parametrize("config", [UNBOUNDED], indirect=True)
+async def test_a_played_on_table_s_first_state_is_its_position(server, url):
+    """After `joined`, the new table's first `state` is the game begun at the turn asked
+    (an empty lobby's came first, seats and all, as if nobody were dealt in yet)."""
+    table, player = await played(url, 3, 2, {})
+    joined = await player.request("play_on", table=table, seat=0, turn=2)
+    assert joined["t"] == "joined", joined
+    first = await player.next(lambda m: m["t"] == "state")
+    assert first["view"]["table"]["id"] == joined["table"]
+    assert first["view"]["phase"] != "lobby", first["view"]["phase"]
+    await close_all(player)

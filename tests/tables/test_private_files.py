@@ -15,7 +15,7 @@ import pytest
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.files import private_file, private_folder
-from server.tables.store import Store
+from server.store.sqlite import SqliteStore
 from tests.kits.netkit import Client
 
 
@@ -59,7 +59,7 @@ def test_an_existing_readable_database_is_tightened(tmp_path, usual_umask, caplo
     wal, shm = db.with_name("games.db-wal"), db.with_name("games.db-shm")
     assert mode(db) == mode(wal) == mode(shm) == 0o644
     with caplog.at_level(logging.WARNING, logger="gother.server"):
-        store = Store(str(db))
+        store = SqliteStore(str(db))
     assert mode(db) == mode(wal) == mode(shm) == 0o600
     assert "games.db was readable by others: now 600" in caplog.text
     assert mode(folder) == 0o755  # a folder the host made is theirs: left alone

@@ -43,7 +43,7 @@ async def test_a_finished_games_record_comes_in_parts_and_is_the_exported_record
     assert all(len(p) <= RECORD_PART for p in parts)
     assert all(len(raw) < MAX_FRAME for raw in watcher.raw)
     assert first["parts"] > 1  # a whole game is larger than one frame
-    assert b"".join(parts) == msgspec.msgpack.encode(game_record(server.store, table))
+    assert b"".join(parts) == msgspec.msgpack.encode(game_record(server.store.tables, table))
     fetched = msgpack.unpackb(b"".join(parts))
     assert parse_record(fetched).views[-1].phase == "over"
     beyond = await watcher.request("record", table=table, part=first["parts"])
@@ -73,7 +73,7 @@ async def test_gother_replay_fetches_the_record_from_the_server(server, url):
     table, player = await finished_table(url)
     record = await asyncio.to_thread(fetch_record, url, table)
     assert record.views[-1].phase == "over" and len(record.moves) == len(record.views) - 1
-    assert record.views == game_record(server.store, table).views
+    assert record.views == game_record(server.store.tables, table).views
     with pytest.raises(RecordError, match="no table"):
         await asyncio.to_thread(fetch_record, url, "nosuch")
     await player.close()

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from server.game import Game, default_deck
+from server.store.sqlite import SqliteStore
 from server.tables.export import game_record
-from server.tables.store import Store
 from tests.kits.netkit import TIMEOUT, Client
 from tests.kits.playkit import at_least, drive, newest
 from tests.kits.prockit import ServerProcess, run_cli
@@ -122,9 +122,9 @@ async def test_kill_9_mid_game_then_restart_loses_no_move(spawn, tmp_path):
     assert await second.terminate() == 0
 
     # every move a client was told about is on the database, in order, and replays
-    store = Store(db)
+    store = SqliteStore(db)
     try:
-        record = game_record(store, table)
+        record = game_record(store.tables, table)
     finally:
         store.close()
     assert len(record.moves) == acked

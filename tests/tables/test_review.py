@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from protocol import server_messages
-from tests.bots.test_searches import frozen, running, the_worker, until
+from tests.bots.test_searches import frozen, running, the_worker
 from tests.kits.netkit import Client, close_all, first_legal_move, play_to_end
+from tests.kits.poll import until
 from tests.tables.test_hints import hinted, seated_at_bots
 from tests.tables.test_stored_tables import serving
 
@@ -40,7 +41,7 @@ async def test_a_review_judges_every_decision_of_the_seat_and_tells_the_dearest(
     assert review["t"] == "review", review
     parsed = server_messages.parse(review)
     assert isinstance(parsed, server_messages.Review)
-    _, moves = server.store.game(table, 1)
+    _, moves = server.store.tables.game(table, 1)
     ours = [step for step, (seat, _) in enumerate(moves) if seat == 0]
     assert [m["step"] for m in review["moments"]] == ours  # every decision, in order
     for moment in review["moments"]:
@@ -162,7 +163,7 @@ async def test_a_review_the_searches_have_no_room_for_is_busy_at_once(server, ur
     other = await Client.connect(url, "Other")
     with frozen(the_worker(server.searches)):
         first = await player.send("review", table=table, seat=0)
-        await until(lambda: running(server.searches) == 1)
+        await until("one search running", lambda: running(server.searches) == 1)
         busy = await other.request("review", table=table, seat=1)
         assert busy["t"] == "error" and busy["code"] == "busy", busy
         assert "ask again" in busy["message"]
@@ -182,7 +183,7 @@ async def test_past_two_reviews_thought_at_once_the_next_is_busy(server, url):
     askers = [player] + [await Client.connect(url, f"Asker {n}") for n in (1, 2)]
     with frozen(the_worker(server.searches)):
         rids = [await askers[seat].send("review", table=table, seat=seat) for seat in (0, 1)]
-        await until(lambda: len(server.reviews.thinking) == 2)
+        await until("two reviews thought", lambda: len(server.reviews.thinking) == 2)
         busy = await askers[2].request("review", table=table, seat=2)
         assert busy["t"] == "error" and busy["code"] == "busy", busy
         assert "other reviews" in busy["message"]
@@ -220,7 +221,7 @@ async def test_a_review_leaves_out_the_moves_a_bot_made_in_the_players_place(ser
     friend = await Client.connect(url, "Friend")
     await friend.request("watch", table=table)
     await friend.state(lambda v: v["phase"] == "over")
-    movers = server.store.movers(table, 1)
+    movers = server.store.tables.movers(table, 1)
     mine = [step for step, (seat, cover) in enumerate(movers) if seat == 0 and not cover]
     assert mine and any(seat == 0 and cover for seat, cover in movers)  # both kinds made
     review = await reviewed(friend, table=table, seat=0)
@@ -240,9 +241,9 @@ async def test_a_review_under_way_waits_behind_hints_rather_than_failing(server,
     await askers[0].close()
     with frozen(the_worker(server.searches)):
         rid = await player.send("review", table=table, seat=0)
-        await until(lambda: running(server.searches) == 1)  # its first part, frozen
+        await until("its first part, frozen", lambda: running(server.searches) == 1)
         asked = [await asker.send("hint") for asker in askers[1:]]
-        await until(lambda: len(server.searches.waiting) == len(asked))
+        await until("the hints waiting", lambda: len(server.searches.waiting) == len(asked))
     review = await player.next(lambda m: m.get("rid") == rid, wait=THOUGHT)
     assert review["t"] == "review", review
     for asker, hint_rid in zip(askers[1:], asked, strict=True):

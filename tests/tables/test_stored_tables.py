@@ -14,7 +14,10 @@ import pytest
 from protocol.view import ClockRule, Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
-from server.tables.store import CHAT_STORED, SCHEMA_VERSION, BrokenRecord, ChatLine, Store
+from server.store.database import StoreUnavailable
+from server.store.schema import CHAT_STORED, SCHEMA_VERSION
+from server.store.sqlite import SqliteStore
+from server.store.tables import BrokenRecord, ChatLine
 from tests.kits.netkit import Client, close_all
 from tests.kits.tablekit import FakeClock, Keeper, make_table, play_one, play_turn, seat_players
 from tests.test_layering import ROOT
@@ -31,7 +34,7 @@ async def serving(db: Path) -> GotherServer:
 def played_db(tmp_path: Path, tables: int = 4) -> tuple[Path, list[str]]:
     """A database of `tables` games of 3 humans, 10 moves into each; their ids."""
     db = tmp_path / "games.db"
-    store = Store(str(db))
+    store = SqliteStore(str(db))
     clock = FakeClock()
     ids = []
     for i in range(tables):
@@ -49,9 +52,9 @@ def played_db(tmp_path: Path, tables: int = 4) -> tuple[Path, list[str]]:
 
 
 def test_a_new_database_has_the_current_schema_version(tmp_path):
-    store = Store(str(tmp_path / "new.db"))
+    store = SqliteStore(str(tmp_path / "new.db"))
     try:
-        assert store.version == SCHEMA_VERSION >= 1
+        assert store.database.version == SCHEMA_VERSION >= 1
     finally:
         store.close()
 
@@ -65,7 +68,7 @@ async def test_a_database_made_by_the_previous_schema_is_upgraded_and_restored(t
     old.close()
     server = await serving(db)
     try:
-        assert server.store.version == SCHEMA_VERSION
+        assert server.store.database.version == SCHEMA_VERSION
         assert not server.lobby.broken
         tables = server.lobby.tables
         assert set(tables) == {"lobby1", "mid001", "done01"}
@@ -82,21 +85,21 @@ async def test_a_database_made_by_the_previous_schema_is_upgraded_and_restored(t
         await watcher.close()
     finally:
         await server.close()
-    again = Store(str(db))
+    again = SqliteStore(str(db))
     try:
-        assert again.version == SCHEMA_VERSION  # upgrading twice is a no-op
+        assert again.database.version == SCHEMA_VERSION  # upgrading twice is a no-op
     finally:
         again.close()
 
 
 def test_a_database_newer_than_the_server_is_refused(tmp_path):
     db = tmp_path / "future.db"
-    Store(str(db)).close()
+    SqliteStore(str(db)).close()
     future = sqlite3.connect(db)
     future.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     future.close()
-    with pytest.raises(sqlite3.DatabaseError, match="newer"):
-        Store(str(db))
+    with pytest.raises(StoreUnavailable, match="newer"):
+        SqliteStore(str(db))
 
 
 # -- what survives a restart --------------------------------------------------------------
@@ -104,7 +107,7 @@ def test_a_database_newer_than_the_server_is_refused(tmp_path):
 
 async def test_clock_banks_survive_a_restart(tmp_path):
     db = tmp_path / "games.db"
-    store = Store(str(db))
+    store = SqliteStore(str(db))
     clock = FakeClock()
     table = make_table(clock, store=store, clock_rule=ClockRule(initial=120, increment=2))
     seat_players(table)
@@ -123,16 +126,17 @@ async def test_clock_banks_survive_a_restart(tmp_path):
 
 
 def test_chat_kept_in_the_database_is_bounded_per_table(tmp_path):
-    store = Store(str(tmp_path / "games.db"))
+    store = SqliteStore(str(tmp_path / "games.db"))
     table = make_table(FakeClock(), store=store)
     other = make_table(FakeClock(), store=store, table_id="t2")
     for i in range(CHAT_STORED + 30):
         table.say(Keeper("P0"), f"line {i}")
     other.say(Keeper("P1"), "the only line")
-    (record,) = [r for r in store.load() if r.id == table.id]
+    (record,) = [r for r in store.tables.load() if r.id == table.id]
     assert not isinstance(record, BrokenRecord)
     assert [line.text for line in record.chat] == [f"line {i}" for i in range(30, CHAT_STORED + 30)]
-    assert store.db.execute("SELECT COUNT(*) FROM chat").fetchone() == (CHAT_STORED + 1,)
+    kept = store.database.connection.execute("SELECT COUNT(*) FROM chat").fetchone()
+    assert kept == (CHAT_STORED + 1,)
     store.close()
 
 
@@ -247,12 +251,12 @@ async def test_one_bad_table_is_quarantined_and_every_other_starts(tmp_path, dam
 
 
 def test_a_spectators_chat_line_stays_marked_as_watching_in_the_database(tmp_path):
-    store = Store(str(tmp_path / "games.db"))
+    store = SqliteStore(str(tmp_path / "games.db"))
     table = make_table(FakeClock(), store=store)
     p0 = seat_players(table)[0]
     table.say(p0, "I sit here")
     table.say(Keeper("P0"), "I only watch")  # a spectator with the same name
-    (record,) = [r for r in store.load() if r.id == table.id]
+    (record,) = [r for r in store.tables.load() if r.id == table.id]
     assert not isinstance(record, BrokenRecord)
     assert record.chat == [ChatLine("P0", "I sit here"), ChatLine("P0", "I only watch", True)]
     store.close()

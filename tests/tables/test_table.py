@@ -12,8 +12,9 @@ import pytest
 
 from protocol import ProtocolError, encode, server_messages
 from server.game import REFEREE, SPECTATOR, Draw, Game, MoveError, Played, view
+from server.store.sqlite import SqliteStore
+from server.store.tables import ChatLine
 from server.tables.fanout import publish
-from server.tables.store import ChatLine, Store
 from server.tables.table import StoreFailed
 from tests.kits.netkit import first_legal_move
 from tests.kits.tablekit import (
@@ -121,8 +122,8 @@ def test_spectators_share_one_frame_and_every_frame_is_its_whole_state_encoded()
         play_one(table)
 
 
-def file_store(tmp_path) -> Store:
-    return Store(str(tmp_path / "games.db"))
+def file_store(tmp_path) -> SqliteStore:
+    return SqliteStore(str(tmp_path / "games.db"))
 
 
 def test_a_move_is_written_to_the_store_before_it_is_applied(tmp_path):
@@ -137,7 +138,8 @@ def test_a_move_is_written_to_the_store_before_it_is_applied(tmp_path):
     move = first_legal(legal)
     before = (view(table.game, REFEREE), len(table.game.moves))
 
-    store.db.execute("PRAGMA query_only = ON")  # every write now fails, as on a full disk
+    db = store.database.connection
+    db.execute("PRAGMA query_only = ON")  # every write now fails, as on a full disk
     with pytest.raises(StoreFailed) as refused:
         table.move(0, move)
     assert refused.value.code == "store_failed" and refused.value.table is table
@@ -148,10 +150,10 @@ def test_a_move_is_written_to_the_store_before_it_is_applied(tmp_path):
     assert stopped.value.code == "table_stopped"
     assert not table.try_reopen() and table.stopped is not None
 
-    store.db.execute("PRAGMA query_only = OFF")
+    db.execute("PRAGMA query_only = OFF")
     assert table.try_reopen() and table.stopped is None
     table.move(0, move)
-    seed, moves = store.game(table.id, table.game_no)
+    seed, moves = store.tables.game(table.id, table.game_no)
     assert seed is not None and moves == [Played(0, move)]
     replayed = Game.replay(table.deck, 3, seed, moves, table.variants)
     assert view(replayed, REFEREE) == view(table.game, REFEREE)  # memory is what disk says
@@ -168,7 +170,7 @@ def test_a_move_is_stored_as_the_wires_map_byte_for_byte(tmp_path):
     legal = table.wire_view(0).legal
     assert legal is not None
     table.move(0, first_legal(legal))
-    (blob,) = store.db.execute("SELECT move FROM moves WHERE idx = 0").fetchone()
+    (blob,) = store.database.connection.execute("SELECT move FROM moves WHERE idx = 0").fetchone()
     assert blob == msgpack.packb(wire)
 
 
@@ -181,7 +183,7 @@ def test_an_illegal_move_is_not_written(tmp_path):
     with pytest.raises(MoveError) as refused:
         table.move(1, Draw("deck"))
     assert refused.value.code == "not_your_turn"
-    assert store.game(table.id, table.game_no)[1] == []
+    assert store.tables.game(table.id, table.game_no)[1] == []
 
 
 def test_a_deal_is_written_before_it_is_dealt(tmp_path):
@@ -190,7 +192,7 @@ def test_a_deal_is_written_before_it_is_dealt(tmp_path):
     table = make_table(clock, store=store)
     seat_players(table)
     seats = list(table.seats)
-    store.db.execute("PRAGMA query_only = ON")
+    store.database.connection.execute("PRAGMA query_only = ON")
     with pytest.raises(StoreFailed):
         table.start_if_full()
     assert table.game is None and table.game_no == 0 and table.seats == seats

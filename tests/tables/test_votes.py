@@ -164,7 +164,7 @@ async def test_a_game_both_players_end_is_closed_archived_and_kept_as_a_record(s
         assert closed["table"] == table and "ended" in closed["reason"]
     assert not any(m.get("rid") == rid and m["t"] == "error" for m in p1.received)
     assert table not in server.lobby.tables
-    assert server.store.ended(table, 1) == "abandoned"
+    assert server.store.tables.ended(table, 1) == "abandoned"
     record = await p0.request("record", table=table)
     assert record["t"] == "record" and record["game"] == 1, record
     again = await p0.request("move", move={"kind": "draw", "source": "deck"})
@@ -235,6 +235,63 @@ def test_going_on_waits_for_an_absent_voter_then_counts_without_them():
     assert table.paused_at is None
 
 
+def test_a_player_back_after_a_pause_they_never_agreed_to_ends_it_by_going_on():
+    """Seat 1 is away past the grace; seat 0 pauses alone. Seat 1 comes back and says go
+    on: that voter never agreed to the pause, so it ends (it stayed paused for as long as
+    seat 0 kept its vote)."""
+    clock = FakeClock()
+    table = make_table(clock, bots=1)
+    players = seat_players(table)
+    table.start_if_full()
+    assert table.disconnected(players[1])
+    clock.advance(GRACE)  # seat 1 no longer counts
+    table.vote_pause(0, True)
+    assert table.paused_at is not None
+    clock.advance(10)
+    table.resume(players[1], 1)
+    table.vote_pause(1, False)
+    assert table.paused_at is None and table.table_info().pause_votes == ()
+
+
+def test_a_pause_its_voters_agreed_to_still_needs_them_all_to_go_on():
+    """The voters of a pause still end it only together (a vote alike), whoever came back."""
+    clock = FakeClock()
+    table = make_table(clock, bots=0)
+    players = seat_players(table)  # three players
+    table.start_if_full()
+    assert table.disconnected(players[2])
+    clock.advance(GRACE)
+    table.vote_pause(0, True)
+    table.vote_pause(1, True)
+    table.resume(players[2], 2)
+    table.vote_pause(1, False)
+    assert table.paused_at is not None  # seat 0 still holds its pause
+    table.vote_pause(2, True)  # the newcomer agrees after all: nothing changes
+    assert table.paused_at is not None
+
+
+def test_a_pause_nobody_is_left_to_hold_ends():
+    """The only player paused, then left the game (a bot has the seat) or stayed away past
+    the grace: the pause ends, and the bots play on (it held for the hour it may last)."""
+    for gone in ("leave", "away"):
+        clock = FakeClock()
+        table = make_table(clock, bots=2)
+        (player,) = seat_players(table)
+        table.start_if_full()
+        table.vote_pause(0, True)
+        assert table.paused_at is not None
+        if gone == "leave":
+            table.leave(player)
+            assert due(table) == Due(0, clock.now, "tally")
+        else:
+            table.disconnected(player)
+            assert due(table) == Due(0, clock.now + GRACE, "tally")  # a blip keeps it
+            clock.advance(GRACE)
+        table.tally(clock.now)
+        assert table.paused_at is None, gone
+        assert due(table) is not None and due(table).why in ("bot", "cover"), gone
+
+
 @pytest.mark.parametrize("config", [{"grace": 60.0}], indirect=True)
 async def test_a_griefers_end_vote_during_a_blip_does_not_end_the_game(server, url):
     table, (griefer, victim) = await two_humans_and_a_bot(url)
@@ -262,7 +319,7 @@ async def test_an_end_vote_carries_once_the_absent_players_grace_is_over(server,
     closed = await p0.next(lambda m: m["t"] == "closed")
     assert closed["table"] == table and "ended" in closed["reason"]
     assert table not in server.lobby.tables
-    assert server.store.ended(table, 1) == "abandoned"
+    assert server.store.tables.ended(table, 1) == "abandoned"
     await close_all(p0)
 
 

@@ -5,7 +5,9 @@ every table can be followed by a spectator."""
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +17,11 @@ from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
 from server.edge.identity import identity_of
+from server.store.sqlite import SqliteStore
+from server.store.tournaments import TournamentRecord
 from server.tables.players import player_id
-from server.tables.store import Store, TournamentRecord
 from tests.edge.test_identity import proven, public
-from tests.kits.netkit import Client, close_all
+from tests.kits.netkit import Client, close_all, first_legal_move
 from tests.kits.prockit import ServerProcess
 from tests.kits.tournamentkit import LEAVE, NIGHT, SHORT, Player, until
 from tests.tournament.test_pairing import brute_force_fewest_repeats
@@ -112,16 +115,19 @@ async def test_a_seven_player_night_of_three_rounds(url):
     leaver = players[1]
     assert [kind for kind, _ in leaver.heard] == ["joined", "over", "joined"]
 
-    # the standings: points by place from the games the players saw end, then Goth Points
+    # the standings: points by place from the games the players saw end, then Goth Points;
+    # the leaver's points stop at the drop: the game it left scores nothing for it
     finals = {table: view for p in players for table, view in p.finals.items()}
     assert set(finals) == {t["table"] for round_ in night for t in round_}
     points = dict.fromkeys(names, 0.0)
     goth = dict.fromkeys(names, 0)
-    for round_ in night:
+    for number, round_ in enumerate(night, 1):
         for t in round_:
             view = finals[t["table"]]
             assert [p["bot"] for p in view["players"]][len(t["players"]) :] == [True] * t["bots"]
             for seat, name in enumerate(t["players"]):
+                if (name, number) == ("P2", 2):
+                    continue
                 points[name] += oracle_place_points(view)[seat]
                 goth[name] += view["players"][seat]["scores"]["goth"]
     rows = final["standings"]
@@ -132,7 +138,13 @@ async def test_a_seven_player_night_of_three_rounds(url):
         ((r["points"], r["goth"]) for r in rows), reverse=True
     )
     assert {r["name"]: (r["games"], r["dropped"]) for r in rows} == {
-        n: (2, True) if n == "P2" else (3, False) for n in names
+        n: (1, True) if n == "P2" else (3, False) for n in names
+    }
+    # one rating scale: the tournament's is the host's standings', number and spread alike
+    host_rows = {r["player"]: r for r in (await host.request("standings"))["rows"]}
+    assert {r["player"]: (r["rating"], r["spread"]) for r in rows} == {
+        r["player"]: (host_rows[r["player"]]["rating"], host_rows[r["player"]]["spread"])
+        for r in rows
     }
     # the leaver's seat of round 2 was played on by a bot, under the leaver's name
     left_at = leaver.heard[-1][1]
@@ -257,16 +269,17 @@ async def test_a_table_its_players_end_unfinished_lets_the_next_round_start(url)
     await close_all(host, ann, bea)
 
 
-async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
-    def night_server(**config: float) -> GotherServer:
-        db = str(tmp_path / "games.db")
-        return GotherServer(
-            ServerConfig(
-                host="127.0.0.1", port=0, db=db, bot_delay=0.0, tournament_password=LEAVE, **config
-            )
+def night_server(db: Path, **config: float) -> GotherServer:
+    """A server that allows tournaments, on the database `db` (which a second one reopens)."""
+    return GotherServer(
+        ServerConfig(
+            host="127.0.0.1", port=0, db=str(db), bot_delay=0.0, tournament_password=LEAVE, **config
         )
+    )
 
-    first = night_server()
+
+async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
+    first = night_server(tmp_path / "games.db")
     await first.start()
     url = f"ws://127.0.0.1:{first.port}"
     host = await Client.connect(url, "Host")
@@ -283,7 +296,7 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
     await first.close()  # round 2 is being played: its players think
     await close_all(*(p.client for p in players))
 
-    second = night_server(grace=0.0)  # the absent players' seats are covered at once
+    second = night_server(tmp_path / "games.db", grace=0.0)  # the absent are covered at once
     await second.start()
     try:
         watcher = await Client.connect(f"ws://127.0.0.1:{second.port}", "Eve")
@@ -301,9 +314,10 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
 
         assert results(after) == results(before)
         assert all(games == 1 for _, _, games in results(after).values())
-        # the round's tables, restored, are played out by the bots that cover the absent
+        # the round's tables, restored, are played out by the bots that cover the absent;
+        # a seat a bot played from the start scores nothing for its player (issue 29 §4)
         final = await until(watcher, lambda m: m["t"] == "tournament" and m["phase"] == "over")
-        assert all(games == 2 for _, _, games in results(final).values())
+        assert results(final) == results(after)
         # the creator is still its creator: it is begun, not someone else's to start
         host = await Client.connect(f"ws://127.0.0.1:{second.port}", "Host")
         again = await host.request("tournament_start", tournament=tournament)
@@ -318,10 +332,10 @@ async def test_a_stored_tournament_whose_bots_cannot_be_made_is_left_out_at_star
     leaves that tournament stored and out (and says so), never a crash at start or when a
     round is seated; the others go on, their bots by kind."""
     db = str(tmp_path / "games.db")
-    store = Store(db)
+    store = SqliteStore(db)
     for tid, bot in (("good01", "hard"), ("bad001", "clairvoyant")):
         record = TournamentRecord(tid, "Night", 2, 3, Variants(), bot, False, "name:Host")
-        store.save_tournament(record)
+        store.tournaments.save_tournament(record)
     store.close()
     server = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, **NIGHT))
     await server.start()
@@ -330,6 +344,39 @@ async def test_a_stored_tournament_whose_bots_cannot_be_made_is_left_out_at_star
         assert server.director.tournaments["good01"].bot_kind == "ismcts"
         said = "tournament bad001 ('Night') cannot be restored: unknown bot 'clairvoyant'"
         assert any(said in r.getMessage() for r in caplog.records)
+    finally:
+        await server.close()
+
+
+async def test_a_round_table_whose_stored_outcome_is_broken_counts_for_nobody(tmp_path, caplog):
+    """A hostile or broken outcome row of a round's table (no seats; too few seats) is left
+    out with a log line; the server starts, and the tournament with it."""
+    db = str(tmp_path / "games.db")
+    store = SqliteStore(db)
+    store.tournaments.save_tournament(
+        TournamentRecord("nite01", "Night", 2, 3, Variants(), "easy", False, "name:Host")
+    )
+    players = ["name:Ann", "name:Bea", "name:Cid"]
+    for n, player in enumerate(players):
+        store.tournaments.add_tournament_player("nite01", n, player)
+    store.tournaments.save_tournament_round("nite01", 1, [("tab001", players), ("tab002", players)])
+    broken = ('{"finished": "x", "winners": [0], "seats": []}',
+              '{"finished": "x", "winners": [0], "seats": [["name:Ann", 3, 1.0], '
+              '["name:Bea", 1, 1.0]]}')  # fmt: skip
+    for table, text in zip(("tab001", "tab002"), broken, strict=True):
+        store.tables.start_game(table, 1, seed=1)
+        store.outcomes.finish_game(table, 1, text)
+    store.close()
+    server = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, **NIGHT))
+    await server.start()
+    try:
+        watcher = await Client.connect(f"ws://127.0.0.1:{server.port}", "Eve")
+        shown = await watcher.request("tournament_watch", tournament="nite01")
+        assert all(row["games"] == 0 for row in shown["standings"]), shown
+        for table in ("tab001", "tab002"):
+            said = f"tournament nite01: table {table}'s outcome cannot be read"
+            assert any(said in r.getMessage() for r in caplog.records)
+        await watcher.close()
     finally:
         await server.close()
 
@@ -345,16 +392,106 @@ async def test_dropping_out_at_a_table_hands_the_seat_to_a_bot_that_plays_on(url
     table = (await goes.next(lambda m: m["t"] == "joined"))["table"]
     dropped = await goes.request("tournament_drop", tournament=tournament)
     assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
-    # the bot plays Bea's seat at once: the game ends without her, and round 2 is Ann's
+    # her connection is told the seat is no longer hers, before the reply (issue 29 §5)
+    told = [m for m in goes.received if m["t"] in ("left", "tournament")]
+    assert told[-2:] == [{"t": "left", "table": table}, dropped], told
+    assert (await goes.request("move", move={"kind": "draw", "source": "deck"}))["t"] == "error"
+    # the bot plays Bea's seat at once: the game ends without her, and round 2 is Ann's;
+    # her points stop at the drop: the game she left scores nothing for her (§4)
     final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
     assert [t["players"] for t in final["tables"]] == [["Ann"]]
-    rows = {r["name"]: (r["games"], r["dropped"]) for r in final["standings"]}
-    assert rows == {"Ann": (2, False), "Bea": (1, True)}
+    rows = {r["name"]: (r["games"], r["points"], r["dropped"]) for r in final["standings"]}
+    assert rows["Bea"] == (0, 0.0, True) and rows["Ann"][0] == 2
     await stays.heard_games_end(2)
     bea = next(p for p in stays.finals[table]["players"] if p["name"] == "Bea")
     assert bea["bot"] is True
     await finish(host, [stays])
     await goes.close()
+
+
+@pytest.mark.parametrize("config", [NIGHT], indirect=True)
+async def test_a_drop_from_another_connection_tells_the_one_at_the_seat(url):
+    """Bea sits at her table on one connection, comes back to the tournament on another and
+    drops from there: the first is told its seat is gone (issue 29 §5)."""
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=1, seats=3))["id"]
+    [ann] = await register(url, tournament, ["Ann"])
+    at_table = await Client.connect(url, "Bea")
+    secret = (await at_table.request("tournament_join", tournament=tournament))["secret"]
+    await host.request("tournament_start", tournament=tournament)
+    table = (await at_table.next(lambda m: m["t"] == "joined"))["table"]
+    elsewhere = await Client.connect(url, "Bea")  # anonymous: her entry's secret says it is she
+    back = await elsewhere.request("tournament_join", tournament=tournament, secret=secret)
+    assert back["t"] == "tournament"
+    dropped = await elsewhere.request("tournament_drop", tournament=tournament)
+    assert [r["dropped"] for r in dropped["standings"] if r["name"] == "Bea"] == [True]
+    left = await at_table.next(lambda m: m["t"] == "left")
+    assert left == {"t": "left", "table": table}
+    assert not any(m["t"] == "left" for m in elsewhere.received)  # it was at no table
+    await finish(host, [ann])
+    await close_all(at_table, elsewhere)
+
+
+async def test_a_players_points_stop_at_the_drop_though_they_played_most_of_the_game(tmp_path):
+    """Bea plays round 1 and the first move of round 2 (the last), then drops out: more than
+    half the seat's turns were hers, yet the game she left scores nothing for her, and
+    still nothing after a restart (issue 29 §4)."""
+
+    def rows(frame: dict[str, Any]) -> dict[str, tuple[int, float, bool]]:
+        return {r["name"]: (r["games"], r["points"], r["dropped"]) for r in frame["standings"]}
+
+    first = night_server(tmp_path / "games.db")
+    await first.start()
+    try:
+        final, tournament = await _bea_drops_late(first)
+    finally:
+        await first.close()
+    assert rows(final)["Bea"] == (0, 0.0, True) and rows(final)["Ann"][0] == 1
+
+    second = night_server(tmp_path / "games.db")
+    await second.start()
+    try:
+        watcher = await Client.connect(f"ws://127.0.0.1:{second.port}", "Eve")
+        after = await watcher.request("tournament_watch", tournament=tournament)
+        assert rows(after) == rows(final)
+        await watcher.close()
+    finally:
+        await second.close()
+
+
+async def _bea_drops_late(server: GotherServer) -> tuple[dict[str, Any], str]:
+    """Ann and Bea's one-round night at a table of three, two rounds a game: Bea plays
+    round 1 and the first move of round 2, then drops out. The final `tournament` and its id."""
+    url = f"ws://127.0.0.1:{server.port}"
+    host = await Client.connect(url, "Host")
+    tournament = (await create(host, rounds=1, seats=3, variants={"round_cap": 2}))["id"]
+    [ann] = await register(url, tournament, ["Ann"])
+    bea = await Client.connect(url, "Bea")
+    try:
+        await bea.request("tournament_join", tournament=tournament)
+        await host.request("tournament_start", tournament=tournament)
+        table = (await bea.next(lambda m: m["t"] == "joined"))["table"]
+
+        def asks(view: dict[str, Any]) -> bool:
+            return view["legal"] is not None or view["phase"] == "over"
+
+        view = await bea.state(asks)
+        while view["round"] < 2 or view["legal"]["kind"] == "discard_fate":
+            assert view["phase"] != "over", "the game ended before Bea's second turn"
+            reply = await bea.request("move", move=first_legal_move(view["legal"]))
+            assert reply["t"] == "state", reply
+            view = reply["view"] if asks(reply["view"]) else await bea.state(asks)
+        await bea.request("tournament_drop", tournament=tournament)
+        final = await until(host, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+        [(stored,)] = server.store.database.connection.execute(
+            "SELECT outcome FROM games WHERE table_id = ?", (table,)
+        )
+        seats = {name: share for _, _, share, name in json.loads(stored)["seats"]}
+        assert 0.5 <= seats["Bea"] < 1.0  # hers by the share of turns: the drop alone stops it
+        return final, tournament
+    finally:
+        await finish(host, [ann])
+        await bea.close()
 
 
 @pytest.mark.parametrize("config", [{**NIGHT, "max_tables": 2}], indirect=True)
@@ -391,7 +528,7 @@ async def test_a_player_is_their_identity_under_any_name_and_comes_back_to_their
     annie, _ = await proven(url, "Annie", key)
     back = await annie.request("tournament_join", tournament=tournament)
     assert back["players"] == ["Annie", "Bob"], back  # the same player, under her new name
-    assert server.store.name_of(identity_of(public(key))) == "Annie"  # shown after a restart
+    assert server.names.owner("Annie") is None  # registering owns no name: a game played does
     impostor = await Client.connect(url, "Annie")  # proves no key: not her
     refused = await impostor.request("tournament_join", tournament=tournament)
     assert refused.get("code") == "name_taken", refused

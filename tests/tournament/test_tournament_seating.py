@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from server.edge.app import GotherServer
-from tests.bots.test_searches import frozen, running, the_worker, until
+from tests.bots.test_searches import frozen, running, the_worker
 from tests.kits.netkit import Client, close_all
+from tests.kits.poll import until
 from tests.kits.tournamentkit import NIGHT
 from tests.tables.test_hints import seated_at_bots
 from tests.tournament.test_tournament_night import create
@@ -58,7 +59,7 @@ async def test_a_round_whose_seating_worker_dies_is_seated_on_a_fresh_one_meanwh
     killed = the_worker(server.searches)
     with caplog.at_level(logging.WARNING, "gother.server"), frozen(killed):
         rid = await host.send("tournament_start", tournament=tournament)
-        await until(lambda: running(server.searches) == 1)  # the seating, on the frozen worker
+        await until("the seating on the frozen worker", lambda: running(server.searches) == 1)
         assert (await other.request("list"))["t"] == "tables"  # the game's loop goes on
         assert not [m for m in host.received if m.get("rid") == rid]  # not seated yet
         os.kill(killed, signal.SIGKILL)
@@ -83,7 +84,7 @@ async def test_a_round_the_searches_are_too_busy_for_is_seated_on_the_game_s_loo
     host, tournament, players = await registered(url)
     with caplog.at_level(logging.WARNING, "gother.server"), frozen(the_worker(server.searches)):
         hint = await hinted.send("hint")
-        await until(lambda: running(server.searches) == 1)
+        await until("one search running", lambda: running(server.searches) == 1)
         started = await host.request("tournament_start", tournament=tournament)
         await round_one_seated(started, players)
         assert not [m for m in hinted.received if m.get("rid") == hint]  # still thinking
@@ -103,7 +104,7 @@ async def test_registration_closes_at_the_start_and_who_drops_out_meanwhile_is_n
     server.searches.spawn_all()
     with frozen(the_worker(server.searches)):
         rid = await host.send("tournament_start", tournament=tournament)
-        await until(lambda: running(server.searches) == 1)  # being seated
+        await until("the round being seated", lambda: running(server.searches) == 1)
         refused = await late.request("tournament_join", tournament=tournament)
         assert (refused["t"], refused["code"]) == ("error", "already_started"), refused
         again = await host.request("tournament_start", tournament=tournament)

@@ -5,7 +5,6 @@ wait for app state without sleeping."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -14,6 +13,7 @@ from textual.screen import Screen
 
 from gother_tui.core.transport import TransportError
 from protocol import Request
+from tests.kits import poll
 
 Frame = dict[str, Any]
 Handler = Callable[[Frame], list[Frame]]
@@ -108,15 +108,8 @@ class FakeServer:
 async def until(
     pilot: Pilot, condition: Callable[[], Any], what: str = "condition", wait: float = TIMEOUT
 ) -> Any:
-    """Let the app run until `condition()` is truthy (returns it); fail after `wait` s."""
-    deadline = time.monotonic() + wait
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause()
+    """The one poll (tests/kits/poll.py) of an app: it runs between two looks."""
+    return await poll.until(what, condition, wait, pause=pilot.pause)
 
 
 def screen_text(pilot: Pilot) -> str:

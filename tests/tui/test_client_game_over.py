@@ -96,3 +96,17 @@ async def test_game_over_shows_the_series_won_at_this_table(make_app, fake):
         for p, won in zip(final["players"], (2, 0, 1), strict=True):
             row = next(ln for ln in lines if f"{p['seat'] + 1} {p['name']}" in ln)  # scores first
             assert row.split()[-1] == str(won), text
+
+
+async def test_a_rejoin_after_the_game_ended_draws_no_one_bar_chart(make_app, fake):
+    """Issue 29: coming back after game over, the client had seen one round: its chart
+    was one bar a player, which says nothing. It says so and points to the replay."""
+    final = VIEWS[-1]
+    assert final["round"] > 1
+    fake.handlers["join"] = seat_from(VIEWS[-1:])
+    app = make_app(table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = await shown(pilot, GameOverScreen, "Goth Points by round: only round")
+    assert f"only round {final['round']} was seen here (y: the replay)" in text
+    for p in final["players"]:
+        assert f"\u2625{p['scores']['goth']}" in text

@@ -2,7 +2,9 @@
 every player or says how many more (a real server's five-seat game); a toast covers neither
 the hand nor the decision, and in ASCII mode draws no Unicode; an end vote shows players
 and spectators where the game stood; a player coming back hears that a bot played for
-them (whether it won for them: tests/core/test_client_narrator.py)."""
+them (whether it won for them: tests/core/test_client_narrator.py). At 140x44 (issue 29)
+the room is used: the summary whole, every card's name whole, the cards as wide as their
+row allows."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 from textual.widgets._toast import Toast
@@ -21,6 +24,7 @@ from gother_tui.tui.screens.confirm import ConfirmScreen
 from gother_tui.tui.screens.game_over import EndedScreen
 from gother_tui.tui.screens.lobby import LobbyScreen
 from gother_tui.tui.widgets.cells import fit_lines
+from gother_tui.tui.widgets.table_cards import CARD_MAX, CARD_W, GAP, CardFan, Seats
 from protocol import requests as rq
 from server.edge.app import GotherServer, ServerConfig
 from tests.kits.netkit import Client
@@ -72,6 +76,64 @@ async def test_since_your_last_turn_names_every_player_or_how_many_more(live_ser
         since = app.screen.query_one("#since")
         rows = since.render().wrap(since.size.width)
         assert len(rows) <= since.size.height  # nothing cut off
+
+
+def cards_drawn(rendered: str) -> list[tuple[str, int]]:
+    """Each card box in `rendered` (rows of boxes, top-left first): its name (the lines
+    above its values and its note, joined) and its width."""
+    lines = rendered.splitlines()
+    found = []
+    for top, line in enumerate(lines):
+        for left in (i for i, char in enumerate(line) if char == "\u256d"):
+            right = line.index("\u256e", left)
+            bottom = next(i for i in range(top + 1, len(lines)) if lines[i][left] == "\u2570")
+            name = [row[left + 1 : right].strip() for row in lines[top + 1 : bottom - 2]]
+            found.append((" ".join(row for row in name if row), right - left + 1))
+    return found
+
+
+async def test_at_140x44_the_summary_and_every_card_name_are_whole(live_server, store):
+    app = client(live_server, store)
+    answers = Answers()
+    async with app.run_test(size=(140, 44), message_hook=answers) as pilot:
+        await create_through_the_lobby(pilot, "tab", "backspace", "5", "tab", "backspace", "4")
+        screen = app.screen
+        assert screen.has_class("-cards")
+        while await my_decision_or_over(pilot) and app.view.round < 2:
+            await play_one_decision(pilot, answers)
+        await until(pilot, lambda: screen.query_one("#since").display, "the summary")
+        done = since_last_turn(app.chronicle.lines, app.view.seat)
+        assert len(done) >= 4  # each of the four bots placed a card on our pile
+        text = widget_text(pilot, "#since")
+        since, side = screen.query_one("#since"), screen.query_one("#side")
+        more = int(found[1]) if (found := re.search(r"\+(\d+) more", text)) else 0
+        if more:  # a busy round (swoons): it fills half the column before leaving any out
+            assert since.size.height >= side.size.height // 2 - 1 > 8, text
+        else:  # every line, and the standings after them
+            assert "Goth now:" in text, text
+        named = sum(line.text.split()[0] in text for line in done)
+        assert named + more >= len(done) and named >= 4, text
+
+        await pilot.pause()
+        catalogue, view = app.catalogue, app.view
+        fan = screen.query_one(CardFan)
+        drawn = cards_drawn(fan.render().plain)
+        assert [name for name, _ in drawn] == [catalogue.name(row.card) for row in fan.rows]
+        tops = [catalogue.name(p.fate[-1]) if p.fate else "(no Fate card)" for p in view.players]
+        seats = screen.query_one(Seats)
+        around = cards_drawn(seats.render().plain)
+        assert [name for name, _ in around] == tops
+        for row, room in ((drawn[:5], fan.size.width), (around, seats.size.width)):
+            used = sum(width for _, width in row) + GAP * (len(row) - 1)
+            # the cards grow with the terminal: less than one card's room is left over
+            assert used > room - CARD_W - GAP or all(w == CARD_MAX for _, w in row), row
+
+        await pilot.resize_terminal(120, 36)  # the smallest card table: five seats still fit
+        await until(pilot, lambda: seats.size.width < 80, "the narrower layout")
+        await pilot.pause()
+        rows = seats.render().plain.splitlines()
+        assert len(cards_drawn("\n".join(rows))) == 5
+        assert max(cell_len(row) for row in rows) <= seats.size.width, rows
 
 
 @pytest.mark.parametrize("ascii", [False, True])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.message import Message
 from textual.pilot import Pilot
 
@@ -83,6 +84,7 @@ async def my_decision_or_over(pilot: Pilot) -> bool:
     return app.view.phase != "over"
 
 
+@pytest.mark.slow
 async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_server, store):
     app = client(live_server, store)
     answers = Answers()
@@ -101,12 +103,14 @@ async def test_sit_at_a_three_bot_table_from_the_lobby_and_play_turns(live_serve
         assert all(bot in names for bot in ("Morticia", "Vlad", "Lenore"))
 
 
+@pytest.mark.slow
 async def test_a_whole_short_game_to_the_end(live_server, store):
     app = client(live_server, store)
     answers = Answers()
     async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
-        # 3 seats, 2 bots (how they play, fate discard, over the limit: as they are), round cap 2
-        keys = ("tab", "backspace", "3", "tab", "backspace", "2", "tab", "tab", "tab", "tab")
+        # 3 seats, 2 bots (how they play and aim, fate discard, over the limit, length: as they
+        # are), round cap 2
+        keys = ("tab", "backspace", "3", "tab", "backspace", "2", *["tab"] * 6)
         await create_through_the_lobby(pilot, *keys, "backspace", "backspace", "backspace", "2")
         assert app.view.round_cap == 2
         while await my_decision_or_over(pilot):
@@ -140,6 +144,7 @@ async def test_watch_a_bots_only_table(live_server, store):
         assert store.find(f"ws://127.0.0.1:{live_server.port}") is None  # no seat, no token
 
 
+@pytest.mark.slow
 async def test_a_server_restart_resumes_the_same_seat(tmp_path, store):
     db = str(tmp_path / "games.db")
     first = GotherServer(ServerConfig(host="127.0.0.1", port=0, db=db, bot_delay=0.0))
@@ -207,6 +212,7 @@ async def test_chat_and_the_deciding_end_vote_are_answered_to_the_table_that_ask
         assert isinstance(end.reply, sm.Closed) and end.reply.rid == end.asked.rid
 
 
+@pytest.mark.slow
 async def test_coming_back_holds_the_whole_story_of_the_game(live_server, store):
     """The seat's story from the server (`story`): the log from the deal, nothing missed."""
     app = client(live_server, store)

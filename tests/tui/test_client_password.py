@@ -98,8 +98,8 @@ async def test_esc_goes_back_to_a_screen_offering_the_password_again_not_only_qu
         await shown(pilot, PasswordScreen, "This server needs a password.")
         await pilot.press("escape")
         await shown(pilot, ConnectingScreen, "This server needs a password.")
-        await until(pilot, lambda: "Password" in widget_text(pilot, "Footer"), "the p key")
-        footer = widget_text(pilot, "Footer")
+        await until(pilot, lambda: "Password" in widget_text(pilot, "KeyBar"), "the p key")
+        footer = widget_text(pilot, "KeyBar")
         assert "p Password" in footer and "Quit" in footer
         await pilot.press("p")
         await type_password(pilot, "This server needs a password.", SECRET)

@@ -102,31 +102,6 @@ async def test_the_command_line_plays_on_where_the_replay_ended(
     assert client.options.play_on == place and client.options.url == url
 
 
-async def test_the_replay_between_two_clients_connects_as_the_client_does(
-    live_server, finished: str, monkeypatch, capsys
-):
-    """With the server's password in hello and the door's claim on the handshake (a door
-    player's replay is counted at their own address, not the door's)."""
-    from gother_tui.cli.client import replay_between
-
-    live_server.config.password = "sesame"
-    url = f"ws://127.0.0.1:{live_server.port}"
-    shown: list[ReplayApp] = []
-    monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: shown.append(self))
-    place = Reference(url, finished, 1, SEAT)
-    options = ClientOptions(url=url, password="sesame")
-    claim = live_server.door_key.claim("192.0.2.7")
-    assert await asyncio.to_thread(replay_between, place, options, claim) is None
-    (replay,) = shown
-    assert replay.record.seat == SEAT and replay.record.table.id == finished
-    assert await asyncio.to_thread(replay_between, place, options, "forged") is None
-    assert "door" in capsys.readouterr().err  # the claim was sent, and this one refused
-    assert len(shown) == 1
-    no_password = ClientOptions(url=url)
-    assert await asyncio.to_thread(replay_between, place, no_password, claim) is None
-    assert "password" in capsys.readouterr().err
-
-
 async def test_a_play_on_the_server_refuses_is_said_in_the_lobby(make_app, fake):
     fake.handlers["play_on"] = lambda m: [
         reply(m, "error", code="no_such_turn", message="the game has turns 1-30, not 31")

@@ -31,6 +31,19 @@ def test_a_player_line_keeps_every_mark_and_warning_in_words():
     assert ascii_line.startswith("> 1 Raven (you)") and "S 4 !" in ascii_line
 
 
+def test_a_bots_trait_shows_beside_its_name_and_the_name_gives_way():
+    view = table_view(distribute_game(), names=("Raven", "Nosferatu", "Wednesday"))
+    raven, nosferatu, wednesday = view.players
+    players = (raven, replace(nosferatu, trait="vengeful"), replace(wednesday, trait="steady"))
+    view = replace(view, players=players)
+    lines = [player_line(p, view, CAT, UNICODE, 80).plain for p in view.players]
+    assert "Nosfera… ⚙ vengeful " in lines[1]  # 19 columns: the name is cut, not the marks
+    assert "Wednesday ⚙ steady " in lines[2]
+    assert "Raven (you) " in lines[0] and "vengeful" not in lines[0] and "steady" not in lines[0]
+    ascii_line = player_line(view.players[2], view, CAT, ASCII, 80).plain
+    assert "Wed... [bot] steady " in ascii_line  # in ASCII the mark is wider: still shown
+
+
 def test_a_player_lines_warnings_take_the_themes_colours():
     """Near swoon in the theme's $warning, debt in its $error (the gother theme: the
     terminal's own yellow and red), bold, beside their words."""

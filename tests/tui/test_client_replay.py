@@ -3,10 +3,8 @@ read-only table screen; bad files give one line and exit code 2."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import msgpack
@@ -22,7 +20,8 @@ from gother_tui.tui.screens.game_over import GameOverScreen
 from protocol import requests as rq
 from protocol.view import Variants
 from server.tables.export import export_game
-from tests.tui.clientkit import TIMEOUT, screen_text, shown, until, widget_text
+from tests.kits import poll
+from tests.tui.clientkit import screen_text, shown, until, widget_text
 
 GOTHER = str(Path(sys.executable).with_name("gother"))
 
@@ -33,10 +32,8 @@ async def record_file(live_server, tmp_path) -> Path:
     request = rq.Create(name="Replay Crypt", seats=3, bots=3, variants=Variants(round_cap=3))
     table = live_server.lobby.create(request)
     table.start_if_full()
-    deadline = time.monotonic() + TIMEOUT
-    while not (table.game is not None and table.game.over):
-        assert time.monotonic() < deadline, "the bots did not finish"
-        await asyncio.sleep(0.01)  # a poll: the bots play on this loop
+    # the bots play on this loop, between two looks
+    await poll.until("the bots to finish", lambda: table.game is not None and table.game.over)
     path = tmp_path / "game.gother"
     export_game(live_server.config.db, table.id, path)
     return path

@@ -38,7 +38,7 @@ async def test_the_game_over_panel_opens_the_review_of_each_seat(live_server, st
         first = await reviewed(0)  # a spectator starts with the first seat
         assert "Every decision (the chance to win it gave up):" in first
         assert "Round 1: " in first
-        _, moves = live_server.store.game(table.id, 1)
+        _, moves = live_server.store.tables.game(table.id, 1)
         decisions = first.split("Every decision (the chance to win it gave up):")[1]
         assert decisions.count("Round 1: ") == sum(seat == 0 for seat, _ in moves)  # each
         assert "Review of " + names[0] in widget_text(pilot, "#review-title")

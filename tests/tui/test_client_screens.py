@@ -18,6 +18,8 @@ from gother_tui.tui.screens.table import TableScreen
 from gother_tui.tui.screens.too_small import TooSmallScreen
 from gother_tui.tui.screens.viewer import TextViewer
 from protocol import validate_request
+from protocol.constants import DEFAULT_ROUND_CAP, DEFAULT_TRAITS, SHORT_ROUND_CAP
+from protocol.lengths import how_long
 from protocol.view import Variants
 from tests.tui.clientkit import (
     at_table,
@@ -93,6 +95,25 @@ async def test_the_lobby_lists_tables_with_names_shown_literally(make_app, fake)
         assert second == ["cd34", MARKUP, "4/4", "1", "hard", "playing", "3", "yes"]  # its bots
 
 
+async def test_the_lobby_says_the_chosen_tables_bots_and_how_long_it_runs(make_app, fake):
+    lasts = "usually 5 to 10 rounds; about one game in 12 runs past 14"
+    fake.tables = [
+        listing(bots=2, bot="hard", trait="steady", lasts=lasts),
+        listing(id="cd34", name="Old Crypt"),  # an older server: neither trait nor length
+        listing(id="ef56", name="Short Crypt", variants=Variants(round_cap=20).to_wire()),
+    ]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(lobby_tables(app)) == 3, "the table list")
+        said = "The Crypt: 2 hard bots, steady (each plays its own game). Length: " + lasts + "."
+        await until(pilot, lambda: widget_text(pilot, "#lobby-table") == said, "the first")
+        await pilot.press("down")
+        await until(pilot, lambda: widget_text(pilot, "#lobby-table") == "Old Crypt.", "older")
+        await pilot.press("down")
+        short = "Short Crypt. Round cap: 20."
+        await until(pilot, lambda: widget_text(pilot, "#lobby-table") == short, "its cap")
+
+
 async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
     fake.handlers["create"] = lambda m: [reply(m, "created", table="new1")]
     fake.handlers["join"] = join_with(lobby_view())
@@ -103,11 +124,16 @@ async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
         await until(pilot, lambda: isinstance(app.screen, CreateTableScreen), "the form")
         await pilot.press("tab", "backspace", "3")  # seats 3
         await pilot.press("tab", "backspace", "2")  # bots 2
+        # how long such a table runs, from measured games, as the fields change
+        normal = f"Length: {how_long(3, 'normal', DEFAULT_TRAITS[3], DEFAULT_ROUND_CAP)}."
+        await until(pilot, lambda: widget_text(pilot, "#create-lasts") == normal, "its length")
         await pilot.press("tab", "enter", "down", "enter")  # bots play: hard (after normal)
+        await pilot.press("tab", "enter", "down", "down", "enter")  # bots aim: steady
         await pilot.press("tab", "enter", "down", "enter")  # fate discard: top card only
-        await pilot.press("tab", "tab")  # past "over the limit", to the round cap
-        await pilot.press(*["backspace"] * 3)  # empty: no round cap
-        await pilot.press("tab", *"pw", "enter")
+        await pilot.press("tab")  # past "over the limit"
+        await pilot.press("tab", "enter", "down", "enter")  # length: the short game (H1)
+        await until(pilot, lambda: app.screen.query_one("#cap", Input).value == "20", "cap 20")
+        await pilot.press("tab", "tab", *"pw", "enter")
         await until(pilot, lambda: fake.conn.requests("join"), "the join")
         create = fake.conn.last("create")
         del create["rid"]
@@ -117,10 +143,11 @@ async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
             "seats": 3,
             "bots": 2,
             "bot": "hard",
+            "trait": "steady",
             "variants": {
                 "fate_discard": "top",
                 "overflow": "draw_step",
-                "round_cap": None,
+                "round_cap": SHORT_ROUND_CAP,
                 "two_or_six": False,
             },
             "password": "pw",
@@ -358,7 +385,7 @@ async def test_a_spectators_enter_watches_from_the_lobby(make_app, fake):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: lobby_tables(app), "the table list")
         await pilot.pause()
-        assert "Join" not in widget_text(pilot, "Footer")
+        assert "Join" not in widget_text(pilot, "KeyBar")
         await pilot.press("enter")
         await until(pilot, lambda: fake.conn.requests("watch"), "the watch")
         assert not fake.conn.requests("join")
@@ -438,3 +465,7 @@ def test_the_rules_in_help_reflow_to_the_width_and_say_what_the_published_rules_
     assert "four steps" in text
     assert "soaks up Sickness" in text and "☠0 (-3 banked)" in text
     assert "☥" not in rules_text(ASCII) and "S0 (-3 banked)" in rules_text(ASCII)
+    # what the standings' marks and a tournament's points mean (issue 29 §4)
+    assert "A rating starts at 1500, the normal bot's; ± is how far off" in text
+    assert "+/- is how far off" in rules_text(ASCII) and "±" not in rules_text(ASCII)
+    assert "1st scores 3, 2nd 2, 3rd 1 and 4th 0" in text and "drop out of scores you" in text

@@ -5,7 +5,7 @@ public piles) until v or the end reveals every hand; [ ] and { } jump a turn or 
 from __future__ import annotations
 
 import asyncio
-import time
+import socket
 
 import pytest
 from hypothesis import given
@@ -21,7 +21,15 @@ from gother_tui.tui.screens.game_over import GameOverScreen
 from protocol import requests as rq
 from protocol.view import Variants
 from server.tables.export import game_record
-from tests.tui.clientkit import TIMEOUT, URL, lobby_tables, shown, until, widget_text
+from tests.kits import poll
+from tests.tui.clientkit import (
+    lobby_tables,
+    notices,
+    reply,
+    shown,
+    until,
+    widget_text,
+)
 from tests.tui.test_client_game_over import VIEWS, seat_from
 from tests.tui.test_client_screens import listing
 
@@ -34,16 +42,14 @@ async def finished(live_server) -> str:
     request = rq.Create(name="Kept Crypt", seats=3, bots=3, variants=Variants(round_cap=3))
     table = live_server.lobby.create(request)
     table.start_if_full()
-    deadline = time.monotonic() + TIMEOUT
-    while not (table.game is not None and table.game.over):
-        assert time.monotonic() < deadline, "the bots did not finish"
-        await asyncio.sleep(0.01)  # a poll: the bots play on this loop
+    # the bots play on this loop, between two looks
+    await poll.until("the bots to finish", lambda: table.game is not None and table.game.over)
     return str(table.id)
 
 
 @pytest.fixture
 def seat_record(live_server, finished) -> GameRecord:
-    return parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire())
+    return parse_record(game_record(live_server.store.tables, finished, seat=SEAT).to_wire())
 
 
 async def test_a_seats_replay_shows_only_its_own_hand_until_v(seat_record):
@@ -119,13 +125,36 @@ async def test_the_command_line_fetches_a_seats_replay_at_a_turn(
         assert app.start == app.record.turn_starts()[3]
         assert (
             app.record.seen
-            == parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire()).seen
+            == parse_record(
+                game_record(live_server.store.tables, finished, seat=SEAT).to_wire()
+            ).seen
         )
 
 
-def test_a_seat_with_a_file_or_a_broken_reference_is_refused(tmp_path, capsys):
+def test_a_seat_of_a_file_is_the_seat_it_was_exported_for(
+    live_server, finished, tmp_path, monkeypatch, capsys
+):
+    """README: `gother replay FILE --seat N` shows the game as that seat saw it, when the
+    file was written by `gother export --seat N` (the client never runs the engine, so a
+    file of every hand cannot become one seat's view): else one sentence says how."""
+    runs: list[ReplayApp] = []
+    monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: runs.append(self))
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
+    seat_file, every_hand = tmp_path / "seat2.gother", tmp_path / "all.gother"
+    db = live_server.config.db
+    assert cli.main(["export", "--db", db, finished, str(seat_file), "--seat", "2"]) == 0
+    assert cli.main(["export", "--db", db, finished, str(every_hand)]) == 0
+    assert cli.main(["replay", str(seat_file), "--seat", "2", "--turn", "3"]) == 0
+    (app,) = runs
+    assert app.seat == SEAT and not app.revealed and app.start == app.record.turn_starts()[2]
+    capsys.readouterr()
+    assert cli.main(["replay", str(every_hand), "--seat", "2"]) == 2
+    assert "gother export --seat 2" in capsys.readouterr().err
+    assert cli.main(["replay", str(seat_file), "--seat", "3"]) == 2
+    assert "what seat 2 saw, not seat 3" in capsys.readouterr().err
+    assert len(runs) == 1
     with pytest.raises(SystemExit):
-        cli.main(["replay", str(tmp_path / "game.gother"), "--seat", "2"])
+        cli.main(["replay", str(seat_file), "--table", "t1"])
     assert "go with a ws:// URL" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["replay", "ws://host:8765/t1/x#seat2"])
@@ -144,29 +173,41 @@ def test_a_reference_reads_back_as_itself(url, table, game, seat, turn):
     assert parse_reference(str(place)) == place
 
 
-async def test_the_game_over_panel_ends_the_client_with_the_seats_replay(make_app, fake):
+async def test_the_game_over_panel_asks_the_seats_record_on_its_own_connection(make_app, fake):
+    """Issue 29 §1: no connection of its own (which knew no pinned certificate, no password
+    typed): the record's parts are asked where the client already is."""
     final = VIEWS[-1]
     fake.handlers["join"] = seat_from(VIEWS)
+    fake.handlers["record"] = lambda m: [
+        reply(m, "error", code="no_such_table", message="there is no such game")
+    ]
     app = make_app(table="t1")
     async with app.run_test(size=(80, 24)) as pilot:
         await shown(pilot, GameOverScreen, "Goth Points by round", "Replay")
         await pilot.press("y")
-        await until(pilot, lambda: app.return_value is not None, "the client to end")
-    place = app.return_value
-    assert place == Reference(URL, final["table"]["id"], final["table"]["game"], 0)
+        await until(pilot, lambda: fake.conn.requests("record"), "the record asked")
+        await until(pilot, lambda: any("no such game" in n for n in notices(pilot)), "why not")
+        assert app.is_running and isinstance(app.screen, GameOverScreen)  # still at the panel
+    (asked,) = fake.conn.requests("record")
+    assert len(fake.connections) == 1
+    assert (asked["table"], asked["game"], asked["seat"], asked.get("part", 0)) == (
+        final["table"]["id"],
+        final["table"]["game"],
+        0,
+        0,
+    )
 
 
 async def test_a_replay_asked_at_the_panel_runs_then_the_client_comes_back(
-    live_server, finished, monkeypatch
+    live_server, seat_record, monkeypatch
 ):
     url = f"ws://127.0.0.1:{live_server.port}"
-    place = Reference(url, finished, 1, SEAT)
     clients: list[GotherApp] = []
     replays: list[ReplayApp] = []
 
     def run_client(self: GotherApp, **kw: object) -> None:
         clients.append(self)
-        self._return_value = place if len(clients) == 1 else None  # as App.exit sets it
+        self._return_value = seat_record if len(clients) == 1 else None  # as App.exit sets it
 
     monkeypatch.setattr(GotherApp, "run", run_client)
     monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: replays.append(self))
@@ -174,28 +215,7 @@ async def test_a_replay_asked_at_the_panel_runs_then_the_client_comes_back(
     assert await asyncio.to_thread(cli.main, ["join", url, "--name", "Raven"]) == 0
     assert len(clients) == 2  # back at the table after the replay
     (shown_replay,) = replays
-    assert shown_replay.record.seat == SEAT and shown_replay.options.url == url
-    assert (
-        shown_replay.record.seen
-        == parse_record(game_record(live_server.store, finished, seat=SEAT).to_wire()).seen
-    )
-
-
-async def test_a_replay_that_cannot_be_had_is_one_line_and_the_client_comes_back(
-    live_server, monkeypatch, capsys
-):
-    url = f"ws://127.0.0.1:{live_server.port}"
-    clients: list[GotherApp] = []
-
-    def run_client(self: GotherApp, **kw: object) -> None:
-        clients.append(self)
-        self._return_value = Reference(url, "nosuch", 1, 0) if len(clients) == 1 else None
-
-    monkeypatch.setattr(GotherApp, "run", run_client)
-    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
-    assert await asyncio.to_thread(cli.main, ["join", url, "--name", "Raven"]) == 0
-    assert len(clients) == 2
-    assert capsys.readouterr().err.strip().endswith("there is no table 'nosuch'")
+    assert shown_replay.record is seat_record and shown_replay.options.url == url
 
 
 @pytest.mark.parametrize(("name", "seat"), [("Raven", 1), ("Crow", None)])
@@ -211,8 +231,9 @@ async def test_y_in_the_lobby_replays_a_finished_table_as_your_seat_if_you_playe
         await until(pilot, lambda: "is over" in widget_text(pilot, "#lobby-status"), "why not")
         assert app.return_value is None
         await pilot.press("down", "y")
-        await until(pilot, lambda: app.return_value is not None, "the client to end")
-    assert app.return_value == Reference(URL, "ef56", None, seat)
+        await until(pilot, lambda: fake.conn.requests("record"), "the record asked")
+    asked = fake.conn.last("record")
+    assert (asked["table"], asked.get("game"), asked.get("seat")) == ("ef56", None, seat)
 
 
 async def test_the_replay_shows_where_it_is_as_a_reference_to_paste(seat_record, finished):
@@ -228,3 +249,31 @@ async def test_the_replay_shows_where_it_is_as_a_reference_to_paste(seat_record,
         assert app.reference() == Reference(url, finished, 1, SEAT, 5)
         assert f"share: {app.reference()}" in widget_text(pilot, "#replay-seat")
     assert ReplayApp(seat_record, ClientOptions(url="file:game.gother")).reference() is None
+
+
+async def test_y_in_gother_play_shows_the_replay_then_seats_you_again(
+    seat_record, monkeypatch, tmp_path
+):
+    """Issue 29 §2: `gother play` runs the replay its game-over panel asked for (it used
+    to end the program) and then the client again, at the same private server, with the
+    same seats kept in memory."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(logs, "log_client_to_file", lambda: None)
+    clients: list[tuple[GotherApp, bool]] = []
+    replays: list[ReplayApp] = []
+
+    def run_client(self: GotherApp, **kw: object) -> None:
+        port = int(self.options.url.rsplit(":", 1)[1])
+        with socket.socket() as probe:  # the private server still listens
+            clients.append((self, probe.connect_ex(("127.0.0.1", port)) == 0))
+        self._return_value = seat_record if len(clients) == 1 else None  # as App.exit sets it
+
+    monkeypatch.setattr(GotherApp, "run", run_client)
+    monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: replays.append(self))
+    args = ["play", "--players", "3", "--name", "Raven"]
+    assert await asyncio.to_thread(cli.main, args) == 0
+    (first, first_up), (again, again_up) = clients
+    assert first_up and again_up
+    assert [r.record for r in replays] == [seat_record]
+    assert again.options.url == first.options.url and again.options.private
+    assert again.flow.store is first.flow.store  # the seat's token: resumed, not lost

@@ -37,6 +37,7 @@ DELIBERATE = {
     "get_content_height",
     "check_action",
     "get_key_display",
+    "get_line_filters",  # NO_COLOR in the terminal's own colours, not grey (client_app.py)
     "action_quit",
     "on_mount",
     "on_resize",

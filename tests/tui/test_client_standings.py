@@ -1,5 +1,5 @@
 """The lobby's standings against a real server: the host's players under the tables, with
-their ratings marked as the protocol says, and a lobby that does without them when an
+their ratings on the one scale with what the marks mean, and a lobby that does without them when an
 older server does not know the request."""
 
 from __future__ import annotations
@@ -28,11 +28,14 @@ async def test_the_lobby_shows_the_hosts_standings_under_the_tables(live_server,
         await until(pilot, lambda: answers.to(rq.Standings), "the standings' answer")
         reply = answers.to(rq.Standings)[-1].reply
         assert isinstance(reply, sm.Standings) and reply.total == 2
+        # the answer comes before the panel draws its rows: wait for them, not for the legend
+        await until(pilot, lambda: "Ann " in widget_text(pilot, "#standings"), "the rows drawn")
         text = widget_text(pilot, "#standings")
-        assert "Standings: ? provisional (under 10 games) = reference bot" in text
-        assert "easy bot 20.0= 2" in text  # two easy bots sat at Ann's table
+        assert "easy bot 1350 = 2" in text  # two easy bots sat at Ann's table
         ann = next(row for row in reply.rows if row.name == "Ann")
-        assert f"Ann {ann.mu:.1f}? 1 {ann.wins}" in text
+        assert f"Ann {ann.rating} ±{ann.spread} 1 {ann.wins}" in text  # the one scale
+        assert "Ratings start at 1500, the normal bot's; ±: how far off" in text
+        assert "Places: how many games finished 1st/2nd/3rd…" in text
         assert app.focused is not None and app.focused.id == "tables"  # the keys stay there
 
 

@@ -1,6 +1,8 @@
-"""The tournament screen against a real server: open it from the lobby, register by id, be
-seated by the director when the night starts, play the game out, and hear who is first;
-create a tournament with its form (a bad field and a wrong password refused) and start it."""
+"""The tournament screen against a real server: the lobby says a tournament is open, the
+screen lists it and Enter registers in it (no id read out), the director seats us when the
+night starts, we play the game out and hear who is first, and the status says how it
+stands; create a tournament with its form (a bad field and a wrong password refused; its
+creator plays unless they say not) and start it."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from tests.kits.netkit import Client, close_all
 from tests.kits.tournamentkit import LEAVE, SHORT, Player
 from tests.tui.clientkit import notices, shown, until, widget_text
 from tests.tui.test_client_live import Answers, client, my_decision_or_over, play_one_decision
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
@@ -44,18 +48,17 @@ async def test_register_on_the_tournament_screen_and_play_the_round(night_server
     app = client(night_server, store)
     answers = Answers()
     async with app.run_test(size=(80, 24), message_hook=answers) as pilot:
-        await shown(pilot, LobbyScreen, "Tournament")
+        await shown(pilot, LobbyScreen, "Tournament open: Night (registering, 0 players): t")
         await pilot.press("t")
-        await shown(pilot, TournamentScreen, "No tournament yet")
-        await pilot.press("enter")  # no id typed: nothing is sent
-        assert "Type the tournament's id first" in widget_text(pilot, "#tournament-status")
-        await pilot.press(*"nope", "enter")
-        await until(
-            pilot, lambda: "no tournament 'nope'" in widget_text(pilot, "#tournament-status")
-        )
-        await pilot.press(*["backspace"] * 4, *tournament, "enter")
+        await shown(pilot, TournamentScreen, "Tournaments on this server", "Enter registers")
+        assert f"Night {tournament} registering 0 1 3" in widget_text(pilot, "#tournament-open")
+        await pilot.press("enter")  # on the one listed: no id read out loud (issue 29 §5)
         await shown(pilot, TournamentScreen, "Registered: Night.", f"Night ({tournament})")
         assert "Raven" in widget_text(pilot, "#tournament-standings")
+        assert "Registering: 1 player so far" in widget_text(pilot, "#tournament-status")
+        assert "Points by place: 1st 2, 2nd 1, 3rd 0 (ties share" in widget_text(
+            pilot, "#tournament-legend"
+        )
         players = []
         for name in ("Lenore", "Vlad", "Siouxsie"):  # four in all: two tables of three
             player = Player(await Client.connect(url, name))
@@ -73,15 +76,24 @@ async def test_register_on_the_tournament_screen_and_play_the_round(night_server
         over = app.tournament
         assert isinstance(over, sm.Tournament) and over.phase == "over"
         assert {row.name for row in over.standings} == {"Raven", "Lenore", "Vlad", "Siouxsie"}
-        # back in the lobby the screen shows the standings, the winner first
+        # back in the lobby the screen shows the standings, the winner first, and the status
+        # says it is over (not the round seated long ago)
         app.switch_mode("lobby")
         await shown(pilot, TournamentScreen, "over after 1 round")
         shown_rows = widget_text(pilot, "#tournament-standings")
         places = [shown_rows.index(f"{i} {row.name} ") for i, row in enumerate(over.standings, 1)]
         assert places == sorted(places)
+        leader = over.standings[0].name
+        assert f"Over after 1 round: {leader} is first." in widget_text(pilot, "#tournament-status")
+        # the round's tables name their players by the standings' key, with their places
+        first = next(t for t in over.tables if leader in t.players)
+        assert f"{leader} (1st)" in widget_text(pilot, "#tournament-tables")
+        assert first.keys == tuple(
+            next(r.player for r in over.standings if r.name == name) for name in first.players
+        )
         # Enter on the round's other table watches it
         other = next(i for i, t in enumerate(over.tables) if "Raven" not in t.players)
-        await pilot.press("tab", *["down"] * other, "enter")
+        await pilot.press(*["down"] * other, "enter")
         await until(pilot, lambda: app.current_mode == "table" and app.view.you is None, "watching")
         assert app.view.table.id == over.tables[other].table
     for player in players:
@@ -95,8 +107,8 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
     async with app.run_test(size=(80, 24)) as pilot:
         await shown(pilot, LobbyScreen, "Tournament")
         await pilot.press("t")
-        await shown(pilot, TournamentScreen, "No tournament yet")
-        await pilot.press("tab", "n")
+        await shown(pilot, TournamentScreen, "No tournament is open on this server: n makes one")
+        await pilot.press("n")  # the key the footer shows does what it says (issue 29 §5)
         await shown(pilot, NewTournamentScreen, "New tournament", "Host's password")
         fields = app.screen.query("Input, Select, #new-tournament-error")
         assert all(f.region.bottom < 23 for f in fields)  # above the footer at 80x24
@@ -106,7 +118,10 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
         error = widget_text(pilot, "#new-tournament-error")
         assert "seats" in error, error
         assert isinstance(app.screen, NewTournamentScreen)
-        await pilot.press("backspace", "3", "tab", "tab")  # past how the bots play: the deals
+        await pilot.press("backspace", "3", "tab")  # whether we play: only run it
+        await pilot.press("enter", "down", "enter")
+        assert app.screen.query_one("#play", Select).value == "no"
+        await pilot.press("tab", "tab")  # past how the bots play: the deals
         await pilot.press("enter", "down", "enter")
         assert app.screen.query_one("#deals", Select).value == "duplicate"
         # past the house rules, the round cap emptied (none), then the password
@@ -127,7 +142,7 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
         assert isinstance(made, sm.Tournament)
         assert (made.name, made.rounds, made.seats, made.duplicate) == ("Big Night", 2, 3, True)
         assert made.variants.round_cap is None
-        assert made.phase == "registering"
+        assert (made.phase, made.players) == ("registering", ())  # its creator only runs it
         [kept] = night_server.director.tournaments.values()
         assert (kept.id, kept.rounds, kept.seats, kept.duplicate) == (made.id, 2, 3, True)
         # two players register; the creator starts it from the screen: a bot fills the table
@@ -138,7 +153,7 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
             players.append(Player(joining))  # from here on it plays where it is seated
         await until(pilot, lambda: "Vlad" in widget_text(pilot, "#tournament-standings"))
         await pilot.press("s")
-        await shown(pilot, TournamentScreen, "Round 1 is seated")
+        await until(pilot, lambda: app.tournament.phase != "registering", "the first round")
         # the players' quick moves play both rounds out: each was a table with one bot
         await until(pilot, lambda: app.tournament.phase == "over", "the night's end")
         over = app.tournament
@@ -147,6 +162,34 @@ async def test_create_a_tournament_with_the_form_and_start_it(night_server, stor
         assert (sorted(table.players), table.bots) == (["Lenore", "Vlad"], 1)
         assert {row.name: row.games for row in over.standings} == {"Lenore": 2, "Vlad": 2}
         await shown(pilot, TournamentScreen, "Big Night", "over after 2 rounds")
+        await until(
+            pilot, lambda: "Over after 2 rounds" in widget_text(pilot, "#tournament-status")
+        )
     for player in players:
         player.task.cancel()
     await close_all(*(p.client for p in players))
+
+
+async def test_the_creator_plays_in_the_tournament_they_make_unless_they_say_not(
+    night_server, store
+):
+    url = f"ws://127.0.0.1:{night_server.port}"
+    app = client(night_server, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, LobbyScreen, "Tournament")
+        await pilot.press("t")
+        await shown(pilot, TournamentScreen, "No tournament is open")
+        await pilot.press("n")
+        await shown(pilot, NewTournamentScreen, "You play")
+        assert app.screen.query_one("#play", Select).value == "yes"  # asked, yes at first
+        app.screen.query_one("#password", Input).focus()
+        await pilot.press(*LEAVE, "enter")
+        await shown(pilot, TournamentScreen, "Created: Tournament night.", "1 player so far")
+        made = app.tournament
+        assert isinstance(made, sm.Tournament) and made.players == ("Raven",)
+        assert "Raven" in widget_text(pilot, "#tournament-standings")
+        # another player's lobby lists it: one player registered
+        other = await Client.connect(url, "Lenore")
+        listed = await other.request("list")
+        assert [(t["id"], t["players"]) for t in listed["tournaments"]] == [(made.id, 1)]
+        await other.close()

@@ -9,9 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.footer import KeyBar
 
 
 class ConnectingScreen(Screen[None]):
@@ -26,7 +27,7 @@ class ConnectingScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="connecting")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         for name in ("link", "link_detail"):

@@ -1,5 +1,7 @@
-"""The lobby's form of a new table: name, seats, bots and how well they play, house
-rules, password. Tab moves between fields, Enter submits, Esc cancels.
+"""The lobby's form of a new table: name, seats, bots, how well they play and whom they
+hurt, house rules (the game's length a preset of the round cap), password. Tab moves
+between fields, Enter submits, Esc cancels. Under the fields, how long such a table's games
+run, from measured games, as the fields change.
 
 The form knows no limits of its own: it builds the `create` request it is about to send
 (gother_tui/core/forms.py) and asks the protocol whether the server would take it.
@@ -13,10 +15,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
-from gother_tui.core.forms import BOT_PLAY, FATE_DISCARD, OVERFLOW, table_request
+from gother_tui.core.forms import (
+    BOT_AIM,
+    BOT_PLAY,
+    FATE_DISCARD,
+    LENGTHS,
+    OVERFLOW,
+    lasts,
+    table_request,
+)
 from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
 from protocol.constants import (
     DEFAULT_ROUND_CAP,
@@ -38,7 +49,7 @@ class CreateTableScreen(RequestForm[rq.Create]):
     ]
 
     def __init__(self, player: str) -> None:
-        fields = ("name", "seats", "bots", "bot", "fate", "overflow", "cap", "password")
+        fields = ("name", "seats", "bots", "bot", "aim", "fate", "overflow", "cap", "password")
         super().__init__(table_request, fields, "create-error")
         self.player = player
 
@@ -55,11 +66,21 @@ class CreateTableScreen(RequestForm[rq.Create]):
                 yield Input("3", id="bots", type="integer", max_length=1, compact=True)
                 yield Label("Bots play")
                 yield Select(BOT_PLAY, value="normal", allow_blank=False, id="bot", compact=True)
+                yield Label("Bots aim")
+                yield Select(BOT_AIM, value="", allow_blank=False, id="aim", compact=True)
                 yield Label("Fate discard")
                 yield Select(FATE_DISCARD, value="any", allow_blank=False, id="fate", compact=True)
                 yield Label("Over the limit")
                 yield Select(
                     OVERFLOW, value="draw_step", allow_blank=False, id="overflow", compact=True
+                )
+                yield Label("Length")
+                yield Select(
+                    LENGTHS,
+                    value=str(DEFAULT_ROUND_CAP),
+                    allow_blank=False,
+                    id="length",
+                    compact=True,
                 )
                 yield Label("Round cap")
                 yield Input(
@@ -78,5 +99,21 @@ class CreateTableScreen(RequestForm[rq.Create]):
                 ),
                 id="create-help",
             )
+            yield Static(id="create-lasts")
             yield Static(id="create-error")
-        yield Footer()
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self._say_how_long()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "length":  # a preset of the round cap (H1)
+            self.query_one("#cap", Input).value = str(event.value)
+        self._say_how_long()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._say_how_long()
+
+    def _say_how_long(self) -> None:
+        _, seats, _, bot, aim, _, _, cap, _ = self.typed()
+        self.query_one("#create-lasts", Static).update(Text(lasts(seats, bot, aim, cap)))

@@ -1,7 +1,8 @@
 """The end of a game: who won, the final scores, and each player's Goth Points over the
 rounds this client saw. r asks for a rematch, L leaves the table, v opens the review of
 your decisions (screens/review.py), Esc goes back to the final table (o on the table opens
-this again). It closes by itself when a rematch deals.
+this again). It closes by itself when a rematch deals. A player the SSH door knows by a new
+token reads it here again, with how to come back for the rematch.
 A game the players ended by vote has no end of its own: `EndedScreen` shows where it
 stood, over the lobby."""
 
@@ -15,17 +16,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.core.catalogue import Catalogue
+from gother_tui.core.comeback import how_to_come_back
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.history import GothHistory, levels
 from gother_tui.core.narrator import Narrator, names_of
 from gother_tui.core.prompts import rematch_line, standings
 from gother_tui.core.record import Reference
+from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.review import ReviewScreen
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.cells import fit
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
 from protocol.view import GameOver, View
 
@@ -74,6 +78,8 @@ def chart_text(view: View, history: GothHistory, glyphs: Glyphs, width: int) -> 
     if not rounds:
         return Text("No rounds seen.", style="dim")
     first, last = rounds[0], rounds[-1]
+    if first == last > 1:  # came back at the end: one bar would say nothing of the game
+        return _finals(view, names, glyphs, f"only round {last} was seen here (y: the replay)")
     span = f"round {first}" if first == last else f"rounds {first}-{last}"
     gaps = ", some not seen" if len(rounds) != last - first + 1 else ""
     everything = [v for s in seats for v in history.series(s)]
@@ -91,6 +97,18 @@ def chart_text(view: View, history: GothHistory, glyphs: Glyphs, width: int) -> 
         bars = "".join(ch * cell for ch in levels(series, low, high, glyphs, shown))
         final = f"{glyphs.goth}{series[-1]}" if series else "-"
         text.append(f"       {label}{fit(bars, shown * cell)}  {final}\n")
+    text.rstrip()
+    return text
+
+
+def _finals(view: View, names: Mapping[int, str], glyphs: Glyphs, why: str) -> Text:
+    """Each player's final Goth, under a heading that says why there is no chart."""
+    text = Text(no_wrap=True)
+    text.append("Goth Points by round: ", "bold")
+    text.append(why + "\n", "dim")
+    for p in view.players:
+        label = fit(f"{p.seat + 1} {_name(view, p.seat, names)}", NAME_W, glyphs.ellipsis)
+        text.append(f"       {label}{glyphs.goth}{p.goth}\n")
     text.rstrip()
     return text
 
@@ -120,9 +138,12 @@ class GameOverScreen(ModalScreen[None]):
         with Vertical(id="game-over"):
             yield Static(id="over-title", classes="section")
             yield Static(id="over-rematch")
+            token = self.session.options.door_token
+            if token is not None and not self.read_only:
+                yield Static(Text(how_to_come_back(token)), id="over-door")
             yield Static(id="over-scores")
             yield Static(id="over-chart")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._on_view)
@@ -170,12 +191,14 @@ class GameOverScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_replay(self) -> None:
-        """The client ends with the place to replay: the command line runs the replay, then
-        starts the client again, which resumes the seat (gother_tui/cli/client.py)."""
+        """The game as your seat saw it: the app fetches it over its connection and ends
+        with it; the command line runs the replay, then starts the client again, which
+        resumes the seat (gother_tui/cli/client.py)."""
         view = self.session.view
         if view is not None and view.over:
             table = view.table
-            self.app.exit(Reference(self.session.options.url, table.id, table.game, view.seat))
+            place = Reference(self.session.options.url, table.id, table.game, view.seat)
+            self.post_message(msg.ReplayAsked(place))
 
 
 class EndedScreen(ModalScreen[None]):
@@ -205,7 +228,7 @@ class EndedScreen(ModalScreen[None]):
             ranked = Text(f"Final standings: {standings(self.view, glyphs)}")
             yield Static(ranked, id="ended-standings")
             yield Static(scores_text(self.view, glyphs), id="over-scores")
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.dismiss(None)

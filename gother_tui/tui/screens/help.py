@@ -18,10 +18,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.preview import NEAR_SWOON
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol.constants import SWOON_AT
 
 KeyRows = Sequence[tuple[str, str]]  # (keys, what they do)
@@ -45,7 +46,7 @@ def rules_text(glyphs: Glyphs) -> str:
     """The rules in short, one paragraph a line (the screen wraps them to its width), in
     the glyphs the table draws with."""
     text = files("gother_tui.tui").joinpath("help/rules.txt").read_text(encoding="utf-8")
-    return text.replace("☥", glyphs.goth).replace("☠", glyphs.sickness)
+    return text.replace("☥", glyphs.goth).replace("☠", glyphs.sickness).replace("±", glyphs.spread)
 
 
 def rules_view(text: str) -> Group:
@@ -96,7 +97,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-body"):
                 yield Static(keys_table(self.sections))
                 yield Static(rules_view(rules_text(self.glyphs)))
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.dismiss(None)

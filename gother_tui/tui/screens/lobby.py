@@ -1,6 +1,8 @@
-"""The lobby: the server's tables (seats, bots, started, spectators), the host's standings
+"""The lobby: the server's tables (seats, bots, started, spectators), under them the chosen
+table's bots and how long its games run, a line on its open tournaments, the host's standings
 below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
-itself: the answers to its requests come back to it, and refusals show here in plain words."""
+itself: the answers to its requests come back to it, and refusals show here in plain words.
+A player the SSH door has just given a token reads it here first, with how to come back."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
+from gother_tui.core import tournament_words as words
+from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
+from gother_tui.core.forms import TRAIT_MEANS
 from gother_tui.core.notice import title
 from gother_tui.core.record import Reference
 from gother_tui.tui import messages as msg
@@ -19,9 +24,11 @@ from gother_tui.tui.screens.create_table import CreateTableScreen
 from gother_tui.tui.screens.password import PasswordScreen
 from gother_tui.tui.screens.tournament import TournamentScreen
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.constants import DEFAULT_ROUND_CAP
 
 COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password")
 
@@ -30,6 +37,23 @@ def status_of(table: sm.TableRow) -> str:
     if table.phase == "lobby":
         return "waiting"
     return "over" if table.phase == "over" else "playing"
+
+
+def about(table: sm.TableRow) -> str:
+    """The chosen table in a line or two: its bots and whom they hurt, and how long its
+    games run (what the server measured for it; an older server says neither)."""
+    said = table.name
+    if table.bots and table.bot:
+        said += f": {table.bots} {table.bot} bot{'s' * (table.bots != 1)}"
+        if table.trait in TRAIT_MEANS:
+            said += f", {table.trait} (each {TRAIT_MEANS[table.trait]})"
+    said += "."
+    cap = table.variants.round_cap
+    if cap != DEFAULT_ROUND_CAP:  # H1: a short game, or none
+        said += f" Round cap: {cap}." if cap else " No round cap."
+    if table.lasts:
+        said += f" Length: {table.lasts}."
+    return said
 
 
 def table_row(table: sm.TableRow) -> list[Text]:
@@ -86,10 +110,13 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
+        yield Static(id="lobby-door")  # the SSH door's new token, when it gave one
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static(id="lobby-table")
+        yield Static(id="lobby-tournaments")
         yield StandingsPanel(id="standings")
         yield Static(id="lobby-status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         options, glyphs = self.session.options, self.session.glyphs
@@ -102,6 +129,11 @@ class LobbyScreen(Screen[None]):
                 f" ({mode})",
             )
         )
+        token = options.door_token
+        door = self.query_one("#lobby-door", Static)
+        door.display = token is not None
+        if token is not None:
+            door.update(Text(how_to_come_back(token)))
         table = self.query_one("#tables", DataTable)
         table.add_columns(*COLUMNS)
         self.set_interval(self.REFRESH_EVERY, self._refresh_by_itself)
@@ -113,10 +145,14 @@ class LobbyScreen(Screen[None]):
         reply = event.reply
         if isinstance(reply, sm.Tables):
             self._show_tables(reply.tables)
+            tournaments = self.query_one("#lobby-tournaments", Static)
+            line = words.open_line(reply.tournaments, "t")
+            tournaments.update(Text("".join(line)))
+            tournaments.display = bool(line)
             if self.standings_known:  # whoever asked for the tables: the standings fresh too
                 self.session.request(self, rq.Standings())
         elif isinstance(reply, sm.Standings):
-            self.query_one(StandingsPanel).show(reply)
+            self.query_one(StandingsPanel).show(reply, self.session.glyphs)
         elif isinstance(reply, sm.Created):  # the creator is not seated until it joins
             asked = event.asked
             password = asked.password if isinstance(asked, rq.Create) else None
@@ -127,7 +163,10 @@ class LobbyScreen(Screen[None]):
             self.standings_known = event.error.code != "bad_message"
             self.query_one(StandingsPanel).display = False
             return
-        self._status(f"{title(event.error.code)}: {event.error.message}", error=True)
+        error = event.error
+        said = f"{title(error.code)}: {error.message}"
+        kept = kept_for_the_first(error.code, self.session.options.door_token)
+        self._status(said if kept is None else f"{said}. {kept}", error=True)
 
     def _show_tables(self, tables: tuple[sm.TableRow, ...]) -> None:
         self.tables = tables
@@ -138,6 +177,7 @@ class LobbyScreen(Screen[None]):
             grid.add_row(*table_row(table), key=table.id)
         if selected is not None and any(t.id == selected for t in tables):
             grid.move_cursor(row=grid.get_row_index(selected))
+        self._about_chosen()
         if not self._error_shown:
             if not tables:
                 self._status("No tables yet: n creates one.")
@@ -165,6 +205,14 @@ class LobbyScreen(Screen[None]):
     def _refresh_by_itself(self) -> None:
         if self.session.link == "online" and self.is_current:
             self.session.request(self, rq.List())
+
+    def _about_chosen(self) -> None:
+        table = self._selected()
+        self.query_one("#lobby-table", Static).update(Text(about(table) if table else ""))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._about_chosen()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -206,7 +254,7 @@ class LobbyScreen(Screen[None]):
             self.session.request(self, rq.Join(table=table, password=password))
 
     def action_replay(self) -> None:
-        """The client ends with the place to replay (as `y` at the game-over panel does):
+        """The chosen table's finished game replayed (as `y` at the game-over panel does):
         your seat's replay if a seat bears your name, else every hand shown."""
         table = self._selected()
         if table is None or table.phase != "over":
@@ -214,7 +262,8 @@ class LobbyScreen(Screen[None]):
             return
         name = self.session.options.name
         seat = table.players.index(name) if name in table.players else None
-        self.app.exit(Reference(self.session.options.url, table.id, None, seat))
+        place = Reference(self.session.options.url, table.id, None, seat)
+        self.post_message(msg.ReplayAsked(place))
 
     def action_tournament(self) -> None:
         self.app.push_screen(TournamentScreen(self.session))

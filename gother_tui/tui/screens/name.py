@@ -8,8 +8,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import ProtocolError
 from protocol.constants import NAME_MAX
 from protocol.fields import NAME
@@ -24,7 +25,7 @@ class NameScreen(Screen[str]):
             yield Static(Text("Your name at the table, then Enter:"))
             yield Input(id="name", max_length=NAME_MAX, placeholder="e.g. Lydia")
             yield Static(id="name-error")
-        yield Footer()
+        yield KeyBar()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -1,7 +1,7 @@
 """The tournament screen's form of a new tournament: name, rounds, seats at every table,
-how well the bots that fill short tables play, duplicate deals, the house rules (the round
-cap among them) and the host's password for tournaments. Tab moves between fields, Enter
-submits, Esc cancels.
+whether its creator plays in it, how well the bots that fill short tables play, duplicate
+deals, the house rules (the round cap among them) and the host's password for tournaments.
+Tab moves between fields, Enter submits, Esc cancels.
 
 Like the lobby's form of a table, it knows no limits of its own: it builds the
 `tournament_create` request (gother_tui/core/forms.py) and asks the protocol whether the server
@@ -16,10 +16,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
-from gother_tui.core.forms import BOT_PLAY, DEALS, FATE_DISCARD, OVERFLOW, tournament_request
+from gother_tui.core.forms import (
+    BOT_PLAY,
+    DEALS,
+    FATE_DISCARD,
+    OVERFLOW,
+    PLAY,
+    tournament_request,
+)
 from gother_tui.tui.screens.form import FIELD_KEYS, RequestForm
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
 from protocol.constants import (
     NAME_MAX,
@@ -29,9 +37,20 @@ from protocol.constants import (
 )
 from protocol.view import Variants
 
-FIELDS = ("name", "rounds", "seats", "bot", "deals", "fate", "overflow", "cap", "password")
+FIELDS = (
+    "name",
+    "rounds",
+    "seats",
+    "play",
+    "bot",
+    "deals",
+    "fate",
+    "overflow",
+    "cap",
+    "password",
+)
 # what the form offers first
-FIRST = rq.TournamentCreate(name="Tournament night", rounds=3, seats=4, bot="normal")
+FIRST = rq.TournamentCreate(name="Tournament night", rounds=3, seats=4, bot="normal", play=True)
 
 
 class NewTournamentScreen(RequestForm[rq.TournamentCreate]):
@@ -75,6 +94,9 @@ class NewTournamentScreen(RequestForm[rq.TournamentCreate]):
                     max_length=1,
                     compact=True,
                 )
+                yield Label("You play")
+                play = "yes" if last.play else "no"
+                yield Select(PLAY, value=play, allow_blank=False, id="play", compact=True)
                 yield Label("Bots play")
                 yield Select(
                     BOT_PLAY,
@@ -120,4 +142,4 @@ class NewTournamentScreen(RequestForm[rq.TournamentCreate]):
                 id="new-tournament-help",
             )
             yield Static(id="new-tournament-error")
-        yield Footer()
+        yield KeyBar()

@@ -11,8 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol.constants import PASSWORD_MAX
 
 
@@ -33,7 +34,7 @@ class PasswordScreen(ModalScreen[str | None]):
                 yield Static(Text(self.note), id="password-note")
             yield Input(id="password", password=True, max_length=PASSWORD_MAX)
             yield Static(Text("Enter: go on   Esc: back"), id="password-help")
-        yield Footer()
+        yield KeyBar()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

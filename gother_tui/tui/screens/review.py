@@ -11,12 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.core import review_words
 from gother_tui.core.narrator import names_of
 from gother_tui.tui import messages as msg
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.view import View
@@ -45,7 +46,7 @@ class ReviewScreen(ModalScreen[None]):
             yield Static(id="review-title", classes="section")
             with VerticalScroll(id="viewer-body"):
                 yield Static(id="review")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._ask()

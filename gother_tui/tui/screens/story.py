@@ -11,10 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.core.narrator import plural
 from gother_tui.tui.session import Session
+from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.talk import lines_text
 
 
@@ -40,7 +41,7 @@ class StoryScreen(ModalScreen[None]):
             yield Static(id="story-title", classes="section")
             with VerticalScroll(id="viewer-body"):
                 yield Static(id="story")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.watch(self.app, "view", self._show)

@@ -255,6 +255,7 @@ class TableScreen(Screen[None]):
         if cards != self.has_class("-cards"):
             self.set_class(cards, "-cards")
             self._redraw()
+        self.call_after_refresh(self._show_since, self.session.view)  # fitted to its room
 
     # -- following the app's state ---------------------------------------------------------
 
@@ -279,12 +280,12 @@ class TableScreen(Screen[None]):
         display(since, bool(told))
         if told:
             # at 80x24 the side column is ~28 cells: every player's line, or "+N more"
-            width = self.query_one("#side").content_size.width
-            most = since.styles.max_height
+            side = self.query_one("#side").content_size
+            most = since.styles.max_height  # in lines, or a share of the side column
             gutter = since.styles.gutter.height + 1  # the border, and the title's row
-            rows = int(most.value) - gutter if most is not None else len(told)
+            rows = len(told) if most is None else int(most.resolve(side, self.app.size)) - gutter
             *done, standings = told
-            lines = fit_lines(done, width, rows, self.app.console, extra=standings)
+            lines = fit_lines(done, side.width, rows, self.app.console, extra=standings)
             text = Text("Since your last turn\n", style="bold")
             text.append("\n".join(lines))
             show(since, text)

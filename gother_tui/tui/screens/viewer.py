@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gother_tui.core.catalogue import Catalogue, values
 from gother_tui.core.glyphs import Glyphs
 from gother_tui.core.narrator import names_of, plural
 from gother_tui.core.preview import fate_sums, sickness_text
+from gother_tui.tui.widgets.footer import KeyBar
 from protocol.constants import NAME_MAX
 from protocol.view import View
 
@@ -68,7 +69,7 @@ class TextViewer(ModalScreen[None]):
             yield Static(Text(self.title_text, style="bold"), classes="section")
             with VerticalScroll(id="viewer-body"):
                 yield Static(self.text)
-        yield Footer()
+        yield KeyBar()
 
     def action_close(self) -> None:
         self.dismiss(None)

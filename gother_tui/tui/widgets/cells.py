@@ -21,6 +21,31 @@ def fit(text: str, width: int, ellipsis: str = "…", *, right: bool = False) ->
     return pad + text if right else set_cell_size(text + pad, width)
 
 
+def wrap(text: str, width: int, lines: int, ellipsis: str = "…") -> list[str]:
+    """`text` on `lines` rows of exactly `width` cells, broken between words where it can,
+    the last row cut with an ellipsis when the rest does not fit; rows left over blank."""
+    rows: list[str] = []
+    rest = text.strip()
+    while len(rows) < lines - 1 and cell_len(rest) > width:
+        fits = _head(rest, width)
+        space = rest.rfind(" ", 0, fits + 1)
+        cut = space if space > 0 else max(1, fits)
+        rows.append(rest[:cut])
+        rest = rest[cut:].lstrip()
+    rows += [rest] + [""] * (lines - len(rows) - 1)
+    return [fit(row.rstrip(), width, ellipsis) for row in rows]
+
+
+def _head(text: str, width: int) -> int:
+    """How many characters of `text` fill at most `width` cells."""
+    used = 0
+    for i, char in enumerate(text):
+        used += cell_len(char)
+        if used > width:
+            return i
+    return len(text)
+
+
 def fit_lines(
     lines: Sequence[str], width: int, rows: int, console: Console, extra: str = ""
 ) -> list[str]:

@@ -1,4 +1,6 @@
-"""The table's key bar: one line, drawn whole, in place of Textual's Footer.
+"""The key bar of every screen: drawn whole, in place of Textual's Footer, on as many lines
+as its keys need (an --ascii key bar, "Enter" for "⏎", does not fit 80 columns on one;
+Textual's Footer cut it there: "? Hel").
 
 The Footer is a widget per key: when the screen's bindings change it composes itself anew,
 and flipping a key to disabled restyles that key's widgets; at the table, where the keys
@@ -15,18 +17,19 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.color import Color
+from textual.geometry import Size
 from textual.widget import Widget
 
 Key = tuple[str, str, str, bool]  # (action, key shown, description, enabled)
 
 
 class KeyBar(Widget):
-    DEFAULT_CSS = "KeyBar { height: 1; dock: bottom; }"
+    DEFAULT_CSS = "KeyBar { height: auto; dock: bottom; }"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._keys: tuple[Key, ...] = ()
-        self._spans: list[tuple[int, int, str]] = []  # (start, end, action) of each key
+        self._spans: list[tuple[int, int, int, str]] = []  # (line, start, end, action) a key
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -38,7 +41,7 @@ class KeyBar(Widget):
         keys = self._shown()
         if keys != self._keys:
             self._keys = keys
-            self.refresh()
+            self.refresh(layout=True)  # it may take another line, or one fewer
 
     def _shown(self) -> tuple[Key, ...]:
         firsts: dict[str, Key] = {}
@@ -51,21 +54,35 @@ class KeyBar(Widget):
     def _display(self, binding: Binding) -> str:
         return self.app.get_key_display(binding)
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width)[0])
+
     def render(self) -> Text:
+        lines, self._spans = self._lines(self.size.width)
+        return Text("\n").join(lines)
+
+    def _lines(self, width: int) -> tuple[list[Text], list[tuple[int, int, int, str]]]:
+        """The keys, each with its description, on as few lines of `width` as hold them
+        (a key is never parted from its description); where each was put."""
         colours = self.app.theme_variables
         key_style = Style(bold=True, color=_rich(colours.get("footer-key-foreground")))
-        text = Text(no_wrap=True, overflow="ellipsis")
-        self._spans = []
+        lines, spans = [Text(no_wrap=True, overflow="ellipsis")], []
         for action, key, description, enabled in self._keys:
-            start = text.cell_len
-            text.append(f" {key} ", key_style if enabled else Style(dim=True))
-            text.append(f"{description} ", "" if enabled else Style(dim=True))
-            self._spans.append((start, text.cell_len, action))
-        return text
+            pair = Text()
+            pair.append(f" {key} ", key_style if enabled else Style(dim=True))
+            pair.append(f"{description} ", "" if enabled else Style(dim=True))
+            line = lines[-1]
+            if line.cell_len and line.cell_len + pair.cell_len - 1 > width:  # its last space may go
+                line = Text(no_wrap=True, overflow="ellipsis")
+                lines.append(line)
+            start = line.cell_len
+            line.append_text(pair)
+            spans.append((len(lines) - 1, start, line.cell_len, action))
+        return lines, spans
 
     async def on_click(self, event: events.Click) -> None:
-        for start, end, action in self._spans:
-            if start <= event.x < end:
+        for line, start, end, action in self._spans:
+            if line == event.y and start <= event.x < end:
                 await self.screen.run_action(action)
                 return
 

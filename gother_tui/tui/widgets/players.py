@@ -41,7 +41,8 @@ def header(glyphs: Glyphs, sick_w: int = SICK_W, width: int = 80) -> Text:
 
 
 def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> str:
-    """The name cut to fit, never the marks: "(you)", bot and away must stay visible."""
+    """The name cut to fit, never the marks: "(you)", bot (and its trait) and away must
+    stay visible."""
     if not p.name:
         return fit("(free seat)", width)
     marks = []
@@ -49,6 +50,8 @@ def name_with_marks(p: Player, you: int | None, glyphs: Glyphs, width: int) -> s
         marks.append(glyphs.you)
     if p.bot:
         marks.append(glyphs.bot)
+        if p.trait:  # whom it hurts: vengeful or steady
+            marks.append(p.trait)
     elif p.covered:
         marks.append(glyphs.covered)
     elif not p.connected:

@@ -1,14 +1,17 @@
 """The card-table layout (from about 120x36): cards drawn as small cards, the players
 around the table, the draw and discard piles between them.
 
-A card is a box CARD_W cells wide: its name, its three values with their symbols, and a
-line for what is happening to it ("→ 2 Morticia", "top"). The widgets here only draw what
-the view says; keys stay the table screen's.
+A card is a box: its name, its three values with their symbols, and a line for what is
+happening to it ("→ 2 Morticia", "top"). Cards grow with the terminal: as wide as their row
+leaves room for (from CARD_W to CARD_MAX, where any name fits on one line), and from
+CARD_TALL lines up a name has two lines, so at 140x44 every card's name is whole. The
+widgets here only draw what the view says; keys stay the table screen's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.geometry import Size
@@ -22,14 +25,38 @@ from gother_tui.core.preview import NEAR_SWOON, fate_sums
 from gother_tui.tui.palette import BOLD, NO_COLOUR, Palette
 from gother_tui.tui.session import Session
 from gother_tui.tui.widgets.cards import CardRow
-from gother_tui.tui.widgets.cells import fit
+from gother_tui.tui.widgets.cells import fit, wrap
 from gother_tui.tui.widgets.following import Following
 from gother_tui.tui.widgets.players import name_with_marks
+from protocol.constants import NAME_MAX
 from protocol.view import Player, View
 
-CARD_W = 17  # cells, borders included: five cards and their gaps in 89 cells
-CARD_H = 5  # lines: top border, name, values, note, bottom border
+CARD_W = 17  # the narrowest card in rows that wrap: five cards and their gaps in 89 cells
+CARD_NARROW = 12  # the narrowest around the table, which never wraps (five seats at 120x36)
+CARD_MAX = NAME_MAX + 2  # the widest: any card's name on one line
+CARD_TALL = 40  # terminal lines from which a card's name has two lines
 GAP = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A card's size: its width in cells, borders included, and its name's lines (its
+    height: the borders, the name, the values and the note)."""
+
+    width: int = CARD_W
+    name_lines: int = 1
+
+    @property
+    def height(self) -> int:
+        return self.name_lines + 4
+
+
+def shape(widget: Widget, room: int, count: int, least: int = CARD_W) -> Shape:
+    """The cards `widget` draws, `count` side by side in `room` cells: as wide as that
+    leaves room for, within least..CARD_MAX; two lines of name on a tall terminal."""
+    width = (room + GAP) // max(1, count) - GAP
+    tall = widget.app.size.height >= CARD_TALL
+    return Shape(min(CARD_MAX, max(least, width)), 2 if tall else 1)
 
 
 def _frame(glyphs: Glyphs) -> tuple[str, str, str, str, str, str]:
@@ -46,10 +73,12 @@ def card_box(
     selected: bool = False,
     dim: bool = False,
     label: str = "",
+    size: Shape = Shape(),
 ) -> list[Text]:
-    """One card as CARD_H lines of CARD_W cells; `card` None draws a face-down `label`."""
+    """One card as `size.height` lines of `size.width` cells; `card` None draws a
+    face-down `label`."""
     tl, tr, bl, br, h, v = _frame(glyphs)
-    inner = CARD_W - 2
+    inner = size.width - 2
     if card is None:
         name, values = label, ""
     else:
@@ -69,7 +98,8 @@ def card_box(
     if selected:  # the cursor, also as a mark: not only a style
         top = fit(f"{glyphs.cursor} ", inner).replace(" ", h)
     lines = [Text(tl + top + tr, edge)]
-    for body, body_style in ((name, style or "bold"), (values, style), (note, style or "italic")):
+    named = [(row, style or "bold") for row in wrap(name, inner, size.name_lines, glyphs.ellipsis)]
+    for body, body_style in (*named, (values, style), (note, style or "italic")):
         line = Text(v, edge)
         line.append(fit(body, inner, glyphs.ellipsis), body_style)
         line.append(v, edge)
@@ -94,6 +124,7 @@ def side_by_side(boxes: Sequence[list[Text]]) -> list[Text]:
 
 
 def per_row(width: int) -> int:
+    """How many of the narrowest cards fit side by side in `width` cells."""
     return max(1, (width + GAP) // (CARD_W + GAP))
 
 
@@ -122,13 +153,15 @@ class CardFan(Widget):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         count = -(-len(self.rows) // per_row(width)) if self.rows else 1
-        return min(count, self.max_rows) * CARD_H + (1 if count > self.max_rows else 0)
+        height = shape(self, width, 1).height
+        return min(count, self.max_rows) * height + (1 if count > self.max_rows else 0)
 
     def render(self) -> Text:
         session = self.session
         if not self.rows:
             return Text("(no cards)", style="dim")
         across = per_row(self.size.width)
+        size = shape(self, self.size.width, min(across, len(self.rows)))
         lines_of_cards = [self.rows[i : i + across] for i in range(0, len(self.rows), across)]
         first = 0
         if len(lines_of_cards) > self.max_rows and self.cursor is not None:
@@ -144,6 +177,7 @@ class CardFan(Widget):
                     note=c.note,
                     selected=(first + r) * across + i == self.cursor,
                     dim=not c.enabled,
+                    size=size,
                 )
                 for i, c in enumerate(row)
             ]
@@ -161,8 +195,10 @@ def seat_lines(
     glyphs: Glyphs,
     width: int,
     palette: Palette = NO_COLOUR,
+    size: Shape = Shape(),
 ) -> list[Text]:
-    """One player's place at the table: name and marks, scores, hand, the Fate pile's top."""
+    """One player's place at the table: name and marks, scores, hand, the Fate pile's top
+    (a card of `size`)."""
     acting = None if view.over else view.to_act if view.to_act is not None else view.turn
     head = Text(no_wrap=True, overflow="ellipsis")
     head.append(f"{glyphs.turn} " if p.seat == acting else "  ", "bold")
@@ -186,9 +222,9 @@ def seat_lines(
     if p.fate:
         below = len(p.fate) - 1
         note = f"+{below} below" if below else "the only card"
-        lines += card_box(p.fate[-1], catalogue, glyphs, note=note)
+        lines += card_box(p.fate[-1], catalogue, glyphs, note=note, size=size)
     else:
-        lines += card_box(None, catalogue, glyphs, label="(no Fate card)", dim=True)
+        lines += card_box(None, catalogue, glyphs, label="(no Fate card)", dim=True, size=size)
     return lines
 
 
@@ -199,20 +235,22 @@ class Seats(Following, Widget):
     DEFAULT_CSS = "Seats { height: auto; }"
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 3 + CARD_H
+        return 3 + shape(self, width, 1).height
 
     def render(self) -> Text:
         session, view = self.session, self.session.view
         if view is None:
             return Text("")
         players = view.players
-        width = max(CARD_W, (self.size.width - GAP * (len(players) - 1)) // max(1, len(players)))
+        count = max(1, len(players))
+        width = max(CARD_NARROW, (self.size.width - GAP * (count - 1)) // count)
+        size = shape(self, self.size.width, count, CARD_NARROW)
         columns = [
-            seat_lines(p, view, session.catalogue, session.glyphs, width, session.palette)
+            seat_lines(p, view, session.catalogue, session.glyphs, width, session.palette, size)
             for p in players
         ]
         rows = []
-        for i in range(3 + CARD_H):
+        for i in range(3 + size.height):
             row = Text(no_wrap=True)
             for j, column in enumerate(columns):
                 if j:
@@ -230,17 +268,20 @@ class PilesRow(Following, Widget):
     DEFAULT_CSS = "PilesRow { height: auto; }"
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return CARD_H
+        return shape(self, width, 2).height
 
     def render(self) -> Text:
         session, view = self.session, self.session.view
         if view is None or view.phase == "lobby":
             return Text("")
         g, cat = session.glyphs, session.catalogue
-        deck = card_box(None, cat, g, label="Draw pile", note=plural(view.deck_count, "card"))
+        size = shape(self, self.size.width, len(view.players), CARD_NARROW)  # as the seats'
+        count = plural(view.deck_count, "card")
+        deck = card_box(None, cat, g, label="Draw pile", note=count, size=size)
         discard = view.discard
         if discard:
-            top = card_box(discard[-1], cat, g, note=f"discard: {len(discard)} (x)")
+            note = f"discard: {len(discard)} (x)"
+            top = card_box(discard[-1], cat, g, note=note, size=size)
         else:
-            top = card_box(None, cat, g, label="Discard pile", note="empty", dim=True)
+            top = card_box(None, cat, g, label="Discard pile", note="empty", dim=True, size=size)
         return Text("\n").join(side_by_side([deck, top]))

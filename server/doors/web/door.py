@@ -42,7 +42,7 @@ from server.doors.web.slow import CountedHandler, HalfOpen, counting
 from server.edge.attempts import Attempts, Guessing
 from server.edge.doorkey import DoorKey
 from server.edge.limits import address_key
-from server.ratelimit import TokenBucket
+from server.ratelimit import Buckets, TokenBucket
 from server.tokens import hash_secret
 
 log = logging.getLogger("gother.web")
@@ -51,9 +51,14 @@ STATIC = Path(__file__).parent / "static"  # the page's script, styles, xterm.js
 MAX_COLUMNS, MAX_ROWS = 400, 200  # a terminal bigger than any screen costs the client memory
 MAX_MESSAGE = 64 * 1024  # bytes in one websocket message from a tab (a paste)
 MAX_REQUEST = 16 * 1024  # bytes in an HTTP request body (the password form)
+WEB_SECRET = "web door"  # its password, as the guesses count it (server/edge/attempts.py)
 KEYS_RATE, KEYS_BURST = 200.0, 400.0  # input messages per second (mouse moves count)
 COOKIE_AGE = 400 * 24 * 3600  # the most a browser keeps a cookie
 HEARTBEAT = 20.0  # seconds between pings: a tab that vanished without closing is noticed
+# Sessions started at once beyond `WebOptions.starts_per_minute`, from one address and (four
+# times its rate) in all: a reload or two is fine, and a club opening its tabs together
+# starts 10 at once.
+STARTS_BURST, STARTS_OVERALL_BURST = 4.0, 10.0
 CLOSE_QUIT = 1000
 CLOSE_GOING = 1001
 CLOSE_FULL = 1013
@@ -89,6 +94,9 @@ class WebOptions:
     # a browser opens about 6 connections for the page and its files, and a host behind one
     # address (a home's router) a few browsers: 16 waiting at once is room for them
     half_open_per_address: int = 16
+    # sessions started a minute from one address, 4 times as many in all: each starts a client
+    # process, and 8 addresses starting and ending 45 a second made a table 5 times slower
+    starts_per_minute: int = 30
     # a tab's client forked by the door's zygote (server/doors/zygote.py); False: a fresh process
     zygote: bool = True
 
@@ -142,6 +150,9 @@ class WebDoor:
         self.runner: web.AppRunner | None = None
         self.listener: asyncio.Server | None = None
         self.half_open = HalfOpen(options.half_open_per_address, self._from_proxy)
+        rate = options.starts_per_minute / 60.0
+        self.starts = Buckets(rate, STARTS_BURST)
+        self.all_starts = TokenBucket(4 * rate, STARTS_OVERALL_BURST)
         self._origins = {_origin(o) for o in options.origins}
         self.zygote = Zygote("web") if options.zygote else None
 
@@ -222,7 +233,7 @@ class WebDoor:
         if (refused := self._misdirected(request) or self._foreign(request, True)) is not None:
             return refused
         address = self.address(request)
-        if (wait := self.guesses.wait(address)) > 0:  # refused unread: it tells nothing
+        if (wait := self.guesses.wait(address, WEB_SECRET)) > 0:  # refused unread: tells nothing
             return pages.login(f"Too many tries: wait {wait:.0f} s, then try again.", 429)
         try:
             async with asyncio.timeout(self.options.body_timeout):
@@ -236,10 +247,10 @@ class WebDoor:
         # fixation); the seats of the one it had, if that ever got in, go with it.
         cookie, brought = new_cookie(), cookie_of(request.cookies.get(COOKIE))
         if not isinstance(password, str) or not self.identities.log_in(cookie, password):
-            self.guesses.failed(address)
+            self.guesses.failed(address, WEB_SECRET)
             log.info("web: wrong password from %s", address)
             return pages.login("That is not the password.", 403)
-        self.guesses.succeeded(address)
+        self.guesses.succeeded(address, WEB_SECRET)
         if brought is not None:
             self.identities.carry(brought, cookie)
         response = web.Response(status=303, headers={"Location": "./"})
@@ -260,6 +271,10 @@ class WebDoor:
         browser, address = hash_secret(cookie), self.address(request)
         if self._full(browser, address):
             await ws.close(code=CLOSE_FULL, message=self._full_text(address).encode())
+            return ws
+        if not (self.starts.allow(address_key(address)) and self.all_starts.allow()):
+            why = "Too many games started here just now: try again in a few seconds."
+            await ws.close(code=CLOSE_FULL, message=why.encode())
             return ws
         session = WebSession(browser, address, ws)
         before = self.browsers.get(browser)
@@ -333,8 +348,7 @@ class WebDoor:
                 session.last_input = time.monotonic()
                 await process.send_bytes(rest[0].encode())
         elif kind == "resize" and len(rest) == 1 and isinstance(rest[0], dict):
-            size = rest[0]
-            session.last_input = time.monotonic()
+            size = rest[0]  # no key: a tab resized now and then is idle all the same
             await process.set_terminal_size(*_size(size.get("width"), size.get("height")))
         elif kind == "focus":
             await process.focus()

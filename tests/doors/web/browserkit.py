@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 import shutil
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route
+
+from tests.kits.poll import until_blocking
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
@@ -86,14 +87,15 @@ def wait_screen(
 ) -> str:
     """The screen once `check(screen)` holds (a string: once it is on the screen)."""
     test = (lambda text: check in text) if isinstance(check, str) else check
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def shown() -> str | None:
         text = screen(page)
-        if test(text):
-            return text
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}; the screen was:\n{text}")
-        page.wait_for_timeout(30)  # the page's own clock: lets its events run meanwhile
+        return text if test(text) else None
+
+    try:  # between two looks, the page's own clock: its events run meanwhile
+        return until_blocking(what, shown, timeout, pause=lambda: page.wait_for_timeout(30))
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; the screen was:\n{screen(page)}") from None
 
 
 def status(text: str) -> str:

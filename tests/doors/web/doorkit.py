@@ -6,14 +6,13 @@ Everything listens on 127.0.0.1 only; every process started here is ended here."
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiohttp
 
@@ -24,16 +23,6 @@ from server.edge.tls import certificate_fingerprint, self_signed
 
 TIMEOUT = 60.0  # a cold client start (Python + Textual) on two busy cores
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07")
-T = TypeVar("T")
-
-
-async def eventually(what: str, check: Callable[[], T], timeout: float = TIMEOUT) -> T:
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-    return value
 
 
 def alive(pid: int) -> bool:

@@ -9,6 +9,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+import pytest
 from fontTools.ttLib import TTFont
 from textual.pilot import Pilot
 
@@ -57,6 +58,7 @@ async def screens(store: Path, wire: dict, keys: tuple[str, ...]) -> set[str]:
     return seen
 
 
+@pytest.mark.slow
 async def test_every_glyph_the_client_draws_is_in_the_bundled_font(tmp_path):
     over = wire_view(distribute_game())
     over.update(phase="over", winner=[1], to_act=None, legal=None)

@@ -16,12 +16,12 @@ from server.tokens import hash_secret
 from tests.doors.web.doorkit import (
     browser,
     door_and_server,
-    eventually,
     open_tab,
     own_origin,
     read_screen,
     web_door,
 )
+from tests.kits.poll import until
 
 NAME_SCREEN = r"Your name at the table"
 PLANTED = "p" * 32  # the shape of a door's cookie, chosen by someone else
@@ -67,6 +67,7 @@ async def test_a_browser_that_logs_in_again_keeps_its_seats_under_its_new_cookie
     assert not identities.admitted("a" * 32) and identities.admitted("b" * 32)
 
 
+@pytest.mark.slow
 async def test_sessions_are_capped_per_address_and_the_address_reaches_the_server(tmp_path):
     """One address's second browser is told its address is full while another address
     gets in; the browser in play is counted by the game server at its own address."""
@@ -84,7 +85,7 @@ async def test_sessions_are_capped_per_address_and_the_address_reaches_the_serve
             assert page.status == 200
         await ws.send_str(json.dumps(["stdin", "Lenore\r"]))
         await read_screen(ws, r"Lenore \(join\)")
-        (player,) = await eventually(
+        (player,) = await until(
             "Lenore at the server", lambda: [c for c in server.connections if c.name == "Lenore"]
         )
         assert player.claimed == "127.0.0.2" and player.socket_address == "127.0.0.1"
@@ -92,6 +93,7 @@ async def test_sessions_are_capped_per_address_and_the_address_reaches_the_serve
         await ws.close()
 
 
+@pytest.mark.slow
 async def test_forwarded_addresses_are_believed_from_the_trusted_proxy_only(tmp_path):
     forwarded = {"X-Forwarded-For": "10.9.9.9, 198.51.100.7"}  # the proxy wrote the last
     async with (
@@ -116,7 +118,7 @@ async def test_forwarded_addresses_are_believed_from_the_trusted_proxy_only(tmp_
             assert page.status == 200
         await ws.send_str(json.dumps(["stdin", "Ulalume\r"]))
         await read_screen(ws, r"Ulalume \(join\)")
-        (player,) = await eventually(
+        (player,) = await until(
             "Ulalume at the server", lambda: [c for c in server.connections if c.name == "Ulalume"]
         )
         assert player.address == "198.51.100.7"

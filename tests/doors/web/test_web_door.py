@@ -5,9 +5,12 @@ another tab)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 import stat
+import time
 
 import aiohttp
 import pytest
@@ -22,12 +25,12 @@ from tests.doors.web.doorkit import (
     browser,
     clients_of_this_test,
     closed,
-    eventually,
     open_tab,
     own_origin,
     read_screen,
     web_door,
 )
+from tests.kits.poll import until
 
 NAME_SCREEN = r"Your name at the table"
 
@@ -37,6 +40,7 @@ def cookie(session: aiohttp.ClientSession) -> str:
     return morsel.value
 
 
+@pytest.mark.slow
 async def test_a_tab_gets_its_own_client_which_ends_when_the_tab_closes(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
@@ -45,10 +49,11 @@ async def test_a_tab_gets_its_own_client_which_ends_when_the_tab_closes(tmp_path
         pid = session.process.pid
         assert pid in clients_of_this_test()
         await ws.close()
-        await eventually("the client to end", lambda: not alive(pid))
-        await eventually("the session to be gone", lambda: not door.live)
+        await until("the client to end", lambda: not alive(pid))
+        await until("the session to be gone", lambda: not door.live)
 
 
+@pytest.mark.slow
 async def test_over_tls_the_door_is_https_and_its_clients_trust_their_servers_pin(tmp_path):
     async with web_door(tmp_path, server_password="pw", tls=True) as door, browser(door) as tab:
         async with tab.get("/") as page:
@@ -90,6 +95,7 @@ async def test_a_page_for_another_host_name_is_refused(tmp_path):
         assert not door.live and clients_of_this_test() == set()
 
 
+@pytest.mark.slow
 async def test_the_password_is_asked_before_any_process_starts(tmp_path):
     async with web_door(tmp_path, password="crypt") as door, browser(door) as tab:
         async with tab.get("/") as page:
@@ -134,11 +140,12 @@ async def test_guessing_the_password_is_slowed_per_address(tmp_path):
         async with tab.post("/login", data={"password": "crypt"}, headers=login) as late:
             assert late.status == 429 and "wait" in await late.text()
         assert not any(m.key == COOKIE for m in tab.cookie_jar)  # the right one, unread
-        door.guesses.succeeded("127.0.0.1")  # the wait is over
+        door.guesses.succeeded("127.0.0.1", web.WEB_SECRET)  # the wait is over
         async with tab.post("/login", data={"password": "crypt"}, headers=login) as right:
             assert right.status == 200 and "xterm" in await right.text()
 
 
+@pytest.mark.slow
 async def test_the_cookie_is_random_httponly_strict_and_only_its_hash_is_kept(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         async with tab.get("/") as page:
@@ -167,6 +174,7 @@ def test_only_browsers_that_gave_the_password_are_admitted(tmp_path):
     assert Identities(tmp_path, None).admitted("b" * 32)
 
 
+@pytest.mark.slow
 async def test_when_the_door_is_full_another_browser_is_told_so(tmp_path):
     async with (
         web_door(tmp_path, max_sessions=1) as door,
@@ -188,6 +196,7 @@ async def test_when_the_door_is_full_another_browser_is_told_so(tmp_path):
         await ws.close()
 
 
+@pytest.mark.slow
 async def test_a_second_tab_of_the_same_browser_takes_the_session_over(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         old = await open_tab(tab, door)
@@ -204,15 +213,56 @@ async def test_a_second_tab_of_the_same_browser_takes_the_session_over(tmp_path)
         await new.close()
 
 
+@pytest.mark.slow
 async def test_an_idle_session_is_ended_and_its_process_goes(tmp_path):
     async with web_door(tmp_path, idle=1.0) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
         (session,) = door.live
         code, why = await closed(ws)
         assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
-        await eventually("the client to end", lambda: not alive(session.process.pid))
+        await until("the client to end", lambda: not alive(session.process.pid))
 
 
+@pytest.mark.slow
+async def test_resizing_is_no_key_and_keeps_no_session_past_its_idle_time(tmp_path):
+    """A resize every 20 s kept a web session past `--web-idle` ("without a key")."""
+    async with web_door(tmp_path, idle=1.0) as door, browser(door) as tab:
+        ws = await open_tab(tab, door)
+
+        async def resize() -> None:
+            with contextlib.suppress(ConnectionError, RuntimeError):  # once it is closed
+                while not ws.closed:
+                    await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))
+                    await asyncio.sleep(0.2)  # the attack's pace, not a wait for anything
+
+        resizing = asyncio.create_task(resize())
+        code, why = await closed(ws)
+        resizing.cancel()
+        assert code == web.CLOSE_IDLE and why.startswith("Ended after 1 s without a key")
+
+
+@pytest.mark.slow
+async def test_one_address_starts_a_few_sessions_then_is_told_to_wait(tmp_path):
+    """8 addresses starting and ending sessions reached 44.9 a second (a client process
+    each), and an honest table ran 5 times slower. Starts are a budget now."""
+    async with web_door(tmp_path) as door, browser(door) as tab:
+        began, started, refused = time.monotonic(), 0, None
+        while refused is None and started < 30:
+            ws = await open_tab(tab, door)
+            first = await ws.receive(timeout=10.0)  # the client's screen, or the refusal
+            if first.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                refused = (ws.close_code, str(first.extra))
+            else:
+                started += 1
+            await ws.close()
+        took = time.monotonic() - began
+        assert refused is not None, "never told to wait"
+        assert refused[0] == web.CLOSE_FULL and refused[1].startswith("Too many games started")
+        rate = door.options.starts_per_minute / 60
+        assert started <= web.STARTS_BURST + rate * took + 1, (started, took)
+
+
+@pytest.mark.slow
 async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
@@ -221,9 +271,10 @@ async def test_the_web_quit_key_ends_the_session_and_says_the_seat_is_kept(tmp_p
         await ws.send_str(json.dumps(["stdin", "\x18"]))  # Ctrl+X
         code, why = await closed(ws)
         assert code == web.CLOSE_QUIT and "seat is kept" in why
-        await eventually("the client to end", lambda: not alive(session.process.pid))
+        await until("the client to end", lambda: not alive(session.process.pid))
 
 
+@pytest.mark.slow
 async def test_the_name_typed_in_the_tab_reaches_the_server_and_odd_input_is_ignored(tmp_path):
     async with web_door(tmp_path) as door, browser(door) as tab:
         ws = await open_tab(tab, door)
@@ -258,6 +309,7 @@ def test_the_client_is_started_with_no_secret_and_its_own_folders(tmp_path):
     assert (env["COLUMNS"], env["ROWS"]) == ("100", "30")
 
 
+@pytest.mark.slow
 async def test_the_client_process_holds_no_secret_on_its_command_line(tmp_path):
     async with web_door(tmp_path, server_password="s3cret-server") as door, browser(door) as tab:
         ws = await open_tab(tab, door)

@@ -10,18 +10,22 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.doors.web.doorkit import (
     TIMEOUT,
     alive,
     browser,
     children,
     clients_of_this_test,
-    eventually,
     open_tab,
     read_screen,
     web_door,
 )
 from tests.doors.web.test_web_door import NAME_SCREEN
+from tests.kits.poll import until
+
+pytestmark = pytest.mark.slow
 
 
 def parent(pid: int) -> int:
@@ -53,9 +57,9 @@ async def test_a_tab_s_client_is_forked_by_the_zygote_and_reaches_the_lobby(tmp_
         pipes = {t for t in open_files(pid) if t.startswith("pipe:")}
         assert not pipes & open_files(more)  # the other tab's stdin, stdout, stderr, claim
         await ws.close()
-        await eventually("the client to end", lambda: not alive(pid))
+        await until("the client to end", lambda: not alive(pid))
         await second.close()
-        await eventually("the other to end", lambda: not children(zygote))
+        await until("the other to end", lambda: not children(zygote))
 
 
 async def test_a_door_without_a_zygote_starts_fresh_clients(tmp_path):
