@@ -61,9 +61,9 @@ def start_server(
             *python,
             *("-c", SERVE, "serve"),
             *("--host", HOST, "--port", "0", "--db", db, "--bot-delay", "0"),
-            *("--max-tables", "1000", "--tables-per-connection", "1000"),
-            *("--tables-per-address", "1000", "--max-per-address", "1000"),  # all on 127.0.0.1
-            *("--seats-per-address", "1000"),
+            *("--max-tables", "100000", "--tables-per-connection", "100000"),
+            *("--tables-per-address", "100000", "--max-per-address", "1000"),  # all on 127.0.0.1
+            *("--seats-per-address", "100000"),
             *("--pending-per-address", "1000"),
             *options,
         ],
