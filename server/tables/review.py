@@ -32,8 +32,9 @@ from server.tables.table import Peer
 PART = 2  # decisions a job: about as long as two hints
 AT_ONCE = 2  # reviews thought at once, server-wide
 KEPT = 256  # reviews kept, the newest (a few KiB each)
-# Seconds a review's later jobs may wait behind the searches ahead (the tables' hints and
-# bots' moves go between them): a review under way is refused only by a full queue.
+# Seconds a review's jobs may wait behind the searches ahead (the tables' hints and bots'
+# moves go between them): a review is refused only by a full queue, or by others thought;
+# on a loaded host a hint ahead of it takes seconds of the clock for its fixed budget.
 GOING_ON = 30.0
 
 Key = tuple[str, int, int]  # (table, game, seat)
@@ -63,7 +64,7 @@ class Reviews:
                 raise ProtocolError("busy", "other reviews are being thought: ask again soon")
             played = finished_game(self.archive, self.outcomes, table_id, game_no, seat)
             hints = self.archive.hints(table_id, game_no, seat)
-            first = self._submit(ReviewPart(played, seat, 0, PART, hints))  # busy now, or never
+            first = self._submit(ReviewPart(played, seat, 0, PART, hints), GOING_ON)
             thought = asyncio.get_running_loop().create_task(self._think(key, played, hints, first))
             self.thinking[key] = thought
             thought.add_done_callback(lambda _: self.thinking.pop(key, None))
