@@ -76,6 +76,7 @@ def positions(count: int, seed: int = 101) -> list[Any]:
 
 def old_hints(args: argparse.Namespace) -> None:
     """In the tree given by --before: each position's hints under the seeds, as moves."""
+    sys.path.remove(str(ROOT))  # put first for --reasons: here it would hide the old tree
     from server.bots.advise import advise
     from server.game import default_deck
 
