@@ -5,10 +5,11 @@
 - random-bot 4-player games per second on one core, through `view()` as in play
   (target >= 500), against a baseline measured in the same run: the same games with the
   bots handed `legal()` straight from the engine, so the ratio is the cost of the view;
-- ismcts iterations per second: the iterations it runs in a fixed think time on fixed
-  positions (search strength is engine speed: every iteration samples a world and plays it
-  on through `apply`, `legal` and `view`);
-- heuristic and ismcts time per move (ismcts default think time <= 1 s).
+- the search's play-outs per second (its tree's iterations and its weighed worlds), at its
+  fixed budget on fixed positions (search strength is engine speed: every play-out samples
+  a world and plays it on through `apply` and `legal`), and its CPU time a decision (a hint,
+  a hard bot's move: what the budget costs);
+- heuristic and ismcts time per move.
 
 Rates are per CPU second of this process (`time.process_time`), so other work on a shared
 machine does not skew them; the time per move is wall-clock, what a player waits.
@@ -73,16 +74,17 @@ def ismcts_positions(count: int, seed: int = 7) -> list[View]:
     return positions
 
 
-def ismcts_rate(positions: list[View], think_time: float) -> float:
-    """ISMCTS iterations per second, each position searched for `think_time` seconds."""
-    iterations, spent = 0, 0.0
-    for number, seen in enumerate(positions):
-        bot = IsmctsBot(DECK, random.Random(number), think_time=think_time)
+def search_rate(positions: list[View]) -> tuple[float, list[float]]:
+    """The search's play-outs per CPU second over `positions`, each judged at the budget,
+    and the CPU seconds each took."""
+    played, times = 0, []
+    bot = IsmctsBot(DECK)
+    for seen in positions:
         started = time.process_time()
-        bot.choose(seen)
-        spent += time.process_time() - started
-        iterations += bot.last_iterations
-    return iterations / spent
+        verdict = bot.judge(seen)
+        times.append(time.process_time() - started)
+        played += verdict.iterations + sum(len(w.outcomes) for w in verdict.weighed)
+    return played / sum(times), times
 
 
 def move_times(kind: str, moves: int, seed: int = 7) -> list[float]:
@@ -120,7 +122,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--ismcts-positions", type=int, default=12)
-    parser.add_argument("--think-time", type=float, default=0.25)
     parser.add_argument("--heuristic-moves", type=int, default=2000)
     parser.add_argument("--ismcts-moves", type=int, default=20)
     args = parser.parse_args()
@@ -131,11 +132,12 @@ def main() -> None:
     print(f"random 4p games/s, baseline (no view)  {baseline:8.1f}")
     print(f"ratio view/baseline                    {viewed / baseline:8.2f}")
     if args.ismcts_positions:
-        rate = ismcts_rate(ismcts_positions(args.ismcts_positions), args.think_time)
+        rate, times = search_rate(ismcts_positions(args.ismcts_positions))
         print(
-            f"ismcts iterations/s                    {rate:8.1f}   "
-            f"({args.ismcts_positions} positions, {args.think_time} s each)"
+            f"search play-outs/s                     {rate:8.1f}   "
+            f"({args.ismcts_positions} positions, at the budget)"
         )
+        print(f"search CPU a decision {describe(times)}")
     print(f"heuristic per move   {describe(move_times('heuristic', args.heuristic_moves))}")
     if args.ismcts_moves:
         print(f"ismcts per move      {describe(move_times('ismcts', args.ismcts_moves))}")

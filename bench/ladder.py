@@ -1,14 +1,14 @@
 """The bot ladder (issue 12): one bot against three of another, four seats, seats rotating.
 
     nice -n 10 .venv/bin/python bench/ladder.py HERO FIELD [--games 400] [--seed 1]
-        [--iterations N | --think SECONDS] [--seats 4] [--jobs 1]
+        [--iterations N] [--seats 4] [--jobs 1]
 
 HERO and FIELD are bot names (easy, normal, hard or a kind), each with its trait after a
 colon ("hard:steady") or alone for the trait a table of that many seats gets by default, or
 `baseline`, today's heuristic frozen in `bench/baseline_heuristic.py`. Game i is dealt from
 seed S+i with the hero in seat i mod the seats, so every seat is played equally. A
-searching bot thinks for its default time unless `--iterations` fixes its work per move or
-`--think` sets the hero's time. Prints the hero's share of wins (a shared win counts 1/k;
+searching bot searches its fixed budget (the one judge of the hints, issue 30) unless
+`--iterations` sets its tree's. Prints the hero's share of wins (a shared win counts 1/k;
 fair is one in the seats) with its standard error and 95 % interval, game lengths, and for
 a searching hero its time and iterations per move. Figures, never asserted:
 docs/balance.md keeps them.
@@ -57,8 +57,6 @@ def play(args: argparse.Namespace, i: int) -> GameFigures:
         bot(args.hero if s == hero else args.field, deck, seed * 8 + s, args.iterations, args.seats)
         for s in range(args.seats)
     ]
-    if args.think is not None:
-        bots[hero].think_time = args.think
     think: list[float] = []
     iterations: list[int] = []
     game = Game.new(deck, args.seats, seed)
@@ -85,7 +83,6 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=None)
-    parser.add_argument("--think", type=float, default=None)
     parser.add_argument("--seats", type=int, default=4, choices=range(3, 6))
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args()

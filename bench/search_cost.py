@@ -14,10 +14,9 @@ each time, so the counts repeat.
 from __future__ import annotations
 
 import argparse
-import random
 from pathlib import Path
 
-from bots import DECK, bots_of, views
+from bots import bots_of, fixed, views
 
 from server.bots.ismcts import IsmctsBot
 
@@ -35,7 +34,7 @@ def main() -> None:
     done = 0
     if not args.setup_only:
         for seed, seen in enumerate(positions):
-            bot = search(DECK, random.Random(seed), iterations=args.iterations, think_time=None)
+            bot = fixed(search, seed, args.iterations)
             bot.choose(seen)
             done += bot.last_iterations
     print(f"{done} iterations on {len(positions)} positions at {args.players} seats")

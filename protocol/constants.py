@@ -28,6 +28,7 @@ MAX_DEPTH = 8
 # -- the game's numbers (RULES.md) ----------------------------------------------------------
 HAND_SIZE = 5  # R3, R8: the deal, and the hand limit at Sickness 0
 SWOON_AT = 5  # R7: effective Sickness that empties a Fate pile
+NEAR_SWOON = SWOON_AT - 2  # swoon reach: two points from a swoon, where a card can swoon you
 WIN_GOTH = 20  # R15
 SEATS = range(3, 6)  # R2
 HOUSE_SEATS = range(2, 7)  # R2: 2 or 6 only as the labelled house rule `two_or_six`

@@ -40,6 +40,7 @@ ErrorCode = Literal[
     "not_registered",
     "no_standings",
     "busy",
+    "thinking",
     "search_failed",
     "bad_door",
     "bad_signature",

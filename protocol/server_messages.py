@@ -121,6 +121,15 @@ class Watching(Reply, tag="watching", kw_only=True, frozen=True):
 class Hint(Reply, tag="hint", kw_only=True, frozen=True):
     move: Move  # as a client would send it
     reason: str | None = None  # one line on why, for people; an older server leaves it out
+    # The search's numbers (absent from an older server, and where no search was needed):
+    # the chance to win after `move` as the search estimates it (0 to 1) and the Goth it
+    # expects you to hold at your next turn; the same for `versus`, the move `reason`
+    # compares it with (the one a player would most likely weigh against it).
+    win: float | None = None
+    goth: float | None = None
+    versus: Move | None = None
+    versus_win: float | None = None
+    versus_goth: float | None = None
 
 
 class Left(Reply, tag="left", kw_only=True, frozen=True):
@@ -141,31 +150,49 @@ class Record(Reply, tag="record", kw_only=True, frozen=True):
 
 
 class ReviewMoment(Wire, frozen=True):
-    """One decision of the reviewed seat: what it played, what the hard bot's search would
-    have played from the same view, and what the difference cost by the evaluator."""
+    """One decision of the reviewed seat: what it played, what the search (the hint's judge)
+    advised from the same view, and what the difference cost."""
 
     step: int  # the move's place among the game's moves, from 0
     round: int
     played: Move
     advised: Move
-    cost: float  # Goth-equivalents given up (negative: the evaluator prefers the player's)
+    cost: float  # Goth expected at the seat's next turn given up, by the search's play-outs
     why: str  # what the advised move does, in one line
+    # Added by issue 30 (an older server leaves them out): the advice's chance to win as the
+    # search estimates it (0 to 1), the points of it the move played gave up (advice less
+    # played, both played out in the same worlds; 0 when alike, below 0 when the move
+    # played did better) and that figure's noise (its standard error); the hint the player
+    # was given at this decision, and whether the move played was that hint's advice.
+    win: float | None = None
+    given_up: float | None = None
+    noise: float | None = None
+    hint: Move | None = None
+    followed_hint: bool = False
 
 
 class CostlyMoment(Wire, frozen=True):
+    """A moment told: `sentence` says what was played, what the search would have played
+    and what it cost; `given_up` and `noise` are that cost in points of the chance to win,
+    by `play_outs` play-outs to the game's end (an older server leaves them out)."""
+
     step: int  # the moment's `step`
     sentence: str
+    given_up: float | None = None
+    noise: float | None = None
+    play_outs: int | None = None
 
 
 class Review(Reply, tag="review", kw_only=True, frozen=True):
-    """A seat's review: every decision it made in game `game`, and the (at most three)
-    costliest, dearest first, each with a sentence."""
+    """A seat's review: every decision it made in game `game`, the (at most three) moments
+    told, dearest first, each with a sentence, and a line for the whole game."""
 
     table: str
     game: int
     seat: int
     moments: tuple[ReviewMoment, ...]
     costliest: tuple[CostlyMoment, ...]
+    summary: str | None = None  # an older server leaves it out
 
 
 class StandingsRow(Wire, frozen=True):

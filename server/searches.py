@@ -12,10 +12,13 @@ each search is a job run by one of a few worker processes:
 - jobs wait in one bounded queue, a table's (a bot's move) ahead of a person's (a hint): a
   job that would wait longer than `max_wait`, by the thinking time of the jobs ahead of it,
   is refused at once (`Busy`), and so is one past `queue` jobs waiting; one that, overtaken
-  by the tables' jobs, has not begun LATE times `max_wait` after it was asked fails then
-  (`Busy`): every job is answered, none waits for ever behind the bots;
-- a worker that dies, or overruns its job's deadline, is killed and replaced, and its job
-  fails (`SearchFailed`); the jobs after it go on.
+  by the tables' jobs, has not begun LATE times its wait after it was asked fails then
+  (`Busy`): every job is answered, none waits for ever behind the bots (a table's own job
+  is never overtaken: it waits for the searches running);
+- a worker that dies, or spends more of a core on its job than its deadline allows, is
+  killed and replaced, and its job fails (`SearchFailed`); the jobs after it go on. The
+  deadline counts the worker's CPU time, not the clock: a niced worker starved by a busy
+  machine is slow, not stuck (Principle 11: a search is a fixed budget of work).
 
 A worker is spawned (not forked: the game's process has threads and an event loop) when a
 job needs one, or all at once by `spawn_all` (`gother serve` does), and then stays until
@@ -48,10 +51,14 @@ NICENESS = 10  # a worker's CPU comes after the game's
 # niced worker starting while both cores are busy took over 10 s (a CI run with stress-ng),
 # and failing that job (a hint, a bot's move) would only make the host wait for nothing.
 SPAWN_TIME = 30.0
-OVERRUN = 5.0  # seconds past a job's thinking time before its worker is taken to be stuck
-# A job not begun this many times max_wait after it was asked fails: under a stream of bots'
+OVERRUN = 5.0  # seconds of CPU past a job's thinking time before its worker is stuck
+# A search is a fixed budget of work, not a time (Principle 11): a slower core than the one
+# its thinking time was measured on may take a few times as long.
+SLOWER = 10
+# A job not begun this many times its wait after it was asked fails: under a stream of bots'
 # moves, a hint accepted behind max_wait of work was overtaken for ever (a fuzz's hints were
-# never answered).
+# never answered). A bot's move is never overtaken, and not timed: on a loaded machine it
+# waits for the fixed budget of the search ahead of it (seconds), then searches its own.
 LATE = 4.0
 
 
@@ -116,6 +123,7 @@ class _Worker:
     pipe: Connection  # the pool's end: jobs out, answers in
     job: _Job | None = None
     deadline: asyncio.TimerHandle | None = None
+    spent: float | None = None  # its CPU time when its job was given (None: unknown here)
     started: bool = False  # has answered a job: its imports are done
 
 
@@ -133,14 +141,18 @@ class Searches:
         self.replaced = 0  # workers that died or were killed, and were replaced
         self._context = multiprocessing.get_context("spawn")
 
-    def submit(self, search: Search[T], *, urgent: bool = False) -> asyncio.Future[T]:
-        """The future answer of `search`; raises Busy at once if it would wait too long.
-        Cancelling the future drops the job if it has not started (a started one runs on,
-        its answer unread)."""
-        self.check_room(urgent=urgent)
+    def submit(
+        self, search: Search[T], *, urgent: bool = False, wait: float | None = None
+    ) -> asyncio.Future[T]:
+        """The future answer of `search`; raises Busy at once if it would wait too long
+        (`wait` seconds, or the pool's `max_wait`). Cancelling the future drops the job if
+        it has not started (a started one runs on, its answer unread)."""
+        wait = self.max_wait if wait is None else wait
+        self.check_room(urgent=urgent, wait=wait)
         loop = asyncio.get_running_loop()
         job = _Job(search, loop.create_future(), urgent)
-        job.late = loop.call_later(LATE * self.max_wait, self._late, job)
+        if not urgent:  # a table's job is never overtaken: it waits for the running ones only
+            job.late = loop.call_later(LATE * wait, self._late, job, LATE * wait)
         if urgent:
             self.waiting.insert(sum(j.urgent for j in self.waiting), job)
         else:
@@ -148,17 +160,18 @@ class Searches:
         self._dispatch()
         return job.answer
 
-    def check_room(self, *, urgent: bool = False) -> None:
-        """Busy if a job asked now would wait too long (what `submit` checks first): a
-        request whose search would be refused is refused before anything is read for it."""
+    def check_room(self, *, urgent: bool = False, wait: float | None = None) -> None:
+        """Busy if a job asked now would wait longer than `wait` (or the pool's `max_wait`):
+        what `submit` checks first, so a request whose search would be refused is refused
+        before anything is read for it."""
         if sum(worker.job is not None for worker in self.workers) < self.size:
             return  # a worker is free
         if len(self.waiting) >= self.queue_limit:
             raise Busy(f"{len(self.waiting)} searches are waiting already")
         ahead = [job for job in self.waiting if job.urgent or not urgent]
-        wait = sum(job.search.think for job in ahead) / self.size
-        if wait > self.max_wait:
-            raise Busy(f"it would wait {wait:.1f} s for the searches ahead of it")
+        behind = sum(job.search.think for job in ahead) / self.size
+        if behind > (self.max_wait if wait is None else wait):
+            raise Busy(f"it would wait {behind:.1f} s for the searches ahead of it")
 
     def spawn_all(self) -> None:
         """Start the workers not started yet, without waiting for them to be ready."""
@@ -204,20 +217,19 @@ class Searches:
         self.workers.append(worker)
         return worker
 
-    def _late(self, job: _Job) -> None:
-        """A job not begun in time fails (Busy): its asker is told."""
+    def _late(self, job: _Job, after: float) -> None:
+        """A job not begun in time (`after` seconds) fails (Busy): its asker is told."""
         if job in self.waiting:
             self.waiting.remove(job)
             if not job.answer.done():
-                job.answer.set_exception(Busy(f"not begun after {LATE * self.max_wait:g} s"))
+                job.answer.set_exception(Busy(f"not begun after {after:g} s"))
 
     def _give(self, worker: _Worker, job: _Job) -> None:
         if job.late is not None:
             job.late.cancel()
         worker.job = job
-        slack = OVERRUN + (0.0 if worker.started else SPAWN_TIME)
-        loop = asyncio.get_running_loop()
-        worker.deadline = loop.call_later(job.search.think + slack, self._overran, worker)
+        worker.spent = cpu_time(worker.process.pid)
+        self._watch(worker, self._allowed(worker))
         try:
             worker.pipe.send(job.search)  # a View pickles to a few KiB: the pipe takes it whole
         except OSError as exc:  # the worker is gone: its reader says so next
@@ -242,8 +254,25 @@ class Searches:
                 job.answer.set_exception(SearchFailed(answer))
         self._dispatch()
 
+    def _allowed(self, worker: _Worker) -> float:
+        """Seconds of CPU the worker's job may take before the worker is stuck."""
+        assert worker.job is not None
+        slack = OVERRUN + (0.0 if worker.started else SPAWN_TIME)
+        return SLOWER * worker.job.search.think + slack
+
+    def _watch(self, worker: _Worker, delay: float) -> None:
+        loop = asyncio.get_running_loop()
+        worker.deadline = loop.call_later(delay, self._overran, worker)
+
     def _overran(self, worker: _Worker) -> None:
+        """The job's deadline has passed on the clock: stuck if it spent as much CPU, else
+        looked at again once it could have (CPU time never runs faster than the clock)."""
         worker.deadline = None
+        now = cpu_time(worker.process.pid)
+        allowed = self._allowed(worker)
+        if now is not None and worker.spent is not None and now - worker.spent < allowed:
+            self._watch(worker, allowed - (now - worker.spent))
+            return
         self._lost(worker, "overran its deadline and was killed")
 
     def _lost(self, worker: _Worker, what: str) -> None:
@@ -266,6 +295,17 @@ class Searches:
         worker.process.kill()
         worker.process.join(1.0)  # killed: it is gone at once
         self.workers.remove(worker)
+
+
+def cpu_time(pid: int | None) -> float | None:
+    """The CPU seconds process `pid` has spent (user and system), or None where /proc does
+    not say (not Linux: its deadline is then the clock's)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()  # the name may hold spaces
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 def _serve(pipe: Connection) -> None:

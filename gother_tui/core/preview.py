@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from gother_tui.core.catalogue import Catalogue
 from gother_tui.core.glyphs import Glyphs
+from protocol.constants import NEAR_SWOON as NEAR_SWOON  # the widgets' warning, from here
 from protocol.constants import SWOON_AT
-
-NEAR_SWOON = SWOON_AT - 2  # Sickness worth a warning: two points from a swoon
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from gother_tui.core.comeback import how_to_come_back, kept_for_the_first
 from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.glyphs import Glyphs, glyphs_for
 from gother_tui.core.narrator import Line, covered_for_you, names_of, speaker
-from gother_tui.core.notice import Notice
+from gother_tui.core.notice import ASK_AGAIN, THINKING, Notice
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.plans import Plan
 from gother_tui.core.prompts import standings
@@ -359,12 +359,53 @@ class PlainClient:
         self._follow_decision()
 
     async def _hint_then_say(self, legal: Legal) -> None:
-        """A placement's options start with the hint: ask for it, then say them."""
+        """A placement's options start with the hint: ask for it, then say them. A hint the
+        server is still thinking about does not hold them up: they are said without it,
+        and the hint once it comes."""
         reply = await self.ask(rq.Hint(), quiet=True)
         if isinstance(reply, sm.Hint):
             self.keep_hint(legal, reply)
         if self.view is not None and self.view.legal == legal and self._shown == legal:
             self.say_decision()
+        if isinstance(reply, sm.Error) and reply.code == THINKING:
+            later = await self.hint_when_thought(legal)
+            if later is not None:  # the options again, the hint first, as numbered now
+                self.keep_hint(legal, later)
+                self.say("The hint has come:")
+                self.decision_again()
+
+    async def hint_when_thought(self, legal: Legal) -> sm.Hint | None:
+        """Ask again, every ASK_AGAIN seconds, for a hint the server is still thinking about,
+        while `legal` is the decision in front of us; None once it is not (or refused:
+        said)."""
+        while True:
+            await asyncio.sleep(ASK_AGAIN)  # the server's pace, not a wait on an event
+            if self.view is None or self.view.legal != legal:
+                return None
+            reply = await self.ask(rq.Hint(), quiet=True)
+            if isinstance(reply, sm.Hint):
+                return reply
+            if not isinstance(reply, sm.Error) or reply.code != THINKING:
+                if isinstance(reply, sm.Error):
+                    self.say(f"No hint: {reply.message}")
+                return None
+
+    def tell_hint(self, reply: sm.Hint) -> None:
+        """Say a hint for the decision in front of us, as the option that plays it."""
+        view = self.view
+        if view is None or view.legal is None:
+            return
+        self.keep_hint(view.legal, reply)
+        found = self.decision()
+        number = found.number_of(reply.move) if found is not None else None
+        reason = f": {reply.reason}" if reply.reason else ""
+        if found is None or number is None:
+            self.say(f"Hint: the move {reply.move}{reason}.")
+            return
+        option = found.options[number - 1]
+        self.option_said(number, option.move)  # said here: its number may be played
+        text = option.text if self.verbose else option.spoken
+        self.say(f"Hint: option {number}, {text}{reason}.")
 
     def decision(self) -> Decision | None:
         view = self.view

@@ -128,7 +128,7 @@ SECTIONS: tuple[tuple[str, tuple[Spec, ...]], ...] = (
                 ("rv",),
                 "review [SEAT]",
                 "after the game: your decisions (or seat SEAT's) against the search's, the "
-                "three costliest",
+                "moments told",
             ),
             Spec(
                 "replay",

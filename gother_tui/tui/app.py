@@ -24,7 +24,7 @@ from gother_tui.core.connection import Event
 from gother_tui.core.fetch import FETCH_TIMEOUT
 from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.narrator import Line
-from gother_tui.core.notice import Notice, title
+from gother_tui.core.notice import Notice, severity, title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.record import RecordError, Reference, ask_record
 from gother_tui.core.seat_store import SeatStore
@@ -245,7 +245,8 @@ class GotherApp(ClientApp):
 
         def answer(asked: Request, reply: Reply | None) -> None:
             if isinstance(reply, sm.Error):
-                self.notify(reply.message, title=title(reply.code), severity="error", markup=False)
+                shown = severity(reply.code)
+                self.notify(reply.message, title=title(reply.code), severity=shown, markup=False)
                 asker.post_message(msg.Refused(asked, reply))
             elif reply is not None:  # None: the connection was lost, the answer with it
                 asker.post_message(msg.Answered(asked, reply))

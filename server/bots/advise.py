@@ -1,20 +1,26 @@
-"""Hints: the strongest bot's move for a seat, with a one-line reason a player can weigh.
+"""Hints: the judge's verdict on a seat's decision, with a reason in the judge's own numbers.
 
 `advise` answers from the seat's own view, like any bot (it sees nothing the player cannot):
-the search (`ismcts`) for HINT_TIME seconds, which plays better than the heuristic at that
-budget (docs/balance.md), then a reason built from the evaluator, naming what the move does
-for the player and the placement that matters most against an opponent, e.g. "keeps you out
-of debt; Pastel Hoodie to Lenore, the leader".
+the search (`ismcts.py`, the one judge of Principle 11) at its fixed budget, seeded from the
+position, so the same position always gets the same hint. Its reason compares the advice
+with the move the player is most likely to weigh against it (the heuristic's favourite, or
+the search's runner-up when that is the advice), in the search's terms: the chance to win
+and the Goth expected at the seat's next turn, e.g. "Nap takes you out of swoon reach; keeps
+you 2 Goth clear of the pack; win chance 34% against 29% for placing Stomach Bug on you". It
+always names what the move does to a standing (`Words.standing`: a swoon, debt, swoon reach,
+the hand limit, or that they stay as they are), and it compares only where the gap clears
+the search's noise.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from protocol.constants import NEAR_SWOON
 from server.game import (
+    HAND_SIZE,
     SWOON_AT,
-    WIN_GOTH,
     Deck,
     DiscardFate,
     DiscardHand,
@@ -24,138 +30,246 @@ from server.game import (
     View,
 )
 
-from .evaluate import Evaluator
 from .ismcts import IsmctsBot
-from .position import Position
+from .verdict import Outcome, Verdict, Weighed, gap
 
-HINT_TIME = 0.2  # seconds of search: with the reason, a hint answers within 0.3 s
-SAFER = 0.15  # a drop in the chance of a swoon this large is worth saying
+HINT_THINK = 0.5  # seconds of CPU a hint takes on a quiet core (bench/advice.py): for queueing
+CLAIM = 2.0  # standard errors a gap must clear before a sentence says one move does better
+LIKELY = 0.5  # a swoon this likely by the seat's next turn is worth saying
+STANDINGS = 2  # things a reason says of the standings, the most telling first
 
 
 @dataclass(frozen=True, slots=True)
 class Advice:
+    """A hint: the move, its reason, and the search's numbers for it and for the move it
+    was compared with (None where the decision needed no search)."""
+
     move: Move
     reason: str  # one line, for the player
+    win: float | None = None  # the chance to win after `move`, as the search estimates it
+    goth: float | None = None  # the Goth the seat may expect at its next turn after `move`
+    versus: Move | None = None  # the move it is compared with in the reason
+    versus_win: float | None = None
+    versus_goth: float | None = None
 
 
-def advise(view: View, deck: Deck, seed: int = 0, think_time: float = HINT_TIME) -> Advice:
-    """The hint for `view.seat`, whose decision `view.legal` is pending."""
-    move = IsmctsBot(deck, random.Random(seed), think_time=think_time).choose(view)
-    return Advice(move, reason(view, deck, move))
+def advise(view: View, deck: Deck, judge: IsmctsBot | None = None) -> Advice:
+    """The hint for `view.seat`, whose decision `view.legal` is pending. `judge`: the search
+    at another budget than its own (to measure, or to test quickly)."""
+    return advice_of(view, deck, (judge or IsmctsBot(deck)).judge(view))
 
 
-def reason(view: View, deck: Deck, move: Move) -> str:
-    """Why `move` is good, in one line, from the evaluator's point of view."""
-    why = Why(view, deck)
-    match move:
-        case Distribute(give):
-            return why.placement(give)
-        case DiscardFate(card):
-            return why.fate_discard(card)
-        case Draw("discard", card):
-            assert card is not None
-            return why.take(card)
-        case Draw():
-            return why.blind()
-        case DiscardHand(card):
-            return f"lets {deck.card_name(card)} go: the least useful card you hold"
-    raise AssertionError(f"not a move: {move!r}")
+def advice_of(view: View, deck: Deck, verdict: Verdict) -> Advice:
+    """The hint a verdict gives, with its reason."""
+    words = Words(view, deck)
+    best = verdict.advice
+    if best is None:
+        return Advice(verdict.move, words.unweighed(verdict.move))
+    other = alternative(verdict)
+    return Advice(
+        verdict.move,
+        words.reason(best, other),
+        best.mean(),
+        best.mean(own_goth(verdict.seat)),
+        other.move,
+        other.mean(),
+        other.mean(own_goth(verdict.seat)),
+    )
 
 
-class Why:
-    """Phrases for what a move does, from the seat's own evaluator."""
+def alternative(verdict: Verdict) -> Weighed:
+    """The move a player most likely weighs against the advice: the heuristic's favourite
+    (the obvious move, one ply deep), or the search's runner-up when that is the advice."""
+    advice = verdict.weighed[0]
+    favourite = verdict.of(verdict.favourite)
+    if favourite is not None and favourite.key != advice.key:
+        return favourite
+    return verdict.weighed[1]
+
+
+def own_goth(seat: int) -> Callable[[Outcome], float]:
+    """The measure of an outcome by the seat's own Goth."""
+    return lambda outcome: float(outcome.goth[seat])
+
+
+def percent(chance: float) -> str:
+    return f"{100 * chance:.0f}%"
+
+
+Sums = tuple[int, int, int]  # a Fate pile's Goth, Sickness (as summed: R6) and Money
+
+
+class Words:
+    """Phrases for one seat's decision, from its own view: who is who, what a move does
+    to each standing, how two weighed moves compare."""
 
     def __init__(self, view: View, deck: Deck) -> None:
-        self.view, self.deck = view, deck
-        self.position = Position.of_view(view, deck)
-        self.evaluator = Evaluator(self.position, after_placing=True)
-        me = self.position.me
-        goth = self.position.goth
-        self.leader = max((s for s in range(len(goth)) if s != me), key=lambda s: goth[s])
+        me = view.seat
+        assert me is not None
+        self.view, self.deck, self.me = view, deck, me
+        self.sums: list[Sums] = [
+            (p.scores.goth, sum(deck.sickness[c] for c in p.fate), p.scores.money)
+            for p in view.players
+        ]
+        others = [s for s in range(len(view.players)) if s != me]
+        self.leader = max(others, key=lambda s: self.sums[s][0])
 
     def name(self, seat: int) -> str:
+        if seat == self.me:
+            return "you"
         named = self.view.players[seat].name or f"seat {seat + 1}"  # as players count them
-        return f"{named}, the leader" if seat == self.leader else named
+        return f"{named}, the leader," if seat == self.leader else named
 
     def card(self, card: int) -> str:
         return self.deck.card_name(card)
 
-    # -- R11 -----------------------------------------------------------------------------
+    # -- the sentence ----------------------------------------------------------------------
 
-    def placement(self, give: tuple[tuple[int, int], ...]) -> str:
-        me = self.position.me
-        parts = [self.for_you(card) for to, card in give if to == me]
-        against = [(to, card) for to, card in give if to != me]
-        if against:
-            to, card = max(against, key=lambda pair: self.evaluator.gain(*pair))
-            parts.append(self.against(to, card))
-        return "; ".join(parts)
+    def reason(self, best: Weighed, other: Weighed) -> str:
+        """Why `best` rather than `other`: what it does to a standing, where it leaves the
+        seat's Goth, and how the two compare in the chance to win."""
+        said = self.standing(best, other)
+        said.append(self.goth(best))
+        said.append(self.compared(best, other))
+        return tidy("; ".join(said))
 
-    def for_you(self, card: int) -> str:
-        """What `card` on our own pile does for us, the most telling thing first."""
-        p, e, deck = self.position, self.evaluator, self.deck
-        me = p.me
-        goth, sickness, money = p.goth[me], p.sickness[me], p.money[me]
-        after = (goth + deck.goth[card], sickness + deck.sickness[card], money + deck.money[card])
-        name = self.card(card)
-        if after[1] >= SWOON_AT:
-            return f"{name} swoons you, but your pile is worth less than a fresh start"
-        if after[0] >= WIN_GOTH:
-            return f"{name} takes you to {after[0]} Goth: you win at the end of your turn"
-        if e.swoon(me, sickness) - e.swoon(me, after[1]) >= SAFER:
-            return f"{name} keeps you out of swoon reach"
-        if deck.sickness[card] < 0:
-            if sickness > 0:
-                return f"{name} cures you (Sickness {sickness} to {max(0, after[1])})"
-            return f"{name} banks a cure against the Sickness to come"
-        if money < 0 <= after[2]:
-            return f"{name} gets you out of debt"
-        if deck.money[card] > 0 and money < 2 and deck.goth[card] <= 0:
-            return f"{name} keeps you out of debt"
-        if deck.goth[card] > 0:
-            return f"{name} adds {deck.goth[card]} Goth to your pile"
-        return f"{name} is the card that costs you least"
+    def standing(self, best: Weighed, other: Weighed) -> list[str]:
+        """What `best` does to a player's standing, at most two things: at once, else likely
+        by the seat's next turn; else where the seat's standing stays. Never empty."""
+        said = self.at_once(best.move)[:STANDINGS]
+        leader, me = self.leader, self.me
+        likely = best.share(lambda o: leader in o.swooned)
+        if likely >= LIKELY and not any(s.endswith(f"swoons {self.name(leader)}") for s in said):
+            said.append(f"{self.name(leader)} likely swoons before your turn ({percent(likely)})")
+        for what, happens in (
+            ("swoon chance", lambda o: float(me in o.swooned)),
+            ("chance of debt", lambda o: float(o.money[me] < 0)),
+        ):
+            if gap(other, best, happens).clear(CLAIM):  # the advice makes it clearly less
+                a, b = best.mean(happens), other.mean(happens)
+                said.append(f"your {what} before your turn {percent(a)}, against {percent(b)}")
+        if said:
+            return said[:STANDINGS]
+        sickness = max(0, self.sums[me][1])
+        debt = "in debt" if self.sums[me][2] < 0 else "out of debt"
+        reach = "in swoon reach" if sickness >= NEAR_SWOON else "out of swoon reach"
+        return [f"you stay {debt} and {reach}"]
 
-    def against(self, seat: int, card: int) -> str:
-        p, deck = self.position, self.deck
-        name, whom = self.card(card), self.name(seat)
-        if p.sickness[seat] + deck.sickness[card] >= SWOON_AT:
-            return f"{name} swoons {whom}"
-        if deck.goth[card] < 0:
-            return f"{name} to {whom}"
-        if deck.sickness[card] > 0:
-            # R6: a banked cure absorbs Sickness; only what gets past it sickens
-            if p.sickness[seat] + deck.sickness[card] > max(0, p.sickness[seat]):
-                return f"{name} sickens {whom}"
-            return f"{name} to {whom}, whose banked cure absorbs it"
-        return f"{name} to {whom}, where it helps least"
+    def at_once(self, move: Move) -> list[str]:
+        """What `move` does at once to the players' standings: a swoon, debt, swoon reach,
+        the hand limit (R7, R9, R8); the seat's own first, then the leader's, then the
+        others' swoons."""
+        said: list[tuple[int, str]] = []
+        me, leader = self.me, self.leader
+        for seat, cause, before, after in self.effects(move):
+            who = self.name(seat)
+            rank = 0 if seat == me else 1 if seat == leader else 2
+            if after[1] >= SWOON_AT:
+                said.append((rank, f"{cause} swoons {who}"))
+            elif before[2] >= 0 > after[2]:
+                said.append((rank, f"{cause} puts {who} into debt"))
+            elif before[2] < 0 <= after[2]:
+                said.append((rank, f"{cause} takes {who} out of debt"))
+            elif rank < 2:
+                was, now = max(0, before[1]), max(0, after[1])
+                if now >= NEAR_SWOON > was:
+                    said.append((rank, f"{cause} puts {who} in swoon reach (Sickness {now})"))
+                elif was >= NEAR_SWOON > now:
+                    said.append((rank, f"{cause} takes {who} out of swoon reach"))
+                elif seat == me and now != was:
+                    verb = "lowers" if now > was else "raises"
+                    said.append((rank, f"{cause} {verb} your hand limit to {HAND_SIZE - now}"))
+        return [text for _, text in sorted(said, key=lambda item: item[0])]
 
-    # -- R10, R12 ------------------------------------------------------------------------
+    def effects(self, move: Move) -> list[tuple[int, str, Sums, Sums]]:
+        """The piles `move` changes at once: (seat, what changes it, before, after)."""
+        deck = self.deck
 
-    def fate_discard(self, card: int) -> str:
-        p, deck = self.position, self.deck
-        me = p.me
-        name = self.card(card)
-        if p.sickness[me] - deck.sickness[card] >= SWOON_AT:
-            return f"drops {name}: you swoon, but your pile is worth less than a fresh start"
-        if deck.sickness[card] > 0 and p.sickness[me] > 0:
-            after = max(0, p.sickness[me] - deck.sickness[card])
-            return f"drops {name}: Sickness {p.sickness[me]} to {after}"
-        if deck.goth[card] < 0:
-            return f"drops {name}: {-deck.goth[card]} Goth back"
-        if p.money[me] < 0 <= p.money[me] - deck.money[card]:
-            return f"drops {name}: out of debt"
-        return f"drops {name}: the card your pile misses least"
+        def plus(sums: Sums, card: int, sign: int) -> Sums:
+            g, s, m = sums
+            return (
+                g + sign * deck.goth[card],
+                s + sign * deck.sickness[card],
+                m + sign * deck.money[card],
+            )
 
-    def take(self, card: int) -> str:
-        e, p = self.evaluator, self.position
-        best = max(range(p.players), key=lambda seat: e.gain(seat, card))
-        use = "for your own pile" if best == p.me else f"for {self.name(best)}"
-        return f"takes {self.card(card)} from the discard pile {use}"
+        match move:
+            case Distribute(give):
+                return [
+                    (to, self.card(c), self.sums[to], plus(self.sums[to], c, 1)) for to, c in give
+                ]
+            case DiscardFate(card):
+                me = self.me
+                return [
+                    (
+                        me,
+                        f"dropping {self.card(card)}",
+                        self.sums[me],
+                        plus(self.sums[me], card, -1),
+                    )
+                ]
+        return []
 
-    def blind(self) -> str:
-        if self.view.players[self.position.me].in_debt:
-            return "draws blind: in debt, you may not take from the discard pile"
-        if not self.position.discard:
-            return "draws blind: the discard pile is empty"
-        return "draws blind: no card of the discard pile beats what it may bring"
+    def goth(self, best: Weighed) -> str:
+        """Where `best` leaves the seat's Goth against the best other pile, expected at its
+        next turn."""
+        me = self.me
+        lead = round(
+            best.mean(lambda o: o.goth[me] - max(g for s, g in enumerate(o.goth) if s != me))
+        )
+        if lead >= 1:
+            now = self.sums[me][0] - max(g for s, (g, _, _) in enumerate(self.sums) if s != me)
+            verb = "keeps" if now >= 1 else "puts"
+            return f"{verb} you {lead} Goth clear of the pack"
+        if lead <= -1:
+            return f"leaves you {-lead} Goth behind the leader"
+        return "keeps you level with the leader"
+
+    def compared(self, best: Weighed, other: Weighed) -> str:
+        """The chance to win after each, and whether the gap clears the noise."""
+        them = self.move_words(other.move, best.move)
+        a, b = best.mean(), other.mean()
+        if gap(best, other).clear(CLAIM):
+            return f"win chance {percent(a)} against {percent(b)} for {them}"
+        return f"{them} does about as well (win chance {percent(a)} against {percent(b)})"
+
+    def move_words(self, move: Move, beside: Move | None = None) -> str:
+        """`move` in a few words, as a gerund: "drawing blind", "placing Stomach Bug on you";
+        a placement says only the cards it places otherwise than `beside`."""
+        match move:
+            case Distribute(give):
+                others = set(beside.give) if isinstance(beside, Distribute) else set()
+                pairs = sorted((p for p in give if p not in others), key=lambda p: p[0] != self.me)
+                pairs = pairs or list(give)
+                return "placing " + " and ".join(
+                    f"{self.card(c)} on {'you' if to == self.me else self.plain_name(to)}"
+                    for to, c in pairs[:2]
+                )
+            case Draw("deck"):
+                return "drawing blind"
+            case Draw(_, card) if card is not None:
+                return f"taking {self.card(card)}"
+            case DiscardFate(card):
+                return f"dropping {self.card(card)}"
+            case DiscardHand(card):
+                return f"letting {self.card(card)} go"
+        raise AssertionError(f"not a move: {move!r}")
+
+    def plain_name(self, seat: int) -> str:
+        return self.view.players[seat].name or f"seat {seat + 1}"
+
+    def unweighed(self, move: Move) -> str:
+        """The reason for a move the search had no choice to weigh."""
+        me = self.view.players[self.me]
+        match move:
+            case Draw("deck") if me.in_debt:
+                return "in debt, you may only draw blind"
+            case Draw("deck") if not self.view.discard:
+                return "the discard pile is empty: draw blind"
+        said = self.at_once(move)[:1]
+        return tidy("; ".join([*said, "no other move is worth weighing"]))
+
+
+def tidy(text: str) -> str:
+    """A phrase that ends in a name's closing comma ("Vlad, the leader,") ends without it."""
+    return text.replace(",;", ";").replace(", (", " (").rstrip(",")

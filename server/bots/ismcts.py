@@ -22,16 +22,21 @@ placement, the best placement that contains it, so a move the heuristic would no
 searched too. Below the root, the heuristic's few best moves. Moves are told apart by what
 they do (a card's values, not its id), so equal cards in different worlds share a node.
 
-A search stops after `iterations` iterations, or at `think_time` seconds, whichever comes
-first; with `think_time=None` it runs exactly `iterations` and repeats from its seed.
+The search is the one judge of advice (Principle 11): hints, reviews and the hard bot's own
+moves are its verdicts. So it works to a fixed budget, never to a clock, and draws its
+randomness from a seed of the position (`position.seed_of`): the same position gets the same
+verdict on any machine, under any load. The tree runs `iterations` iterations; then its most
+visited root moves, and the heuristic's favourite (the move a player is most likely to weigh
+against the advice), are *weighed*: each played out in the same WORLDS sampled worlds, with
+the same random numbers (common random numbers, `verdict.py`), twice as many where the two
+best are close. The best of them by its play-outs is the verdict's move.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from itertools import compress
 
 from server.game import (
@@ -49,6 +54,7 @@ from server.game import (
     LegalDraw,
     Move,
     MoveError,
+    Swooned,
     View,
     legal,
 )
@@ -56,10 +62,15 @@ from server.game import (
 from .base import BotBase, Trait
 from .evaluate import Evaluator
 from .heuristic import TIE, Scored, placement, placement_scores, scored_moves
-from .position import Position
+from .position import Position, seed_of
+from .verdict import Outcome, Verdict, Weighed, gap
 from .worlds import determinize, reproduces
 
-THINK_TIME = 0.5  # seconds a move by default; the bot thinks in a worker thread on a server
+ITERATIONS = 240  # of the tree a decision: the budget (docs/advice.md)
+WEIGHED = 3  # the tree's most visited root moves weighed at the end
+WORLDS = 40  # sampled worlds each weighed move is played out in
+CLOSE = 2.0  # two best moves closer than this many standard errors: WORLDS more each
+LONGEST = 100  # rounds a play-out "to the end" runs at most (H1's default: a table may lift it)
 ROOT_MARGIN = 8.0  # root placements scored this far below the best are not worth searching
 DRAW_WIDTH = 5  # discard-pile cards searched at the root, the most useful first
 OWN_WIDTH = 3  # candidates at the bot's own nodes below the root
@@ -91,6 +102,9 @@ class Node:
 
 
 class IsmctsBot(BotBase):
+    """The hard bot, and the judge behind every hint and review. Its randomness comes from
+    the position it judges (`seed_of`), not from `rng`: two searches of one position agree."""
+
     kind = "ismcts"
     thinks_long = True  # a server should let it think off the event loop
 
@@ -98,64 +112,135 @@ class IsmctsBot(BotBase):
         self,
         deck: Deck,
         rng: random.Random | None = None,
-        iterations: int | None = None,
-        think_time: float | None = THINK_TIME,
+        iterations: int = ITERATIONS,
+        worlds: int = WORLDS,
         trait: Trait = "vengeful",
     ) -> None:
         super().__init__(deck, rng, trait)
-        if iterations is None and think_time is None:
-            raise ValueError("a search needs a bound: iterations, think_time or both")
         self.iterations = iterations
-        self.think_time = think_time
-        self.last_iterations = 0  # how many iterations the last search ran (for measuring)
-        self.last_root: Node | None = None  # and its tree
+        self.worlds = worlds
+        # for measuring: the play-outs of the last search (its tree's iterations and its
+        # weighed worlds), and its tree
+        self.last_iterations = 0
+        self.last_root: Node | None = None
 
     def choose(self, view: View) -> Move:
+        return self.judge(view).move
+
+    def judge(self, view: View, also: Sequence[Move] = (), seed: int | None = None) -> Verdict:
+        """The verdict on the decision `view.legal` of `view.seat`. `also`: moves to weigh
+        besides, on the same worlds as the advice, once it is chosen (they change nothing
+        of it: a review weighs the move that was played). `seed`: another seed than the
+        position's (to measure how much the verdict owes to its seed)."""
         seat, choice = view.seat, view.legal
         assert seat is not None and choice is not None
-        started = time.perf_counter()
         self.last_iterations, self.last_root = 0, None
         single = only_move(view)
         if single is not None:
-            return single
+            return Verdict(seat, single, (), 0)
         position = Position.of_view(view, self.deck)
         scored = scored_moves(Evaluator(position, after_placing=True, trait=self.trait), choice)
-        world = determinize(view, self.deck, self.rng)
+        seed = seed_of(view, self.deck) if seed is None else seed
+        rng = random.Random(seed)
+        world = determinize(view, self.deck, rng)
         if not reproduces(world, view):  # a sampling bug must never cost an illegal move
-            return max(scored, key=lambda item: item[0])[1]
+            return Verdict(seat, max(scored, key=lambda item: item[0])[1], (), 0)
         options = root_candidates(position, choice, scored)
         if len(options) == 1:
-            return options[0][1]
-        return self._search(view, options, started)
+            return Verdict(seat, options[0][1], (), 0)
+        root = self._search(view, options, rng)
+        verdict = self._weigh(view, options, root, also, seed)
+        self.last_iterations = self.iterations + sum(len(w.outcomes) for w in verdict.weighed)
+        return verdict
+
+    def weigh(
+        self,
+        view: View,
+        moves: Sequence[Move],
+        worlds: range,
+        seed: int | None = None,
+        to_end: bool = False,
+    ) -> list[Weighed]:
+        """`moves` played out in `worlds` (world numbers) of the position's seed, or of
+        `seed`: the same worlds whatever else is weighed, and whenever. `to_end`: played
+        out to the game's end rather than to the seat's next turn (a longer look, which
+        a review gives the few moments it may tell)."""
+        seed = seed_of(view, self.deck) if seed is None else seed
+        horizon = horizon_of(view) + (LONGEST * len(view.players) if to_end else 0)
+        return [
+            Weighed(
+                signature(self.deck, move),
+                move,
+                tuple(self._play_out(view, move, seed, i, horizon) for i in worlds),
+            )
+            for move in moves
+        ]
 
     # -- search --------------------------------------------------------------------------
 
-    def _search(self, view: View, options: Candidates, started: float) -> Move:
-        """Grow the tree, then play the root move visited most (the robust child; ties go to
-        the better mean, then to the heuristic's order)."""
+    def _search(self, view: View, options: Candidates, rng: random.Random) -> Node:
+        """Grow the tree for `iterations` iterations."""
         seat = view.seat
-        assert seat is not None and view.turn is not None and view.dealer is not None
+        assert seat is not None
         root = Node(seat)
-        players = len(view.players)
-        # Simulate until the bot has placed again (every opponent answers its move, and the
-        # cards it drew are used: a hand is worth nothing to the evaluator until placed).
-        horizon = turn_index(view.round, view.turn, view.dealer, players) + players
-        limit = math.inf if self.iterations is None else self.iterations
-        deadline = math.inf if self.think_time is None else started + self.think_time
-        done = 0
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
-            world = determinize(view, self.deck, self.rng)
-            self._iterate(root, world, options, horizon)
-            done += 1
-        self.last_iterations, self.last_root = done, root
+        horizon = horizon_of(view)
+        for _ in range(self.iterations):
+            world = determinize(view, self.deck, rng)
+            self._iterate(root, world, options, horizon, rng)
+        self.last_root = root
+        return root
 
-        def robustness(option: tuple[Hashable, Move]) -> tuple[int, float]:
+    def _weigh(
+        self, view: View, options: Candidates, root: Node, also: Sequence[Move], seed: int
+    ) -> Verdict:
+        """Weigh the tree's WEIGHED most visited root moves (ties: the heuristic's order)
+        and the heuristic's favourite on the same worlds; the two best by their play-outs,
+        if close, on as many again; the better of those two is the advice."""
+        seat = view.seat
+        assert seat is not None
+
+        def visits(option: tuple[Hashable, Move]) -> int:
             child = root.children.get(option[0])
-            return (0, 0.0) if child is None else (child.visits, child.reward / child.visits)
+            return 0 if child is None else child.visits
 
-        return max(options, key=robustness)[1]
+        chosen = sorted(options, key=visits, reverse=True)[:WEIGHED]  # a stable sort
+        if options[0] not in chosen:
+            chosen.append(options[0])
+        first = range(self.worlds)
+        weighed = self.weigh(view, [move for _, move in chosen], first, seed)
+        weighed.sort(key=lambda w: w.mean(), reverse=True)  # stable: ties keep the tree's order
+        if not gap(weighed[0], weighed[1]).clear(CLOSE):  # close: look again, twice as hard
+            again = range(self.worlds, 2 * self.worlds)
+            for i, more in enumerate(self.weigh(view, [w.move for w in weighed[:2]], again, seed)):
+                weighed[i] = Weighed(more.key, more.move, weighed[i].outcomes + more.outcomes)
+            weighed[:2] = sorted(weighed[:2], key=lambda w: w.mean(), reverse=True)
+        best = weighed[0]
+        known = {w.key for w in weighed}
+        extra = [move for move in also if signature(self.deck, move) not in known]
+        weighed += self.weigh(view, extra, range(len(best.outcomes)), seed)
+        return Verdict(seat, best.move, tuple(weighed), self.iterations, options[0][0])
 
-    def _iterate(self, root: Node, world: Game, options: Candidates, horizon: int) -> None:
+    def _play_out(self, view: View, move: Move, seed: int, i: int, horizon: int) -> Outcome:
+        """`move` played in world i of `seed`, then on to the horizon as in a rollout."""
+        seat = view.seat
+        assert seat is not None
+        rng = random.Random(f"{seed}/{i}")  # world i: the same for every move weighed
+        world = determinize(view, self.deck, rng)
+        start = len(world.events)
+        world.apply(seat, move)
+        reward = self._rollout(world, horizon, seat, rng)[seat]
+        swooned = {e.seat for e in world.events[start:] if type(e) is Swooned}
+        return Outcome(
+            reward,
+            tuple(world.goth),
+            tuple(world.money),
+            tuple(world.sickness_sum),
+            tuple(sorted(swooned)),
+        )
+
+    def _iterate(
+        self, root: Node, world: Game, options: Candidates, horizon: int, rng: random.Random
+    ) -> None:
         """One ISMCTS iteration in a sampled world: select, expand, simulate, backpropagate."""
         node, path = root, [root]
         while not reached(world, horizon):
@@ -180,7 +265,7 @@ class IsmctsBot(BotBase):
             node, move = max(available, key=lambda item: item[0].ucb())
             world.apply(seat, move)
             path.append(node)
-        rewards = self._rollout(world, horizon, root.seat)
+        rewards = self._rollout(world, horizon, root.seat, rng)
         for visited in path:
             visited.visits += 1
             visited.reward += rewards[visited.seat]
@@ -198,18 +283,18 @@ class IsmctsBot(BotBase):
             )
         return best_distinct(world.deck, scored_moves(evaluator, choice), width)
 
-    def _rollout(self, world: Game, horizon: int, observer: int) -> list[float]:
+    def _rollout(self, world: Game, horizon: int, observer: int, rng: random.Random) -> list[float]:
         while not reached(world, horizon):
             seat = world.to_act()
             assert seat is not None
-            for move in self._policy(world, seat):
+            for move in self._policy(world, seat, rng):
                 try:
                     world.apply(seat, move)  # verifies first: a refused move changes nothing
                 except MoveError:
                     break  # a reshuffle took a planned card: decide again
         return rewards(world, observer, self.trait)
 
-    def _policy(self, world: Game, seat: int) -> list[Move]:
+    def _policy(self, world: Game, seat: int, rng: random.Random) -> list[Move]:
         """The heuristic's move for `seat`, or its whole draw step at once: what it draws
         barely changes how it values the cards it may still draw (the cost of a rollout is
         mostly valuing positions, and most decisions are draws)."""
@@ -225,14 +310,14 @@ class IsmctsBot(BotBase):
             scores, orders = placement_scores(evaluator, choice)
             cut = max(scores) - TIE
             best = list(compress(orders, map(cut.__le__, scores)))  # those within TIE of the top
-            order = best[0] if len(best) == 1 else self.rng.choice(best)
+            order = best[0] if len(best) == 1 else rng.choice(best)
             return [Distribute(placement(choice, order))]
         scored = scored_moves(evaluator, choice)
         if isinstance(choice, LegalDraw):
             return draw_step(scored, choice.remaining)
         top = max(s for s, _ in scored)
         tied = [m for s, m in scored if s >= top - TIE]
-        return [tied[0] if len(tied) == 1 else self.rng.choice(tied)]
+        return [tied[0] if len(tied) == 1 else rng.choice(tied)]
 
 
 def draw_step(scored: Scored, remaining: int) -> list[Move]:
@@ -368,6 +453,15 @@ def reached(world: Game, horizon: int) -> bool:
         return True
     played = turn_index(world.round, world.turn, world.dealer, world.players)
     return played > horizon or (played == horizon and world.phase == "draw")
+
+
+def horizon_of(view: View) -> int:
+    """Where a simulation from `view` stops: once its seat has placed again (every opponent
+    answers its move, and the cards it drew are used: a hand is worth nothing to the
+    evaluator until placed)."""
+    assert view.turn is not None and view.dealer is not None
+    players = len(view.players)
+    return turn_index(view.round, view.turn, view.dealer, players) + players
 
 
 def turn_index(round: int, turn: int, dealer: int, players: int) -> int:

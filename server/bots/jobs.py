@@ -5,16 +5,15 @@ seat's View, the way any bot thinks, and knows how long it means to think."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from server.game import Deck, Move, Start, View
 
-from .advise import HINT_TIME, Advice, advise
+from .advise import HINT_THINK, Advice, advise
 from .base import Trait
-from .ismcts import THINK_TIME
 from .play_on import play_on
 from .registry import BotKind, make_bot
-from .review import DECISION_TIME, FinishedGame, Moment, judge
+from .review import CHECK_THINK, DECISION_THINK, Check, FinishedGame, Moment, check, judge
 
 # seconds: a replay to the turn and one sampled world (bench/play_on.py: at most 9 ms for a
 # whole 4-seat game of heuristic bots on a loaded machine), with room for longer games
@@ -27,14 +26,13 @@ class HintSearch:
 
     view: View
     deck: Deck
-    seed: int
 
     @property
     def think(self) -> float:
-        return HINT_TIME
+        return HINT_THINK
 
     def run(self) -> Advice:
-        return advise(self.view, self.deck, self.seed)
+        return advise(self.view, self.deck)
 
 
 @dataclass(frozen=True)
@@ -49,7 +47,7 @@ class BotMove:
 
     @property
     def think(self) -> float:
-        return THINK_TIME  # the one bot that thinks long is the search
+        return HINT_THINK  # the one bot that thinks long is the search: a hint's budget
 
     def run(self) -> Move:
         bot = make_bot(self.bot, self.deck, random.Random(self.seed), trait=self.trait)
@@ -60,24 +58,45 @@ class BotMove:
 class ReviewPart:
     """Decisions `start` to `stop` (exclusive) of `seat` in a finished game, judged (a review
     is cut in parts short enough to queue like hints). The worker replays the game only to
-    rebuild the seat's views; each decision is judged from its view alone."""
+    rebuild the seat's views; each decision is judged from its view alone. `hints`: the
+    hints the seat was given, by the step they were for."""
 
     played: FinishedGame
     seat: int
     start: int
     stop: int
+    hints: dict[int, Move] = field(default_factory=dict)
 
     @property
     def think(self) -> float:
-        return (self.stop - self.start) * DECISION_TIME
+        return (self.stop - self.start) * DECISION_THINK
 
     def run(self) -> tuple[int, list[Moment]]:
         """How many decisions the seat made in all, and the moments of this part."""
         decisions = self.played.decisions(self.seat)
         part = decisions[self.start : self.stop]
         return len(decisions), [
-            judge(seen, self.played.deck, move, step) for seen, move, step in part
+            judge(seen, self.played.deck, move, step, self.hints.get(step))
+            for seen, move, step in part
         ]
+
+
+@dataclass(frozen=True)
+class ReviewCheck:
+    """The longer look at one moment of a review (`review.check`): its two moves played
+    out to the game's end from the view the seat had then."""
+
+    played: FinishedGame
+    seat: int
+    moment: Moment
+
+    @property
+    def think(self) -> float:
+        return CHECK_THINK
+
+    def run(self) -> Check:
+        seen, _ = self.played.decision(self.seat, self.moment.step)
+        return check(seen, self.played.deck, self.moment)
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,22 @@ known to hold (taken from the discard pile in plain sight) and the cards the sea
 see. Bots build it from their `View`; the search builds it from a sampled world for each
 seat it plays, with `of_game`, which reads exactly what that seat's view would show (a test
 holds the two equal), so no bot ever reads a card it could not see.
+
+`seed_of` turns what the seat knows into the seed of the search that judges it (Principle 11):
+the same position gets the same seed, whoever asks, wherever, whenever.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from itertools import filterfalse
 
+import msgspec
+
 from server.game import Deck, Game, View
+
+_FACTS = msgspec.msgpack.Encoder()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,3 +117,29 @@ def _unseen(
 ) -> tuple[int, ...]:
     seen = set(discard).union(*fates, *known)
     return tuple(filterfalse(seen.__contains__, range(deck_size)))
+
+
+def seed_of(view: View, deck: Deck) -> int:
+    """A 64-bit seed from the facts of `view` a search reads, and nothing else: the piles,
+    the seat's hand, the decision, the round and the cards' values (not the names, the
+    clocks, the log, who is connected), so a hint asked live and the review of the same
+    moment, built from the record, search alike. A digest, not Python's `hash`: the same on
+    every machine and in every process."""
+    assert view.you is not None and view.legal is not None
+    facts = (
+        view.you,
+        view.legal,
+        view.phase,
+        view.turn,
+        view.dealer,
+        view.round,
+        view.table.variants,
+        view.deck_count,
+        view.discard,
+        [(p.hand_count, p.fate, p.known_hand) for p in view.players],
+        view.draw_pool,
+        view.pool_draws,
+        (deck.goth, deck.sickness, deck.money),
+    )
+    digest = hashlib.blake2b(_FACTS.encode(facts), digest_size=8).digest()
+    return int.from_bytes(digest, "big")

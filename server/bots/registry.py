@@ -87,8 +87,9 @@ def make_bot(
     iterations: int | None = None,
     trait: Trait = "vengeful",
 ) -> Bot:
-    """A bot of `kind` and `trait`. `iterations`: a searching bot runs exactly that many
-    iterations a move instead of thinking for a time, so a run repeats from its seed."""
+    """A bot of `kind` and `trait`. `iterations`: a searching bot's tree grows that many
+    iterations a move instead of its budget (ITERATIONS): a weaker or stronger search, to
+    measure."""
     if kind == "ismcts" and iterations is not None:
-        return IsmctsBot(deck, rng, iterations=iterations, think_time=None, trait=trait)
+        return IsmctsBot(deck, rng, iterations=iterations, trait=trait)
     return KINDS[kind](deck, rng, trait=trait)

@@ -37,6 +37,7 @@ from server.store.tables import TABLE_COLUMNS
 SEATS = "table_id, seat, name, token_hash, bot_kind, bank, left_game, identity"
 GAMES = "table_id, game_no, seed, ended, outcome, start"
 MOVES = "table_id, game_no, idx, seat, move, cover"
+HINTS = "table_id, game_no, step, seat, move"
 CHAT = "table_id, game_no, name, text, watching"
 NAMES = "skeleton, name, identity, seen"
 TOURNAMENTS = "id, name, rounds, seats, variants, bot, duplicate, organiser"
@@ -155,6 +156,7 @@ def _into_postgres(path: str, url: str, copied: Copied, replace: bool) -> None:
             ),
             (_insert("games", GAMES), _counted(_games(source, crossed), copied, "games")),
             (_insert("moves", MOVES), _counted(_moves(source, crossed), copied, "moves")),
+            (_insert("hints", HINTS), _hints(source, crossed)),
             (_insert("chat", CHAT), _rows(source, "chat", CHAT, "ORDER BY id")),
         ]
         target.write_many(shared)
@@ -170,6 +172,7 @@ def _into_postgres(path: str, url: str, copied: Copied, replace: bool) -> None:
                 (_insert("seats", SEATS), _of(_rows(source, "seats", SEATS), live)),
                 (_insert("games", GAMES), _games(source, logged)),
                 (_insert("moves", MOVES), _moves(source, logged)),
+                (_insert("hints", HINTS), _hints(source, logged)),
                 (_insert("chat", CHAT), _of(_rows(source, "chat", CHAT, "ORDER BY id"), live)),
             ]
         )
@@ -232,7 +235,9 @@ def _out_of_postgres(url: str, path: str, copied: Copied, replace: bool) -> None
                 (_insert("games", GAMES), _counted(_games(source, crossed), copied, "games")),
                 (_insert("games", GAMES), _games(logged, playing)),
                 (_insert("moves", MOVES), _counted(_moves(source, crossed), copied, "moves")),
+                (_insert("hints", HINTS), _hints(source, crossed)),
                 (_insert("moves", MOVES), _moves(logged, playing)),
+                (_insert("hints", HINTS), _hints(logged, playing)),
                 (
                     _insert("chat", CHAT),
                     _of(_rows(source, "chat", CHAT, "ORDER BY id"), live, keep=False),
@@ -300,6 +305,13 @@ def _moves(source: Database, games: Iterable[Row]) -> Iterator[Values]:
             MOVES,
             "WHERE table_id = :t AND game_no = :g ORDER BY idx",
             {"t": table, "g": game},
+        )
+
+
+def _hints(source: Database, games: Iterable[Row]) -> Iterator[Values]:
+    for table, game in games:
+        yield from _rows(
+            source, "hints", HINTS, "WHERE table_id = :t AND game_no = :g", {"t": table, "g": game}
         )
 
 

@@ -46,6 +46,7 @@ from server.store.tables import (
     TableRecord,
     TableStore,
     chat_statement,
+    hint_values,
     json_text,
     move_statement,
     seat_statement,
@@ -242,6 +243,17 @@ class Crossing:
                 move_statement(table_id, game_no, idx, played, cover)
                 for idx, (played, (_, cover)) in enumerate(zip(moves, movers, strict=True))
             ),
+            # the hints its seats were given, for a review read by any process
+            ("DELETE FROM hints WHERE table_id = :table AND game_no = :game", key),
+            *(
+                (
+                    "INSERT INTO hints (table_id, game_no, step, seat, move)"
+                    " VALUES (:table, :game, :step, :seat, :move)",
+                    hint_values(table_id, game_no, step, seat, move),
+                )
+                for seat in range(record.seats)
+                for step, move in self.local.hints(table_id, game_no, seat).items()
+            ),
             # the table's chat as it is now, each line with the game it crossed with
             ("DELETE FROM chat WHERE table_id = :table", key),
             *(chat_statement(table_id, game_no, line) for line in record.chat),
@@ -344,6 +356,9 @@ class HeldTables:
     ) -> None:
         self.local.add_move(table_id, game_no, idx, seat, move, bank, cover)
 
+    def add_hint(self, table_id: str, game_no: int, step: int, seat: int, move: Move) -> None:
+        self.local.add_hint(table_id, game_no, step, seat, move)
+
     def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
         self.local.add_chat(table_id, game_no, line)
 
@@ -361,6 +376,9 @@ class HeldTables:
 
     def ended(self, table_id: str, game_no: int) -> str | None:
         return self.local.ended(table_id, game_no)
+
+    def hints(self, table_id: str, game_no: int, seat: int) -> dict[int, Move]:
+        return self.local.hints(table_id, game_no, seat)
 
     def played_on(self, table_id: str) -> bool:
         return self.local.played_on(table_id)

@@ -132,6 +132,19 @@ UPGRADES = (
     );
     CREATE INDEX lobby_by_process ON lobby (process);
     """,
+    # 3: the hints each seat was given (issue 29 §3), crossing with their game, as the SQLite
+    # schema's version 10 keeps them.
+    """
+    CREATE TABLE hints (
+        table_id TEXT NOT NULL,
+        game_no INTEGER NOT NULL,
+        step INTEGER NOT NULL,           -- the moves made before it: the decision it was for
+        seat INTEGER NOT NULL,
+        move BYTEA NOT NULL,             -- msgpack of the wire move, as `moves.move`
+        PRIMARY KEY (table_id, game_no, step, seat),
+        FOREIGN KEY (table_id, game_no) REFERENCES games ON DELETE CASCADE
+    );
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # Every table of ours, children first: what `gother db copy --replace` empties.
@@ -141,6 +154,7 @@ TABLES = (
     "tournaments",
     "names",
     "chat",
+    "hints",
     "moves",
     "games",
     "seats",

@@ -140,6 +140,18 @@ UPGRADES = (
     """
     ALTER TABLE tables ADD COLUMN trait TEXT;
     """,
+    # 10: the hints each seat was given (issue 29 §3): a review says which moments were the
+    # hint's own advice, and never calls one a mistake.
+    """
+    CREATE TABLE hints (
+        table_id TEXT NOT NULL,
+        game_no INTEGER NOT NULL,
+        step INTEGER NOT NULL,           -- the moves made before it: the decision it was for
+        seat INTEGER NOT NULL,
+        move BLOB NOT NULL,              -- msgpack of the wire move, as `moves.move`
+        PRIMARY KEY (table_id, game_no, step, seat)
+    );
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # a table made by `play_on`: its first game began at a position, not at a deal

@@ -113,6 +113,11 @@ class GameArchive(Hashable, Protocol):
         """Each move's seat and whether a bot made it for the seat's player, in order."""
         ...
 
+    def hints(self, table_id: str, game_no: int, seat: int) -> dict[int, Move]:
+        """The hints `seat` was given in a game, by the step they were for (one that cannot
+        be read is left out: it only tells a review what was said)."""
+        ...
+
     def ended(self, table_id: str, game_no: int) -> str | None:
         """How a game ended when its players ended it ('abandoned'), else None."""
         ...
@@ -166,6 +171,11 @@ class TableStore(GameArchive, Protocol):
     ) -> None:
         """One move, and the mover's clock bank after it when the table has a clock;
         `cover`: a bot made it in the place of the seat's player."""
+        ...
+
+    def add_hint(self, table_id: str, game_no: int, step: int, seat: int, move: Move) -> None:
+        """The hint `seat` was given for its decision after `step` moves (asked again, the
+        same position gets the same hint: the row is simply written again)."""
         ...
 
     def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
@@ -288,6 +298,19 @@ class Archive:
         )
         return [(seat, bool(cover)) for seat, cover in rows]
 
+    def hints(self, table_id: str, game_no: int, seat: int) -> dict[int, Move]:
+        given = {}
+        for step, blob in self.database.rows(
+            "SELECT step, move FROM hints WHERE table_id = :table AND game_no = :game"
+            " AND seat = :seat",
+            {"table": table_id, "game": game_no, "seat": seat},
+        ):
+            try:
+                given[step] = _MOVE_IN.decode(blob)
+            except msgspec.DecodeError:
+                continue
+        return given
+
     def ended(self, table_id: str, game_no: int) -> str | None:
         row = self.database.row(
             "SELECT ended FROM games WHERE table_id = :table AND game_no = :game",
@@ -384,6 +407,15 @@ class SqliteTables(Archive):
             )
         self.database.write(*statements)
 
+    def add_hint(self, table_id: str, game_no: int, step: int, seat: int, move: Move) -> None:
+        self.database.write(
+            (
+                "INSERT OR REPLACE INTO hints (table_id, game_no, step, seat, move)"
+                " VALUES (:table, :game, :step, :seat, :move)",
+                hint_values(table_id, game_no, step, seat, move),
+            )
+        )
+
     def add_chat(self, table_id: str, game_no: int, line: ChatLine) -> None:
         self.database.write(
             chat_statement(table_id, game_no, line),
@@ -413,7 +445,7 @@ class SqliteTables(Archive):
         self.database.write(
             *(
                 (f"DELETE FROM {name} WHERE table_id = :table", {"table": table_id})
-                for name in ("chat", "moves", "games", "seats")
+                for name in ("chat", "moves", "hints", "games", "seats")
             ),
             ("DELETE FROM tables WHERE id = :table", {"table": table_id}),
         )
@@ -514,3 +546,15 @@ def chat_statement(table_id: str, game_no: int, line: ChatLine) -> Statement:
 def json_text(value: Variants | Clock | Start) -> str:
     """A typed value as the JSON text of its column, encoded straight from its fields."""
     return msgspec.json.encode(value).decode()
+
+
+def hint_values(
+    table_id: str, game_no: int, step: int, seat: int, move: Move
+) -> dict[str, SqlValue]:
+    return {
+        "table": table_id,
+        "game": game_no,
+        "step": step,
+        "seat": seat,
+        "move": _MOVE_OUT.encode(move),
+    }

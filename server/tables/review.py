@@ -1,11 +1,14 @@
-"""Reviews (`review`): a seat's decisions in a finished game, judged by the hard bot's search
-from that seat's views (server/bots/review.py), in the worker processes of the searches.
+"""Reviews (`review`): a seat's decisions in a finished game, judged by the one judge of the
+hints (server/bots/review.py) from that seat's views, in the worker processes of the searches.
 
-A review is thought in parts of PART decisions, one after the other, each a job no longer
-than a hint: the hints and the bots' moves of the tables being played queue between them. A
-part the pool cannot take answers `busy`, and so does a review past AT_ONCE being thought
-server-wide. A finished game never changes, so its reviews are kept (the newest KEPT) and
-answered from there; askers of a review being thought wait for the same one.
+A review is thought in parts of PART decisions, one after the other, each a job about as
+long as two hints: the hints and the bots' moves of the tables being played queue between
+them. Then the few moments that may be told get their longer look, a job each
+(`ReviewCheck`). A job the pool cannot take answers `busy`, and so does a review past
+AT_ONCE being thought server-wide. A finished game never changes, so its reviews are kept
+(the newest KEPT) and answered from there; askers of a review being thought wait for the
+same one. The hints the seat was given in that game (kept with it: `GameArchive.hints`) go with
+the review's jobs: a moment that followed its hint is never told as a mistake.
 """
 
 from __future__ import annotations
@@ -13,21 +16,26 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections import OrderedDict
+from typing import Any
 
 import msgspec
 
 from protocol import MAX_FRAME, ProtocolError, encode, server_messages
-from server.bots.jobs import ReviewPart
-from server.bots.review import FinishedGame, Moment, costliest, sentence
-from server.game import dealer_for, parse_deck
+from server.bots.jobs import ReviewCheck, ReviewPart
+from server.bots.review import Check, FinishedGame, Moment, candidates, sentence, summary, told
+from server.game import Move, dealer_for, parse_deck
 from server.searches import Busy, Searches, SearchFailed
 from server.store.outcomes import OutcomeStore
 from server.store.tables import GameArchive
 from server.tables.table import Peer
 
-PART = 4  # decisions a job: about as long as a hint
+PART = 2  # decisions a job: about as long as two hints
 AT_ONCE = 2  # reviews thought at once, server-wide
 KEPT = 256  # reviews kept, the newest (a few KiB each)
+# Seconds a review's jobs may wait behind the searches ahead (the tables' hints and bots'
+# moves go between them): a review is refused only by a full queue, or by others thought;
+# on a loaded host a hint ahead of it takes seconds of the clock for its fixed budget.
+GOING_ON = 30.0
 
 Key = tuple[str, int, int]  # (table, game, seat)
 
@@ -55,8 +63,9 @@ class Reviews:
             if len(self.thinking) >= AT_ONCE:
                 raise ProtocolError("busy", "other reviews are being thought: ask again soon")
             played = finished_game(self.archive, self.outcomes, table_id, game_no, seat)
-            first = self._submit(ReviewPart(played, seat, 0, PART))  # busy at once, if at all
-            thought = asyncio.get_running_loop().create_task(self._think(key, played, first))
+            hints = self.archive.hints(table_id, game_no, seat)
+            first = self._submit(ReviewPart(played, seat, 0, PART, hints), GOING_ON)
+            thought = asyncio.get_running_loop().create_task(self._think(key, played, hints, first))
             self.thinking[key] = thought
             thought.add_done_callback(lambda _: self.thinking.pop(key, None))
         answer = asyncio.get_running_loop().create_task(self._answer(thought, peer, rid))
@@ -69,26 +78,37 @@ class Reviews:
 
     # -- inside ---------------------------------------------------------------------------
 
-    def _submit(self, part: ReviewPart) -> asyncio.Future[tuple[int, list[Moment]]]:
+    def _submit(
+        self, job: ReviewPart | ReviewCheck, wait: float | None = None
+    ) -> asyncio.Future[Any]:
         try:
-            return self.searches.submit(part)
+            return self.searches.submit(job, wait=wait)
         except Busy as exc:
             raise ProtocolError("busy", f"the searches are full ({exc}): ask again soon") from None
 
     async def _think(
-        self, key: Key, played: FinishedGame, first: asyncio.Future[tuple[int, list[Moment]]]
+        self,
+        key: Key,
+        played: FinishedGame,
+        hints: dict[int, Move],
+        first: asyncio.Future[tuple[int, list[Moment]]],
     ) -> server_messages.Review:
         table_id, game_no, seat = key
         try:
             total, moments = await first
             while len(moments) < total:
                 start = len(moments)
-                more = await self._submit(ReviewPart(played, seat, start, start + PART))
-                moments.extend(more[1])
+                part = ReviewPart(played, seat, start, start + PART, hints)
+                moments.extend((await self._submit(part, GOING_ON))[1])
+            checks: list[Check] = [
+                await self._submit(ReviewCheck(played, seat, moment), GOING_ON)
+                for moment in candidates(moments)
+            ]
         except Busy as exc:  # a part overtaken by the tables' searches until too late
             raise ProtocolError("busy", f"the searches are too far behind ({exc})") from None
         except SearchFailed as exc:
             raise ProtocolError("search_failed", f"the review failed ({exc}): ask again") from None
+        by_step = {m.step: m for m in moments}
         review = server_messages.Review(
             table=table_id,
             game=game_no,
@@ -101,15 +121,25 @@ class Reviews:
                     advised=m.advised,
                     cost=round(m.cost, 2),
                     why=m.why,
+                    win=None if m.win is None else round(m.win, 3),
+                    given_up=round(m.given_up, 1),
+                    noise=round(m.noise, 1),
+                    hint=m.hint,
+                    followed_hint=m.followed_hint,
                 )
                 for m in moments
             ),
             costliest=tuple(
                 server_messages.CostlyMoment(
-                    step=m.step, sentence=sentence(m, seat, played.deck, played.players)
+                    step=c.step,
+                    sentence=sentence(by_step[c.step], c, seat, played.deck, played.players),
+                    given_up=round(c.given_up, 1),
+                    noise=round(c.noise, 1),
+                    play_outs=c.play_outs,
                 )
-                for m in costliest(moments)
+                for c in told(checks)
             ),
+            summary=summary(moments),
         )
         if len(encode(review)) > MAX_FRAME:  # some 300 decisions of one seat: a rare game
             raise ProtocolError("no_record", "this game is too long for its review to fit a frame")

@@ -512,6 +512,13 @@ class Table:
             raise ProtocolError("not_started", "the game has not started yet")
         self.apply(seat, move, by_player=True)
 
+    def hinted(self, seat: int, move: Move) -> None:
+        """Keep the hint `seat` is given for its decision now, before it is sent (issue 29
+        §3: a review says which moves were the hint's own). StoreFailed, as any write."""
+        assert self.game is not None
+        step = len(self.game.moves)
+        self._write(lambda: self.store.add_hint(self.id, self.game_no, step, seat, move))
+
     def apply(self, seat: int, move: Move, by_player: bool = False) -> None:
         """`seat`'s move: verified once by the engine, then written to the store (with the
         mover's clock bank, and whether a bot made it for the seat's player), then made

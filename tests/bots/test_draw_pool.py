@@ -74,8 +74,8 @@ def test_a_networked_hard_bot_chooses_as_the_same_bot_in_process():
             continue
         sent = View.from_wire(view(game, seat).to_wire())
         own = view(game, seat, log_size=0)
-        networked = IsmctsBot(DECK, random.Random(5), iterations=40, think_time=None)
-        in_process = IsmctsBot(DECK, random.Random(5), iterations=40, think_time=None)
+        networked = IsmctsBot(DECK, iterations=40, worlds=8)
+        in_process = IsmctsBot(DECK, iterations=40, worlds=8)
         assert networked.choose(sent) == in_process.choose(own)
         compared += 1
     assert compared >= 3

@@ -4,7 +4,6 @@ agree with what it sees. (Its strength is measured on the ladder, not here.)"""
 from __future__ import annotations
 
 import random
-import time
 
 import msgspec
 import pytest
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 from server.bots.evaluate import Evaluator
 from server.bots.heuristic import HeuristicBot, scored_moves
 from server.bots.ismcts import IsmctsBot, rewards, root_candidates
-from server.bots.position import Position
+from server.bots.position import Position, seed_of
 from server.bots.worlds import determinize, reproduces, unseen_cards
 from server.game import (
     DiscardFate,
@@ -36,11 +35,13 @@ from tests.bots.botkit import (
 
 DECK = default_deck()
 ITERATIONS = 4  # enough to build a tree and run rollouts; small enough to be quick
+WORLDS = 3  # and to weigh its best moves
 
 
 def ismcts(seed: int = 0, iterations: int = ITERATIONS) -> IsmctsBot:
-    """Bounded by iterations only (a generous clock), so its choices are reproducible."""
-    return IsmctsBot(DECK, random.Random(seed), iterations=iterations, think_time=60.0)
+    """The search at a small budget (its randomness is the position's: `seed` is the bot's
+    own, which it does not use)."""
+    return IsmctsBot(DECK, random.Random(seed), iterations=iterations, worlds=WORLDS)
 
 
 def same_but_log(a: View, b: View) -> bool:
@@ -88,17 +89,16 @@ def test_always_legal(players, variants):
             game.apply(seat, move)
 
 
-def test_the_search_stops_at_the_first_limit():
+def test_the_search_runs_its_budget_whatever_the_clock():
+    """Principle 11: a fixed budget, never a clock: the tree grows exactly its iterations
+    and the weighing plays out its worlds, however long that takes."""
     game = Game.new(DECK, 4, 3)
     seen = view(game, 0)
-    by_clock = IsmctsBot(DECK, random.Random(1), iterations=10**6, think_time=0.05)
-    started = time.perf_counter()
-    assert game.can(0, by_clock.choose(seen))
-    assert time.perf_counter() - started < 1.0
-    assert 1 <= by_clock.last_iterations < 10**6
-    by_count = IsmctsBot(DECK, random.Random(1), iterations=3, think_time=60.0)
-    assert game.can(0, by_count.choose(seen))
-    assert by_count.last_iterations == 3
+    bot = IsmctsBot(DECK, iterations=7, worlds=2)
+    verdict = bot.judge(seen)
+    assert game.can(0, verdict.move)
+    assert bot.last_root is not None and bot.last_root.visits == 7
+    assert bot.last_iterations == 7 + sum(len(w.outcomes) for w in verdict.weighed)
 
 
 def test_the_tree_grows():
@@ -248,9 +248,9 @@ def test_the_saving_move_is_searched_and_chosen():
     assert len(roots) > 4
     assert any(placements(move)[0] == NAP for move in roots)
     assert any(placements(move)[0] == CREPT for move in roots)
-    for seed in range(2):
-        bot = IsmctsBot(SCENARIO_DECK, random.Random(seed), iterations=200, think_time=None)
-        assert placements(bot.choose(seen))[0] == NAP
+    bot = IsmctsBot(SCENARIO_DECK)
+    for seed in range(2):  # the position's own seed, and another
+        assert placements(bot.judge(seen, seed=seed_of(seen, SCENARIO_DECK) + seed).move)[0] == NAP
 
 
 def redealt(game: Game, seat: int, rng: random.Random) -> Game:

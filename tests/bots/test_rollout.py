@@ -37,18 +37,18 @@ def test_the_rollout_plays_the_heuristic_move(players, variants):
         for game, seat in positions(players, variants, seed, every=1):
             if isinstance(legal(game, seat), LegalDraw):
                 continue
-            search = IsmctsBot(DECK, random.Random(seed), iterations=1, think_time=None)
+            search, rng = IsmctsBot(DECK, iterations=1), random.Random(seed)
             heuristic = HeuristicBot(DECK, random.Random(seed))
             expected = heuristic.choose(view(game, seat, log_size=0))
-            assert search._policy(game, seat) == [expected]
-            assert search.rng.random() == heuristic.rng.random()
+            assert search._policy(game, seat, rng) == [expected]
+            assert rng.random() == heuristic.rng.random()
             compared += 1
     assert compared > 20
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_below_the_root_the_heuristic_best_distinct_moves(players):
-    bot = IsmctsBot(DECK, random.Random(0), iterations=1, think_time=None)
+    bot = IsmctsBot(DECK, iterations=1)
     placed = 0
     for game, seat in positions(players, VARIANTS[0], seed=7, every=1):
         choice = legal(game, seat)

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from protocol import requests as rq
-from server.bots.advise import HINT_TIME
-from server.bots.ismcts import THINK_TIME
+from server import searches as the_pool
 from server.edge.app import GotherServer
 from server.searches import LATE, Busy, Searches, SearchFailed
-from tests.kits.netkit import TIMEOUT, Client, close_all
+from server.tables import hint
+from tests.kits.netkit import TIMEOUT, Client, close_all, first_legal_move
 from tests.kits.poll import until
-from tests.tables.test_hints import seated_at_bots
+from tests.tables.test_hints import COLD, hinted, seated_at_bots
 
 ONE_WORKER = {"search_workers": 1}
 
@@ -41,6 +41,17 @@ class Echo:
         if isinstance(self.value, Exception):
             raise self.value
         return self.value
+
+
+@dataclass(frozen=True)
+class Spin:
+    """A search that never ends: it spins a core."""
+
+    think: float = 0.1
+
+    def run(self) -> object:
+        while True:
+            pass
 
 
 def the_worker(searches: Searches) -> int:
@@ -64,18 +75,19 @@ def running(searches: Searches) -> int:
     return sum(worker.job is not None for worker in searches.workers)
 
 
-async def next_state(client: Client, after: int) -> dict[str, Any]:
-    """The next `state` message of a change after `after` (a seq)."""
-    return await client.next(lambda m: m["t"] == "state" and m["seq"] > after)
+async def next_state(client: Client, after: int, wait: float = TIMEOUT) -> dict[str, Any]:
+    """The next `state` message of a change after `after` (a seq), within `wait`."""
+    return await client.next(lambda m: m["t"] == "state" and m["seq"] > after, wait)
 
 
 async def watch_hard_bots(url: str) -> tuple[Client, dict[str, Any]]:
-    """A spectator at a table of three hard bots, and the state of their first move."""
+    """A spectator at a table of three hard bots, and the state of their first move (its
+    search waits for a worker to start: on a loaded machine, many seconds)."""
     watcher = await Client.connect(url, "Watcher")
     created = await watcher.ask(rq.Create(name="Hard", seats=3, bots=3, bot="hard"))
     assert (await watcher.ask(rq.Watch(table=created["table"])))["t"] == "watching"
     state = await watcher.next(lambda m: m["t"] == "state" and m["view"]["phase"] != "lobby")
-    return watcher, await next_state(watcher, state["seq"])
+    return watcher, await next_state(watcher, state["seq"], COLD)
 
 
 # -- the pool itself ---------------------------------------------------------------------
@@ -162,15 +174,46 @@ async def test_a_full_queue_is_busy_whatever_the_waits():
         searches.close()
 
 
+async def test_a_worker_is_stuck_when_its_job_spends_its_cpu_not_when_it_waits_for_a_core(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """The deadline counts the worker's CPU time: one frozen past it (as a niced worker on a
+    busy machine waits for a core) is looked at again and answers; one spinning is killed."""
+    monkeypatch.setattr(the_pool, "OVERRUN", 0.3)
+    monkeypatch.setattr(the_pool, "SLOWER", 1)
+    searches = Searches(workers=1)
+    try:
+        await asyncio.wait_for(searches.submit(Echo("warm")), COLD)  # no start's slack now
+        (worker,) = searches.workers
+        with frozen(the_worker(searches)):
+            late = searches.submit(Echo("late", think=0.1))
+            first = worker.deadline
+            await until("looked at again", lambda: worker.deadline not in (first, None))
+            again = worker.deadline
+            await until("and again", lambda: worker.deadline not in (again, None))
+        assert await asyncio.wait_for(late, TIMEOUT) == "late"
+        assert searches.replaced == 0
+        with pytest.raises(SearchFailed, match="overran its deadline"):
+            await asyncio.wait_for(searches.submit(Spin()), COLD)
+        assert searches.replaced == 1
+        assert await asyncio.wait_for(searches.submit(Echo("after")), COLD) == "after"
+    finally:
+        searches.close()
+
+
 # -- through the server ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("config", [ONE_WORKER], indirect=True)
 async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
-    server: GotherServer, url: str
+    server: GotherServer, url: str, monkeypatch: pytest.MonkeyPatch
 ):
-    player = await seated_at_bots(url, "normal", searched=True)
-    assert (await player.ask(rq.Hint()))["t"] == "hint"  # the worker is up
+    monkeypatch.setattr(hint, "PATIENCE", TIMEOUT / 2)  # its answer, not `thinking` meanwhile
+    monkeypatch.setattr(the_pool, "OVERRUN", 10 * TIMEOUT)  # frozen is not stuck, however long
+    warm = await seated_at_bots(url, "normal", searched=True)
+    warmed = await hinted(warm)
+    assert warmed["t"] == "hint", warmed  # the worker is up
+    player = await seated_at_bots(url, "normal", searched=True)  # a position not kept
     killed = the_worker(server.searches)
     with frozen(killed):
         rid = await player.tell(rq.Hint())
@@ -181,9 +224,9 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     assert "ask again" in failed["message"]
     assert server.searches.replaced == 1
     assert the_worker(server.searches) != killed  # a fresh worker in its place
-    again = await player.ask(rq.Hint())  # the decision still waits: nothing changed
+    again = await hinted(player)  # the decision still waits: nothing changed
     assert again["t"] == "hint", again
-    await player.close()
+    await close_all(warm, player)
 
 
 # a long wait allowed: the frozen worker holds the queued hint while the test looks
@@ -191,12 +234,16 @@ async def test_a_killed_worker_is_replaced_and_its_hint_answers_an_error(
     "config", [{"search_workers": 1, "search_queue": 1, "search_wait": 5.0}], indirect=True
 )
 async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
-    server: GotherServer, url: str, caplog: pytest.LogCaptureFixture
+    server: GotherServer,
+    url: str,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ):
     """Refused at once, and not logged: a spammer's refusals would flood the log."""
+    monkeypatch.setattr(the_pool, "OVERRUN", 10 * TIMEOUT)  # frozen is not stuck, however long
     caplog.set_level(logging.INFO, "gother.server")
-    players = [await seated_at_bots(url, "normal", searched=True) for _ in range(3)]
-    assert (await players[0].ask(rq.Hint()))["t"] == "hint"  # the worker is up
+    *players, warm = [await seated_at_bots(url, "normal", searched=True) for _ in range(4)]
+    assert (await hinted(warm))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
         thinking = await players[0].tell(rq.Hint())  # on the frozen worker
         await until("one search running", lambda: running(server.searches) == 1)
@@ -207,24 +254,58 @@ async def test_a_hint_the_searches_cannot_take_is_busy_at_once(
         assert "ask again" in refused["message"]
         assert not [r for r in caplog.records if "busy" in r.getMessage()]
     for player, rid in ((players[0], thinking), (players[1], queued)):
-        assert (await player.next(lambda m, rid=rid: m.get("rid") == rid))["t"] == "hint"
-    assert (await players[2].ask(rq.Hint()))["t"] == "hint"  # room again
-    await close_all(*players)
+        reply = await player.next(lambda m, rid=rid: m.get("rid") == rid)
+        if reply.get("code") == "thinking":  # a loaded machine: past its patience, kept
+            reply = await hinted(player)
+        assert reply["t"] == "hint", reply
+    assert (await hinted(players[2]))["t"] == "hint"  # room again
+    await close_all(warm, *players)
 
 
-@pytest.mark.parametrize("config", [{"search_workers": 1, "search_wait": 0.25}], indirect=True)
-async def test_a_hint_that_cannot_begin_in_time_is_answered_busy(server: GotherServer, url: str):
-    """Behind a search that does not end (a frozen worker), a hint queued is answered `busy`
-    once it has waited LATE times --search-wait to begin: every hint gets its reply."""
-    players = [await seated_at_bots(url, "normal", searched=True) for _ in range(2)]
-    assert (await players[0].ask(rq.Hint()))["t"] == "hint"  # the worker is up
+@pytest.mark.parametrize("config", [ONE_WORKER], indirect=True)
+async def test_a_hint_not_thought_in_time_says_thinking_and_comes_when_asked_again(
+    server: GotherServer, url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """Issue 30 §1: an answer within PATIENCE, the hint or `thinking`; the search goes
+    on, and asked again the hint comes from what is kept, at once."""
+    monkeypatch.setattr(the_pool, "OVERRUN", 10 * TIMEOUT)  # frozen is not stuck, however long
+    warm = await seated_at_bots(url, "normal", searched=True)
+    assert (await hinted(warm))["t"] == "hint"  # the worker is up
+    player = await seated_at_bots(url, "normal", searched=True)
+    with frozen(the_worker(server.searches)):
+        started = time.monotonic()
+        said = await player.request("hint")
+        waited = time.monotonic() - started
+        assert said["t"] == "error" and said["code"] == "thinking", said
+        assert "ask again" in said["message"]
+        assert hint.PATIENCE <= waited < hint.PATIENCE + 1.0
+        assert (await player.request("hint"))["code"] == "thinking"  # the same search
+        assert running(server.searches) == 1 and not server.searches.waiting
+    await until("thought, and kept", lambda: running(server.searches) == 0)
+    started = time.monotonic()
+    answered = await player.request("hint")
+    assert answered["t"] == "hint" and time.monotonic() - started < hint.PATIENCE
+    await close_all(warm, player)
+
+
+@pytest.mark.parametrize("config", [ONE_WORKER], indirect=True)
+async def test_a_hint_that_cannot_begin_in_time_is_answered_busy(
+    server: GotherServer, url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """Behind a search that does not end (a frozen worker), a hint queued is answered
+    `thinking` while it waits, then `busy` once it has waited LATE times its wait to begin:
+    every hint gets its reply."""
+    monkeypatch.setattr(hint, "HINT_WAIT", 0.5)  # busy after LATE times that, not a minute
+    monkeypatch.setattr(the_pool, "OVERRUN", 10 * TIMEOUT)  # frozen is not stuck, however long
+    warm, *players = [await seated_at_bots(url, "normal", searched=True) for _ in range(3)]
+    assert (await hinted(warm))["t"] == "hint"  # the worker is up
     with frozen(the_worker(server.searches)):
         await players[0].tell(rq.Hint())  # on the frozen worker
         await until("the frozen hint's search", lambda: running(server.searches) == 1)
-        late = await players[1].ask(rq.Hint())
+        late = await hinted(players[1])  # `thinking`, asked again, until it is answered
     assert late["t"] == "error" and late["code"] == "busy", late
     assert "not begun" in late["message"] and "ask again" in late["message"]
-    await close_all(*players)
+    await close_all(warm, *players)
 
 
 @pytest.mark.parametrize("config", [{"search_workers": 1, "bot_delay": 1.0}], indirect=True)
@@ -246,14 +327,25 @@ async def test_a_hard_bot_whose_search_fails_plays_as_the_normal_bot(
 
 
 async def spam_hints(player: Client, stop: asyncio.Event) -> int:
-    """Ask hints back to back until `stop`, playing nothing; how many were answered."""
+    """Ask a hint and play it, then ask at the next decision, until `stop`: each hint a
+    position not thought before (a kept one costs nothing); how many were answered."""
     answered = 0
     while not stop.is_set():
-        reply = await player.ask(rq.Hint())
-        assert reply["t"] == "hint" or reply["code"] in ("busy", "rate_limited"), reply
-        answered += reply["t"] == "hint"
-        if reply["t"] == "error":  # refused: the others are being thought, ask soon again
-            await asyncio.sleep(0.05)
+        reply = await player.request("hint")
+        if reply["t"] == "error":
+            assert reply["code"] in ("busy", "rate_limited", "thinking"), reply
+            if reply["code"] != "thinking":  # refused: the others are being thought
+                await asyncio.sleep(0.05)
+            continue
+        assert reply["t"] == "hint", reply
+        answered += 1
+        moved = await player.request("move", move=reply["move"])
+        assert moved["t"] == "state", moved
+        view = moved["view"]
+        if view["legal"] is None and view["phase"] != "over":
+            view = await player.state(lambda v: v["legal"] is not None or v["phase"] == "over")
+        if view["phase"] == "over":
+            break
     return answered
 
 
@@ -262,15 +354,18 @@ async def test_a_hard_bot_table_keeps_its_pace_while_hints_are_asked_back_to_bac
     server: GotherServer, url: str, caplog: pytest.LogCaptureFixture
 ):
     """Its moves' searches go ahead of every hint: a move waits for at most the hint being
-    thought, never for the queue, and no move gives way to the normal bot."""
+    thought, never for the queue, and no move gives way to the normal bot. A search is a
+    fixed budget, not a time: the bound is in searches, each timed here as the machine
+    runs it now."""
     spammers = [await seated_at_bots(url, "normal", searched=True) for _ in range(4)]
+    solo = await timed_hint(await seated_at_bots(url, "normal", searched=True))
     watcher, state = await watch_hard_bots(url)
     stop = asyncio.Event()
     spam = [asyncio.create_task(spam_hints(p, stop)) for p in spammers]
     with caplog.at_level(logging.WARNING, "gother.server"):
         since, gaps = time.monotonic(), []
         while len(gaps) < 6 and state["view"]["phase"] != "over":
-            state = await next_state(watcher, state["seq"])
+            state = await next_state(watcher, state["seq"], 2 * (2 * solo + 1.5))
             now = time.monotonic()
             gaps.append(now - since)
             since = now
@@ -278,6 +373,25 @@ async def test_a_hard_bot_table_keeps_its_pace_while_hints_are_asked_back_to_bac
         answered = await asyncio.wait_for(asyncio.gather(*spam), TIMEOUT)
     assert sum(answered) >= 3, answered  # hints were thought meanwhile
     # a move: its own search, at most one hint ahead of it, and a busy machine's slack
-    assert max(gaps) <= THINK_TIME + HINT_TIME + 1.5, gaps
+    assert max(gaps) <= 2 * solo + 1.5, (gaps, solo)
     assert not [r for r in caplog.records if "normal bot moves" in r.getMessage()]
     await close_all(watcher, *spammers)
+
+
+async def timed_hint(player: Client) -> float:
+    """Seconds the hint of a new placement takes with the searches idle (its worker up)."""
+    warmed = await hinted(player)  # the worker is up: the next search is timed
+    assert warmed["t"] == "hint", warmed
+    move = warmed["move"]
+    while True:  # on to the next placement: a decision the search must weigh
+        reply = await player.request("move", move=move)
+        assert reply["t"] == "state", reply
+        view = reply["view"]
+        if view["legal"] is None:
+            view = await player.state(lambda v: v["legal"] is not None)
+        if view["legal"]["kind"] == "distribute":
+            break
+        move = first_legal_move(view["legal"])
+    started = time.monotonic()
+    assert (await hinted(player))["t"] == "hint"
+    return time.monotonic() - started

@@ -118,7 +118,7 @@ def test_every_kind_plays_with_the_trait_it_is_made_with():
 @pytest.mark.parametrize("trait", TRAITS)
 def test_a_search_of_either_trait_plays_legal_moves(trait):
     game = Game.new(DECK, 5, 11)
-    bot = IsmctsBot(DECK, random.Random(1), iterations=6, think_time=None, trait=trait)
+    bot = IsmctsBot(DECK, random.Random(1), iterations=6, worlds=4, trait=trait)
     for _ in range(12):
         seat = game.to_act()
         assert seat is not None

@@ -26,7 +26,7 @@ pytestmark = [
 SEATS = 3
 HINTED = "The hint; Enter plays it"
 POLL = 0.03  # seconds between screen reads inside a deadline loop
-STEP_TIMEOUT = 15.0  # one hint, one move: generous on two busy cores
+STEP_TIMEOUT = 60.0  # one hint (its worker may start first), one move, on two busy cores
 GAME_TIMEOUT = 120.0
 
 

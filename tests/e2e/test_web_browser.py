@@ -53,6 +53,7 @@ pytestmark = [
 PASSWORD = "crypt-door"
 WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")
 HINTED = "The hint; Enter plays it"
+HINT_TIMEOUT = 60.0  # a hint: its search worker may have to start first, on a loaded machine
 GAME_TIMEOUT = 120.0  # for the game to come to both browsers
 
 
@@ -102,7 +103,7 @@ def sit_down(page, name: str) -> str:
 def play_one(page) -> None:
     """h, wait for the hint, Enter, wait until the decision has gone from the screen."""
     page.keyboard.press("h")
-    wait_screen(page, "the hint", HINTED)
+    wait_screen(page, "the hint", HINTED, HINT_TIMEOUT)
     before = screen(page)
     page.keyboard.press("Enter")
     wait_screen(page, "the move to land", lambda text: text != before and HINTED not in text)

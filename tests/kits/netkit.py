@@ -75,11 +75,11 @@ class Client:
         return rid
 
     async def next(
-        self, predicate: Callable[[dict[str, Any]], bool] = lambda m: True
+        self, predicate: Callable[[dict[str, Any]], bool] = lambda m: True, wait: float = TIMEOUT
     ) -> dict[str, Any]:
-        """The next message (from now on) that satisfies `predicate`."""
+        """The next message (from now on) that satisfies `predicate`, each within `wait`."""
         while True:
-            message = await asyncio.wait_for(self._inbox.get(), TIMEOUT)
+            message = await asyncio.wait_for(self._inbox.get(), wait)
             if predicate(message):
                 return message
 

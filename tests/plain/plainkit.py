@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from gother_tui.core.notice import THINKING
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
@@ -162,7 +163,11 @@ class InProcess:
         return [frame["move"] for frame in self.sent if frame["t"] == "move"]
 
     def errors(self) -> list[server_messages.Error]:
-        return [m for m in self.received if isinstance(m, server_messages.Error)]
+        """What the server refused. A hint it is still thinking about (`thinking`, asked
+        again by the client) is news, not a refusal: a loaded machine answers it often."""
+        return [
+            m for m in self.received if isinstance(m, server_messages.Error) and m.code != THINKING
+        ]
 
 
 def plain_env(home: Path, **extra: str) -> dict[str, str]:

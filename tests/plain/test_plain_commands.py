@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 
 from protocol import requests as rq
+from server.tables import hint
 from tests.kits.netkit import Client
 from tests.kits.playkit import drive
 from tests.plain.plainkit import InProcess
+from tests.tables.test_hints import COLD
 
 NOT_NOW = r"^Not now: you are at step {}"
 HAND_CARD = re.compile(r"^  [1-5]: ")
@@ -146,4 +148,26 @@ async def test_a_whole_placement_in_one_line_is_played_at_once(url, tmp_path):
         given = [plain.client.catalogue.name(card) for _, card in move["give"]]
         assert all(hand[i].startswith(f"  {i + 1}: {given[i]} ") for i in range(3))  # as typed
         assert plain.errors() == []
+        plain.type("quit")
+
+
+async def test_a_hint_still_being_thought_does_not_hold_up_the_options(url, tmp_path, monkeypatch):
+    """Issue 30 §1: past its patience (here at once) the server answers `thinking`; the
+    placement's options are said at once, without it, and again with the hint first once
+    it has come (the client asks again by itself)."""
+    monkeypatch.setattr(hint, "PATIENCE", 0.0)
+    async with InProcess(url, tmp_path, verbose=True) as plain:
+        await plain.transcript.until(r"^No tables on this server yet")
+        plain.type("create 4")
+        await plain.transcript.until(r"^Step 2/4 Distribute: give each player one card")
+        first = await plain.transcript.until(r"^  1: ")
+        assert "(hint)" not in first.string and "the hint" not in first.string
+        await plain.transcript.until(r"^The hint has come:$", timeout=COLD)
+        await plain.transcript.until(r"^Step 2/4 Distribute: give each player one card")
+        again = await plain.transcript.until(r"^  1: ")
+        assert "the hint" in again.string
+        plain.type("1")
+        await plain.transcript.until(r"^You placed .* on your own Fate pile")
+        sent = [m["t"] for m in plain.sent if m["t"] == "hint"]
+        assert len(sent) >= 2  # asked again by itself
         plain.type("quit")

@@ -46,6 +46,7 @@ CONTRACT_CODES = {
     "not_registered",
     "no_standings",
     "busy",
+    "thinking",
     "search_failed",
     "bad_door",  # issue 18: a door's claim this server's doors did not sign
     "bad_signature",

@@ -105,9 +105,11 @@ class FakeServer:
         return self.connections[-1]
 
 
-async def until(pilot: Pilot, condition: Callable[[], Any], what: str = "condition") -> Any:
+async def until(
+    pilot: Pilot, condition: Callable[[], Any], what: str = "condition", wait: float = TIMEOUT
+) -> Any:
     """The one poll (tests/kits/poll.py) of an app: it runs between two looks."""
-    return await poll.until(what, condition, TIMEOUT, pause=pilot.pause)
+    return await poll.until(what, condition, wait, pause=pilot.pause)
 
 
 def screen_text(pilot: Pilot) -> str:

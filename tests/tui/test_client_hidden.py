@@ -28,6 +28,7 @@ from gother_tui.tui.widgets.table_cards import CARD_MAX, CARD_W, GAP, CardFan, S
 from protocol import requests as rq
 from server.edge.app import GotherServer, ServerConfig
 from tests.kits.netkit import Client
+from tests.tables.test_hints import COLD
 from tests.tui.clientkit import at_table, notices, screen_text, shown, until, widget_text
 from tests.tui.test_client_live import (
     Answers,
@@ -225,7 +226,7 @@ async def test_the_hint_preview_shows_every_seat_or_says_pgdn_shows_the_rest(liv
         screen = app.screen
         await until(pilot, lambda: app.view.legal and app.view.phase == "distribute", "a deal")
         await pilot.press("h")
-        await until(pilot, lambda: screen.last_hint is not None, "the hint")
+        await until(pilot, lambda: screen.last_hint is not None, "the hint", COLD)
         names = [f"{p.seat + 1} {p.name}:" for p in app.view.players]
         seen = set()
         for _ in names:  # a page at least a line long: as many pages as seats at most

@@ -22,6 +22,8 @@ from protocol import requests as rq
 from protocol import server_messages as sm
 from protocol.view import Variants
 from server.edge.app import GotherServer, ServerConfig
+from server.tables import hint
+from tests.tables.test_hints import COLD
 from tests.tui.clientkit import shown, until, widget_text
 
 PRESENCE = frozenset({"gap", "joined", "left", "away", "back", "covered"})  # not events
@@ -68,7 +70,7 @@ async def play_one_decision(pilot: Pilot, answers: Answers) -> None:
     screen.last_hint = None
     moved = len(answers.to(rq.Play))
     await pilot.press("h")
-    await until(pilot, lambda: screen.last_hint is not None, "the hint")
+    await until(pilot, lambda: screen.last_hint is not None, "the hint", COLD)
     assert screen.plan is not None and screen.plan.move() == screen.last_hint
     await pilot.press("enter")
     await until(pilot, lambda: len(answers.to(rq.Play)) > moved, "the move's state")
@@ -230,3 +232,31 @@ async def test_coming_back_holds_the_whole_story_of_the_game(live_server, store)
         await pilot.press("l")
         text = await shown(pilot, StoryScreen, "The whole game")
         assert "away" not in text.splitlines()[0] and "not seen here" not in text
+
+
+class Refusals(list[msg.Refused]):
+    """A message hook keeping every refusal the app's screens were given."""
+
+    def __call__(self, message: Message) -> None:
+        if isinstance(message, msg.Refused):
+            self.append(message)
+
+
+async def test_a_hint_still_being_thought_is_asked_again_until_it_comes(
+    live_server, store, monkeypatch
+):
+    """Issue 30 §1: past its patience (here at once) the server answers `thinking` and
+    thinks on; the table asks again by itself, about every second, until the hint comes."""
+    monkeypatch.setattr(hint, "PATIENCE", 0.0)
+    app = client(live_server, store)
+    refused = Refusals()
+    async with app.run_test(size=(80, 24), message_hook=refused) as pilot:
+        await create_through_the_lobby(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await until(pilot, lambda: app.view.legal and app.view.phase == "distribute", "a deal")
+        await pilot.press("h")
+        await until(pilot, lambda: screen.last_hint is not None, "the hint", COLD)
+        thinking = [r for r in refused if r.error.code == "thinking"]
+        assert thinking and all(isinstance(r.asked, rq.Hint) for r in thinking)
+        assert screen.plan is not None and screen.plan.move() == screen.last_hint

@@ -10,6 +10,7 @@ from gother_tui.tui.screens.table import TableScreen
 from protocol.moves import Move
 from protocol.view import View
 from server.game import Game, Variants, parse_deck
+from tests.tables.test_hints import COLD
 from tests.tui.clientkit import (
     at_table,
     notices,
@@ -222,7 +223,9 @@ async def test_hint_prefills_the_move_and_enter_sends_it(make_app, fake):
     async with app.run_test(size=(80, 24)) as pilot:
         await at_table(pilot)
         await pilot.press("h")
-        await until(pilot, lambda: table(pilot).plan and table(pilot).plan.assigned, "the hint")
+        await until(
+            pilot, lambda: table(pilot).plan and table(pilot).plan.assigned, "the hint", COLD
+        )
         cards = widget_text(pilot, "#cards")
         assert "Student Loan +0 +0 +3 → 1 Raven" in cards
         assert "Pet Raven +4 +0 -3 → 3 Vlad" in cards

@@ -10,6 +10,7 @@ from gother_tui.tui.screens.game_over import GameOverScreen
 from gother_tui.tui.screens.review import ReviewScreen
 from protocol import requests as rq
 from protocol.view import Variants
+from tests.tables.test_review import THOUGHT
 from tests.tui.clientkit import shown, until, widget_text
 
 BOTS = rq.Create(name="Bot Crypt", seats=3, bots=3, variants=Variants(round_cap=1))
@@ -31,14 +32,14 @@ async def test_the_game_over_panel_opens_the_review_of_each_seat(live_server, st
 
         async def reviewed(seat: int) -> str:
             summary = f"{names[seat]} in game 1: "
-            await until(pilot, lambda: summary in widget_text(pilot, "#review"), summary)
+            await until(pilot, lambda: summary in widget_text(pilot, "#review"), summary, THOUGHT)
             return widget_text(pilot, "#review")
 
         first = await reviewed(0)  # a spectator starts with the first seat
-        assert "Every decision (the Goth it cost):" in first
+        assert "Every decision (the chance to win it gave up):" in first
         assert "Round 1: " in first
         _, moves = live_server.store.tables.game(table.id, 1)
-        decisions = first.split("Every decision (the Goth it cost):")[1]
+        decisions = first.split("Every decision (the chance to win it gave up):")[1]
         assert decisions.count("Round 1: ") == sum(seat == 0 for seat, _ in moves)  # each
         assert "Review of " + names[0] in widget_text(pilot, "#review-title")
         await pilot.press("right_square_bracket")

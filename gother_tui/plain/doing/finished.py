@@ -36,7 +36,7 @@ class Finished:
         seat = int(args) - 1 if args else view.seat
         if seat is None:
             raise Problem(f"review SEAT: you are watching, so say whose (1 to {seats}).")
-        self.say("Reviewing: the search goes over every decision, a few seconds.")
+        self.say("Reviewing: the search goes over every decision, some seconds.")
         reply = await self.client.ask(
             rq.Review(table=view.table.id, game=view.table.game, seat=seat)
         )

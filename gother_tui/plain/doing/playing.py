@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gother_tui.core.notice import THINKING
 from gother_tui.plain import words
 from gother_tui.plain.choices import Option, same_move
 from gother_tui.plain.doing.where import at_table, deciding, play
@@ -100,21 +101,14 @@ class Playing:
     async def do_hint(self, args: str) -> None:
         client = self.client
         view, _ = deciding(client, LegalDiscardFate, LegalDistribute, LegalDraw, LegalDiscardHand)
-        reply = await client.ask(rq.Hint())
-        if not isinstance(reply, sm.Hint):
-            return
-        if view.legal is not None:
-            client.keep_hint(view.legal, reply)
-        found = client.decision()
-        number = found.number_of(reply.move) if found is not None else None
-        reason = f": {reply.reason}" if reply.reason else ""
-        if found is None or number is None:
-            self.say(f"Hint: the move {reply.move}{reason}.")
-            return
-        option = found.options[number - 1]
-        client.option_said(number, option.move)  # said here: its number may be played
-        text = option.text if client.verbose else option.spoken
-        self.say(f"Hint: option {number}, {text}{reason}.")
+        reply = await client.ask(rq.Hint(), quiet=True)
+        if isinstance(reply, sm.Error) and reply.code == THINKING and view.legal is not None:
+            self.say("The hint is still being thought: it comes in a moment.")
+            reply = await client.hint_when_thought(view.legal)
+        elif isinstance(reply, sm.Error):
+            self.say(f"The server refused: {reply.message}")
+        if isinstance(reply, sm.Hint):
+            client.tell_hint(reply)
 
     async def do_say(self, args: str) -> None:
         at_table(self.client)

@@ -1,6 +1,6 @@
-"""A seat's review of a finished game, from the game-over panel (v): a summary, the three
-costliest moments in a sentence each, then every decision against the search's. The
-server thinks it (a few seconds, once: it keeps it); [ and ] review another seat."""
+"""A seat's review of a finished game, from the game-over panel (v): a summary, the moments
+told (at most three) in a sentence each, then every decision against the search's. The
+server thinks it (some seconds, once: it keeps it); [ and ] review another seat."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ class ReviewScreen(ModalScreen[None]):
         self.query_one("#review-title", Static).update(
             Text(f"Review of {self._whose()}, game {self.game.table.game}", style="bold")
         )
-        self._say(Text("The search is going over every decision: a few seconds."))
+        self._say(Text("The search is going over every decision: some seconds."))
         table = self.game.table
         asked = rq.Review(table=table.id, game=table.game, seat=self.seat)
         self.asked = self.session.request(self, asked)
@@ -74,7 +74,7 @@ class ReviewScreen(ModalScreen[None]):
         text = Text()
         for line in review_words.lines(review, self._whose()):
             text.append(line + "\n")
-        text.append("\nEvery decision (the Goth it cost):\n", "bold")
+        text.append("\nEvery decision (the chance to win it gave up):\n", "bold")
         catalogue = self.session.catalogue
         for moment in review.moments:
             line = review_words.moment_line(moment, self.seat, catalogue, names)

@@ -19,6 +19,7 @@ from textual.widgets import Input, Static
 
 from gother_tui.core.history import GothHistory
 from gother_tui.core.narrator import plural, summary
+from gother_tui.core.notice import ASK_AGAIN, THINKING
 from gother_tui.core.plans import Plan, keep_or_replace, plan_for
 from gother_tui.tui import messages as msg
 from gother_tui.tui.screens.confirm import ConfirmScreen
@@ -457,10 +458,18 @@ class TableScreen(Screen[None]):
         self._redraw()
 
     def on_refused(self, event: msg.Refused) -> None:
+        if isinstance(event.asked, rq.Hint) and event.error.code == THINKING:
+            self.set_timer(ASK_AGAIN, lambda plan=self.plan: self._hint_again(plan))
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the state is unchanged: keep the choices, let them fix it
             self.drawing_all = False
             self._redraw()
+
+    def _hint_again(self, plan: Plan | None) -> None:
+        """Ask again for a hint the server was still thinking about, if the decision it was
+        for is still the one in front of us."""
+        if plan is not None and self.plan is plan:
+            self.action_hint()
 
     def action_clear(self) -> None:
         chat = self.query_one("#chat-input", Input)
