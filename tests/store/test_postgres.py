@@ -81,9 +81,10 @@ def test_a_database_of_version_1_is_upgraded_with_what_it_holds(pg_url, monkeypa
     psql(pg_url, "INSERT INTO names VALUES ('ann', 'Ann', 'id-1', 1.0)")
     assert psql(pg_url, "SELECT to_regclass('lobby')") == [(None,)]
     PostgresDatabase(pg_url).close()
-    assert psql(pg_url, "SELECT version FROM gother_schema") == [(2,)]
+    assert psql(pg_url, "SELECT version FROM gother_schema") == [(postgres_schema.SCHEMA_VERSION,)]
     assert psql(pg_url, "SELECT name FROM names") == [("Ann",)]
     assert psql(pg_url, "SELECT COUNT(*) FROM lobby") == [(0,)]
+    assert psql(pg_url, "SELECT COUNT(*) FROM hints") == [(0,)]
 
 
 def test_processes_starting_at_once_upgrade_the_database_once(pg_url):

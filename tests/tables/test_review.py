@@ -89,7 +89,7 @@ async def test_the_hints_a_seat_was_given_survive_a_restart_and_the_review_tells
         assert hint["t"] == "hint", hint
         given[step] = hint["move"]
         # every decision as the hint says, but the second: the first legal move there
-        move = hint["move"] if len(given) != 2 else first_legal_move(view["legal"])
+        move = hint["move"] if len(given) != 2 else first_legal_move(view["legal"]).to_wire()
         if move == hint["move"]:
             followed.append(step)
         reply = await player.request("move", move=move)
