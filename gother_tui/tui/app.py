@@ -239,14 +239,17 @@ class GotherApp(ClientApp):
 
     # -- requests -------------------------------------------------------------------------
 
-    def request(self, asker: MessagePump, request: Request) -> int | None:
+    def request(self, asker: MessagePump, request: Request, quiet: bool = False) -> int | None:
         """Send `request`; its answer goes to `asker` as `Answered` or `Refused` (a refusal
-        is a notice too). None (and a notice) when not connected."""
+        is a notice too, unless `quiet`). None (and a notice) when not connected."""
 
         def answer(asked: Request, reply: Reply | None) -> None:
             if isinstance(reply, sm.Error):
-                shown = severity(reply.code)
-                self.notify(reply.message, title=title(reply.code), severity=shown, markup=False)
+                if not quiet:
+                    shown = severity(reply.code)
+                    self.notify(
+                        reply.message, title=title(reply.code), severity=shown, markup=False
+                    )
                 asker.post_message(msg.Refused(asked, reply))
             elif reply is not None:  # None: the connection was lost, the answer with it
                 asker.post_message(msg.Answered(asked, reply))

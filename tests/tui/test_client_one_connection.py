@@ -92,7 +92,9 @@ async def test_the_password_typed_once_serves_the_review_the_replay_and_the_play
         await shown(pilot, GameOverScreen, "WINNER", "Review")
         await pilot.press("v")
         await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
-        await until(pilot, lambda: " in game 1: " in widget_text(pilot, "#review"), "its words")
+        # a review is a search over every decision: on a loaded machine, tens of seconds
+        words = lambda: " in game 1: " in widget_text(pilot, "#review")  # noqa: E731
+        await until(pilot, words, "its words", wait=120)
         await pilot.press("escape")
         await shown(pilot, GameOverScreen, "Replay")
         await pilot.press("y")

@@ -467,9 +467,10 @@ class TableScreen(Screen[None]):
 
     def _hint_again(self, plan: Plan | None) -> None:
         """Ask again for a hint the server was still thinking about, if the decision it was
-        for is still the one in front of us."""
+        for is still the one in front of us: quietly, its `thinking` was said once (a notice
+        each second would keep the log, and the chat in it, under the toasts)."""
         if plan is not None and self.plan is plan:
-            self.action_hint()
+            self.session.request(self, rq.Hint(), quiet=True)
 
     def action_clear(self) -> None:
         chat = self.query_one("#chat-input", Input)
