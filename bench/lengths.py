@@ -23,10 +23,11 @@ from typing import Any
 
 from balance_runs import RESULTS, digest, game_key, records
 
+from server.bots.ismcts import ITERATIONS
 from server.game import default_deck
 
 TABLE = Path(__file__).parents[1] / "protocol" / "measured_lengths.json"
-HARD_ITERATIONS = 600  # the hard bot's iterations a move (issue 32: until i30 fixes it)
+HARD_ITERATIONS = ITERATIONS  # the hard bot's fixed budget a move (issue 30)
 MIN_GAMES = 15  # fewer say too little; the entry keeps its count
 Key = tuple[int, str, str, int | None]  # seats, difficulty, trait, round cap
 
