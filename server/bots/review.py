@@ -178,42 +178,36 @@ def sentence(moment: Moment, check: Check, seat: int, deck: Deck, names: Sequenc
     first = moment.why.split("; ")[0]
     return (
         f"Round {moment.round}: you {done(played, seat, deck, names, advised)}; the search "
-        f"would have {done_instead(advised, seat, deck, names, played)} ({first}): about "
+        f"would have {done(advised, seat, deck, names, played, PERFECT)} ({first}): about "
         f"{check.given_up:.0f} points more chance to win, in {check.play_outs} play-outs to "
         f"the end."
     )
 
 
+# A move's verbs in the past tense ("you took …") and the perfect ("would have taken …").
+PAST = {"deck": "drew blind", "draw": "took", "discard_fate": "dropped", "discard_hand": "let go"}
+PERFECT = {**PAST, "deck": "drawn blind", "draw": "taken"}
+
+
 def done(
-    move: Move, seat: int, deck: Deck, names: Sequence[str], beside: Move | None = None
+    move: Move,
+    seat: int,
+    deck: Deck,
+    names: Sequence[str],
+    beside: Move | None = None,
+    verbs: dict[str, str] = PAST,
 ) -> str:
-    """`seat`'s move in the past tense, as its player made it: "took Velvet Cape"; of a
-    placement, the cards it placed otherwise than `beside`."""
+    """`seat`'s move as its player made it, in `verbs`' tense: "took Velvet Cape" (PERFECT:
+    "taken Velvet Cape", after "would have"); of a placement, the cards it placed otherwise
+    than `beside`."""
     match move:
         case Distribute(give):
             return "placed " + placed(give, seat, deck, names, beside)
         case Draw("deck"):
-            return "drew blind"
+            return verbs["deck"]
         case Draw(_, card) | DiscardFate(card) | DiscardHand(card):
             assert card is not None
-            verb = {"draw": "took", "discard_fate": "dropped", "discard_hand": "let go"}
-            return f"{verb[move.kind]} {deck.card_name(card)}"
-    raise AssertionError(f"not a move: {move!r}")
-
-
-def done_instead(
-    move: Move, seat: int, deck: Deck, names: Sequence[str], beside: Move | None = None
-) -> str:
-    """The search's move after "would have": "drawn blind", "taken Velvet Cape"."""
-    match move:
-        case Distribute(give):
-            return "placed " + placed(give, seat, deck, names, beside)
-        case Draw("deck"):
-            return "drawn blind"
-        case Draw(_, card) | DiscardFate(card) | DiscardHand(card):
-            assert card is not None
-            verb = {"draw": "taken", "discard_fate": "dropped", "discard_hand": "let go"}
-            return f"{verb[move.kind]} {deck.card_name(card)}"
+            return f"{verbs[move.kind]} {deck.card_name(card)}"
     raise AssertionError(f"not a move: {move!r}")
 
 
