@@ -97,6 +97,11 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         for name, door in DOORS.items()
         if (fields := door.options(args, parser, password)) is not None
     }
+    if args.public is not None and not server_side.is_shared(args.db):
+        parser.error(  # one process holds every table: no other process sends anyone there
+            f"--public {args.public}: it goes with a PostgreSQL --db, whose game processes"
+            " send players to each other; with a SQLite --db there is only this one"
+        )
     log_to_stderr()
     if args.processes > 1:
         if doors or args.public is not None:

@@ -79,6 +79,13 @@ def serve(doors: dict[str, dict[str, Any]], **config: Any) -> None:
     asyncio.run(run(ServerConfig(**config), chosen))
 
 
+def is_shared(db: str) -> bool:
+    """Whether several game processes can share the store `db` names (PostgreSQL)."""
+    from server.store.kinds import is_postgres
+
+    return is_postgres(db)
+
+
 def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: Any) -> None:
     """`gother door KIND` (`options` the door's, `spec` a DoorSpec's): serve till SIGTERM."""
     from server.doors.door import DoorSpec, DoorUnreachable, read_door_key, run_alone

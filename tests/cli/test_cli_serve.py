@@ -12,6 +12,7 @@ from gother_tui.cli import build_parser
 from gother_tui.cli.host import HOST_FIELDS, host_settings
 from gother_tui.cli.parser import DefaultsHelpFormatter
 from server.edge.config import ServerConfig
+from tests.kits.prockit import run_cli
 
 DEFAULTS = ServerConfig()
 
@@ -55,3 +56,11 @@ def test_help_says_the_configs_default(field):
         assert "(default: the cores but one)" in said
     else:
         assert said.endswith(f"(default: {default})")
+
+
+async def test_public_with_a_sqlite_database_is_refused_and_nothing_is_made(tmp_path):
+    db = tmp_path / "g.db"
+    code, _, err = await run_cli("serve", "--db", str(db), "--public", "ws://h:1", "--port", "0")
+    assert code == 2
+    assert "--public ws://h:1: it goes with a PostgreSQL --db" in err
+    assert not db.exists()  # refused before the server opened anything
