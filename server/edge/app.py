@@ -106,7 +106,7 @@ class GotherServer:
         self.records = Records(self.store.archive, config.record_share, config.record_burst)
         self.reviews = Reviews(self.store.archive, self.store.outcomes, self.searches)
         self.play_ons = PlayOns(self.store.archive, self.store.outcomes, self.searches)
-        self.standings = HostStandings(config.db, self.store.outcomes)
+        self.standings = HostStandings(config.db, self.store.outcomes, self.store.ended)
         self.director = Director(
             self.lobby,
             self.store.tournaments,

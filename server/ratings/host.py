@@ -5,12 +5,18 @@ each game ends (one openskill update: some tens of microseconds).
 Games that end while the rebuild runs wait, and are counted once it is done; a `standings`
 request meanwhile is answered when it is done. A rebuild that fails is logged, and the
 standings are refused (`no_standings`) rather than shown from part of the archive.
+
+With the host's other processes (PostgreSQL, server/store/ended.py), their games are added
+as they are heard ending; whenever what they said cannot be known (the first listen, a
+listener that lost its connection), the standings are rebuilt again, the listener listening
+first, so that nothing ending meanwhile is missed; the former ones are shown till then.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import pickle
 import sys
@@ -19,30 +25,60 @@ from protocol import ProtocolError, server_messages
 from protocol.constants import STANDINGS_PAGE
 from server.ratings.skill import NEW, PROVISIONAL_GAMES, Rating
 from server.ratings.standings import Row, Standings
+from server.store.ended import Ended, HeardEnd
 from server.store.outcomes import OutcomeStore
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, is_bot
 
 log = logging.getLogger("gother.server")
 
+HEARD_WAIT = 2.0  # seconds the listener's thread waits at a time (and so stops within)
+AGAIN = 5.0  # seconds before a rebuild that failed is tried again, with other processes
+
 
 class HostStandings:
-    def __init__(self, db: str, outcomes: OutcomeStore) -> None:
+    def __init__(self, db: str, outcomes: OutcomeStore, ended: Ended | None = None) -> None:
         self.db = db
         self.outcomes = outcomes
+        self.ended = ended  # the games other processes end (PostgreSQL), else None
         self.standings: Standings | None = None
-        self.waiting: list[Outcome] = []  # games that ended during the rebuild
+        self.waiting: list[Outcome] = []  # games that ended during a rebuild
         self.failed = False
-        self.rebuilt: asyncio.Task[None] | None = None
+        self.first = asyncio.Event()  # the first rebuild is done (or failed)
+        self.rebuilt: asyncio.Task[bool] | None = None
+        self.following: asyncio.Task[None] | None = None
         self.child: asyncio.subprocess.Process | None = None
 
     def start(self) -> None:
-        if not self.outcomes.has_games():  # a new host: no process to start
-            self.standings = Standings()
-            return
-        self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild())
+        if self.ended is not None:
+            self.following = asyncio.get_running_loop().create_task(self._follow(self.ended))
+        elif not self.outcomes.has_games():  # a new host: no process to start
+            self._rebuilt(Standings())
+        else:
+            self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild())
 
-    async def _rebuild(self) -> None:
+    async def _follow(self, ended: Ended) -> None:
+        """The games the other processes end, as they are heard; all read again whenever
+        what was said cannot be known (and again later, while a rebuild fails)."""
+        whole = False
+        while True:
+            heard = await asyncio.to_thread(ended.heard, HEARD_WAIT)
+            if heard is None or not whole:
+                if self.standings is None and not self.outcomes.has_games():
+                    self._rebuilt(Standings())  # a new host, listened to from now
+                    whole = True
+                    continue
+                self.rebuilt = asyncio.get_running_loop().create_task(self._rebuild())
+                whole = await self.rebuilt
+                if not whole:
+                    await asyncio.sleep(AGAIN)
+                continue
+            for end in heard:
+                outcome = _read(end)
+                if outcome is not None:
+                    self.game_over(outcome)
+
+    async def _rebuild(self) -> bool:
         # A process of our own (`python -m server.ratings.archive`, the database a line on
         # its stdin, its answer pickled on its stdout): it shares nothing with this one but
         # the database, and a server going down ends it.
@@ -60,25 +96,32 @@ class HostStandings:
             standings = pickle.loads(answer)
         except (OSError, RuntimeError, pickle.UnpicklingError, EOFError) as exc:
             log.error("the standings could not be rebuilt from the archive: %s", exc)
-            self.failed = True
-            return
+            self.failed = self.standings is None
+            self.rebuilt = None
+            self.first.set()
+            return False
+        self._rebuilt(standings)
+        log.info("standings rebuilt: %d players", len(standings.records))
+        return True
+
+    def _rebuilt(self, standings: Standings) -> None:
         for outcome in self.waiting:
             standings.add(outcome)
-        self.standings, self.waiting = standings, []
-        log.info("standings rebuilt: %d players", len(standings.records))
+        self.standings, self.waiting, self.rebuilt, self.failed = standings, [], None, False
+        self.first.set()
 
     @property
     def rebuilding(self) -> bool:
         return self.standings is None and not self.failed
 
     async def when_rebuilt(self) -> None:
-        if self.rebuilt is not None:
-            await asyncio.shield(self.rebuilt)
+        """The first rebuild is done, or failed."""
+        await self.first.wait()
 
     def game_over(self, outcome: Outcome) -> None:
-        if self.standings is None:
+        if self.rebuilt is not None:  # counted again once the rebuild is done
             self.waiting.append(outcome)
-        else:
+        if self.standings is not None:
             self.standings.add(outcome)  # counted once, however often it is told
 
     def rating(self, player: PlayerId) -> Rating:
@@ -104,10 +147,11 @@ class HostStandings:
         """Stop a rebuild still running, and end its process before the loop closes (a
         process left to the garbage collector warns, after the loop is gone, from inside
         whatever code then runs)."""
-        if self.rebuilt is not None:
-            self.rebuilt.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.rebuilt
+        for task in (self.following, self.rebuilt):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self.child is not None and self.child.returncode is None:
             self.child.kill()
             await self.child.wait()
@@ -129,3 +173,14 @@ def _row(row: Row) -> server_messages.StandingsRow:
         places=tuple(row.record.places),
         last_seen=row.record.last_seen,
     )
+
+
+def _read(end: HeardEnd) -> Outcome | None:
+    """A game another process ended, as the standings count it (None: it cannot be read,
+    and is left out as a rebuild leaves it out)."""
+    try:
+        outcome = Outcome.from_json(end.table, end.game, end.outcome)
+    except (ValueError, TypeError, KeyError) as exc:
+        log.error("game %d of table %s: its outcome cannot be read (%r)", end.game, end.table, exc)
+        return None
+    return dataclasses.replace(outcome, practice=end.practice)

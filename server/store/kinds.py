@@ -16,6 +16,7 @@ from typing import Protocol
 from server.files import data_folder
 from server.store.database import StoreUnavailable
 from server.store.directory import Directory
+from server.store.ended import Ended
 from server.store.outcomes import OutcomeArchive, OutcomeStore
 from server.store.people import PeopleStore
 from server.store.sqlite import SqliteStore
@@ -34,6 +35,7 @@ class Store(Protocol):
     outcomes: OutcomeStore
     tournaments: TournamentStore
     directory: Directory | None  # the lobby across the host's processes (PostgreSQL only)
+    ended: Ended | None  # games the host's other processes ended (PostgreSQL only)
 
     def close(self) -> None: ...
 

@@ -31,6 +31,7 @@ from protocol.moves import Move
 from server.game import Played, Start
 from server.store.database import SqliteDatabase, SqlValue, Statement, StoreError, StoreUnavailable
 from server.store.directory import Directory, PostgresDirectory
+from server.store.ended import Ended, PostgresEnded, told
 from server.store.outcomes import OutcomeArchive, OutcomeStore, StoredOutcomes
 from server.store.people import People, PeopleStore
 from server.store.postgres_database import PostgresDatabase
@@ -71,12 +72,14 @@ class PostgresStore:
         try:  # the lobby across processes: connections of its own, used off the loop
             opened.append(PostgresDatabase(url))
             opened.append(PostgresDatabase(url))  # LISTENing
+            opened.append(PostgresDatabase(url))  # LISTENing for games ended elsewhere
         except StoreUnavailable:
             for database in opened:
                 database.close()
             self.log.close()
             raise
         self.directory: Directory | None = PostgresDirectory(opened[1], opened[2], self.log.holder)
+        self.ended: Ended | None = PostgresEnded(opened[3], self.log.holder)
         self.crossing = Crossing(self.log.tables, self.database, self.log.holder)
         archive = Archive(self.database)
         self.archive: GameArchive = archive
@@ -88,6 +91,8 @@ class PostgresStore:
     def close(self) -> None:
         if self.directory is not None:
             self.directory.close()
+        if self.ended is not None:
+            self.ended.close()
         self.database.close()
         self.log.close()
 
@@ -258,6 +263,8 @@ class Crossing:
             ("DELETE FROM chat WHERE table_id = :table", key),
             *(chat_statement(table_id, game_no, line) for line in record.chat),
         ]
+        if outcome is not None:  # the others' standings count it, once it landed
+            statements.append(told(self.holder, table_id, game_no))
         self.database.write(*statements)
         self.pending.pop((table_id, game_no), None)
 

@@ -113,19 +113,26 @@ class PostgresDatabase:
         from its first call: give it a connection of its own). True when one came, and
         whenever what was said meanwhile cannot be known (the first call, a connection lost
         or made again): read everything again then. False: nothing was said."""
+        said = self.said(channel, timeout)
+        return said is None or bool(said)
+
+    def said(self, channel: str, timeout: float) -> list[str] | None:
+        """`heard`, with what was said: every NOTIFY's payload that came within `timeout`
+        seconds (all that came with the first); None whenever it cannot be known."""
         try:
             with self._connected(StoreUnavailable) as db:
                 if self._listening is not db:
                     db.execute(psql.SQL("LISTEN {}").format(psql.Identifier(channel)))
                     self._listening = db
-                    return True
-                return any(True for _ in db.notifies(timeout=timeout, stop_after=1))
+                    return None
+                first = [n.payload for n in db.notifies(timeout=timeout, stop_after=1)]
+                return first and first + [n.payload for n in db.notifies(timeout=0.0)]
         except StoreUnavailable:
             if self._listening is not None:  # lost just now: read again at once
                 self._listening = None
             else:  # still none: connecting again meanwhile, in its own thread
                 time.sleep(min(timeout, RECONNECT_EVERY))
-            return True
+            return None
 
     # -- the connection ------------------------------------------------------------------
 
