@@ -98,7 +98,7 @@ class GotherServer:
         )
         # the tables the host's other processes hold (a PostgreSQL host's)
         directory = self.store.directory
-        self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.rows)
+        self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.published)
         self.lobby.elsewhere = self.elsewhere
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again

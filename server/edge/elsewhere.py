@@ -1,7 +1,9 @@
 """The tables the host's other game processes hold (issue 34 §2; docs/architecture.md,
 "Several processes of one host"): with PostgreSQL, each process publishes its live tables'
 `list` rows and where its players connect every RENEW seconds, and reads back the others'
-after each, and at once when another says its own changed (LISTEN/NOTIFY).
+after each, and at once when another says its own changed (LISTEN/NOTIFY). A row carries
+the seats identities hold at its table, so `proven` at any process says every seat of the
+host; an older process reads the row alone.
 
 PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
 waits on it, and `list` pages through what was read last.
@@ -29,6 +31,7 @@ log = logging.getLogger("gother.server")
 T = TypeVar("T")
 
 RENEW = 2.0  # seconds between two renewals of the lease (a fifth of it)
+Held = tuple[tuple[str, int], ...]  # the seats identities hold at a table: (identity, seat)
 WILDCARDS = ("", "0.0.0.0", "::")  # a host that listens everywhere is known by its name
 
 
@@ -40,21 +43,41 @@ def public_url(host: str, port: int, tls: bool) -> str:
     return f"{'wss' if tls else 'ws'}://{name}:{port}"
 
 
+class Published(TableRow, frozen=True):
+    """A row as the others read it: with its identities' seats, never sent to a client."""
+
+    held: Held = ()
+
+
+class Holders(msgspec.Struct):
+    """What of a published row is not listed: the seats identities hold there."""
+
+    held: Held = ()
+
+
 class Elsewhere:
-    def __init__(self, directory: Directory, here: Callable[[], Sequence[TableRow]]) -> None:
+    def __init__(
+        self, directory: Directory, here: Callable[[], Sequence[tuple[TableRow, Held]]]
+    ) -> None:
         self.directory = directory
-        self.here = here  # this process's rows, as its own `list` shows them
+        self.here = here  # this process's rows, as its own `list` shows them, and who sits
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
         self.tables: list[TableRow] = []  # the others', as last read
         self.urls: dict[str, str] = {}  # their table ids: where each lives
+        self.seats: dict[str, list[tuple[str, int]]] = {}  # identities' seats there
+        self.decoded: dict[str, tuple[bytes, TableRow, Held]] = {}  # rows as last read
         self.read_at = -math.inf  # when they were read (monotonic)
         self.failing = False
 
     def where(self, table_id: str) -> str | None:
         """The URL of the process holding `table_id`, if another one does."""
         return self.urls.get(table_id)
+
+    def held_by(self, identity: str) -> list[tuple[str, int]]:
+        """The seats (table id, seat) `identity` holds at the other processes."""
+        return self.seats.get(identity, [])
 
     async def run(self, url: str) -> None:
         """Renew the lease and publish every RENEW seconds; read the others' rows after
@@ -70,7 +93,7 @@ class Elsewhere:
 
     async def publish(self) -> None:
         """Renew the lease, and write what changed here."""
-        ours = {row.id: msgspec.msgpack.encode(row) for row in self.here() if row.broken is None}
+        ours = {row.id: _entry(row, held) for row, held in self.here() if row.broken is None}
         changed = {key: entry for key, entry in ours.items() if self.published.get(key) != entry}
         gone = [key for key in self.published if key not in ours]
         url, fresh = self.url, self.fresh
@@ -87,18 +110,27 @@ class Elsewhere:
         listed = await self._landed(self.directory.elsewhere)
         if listed is None:
             return
-        tables, urls = [], {}
+        tables, urls, decoded = [], {}, {}
+        seats: dict[str, list[tuple[str, int]]] = {}
         for table_id, url, entry in listed:
             if table_id in self.published:  # ours now (taken over): listed as ours
                 continue
-            try:
-                row = msgspec.msgpack.decode(entry, type=TableRow)
-            except msgspec.MsgspecError as exc:  # a row this version cannot read: not listed
-                log.warning("table %s of %s cannot be listed: %s", table_id, url, exc)
-                continue
-            tables.append(row)
+            known = self.decoded.get(table_id)
+            if known is None or known[0] != entry:  # decoded once, until it changes
+                try:
+                    row = msgspec.msgpack.decode(entry, type=TableRow)
+                    held = msgspec.msgpack.decode(entry, type=Holders).held
+                except msgspec.MsgspecError as exc:  # a row this version cannot read: unlisted
+                    log.warning("table %s of %s cannot be listed: %s", table_id, url, exc)
+                    continue
+                known = entry, row, held
+            decoded[table_id] = known
+            tables.append(known[1])
             urls[table_id] = url
-        self.tables, self.urls, self.read_at = tables, urls, time.monotonic()
+            for identity, seat in known[2]:
+                seats.setdefault(identity, []).append((table_id, seat))
+        self.tables, self.urls, self.seats = tables, urls, seats
+        self.decoded, self.read_at = decoded, time.monotonic()
 
     async def _landed(self, call: Callable[[], T]) -> T | None:
         """`call` in a thread (the directory's connection, never the loop): its result, or
@@ -111,7 +143,7 @@ class Elsewhere:
                 log.warning("the host's lobby cannot be shared now: %s", exc)
             self.failing = True
             if time.monotonic() - self.read_at > LEASE:  # they may all be gone by now
-                self.tables, self.urls = [], {}
+                self.tables, self.urls, self.seats = [], {}, {}
             return None
         if self.failing:
             log.info("the host's lobby is shared again")
@@ -124,3 +156,10 @@ class Elsewhere:
             await asyncio.to_thread(self.directory.withdraw)
         except (StoreError, StoreUnavailable) as exc:  # its lease lapses by itself
             log.warning("the host's lobby is left as it was: %s", exc)
+
+
+def _entry(row: TableRow, held: Held) -> bytes:
+    """A row as the others read it: with its identities' seats, if any."""
+    if not held:
+        return msgspec.msgpack.encode(row)
+    return msgspec.msgpack.encode(Published(**msgspec.structs.asdict(row), held=held))

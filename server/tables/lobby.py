@@ -61,6 +61,10 @@ class Elsewhere(Protocol):
         """The URL of the process holding `table_id`, if another one does."""
         ...
 
+    def held_by(self, identity: str) -> Sequence[tuple[str, int]]:
+        """The seats (table id, seat) `identity` holds at the other processes."""
+        ...
+
 
 class HeldElsewhere(ProtocolError):
     """The table lives at another process of the host: its players connect to `url`."""
@@ -117,6 +121,11 @@ class Lobby:
     def rows(self) -> list[server_messages.TableRow]:
         """Every live table's row here (each kept by its table until it changes)."""
         return [table.summary() for table in self.tables.values()]
+
+    def published(self) -> list[tuple[server_messages.TableRow, tuple[tuple[str, int], ...]]]:
+        """Every live table's row here, with the seats identities hold at it (identity,
+        seat): what the host's other processes are told (server/edge/elsewhere.py)."""
+        return [(table.summary(), table.identities()) for table in self.tables.values()]
 
     def find(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -400,10 +409,12 @@ class Lobby:
 
     # -- seats ----------------------------------------------------------------------------
 
-    def held_by(self, identity: str) -> list[tuple[Table, int]]:
-        """The seats `identity` holds at every table (a game over among them: its rematch)."""
-        held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
-        return [(table, seat) for table, seat in held if seat is not None]
+    def held_by(self, identity: str) -> list[tuple[str, int]]:
+        """The seats (table id, seat) `identity` holds at every table of the host (a game
+        over among them: its rematch), this process's first."""
+        held = ((table.id, table.seat_for_identity(identity)) for table in self.tables.values())
+        here = [(table_id, seat) for table_id, seat in held if seat is not None]
+        return here + list(() if self.elsewhere is None else self.elsewhere.held_by(identity))
 
     def find_seat(self, token: str) -> tuple[Table, int]:
         digest = hash_secret(token)  # once, not once a seat of every table

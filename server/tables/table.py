@@ -350,6 +350,14 @@ class Table:
     def seat_of(self, peer: Peer) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.peer is peer), None)
 
+    def identities(self) -> tuple[tuple[str, int], ...]:
+        """Each seat an identity holds here, as (identity, seat): see seat_for_identity."""
+        return tuple(
+            (s.identity, i)
+            for i, s in enumerate(self.seats)
+            if s is not None and s.identity is not None and s.bot_kind is None
+        )
+
     def seat_for_identity(self, identity: str) -> int | None:
         """The seat `identity` holds here, if any: in play, or at a game over while the table
         stands for its rematch, as a seat's token does (one it left for good is a bot's:

@@ -70,8 +70,8 @@ class ArrivalHandlers:
             )
         conn.identity = identity_of(key)
         held = tuple(
-            server_messages.HeldSeat(table=table.id, seat=seat)
-            for table, seat in self.lobby.held_by(conn.identity)
+            server_messages.HeldSeat(table=table_id, seat=seat)
+            for table_id, seat in self.lobby.held_by(conn.identity)
         )
         conn.send(server_messages.Proven(identity=conn.identity, seats=held, rid=request.rid))
 
