@@ -15,6 +15,7 @@ forged, altered or expired one is refused `bad_door` at `hello`.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import ipaddress
@@ -85,13 +86,17 @@ class DoorKey:
 def kept_key(path: Path) -> DoorKey:
     """The door key in `path`, made (0600) on the first run: the server's, shared with its
     doors on other machines. A file that holds something else is an OSError, as a bad
-    certificate file is (ssl.SSLError): the host is told, and the server does not start."""
+    certificate file is (ssl.SSLError): the host is told, and the server does not start.
+    Read and made under a lock: the processes of one host, started at once with a new file,
+    make one key among them, not one each."""
     private_file(path)
-    text = path.read_text()
-    if not text.strip():
-        key = DoorKey()
-        path.write_text(key.text + "\n")
-        return key
+    with path.open("r+") as kept:
+        fcntl.flock(kept, fcntl.LOCK_EX)  # let go as the file closes
+        text = kept.read()
+        if not text.strip():
+            key = DoorKey()
+            kept.write(key.text + "\n")
+            return key
     try:
         return DoorKey.of_text(text)
     except ValueError as exc:
