@@ -243,6 +243,8 @@ class ClientCore:
                 if message.secret is not None:
                     self.entries[message.id] = message.secret
                 news = tournament_words.news(self.tournament, message)
+                if message.rid is not None:
+                    self.flow.tournament_answered()
                 self.tournament = message
                 self.face.followed(news if message.rid is None else None)  # else its answer
             case sm.Closed():  # the table is gone (its players ended the game): as if left

@@ -24,7 +24,8 @@ from protocol import requests as rq
 from protocol import server_messages as sm
 
 PASSWORD_REFUSALS = ("wrong_password", "too_many_attempts")  # of a hello: ask the player
-FOLLOWED = (rq.Join, rq.Watch, rq.Resume)  # sent on to the process holding their table
+# sent on to the process holding their table, or running their tournament
+FOLLOWED = (rq.Join, rq.Watch, rq.Resume, rq.TournamentJoin, rq.TournamentWatch)
 Refusal = tuple[Request, sm.Error]  # a request of the flow's own, and the server's no to it
 
 
@@ -113,7 +114,8 @@ class Flow:
 
     def follow(self, asked: Request, error: sm.Error) -> Step | None:
         """`join`, `watch` or `resume {table}` answered `elsewhere`: the table lives at
-        another process of the host. Connect there, and ask the same again once welcomed
+        another process of the host (or `tournament_join`, `tournament_watch`: the
+        tournament is run there). Connect there, and ask the same again once welcomed
         (None: this request was sent on once already, and is refused as it stands)."""
         if error.url is None or self._followed or not isinstance(asked, FOLLOWED):
             return None
@@ -130,6 +132,10 @@ class Flow:
         self._resuming = None
         self.store.save(self.options.url, joined.table, joined.token, self.options.name, self.at)
         return step
+
+    def tournament_answered(self) -> None:
+        """A tournament request was answered: one sent on was answered where it went."""
+        self._followed = False
 
     def watching(self, watching: sm.Watching) -> Step:
         self._followed = False

@@ -98,7 +98,11 @@ class GotherServer:
         )
         # the tables the host's other processes hold (a PostgreSQL host's)
         directory = self.store.directory
-        self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.published)
+        self.elsewhere = (
+            None
+            if directory is None
+            else Elsewhere(directory, self.lobby.published, lambda: self.director.listing())
+        )
         self.lobby.elsewhere = self.elsewhere
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
@@ -118,6 +122,7 @@ class GotherServer:
             ),
             self.standings.rating,
             config.tournament_entries_per_address,
+            self.store.holds,
         )
         self.changes = Changes(self.lobby, self.pacer, self.standings, self.names, self.director)
         self.seating = Seating(self.lobby, self.changes, self.pacer, self.director.resumed)

@@ -23,7 +23,7 @@ from typing import TypeVar
 
 import msgspec
 
-from protocol.server_messages import TableRow
+from protocol.server_messages import TableRow, TournamentRow
 from server.store.database import StoreError, StoreUnavailable
 from server.store.directory import LEASE, Directory
 
@@ -32,6 +32,7 @@ T = TypeVar("T")
 
 RENEW = 2.0  # seconds between two renewals of the lease (a fifth of it)
 Held = tuple[tuple[str, int], ...]  # the seats identities hold at a table: (identity, seat)
+TOURNAMENT = "tournament:"  # a tournament's row, beside the tables' (whose ids have no colon)
 WILDCARDS = ("", "0.0.0.0", "::")  # a host that listens everywhere is known by its name
 
 
@@ -57,16 +58,22 @@ class Holders(msgspec.Struct):
 
 class Elsewhere:
     def __init__(
-        self, directory: Directory, here: Callable[[], Sequence[tuple[TableRow, Held]]]
+        self,
+        directory: Directory,
+        here: Callable[[], Sequence[tuple[TableRow, Held]]],
+        running: Callable[[], Sequence[TournamentRow]],
     ) -> None:
         self.directory = directory
         self.here = here  # this process's rows, as its own `list` shows them, and who sits
+        self.running = running  # the tournaments this process runs, as `list` shows them
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
         self.tables: list[TableRow] = []  # the others', as last read
         self.urls: dict[str, str] = {}  # their table ids: where each lives
         self.seats: dict[str, list[tuple[str, int]]] = {}  # identities' seats there
+        self.tournaments: list[TournamentRow] = []  # the tournaments the others run
+        self.runners: dict[str, str] = {}  # their ids: where each is run
         self.decoded: dict[str, tuple[bytes, TableRow, Held]] = {}  # rows as last read
         self.read_at = -math.inf  # when they were read (monotonic)
         self.failing = False
@@ -78,6 +85,10 @@ class Elsewhere:
     def held_by(self, identity: str) -> list[tuple[str, int]]:
         """The seats (table id, seat) `identity` holds at the other processes."""
         return self.seats.get(identity, [])
+
+    def runs(self, tournament_id: str) -> str | None:
+        """The URL of the process running `tournament_id`, if another one does."""
+        return self.runners.get(tournament_id)
 
     async def run(self, url: str) -> None:
         """Renew the lease and publish every RENEW seconds; read the others' rows after
@@ -94,6 +105,7 @@ class Elsewhere:
     async def publish(self) -> None:
         """Renew the lease, and write what changed here."""
         ours = {row.id: _entry(row, held) for row, held in self.here() if row.broken is None}
+        ours |= {TOURNAMENT + row.id: msgspec.msgpack.encode(row) for row in self.running()}
         changed = {key: entry for key, entry in ours.items() if self.published.get(key) != entry}
         gone = [key for key in self.published if key not in ours]
         url, fresh = self.url, self.fresh
@@ -112,8 +124,17 @@ class Elsewhere:
             return
         tables, urls, decoded = [], {}, {}
         seats: dict[str, list[tuple[str, int]]] = {}
+        tournaments, runners = [], {}
         for table_id, url, entry in listed:
             if table_id in self.published:  # ours now (taken over): listed as ours
+                continue
+            if table_id.startswith(TOURNAMENT):
+                try:
+                    tournaments.append(msgspec.msgpack.decode(entry, type=TournamentRow))
+                except msgspec.MsgspecError as exc:
+                    log.warning("%s of %s cannot be listed: %s", table_id, url, exc)
+                    continue
+                runners[tournaments[-1].id] = url
                 continue
             known = self.decoded.get(table_id)
             if known is None or known[0] != entry:  # decoded once, until it changes
@@ -130,6 +151,7 @@ class Elsewhere:
             for identity, seat in known[2]:
                 seats.setdefault(identity, []).append((table_id, seat))
         self.tables, self.urls, self.seats = tables, urls, seats
+        self.tournaments, self.runners = tournaments, runners
         self.decoded, self.read_at = decoded, time.monotonic()
 
     async def _landed(self, call: Callable[[], T]) -> T | None:
@@ -144,6 +166,7 @@ class Elsewhere:
             self.failing = True
             if time.monotonic() - self.read_at > LEASE:  # they may all be gone by now
                 self.tables, self.urls, self.seats = [], {}, {}
+                self.tournaments, self.runners = [], {}
             return None
         if self.failing:
             log.info("the host's lobby is shared again")

@@ -17,6 +17,7 @@ from server.files import data_folder
 from server.store.database import StoreUnavailable
 from server.store.directory import Directory
 from server.store.ended import Ended
+from server.store.holds import Holds
 from server.store.outcomes import OutcomeArchive, OutcomeStore
 from server.store.people import PeopleStore
 from server.store.sqlite import SqliteStore
@@ -36,6 +37,7 @@ class Store(Protocol):
     tournaments: TournamentStore
     directory: Directory | None  # the lobby across the host's processes (PostgreSQL only)
     ended: Ended | None  # games the host's other processes ended (PostgreSQL only)
+    holds: Holds | None  # which process runs each tournament (PostgreSQL only)
 
     def close(self) -> None: ...
 

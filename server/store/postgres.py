@@ -32,6 +32,7 @@ from server.game import Played, Start
 from server.store.database import SqliteDatabase, SqlValue, Statement, StoreError, StoreUnavailable
 from server.store.directory import Directory, PostgresDirectory
 from server.store.ended import Ended, PostgresEnded, told
+from server.store.holds import Holds, PostgresHolds
 from server.store.outcomes import OutcomeArchive, OutcomeStore, StoredOutcomes
 from server.store.people import People, PeopleStore
 from server.store.postgres_database import PostgresDatabase
@@ -73,6 +74,7 @@ class PostgresStore:
             opened.append(PostgresDatabase(url))
             opened.append(PostgresDatabase(url))  # LISTENing
             opened.append(PostgresDatabase(url))  # LISTENing for games ended elsewhere
+            opened.append(PostgresDatabase(url))  # holding the tournaments run here
         except StoreUnavailable:
             for database in opened:
                 database.close()
@@ -80,6 +82,7 @@ class PostgresStore:
             raise
         self.directory: Directory | None = PostgresDirectory(opened[1], opened[2], self.log.holder)
         self.ended: Ended | None = PostgresEnded(opened[3], self.log.holder)
+        self.holds: Holds | None = PostgresHolds(opened[4])
         self.crossing = Crossing(self.log.tables, self.database, self.log.holder)
         archive = Archive(self.database)
         self.archive: GameArchive = archive
@@ -93,6 +96,8 @@ class PostgresStore:
             self.directory.close()
         if self.ended is not None:
             self.ended.close()
+        if self.holds is not None:
+            self.holds.close()
         self.database.close()
         self.log.close()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from server.store.database import SqliteDatabase
 from server.store.directory import Directory
 from server.store.ended import Ended
+from server.store.holds import Holds
 from server.store.outcomes import OutcomeStore, SqliteOutcomes
 from server.store.people import People, PeopleStore
 from server.store.tables import GameArchive, SqliteTables, TableStore
@@ -31,6 +32,7 @@ class SqliteStore:
         self.tournaments: TournamentStore = Tournaments(self.database)
         self.directory: Directory | None = None  # one process: no lobby to share
         self.ended: Ended | None = None  # nor games ended elsewhere
+        self.holds: Holds | None = None  # it runs every tournament
 
     def close(self) -> None:
         self.database.close()

@@ -65,12 +65,22 @@ class Elsewhere(Protocol):
         """The seats (table id, seat) `identity` holds at the other processes."""
         ...
 
+    @property
+    def tournaments(self) -> Sequence[server_messages.TournamentRow]:
+        """The tournaments the other processes run, not over."""
+        ...
+
+    def runs(self, tournament_id: str) -> str | None:
+        """The URL of the process running `tournament_id`, if another one does."""
+        ...
+
 
 class HeldElsewhere(ProtocolError):
-    """The table lives at another process of the host: its players connect to `url`."""
+    """The table (or tournament, `what`) lives at another process of the host: its players
+    connect to `url`."""
 
-    def __init__(self, table_id: str, url: str) -> None:
-        super().__init__("elsewhere", f"table {table_id} is played at {url}: connect there")
+    def __init__(self, what: str, url: str) -> None:
+        super().__init__("elsewhere", f"{what} is played at {url}: connect there")
         self.url = url
 
 
@@ -122,6 +132,10 @@ class Lobby:
         """Every live table's row here (each kept by its table until it changes)."""
         return [table.summary() for table in self.tables.values()]
 
+    def tournaments_elsewhere(self) -> tuple[server_messages.TournamentRow, ...]:
+        """The tournaments the host's other processes run, not over (after this one's)."""
+        return () if self.elsewhere is None else tuple(self.elsewhere.tournaments)
+
     def published(self) -> list[tuple[server_messages.TableRow, tuple[tuple[str, int], ...]]]:
         """Every live table's row here, with the seats identities hold at it (identity,
         seat): what the host's other processes are told (server/edge/elsewhere.py)."""
@@ -134,7 +148,7 @@ class Lobby:
         self.check_not_broken(table_id)
         url = None if self.elsewhere is None else self.elsewhere.where(table_id)
         if url is not None:
-            raise HeldElsewhere(table_id, url)
+            raise HeldElsewhere(f"table {table_id}", url)
         raise ProtocolError("no_such_table", f"there is no table {table_id!r}")
 
     def check_not_broken(self, table_id: str) -> None:

@@ -22,6 +22,11 @@ tournament, no entry's name may pass for another's, and the start seats only the
 present then: the absent are taken off the list before round 1 is seated.
 What a restart cannot derive is stored (the tournament, its players, each round's tables);
 the results are derived again from the stored outcomes of the tables' games.
+
+A host of several processes (PostgreSQL) runs each tournament at one of them: the one that
+holds it (server/store/holds.py), which created it or restored it. Its requests at another
+process are answered `elsewhere` (its players follow, as to a table), and its rounds are
+seated where its players then are: at the process running it.
 """
 
 from __future__ import annotations
@@ -51,10 +56,11 @@ from server.bots.registry import BotKind, kind_of
 from server.ratings.skill import Rating
 from server.searches import Searches
 from server.store.database import StoreError
+from server.store.holds import Holds
 from server.store.outcomes import OutcomeStore
 from server.store.people import PeopleStore
 from server.store.tournaments import TournamentRecord, TournamentStore
-from server.tables.lobby import Lobby
+from server.tables.lobby import HeldElsewhere, Lobby
 from server.tables.outcome import Outcome
 from server.tables.players import PlayerId, identity_in, player_id, shown
 from server.tables.table import Peer, StoreFailed, Table
@@ -154,6 +160,7 @@ class Director:
         seated: Callable[[Peer, Table, int, str], None],
         rating: Callable[[PlayerId], Rating],
         per_address: int = 4,
+        holds: Holds | None = None,
     ) -> None:
         self.lobby = lobby
         self.per_address = per_address  # entries a tournament takes from one address
@@ -163,6 +170,7 @@ class Director:
         self.outcomes = outcomes  # the results: each table's game 1
         self.seated = seated  # tell a connected player the seat (and token) they were given
         self.rating = rating  # the host's: the standings' last tie-break, and shown there
+        self.holds = holds  # which tournaments this process runs, of the host's (None: all)
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
 
@@ -176,6 +184,8 @@ class Director:
             )
         while (tid := "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))) in self.tournaments:
             pass
+        if self.holds is not None and not self.holds.take(tid):
+            raise StoreFailed(None, "the server cannot save this now: nothing changed")
         tournament = Tournament(
             id=tid,
             name=request.name,
@@ -194,9 +204,13 @@ class Director:
 
     def find(self, tournament_id: str) -> Tournament:
         tournament = self.tournaments.get(tournament_id)
-        if tournament is None:
-            raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
-        return tournament
+        if tournament is not None:
+            return tournament
+        elsewhere = self.lobby.elsewhere
+        url = None if elsewhere is None else elsewhere.runs(tournament_id)
+        if url is not None:
+            raise HeldElsewhere(f"tournament {tournament_id}", url)
+        raise ProtocolError("no_such_tournament", f"there is no tournament {tournament_id!r}")
 
     def register(
         self, tournament: Tournament, peer: Member, secret: str | None = None
@@ -336,6 +350,8 @@ class Director:
         and is not live (ended unfinished, or lost) counts for nobody. Players come back by
         registering again; a round whose tables are all over seats the next."""
         for record in self.store.all():
+            if not self._runs_here(record):
+                continue
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run
@@ -363,6 +379,19 @@ class Director:
             if tournament.played and all(s.over for s in tournament.played[-1]):
                 self._table_done(tournament)
             log.info("tournament %s restored (%s)", tournament.id, tournament.phase)
+
+    def _runs_here(self, record: TournamentRecord) -> bool:
+        """Of a host's processes, the first to restore a tournament runs it, unless its
+        round's tables are live at another (whose tables are what it needs to go on):
+        one holding a table of the round, or any once every table of it has ended."""
+        if self.holds is None:
+            return True
+        if record.rounds_played:
+            tables = [table_id for table_id, _ in record.rounds_played[-1]]
+            here = any(table_id in self.lobby.tables for table_id in tables)
+            if not here and not all(self.outcomes.has_outcome(t, 1) for t in tables):
+                return False
+        return self.holds.take(record.id)
 
     def _name_of(self, player: PlayerId) -> str:
         """A restored player's name: the latest their identity sat under."""

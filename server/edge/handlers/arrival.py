@@ -82,7 +82,7 @@ class ArrivalHandlers:
                 tables=tuple(rows),
                 offset=request.offset,
                 total=total,
-                tournaments=self.director.listing(),
+                tournaments=self.director.listing() + self.lobby.tournaments_elsewhere(),
                 rid=request.rid,
             )
         )
