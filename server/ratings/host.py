@@ -119,7 +119,7 @@ class HostStandings:
         await self.first.wait()
 
     def game_over(self, outcome: Outcome) -> None:
-        if self.rebuilt is not None:  # counted again once the rebuild is done
+        if self.rebuilt is not None or self.standings is None:  # counted once rebuilt
             self.waiting.append(outcome)
         if self.standings is not None:
             self.standings.add(outcome)  # counted once, however often it is told
