@@ -49,6 +49,7 @@ from server.edge.tls import server_context
 from server.ratings.host import HostStandings
 from server.searches import Searches
 from server.store.kinds import open_store
+from server.store.tables import BrokenRecord, TableRecord
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
 from server.tables.pacer import Pacer
@@ -98,7 +99,9 @@ class GotherServer:
         )
         # the tables the host's other processes hold (a PostgreSQL host's)
         directory = self.store.directory
-        self.elsewhere = None if directory is None else Elsewhere(directory, self.lobby.rows)
+        self.elsewhere = (
+            None if directory is None else Elsewhere(directory, self.lobby.rows, self.adopt)
+        )
         self.lobby.elsewhere = self.elsewhere
         self.names = Names(self.store.people, rules=config.names)
         for name in config.release_names:  # the host's word: this name is free again
@@ -224,6 +227,11 @@ class GotherServer:
             url = c.public or public_url(c.host, self.port, c.certfile is not None)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
+
+    def adopt(self, records: list[TableRecord | BrokenRecord]) -> None:
+        """Tables taken over from a process of the host that died: they go on here."""
+        for table in self.lobby.adopt(records):
+            self.pacer.arm(table)  # as at a start: bot seats, absent players' cover, clocks
 
     async def _every(self, seconds: float, chore: Callable[[], None]) -> None:
         while True:

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from server.store.database import Statement
+from server.store.tables import BrokenRecord, TableRecord
+from server.store.takeover import take
 
 if TYPE_CHECKING:  # psycopg is an extra: a SQLite host never loads it
     from server.store.postgres_database import PostgresDatabase
@@ -48,6 +50,11 @@ class Directory(Protocol):
 
     def elsewhere(self) -> list[Listed]:
         """The tables of every other process whose lease runs (StoreUnavailable)."""
+        ...
+
+    def take(self) -> list[TableRecord | BrokenRecord]:
+        """The tables of the processes of this machine that died (issue 34 §3), moved into
+        this process's log, to be restored here (StoreError, StoreUnavailable)."""
         ...
 
     def withdraw(self) -> None:
@@ -116,6 +123,9 @@ class PostgresDirectory:
             {"me": self.process},
         )
         return [Listed(table_id, url, bytes(entry)) for table_id, url, entry in rows]
+
+    def take(self) -> list[TableRecord | BrokenRecord]:
+        return take(self.database, self.process)
 
     def withdraw(self) -> None:
         self.database.write(("DELETE FROM processes WHERE id = :me", {"me": self.process}))

@@ -234,9 +234,15 @@ class Lobby:
             self.changed(table)
 
     def restore(self) -> None:
-        """Rebuild every stored table, each on its own; games are replayed move by move
-        (Principle 3). A table that cannot be rebuilt is quarantined, and logged once."""
-        for record in self.store.load():
+        """Rebuild every stored table as the server starts."""
+        self.adopt(self.store.load())
+
+    def adopt(self, records: Sequence[TableRecord | BrokenRecord]) -> list[Table]:
+        """Rebuild these stored tables (at start, or taken over from a process of the host
+        that died), each on its own; games are replayed move by move (Principle 3). A table
+        that cannot be rebuilt is quarantined, and logged once. The tables rebuilt."""
+        rebuilt = []
+        for record in records:
             if isinstance(record, BrokenRecord):
                 self._quarantine(record)
                 continue
@@ -246,7 +252,9 @@ class Lobby:
                 self._quarantine(BrokenRecord(record.id, record.name, _problem(exc)))
                 continue
             self.tables[table.id] = table
+            rebuilt.append(table)
             log.info("table %s restored (%d moves)", table.id, len(record.moves))
+        return rebuilt
 
     def _quarantine(self, broken: BrokenRecord) -> None:
         self.broken[broken.id] = broken

@@ -1,0 +1,153 @@
+"""Takeover after `kill -9` (issue 34 §3; docs/architecture.md, "Several processes of one
+host"): a live process takes the tables of a process of its machine that died, moving each
+from the dead table log into its own.
+
+The dead log's `flock` is the proof of death: the kernel lets it go when its holder dies,
+however it dies, so a process that gets it knows that nothing writes that log any more (a
+lease alone could be outlived by a process paused, then woken to write again). A process
+that stopped cleanly has withdrawn from `processes`: its tables wait in its log for it to
+start again, and are not taken. Each step can be interrupted and be taken up again:
+1. every live table of the dead log is copied whole into ours (one transaction): durable
+   here before any process is told it is ours;
+2. PostgreSQL's `tables.log` is moved from the dead log to ours, for the tables it still
+   names the dead log for (a conditional update: two takers cannot both claim a table);
+3. the claimed tables leave the dead log; a copy left in ours that was not claimed leaves
+   ours; then the dead log's lock goes.
+A table left in two logs by an interruption is held by the log PostgreSQL names: the other
+drops it as it starts (postgres.py, `Crossing.moved`).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from server.store.database import SqliteDatabase, Statement
+from server.store.tables import BrokenRecord, SqliteTables, TableRecord
+
+if TYPE_CHECKING:  # psycopg is an extra: a SQLite host never loads it
+    from server.store.postgres_database import PostgresDatabase
+
+log = logging.getLogger("gother.server")
+
+# A table's rows in a log, by the column naming the table: each copied whole.
+TABLE_ROWS = {
+    "tables": "id",
+    "seats": "table_id",
+    "games": "table_id",
+    "moves": "table_id",
+    "hints": "table_id",
+    "chat": "table_id",
+}
+
+
+def take(database: PostgresDatabase, me: str) -> list[TableRecord | BrokenRecord]:
+    """The live tables of every dead process of this machine, moved into our log (`me`, as
+    `tables.log` names it): each as `load` reads it, to be restored here. StoreError or
+    StoreUnavailable: what was taken so far stays taken, and the rest is tried again."""
+    machine, own = me.split(":", 1)
+    taken: list[TableRecord | BrokenRecord] = []
+    for (holder,) in database.rows(
+        "SELECT DISTINCT tables.log FROM tables JOIN processes ON processes.id = tables.log"
+        " WHERE tables.log <> :me ORDER BY tables.log",
+        {"me": me},
+    ):
+        where, _, path = holder.partition(":")
+        if where != machine:  # its log is on its own machine's disk
+            continue
+        with _dead(path) as dead:
+            if dead:
+                taken += _take_log(database, me, own, holder, path)
+    return taken
+
+
+@contextmanager
+def _dead(path: str) -> Iterator[bool]:
+    """Whether the process writing the log at `path` is gone: its lock is ours (held until
+    the block ends), or there is no such log here."""
+    try:
+        lock = os.open(f"{path}.lock", os.O_RDWR)  # never made: a log of this machine has one
+    except OSError:
+        yield False
+        return
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:  # alive (or being taken by another process)
+        os.close(lock)
+        yield False
+        return
+    try:
+        yield Path(path).is_file()
+    finally:
+        os.close(lock)  # and with it the lock
+
+
+def _take_log(
+    database: PostgresDatabase, me: str, own: str, holder: str, path: str
+) -> list[TableRecord | BrokenRecord]:
+    dead = SqliteDatabase(path)
+    try:
+        records = SqliteTables(dead).load()
+        if not records:
+            return []
+        ids = [record.id for record in records]
+        ours = SqliteDatabase(own)  # a connection of the taker's own: the loop has the other
+        try:
+            _copy(ours, path, ids)
+            claimed = {
+                table_id
+                for (table_id,) in database.rows(
+                    "UPDATE tables SET log = :me WHERE log = :dead AND id = ANY(:ids) RETURNING id",
+                    {"me": me, "dead": holder, "ids": ids},  # type: ignore[dict-item]
+                )
+            }
+            _drop(ours, [table_id for table_id in ids if table_id not in claimed])
+        finally:
+            ours.close()
+        _drop(dead, list(claimed))
+    finally:
+        dead.close()
+    if claimed:
+        log.warning("took over the tables of %s, which died: %s", holder, " ".join(claimed))
+    return [record for record in records if record.id in claimed]
+
+
+def _copy(ours: SqliteDatabase, path: str, ids: list[str]) -> None:
+    """Every row of the tables `ids` in the log at `path`, copied into ours in one
+    transaction (over what an interrupted takeover copied before)."""
+    ours.write(("ATTACH DATABASE :path AS dead", {"path": path}))  # till it is closed
+    statements: list[Statement] = []
+    for name, key in TABLE_ROWS.items():
+        columns = ", ".join(
+            column
+            for (_, column, *_) in ours.rows(f"PRAGMA main.table_info({name})")
+            if (name, column) != ("chat", "id")  # ours number their own lines
+        )
+        for table_id in ids:
+            where = {"table": table_id}
+            statements.append((f"DELETE FROM main.{name} WHERE {key} = :table", where))
+            statements.append(
+                (
+                    f"INSERT INTO main.{name} ({columns}) SELECT {columns}"
+                    f" FROM dead.{name} WHERE {key} = :table ORDER BY rowid",
+                    where,
+                )
+            )
+    ours.write(*statements)
+
+
+def _drop(log_database: SqliteDatabase, ids: list[str]) -> None:
+    """The tables `ids` leave this log, each whole, in one transaction."""
+    if ids:
+        log_database.write(
+            *(
+                (f"DELETE FROM {name} WHERE {key} = :table", {"table": table_id})
+                for table_id in ids
+                for name, key in TABLE_ROWS.items()
+            )
+        )
