@@ -413,8 +413,16 @@ class Lobby:
         held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
         return [(table, seat) for table, seat in held if seat is not None]
 
-    def find_seat(self, token: str) -> tuple[Table, int]:
+    def find_seat(self, token: str, table_id: str | None = None) -> tuple[Table, int]:
+        """The table and seat `token` holds; at `table_id` when it is named, which may be
+        held elsewhere (a process of the host that died: taken over by another)."""
         digest = hash_secret(token)  # once, not once a seat of every table
+        if table_id is not None:
+            table = self.find(table_id)
+            seat = table.seat_for_token(digest)
+            if seat is None:
+                raise ProtocolError("bad_token", f"that token holds no seat at table {table_id}")
+            return table, seat
         for table in self.tables.values():
             seat = table.seat_for_token(digest)
             if seat is not None:
