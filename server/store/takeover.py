@@ -113,7 +113,7 @@ def _take_log(
     finally:
         dead.close()
     if claimed:
-        log.warning("took over the tables of %s, which died: %s", holder, " ".join(claimed))
+        log.warning("took over the tables of %s, which died: %s", holder, " ".join(sorted(claimed)))
     return [record for record in records if record.id in claimed]
 
 
