@@ -7,8 +7,8 @@ however it dies, so a process that gets it knows that nothing writes that log an
 lease alone could be outlived by a process paused, then woken to write again). A process
 that stopped cleanly has withdrawn from `processes`: its tables wait in its log for it to
 start again, and are not taken. Each step can be interrupted and be taken up again:
-1. every live table of the dead log is copied whole into ours (one transaction): durable
-   here before any process is told it is ours;
+1. every live table of the dead log is copied whole into ours (a transaction each):
+   durable here before any process is told it is ours;
 2. PostgreSQL's `tables.log` is moved from the dead log to ours, for the tables it still
    names the dead log for (a conditional update: two takers cannot both claim a table);
 3. the claimed tables leave the dead log; a copy left in ours that was not claimed leaves
@@ -118,27 +118,31 @@ def _take_log(
 
 
 def _copy(ours: SqliteDatabase, path: str, ids: list[str]) -> None:
-    """Every row of the tables `ids` in the log at `path`, copied into ours in one
-    transaction (over what an interrupted takeover copied before)."""
+    """Every row of the tables `ids` in the log at `path`, copied into ours, a table a
+    transaction (over what an interrupted takeover copied before): the game's loop, writing
+    to our log meanwhile, waits on one table's copy at most."""
     ours.write(("ATTACH DATABASE :path AS dead", {"path": path}))  # till it is closed
-    statements: list[Statement] = []
-    for name, key in TABLE_ROWS.items():
-        columns = ", ".join(
+    columns = {
+        name: ", ".join(
             column
             for (_, column, *_) in ours.rows(f"PRAGMA main.table_info({name})")
             if (name, column) != ("chat", "id")  # ours number their own lines
         )
-        for table_id in ids:
-            where = {"table": table_id}
+        for name in TABLE_ROWS
+    }
+    for table_id in ids:
+        where = {"table": table_id}
+        statements: list[Statement] = []
+        for name, key in TABLE_ROWS.items():
             statements.append((f"DELETE FROM main.{name} WHERE {key} = :table", where))
             statements.append(
                 (
-                    f"INSERT INTO main.{name} ({columns}) SELECT {columns}"
+                    f"INSERT INTO main.{name} ({columns[name]}) SELECT {columns[name]}"
                     f" FROM dead.{name} WHERE {key} = :table ORDER BY rowid",
                     where,
                 )
             )
-    ours.write(*statements)
+        ours.write(*statements)
 
 
 def _drop(log_database: SqliteDatabase, ids: list[str]) -> None:
