@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from server.store.database import SqliteDatabase, Statement
+from server.store.database import SqliteDatabase, Statement, StoreError, StoreUnavailable
 from server.store.tables import BrokenRecord, SqliteTables, TableRecord
 
 if TYPE_CHECKING:  # psycopg is an extra: a SQLite host never loads it
@@ -48,8 +48,9 @@ TABLE_ROWS = {
 
 def take(database: PostgresDatabase, me: str) -> list[TableRecord | BrokenRecord]:
     """The live tables of every dead process of this machine, moved into our log (`me`, as
-    `tables.log` names it): each as `load` reads it, to be restored here. StoreError or
-    StoreUnavailable: what was taken so far stays taken, and the rest is tried again."""
+    `tables.log` names it): each as `load` reads it, to be restored here. A log that
+    cannot be taken now is tried again at the next call; StoreError or StoreUnavailable:
+    PostgreSQL could not say which logs to try."""
     machine, own = me.split(":", 1)
     taken: list[TableRecord | BrokenRecord] = []
     for (holder,) in database.rows(
@@ -61,8 +62,12 @@ def take(database: PostgresDatabase, me: str) -> list[TableRecord | BrokenRecord
         if where != machine:  # its log is on its own machine's disk
             continue
         with _dead(path) as dead:
-            if dead:
+            if not dead:
+                continue
+            try:
                 taken += _take_log(database, me, own, holder, path)
+            except (StoreError, StoreUnavailable) as exc:  # the others' are taken meanwhile
+                log.warning("the tables of %s cannot be taken over now: %s", holder, exc)
     return taken
 
 
@@ -109,7 +114,10 @@ def _take_log(
             _drop(ours, [table_id for table_id in ids if table_id not in claimed])
         finally:
             ours.close()
-        _drop(dead, list(claimed))
+        try:
+            _drop(dead, list(claimed))
+        except StoreError as exc:  # ours all the same: its process, started again, drops them
+            log.warning("the tables taken from %s stay in its log: %s", holder, exc)
     finally:
         dead.close()
     if claimed:

@@ -169,3 +169,16 @@ def test_a_process_started_again_after_its_tables_were_taken_starts_without_them
     assert [record.id for record in taker.tables.load()] == ["t1"]
     back.close()
     taker.close()
+
+
+def test_a_dead_log_that_cannot_be_read_does_not_keep_the_others_from_being_taken(pg_url, tmp_path):
+    for name in ("broken", "fine"):
+        dead = opened(pg_url, tmp_path / f"{name}.db")
+        dealt(dead, f"t-{name}")
+        dead.close()
+    (tmp_path / "broken.db").write_bytes(b"not a table log" * 100)
+    live = opened(pg_url, tmp_path / "live.db")
+    assert live.directory is not None
+    assert [record.id for record in live.directory.take()] == ["t-fine"]
+    assert held(pg_url) == {"t-broken": "broken", "t-fine": "live"}  # tried again next time
+    live.close()
