@@ -164,6 +164,9 @@ async def test_a_process_killed_mid_game_loses_no_move_and_its_players_come_back
         # and its bots play on (the player moving whenever asked)
         await a_bot_moves(fresh, dying)
         await close_all(fresh)
+        # the two live processes both tried: one holds it, in its log only
+        holding = [k for k in range(3) if in_log(tmp_path / f"log-{k}.db", table)]
+        assert holding == [int(taker[-1])]
         # the others' tables never moved
         assert [holder(pg_url, t) for t in (tables[0], tables[2])] == ["log-0", "log-2"]
     finally:
