@@ -16,6 +16,7 @@ never trusting that it heard every notification. The directory has connections o
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from server.store.database import Statement
@@ -53,8 +54,8 @@ class Directory(Protocol):
         ...
 
     def take(self) -> list[TableRecord | BrokenRecord]:
-        """The tables of the processes of this machine that died (issue 34 §3), moved into
-        this process's log, to be restored here (StoreError, StoreUnavailable)."""
+        """The tables of the processes of this machine that died while this one ran (issue
+        34 §3), moved into its log, to be restored here (StoreError, StoreUnavailable)."""
         ...
 
     def withdraw(self) -> None:
@@ -81,6 +82,7 @@ class PostgresDirectory:
         self.listener = listener  # and one that LISTENs
         self.process = process
         self.lease = lease
+        self.since: datetime | None = None  # our start, on PostgreSQL's clock (takeover)
 
     def publish(
         self, url: str, changed: Mapping[str, bytes], gone: Iterable[str], fresh: bool
@@ -125,7 +127,11 @@ class PostgresDirectory:
         return [Listed(table_id, url, bytes(entry)) for table_id, url, entry in rows]
 
     def take(self) -> list[TableRecord | BrokenRecord]:
-        return take(self.database, self.process)
+        if self.since is None:  # our first renewal: a process dead before it is not ours
+            started = self.database.row("SELECT now()")
+            assert started is not None
+            self.since = started[0]
+        return take(self.database, self.process, self.since)
 
     def withdraw(self) -> None:
         self.database.write(("DELETE FROM processes WHERE id = :me", {"me": self.process}))

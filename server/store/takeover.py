@@ -5,8 +5,11 @@ from the dead table log into its own.
 The dead log's `flock` is the proof of death: the kernel lets it go when its holder dies,
 however it dies, so a process that gets it knows that nothing writes that log any more (a
 lease alone could be outlived by a process paused, then woken to write again). A process
-that stopped cleanly has withdrawn from `processes`: its tables wait in its log for it to
-start again, and are not taken. Each step can be interrupted and be taken up again:
+that stopped cleanly has withdrawn from `processes`, and one that died before the taker
+started (the whole machine went down) is its own restart's to bring back: their tables wait
+in their logs for them to start again, and are not taken (else the first process up after
+a power cut would take every other's before they are up). Each step can be interrupted
+and taken up again:
 1. every live table of the dead log is copied whole into ours (a transaction each):
    durable here before any process is told it is ours;
 2. PostgreSQL's `tables.log` is moved from the dead log to ours, for the tables it still
@@ -24,6 +27,7 @@ import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,8 +50,9 @@ TABLE_ROWS = {
 }
 
 
-def take(database: PostgresDatabase, me: str) -> list[TableRecord | BrokenRecord]:
-    """The live tables of every dead process of this machine, moved into our log (`me`, as
+def take(database: PostgresDatabase, me: str, since: datetime) -> list[TableRecord | BrokenRecord]:
+    """The live tables of every process of this machine that died while we ran (its lease
+    ran after `since`, our start, on PostgreSQL's clock), moved into our log (`me`, as
     `tables.log` names it): each as `load` reads it, to be restored here. A log that
     cannot be taken now is tried again at the next call; StoreError or StoreUnavailable:
     PostgreSQL could not say which logs to try."""
@@ -55,8 +60,8 @@ def take(database: PostgresDatabase, me: str) -> list[TableRecord | BrokenRecord
     taken: list[TableRecord | BrokenRecord] = []
     for (holder,) in database.rows(
         "SELECT DISTINCT tables.log FROM tables JOIN processes ON processes.id = tables.log"
-        " WHERE tables.log <> :me ORDER BY tables.log",
-        {"me": me},
+        " WHERE tables.log <> :me AND processes.lease_until > :since ORDER BY tables.log",
+        {"me": me, "since": since},  # type: ignore[dict-item]
     ):
         where, _, path = holder.partition(":")
         if where != machine:  # its log is on its own machine's disk

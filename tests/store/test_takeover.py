@@ -17,6 +17,7 @@ from server.store.database import SqliteDatabase
 from server.store.kinds import open_store
 from server.store.postgres import PostgresStore
 from server.store.tables import TableRecord
+from tests.kits.poll import until_blocking
 from tests.store.test_postgres import psql
 from tests.store.test_repositories import dealt, new_table
 
@@ -37,6 +38,12 @@ def held(pg_url: str) -> dict[str, str]:
         table_id: Path(log).stem
         for table_id, log in psql(pg_url, "SELECT id, log FROM tables WHERE log IS NOT NULL")
     }
+
+
+def lapsed(pg_url: str, process: str) -> None:
+    """Once `process`'s lease has lapsed, on PostgreSQL's clock."""
+    sql = f"SELECT lease_until < now() FROM processes WHERE id = '{process}'"
+    until_blocking(f"the lease of {process} lapsing", lambda: psql(pg_url, sql)[0][0])
 
 
 def in_log(log: Path) -> list[str]:
@@ -181,4 +188,29 @@ def test_a_dead_log_that_cannot_be_read_does_not_keep_the_others_from_being_take
     assert live.directory is not None
     assert [record.id for record in live.directory.take()] == ["t-fine"]
     assert held(pg_url) == {"t-broken": "broken", "t-fine": "live"}  # tried again next time
+    live.close()
+
+
+def test_a_process_dead_before_the_taker_started_is_left_to_its_own_restart(pg_url, tmp_path):
+    """A power cut: every process died; the first one up must not take the others' tables
+    before they are up. One that dies while it runs is taken, lease lapsed or not."""
+    before = open_store(pg_url, str(tmp_path / "before.db"))
+    assert isinstance(before, PostgresStore) and before.directory is not None
+    before.directory.lease = 0.1
+    before.directory.publish("ws://before:1", {}, (), fresh=True)
+    dealt(before, "t-before")
+    before.close()
+    lapsed(pg_url, before.directory.process)  # before the taker's start
+    live = opened(pg_url, tmp_path / "live.db")
+    assert live.directory is not None
+    assert live.directory.take() == []
+    during = open_store(pg_url, str(tmp_path / "during.db"))
+    assert isinstance(during, PostgresStore) and during.directory is not None
+    during.directory.lease = 0.1
+    during.directory.publish("ws://during:1", {}, (), fresh=True)
+    dealt(during, "t-during")
+    during.close()
+    lapsed(pg_url, during.directory.process)  # too, but it ran while the taker did
+    assert [record.id for record in live.directory.take()] == ["t-during"]
+    assert held(pg_url) == {"t-before": "before", "t-during": "live"}
     live.close()
