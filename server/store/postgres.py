@@ -127,7 +127,8 @@ class TableLog:
             os.close(self.lock)
             raise StoreUnavailable(
                 f"table log {self.path}: another process holds it (each game process of a"
-                " host has a table log of its own: --table-log FILE)"
+                " host has a table log of its own: --table-log FILE; or another is taking"
+                " its tables over, after this one died)"
             ) from None
         try:
             self.database = SqliteDatabase(self.path)
