@@ -143,14 +143,15 @@ class Join(Base, tag="join", frozen=True, kw_only=True):
 
 
 class Resume(Base, tag="resume", frozen=True, kw_only=True):
-    """A seat back: by its token, or (a proven identity) by the table where it holds one."""
+    """A seat back: by its token (with its table: a host's process that does not hold it
+    says where it is), or (a proven identity) by the table where it holds one."""
 
     token: Absent[Token] = None
     table: Absent[TableId] = None
 
     def check(self, where: str) -> None:
-        if (self.token is None) == (self.table is None):
-            raise bad(where, "give the seat's token or the table, not both")
+        if self.token is None and self.table is None:
+            raise bad(where, "give the seat's token, or the table")
 
 
 class Watch(Base, tag="watch", frozen=True, kw_only=True):

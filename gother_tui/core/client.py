@@ -201,6 +201,9 @@ class ClientCore:
                 log.info("connection lost: %s", reason)
                 self.online = False
                 self._drop_pending()
+                home = None if retry_in is None else self.flow.lost()
+                if home is not None:  # back to the host's address, which says where to go
+                    self._connection.url = home
                 self.face.lost(reason, retry_in)
             case Unreadable(problem=problem):
                 self.face.unreadable(problem)

@@ -65,6 +65,9 @@ class Flow:
         self._following: Request | None = None
         self._followed = False  # once a request: a table sent on again is refused as is
         self.at = options.url  # the process of the host we are connected to
+        # a process of the host we lost (it may have died, its tables taken over by another):
+        # a seat is asked back at the host's address with its table, which says where it is
+        self._lost: str | None = None
 
     def hello(self) -> rq.Hello | None:
         """The first request of every connection (None while the password is asked)."""
@@ -124,9 +127,21 @@ class Flow:
             self._resuming = asked.table
         return Step(follow=error.url)
 
+    def lost(self) -> str | None:
+        """The connection ended. Lost at another process of the host than its address, the
+        next goes to the address (the process may have died, and its tables be taken over:
+        any process of the host says where they are now): that URL, else None (the same)."""
+        if self.at == self.options.url:
+            return None
+        self._lost, self.at, self._followed = self.at, self.options.url, False
+        following = self._following
+        if isinstance(following, rq.Resume) and following.table is None and self._resuming:
+            self._following = replace_rid(msgspec.structs.replace(following, table=self._resuming))
+        return self.options.url
+
     def seated(self, joined: sm.Joined) -> Step:
         """`joined` (the reply to `join` or `resume`): the seat is ours; keep its token."""
-        self._followed = False
+        self._followed, self._lost = False, None
         step = Step(forget_view=joined.table != self.table, go="table")
         self.table, self.seat, self._token = joined.table, joined.seat, joined.token
         self._resuming = None
@@ -190,6 +205,8 @@ class Flow:
     def _resume(self, table: str, token: str) -> Step:
         self._resuming = table
         at = self.store.place(self.options.url, table)
+        if self._lost is not None:  # its process was lost: here, with the table, to be sent on
+            return Step(ask=rq.Resume(token=token, table=table))
         if at is not None and at != self.at:  # held by another process of the host: there
             self._following, self._followed, self.at = rq.Resume(token=token), True, at
             return Step(follow=at)

@@ -49,6 +49,7 @@ from server.edge.tls import server_context
 from server.ratings.host import HostStandings
 from server.searches import Searches
 from server.store.kinds import open_store
+from server.store.tables import BrokenRecord, TableRecord
 from server.tables.hint import Hints
 from server.tables.lobby import Lobby
 from server.tables.pacer import Pacer
@@ -101,7 +102,12 @@ class GotherServer:
         self.elsewhere = (
             None
             if directory is None
-            else Elsewhere(directory, self.lobby.published, lambda: self.director.listing())
+            else Elsewhere(
+                directory,
+                self.lobby.published,
+                lambda: self.director.listing(),
+                self.adopt,
+            )
         )
         self.lobby.elsewhere = self.elsewhere
         self.names = Names(self.store.people, rules=config.names)
@@ -229,6 +235,11 @@ class GotherServer:
             url = c.public or public_url(c.host, self.port, c.certfile is not None)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
+
+    def adopt(self, records: list[TableRecord | BrokenRecord]) -> None:
+        """Tables taken over from a process of the host that died: they go on here."""
+        for table in self.lobby.adopt(records):
+            self.pacer.arm(table)  # as at a start: bot seats, absent players' cover, clocks
 
     async def _every(self, seconds: float, chore: Callable[[], None]) -> None:
         while True:

@@ -3,7 +3,9 @@
 `list` rows and where its players connect every RENEW seconds, and reads back the others'
 after each, and at once when another says its own changed (LISTEN/NOTIFY). A row carries
 the seats identities hold at its table, so `proven` at any process says every seat of the
-host; an older process reads the row alone.
+host; an older process reads the row alone. Each renewal it also takes the tables of a
+process of this machine that died (issue 34 §3, server/store/takeover.py), restores them
+here and publishes them at once.
 
 PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
 waits on it, and `list` pages through what was read last.
@@ -26,6 +28,7 @@ import msgspec
 from protocol.server_messages import TableRow, TournamentRow
 from server.store.database import StoreError, StoreUnavailable
 from server.store.directory import LEASE, Directory
+from server.store.tables import BrokenRecord, TableRecord
 
 log = logging.getLogger("gother.server")
 T = TypeVar("T")
@@ -56,16 +59,21 @@ class Holders(msgspec.Struct):
     held: Held = ()
 
 
+Adopt = Callable[[list[TableRecord | BrokenRecord]], None]
+
+
 class Elsewhere:
     def __init__(
         self,
         directory: Directory,
         here: Callable[[], Sequence[tuple[TableRow, Held]]],
         running: Callable[[], Sequence[TournamentRow]],
+        adopt: Adopt,
     ) -> None:
         self.directory = directory
         self.here = here  # this process's rows, as its own `list` shows them, and who sits
         self.running = running  # the tournaments this process runs, as `list` shows them
+        self.adopt = adopt  # tables taken over: restored here (on the loop)
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
@@ -98,6 +106,7 @@ class Elsewhere:
         while True:
             if time.monotonic() >= due:
                 await self.publish()
+                await self.take()
                 due = time.monotonic() + RENEW
             await self.read()
             await asyncio.to_thread(self.directory.heard, max(0.0, due - time.monotonic()))
@@ -116,6 +125,16 @@ class Elsewhere:
 
         if await self._landed(publish):
             self.published, self.fresh = ours, False
+
+    async def take(self) -> None:
+        """Take the tables of a process of this machine that died: moved into our log off
+        the loop, restored here, and published at once, so that its players find them."""
+        taken = await self._landed(self.directory.take)
+        if taken:
+            for record in taken:  # a table at a time: a replay holds the loop ~0.6 ms
+                self.adopt([record])
+                await asyncio.sleep(0)
+            await self.publish()
 
     async def read(self) -> None:
         """Read the tables every other live process holds."""

@@ -16,9 +16,12 @@ never trusting that it heard every notification. The directory has connections o
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from server.store.database import Statement
+from server.store.tables import BrokenRecord, TableRecord
+from server.store.takeover import take
 
 if TYPE_CHECKING:  # psycopg is an extra: a SQLite host never loads it
     from server.store.postgres_database import PostgresDatabase
@@ -50,6 +53,11 @@ class Directory(Protocol):
         """The tables of every other process whose lease runs (StoreUnavailable)."""
         ...
 
+    def take(self) -> list[TableRecord | BrokenRecord]:
+        """The tables of the processes of this machine that died while this one ran (issue
+        34 §3), moved into its log, to be restored here (StoreError, StoreUnavailable)."""
+        ...
+
     def withdraw(self) -> None:
         """This process stops: its lease and its rows go at once (StoreError)."""
         ...
@@ -74,6 +82,7 @@ class PostgresDirectory:
         self.listener = listener  # and one that LISTENs
         self.process = process
         self.lease = lease
+        self.since: datetime | None = None  # our start, on PostgreSQL's clock (takeover)
 
     def publish(
         self, url: str, changed: Mapping[str, bytes], gone: Iterable[str], fresh: bool
@@ -116,6 +125,13 @@ class PostgresDirectory:
             {"me": self.process},
         )
         return [Listed(table_id, url, bytes(entry)) for table_id, url, entry in rows]
+
+    def take(self) -> list[TableRecord | BrokenRecord]:
+        if self.since is None:  # our first renewal: a process dead before it is not ours
+            started = self.database.row("SELECT now()")
+            assert started is not None
+            self.since = started[0]
+        return take(self.database, self.process, self.since)
 
     def withdraw(self) -> None:
         self.database.write(("DELETE FROM processes WHERE id = :me", {"me": self.process}))

@@ -137,7 +137,8 @@ class TableLog:
             os.close(self.lock)
             raise StoreUnavailable(
                 f"table log {self.path}: another process holds it (each game process of a"
-                " host has a table log of its own: --table-log FILE)"
+                " host has a table log of its own: --table-log FILE; or another is taking"
+                " its tables over, after this one died)"
             ) from None
         try:
             self.database = SqliteDatabase(self.path)
@@ -273,6 +274,18 @@ class Crossing:
         self.database.write(*statements)
         self.pending.pop((table_id, game_no), None)
 
+    def moved(self, live: Sequence[str]) -> set[str]:
+        """At start: which of the tables in this log PostgreSQL says another log holds. A
+        takeover moved them (server/store/takeover.py), or copied them here and was stopped
+        before it claimed them: either way the log PostgreSQL names holds them."""
+        rows = self.database.rows(
+            "SELECT id, log FROM tables WHERE id = ANY(:ids) AND log IS NOT NULL AND log <> :me",
+            {"ids": list(live), "me": self.holder},  # type: ignore[dict-item]
+        )
+        for table_id, holder in rows:
+            log.info("table %s: held by %s now, not by this log: dropped here", table_id, holder)
+        return {table_id for table_id, _ in rows}
+
     def held_elsewhere(self, live: Sequence[str]) -> None:
         """At start, after the log is read: what PostgreSQL says this log holds is made to
         agree with it. A table made but not logged (the process died between the two
@@ -328,6 +341,10 @@ class HeldTables:
 
     def load(self) -> list[TableRecord | BrokenRecord]:
         records = self.local.load()
+        moved = self.crossing.moved([record.id for record in records])
+        for table_id in moved:  # taken over by another process while this one was down
+            self.local.delete_table(table_id)
+        records = [record for record in records if record.id not in moved]
         self.crossing.held_elsewhere([record.id for record in records])
         return records
 

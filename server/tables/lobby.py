@@ -257,9 +257,15 @@ class Lobby:
             self.changed(table)
 
     def restore(self) -> None:
-        """Rebuild every stored table, each on its own; games are replayed move by move
-        (Principle 3). A table that cannot be rebuilt is quarantined, and logged once."""
-        for record in self.store.load():
+        """Rebuild every stored table as the server starts."""
+        self.adopt(self.store.load())
+
+    def adopt(self, records: Sequence[TableRecord | BrokenRecord]) -> list[Table]:
+        """Rebuild these stored tables (at start, or taken over from a process of the host
+        that died), each on its own; games are replayed move by move (Principle 3). A table
+        that cannot be rebuilt is quarantined, and logged once. The tables rebuilt."""
+        rebuilt = []
+        for record in records:
             if isinstance(record, BrokenRecord):
                 self._quarantine(record)
                 continue
@@ -269,7 +275,9 @@ class Lobby:
                 self._quarantine(BrokenRecord(record.id, record.name, _problem(exc)))
                 continue
             self.tables[table.id] = table
+            rebuilt.append(table)
             log.info("table %s restored (%d moves)", table.id, len(record.moves))
+        return rebuilt
 
     def _quarantine(self, broken: BrokenRecord) -> None:
         self.broken[broken.id] = broken
@@ -430,8 +438,16 @@ class Lobby:
         here = [(table_id, seat) for table_id, seat in held if seat is not None]
         return here + list(() if self.elsewhere is None else self.elsewhere.held_by(identity))
 
-    def find_seat(self, token: str) -> tuple[Table, int]:
+    def find_seat(self, token: str, table_id: str | None = None) -> tuple[Table, int]:
+        """The table and seat `token` holds; at `table_id` when it is named, which may be
+        held elsewhere (a process of the host that died: taken over by another)."""
         digest = hash_secret(token)  # once, not once a seat of every table
+        if table_id is not None:
+            table = self.find(table_id)
+            seat = table.seat_for_token(digest)
+            if seat is None:
+                raise ProtocolError("bad_token", f"that token holds no seat at table {table_id}")
+            return table, seat
         for table in self.tables.values():
             seat = table.seat_for_token(digest)
             if seat is not None:

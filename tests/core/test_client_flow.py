@@ -222,3 +222,37 @@ def test_a_seat_saved_at_another_process_of_the_host_is_resumed_there(store):
     assert f.welcomed() == Step(follow=ELSEWHERE)  # the host's address, then where it lives
     assert f.welcomed() == Step(ask=rq.Resume(token=TOKEN), again=True)
     assert f.at == ELSEWHERE
+
+
+TAKER = "ws://taker.invalid:8767"
+
+
+def test_a_seat_whose_process_was_lost_is_asked_back_at_the_host_s_address(store):
+    """The process holding the seat died (issue 34 §3): the next connection is to the host's
+    address, the seat asked back there with its table, and followed to where it is now."""
+    f = flow(store, anonymous=True)
+    assert f.lost() is None  # lost at the host's address: tried there again
+    f.follow(rq.Join(rid=3, table=TABLE), replace(error("elsewhere"), url=ELSEWHERE))
+    f.welcomed()
+    f.seated(joined())  # seated at ELSEWHERE
+    assert f.lost() == URL  # that process is gone: the host's address next
+    asked = rq.Resume(token=TOKEN, table=TABLE)
+    assert f.welcomed() == Step(ask=asked)  # not to the place saved, which is lost
+    there = replace(error("elsewhere"), url=ELSEWHERE)  # its lease runs yet: still there
+    assert f.follow(replace(asked, rid=7), there) == Step(follow=ELSEWHERE)
+    assert f.lost() == URL  # and it is not there: back again
+    assert f.welcomed() == Step(ask=asked, again=True)  # the same, still with its table
+    taken = replace(error("elsewhere"), url=TAKER)  # taken over by another process
+    assert f.follow(replace(asked, rid=8), taken) == Step(follow=TAKER)
+    assert f.welcomed() == Step(ask=asked, again=True)
+    f.seated(joined())
+    assert f.at == TAKER and store.place(URL, TABLE) == TAKER
+    assert f.lost() == URL and f.welcomed() == Step(ask=asked)  # and again, if it dies too
+
+
+def test_a_saved_seat_followed_to_a_process_that_is_gone_is_asked_with_its_table(store):
+    store.save(URL, TABLE, TOKEN, "Raven", at=ELSEWHERE)
+    f = flow(store, anonymous=True)
+    assert f.welcomed() == Step(follow=ELSEWHERE)
+    assert f.lost() == URL  # it could not be reached
+    assert f.welcomed() == Step(ask=rq.Resume(token=TOKEN, table=TABLE), again=True)

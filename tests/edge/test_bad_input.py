@@ -705,6 +705,24 @@ async def test_forged_and_stale_tokens_are_bad_token(server, url):
     await close_all(a, b, thief)
 
 
+async def test_a_token_given_with_its_table_is_looked_for_at_that_table_only(server, url):
+    """`resume {token, table}` (a client whose process of the host died asks any other):
+    the token at its table resumes; at another table, or a table there is not, it is not."""
+    host = await Client.connect(url, "Host")
+    table = (await host.request("create", name="Mine", seats=3, bots=2))["table"]
+    other = (await host.request("create", name="Other", seats=3, bots=2))["table"]
+    await host.close()
+    a = await Client.connect(url, "A")
+    token = (await a.request("join", table=table))["token"]
+    await a.close()
+    back = await Client.connect(url, "A")
+    await refused(back, "bad_token", server, other, "resume", token=token, table=other)
+    await refused(back, "no_such_table", server, table, "resume", token=token, table="nosuch")
+    rejoined = await back.request("resume", token=token, table=table)
+    assert rejoined["t"] == "joined" and rejoined["table"] == table, rejoined
+    await back.close()
+
+
 # Twelve wrong passwords from one address: with the usual limits on guesses
 # (tests/edge/test_guessing.py) the later ones would be refused unread and the
 # connection closed; here every one must be looked at, and refused.

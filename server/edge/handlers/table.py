@@ -67,7 +67,7 @@ class TableHandlers:
     def on_resume(self, conn: Connection, request: rq.Resume) -> None:
         token = request.token
         if token is not None:
-            table, seat = self.lobby.find_seat(token)
+            table, seat = self.lobby.find_seat(token, request.table)
         else:
             assert request.table is not None  # the one or the other (Resume.check)
             table, seat = self._held_seat(conn, request.table)
