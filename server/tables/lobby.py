@@ -401,9 +401,13 @@ class Lobby:
     # -- seats ----------------------------------------------------------------------------
 
     def held_by(self, identity: str) -> list[tuple[Table, int]]:
-        """The seats `identity` holds at every table (a game over among them: its rematch)."""
-        held = ((table, table.seat_for_identity(identity)) for table in self.tables.values())
-        return [(table, seat) for table, seat in held if seat is not None]
+        """The seats `identity` holds at every table (a game over among them: its rematch),
+        games not over first, each kind newest first: a client coming back goes to the first
+        (a tournament's next round seats a player who was away; round 1's table stands)."""
+        newest = reversed(self.tables.values())  # made (or restored) in the order created
+        held = [(table, table.seat_for_identity(identity)) for table in newest]
+        found = [(table, seat) for table, seat in held if seat is not None]
+        return sorted(found, key=lambda held: held[0].outcome is not None)  # stable
 
     def find_seat(self, token: str) -> tuple[Table, int]:
         digest = hash_secret(token)  # once, not once a seat of every table
