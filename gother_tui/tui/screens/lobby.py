@@ -28,7 +28,7 @@ from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.constants import DEFAULT_ROUND_CAP
+from protocol.house_rules import differing
 
 COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password")
 
@@ -40,17 +40,17 @@ def status_of(table: sm.TableRow) -> str:
 
 
 def about(table: sm.TableRow) -> str:
-    """The chosen table in a line or two: its bots and whom they hurt, and how long its
-    games run (what the server measured for it; an older server says neither)."""
+    """The chosen table in a line or two: its bots and whom they hurt, every house rule it
+    plays that is not the published game's, and how long its games run (what the server
+    measured for it; an older server says neither)."""
     said = table.name
     if table.bots and table.bot:
         said += f": {table.bots} {table.bot} bot{'s' * (table.bots != 1)}"
         if table.trait in TRAIT_MEANS:
             said += f", {table.trait} (each {TRAIT_MEANS[table.trait]})"
     said += "."
-    cap = table.variants.round_cap
-    if cap != DEFAULT_ROUND_CAP:  # H1: a short game, or none
-        said += f" Round cap: {cap}." if cap else " No round cap."
+    for rule in differing(table.variants):  # the house rules, where not the published game's
+        said += f" {rule}."
     if table.lasts:
         said += f" Length: {table.lasts}."
     return said
