@@ -407,7 +407,7 @@ class Lobby:
         newest = reversed(self.tables.values())  # made (or restored) in the order created
         held = [(table, table.seat_for_identity(identity)) for table in newest]
         found = [(table, seat) for table, seat in held if seat is not None]
-        return sorted(found, key=lambda held: held[0].outcome is not None)  # stable
+        return sorted(found, key=lambda seat: seat[0].outcome is not None)  # stable
 
     def find_seat(self, token: str) -> tuple[Table, int]:
         digest = hash_secret(token)  # once, not once a seat of every table

@@ -11,6 +11,7 @@ from textual.notifications import Notify
 from textual.pilot import Pilot
 
 from gother_tui.core.options import ClientOptions
+from gother_tui.core.transport import WebSocketTransport
 from gother_tui.tui import messages as msg
 from gother_tui.tui.app import GotherApp
 from gother_tui.tui.screens import table as table_screen
@@ -286,7 +287,16 @@ async def test_a_hint_being_thought_is_said_in_the_action_panel_not_over_the_log
     is held off here, so the line stays while the test looks."""
     monkeypatch.setattr(hint, "PATIENCE", 0.0)
     monkeypatch.setattr(table_screen, "ASK_AGAIN", 3600.0)
-    app = client(live_server, store)
+    sent: list[Request] = []
+
+    class Recorded(WebSocketTransport):
+        """The real connection, each request it sends kept."""
+
+        async def send(self, request: Request) -> None:
+            sent.append(request)
+            await super().send(request)
+
+    app = GotherApp(client(live_server, store).options, Recorded, store)
     refused = Refusals()
     async with app.run_test(size=(80, 24), message_hook=refused) as pilot:
         await create_through_the_lobby(pilot)
@@ -297,3 +307,6 @@ async def test_a_hint_being_thought_is_said_in_the_action_panel_not_over_the_log
         assert [r.error.code for r in refused] == ["thinking"]
         await until(pilot, lambda: THINKING_LINE in widget_text(pilot, "#preview"), "the line")
         assert not [t for t in refused.toasts if "thinking" in t]  # nothing over the log
+        await pilot.press("h")  # again, while it thinks: nothing more is asked
+        await pilot.pause()
+        assert [type(request) for request in sent].count(rq.Hint) == 1

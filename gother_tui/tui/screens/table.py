@@ -422,7 +422,8 @@ class TableScreen(Screen[None]):
         self._redraw()
 
     def action_hint(self) -> None:
-        self.session.request(self, rq.Hint())
+        if self.plan is None or self.thinking is not self.plan:  # else asked again by itself
+            self.session.request(self, rq.Hint())
 
     def on_answered(self, event: msg.Answered) -> None:
         reply = event.reply
