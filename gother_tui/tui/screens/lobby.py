@@ -1,8 +1,9 @@
-"""The lobby: the server's tables (seats, bots, started, spectators), under them the chosen
-table's bots and how long its games run, a line on its open tournaments, the host's standings
-below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
-itself: the answers to its requests come back to it, and refusals show here in plain words.
-A player the SSH door has just given a token reads it here first, with how to come back."""
+"""The lobby: the server's tables (seats, bots, started, spectators, house rules), under them
+the chosen table's bots, house rules and how long its games run, a line on its open
+tournaments, the host's standings below them, and keys to join, watch, create and refresh.
+The lobby asks for what it shows itself: the answers to its requests come back to it, and
+refusals show here in plain words. A player the SSH door has just given a token reads it
+here first, with how to come back."""
 
 from __future__ import annotations
 
@@ -28,9 +29,11 @@ from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.house_rules import differing
+from protocol.house_rules import differing, differing_words
 
-COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password")
+# the house rules last: at 80 columns a long list is cut there, and the line on the chosen
+# table says them in full
+COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password", "Rules")
 
 
 def status_of(table: sm.TableRow) -> str:
@@ -65,6 +68,7 @@ def table_row(table: sm.TableRow) -> list[Text]:
         Text(status_of(table)),
         Text(str(table.spectators)),
         Text("yes" if table.password else ""),
+        Text(differing_words(table.variants)),
     ]
 
 
