@@ -60,7 +60,7 @@ from server_load import HOST, request, rss_mib, start_server
 
 from gother_tui.zygote.zygote import KSM_RUN
 from protocol import MAX_FRAME, PROTOCOL_VERSION
-from server.doors.door import DoorSpec
+from server.doors.spec import DoorSpec
 from server.doors.ssh import SshLimits, SshOptions, pipe_holding
 from server.doors.web.door import WebOptions
 from server.edge.app import GotherServer

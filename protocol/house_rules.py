@@ -152,6 +152,43 @@ def plain_words() -> dict[str, str]:
     return {f"variants.{rule.field}": rule.word for rule in asked()}
 
 
+def differing(variants: Variants) -> tuple[str, ...]:
+    """The rules `variants` holds that differ from the published game, each in a few words
+    (the lobby's, at every door): "Fate discard: the top card only", "Round cap: 20", "No
+    round cap", "Allow 2 or 6 players"."""
+    said = []
+    for rule in HOUSE_RULES:
+        value = getattr(variants, rule.field)
+        if value == rule.default:
+            continue
+        match rule:
+            case Menu():
+                named = next(words for words, wire in rule.choices if wire == value)
+                said.append(f"{rule.label}: {named}")
+            case Count():
+                said.append(
+                    f"No {rule.label.lower()}" if value is None else f"{rule.label}: {value}"
+                )
+            case Flag():
+                said.append(rule.help[:1].upper() + rule.help[1:])
+    return tuple(said)
+
+
+def differing_words(variants: Variants) -> str:
+    """The rules of `differing`, compactly, as `create` and `tournament new` take them
+    (the full screen's lobby row, where room is short): "fate=top cap=off two-or-six"."""
+    said = []
+    for rule in HOUSE_RULES:
+        value = getattr(variants, rule.field)
+        if value == rule.default:
+            continue
+        if isinstance(rule, Asked):
+            said.append(f"{rule.word}={OFF if value is None else value}")
+        else:
+            said.append(rule.option.removeprefix("--"))
+    return " ".join(said)
+
+
 def protocol_table() -> str:
     """docs/protocol.md's table of `variants`' keys (a test holds the page to it)."""
     rows = [("key", "values", "default")]

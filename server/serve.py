@@ -12,8 +12,8 @@ import logging
 import signal
 from collections.abc import Callable, Sequence
 
-from server.doors.door import DoorSpec, own_url, supervised
-from server.doors.kinds import DoorOptions
+from server.doors.door import own_url, supervised
+from server.doors.spec import DoorOptions, DoorSpec
 from server.edge.announce import announce
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig

@@ -162,6 +162,72 @@ def test_a_client_package_imports_only_the_ones_below_it(path):
                 assert module.split(".")[1] == path.relative_to(ROOT).parts[1], module
 
 
+def _module_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _module_graph(packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """Each module of `packages` -> the modules of theirs it imports, wherever the import
+    stands (in a function, under TYPE_CHECKING): `from a.b import c` names a.b.c when c is
+    a module, else a.b."""
+    modules = {_module_of(path): path for package in packages for path in sources(package)}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    inner = f"{node.module}.{alias.name}"
+                    found.add(inner if inner in modules else node.module)
+            elif isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+        graph[name] = {module for module in found if module in modules and module != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The sets of modules that import each other, round a circle (Tarjan's components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in graph[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            circle = set()
+            while (top := stack.pop()) != module:
+                circle.add(top)
+            if circle:
+                circles.append(circle | {module})
+
+    for module in graph:
+        if module not in index:
+            visit(module)
+    return circles
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    """The arrows run one way, type-only and lazy imports too: a name two modules both need
+    has a home below both (server/doors/spec.py's DoorSpec was door.py's, whose kinds
+    imported it back under TYPE_CHECKING)."""
+    assert _circles(_module_graph(("protocol", "server", "gother_tui"))) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    """The test above looks for something that is there to be found."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [{"a", "b", "c"}]
+
+
 STORE = ROOT / "server" / "store"
 # What a statement of SQL starts with (or the driver's import), as the code writes it.
 SQL = re.compile(

@@ -88,8 +88,9 @@ def is_shared(db: str) -> bool:
 
 def run_door(kind: str, options: dict[str, Any] | None, key_file: str, **spec: Any) -> None:
     """`gother door KIND` (`options` the door's, `spec` a DoorSpec's): serve till SIGTERM."""
-    from server.doors.door import DoorSpec, DoorUnreachable, read_door_key, run_alone
+    from server.doors.door import DoorUnreachable, read_door_key, run_alone
     from server.doors.kinds import KINDS
+    from server.doors.spec import DoorSpec
 
     assert options is not None
     chosen = KINDS[kind].options(options)

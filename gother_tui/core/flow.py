@@ -107,9 +107,11 @@ class Flow:
             return Step(ask=on)
         if first and not self.options.watch:
             saved = self.store.find(self.options.url, self.options.table, self.options.name)
-            if saved is not None:
-                return self._resume(*saved)
             held = self._held_seat()
+            # the identity's newest seat before the newest token saved: a tournament seats
+            # a player who is away, and the token kept is the round before's, its game over
+            if saved is not None and (held in (None, saved[0]) or self.options.table):
+                return self._resume(*saved)
             if held is not None:
                 self._resuming = held
                 return Step(ask=rq.Resume(table=held))
@@ -187,7 +189,8 @@ class Flow:
     # -- the rest ---------------------------------------------------------------------------
 
     def _held_seat(self) -> str | None:
-        """The table of a seat our identity holds: --table's if it is one, else the first."""
+        """The table of a seat our identity holds: --table's if it is one, else the first
+        (the server lists games not over first, each kind newest first)."""
         tables = [held.table for held in self._held]
         if self.options.table in tables:
             return self.options.table

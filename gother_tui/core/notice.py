@@ -22,8 +22,3 @@ def title(code: str) -> str:
 
 THINKING = "thinking"  # a hint the server is still thinking about: it answers when asked again
 ASK_AGAIN = 1.0  # seconds between asks for such a hint
-
-
-def severity(code: str) -> Literal["information", "error"]:
-    """How a refusal is shown: a hint still being thought is news, not an error."""
-    return "information" if code == THINKING else "error"

@@ -17,6 +17,7 @@ from gother_tui.core.prompts import step_label
 from gother_tui.plain.ear import sickness_words
 from protocol import server_messages as sm
 from protocol.constants import DEFAULT_ROUND_CAP, SHORT_ROUND_CAP
+from protocol.house_rules import differing
 from protocol.view import Player, View
 
 
@@ -197,11 +198,10 @@ def table_lines(tables: tuple[sm.TableRow, ...]) -> list[str]:
             bots += f" ({t.trait})"
         watching = f", {t.spectators} watching" if t.spectators else ""
         password = ", password" if t.password else ""
-        cap = t.variants.round_cap
-        capped = "" if cap == DEFAULT_ROUND_CAP else f", {cap}-round cap" if cap else ", no cap"
+        rules = "".join(f", {rule[:1].lower()}{rule[1:]}" for rule in differing(t.variants))
         lasts = f" Length: {t.lasts}." if t.lasts else ""
         lines.append(
             f"  {i}: {t.name} (table {t.id}), {t.seated} of {t.seats} seats taken{bots}, "
-            f"{state}{watching}{password}{capped}.{lasts}"
+            f"{state}{watching}{password}{rules}.{lasts}"
         )
     return lines

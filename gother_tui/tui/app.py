@@ -24,7 +24,7 @@ from gother_tui.core.connection import Event
 from gother_tui.core.fetch import FETCH_TIMEOUT
 from gother_tui.core.flow import Flow, Refusal
 from gother_tui.core.narrator import Line
-from gother_tui.core.notice import Notice, severity, title
+from gother_tui.core.notice import THINKING, Notice, title
 from gother_tui.core.options import ClientOptions
 from gother_tui.core.record import RecordError, Reference, ask_record
 from gother_tui.core.seat_store import SeatStore
@@ -239,16 +239,16 @@ class GotherApp(ClientApp):
 
     # -- requests -------------------------------------------------------------------------
 
-    def request(self, asker: MessagePump, request: Request, quiet: bool = False) -> int | None:
+    def request(self, asker: MessagePump, request: Request) -> int | None:
         """Send `request`; its answer goes to `asker` as `Answered` or `Refused` (a refusal
-        is a notice too, unless `quiet`). None (and a notice) when not connected."""
+        is a notice too, but `thinking`: the table says it where the hint will appear, and
+        a toast over the log hid its chat). None (and a notice) when not connected."""
 
         def answer(asked: Request, reply: Reply | None) -> None:
             if isinstance(reply, sm.Error):
-                if not quiet:
-                    shown = severity(reply.code)
+                if reply.code != THINKING:
                     self.notify(
-                        reply.message, title=title(reply.code), severity=shown, markup=False
+                        reply.message, title=title(reply.code), severity="error", markup=False
                     )
                 asker.post_message(msg.Refused(asked, reply))
             elif reply is not None:  # None: the connection was lost, the answer with it

@@ -110,5 +110,5 @@ class ReplayApp(ClientApp):
         for view in self.views[:index]:
             self.chronicle.follow(view, self.catalogue, self.glyphs)
 
-    def request(self, asker: MessagePump, request: Request, quiet: bool = False) -> int | None:
+    def request(self, asker: MessagePump, request: Request) -> int | None:
         return None  # a replay asks nobody anything (its screen offers no such key)

@@ -72,8 +72,8 @@ class Session(Protocol):
     @property
     def options(self) -> ClientOptions: ...
 
-    def request(self, asker: MessagePump, request: Request, quiet: bool = False) -> int | None:
-        """Send `request`; its answer comes to `asker` as `Answered` or `Refused` (with
-        `quiet`, a refusal is no notice: the asker has said it already). Returns its rid, or
-        None (and a notice) when nothing can be sent now."""
+    def request(self, asker: MessagePump, request: Request) -> int | None:
+        """Send `request`; its answer comes to `asker` as `Answered` or `Refused` (a refusal
+        is a notice too). Returns its rid, or None (and a notice) when nothing can be sent
+        now."""
         ...

@@ -3,9 +3,9 @@
 `gother serve --ssh/--web` starts each door as a child process (`python -m server.doors.door`)
 and keeps it running (server/doors/supervisor.py); `gother door ssh|web --server URL` runs one
 in the foreground, on this machine or another. Either way a door is told what it is by a
-`DoorSpec`: which door, where it listens, the game server's URL, the door key its
-players' claims are signed with, and its options. A child gets its spec, key and
-passwords with it, through a pipe: nothing secret is on a command line (`ps`) or on disk.
+`DoorSpec` (server/doors/spec.py): which door, where it listens, the game server's URL, the
+door key its players' claims are signed with, and its options. A child gets its spec, key
+and passwords with it, through a pipe: nothing secret is on a command line (`ps`) or on disk.
 """
 
 from __future__ import annotations
@@ -20,34 +20,18 @@ import signal
 import ssl
 import stat
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from protocol.fingerprint import fingerprint, parse_fingerprint
-from server.doors.kinds import KINDS, DoorOptions
+from server.doors.kinds import KINDS
+from server.doors.spec import DoorSpec
 from server.doors.supervisor import Supervised
 from server.edge.doorkey import DoorKey
 from server.edge.limits import AcceptLog, raise_descriptor_limit
 
 log = logging.getLogger("gother.server")
 LOOPBACK_FOR = {"", "0.0.0.0", "::", "localhost"}  # listen-everywhere hosts: dial 127.0.0.1
-
-
-@dataclass(frozen=True)
-class DoorSpec:
-    options: DoorOptions  # which door (its KIND), and its own options
-    host: str  # the address the door listens on
-    server: str  # the game server's URL, as the door's clients dial it
-    key: str  # the door key (DoorKey.text): the server checks its players' claims with it
-    server_password: str | None = None  # the game server's own, handed to each client
-    tls_pin: str | None = None  # the game server's certificate: its clients trust only that
-    certfile: str | None = None  # the web door's page over https, with this certificate
-    keyfile: str | None = None
-
-    @property
-    def kind(self) -> str:
-        return self.options.KIND
 
 
 def own_url(host: str, port: int, tls: bool) -> str:

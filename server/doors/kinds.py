@@ -8,21 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, Protocol
 
+from server.doors.spec import DoorOptions, DoorSpec
 from server.edge.doorkey import DoorKey
-
-if TYPE_CHECKING:
-    from server.doors.door import DoorSpec
-
-
-class DoorOptions(Protocol):
-    """A door's own options (a frozen dataclass, pickled to the door's process)."""
-
-    KIND: ClassVar[str]  # its entry in KINDS
-
-    @property
-    def port(self) -> int: ...  # where it listens (0: any free port)
 
 
 class Door(Protocol):

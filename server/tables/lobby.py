@@ -433,9 +433,14 @@ class Lobby:
 
     def held_by(self, identity: str) -> list[tuple[str, int]]:
         """The seats (table id, seat) `identity` holds at every table of the host (a game
-        over among them: its rematch), this process's first."""
-        held = ((table.id, table.seat_for_identity(identity)) for table in self.tables.values())
-        here = [(table_id, seat) for table_id, seat in held if seat is not None]
+        over among them: its rematch): this process's first, games not over before those
+        over, each kind newest first; a client coming back goes to the first (a
+        tournament's next round seats a player who was away; round 1's table stands)."""
+        newest = reversed(self.tables.values())  # made (or restored) in the order created
+        held = [(table, table.seat_for_identity(identity)) for table in newest]
+        found = [(table, seat) for table, seat in held if seat is not None]
+        found.sort(key=lambda seat: seat[0].outcome is not None)  # stable
+        here = [(table.id, seat) for table, seat in found]
         return here + list(() if self.elsewhere is None else self.elsewhere.held_by(identity))
 
     def find_seat(self, token: str, table_id: str | None = None) -> tuple[Table, int]:

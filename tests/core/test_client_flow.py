@@ -183,12 +183,23 @@ def test_proven_with_a_seat_held_resumes_it_by_table_without_a_token(store):
     assert asked_for.proven(sm.Proven(identity="abc", seats=held)).ask == rq.Resume(table="t9")
 
 
-def test_a_saved_token_goes_first_and_no_seat_held_means_the_lobby(store):
+def test_no_seat_held_means_the_lobby_and_a_saved_token_its_table(store):
     me = flow(store)
     assert me.proven(sm.Proven(identity="abc")) == Step(go="lobby")
     store.save(URL, TABLE, TOKEN, "Raven")
-    held = (sm.HeldSeat(table="t2", seat=1),)
+    assert flow(store).proven(sm.Proven(identity="abc")).ask == rq.Resume(token=TOKEN)
+    held = (sm.HeldSeat(table=TABLE, seat=0),)  # the same seat: by its token, as saved
     assert flow(store).proven(sm.Proven(identity="abc", seats=held)).ask == rq.Resume(token=TOKEN)
+
+
+def test_the_identitys_newest_seat_goes_before_an_older_saved_token(store):
+    """A tournament's next round seated us while we were away: the token saved is the
+    round before's; the server lists the seat of the game in play first."""
+    store.save(URL, TABLE, TOKEN, "Raven")
+    held = (sm.HeldSeat(table="t2", seat=1), sm.HeldSeat(table=TABLE, seat=0))
+    assert flow(store).proven(sm.Proven(identity="abc", seats=held)).ask == rq.Resume(table="t2")
+    asked_for = flow(store, table=TABLE)  # --table names the saved seat's: there it goes
+    assert asked_for.proven(sm.Proven(identity="abc", seats=held)).ask == rq.Resume(token=TOKEN)
 
 
 def test_a_refused_proof_plays_on_anonymously(store):

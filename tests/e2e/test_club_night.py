@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import sync_playwright
 
 from protocol.constants import SSH_TOKEN_ENV as TOKEN_ENV
 from tests.doors.web.browserkit import HAVE_CHROMIUM, Requests, guarded_context, launch
-from tests.doors.web.browserkit import screen as page_screen
 from tests.e2e.e2ekit import GOTHER, Tmux, accepts, free_port, gother_serve, terminal_env
+from tests.e2e.playkit import Page, Pane, Screen, play_by_hint
 from tests.kits.poll import until_blocking
 
 MISSING = [name for name in ("ssh", "tmux") if shutil.which(name) is None]
@@ -53,7 +53,6 @@ WEB_LISTENING = re.compile(r"web: listening on https://127\.0\.0\.1:(\d+)")
 GIVEN = re.compile(rf"{TOKEN_ENV}=([A-Za-z0-9_-]{{24}})")
 YOU_ROW = re.compile(r"^\W{0,3}([1-9]) (\w+) \(you\)", re.MULTILINE)
 SEAT_SAW = re.compile(r"as seat (\d) saw it")
-HINTED = "The hint; Enter plays it"
 NIGHT_TIMEOUT = 600.0  # the whole tournament, four doors played by one test, busy cores
 
 
@@ -95,51 +94,12 @@ def host(tmp_path: Path) -> Iterator[Host]:
         yield Host(folder, port, printed[1], ssh_port, int(web[1]))
 
 
-class Door:
-    """One person's screen and keyboard, whatever the door."""
-
-    name: str
-
-    def screen(self) -> str:
-        raise NotImplementedError
-
-    def press(self, *keys: str) -> None:
-        raise NotImplementedError
-
-    def type(self, text: str) -> None:
-        raise NotImplementedError
-
-    def wait(self, what: str, check, timeout: float = 60.0):
-        """What `check(screen)` returns once truthy (a string: the screen, once the string
-        is on it)."""
-        test = (lambda text: check in text and text) if isinstance(check, str) else check
-        try:
-            return until_blocking(
-                f"{self.name}: {what}", lambda: test(self.screen()), timeout, pause=self.pause
-            )
-        except AssertionError as exc:
-            raise AssertionError(f"{exc}; the screen:\n{self.screen()}") from None
-
-    def pause(self) -> None:
-        """What runs between two looks."""
-        time.sleep(0.05)
-
-
-class InTmux(Door):
+class InTmux(Pane):
     """A program in an 80x24 tmux pane of the person's own terminal (their HOME)."""
 
     def __init__(self, name: str, tmux: Tmux, session: str, command: list[str]) -> None:
-        self.name, self.tmux, self.session = name, tmux, session
+        super().__init__(name, tmux, session)
         tmux.start(session, shlex.join(command))
-
-    def screen(self) -> str:
-        return self.tmux.screen(self.session)
-
-    def press(self, *keys: str) -> None:
-        self.tmux.keys(self.session, *keys)
-
-    def type(self, text: str) -> None:
-        self.tmux.keys(self.session, "-l", text)
 
     def ended(self) -> bool:
         return self.tmux.pane(self.session, "pane_dead") == "1"
@@ -156,31 +116,11 @@ class PlainInTmux(InTmux):
         self.press("Enter")
 
 
-class InBrowser(Door):
-    """The web door's page in a Chromium tab."""
-
-    def __init__(self, name: str, page: Page) -> None:
-        self.name, self.page = name, page
-
-    def screen(self) -> str:
-        return page_screen(self.page)
-
-    def press(self, *keys: str) -> None:
-        for key in keys:
-            self.page.keyboard.press(key)
-
-    def type(self, text: str) -> None:
-        self.page.keyboard.type(text)
-
-    def pause(self) -> None:  # the page's own clock runs between two looks, its events too
-        self.page.wait_for_timeout(30)
-
-
 def status(text: str) -> str:
     return text.splitlines()[0] if text else ""
 
 
-def my_step(door: Door) -> bool:
+def my_step(door: Screen) -> bool:
     """Whether the door shows a decision of its person's now."""
     text = door.screen()
     if isinstance(door, PlainInTmux):
@@ -188,7 +128,7 @@ def my_step(door: Door) -> bool:
     return "You: step" in status(text)
 
 
-def play_step(door: Door) -> None:
+def play_step(door: Screen) -> None:
     """The decision shown, played as the server's hint has it: option 1 in the plain mode
     (the hint is first), h then Enter on a full screen."""
     if isinstance(door, PlainInTmux):
@@ -196,12 +136,7 @@ def play_step(door: Door) -> None:
         door.say("1")
         door.wait("the move to be told", lambda text: len(text) > len(before) + 2)
         return
-    door.wait("the last hint's panel gone", lambda text: HINTED not in text)
-    door.press("h")
-    door.wait("the hint", HINTED)
-    before = door.screen()
-    door.press("Enter")
-    door.wait("the move to land", lambda text: text != before)
+    play_by_hint(door)
 
 
 def person_env(home: Path, askpass: Path | None = None) -> dict[str, str]:
@@ -272,7 +207,7 @@ def night(host: Host, terminals: dict[str, Tmux], browser, requests: Requests) -
         browser, requests, ignore_https_errors=True, viewport={"width": 1000, "height": 600}
     )
     page = context.new_page()
-    dee = InBrowser("Dee", page)
+    dee = Page("Dee", page)
     trust_and_give_the_password(ann, host, plain=False)
     trust_and_give_the_password(ben, host, plain=True)
     cat.wait("the lobby", "t Tournament")
@@ -305,10 +240,10 @@ def night(host: Host, terminals: dict[str, Tmux], browser, requests: Requests) -
     ben.say("tournament start")
 
     # -- two rounds; Cat quits in the first and comes back by the same command -------------
-    people: list[Door] = [ann, ben, cat, dee]
+    people: list[Screen] = [ann, ben, cat, dee]
     came_back = False
 
-    def next_to_do() -> Door | str | None:
+    def next_to_do() -> Screen | str | None:
         """The night's end, Cat's moment to quit, or a door showing its person's decision."""
         if f"{NIGHT} is over" in ben.screen():
             return "over"
@@ -321,7 +256,7 @@ def night(host: Host, terminals: dict[str, Tmux], browser, requests: Requests) -
             cat = quit_and_come_back(host, cat)
             people[2], came_back = cat, True
         else:
-            assert isinstance(doing, Door)
+            assert isinstance(doing, Screen)
             play_step(doing)
     assert came_back, "Cat was never seated in round 1"
 
@@ -358,7 +293,7 @@ def quit_and_come_back(host: Host, cat: InTmux) -> InTmux:
     return again
 
 
-def look_back_full_screen(door: Door) -> None:
+def look_back_full_screen(door: Screen) -> None:
     """At the last game's panel: the review (v), the game as the seat saw it (y), play on
     from it (p), then the lobby (L) and its standings and the tournament's (t)."""
     door.wait("the last game over", "WINNER", 120)

@@ -9,45 +9,30 @@ from __future__ import annotations
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
 
 import msgpack
 import pytest
 
-from tests.e2e.e2ekit import GOTHER, Tmux, create_table
-from tests.kits.poll import until_blocking
+from tests.e2e.e2ekit import GOTHER, create_table
+from tests.e2e.playkit import Pane, play_by_hint
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
 
-HINTED = "The hint; Enter plays it"
 POLL = 0.03
-STEP_TIMEOUT = 15.0
 GAME_TIMEOUT = 150.0
 
 
-def step(tmux: Tmux, what: str, check: Callable[[str], bool]) -> None:
-    """Wait until the screen passes `check`; at the deadline, fail showing the screen."""
-    try:
-        until_blocking(what, lambda: check(tmux.screen("p0")), STEP_TIMEOUT, POLL)
-    except AssertionError as timed_out:
-        raise AssertionError(f"{timed_out}:\n{tmux.screen('p0')}") from None
-
-
-def chat_then_move(tmux: Tmux, n: int) -> None:
-    """c, a line, Enter; wait for the line in the chat; then h, the hint, Enter, the move."""
+def chat_then_move(p0: Pane, n: int) -> None:
+    """c, a line, Enter; wait for the line in the chat; then the move, by the hint."""
     line = f"move {n} coming"
-    tmux.keys("p0", "c")
-    tmux.keys("p0", "-l", line)  # literally, as typed
-    tmux.keys("p0", "Enter")
-    step(tmux, f"chat line {n}", lambda screen: f"P0: {line}" in screen)
-    tmux.keys("p0", "h")
-    step(tmux, f"the hint ({n})", lambda screen: HINTED in screen)
-    before = tmux.screen("p0")
-    tmux.keys("p0", "Enter")
-    step(tmux, f"move {n}", lambda screen: screen != before)
+    p0.press("c")
+    p0.type(line)
+    p0.press("Enter")
+    p0.wait(f"chat line {n}", f"P0: {line}")
+    play_by_hint(p0)
 
 
 def test_chat_mid_turn_and_every_move_still_goes_through(quick_bots_server, utf8_tmux, tmp_path):
@@ -57,15 +42,16 @@ def test_chat_mid_turn_and_every_move_still_goes_through(quick_bots_server, utf8
     env = [f"{k}={v}" for k, v in tmux.env.items()]
     command = [str(GOTHER), "join", url, "--name", "P0", "--table", table]
     tmux.start("p0", " ".join(["exec", "env", *env, *command]))
-    until_blocking("the table", lambda: "(you)" in tmux.screen("p0"), 60, POLL)
+    p0 = Pane("P0", tmux, "p0")
+    p0.wait("the table", "(you)")
 
     moves = 0
     deadline = time.monotonic() + GAME_TIMEOUT
-    while "WINNER" not in (screen := tmux.screen("p0")):
+    while "WINNER" not in (screen := p0.screen()):
         assert time.monotonic() < deadline, "the game did not finish:\n" + screen
         if "You: step" in screen.splitlines()[0]:
             moves += 1
-            chat_then_move(tmux, moves)
+            chat_then_move(p0, moves)
         else:
             time.sleep(POLL)
 

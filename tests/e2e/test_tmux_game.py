@@ -16,7 +16,7 @@ import pytest
 
 from gother_tui.core.record import load_record
 from tests.e2e.e2ekit import GOTHER, Tmux, create_table
-from tests.kits.poll import until_blocking
+from tests.e2e.playkit import Pane, play_by_hint
 
 pytestmark = [
     pytest.mark.slow,
@@ -24,9 +24,7 @@ pytestmark = [
 ]
 
 SEATS = 3
-HINTED = "The hint; Enter plays it"
 POLL = 0.03  # seconds between screen reads inside a deadline loop
-STEP_TIMEOUT = 60.0  # one hint (its worker may start first), one move, on two busy cores
 GAME_TIMEOUT = 120.0
 
 
@@ -40,46 +38,34 @@ def status(screen: str) -> str:
     return screen.splitlines()[0] if screen else ""
 
 
-def play_one(tmux: Tmux, pane: str) -> None:
-    """Once the last hint's panel is gone, h; wait until this hint is filled in, Enter, wait
-    until the screen moves on. (A panel still up from the move before passed for this
-    hint's: Enter then played nothing new, and the next h met "a hint is on its way".)"""
-    gone = lambda: HINTED not in tmux.screen(pane)  # noqa: E731
-    until_blocking(f"{pane} without the last hint", gone, STEP_TIMEOUT, POLL)
-    tmux.keys(pane, "h")
-    until_blocking(f"the hint in {pane}", lambda: HINTED in tmux.screen(pane), STEP_TIMEOUT, POLL)
-    before = tmux.screen(pane)
-    tmux.keys(pane, "Enter")
-    until_blocking(f"the move from {pane}", lambda: tmux.screen(pane) != before, STEP_TIMEOUT, POLL)
-
-
 def test_a_whole_game_in_three_terminals(quick_bots_server, utf8_tmux, tmp_path):
     server, tmux = quick_bots_server, utf8_tmux
     url = f"ws://127.0.0.1:{server}"
     table = create_table(server, "E2E", seats=SEATS, variants={"round_cap": 3})
-    panes = [f"p{i}" for i in range(SEATS)]
-    for i, pane in enumerate(panes):  # one after the other: seat i is P{i}
-        join(tmux, pane, [str(GOTHER), "join", url, "--name", f"P{i}", "--table", table])
-        until_blocking(f"{pane} at the table", lambda p=pane: "(you)" in tmux.screen(p), 60, POLL)
+    panes = [Pane(f"P{i}", tmux, f"p{i}") for i in range(SEATS)]
+    for pane in panes:  # one after the other: seat i is P{i}
+        command = [str(GOTHER), "join", url, "--name", pane.name, "--table", table]
+        join(tmux, pane.session, command)
+        pane.wait("at the table", "(you)")
 
     over = set()
     moves = 0  # Enters sent
     deadline = time.monotonic() + GAME_TIMEOUT
     while len(over) < SEATS:
-        assert time.monotonic() < deadline, "the game did not finish:\n" + tmux.screen("p0")
+        assert time.monotonic() < deadline, "the game did not finish:\n" + panes[0].screen()
         acted = False
         for pane in panes:
-            screen = tmux.screen(pane)
+            screen = pane.screen()
             if "WINNER" in screen:
-                over.add(pane)
+                over.add(pane.session)
             elif "You: step" in status(screen):
-                play_one(tmux, pane)
+                play_by_hint(pane)
                 moves += 1
                 acted = True
         if not acted:
             time.sleep(POLL)  # nobody's decision showing yet: read the screens again
 
-    screens = {pane: tmux.screen(pane) for pane in panes}
+    screens = {pane.session: pane.screen() for pane in panes}
     out = tmp_path / "game.gother"
     done = subprocess.run(
         [str(GOTHER), "export", "--db", str(tmp_path / "games.db"), table, str(out)],

@@ -43,6 +43,7 @@ from tests.doors.web.browserkit import (
 )
 from tests.doors.web.doorkit import children, clients_behind
 from tests.e2e.e2ekit import GOTHER, create_table, gother_serve
+from tests.e2e.playkit import Page, play_by_hint
 from tests.kits.poll import until_blocking
 
 pytestmark = [
@@ -52,8 +53,6 @@ pytestmark = [
 
 PASSWORD = "crypt-door"
 WEB_LISTENING = re.compile(r"web: listening on http://127\.0\.0\.1:(\d+)")
-HINTED = "The hint; Enter plays it"
-HINT_TIMEOUT = 60.0  # a hint: its search worker may have to start first, on a loaded machine
 GAME_TIMEOUT = 120.0  # for the game to come to both browsers
 
 
@@ -100,15 +99,6 @@ def sit_down(page, name: str) -> str:
     return wait_screen(page, f"{name} seated", f"{name} (you)")
 
 
-def play_one(page) -> None:
-    """h, wait for the hint, Enter, wait until the decision has gone from the screen."""
-    page.keyboard.press("h")
-    wait_screen(page, "the hint", HINTED, HINT_TIMEOUT)
-    before = screen(page)
-    page.keyboard.press("Enter")
-    wait_screen(page, "the move to land", lambda text: text != before and HINTED not in text)
-
-
 def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
     port, web, serve = door
     url = f"http://127.0.0.1:{web}/"
@@ -140,7 +130,7 @@ def test_two_browsers_play_at_one_table_and_nothing_leaks(door, tmp_path):
                 for name, page in (("Lydia", lydia), ("Raven", raven)):
                     text = wait_screen(page, "the game going on", lambda t: "Round" in status(t))
                     if "You: step" in status(text):  # a turn has steps: play them all
-                        play_one(page)
+                        play_by_hint(Page(name, page))
                         played.add(name)
             record = export(tmp_path, table)
             movers = {seat for seat, _ in record["moves"]}

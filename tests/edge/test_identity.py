@@ -305,6 +305,30 @@ async def test_an_identity_resumes_its_seat_just_after_the_game_ends_and_votes_t
     await close_all(back, again)
 
 
+async def test_the_seats_held_come_games_in_play_first_each_kind_newest_first(url):
+    """A client goes back to the first seat `proven` lists: the game being played, the
+    newest of them (a tournament's next round, seated while its player was away), before
+    a game over whose table still stands."""
+    key = Ed25519PrivateKey.generate()
+    oldest, ann = await started_table(url, key)
+    await ann.close()
+    host = await Client.connect(url, "Host")
+    request = rq.Create(name="Crypt", seats=3, bots=2, variants=Variants(round_cap=1))
+    over = (await host.ask(request))["table"]
+    await host.close()
+    ann, _ = await proven(url, "Ann", key)
+    assert (await ann.ask(rq.Join(table=over, seat=0)))["t"] == "joined"
+    assert (await play_to_end(ann))["phase"] == "over"
+    await ann.close()
+    newest, ann = await started_table(url, key)
+    await ann.close()
+
+    back, reply = await proven(url, "Ann", key)
+    tables = [held["table"] for held in reply["seats"]]
+    assert tables == [newest, oldest, over], (tables, newest, oldest, over)
+    await back.close()
+
+
 def test_serve_help_states_what_a_name_costs(capsys):
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--help"])

@@ -199,6 +199,12 @@ async def test_h2_create_takes_the_house_rules_as_words_and_a_bad_one_sends_noth
             "round_cap": None,
             "two_or_six": False,
         }
+        async with InProcess(url, tmp_path / "b", name="Lenore") as lenore:  # every rule said
+            await lenore.transcript.until(
+                r"^  1: The Crypt \(table \w+\), .*, playing, fate discard: the top card only,"
+                r" over the limit: immediately, any turn, no round cap\."
+            )
+            lenore.type("quit")
         raven.type("quit")
 
 
@@ -227,7 +233,7 @@ async def test_h1_create_takes_the_bots_their_trait_and_the_short_game_in_words(
         async with InProcess(url, tmp_path / "b", name="Lenore") as lenore:
             await lenore.transcript.until(
                 r"^  1: The Short Crypt \(table \w+\), 5 of 5 seats taken, 4 hard bots"
-                r" \(steady\), playing, 20-round cap\."
+                r" \(steady\), playing, round cap: 20\."
             )
             lenore.type("quit")
         raven.type("quit")

@@ -21,10 +21,13 @@ from protocol.house_rules import (
     HOUSE_RULES,
     OFF,
     ROUND_CAP,
+    Asked,
     Count,
     Flag,
     Menu,
     asked,
+    differing,
+    differing_words,
     plain_defaults,
     plain_options,
     protocol_table,
@@ -156,3 +159,28 @@ def test_h1_each_named_preset_is_a_word_and_an_option():
     assert [preset.word for preset in short] == ["short"]
     args = parser.build_parser().parse_args(["play", "--short"])
     assert host.variants_of(args).round_cap == short[0].value == 20
+
+
+def test_h2_the_lobby_says_each_rule_that_is_not_the_published_games():
+    assert differing(Variants()) == ()
+    every = Variants(fate_discard="top", overflow="immediate", round_cap=None, two_or_six=True)
+    assert differing(every) == (
+        "Fate discard: the top card only",
+        "Over the limit: immediately, any turn",
+        "No round cap",
+        "Allow 2 or 6 players",
+    )
+    assert differing(Variants(round_cap=20)) == ("Round cap: 20",)
+    assert differing_words(every) == "fate=top overflow=immediate cap=off two-or-six"
+    assert differing_words(Variants()) == ""
+
+
+@given(choices(), st.booleans())
+def test_h2_the_lobby_says_as_many_rules_as_differ_from_the_published_game(typed, flag):
+    variants = Variants(**{**expected(typed).to_wire(), "two_or_six": flag})
+    changed = [rule for rule in HOUSE_RULES if getattr(variants, rule.field) != rule.default]
+    said = differing(variants)
+    assert len(said) == len(changed) == len(differing_words(variants).split())
+    for rule, words in zip(changed, said, strict=True):  # each names its rule, in order
+        named = rule.label if isinstance(rule, Asked) else rule.help
+        assert named.lower() in words.lower()

@@ -7,11 +7,14 @@ from typing import Any
 
 import pytest
 from textual.message import Message
+from textual.notifications import Notify
 from textual.pilot import Pilot
 
 from gother_tui.core.options import ClientOptions
+from gother_tui.core.transport import WebSocketTransport
 from gother_tui.tui import messages as msg
 from gother_tui.tui.app import GotherApp
+from gother_tui.tui.screens import table as table_screen
 from gother_tui.tui.screens.confirm import ConfirmScreen
 from gother_tui.tui.screens.create_table import CreateTableScreen
 from gother_tui.tui.screens.game_over import GameOverScreen
@@ -235,18 +238,29 @@ async def test_coming_back_holds_the_whole_story_of_the_game(live_server, store)
 
 
 class Refusals(list[msg.Refused]):
-    """A message hook keeping every refusal the app's screens were given."""
+    """A message hook keeping every refusal the app's screens were given, and the text of
+    every toast the app put up."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.toasts: list[str] = []
 
     def __call__(self, message: Message) -> None:
         if isinstance(message, msg.Refused):
             self.append(message)
+        elif isinstance(message, Notify):
+            self.toasts.append(message.notification.message)
+
+
+THINKING_LINE = "The hint: thinking"
 
 
 async def test_a_hint_still_being_thought_is_asked_again_until_it_comes(
     live_server, store, monkeypatch
 ):
     """Issue 30 §1: past its patience (here at once) the server answers `thinking` and
-    thinks on; the table asks again by itself, about every second, until the hint comes."""
+    thinks on; the table asks again by itself, about every second, until the hint comes,
+    which takes the place of the panel's "thinking" line."""
     monkeypatch.setattr(hint, "PATIENCE", 0.0)
     app = client(live_server, store)
     refused = Refusals()
@@ -260,3 +274,39 @@ async def test_a_hint_still_being_thought_is_asked_again_until_it_comes(
         thinking = [r for r in refused if r.error.code == "thinking"]
         assert thinking and all(isinstance(r.asked, rq.Hint) for r in thinking)
         assert screen.plan is not None and screen.plan.move() == screen.last_hint
+        await pilot.pause()
+        preview = widget_text(pilot, "#preview")
+        assert THINKING_LINE not in preview and "Why:" in preview
+
+
+async def test_a_hint_being_thought_is_said_in_the_action_panel_not_over_the_log(
+    live_server, store, monkeypatch
+):
+    """Issue 30 §1: `thinking` is shown where the hint will appear, never as a toast (one
+    lay over the log and hid the chat line a player had just sent). The table's next ask
+    is held off here, so the line stays while the test looks."""
+    monkeypatch.setattr(hint, "PATIENCE", 0.0)
+    monkeypatch.setattr(table_screen, "ASK_AGAIN", 3600.0)
+    sent: list[Request] = []
+
+    class Recorded(WebSocketTransport):
+        """The real connection, each request it sends kept."""
+
+        async def send(self, request: Request) -> None:
+            sent.append(request)
+            await super().send(request)
+
+    app = GotherApp(client(live_server, store).options, Recorded, store)
+    refused = Refusals()
+    async with app.run_test(size=(80, 24), message_hook=refused) as pilot:
+        await create_through_the_lobby(pilot)
+        await until(pilot, lambda: app.view.legal and app.view.phase == "distribute", "a deal")
+        assert THINKING_LINE not in widget_text(pilot, "#preview")
+        await pilot.press("h")
+        await until(pilot, lambda: refused, "the hint's answer", COLD)
+        assert [r.error.code for r in refused] == ["thinking"]
+        await until(pilot, lambda: THINKING_LINE in widget_text(pilot, "#preview"), "the line")
+        assert not [t for t in refused.toasts if "thinking" in t]  # nothing over the log
+        await pilot.press("h")  # again, while it thinks: nothing more is asked
+        await pilot.pause()
+        assert [type(request) for request in sent].count(rq.Hint) == 1

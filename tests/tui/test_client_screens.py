@@ -114,6 +114,23 @@ async def test_the_lobby_says_the_chosen_tables_bots_and_how_long_it_runs(make_a
         await until(pilot, lambda: widget_text(pilot, "#lobby-table") == short, "its cap")
 
 
+async def test_the_lobby_says_every_house_rule_the_chosen_table_plays(make_app, fake):
+    """Issue 33 §4's rules, every one that is not the published game's, not the cap alone."""
+    rules = Variants(fate_discard="top", overflow="immediate", round_cap=None)
+    fake.tables = [listing(name="House Crypt", variants=rules.to_wire())]
+    app = make_app()
+    async with app.run_test(size=(100, 24)) as pilot:
+        await until(pilot, lambda: len(lobby_tables(app)) == 1, "the table list")
+        said = (
+            "House Crypt. Fate discard: the top card only. Over the limit: immediately, any"
+            " turn. No round cap."
+        )
+        await until(pilot, lambda: widget_text(pilot, "#lobby-table") == said, "its rules")
+        # the row, compactly, as `create` takes them (the last column: at 80 columns cut)
+        row = next(line for line in screen_text(pilot).splitlines() if "ab12" in line)
+        assert row.split()[-3:] == ["fate=top", "overflow=immediate", "cap=off"]
+
+
 async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):
     fake.handlers["create"] = lambda m: [reply(m, "created", table="new1")]
     fake.handlers["join"] = join_with(lobby_view())

@@ -1,8 +1,9 @@
-"""The lobby: the server's tables (seats, bots, started, spectators), under them the chosen
-table's bots and how long its games run, a line on its open tournaments, the host's standings
-below them, and keys to join, watch, create and refresh. The lobby asks for what it shows
-itself: the answers to its requests come back to it, and refusals show here in plain words.
-A player the SSH door has just given a token reads it here first, with how to come back."""
+"""The lobby: the server's tables (seats, bots, started, spectators, house rules), under them
+the chosen table's bots, house rules and how long its games run, a line on its open
+tournaments, the host's standings below them, and keys to join, watch, create and refresh.
+The lobby asks for what it shows itself: the answers to its requests come back to it, and
+refusals show here in plain words. A player the SSH door has just given a token reads it
+here first, with how to come back."""
 
 from __future__ import annotations
 
@@ -28,9 +29,11 @@ from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.constants import DEFAULT_ROUND_CAP
+from protocol.house_rules import differing, differing_words
 
-COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password")
+# the house rules last: at 80 columns a long list is cut there, and the line on the chosen
+# table says them in full
+COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password", "Rules")
 
 
 def status_of(table: sm.TableRow) -> str:
@@ -40,17 +43,17 @@ def status_of(table: sm.TableRow) -> str:
 
 
 def about(table: sm.TableRow) -> str:
-    """The chosen table in a line or two: its bots and whom they hurt, and how long its
-    games run (what the server measured for it; an older server says neither)."""
+    """The chosen table in a line or two: its bots and whom they hurt, every house rule it
+    plays that is not the published game's, and how long its games run (what the server
+    measured for it; an older server says neither)."""
     said = table.name
     if table.bots and table.bot:
         said += f": {table.bots} {table.bot} bot{'s' * (table.bots != 1)}"
         if table.trait in TRAIT_MEANS:
             said += f", {table.trait} (each {TRAIT_MEANS[table.trait]})"
     said += "."
-    cap = table.variants.round_cap
-    if cap != DEFAULT_ROUND_CAP:  # H1: a short game, or none
-        said += f" Round cap: {cap}." if cap else " No round cap."
+    for rule in differing(table.variants):  # the house rules, where not the published game's
+        said += f" {rule}."
     if table.lasts:
         said += f" Length: {table.lasts}."
     return said
@@ -65,6 +68,7 @@ def table_row(table: sm.TableRow) -> list[Text]:
         Text(status_of(table)),
         Text(str(table.spectators)),
         Text("yes" if table.password else ""),
+        Text(differing_words(table.variants)),
     ]
 
 

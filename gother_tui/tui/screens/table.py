@@ -216,6 +216,7 @@ class TableScreen(Screen[None]):
         self.awaiting: int | None = None  # rid of the move sent, until the server answers
         self.last_hint: Move | None = None  # the latest suggestion filled in
         self.hint_reason = ""  # why, in one line, from the server
+        self.thinking: Plan | None = None  # the decision whose hint the server thinks about
         self._footer_keys: tuple[object, ...] = ()
         self.history = GothHistory()  # Goth per round, from the views this client saw
         self._shown_over = False  # the game-over panel opened once for this game
@@ -310,7 +311,8 @@ class TableScreen(Screen[None]):
         plan = self.plan
         hinted = plan is not None and self.last_hint is not None and plan.move() == self.last_hint
         view = self.session.view
-        self.query_one(ActionPanel).show(view, plan, self.hint_reason if hinted else None)
+        thinking = plan is not None and self.thinking is plan
+        self.query_one(ActionPanel).show(view, plan, self.hint_reason if hinted else None, thinking)
         # The footer is rebuilt whole on refresh_bindings (slow): only when its keys change.
         keys = (
             self.plan.kind if self.plan else None,
@@ -420,13 +422,17 @@ class TableScreen(Screen[None]):
         self._redraw()
 
     def action_hint(self) -> None:
-        self.session.request(self, rq.Hint())
+        if self.plan is None or self.thinking is not self.plan:  # else asked again by itself
+            self.session.request(self, rq.Hint())
 
     def on_answered(self, event: msg.Answered) -> None:
         reply = event.reply
         changed = False
-        if isinstance(reply, sm.Hint) and self.plan is not None:
-            self._offer_hint(self.plan, reply)
+        if isinstance(reply, sm.Hint):
+            changed = self.thinking is not None
+            self.thinking = None
+            if self.plan is not None:
+                self._offer_hint(self.plan, reply)
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the move's own state has come
             changed = True
@@ -458,19 +464,25 @@ class TableScreen(Screen[None]):
         self._redraw()
 
     def on_refused(self, event: msg.Refused) -> None:
-        if isinstance(event.asked, rq.Hint) and event.error.code == THINKING:
-            self.set_timer(ASK_AGAIN, lambda plan=self.plan: self._hint_again(plan))
+        changed = False
+        if isinstance(event.asked, rq.Hint):
+            # `thinking` is said where the hint will appear (the app shows no toast for it)
+            thinking = self.plan if event.error.code == THINKING else None
+            changed, self.thinking = thinking is not self.thinking, thinking
+            if thinking is not None:
+                self.set_timer(ASK_AGAIN, lambda: self._hint_again(thinking))
         if event.asked.rid == self.awaiting:
             self.awaiting = None  # the state is unchanged: keep the choices, let them fix it
             self.drawing_all = False
+            changed = True
+        if changed:
             self._redraw()
 
-    def _hint_again(self, plan: Plan | None) -> None:
+    def _hint_again(self, plan: Plan) -> None:
         """Ask again for a hint the server was still thinking about, if the decision it was
-        for is still the one in front of us: quietly, its `thinking` was said once (a notice
-        each second would keep the log, and the chat in it, under the toasts)."""
-        if plan is not None and self.plan is plan:
-            self.session.request(self, rq.Hint(), quiet=True)
+        for is still the one in front of us."""
+        if self.plan is plan:
+            self.session.request(self, rq.Hint())
 
     def action_clear(self) -> None:
         chat = self.query_one("#chat-input", Input)

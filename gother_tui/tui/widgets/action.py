@@ -101,8 +101,11 @@ class ActionPanel(Vertical):
         with PreviewScroll(id="preview-box"):
             yield Static(id="preview")
 
-    def show(self, view: View | None, plan: Plan | None, hint: str | None = None) -> None:
-        """`hint`: the plan is the server's hint, for this reason ("" if it gave none)."""
+    def show(
+        self, view: View | None, plan: Plan | None, hint: str | None = None, thinking: bool = False
+    ) -> None:
+        """`hint`: the plan is the server's hint, for this reason ("" if it gave none);
+        `thinking`: the server is still thinking about the hint asked for this plan."""
         if view is None:
             return
         glyphs = self.session.glyphs
@@ -121,6 +124,8 @@ class ActionPanel(Vertical):
         lines = preview(view, plan, self.session.catalogue, glyphs)
         if hint:
             lines.insert(0, f"Why: {hint}")
+        elif thinking:  # where the hint will appear, not a toast over the log and its chat
+            lines.insert(0, f"The hint: thinking{glyphs.ellipsis}")
         title = "The hint; Enter plays it:" if hint is not None else "If you confirm (Enter):"
         # emptied rather than hidden: hiding lays the whole screen out again
         self._preview_title = title if lines and plan is not None else ""
