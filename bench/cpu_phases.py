@@ -21,7 +21,7 @@ import tempfile
 import time
 from typing import Any
 
-from server_load import HOST, cpu_seconds, request, start_server
+from server_load import CREATES_AT_ONCE, HOST, cpu_seconds, request, start_server
 from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
@@ -71,10 +71,13 @@ async def phases(
         try:
             await asyncio.sleep(IDLE)
             mark("start")
-            async with connect(url, max_size=MAX_FRAME) as host:
-                await request(host, {"t": "hello", "v": PROTOCOL_VERSION, "name": "host"})
-                create = {"t": "create", "name": "T", "seats": 4, "bots": 0}
-                ids = [(await request(host, create))["table"] for _ in range(tables)]
+            ids = []
+            create = {"t": "create", "name": "T", "seats": 4, "bots": 0}
+            for first in range(0, tables, CREATES_AT_ONCE):  # as server_load.py: no waiting
+                async with connect(url, max_size=MAX_FRAME) as host:
+                    await request(host, {"t": "hello", "v": PROTOCOL_VERSION, "name": "host"})
+                    for _ in range(first, min(tables, first + CREATES_AT_ONCE)):
+                        ids.append((await request(host, create))["table"])
             mark("create tables")
             seats = []
             for table in ids:
