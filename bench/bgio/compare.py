@@ -1,6 +1,7 @@
 """Our server beside boardgame.io 0.50.2 under one load shape, in one run (issue 13).
 
     .venv/bin/python bench/bgio/compare.py [--tables 50] [--moves 40] [--think 0.5]
+        [--floor-only] [--runs 1]
 
 Both servers get TABLES tables of 4 seats, each seat a client of its own over loopback,
 each seat moving `--think` seconds (x0.5-1.5) after its turn begins, until every table has
@@ -14,6 +15,8 @@ and the ratio ours / theirs. Goal: <= 0.15 (issue 17). npm installs boardgame.io
 Beside them, the floor (bench/bgio/floor.py): a bare `websockets` server writing a frame of
 our state's size to each seat per move, no game at all; what any Python server of this
 shape spends before its own code, and so the least ratio one could reach.
+`--floor-only` runs ours and the floor alone (no node needed), ratio ours / floor (issue 34
+§5's goal: <= 1.5); `--runs N` repeats the whole set N times in turn and prints the medians.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import asyncio
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,24 +93,18 @@ def theirs(tables: int, moves: int, think: float, flat_file: bool) -> dict[str, 
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--moves", type=int, default=40, help="moves per table")
-    parser.add_argument("--think", type=float, default=0.5, help="seconds per decision")
-    args = parser.parse_args()
-    ensure_installed()
+def one_run(args: argparse.Namespace) -> dict[str, float]:
+    """One set, in turn: ours, boardgame.io in memory and with FlatFile (unless
+    `--floor-only`), the floor; printed, and CPU µs a move returned by name."""
     ours = asyncio.run(load(args.tables, args.moves, args.think))
-    memory = theirs(args.tables, args.moves, args.think, flat_file=False)
-    flat = theirs(args.tables, args.moves, args.think, flat_file=True)
+    rows = [("gother (SQLite file)", ours)]
+    if not args.floor_only:
+        for name, flat_file in (("in memory", False), ("FlatFile", True)):
+            f = theirs(args.tables, args.moves, args.think, flat_file)
+            rows.append((f"boardgame.io 0.50.2 ({name})", f))
     bare = asyncio.run(floor(args.tables, args.moves, args.think, int(ours["frame_bytes"])))
     print(f"{args.tables} tables x 4 clients, {args.moves} moves each, think {args.think} s")
     print(f"{'server':<34} {'CPU µs/move':>11} {'RSS MiB':>8} {'errors':>6}")
-    rows = (
-        ("gother (SQLite file)", ours),
-        ("boardgame.io 0.50.2 (in memory)", memory),
-        ("boardgame.io 0.50.2 (FlatFile)", flat),
-    )
     for name, f in rows:
         print(f"{name:<34} {f['cpu_us_per_move']:>11.0f} {f['rss_mib']:>8.1f} {f['errors']:>6.0f}")
     print(f"{'floor: bare websockets fanout':<34} {bare['cpu_us_per_move']:>11.0f}")
@@ -114,6 +112,29 @@ def main() -> None:
         ratio = ours["cpu_us_per_move"] / f["cpu_us_per_move"]
         least = bare["cpu_us_per_move"] / f["cpu_us_per_move"]
         print(f"ratio ours / {name}: {ratio:.2f}  (goal <= 0.15; the floor's: {least:.2f})")
+    print(f"ratio ours / floor: {ours['cpu_us_per_move'] / bare['cpu_us_per_move']:.2f}", end="")
+    print("  (goal <= 1.5, issue 34 §5)", flush=True)
+    return {name: f["cpu_us_per_move"] for name, f in [*rows, ("floor", bare)]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=40, help="moves per table")
+    parser.add_argument("--think", type=float, default=0.5, help="seconds per decision")
+    parser.add_argument("--floor-only", action="store_true", help="ours and the floor alone")
+    parser.add_argument("--runs", type=int, default=1, help="sets run in turn (medians)")
+    args = parser.parse_args()
+    if not args.floor_only:
+        ensure_installed()
+    runs = [one_run(args) for _ in range(args.runs)]
+    if args.runs > 1:
+        print(f"medians of {args.runs} runs, CPU µs a move:")
+        for name in runs[0]:
+            print(f"  {name:<32} {statistics.median(r[name] for r in runs):>7.0f}")
+        ratios = [r["gother (SQLite file)"] / r["floor"] for r in runs]
+        shown = ", ".join(f"{r:.2f}" for r in ratios)
+        print(f"  ratio ours / floor: {shown}; median {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":

@@ -139,8 +139,8 @@ class Memo:
         self.seats: Sequence[SeatInfo] = ()
         self.revealed = False
         # The newest `log_size` events as anyone but their drawers may read them, built at
-        # `log_at` events (a game's log only grows), and where each seat's own blind draws
-        # are in it: a seat's log is that one, its own draws named again.
+        # `log_at` events (a game's log only grows), and each seat's own blind draws in it
+        # by their index in the game's events: a seat's log is that one, its draws named.
         self.log: tuple[Event, ...] = ()
         self.log_at = -1
         self.log_size = 0
@@ -179,20 +179,36 @@ def _log(
     if revealed:
         return tuple(events[start:])
     if memo.log_at != len(events) or memo.log_size != log_size:
-        window = events[start:]
-        memo.log = tuple(_redacted(e, SPECTATOR) for e in window)
-        memo.own_draws = {}
-        for i, (shown, event) in enumerate(zip(memo.log, window, strict=True)):
-            if shown is not event and isinstance(event, Drew):  # its drawer reads its card
-                memo.own_draws.setdefault(event.seat, []).append(i)
-        memo.log_at, memo.log_size = len(events), log_size
+        _slide(memo, events, start, log_size)
     own = memo.own_draws.get(seat) if seat is not None else None
     if not own:
         return memo.log
     log = list(memo.log)
-    for i in own:
-        log[i] = events[start + i]
+    for i in own:  # where in the game's events: in the window, from its start
+        log[i - start] = events[i]
     return tuple(log)
+
+
+def _slide(memo: Memo, events: Sequence[Event], start: int, log_size: int) -> None:
+    """Bring the shared log to the newest `log_size` events, from `start` on. A game's log
+    only grows: after a move only the events since the last view are redacted, the rest of
+    the window kept (a view after every move read all `log_size` of them again)."""
+    if memo.log_size == log_size and start <= memo.log_at:  # -1 before the first view
+        memo.log = memo.log[start - max(0, memo.log_at - log_size) :]  # slid out: dropped
+        for draws in memo.own_draws.values():
+            while draws and draws[0] < start:
+                draws.pop(0)
+        kept_from = memo.log_at
+    else:  # the first view, another length, or more new events than the window holds
+        memo.log, memo.own_draws = (), {}
+        kept_from = start
+    fresh = events[kept_from:]
+    shown = tuple(_redacted(e, SPECTATOR) for e in fresh)
+    for i, (told, event) in enumerate(zip(shown, fresh, strict=True), start=kept_from):
+        if told is not event and type(event) is Drew:  # a blind draw: its drawer reads it
+            memo.own_draws.setdefault(event.seat, []).append(i)
+    memo.log += shown
+    memo.log_at, memo.log_size = len(events), log_size
 
 
 # Each game's Memo, here rather than on the Game: the engine's state knows nothing of views

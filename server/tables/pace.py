@@ -56,9 +56,11 @@ def _vote_carries(table: Table) -> float | None:
     game = table.game
     if game is None or game.over:
         return None
+    paused = table.turn.paused_at is not None
+    if not paused and not any(s is not None and (s.end or s.pause) for s in table.seats):
+        return None  # nobody voted: the common case, asked after every move
     humans = [s for s in table.seats if s is not None and not s.is_bot]
     present = [s for s in humans if s.away_since is None]
-    paused = table.turn.paused_at is not None
     votes: list[Callable[[Seat], bool]] = [
         lambda s: s.end,
         lambda s: not s.pause if paused else s.pause,

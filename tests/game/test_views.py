@@ -269,6 +269,29 @@ def test_each_viewer_reads_the_log_as_its_story_tells_it(players, seed, play_see
         play_random(game, rng, 1)
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(min_value=3, max_value=5),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    play_seed=st.integers(min_value=0, max_value=2**32 - 1),
+    size=st.sampled_from([1, 5, 30]),
+)
+def test_a_log_slid_along_from_view_to_view_is_each_viewers_story(players, seed, play_seed, size):
+    """As a server asks (one length, after every change): the shared log slid along by the
+    events since the last view, and by more than the window holds, is still each viewer's
+    story of the newest events."""
+    game = Game.new(default_deck(), players, seed)
+    rng = random.Random(play_seed)
+    viewers = [*range(players), SPECTATOR]
+    while not game.over:
+        for viewer in rng.sample(viewers, len(viewers)):
+            start = max(0, len(game.events) - size)
+            built = view(game, viewer, size)
+            assert built.log == story(game, viewer, start)
+            assert built.log_start == start
+        play_random(game, rng, rng.choice([1, 1, 1, 2, 12]))
+
+
 def test_the_log_is_redacted_once_for_every_viewer_without_a_blind_draw_in_it():
     game = fresh()
     game.apply(0, Distribute(((0, 0), (1, 1), (2, 2))))

@@ -96,9 +96,9 @@ class Framed:
 
 
 def test_spectators_share_one_frame_and_every_frame_is_its_whole_state_encoded():
-    """What the views of a change share is encoded once (fanout.SharedParts), and yet each
-    frame is byte for byte its whole state encoded: through a game to its end, blind draws
-    (a log only their drawer reads) and the revealed end included."""
+    """Each seat's frame is byte for byte its whole state encoded, and every spectator gets
+    the one same frame: through a game to its end, blind draws (a log only their drawer
+    reads) and the revealed end included."""
     table = make_table(FakeClock(), seats=4, table_id="framed")
     players = [Framed(f"P{seat}") for seat in range(4)]
     for seat, player in enumerate(players):
