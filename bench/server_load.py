@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -62,6 +63,16 @@ class Run:
     errors: int = 0
     frame_sizes: list[int] = field(default_factory=list)
     followed: int = 0  # seats sent on to the process holding their table (`elsewhere`)
+    seats: int = 0  # seats still to join
+    on_joined: Callable[[], None] | None = None  # called once every seat has joined
+    moves_joined: int = 0  # moves made by then
+
+    def joined(self) -> None:
+        self.seats -= 1
+        if self.seats == 0:
+            self.moves_joined = self.moves
+            if self.on_joined is not None:
+                self.on_joined()
 
     def figures(self, elapsed: float) -> dict[str, float]:
         """What the clients saw over `elapsed` seconds of play."""
@@ -196,6 +207,7 @@ async def seat(
         if joined["t"] != "joined":
             run.errors += 1
             return
+        run.joined()
         deck = Deck.of("served", tuple(Card(**c) for c in joined["cards"]))
         bot = make_bot("heuristic", deck, random.Random(hash(name)))
         async for frame in ws:
@@ -290,11 +302,17 @@ async def create_tables(urls: list[str], count: int) -> list[str]:
     return ids
 
 
-async def play(url: str, ids: list[str], moves: int, think: float) -> tuple[Run, float, Pauses]:
+async def play(
+    url: str,
+    ids: list[str],
+    moves: int,
+    think: float,
+    on_joined: Callable[[], None] | None = None,
+) -> tuple[Run, float, Pauses]:
     """Four seats at each of the tables `ids`, every one connecting to `url`, playing until
-    each table has made `moves` moves: what they saw, the seconds it took, and this
-    process's own pauses meanwhile."""
-    run = Run()
+    each table has made `moves` moves (`on_joined` called once every seat has joined): what
+    they saw, the seconds it took, and this process's own pauses meanwhile."""
+    run = Run(seats=len(ids) * 4, on_joined=on_joined)
     seated = asyncio.Barrier(len(ids) * 4)
     own = Pauses()  # this process's loop, from the first seat's connection
     watching = own.start()
