@@ -19,8 +19,10 @@ last of its table's four viewers having the new state), errors, seats sent on; t
 their search workers) in play, from the moment every seat has joined to the end, divided by
 the moves made meanwhile, and its ratio to the single process's measured in the same run;
 the same over the whole run (every connection, hello and join counted in: a seat sent on
-says hello twice); PostgreSQL's CPU a move in play apart (the postmaster and every
-backend); the game processes' worst loop lag (their /healthz) and their RSS added up.
+says hello twice); how often a move in play the host's processes slept waiting for work
+(their main threads' voluntary context switches); PostgreSQL's CPU a move in play apart
+(the postmaster and every backend); the game processes' worst loop lag (their /healthz) and
+their RSS added up.
 Targets: p99 <= 50 ms; CPU a move within 10 % of the single process's.
 """
 
@@ -83,6 +85,19 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def waits(pid: int) -> int:
+    """The times the main threads of `pid` and its live descendants have slept (their
+    voluntary context switches): a game process's loop sleeps once a turn when idle."""
+    total = 0
+    for each in tree(pid):
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        total += int(status.split("voluntary_ctxt_switches:")[1].split()[0])
+    return total
+
+
 def postmaster(cluster: Cluster) -> int:
     return int((cluster.data / "postmaster.pid").read_text().split()[0])
 
@@ -104,10 +119,10 @@ async def hosted(
         pg = postmaster(cluster) if cluster else None
         ids = await create_tables(urls, tables)
         await listed(urls[0], tables)
-        joined: list[float] = []  # the host's and PostgreSQL's CPU once every seat joined
+        joined: list[float] = []  # measure() once every seat joined
 
         def measure() -> list[float]:
-            return [cpu_seconds(proc.pid), cpu_seconds(pg) if pg else 0.0]
+            return [cpu_seconds(proc.pid), cpu_seconds(pg) if pg else 0.0, waits(proc.pid)]
 
         begun = measure()
         run, elapsed, own = await play(urls[0], ids, moves, think, lambda: joined.extend(measure()))
@@ -128,6 +143,7 @@ async def hosted(
         # in play: from the moment every seat joined, the moves made since
         "cpu_us_per_move": (ended[0] - joined[0]) / max(1, played) * 1e6,
         "pg_us_per_move": (ended[1] - joined[1]) / max(1, played) * 1e6,
+        "waits_per_move": (ended[2] - joined[2]) / max(1, played),
         # the whole run: every connection, hello, join and move
         "run_us_per_move": (ended[0] - begun[0]) / max(1, run.moves) * 1e6,
         "rss_mib": memory,
@@ -162,7 +178,7 @@ def main() -> None:
     print(
         f"{'db':>10} {'procs':>5} {'tables':>6} {'players':>7} {'moves/s':>8} {'p50 ms':>7} "
         f"{'p99 ms':>7} {'errors':>6} {'sent on':>7} {'CPU µs/move':>11} {'x one':>5} "
-        f"{'whole run':>9} "
+        f"{'whole run':>9} {'sleeps':>6} "
         f"{'PG µs/move':>10} {'lag ms':>6} {'RSS MiB':>7}"
     )
     cluster = Cluster.started(durable=True)
@@ -184,6 +200,7 @@ def main() -> None:
                     f"{f['moves_per_s']:>8.1f} {f['p50_ms']:>7.2f} {f['p99_ms']:>7.2f} "
                     f"{f['errors']:>6} {f['followed']:>7} {f['cpu_us_per_move']:>11.0f} "
                     f"{f['cpu_us_per_move'] / one:>5.2f} {f['run_us_per_move']:>9.0f} "
+                    f"{f['waits_per_move']:>6.2f} "
                     f"{f['pg_us_per_move']:>10.0f} "
                     f"{f['server_lag_ms']:>6.0f} {f['rss_mib']:>7.1f}",
                     flush=True,
