@@ -21,7 +21,8 @@ protocol bots in this process, and let each table play until it has made `--move
 `--before DIR` also runs a server from the source tree DIR (e.g. `git archive main`
 unpacked) first, at each size, for before/after figures in one run.
 Targets: 200 tables (800 connections) with 0 errors and p99 <= 50 ms; at 1 table, move
-latency p50 <= 3x the bare echo p50.
+latency p50 <= 3x the bare echo p50. bench/processes.py plays the same seats on a host of
+several game processes (they follow `elsewhere` to the process holding their table).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class Run:
     moves_joined: int = 0  # moves made by then
 
     def joined(self) -> None:
+        """One more seat has joined its table."""
         self.seats -= 1
         if self.seats == 0:
             self.moves_joined = self.moves
