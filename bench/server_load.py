@@ -21,7 +21,8 @@ protocol bots in this process, and let each table play until it has made `--move
 `--before DIR` also runs a server from the source tree DIR (e.g. `git archive main`
 unpacked) first, at each size, for before/after figures in one run.
 Targets: 200 tables (800 connections) with 0 errors and p99 <= 50 ms; at 1 table, move
-latency p50 <= 3x the bare echo p50.
+latency p50 <= 3x the bare echo p50. bench/processes.py plays the same seats on a host of
+several game processes (they follow `elsewhere` to the process holding their table).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -67,23 +69,51 @@ class Run:
     moves: int = 0
     errors: int = 0
     frame_sizes: list[int] = field(default_factory=list)
+    followed: int = 0  # seats sent on to the process holding their table (`elsewhere`)
+    seats: int = 0  # seats still to join
+    on_joined: Callable[[], None] | None = None  # called once every seat has joined
+    moves_joined: int = 0  # moves made by then
+
+    def joined(self) -> None:
+        """One more seat has joined its table."""
+        self.seats -= 1
+        if self.seats == 0:
+            self.moves_joined = self.moves
+            if self.on_joined is not None:
+                self.on_joined()
+
+    def figures(self, elapsed: float) -> dict[str, float]:
+        """What the clients saw over `elapsed` seconds of play."""
+        ordered = sorted(self.latencies)
+        return {
+            "moves_per_s": self.moves / elapsed,
+            # none measured when a seat could not connect (every seat's wait is then broken)
+            "p50_ms": statistics.median(ordered) * 1000 if ordered else float("nan"),
+            "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
+            if ordered
+            else float("nan"),
+            "errors": self.errors,
+            "frame_bytes": statistics.median(self.frame_sizes) if self.frame_sizes else 0,
+            "measured": len(ordered),
+        }
 
 
 SERVE = "import sys; from gother_tui.cli import main; sys.exit(main())"
+LISTENING = re.compile(r"listening on ws://[\d.]+:(\d+)")
 
 
-async def start_server(
-    log: IO[str], db: str, tree: str | None = None
-) -> tuple[subprocess.Popen, int]:
-    """`gother serve` (from the source tree `tree`, else this one) on a free port; its log
-    goes to a file, since a pipe nobody reads would fill up and block the server
-    mid-benchmark. One host drives every table here, so the per-connection and per-address
-    limits (loopback is capped too) are opened up to the load's size."""
+def launch(
+    log: IO[str], db: str, tree: str | None = None, options: tuple[str, ...] = ()
+) -> subprocess.Popen:
+    """`gother serve [options]` (from the source tree `tree`, else this one) on a free
+    port; its log goes to a file, since a pipe nobody reads would fill up and block the
+    server mid-benchmark. One host drives every table here, so the per-connection and
+    per-address limits (loopback is capped too) are opened up to the load's size."""
     env, python = dict(os.environ), [sys.executable]
     if tree is not None:  # without site: this tree's editable install would come first
         env["PYTHONPATH"] = os.pathsep.join([tree, *site.getsitepackages()])
         python.append("-S")
-    proc = subprocess.Popen(
+    return subprocess.Popen(
         [
             *python,
             *("-c", SERVE, "serve"),
@@ -92,20 +122,34 @@ async def start_server(
             *("--tables-per-connection", "1000", "--max-pending", "5000"),
             *("--max-per-address", "5000", "--pending-per-address", "5000"),
             *("--tables-per-address", "1000", "--seats-per-address", "20000"),
+            *options,
         ],
         stderr=log,
         env=env,
         cwd=tree,  # `-c` puts the folder it runs in first on the path
     )
+
+
+async def listening(log: IO[str], proc: subprocess.Popen, count: int = 1) -> list[int]:
+    """The ports `proc` listens on once its log has said `count` of them (each of a host's
+    processes says its own)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         log.seek(0)
-        found = re.search(r"listening on ws://[\d.]+:(\d+)", log.read())
-        if found:
-            return proc, int(found.group(1))
+        ports = list(dict.fromkeys(int(port) for port in LISTENING.findall(log.read())))
+        if len(ports) >= count:
+            return ports
         await asyncio.sleep(0.05)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+async def start_server(
+    log: IO[str], db: str, tree: str | None = None
+) -> tuple[subprocess.Popen, int]:
+    """`gother serve` (see launch) and the port it listens on."""
+    proc = launch(log, db, tree)
+    return proc, (await listening(log, proc))[0]
 
 
 def cpu_times(pid: int) -> tuple[float, float]:
@@ -139,22 +183,39 @@ async def request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, An
         await asyncio.sleep(0.05)
 
 
+async def greeted(url: str, name: str) -> ClientConnection:
+    """A connection to `url` that has said hello as `name`."""
+    # a busy machine's connections take their time: a whole minute, if need be
+    ws = await connect(url, max_size=MAX_FRAME, compression=None, open_timeout=60)
+    await request(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": name})
+    return ws
+
+
 async def seat(
     url: str, table: str, name: str, run: Run, moves: int, think: float, seated: asyncio.Barrier
 ) -> None:
-    try:  # a busy machine's connections take their time: a whole minute, if need be
-        ws = await connect(url, max_size=MAX_FRAME, compression=None, open_timeout=60)
-        await request(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": name})
+    try:
+        ws = await greeted(url, name)
     except BaseException:
         await seated.abort()  # the other seats would wait for this one for ever
         raise
-    async with ws:
+    try:
         if await seated.wait() == 0:  # every table full at once: the game starts with all
             tune_collector()  # connected; what they hold, out of this process's collector's way
         joined = await request(ws, {"t": "join", "table": table})
+        if joined.get("code") == "elsewhere":  # another of the host's processes holds it:
+            await ws.close()  # there, as our clients follow it (issue 34 §2)
+            run.followed += 1
+            ws = await greeted(joined["url"], name)
+            joined = await request(ws, {"t": "join", "table": table})
+    except BaseException:
+        await ws.close()
+        raise
+    async with ws:
         if joined["t"] != "joined":
             run.errors += 1
             return
+        run.joined()
         deck = Deck.of("served", tuple(Card(**c) for c in joined["cards"]))
         bot = make_bot("heuristic", deck, random.Random(hash(name)))
         async for frame in ws:
@@ -209,32 +270,10 @@ async def load_logged(
 ) -> dict[str, float]:
     proc, port = await start_server(log, db, tree)
     url = f"ws://{HOST}:{port}"
-    run = Run()
     try:
         user_before, system_before = cpu_times(proc.pid)
-        ids = []
-        for first in range(0, tables, CREATES_AT_ONCE):  # a host for each burst of creates
-            async with connect(url, max_size=MAX_FRAME) as host:
-                await request(host, {"t": "hello", "v": PROTOCOL_VERSION, "name": "host"})
-                for i in range(first, min(tables, first + CREATES_AT_ONCE)):
-                    create = {"t": "create", "name": f"T{i}", "seats": 4, "bots": 0}
-                    ids.append((await request(host, create))["table"])
-        seated = asyncio.Barrier(tables * 4)
-        own = Pauses()  # this process's loop, from the first seat's connection
-        watching = own.start()
-        started = time.perf_counter()
-        results = await asyncio.gather(
-            *(
-                seat(url, table, f"{table}-{s}", run, moves, think, seated)
-                for table in ids
-                for s in range(4)
-            ),
-            return_exceptions=True,
-        )
-        elapsed = time.perf_counter() - started
-        watching.cancel()
-        gc.unfreeze()
-        run.errors += sum(isinstance(r, BaseException) for r in results)
+        ids = await create_tables([url], tables)
+        run, elapsed, own = await play(url, ids, moves, think)
         figures = await healthz(port)
         memory = rss_mib(proc.pid)
         user, system = cpu_times(proc.pid)
@@ -242,20 +281,11 @@ async def load_logged(
     finally:
         proc.terminate()
         proc.wait(10)
-    ordered = sorted(run.latencies)
     return {
-        "moves_per_s": run.moves / elapsed,
-        # none measured when a seat could not connect (every seat's wait is then broken)
-        "p50_ms": statistics.median(ordered) * 1000 if ordered else float("nan"),
-        "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
-        if ordered
-        else float("nan"),
-        "errors": run.errors,
+        **run.figures(elapsed),
         "rss_mib": memory,
         "cpu_us_per_move": (user + system) / max(1, run.moves) * 1e6,
         "user_us_per_move": user / max(1, run.moves) * 1e6,
-        "frame_bytes": statistics.median(run.frame_sizes) if run.frame_sizes else 0,
-        "measured": len(ordered),
         # a server from before issue 31 tells none of these
         "server_lag_ms": figures.get("loop_lag_worst_ms", float("nan")),
         "server_gc_ms": figures.get("gc_worst_ms", float("nan")),
@@ -263,6 +293,57 @@ async def load_logged(
         "bench_lag_ms": own.lag.seconds * 1000,
         "bench_gc_ms": own.collections.seconds * 1000,
     }
+
+
+async def create_tables(urls: list[str], count: int) -> list[str]:
+    """`count` tables of four made by hosts connected to each of `urls` in turn: a table
+    lives in the process it was made at. A host makes a burst of creates at most (its
+    budget of dear requests), then another takes over, so no create waits on a limit."""
+    ids = []
+    hosts: dict[str, tuple[ClientConnection, int]] = {}  # a url's host and its creates
+    for i in range(count):
+        url = urls[i % len(urls)]
+        host, made = hosts.get(url, (None, 0))
+        if host is None or made == CREATES_AT_ONCE:
+            if host is not None:
+                await host.close()
+            host, made = await greeted(url, f"host{i}"), 0
+        table = await request(host, {"t": "create", "name": f"T{i}", "seats": 4, "bots": 0})
+        ids.append(table["table"])
+        hosts[url] = host, made + 1
+    for host, _ in hosts.values():
+        await host.close()
+    return ids
+
+
+async def play(
+    url: str,
+    ids: list[str],
+    moves: int,
+    think: float,
+    on_joined: Callable[[], None] | None = None,
+) -> tuple[Run, float, Pauses]:
+    """Four seats at each of the tables `ids`, every one connecting to `url`, playing until
+    each table has made `moves` moves (`on_joined` called once every seat has joined): what
+    they saw, the seconds it took, and this process's own pauses meanwhile."""
+    run = Run(seats=len(ids) * 4, on_joined=on_joined)
+    seated = asyncio.Barrier(len(ids) * 4)
+    own = Pauses()  # this process's loop, from the first seat's connection
+    watching = own.start()
+    started = time.perf_counter()
+    results = await asyncio.gather(
+        *(
+            seat(url, table, f"{table}-{s}", run, moves, think, seated)
+            for table in ids
+            for s in range(4)
+        ),
+        return_exceptions=True,
+    )
+    elapsed = time.perf_counter() - started
+    watching.cancel()
+    gc.unfreeze()
+    run.errors += sum(isinstance(r, BaseException) for r in results)
+    return run, elapsed, own
 
 
 async def echo_round_trip(size: int, samples: int = 2000) -> float:
