@@ -107,6 +107,7 @@ class GotherServer:
                 self.lobby.published,
                 lambda: self.director.listing(),
                 self.adopt,
+                lambda free: self.director.restore(free),
             )
         )
         self.lobby.elsewhere = self.elsewhere

@@ -35,7 +35,7 @@ import asyncio
 import logging
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -344,14 +344,18 @@ class Director:
             if entry is not None and entry.peer is peer:
                 entry.peer = None
 
-    def restore(self) -> None:
-        """The stored tournaments, after a restart (and the lobby's restore). Results are
-        the stored outcomes of each tournament table's first game; a table that has none
-        and is not live (ended unfinished, or lost) counts for nobody. Players come back by
-        registering again; a round whose tables are all over seats the next."""
+    def restore(self, only: Collection[str] | None = None) -> None:
+        """The stored tournaments, after a restart (and the lobby's restore), or `only`
+        those, which no process of the host runs any more (their runner died: its round's
+        tables may have been taken over here). Results are the stored outcomes of each
+        tournament table's first game; a table that has none and is not live (ended
+        unfinished, or lost) counts for nobody. Players come back by registering again; a
+        round whose tables are all over seats the next."""
         for record in self.store.all():
-            if not self._runs_here(record):
+            if only is not None and record.id not in only:
                 continue
+            if record.id in self.tournaments or not self._runs_here(record):
+                continue  # run here already (its lock taken twice would be held twice)
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run

@@ -19,12 +19,19 @@ from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
+from server.store.holds import PostgresHolds, unheld
+from server.store.kinds import open_store
+from server.store.postgres_database import PostgresDatabase
+from server.store.tournaments import TournamentRecord
 from tests.core.test_client_core import Face, answer_to
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until as until_true
+from tests.kits.poll import until_blocking
 from tests.kits.tournamentkit import LEAVE, NIGHT, SHORT, Player, until
+from tests.store.test_postgres import psql
 from tests.tournament.test_tournament_night import oracle_place_points
 
 pytestmark = pytest.mark.usefixtures("postgres")
@@ -154,3 +161,27 @@ async def test_a_tournament_s_request_at_a_process_that_runs_it_nowhere_is_no_su
     reply: dict[str, Any] = await client.ask(rq.TournamentWatch(tournament="nosuch"))
     assert reply["t"] == "error" and reply["code"] == "no_such_tournament" and "url" not in reply
     await client.close()
+
+
+
+def test_a_tournament_is_unheld_once_its_runner_s_session_ends(pg_url, tmp_path):
+    """`unheld` names a stored tournament once no session holds its lock, whatever the sign
+    of its id's hash (pg_locks shows the key unsigned), and never one a live session holds."""
+    store = open_store(pg_url, str(tmp_path / "one.db"))
+    ids = [f"T{k:05d}" for k in range(40)]
+    hashed = psql(pg_url, "SELECT hashtext(id) < 0 FROM unnest(ARRAY['" + "','".join(ids) + "']) id")
+    assert {row[0] for row in hashed} == {True, False}  # hashes of both signs among them
+    for tid in ids:
+        store.tournaments.save_tournament(
+            TournamentRecord(tid, "Night", 2, 3, Variants(), "normal", False, "Host")
+        )
+    runner, looker = PostgresDatabase(pg_url), PostgresDatabase(pg_url)
+    try:
+        assert all(PostgresHolds(runner).take(tid) for tid in ids[::2])
+        assert unheld(looker) == ids[1::2]
+        assert not PostgresHolds(looker).take(ids[0])  # held: the lock says so too
+        runner.close()  # its process died: its session's locks go with it
+        until_blocking("the runner's locks let go", lambda: unheld(looker) == ids)
+    finally:
+        looker.close()
+        store.close()
