@@ -163,13 +163,13 @@ async def test_a_tournament_s_request_at_a_process_that_runs_it_nowhere_is_no_su
     await client.close()
 
 
-
 def test_a_tournament_is_unheld_once_its_runner_s_session_ends(pg_url, tmp_path):
     """`unheld` names a stored tournament once no session holds its lock, whatever the sign
     of its id's hash (pg_locks shows the key unsigned), and never one a live session holds."""
     store = open_store(pg_url, str(tmp_path / "one.db"))
     ids = [f"T{k:05d}" for k in range(40)]
-    hashed = psql(pg_url, "SELECT hashtext(id) < 0 FROM unnest(ARRAY['" + "','".join(ids) + "']) id")
+    listed = "','".join(ids)
+    hashed = psql(pg_url, f"SELECT hashtext(id) < 0 FROM unnest(ARRAY['{listed}']) id")
     assert {row[0] for row in hashed} == {True, False}  # hashes of both signs among them
     for tid in ids:
         store.tournaments.save_tournament(
