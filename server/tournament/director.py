@@ -173,6 +173,9 @@ class Director:
         self.holds = holds  # which tournaments this process runs, of the host's (None: all)
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
+        # tournaments no process runs whose round's tables are another's: not read again
+        # (each renewal offers them) until tables come here
+        self.passed: set[str] = set()
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -351,6 +354,10 @@ class Director:
         tournament table's first game; a table that has none and is not live (ended
         unfinished, or lost) counts for nobody. Players come back by registering again; a
         round whose tables are all over seats the next."""
+        if only is not None:
+            only = set(only) - self.passed
+            if not only:
+                return
         for record in self.store.all():
             if only is not None and record.id not in only:
                 continue
@@ -394,8 +401,13 @@ class Director:
             tables = [table_id for table_id, _ in record.rounds_played[-1]]
             here = any(table_id in self.lobby.tables for table_id in tables)
             if not here and not all(self.outcomes.has_outcome(t, 1) for t in tables):
+                self.passed.add(record.id)
                 return False
         return self.holds.take(record.id)
+
+    def adopted(self) -> None:
+        """Tables taken over came here: a tournament passed over may be ours to run now."""
+        self.passed.clear()
 
     def _name_of(self, player: PlayerId) -> str:
         """A restored player's name: the latest their identity sat under."""
