@@ -185,3 +185,59 @@ def test_a_tournament_is_unheld_once_its_runner_s_session_ends(pg_url, tmp_path)
     finally:
         looker.close()
         store.close()
+
+
+async def test_a_tournament_whose_runner_stopped_waits_for_it_and_is_run_once(pg_url, tmp_path):
+    """A runner stopped cleanly keeps its round's tables for its return: another process,
+    finding the tournament run nowhere, passes it over (its round is not its to go on: it
+    is not read again each renewal) and never runs it; the runner started again runs it on,
+    and the other sends its players there."""
+
+    def night(name: str) -> GotherServer:
+        log = str(tmp_path / f"{name}.db")
+        return GotherServer(
+            ServerConfig(host="127.0.0.1", port=0, db=pg_url, table_log=log, **NIGHT)
+        )
+
+    one, two = night("one"), night("two")
+    await one.start()
+    await two.start()
+    again = None
+    try:
+        url = f"ws://127.0.0.1:{one.port}"
+        organiser = await Client.connect(url, "Host")
+        created = await organiser.ask(
+            rq.TournamentCreate(password=LEAVE, name="Night", rounds=2, seats=3, variants=SHORT)
+        )
+        tournament = created["id"]
+        for name in ("Ann", "Bea", "Cid", "Dee"):  # they sit and wait: round 1 is under way
+            client = await Client.connect(url, name)
+            assert (await client.ask(rq.TournamentJoin(tournament=tournament)))["t"] == "tournament"
+        started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+        assert (started["phase"], started["round"]) == ("playing", 1), started
+        await one.close()  # its connections are closed with it
+
+        await until_true("two passes it over", lambda: tournament in two.director.passed)
+        assert tournament not in two.director.tournaments
+        again = night("one")
+        await again.start()
+        assert again.director.tournaments[tournament].phase == "playing"
+        assert {s.table for s in again.director.tournaments[tournament].played[-1]} == {
+            t["table"] for t in started["tables"]
+        }
+        looker = await Client.connect(f"ws://127.0.0.1:{two.port}", "Looker")
+        reply: dict[str, Any] = {}
+
+        async def ask() -> None:
+            await asyncio.sleep(0.2)
+            reply.update(await looker.ask(rq.TournamentWatch(tournament=tournament)))
+
+        await ask()
+        await until_true("two sends its players on", lambda: "url" in reply, pause=ask)
+        assert reply["url"] == f"ws://127.0.0.1:{again.port}", reply
+        assert tournament not in two.director.tournaments
+        await looker.close()
+    finally:
+        for server in (two, again):
+            if server is not None:
+                await server.close()
