@@ -147,7 +147,7 @@ class Elsewhere:
         a round whose tables were just taken over here goes on here). Their lock decides
         which process runs one: two never do."""
         free = await self._landed(self.directory.unheld)
-        if free:
+        if free is not None:  # none free: what was passed over is forgotten
             self.free(set(free))
 
     async def read(self) -> None:

@@ -174,7 +174,7 @@ class Director:
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
         # tournaments no process runs whose round's tables are another's: not read again
-        # (each renewal offers them) until tables come here
+        # while they stay free (each renewal offers them) unless tables come here
         self.passed: set[str] = set()
 
     # -- requests ---------------------------------------------------------------------------
@@ -355,6 +355,7 @@ class Director:
         unfinished, or lost) counts for nobody. Players come back by registering again; a
         round whose tables are all over seats the next."""
         if only is not None:
+            self.passed &= set(only)  # one run since is looked at anew when it is free again
             only = set(only) - self.passed
             if not only:
                 return

@@ -236,6 +236,8 @@ async def test_a_tournament_whose_runner_stopped_waits_for_it_and_is_run_once(pg
         await until_true("two sends its players on", lambda: "url" in reply, pause=ask)
         assert reply["url"] == f"ws://127.0.0.1:{again.port}", reply
         assert tournament not in two.director.tournaments
+        # run again: two looks at it anew if it is ever free again
+        await until_true("two forgets it passed it over", lambda: not two.director.passed)
         await looker.close()
     finally:
         for server in (two, again):
