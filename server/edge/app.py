@@ -107,6 +107,7 @@ class GotherServer:
                 self.lobby.published,
                 lambda: self.director.listing(),
                 self.adopt,
+                lambda free: self.director.restore(free),
             )
         )
         self.lobby.elsewhere = self.elsewhere
@@ -240,6 +241,7 @@ class GotherServer:
         """Tables taken over from a process of the host that died: they go on here."""
         for table in self.lobby.adopt(records):
             self.pacer.arm(table)  # as at a start: bot seats, absent players' cover, clocks
+        self.director.adopted()
 
     async def _every(self, seconds: float, chore: Callable[[], None]) -> None:
         while True:

@@ -5,7 +5,9 @@ after each, and at once when another says its own changed (LISTEN/NOTIFY). A row
 the seats identities hold at its table, so `proven` at any process says every seat of the
 host; an older process reads the row alone. Each renewal it also takes the tables of a
 process of this machine that died (issue 34 §3, server/store/takeover.py), restores them
-here and publishes them at once.
+here and publishes them at once; and it offers the director the stored tournaments no
+process runs, whose runner died (server/store/holds.py): one whose round's tables were
+taken over here goes on here.
 
 PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
 waits on it, and `list` pages through what was read last.
@@ -60,6 +62,7 @@ class Holders(msgspec.Struct):
 
 
 Adopt = Callable[[list[TableRecord | BrokenRecord]], None]
+Free = Callable[[set[str]], None]  # tournaments no process runs: run here, if it may
 
 
 class Elsewhere:
@@ -69,11 +72,13 @@ class Elsewhere:
         here: Callable[[], Sequence[tuple[TableRow, Held]]],
         running: Callable[[], Sequence[TournamentRow]],
         adopt: Adopt,
+        free: Free,
     ) -> None:
         self.directory = directory
         self.here = here  # this process's rows, as its own `list` shows them, and who sits
         self.running = running  # the tournaments this process runs, as `list` shows them
         self.adopt = adopt  # tables taken over: restored here (on the loop)
+        self.free = free  # tournaments no process runs: the director's to take (on the loop)
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
@@ -107,6 +112,7 @@ class Elsewhere:
             if time.monotonic() >= due:
                 await self.publish()
                 await self.take()
+                await self.follow()
                 due = time.monotonic() + RENEW
             await self.read()
             await asyncio.to_thread(self.directory.heard, max(0.0, due - time.monotonic()))
@@ -135,6 +141,14 @@ class Elsewhere:
                 self.adopt([record])
                 await asyncio.sleep(0)
             await self.publish()
+
+    async def follow(self) -> None:
+        """Offer the director the tournaments no process runs (after the takeover, so that
+        a round whose tables were just taken over here goes on here). Their lock decides
+        which process runs one: two never do."""
+        free = await self._landed(self.directory.unheld)
+        if free is not None:  # none free: what was passed over is forgotten
+            self.free(set(free))
 
     async def read(self) -> None:
         """Read the tables every other live process holds."""

@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from server.store.database import Statement
+from server.store.holds import unheld
 from server.store.tables import BrokenRecord, TableRecord
 from server.store.takeover import take
 
@@ -56,6 +57,11 @@ class Directory(Protocol):
     def take(self) -> list[TableRecord | BrokenRecord]:
         """The tables of the processes of this machine that died while this one ran (issue
         34 §3), moved into its log, to be restored here (StoreError, StoreUnavailable)."""
+        ...
+
+    def unheld(self) -> list[str]:
+        """The stored tournaments no process of the host runs (their runner died or
+        stopped): one may be run here (StoreUnavailable)."""
         ...
 
     def withdraw(self) -> None:
@@ -132,6 +138,9 @@ class PostgresDirectory:
             assert started is not None
             self.since = started[0]
         return take(self.database, self.process, self.since)
+
+    def unheld(self) -> list[str]:
+        return unheld(self.database)
 
     def withdraw(self) -> None:
         self.database.write(("DELETE FROM processes WHERE id = :me", {"me": self.process}))

@@ -35,7 +35,7 @@ import asyncio
 import logging
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -173,6 +173,9 @@ class Director:
         self.holds = holds  # which tournaments this process runs, of the host's (None: all)
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
+        # tournaments no process runs whose round's tables are another's: not read again
+        # while they stay free (each renewal offers them) unless tables come here
+        self.passed: set[str] = set()
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -344,14 +347,23 @@ class Director:
             if entry is not None and entry.peer is peer:
                 entry.peer = None
 
-    def restore(self) -> None:
-        """The stored tournaments, after a restart (and the lobby's restore). Results are
-        the stored outcomes of each tournament table's first game; a table that has none
-        and is not live (ended unfinished, or lost) counts for nobody. Players come back by
-        registering again; a round whose tables are all over seats the next."""
+    def restore(self, only: Collection[str] | None = None) -> None:
+        """The stored tournaments, after a restart (and the lobby's restore), or `only`
+        those, which no process of the host runs any more (their runner died: its round's
+        tables may have been taken over here). Results are the stored outcomes of each
+        tournament table's first game; a table that has none and is not live (ended
+        unfinished, or lost) counts for nobody. Players come back by registering again; a
+        round whose tables are all over seats the next."""
+        if only is not None:
+            self.passed &= set(only)  # one run since is looked at anew when it is free again
+            only = set(only) - self.passed
+            if not only:
+                return
         for record in self.store.all():
-            if not self._runs_here(record):
+            if only is not None and record.id not in only:
                 continue
+            if record.id in self.tournaments or not self._runs_here(record):
+                continue  # run here already (its lock taken twice would be held twice)
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run
@@ -390,8 +402,13 @@ class Director:
             tables = [table_id for table_id, _ in record.rounds_played[-1]]
             here = any(table_id in self.lobby.tables for table_id in tables)
             if not here and not all(self.outcomes.has_outcome(t, 1) for t in tables):
+                self.passed.add(record.id)
                 return False
         return self.holds.take(record.id)
+
+    def adopted(self) -> None:
+        """Tables taken over came here: a tournament passed over may be ours to run now."""
+        self.passed.clear()
 
     def _name_of(self, player: PlayerId) -> str:
         """A restored player's name: the latest their identity sat under."""

@@ -19,12 +19,19 @@ from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
 from protocol import requests as rq
 from protocol import server_messages as sm
+from protocol.view import Variants
 from server.edge.app import GotherServer
 from server.edge.config import ServerConfig
+from server.store.holds import PostgresHolds, unheld
+from server.store.kinds import open_store
+from server.store.postgres_database import PostgresDatabase
+from server.store.tournaments import TournamentRecord
 from tests.core.test_client_core import Face, answer_to
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until as until_true
+from tests.kits.poll import until_blocking
 from tests.kits.tournamentkit import LEAVE, NIGHT, SHORT, Player, until
+from tests.store.test_postgres import psql
 from tests.tournament.test_tournament_night import oracle_place_points
 
 pytestmark = pytest.mark.usefixtures("postgres")
@@ -154,3 +161,85 @@ async def test_a_tournament_s_request_at_a_process_that_runs_it_nowhere_is_no_su
     reply: dict[str, Any] = await client.ask(rq.TournamentWatch(tournament="nosuch"))
     assert reply["t"] == "error" and reply["code"] == "no_such_tournament" and "url" not in reply
     await client.close()
+
+
+def test_a_tournament_is_unheld_once_its_runner_s_session_ends(pg_url, tmp_path):
+    """`unheld` names a stored tournament once no session holds its lock, whatever the sign
+    of its id's hash (pg_locks shows the key unsigned), and never one a live session holds."""
+    store = open_store(pg_url, str(tmp_path / "one.db"))
+    ids = [f"T{k:05d}" for k in range(40)]
+    listed = "','".join(ids)
+    hashed = psql(pg_url, f"SELECT hashtext(id) < 0 FROM unnest(ARRAY['{listed}']) id")
+    assert {row[0] for row in hashed} == {True, False}  # hashes of both signs among them
+    for tid in ids:
+        store.tournaments.save_tournament(
+            TournamentRecord(tid, "Night", 2, 3, Variants(), "normal", False, "Host")
+        )
+    runner, looker = PostgresDatabase(pg_url), PostgresDatabase(pg_url)
+    try:
+        assert all(PostgresHolds(runner).take(tid) for tid in ids[::2])
+        assert unheld(looker) == ids[1::2]
+        assert not PostgresHolds(looker).take(ids[0])  # held: the lock says so too
+        runner.close()  # its process died: its session's locks go with it
+        until_blocking("the runner's locks let go", lambda: unheld(looker) == ids)
+    finally:
+        looker.close()
+        store.close()
+
+
+async def test_a_tournament_whose_runner_stopped_waits_for_it_and_is_run_once(pg_url, tmp_path):
+    """A runner stopped cleanly keeps its round's tables for its return: another process,
+    finding the tournament run nowhere, passes it over (its round is not its to go on: it
+    is not read again each renewal) and never runs it; the runner started again runs it on,
+    and the other sends its players there."""
+
+    def night(name: str) -> GotherServer:
+        log = str(tmp_path / f"{name}.db")
+        return GotherServer(
+            ServerConfig(host="127.0.0.1", port=0, db=pg_url, table_log=log, **NIGHT)
+        )
+
+    one, two = night("one"), night("two")
+    await one.start()
+    await two.start()
+    again = None
+    try:
+        url = f"ws://127.0.0.1:{one.port}"
+        organiser = await Client.connect(url, "Host")
+        created = await organiser.ask(
+            rq.TournamentCreate(password=LEAVE, name="Night", rounds=2, seats=3, variants=SHORT)
+        )
+        tournament = created["id"]
+        for name in ("Ann", "Bea", "Cid", "Dee"):  # they sit and wait: round 1 is under way
+            client = await Client.connect(url, name)
+            assert (await client.ask(rq.TournamentJoin(tournament=tournament)))["t"] == "tournament"
+        started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+        assert (started["phase"], started["round"]) == ("playing", 1), started
+        await one.close()  # its connections are closed with it
+
+        await until_true("two passes it over", lambda: tournament in two.director.passed)
+        assert tournament not in two.director.tournaments
+        again = night("one")
+        await again.start()
+        assert again.director.tournaments[tournament].phase == "playing"
+        assert {s.table for s in again.director.tournaments[tournament].played[-1]} == {
+            t["table"] for t in started["tables"]
+        }
+        looker = await Client.connect(f"ws://127.0.0.1:{two.port}", "Looker")
+        reply: dict[str, Any] = {}
+
+        async def ask() -> None:
+            await asyncio.sleep(0.2)
+            reply.update(await looker.ask(rq.TournamentWatch(tournament=tournament)))
+
+        await ask()
+        await until_true("two sends its players on", lambda: "url" in reply, pause=ask)
+        assert reply["url"] == f"ws://127.0.0.1:{again.port}", reply
+        assert tournament not in two.director.tournaments
+        # run again: two looks at it anew if it is ever free again
+        await until_true("two forgets it passed it over", lambda: not two.director.passed)
+        await looker.close()
+    finally:
+        for server in (two, again):
+            if server is not None:
+                await server.close()
