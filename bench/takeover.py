@@ -35,25 +35,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from protocol import requests as rq  # noqa: E402
-from tests.kits.netkit import Client, close_all, first_legal_move  # noqa: E402
+from tests.kits.netkit import Client, close_all, first_legal_move, told  # noqa: E402
 from tests.kits.pgkit import Cluster, missing  # noqa: E402
 from tests.kits.prockit import ServerProcess  # noqa: E402
 
 BOT_DELAY = "0.2"
 PLAYED = 12  # events told at each table before the kill: the games are under way
 POLL = 0.05  # seconds between a player's two tries at the host's address
-
-
-def told(client: Client, table: str) -> dict[int, Any]:
-    """Every event of the current game `client` was told of, by its place in the game."""
-    events: dict[int, Any] = {}
-    for message in client.received:
-        if message.get("t") == "story" and message["table"] == table:
-            events.update(enumerate(message["log"], start=message.get("start", 0)))
-        elif message.get("t") == "state" and message["view"]["table"]["id"] == table:
-            view = message["view"]
-            events.update(enumerate(view["log"], start=view.get("log_start", 0)))
-    return events
 
 
 async def play(player: Client, table: str) -> None:

@@ -137,6 +137,19 @@ async def play_to_end(player: Client, game: int | None = None) -> dict[str, Any]
     return view
 
 
+def told(client: Client, table: str) -> dict[int, Any]:
+    """Every event of the current game at `table` that `client` was told of (its stories
+    and states), by its place in the game: what a player saw acknowledged."""
+    events: dict[int, Any] = {}
+    for message in client.received:
+        if message.get("t") == "story" and message["table"] == table:
+            events.update(enumerate(message["log"], start=message.get("start", 0)))
+        elif message.get("t") == "state" and message["view"]["table"]["id"] == table:
+            view = message["view"]
+            events.update(enumerate(view["log"], start=view.get("log_start", 0)))
+    return events
+
+
 async def close_all(*clients: Client) -> None:
     for client in clients:
         await client.close()

@@ -13,7 +13,6 @@ import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import pytest
@@ -26,7 +25,7 @@ from protocol import requests as rq
 from protocol import server_messages as sm
 from server.store.database import SqliteDatabase
 from tests.core.test_client_core import Face, answer_to
-from tests.kits.netkit import Client, close_all, first_legal_move
+from tests.kits.netkit import Client, close_all, first_legal_move, told
 from tests.kits.poll import until
 from tests.kits.prockit import LISTENING, ServerProcess
 from tests.store.test_lobby_across import Lobby
@@ -71,18 +70,6 @@ class Player:
     async def close(self) -> None:
         await self.core.close()
         self.running.cancel()
-
-
-def told(watcher: Client, table: str) -> dict[int, Any]:
-    """Every event of the current game a watcher was told of, by its place in the game."""
-    events: dict[int, Any] = {}
-    for message in watcher.received:
-        if message.get("t") == "story" and message["table"] == table:
-            events.update(enumerate(message["log"], start=message.get("start", 0)))
-        elif message.get("t") == "state" and message["view"]["table"]["id"] == table:
-            view = message["view"]
-            events.update(enumerate(view["log"], start=view.get("log_start", 0)))
-    return events
 
 
 def holder(pg_url: str, table: str) -> str | None:
