@@ -24,12 +24,24 @@ from tests.store.test_repositories import dealt, new_table
 pytestmark = pytest.mark.usefixtures("postgres")
 
 
-def opened(pg_url: str, log: Path) -> PostgresStore:
-    """A process's store, its lease renewed (as its first publish does)."""
+def opened(pg_url: str, log: Path, lease: float | None = None) -> PostgresStore:
+    """A process's store, its lease renewed (as its first publish does), for `lease`
+    seconds if given."""
     store = open_store(pg_url, str(log))
     assert isinstance(store, PostgresStore) and store.directory is not None
+    if lease is not None:
+        store.directory.lease = lease
     store.directory.publish(f"ws://{log.stem}:1", {}, (), fresh=True)
     return store
+
+
+def killed(pg_url: str, log: Path, table_id: str) -> None:
+    """A process of `log` that dealt `table_id` and died: back once its lease has lapsed."""
+    store = opened(pg_url, log, lease=0.1)
+    assert store.directory is not None
+    dealt(store, table_id)
+    store.close()
+    lapsed(pg_url, store.directory.process)
 
 
 def held(pg_url: str) -> dict[str, str]:
@@ -194,23 +206,11 @@ def test_a_dead_log_that_cannot_be_read_does_not_keep_the_others_from_being_take
 def test_a_process_dead_before_the_taker_started_is_left_to_its_own_restart(pg_url, tmp_path):
     """A power cut: every process died; the first one up must not take the others' tables
     before they are up. One that dies while it runs is taken, lease lapsed or not."""
-    before = open_store(pg_url, str(tmp_path / "before.db"))
-    assert isinstance(before, PostgresStore) and before.directory is not None
-    before.directory.lease = 0.1
-    before.directory.publish("ws://before:1", {}, (), fresh=True)
-    dealt(before, "t-before")
-    before.close()
-    lapsed(pg_url, before.directory.process)  # before the taker's start
+    killed(pg_url, tmp_path / "before.db", "t-before")  # before the taker's start
     live = opened(pg_url, tmp_path / "live.db")
     assert live.directory is not None
     assert live.directory.take() == []
-    during = open_store(pg_url, str(tmp_path / "during.db"))
-    assert isinstance(during, PostgresStore) and during.directory is not None
-    during.directory.lease = 0.1
-    during.directory.publish("ws://during:1", {}, (), fresh=True)
-    dealt(during, "t-during")
-    during.close()
-    lapsed(pg_url, during.directory.process)  # too, but it ran while the taker did
+    killed(pg_url, tmp_path / "during.db", "t-during")  # too, but it ran while the taker did
     assert [record.id for record in live.directory.take()] == ["t-during"]
     assert held(pg_url) == {"t-before": "before", "t-during": "live"}
     live.close()
