@@ -1,13 +1,16 @@
 """The asyncio side of the tables' timing: one timer per table, armed from `pace.due`.
 
 After every change the table's timer is armed afresh from what server/tables/pace.py says is due
-next. When it fires, nothing has changed since (a change would have re-armed it), so it does
-what is due: a bot makes that seat's move (in a worker process of the server's searches if
-the bot thinks long, so that a search never stalls the other tables; a search that fails or
-would wait too long gives way to the normal bot, so the table never stalls), the table
-warns an idle player, a pause runs out, or a stopped table tries to write again. Whatever
-happens, the table is armed again: a bot move the store refused stops the table, and the
-retry it arms is what starts it again.
+next. Arming is lazy, because most changes only push the deadline later (a move restarts the
+next player's patience): the loop's timer is replaced only when the new deadline comes sooner;
+one that fires before the table's latest deadline arms itself again for it, so it acts only
+at that deadline and on what the last arming saw. When it acts, nothing has changed since (a
+change would have armed it again), so it does what is due: a bot makes that seat's move (in
+a worker process of the server's searches if the bot thinks long, so that a search never
+stalls the other tables; a search that fails or would wait too long gives way to the normal
+bot, so the table never stalls), the table warns an idle player, a pause runs out, or a
+stopped table tries to write again. Whatever happens, the table is armed again: a bot move
+the store refused stops the table, and the retry it arms is what starts it again.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class Pacer:
         self.searches = searches  # where the bots that think long think
         self.ended = ended  # every voter wants the game ended: archive the table
         self.timers: dict[str, asyncio.TimerHandle] = {}  # at most one per table
+        # table -> (loop time, what is due then, the table's seq): its latest arming
+        self.wanted: dict[str, tuple[float, Due, int]] = {}
         self.thinking: set[asyncio.Task[None]] = set()  # bots choosing a move now
         # (table, seat) -> (game, the rounds of it a bot covered an absent player in), kept
         # until that player is back and told (`covered_rounds`)
@@ -49,15 +54,22 @@ class Pacer:
 
     def arm(self, table: Table) -> None:
         """(Re)arm the table's timer for what is due next there, if anything."""
-        self.disarm(table)
         next_due = due(table)
         if next_due is None:
+            self.disarm(table)
             return
-        delay = max(0.0, next_due.at - table.settings.clock())
         loop = asyncio.get_running_loop()
-        self.timers[table.id] = loop.call_later(delay, self._act, table, next_due, table.seq)
+        when = loop.time() + max(0.0, next_due.at - table.settings.clock())
+        self.wanted[table.id] = (when, next_due, table.seq)
+        timer = self.timers.get(table.id)
+        if timer is not None:
+            if timer.when() <= when:
+                return  # it fires first and waits on for this: no loop timer made a move
+            timer.cancel()
+        self.timers[table.id] = loop.call_at(when, self._fire, table)
 
     def disarm(self, table: Table) -> None:
+        self.wanted.pop(table.id, None)
         timer = self.timers.pop(table.id, None)
         if timer is not None:
             timer.cancel()
@@ -67,6 +79,7 @@ class Pacer:
         for timer in self.timers.values():
             timer.cancel()
         self.timers.clear()
+        self.wanted.clear()
         for task in self.thinking:
             task.cancel()
 
@@ -84,8 +97,17 @@ class Pacer:
         rounds.add(table.game.round)
         self.covered[table.id, seat] = (table.game_no, rounds)
 
+    def _fire(self, table: Table) -> None:
+        """The loop's timer: act if the table's latest deadline is this one, else wait on."""
+        fired = self.timers.pop(table.id).when()
+        when, next_due, seq = self.wanted[table.id]
+        if when > fired:  # armed since for later
+            self.timers[table.id] = asyncio.get_running_loop().call_at(when, self._fire, table)
+            return
+        del self.wanted[table.id]
+        self._act(table, next_due, seq)
+
     def _act(self, table: Table, next_due: Due, seq: int) -> None:
-        del self.timers[table.id]
         if next_due.why == "bot" and table.settings.heard_by is not None:
             later = due(table)  # more was said since this was armed: the listener first
             if later is not None and later.at > table.settings.clock():

@@ -112,6 +112,45 @@ async def test_a_bot_waits_for_what_was_said_after_its_timer_was_armed():
     assert moves[0] >= armed + 0.5
 
 
+async def test_a_later_deadline_keeps_the_loop_timer_and_the_table_acts_at_it():
+    """Arming lazily (issue 34 §5): a deadline pushed later keeps the loop's timer armed
+    for the earlier one, which fires, finds the later one, and waits on for it; a sooner
+    one replaces the timer. The table acts once, at its latest deadline, never before."""
+    moves: list[float] = []
+    moved_once = asyncio.Event()
+
+    def moved(table: Table) -> None:
+        moves.append(time.monotonic())
+        moved_once.set()
+
+    pacer = Pacer(moved, Searches(workers=0), ended=lambda table: None)
+    table = make_table(time.monotonic, bots=3)
+    table.settings.bot_delay = 0.05
+    assert table.start_if_full()
+    armed = time.monotonic()
+    pacer.arm(table)
+    early = pacer.timers[table.id]
+    table.settings.bot_delay = 2.0  # due later now
+    pacer.arm(table)
+    assert pacer.timers[table.id] is early  # no new loop timer for a later deadline
+    table.settings.bot_delay = 0.3  # sooner than that, still later than the timer armed
+    pacer.arm(table)
+    assert pacer.timers[table.id] is early
+    try:
+        await asyncio.wait_for(moved_once.wait(), TIMEOUT)
+    finally:
+        pacer.close()
+    assert early.cancelled() is False and len(moves) == 1
+    assert armed + 0.3 <= moves[0] < armed + 2.0  # the latest arming's deadline, not the first's
+    table.settings.bot_delay = 10.0
+    pacer.arm(table)
+    late = pacer.timers[table.id]
+    table.settings.bot_delay = 0.0  # due sooner than the armed timer: it is replaced
+    pacer.arm(table)
+    assert late.cancelled() and pacer.timers[table.id] is not late
+    pacer.close()
+
+
 async def test_a_bot_still_thinking_when_its_table_is_retired_plays_nowhere(caplog):
     """Players end their game (or the lobby expires it) while a hard bot's search is in a
     worker: the table is archived, and the search's answer is played nowhere. Once it was
