@@ -152,6 +152,24 @@ UPGRADES = (
         PRIMARY KEY (table_id, game_no, step, seat)
     );
     """,
+    # 11: a move's row kept in its key's b-tree alone (WITHOUT ROWID): a move's commit then
+    # writes one page, not a row's page and its key's index page (issue 34 §5: a move's
+    # insert 16 -> 11 µs).
+    """
+    CREATE TABLE moves_keyed (
+        table_id TEXT NOT NULL,
+        game_no INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        move BLOB NOT NULL,
+        cover INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, game_no, idx)
+    ) WITHOUT ROWID;
+    INSERT INTO moves_keyed (table_id, game_no, idx, seat, move, cover)
+        SELECT table_id, game_no, idx, seat, move, cover FROM moves;
+    DROP TABLE moves;
+    ALTER TABLE moves_keyed RENAME TO moves;
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # a table made by `play_on`: its first game began at a position, not at a deal

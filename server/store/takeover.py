@@ -39,14 +39,15 @@ if TYPE_CHECKING:  # psycopg is an extra: a SQLite host never loads it
 
 log = logging.getLogger("gother.server")
 
-# A table's rows in a log, by the column naming the table: each copied whole.
+# A table's rows in a log, by the column naming the table: each copied whole, in the order
+# they were made (moves have no rowid: schema step 11; their key is their order).
 TABLE_ROWS = {
-    "tables": "id",
-    "seats": "table_id",
-    "games": "table_id",
-    "moves": "table_id",
-    "hints": "table_id",
-    "chat": "table_id",
+    "tables": ("id", "rowid"),
+    "seats": ("table_id", "rowid"),
+    "games": ("table_id", "rowid"),
+    "moves": ("table_id", "game_no, idx"),
+    "hints": ("table_id", "rowid"),
+    "chat": ("table_id", "rowid"),
 }
 
 
@@ -146,12 +147,12 @@ def _copy(ours: SqliteDatabase, path: str, ids: list[str]) -> None:
     for table_id in ids:
         where = {"table": table_id}
         statements: list[Statement] = []
-        for name, key in TABLE_ROWS.items():
+        for name, (key, order) in TABLE_ROWS.items():
             statements.append((f"DELETE FROM main.{name} WHERE {key} = :table", where))
             statements.append(
                 (
                     f"INSERT INTO main.{name} ({columns[name]}) SELECT {columns[name]}"
-                    f" FROM dead.{name} WHERE {key} = :table ORDER BY rowid",
+                    f" FROM dead.{name} WHERE {key} = :table ORDER BY {order}",
                     where,
                 )
             )
@@ -165,6 +166,6 @@ def _drop(log_database: SqliteDatabase, ids: list[str]) -> None:
             *(
                 (f"DELETE FROM {name} WHERE {key} = :table", {"table": table_id})
                 for table_id in ids
-                for name, key in TABLE_ROWS.items()
+                for name, (key, _) in TABLE_ROWS.items()
             )
         )
