@@ -1,7 +1,7 @@
 """Our server beside boardgame.io 0.50.2 under one load shape, in one run (issue 13).
 
     .venv/bin/python bench/bgio/compare.py [--tables 50] [--moves 40] [--think 0.5]
-        [--floor-only] [--runs 1]
+        [--floor-only] [--runs 1] [--before DIR]
 
 Both servers get TABLES tables of 4 seats, each seat a client of its own over loopback,
 each seat moving `--think` seconds (x0.5-1.5) after its turn begins, until every table has
@@ -16,7 +16,9 @@ Beside them, the floor (bench/bgio/floor.py): a bare `websockets` server writing
 our state's size to each seat per move, no game at all; what any Python server of this
 shape spends before its own code, and so the least ratio one could reach.
 `--floor-only` runs ours and the floor alone (no node needed), ratio ours / floor (issue 34
-§5's goal: <= 1.5); `--runs N` repeats the whole set N times in turn and prints the medians.
+§5's goal: <= 1.5); `--runs N` repeats the whole set N times in turn and prints the medians;
+`--before DIR` also runs our server from the source tree DIR (e.g. `git worktree add DIR
+main`) first in each set, so a change is measured beside its floor in the same sitting.
 """
 
 from __future__ import annotations
@@ -96,8 +98,14 @@ def theirs(tables: int, moves: int, think: float, flat_file: bool) -> dict[str, 
 def one_run(args: argparse.Namespace) -> dict[str, float]:
     """One set, in turn: ours, boardgame.io in memory and with FlatFile (unless
     `--floor-only`), the floor; printed, and CPU µs a move returned by name."""
+    rows = []
+    if args.before:
+        rows.append(
+            ("gother before", asyncio.run(load(args.tables, args.moves, args.think, args.before)))
+        )
     ours = asyncio.run(load(args.tables, args.moves, args.think))
-    rows = [("gother (SQLite file)", ours)]
+    rows.append(("gother (SQLite file)", ours))
+    others = len(rows)  # boardgame.io's rows follow ours
     if not args.floor_only:
         for name, flat_file in (("in memory", False), ("FlatFile", True)):
             f = theirs(args.tables, args.moves, args.think, flat_file)
@@ -108,10 +116,14 @@ def one_run(args: argparse.Namespace) -> dict[str, float]:
     for name, f in rows:
         print(f"{name:<34} {f['cpu_us_per_move']:>11.0f} {f['rss_mib']:>8.1f} {f['errors']:>6.0f}")
     print(f"{'floor: bare websockets fanout':<34} {bare['cpu_us_per_move']:>11.0f}")
-    for name, f in rows[1:]:
+    for name, f in rows[others:]:
         ratio = ours["cpu_us_per_move"] / f["cpu_us_per_move"]
         least = bare["cpu_us_per_move"] / f["cpu_us_per_move"]
         print(f"ratio ours / {name}: {ratio:.2f}  (goal <= 0.15; the floor's: {least:.2f})")
+    if args.before:
+        print(
+            f"ratio before / floor: {rows[0][1]['cpu_us_per_move'] / bare['cpu_us_per_move']:.2f}"
+        )
     print(f"ratio ours / floor: {ours['cpu_us_per_move'] / bare['cpu_us_per_move']:.2f}", end="")
     print("  (goal <= 1.5, issue 34 §5)", flush=True)
     return {name: f["cpu_us_per_move"] for name, f in [*rows, ("floor", bare)]}
@@ -124,6 +136,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5, help="seconds per decision")
     parser.add_argument("--floor-only", action="store_true", help="ours and the floor alone")
     parser.add_argument("--runs", type=int, default=1, help="sets run in turn (medians)")
+    parser.add_argument("--before", metavar="DIR", help="also our server from this source tree")
     args = parser.parse_args()
     if not args.floor_only:
         ensure_installed()
@@ -132,9 +145,11 @@ def main() -> None:
         print(f"medians of {args.runs} runs, CPU µs a move:")
         for name in runs[0]:
             print(f"  {name:<32} {statistics.median(r[name] for r in runs):>7.0f}")
-        ratios = [r["gother (SQLite file)"] / r["floor"] for r in runs]
-        shown = ", ".join(f"{r:.2f}" for r in ratios)
-        print(f"  ratio ours / floor: {shown}; median {statistics.median(ratios):.2f}")
+        for label, name in (("before", "gother before"), ("ours", "gother (SQLite file)")):
+            if name in runs[0]:
+                ratios = [r[name] / r["floor"] for r in runs]
+                shown = ", ".join(f"{r:.2f}" for r in ratios)
+                print(f"  ratio {label} / floor: {shown}; median {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":
