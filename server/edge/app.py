@@ -108,6 +108,8 @@ class GotherServer:
                 lambda: self.director.listing(),
                 self.adopt,
                 lambda free: self.director.restore(free),
+                self.kept,
+                lambda: self.director.let_go(),
             )
         )
         self.lobby.elsewhere = self.elsewhere
@@ -236,6 +238,10 @@ class GotherServer:
             url = c.public or public_url(c.host, self.port, c.certfile is not None)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
+
+    def kept(self) -> bool:
+        """Whether this process holds still the locks of the tournaments it runs."""
+        return self.store.holds is None or self.store.holds.kept()
 
     def adopt(self, records: list[TableRecord | BrokenRecord]) -> None:
         """Tables taken over from a process of the host that died: they go on here."""

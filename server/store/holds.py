@@ -7,13 +7,16 @@ too: the kernel closes its socket) lets go of its tournaments at once, as a tabl
 `flock` is let go, while one that is only slow keeps them: two processes never run one
 tournament. A tournament whose runner died is free: each renewal the directory asks which
 stored ones no session holds (`unheld`), and a live process takes it (the director says
-whether it may: server/tournament/director.py). Not yet: a connection lost and made again
-holds nothing any more, while its process still runs what it took (another process taking
-one then runs it too).
+whether it may: server/tournament/director.py). A holds connection lost (its session ended:
+PostgreSQL restarted, or the session was terminated) and made again holds nothing any more:
+each renewal the process asks whether the session its locks were taken on is still its own
+(`kept`); when it is not, it stops running every tournament at once, and runs one again only
+by taking its lock again, as after a takeover (another process may have taken it meanwhile).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Protocol
 
 from server.store.database import StoreUnavailable
@@ -34,6 +37,11 @@ UNHELD = (
     " AND objid = CAST(CAST(hashtext(tournaments.id) AS bigint) & 4294967295 AS oid))"
     " ORDER BY id"
 )
+# This connection's session, told apart from every other PostgreSQL has had or will have (a
+# backend's process id may be given again, with another start).
+SESSION = (
+    "SELECT CAST((pid, backend_start) AS text) FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+)
 
 
 class Holds(Protocol):
@@ -42,22 +50,48 @@ class Holds(Protocol):
         PostgreSQL cannot say)."""
         ...
 
+    def kept(self) -> bool:
+        """Whether every lock taken is held still: False once the session they were taken on
+        ended (or PostgreSQL cannot say so), and from then on they count as let go: what they
+        held is run again only once its lock is taken again. Called from a thread too."""
+        ...
+
     def close(self) -> None: ...
 
 
 class PostgresHolds:
     def __init__(self, database: PostgresDatabase) -> None:
         self.database = database  # a PostgreSQL connection of the holds' own
+        self.sessions: set[str] = set()  # the sessions the locks held now were taken on
+        self.using = threading.Lock()  # the loop takes, a renewal's thread asks `kept`
 
     def take(self, tournament_id: str) -> bool:
-        try:
-            row = self.database.row(
-                "SELECT pg_try_advisory_lock(CAST(:kind AS integer), hashtext(:id))",
-                {"kind": KIND, "id": tournament_id},
-            )
-        except StoreUnavailable:
+        with self.using:
+            try:
+                row = self.database.row(
+                    "SELECT pg_try_advisory_lock(CAST(:kind AS integer), hashtext(:id)),"
+                    f" ({SESSION})",
+                    {"kind": KIND, "id": tournament_id},
+                )
+            except StoreUnavailable:
+                return False
+            if row is None or not row[0]:
+                return False
+            self.sessions.add(str(row[1]))
+            return True
+
+    def kept(self) -> bool:
+        with self.using:
+            if not self.sessions:
+                return True  # none taken: none lost
+            try:
+                row = self.database.row(SESSION)
+            except StoreUnavailable:
+                row = None
+            if row is not None and self.sessions == {str(row[0])}:
+                return True
+            self.sessions.clear()  # lost with their session (or not known to be held)
             return False
-        return row is not None and bool(row[0])
 
     def close(self) -> None:
         self.database.close()

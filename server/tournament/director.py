@@ -26,7 +26,10 @@ the results are derived again from the stored outcomes of the tables' games.
 A host of several processes (PostgreSQL) runs each tournament at one of them: the one that
 holds it (server/store/holds.py), which created it or restored it. Its requests at another
 process are answered `elsewhere` (its players follow, as to a table), and its rounds are
-seated where its players then are: at the process running it.
+seated where its players then are: at the process running it. A process whose locks were let
+go (its holds connection lost) stops running them at once (`let_go`), and runs one again only
+by restoring it, its lock taken again; its players and watchers connected here are kept.
+A round is seated only once the locks are known to be held still.
 """
 
 from __future__ import annotations
@@ -176,6 +179,8 @@ class Director:
         # tournaments no process runs whose round's tables are another's: not read again
         # while they stay free (each renewal offers them) unless tables come here
         self.passed: set[str] = set()
+        # tournaments let go (their locks lost): who followed each here, until restored
+        self.followers: dict[str, tuple[dict[PlayerId, Member], set[Peer]]] = {}
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -346,6 +351,10 @@ class Director:
             entry = tournament.entries.get(_player(peer))
             if entry is not None and entry.peer is peer:
                 entry.peer = None
+        for peers, watchers in self.followers.values():
+            watchers.discard(peer)
+            if peers.get(_player(peer)) is peer:
+                del peers[_player(peer)]
 
     def restore(self, only: Collection[str] | None = None) -> None:
         """The stored tournaments, after a restart (and the lobby's restore), or `only`
@@ -387,6 +396,10 @@ class Director:
                 )
             for round_no, tables in enumerate(record.rounds_played, 1):
                 tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
+            peers, tournament.watchers = self.followers.pop(tournament.id, ({}, set()))
+            for player, peer in peers.items():  # still here since it was let go
+                if player in tournament.entries and not tournament.entries[player].dropped:
+                    tournament.entries[player].peer = peer
             self.tournaments[tournament.id] = tournament
             if tournament.played and all(s.over for s in tournament.played[-1]):
                 self._table_done(tournament)
@@ -405,6 +418,22 @@ class Director:
                 self.passed.add(record.id)
                 return False
         return self.holds.take(record.id)
+
+    def let_go(self) -> None:
+        """The locks of the tournaments run here were lost (server/store/holds.py): stop
+        running every one at once (a round being seated is called off), keeping who
+        follows each here for when it is restored (its lock taken again)."""
+        for tournament in self.tournaments.values():
+            if tournament.seating is not None:
+                tournament.seating.cancel()
+            peers = {p: e.peer for p, e in tournament.entries.items() if e.peer is not None}
+            self.followers[tournament.id] = (peers, tournament.watchers)
+        if self.tournaments:
+            log.warning("tournaments %s let go: their locks were lost with the holds"
+                        " connection", ", ".join(self.tournaments))  # fmt: skip
+        self.tournaments.clear()
+        self.by_table.clear()
+        self.passed.clear()
 
     def adopted(self) -> None:
         """Tables taken over came here: a tournament passed over may be ours to run now."""
@@ -529,6 +558,9 @@ class Director:
     async def _seat_round(self, tournament: Tournament, job: RoundSeating, what: str) -> None:
         seating = await seated_round(self.searches, job, what)
         self._check_room(tournament)  # other tables may have opened meanwhile
+        if self.holds is not None and not await asyncio.to_thread(self.holds.kept):
+            asyncio.get_running_loop().call_soon(self.let_go)  # another may run it now
+            raise StoreFailed(None, f"the server let go of tournament {tournament.id}: ask again")
         await self._open_round(tournament, seating)
 
     async def _open_round(self, tournament: Tournament, seating: Seating[PlayerId]) -> None:

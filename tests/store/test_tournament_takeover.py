@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from protocol import requests as rq
+from server.store.holds import KIND
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until as until_true
 from tests.kits.prockit import LISTENING, ServerProcess
@@ -238,3 +239,37 @@ async def test_with_processes_the_taker_and_the_process_started_again_run_it_onc
         if host.proc.returncode is None:
             assert await host.terminate() == 0
         await host.stop()
+
+
+async def test_a_runner_whose_holds_connection_is_lost_runs_it_again_alone(host, pg_url):
+    """The runner's session holding the tournament's lock ends mid-round (the process lives,
+    its connection is made again): it lets go, takes the lock again on its new session (its
+    round's tables are here: the other passes it over), and runs it on, alone: its players
+    stay followed where they are, round 2 is seated once, the standings the stored results'."""
+    runner, other = host
+    first = await round_one(runner.url, other.url)
+    locks = (
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        f" AND classid = {KIND} AND objsubid = 2"
+    )
+    [(session,)] = psql(pg_url, locks)
+    psql(pg_url, f"SELECT pg_terminate_backend({session})")
+
+    def taken_again() -> bool:
+        return bool((held := psql(pg_url, locks)) and held != [(session,)])
+
+    await until_true("the tournament's lock taken again", taken_again)
+    url, watcher = await run_at([other.url, runner.url], first.tournament)
+    assert url == runner.url
+    players = [Player(client) for client in first.clients[1:]]
+    for player, seat in zip(players, first.seats, strict=True):
+        player.table = seat["table"]  # its `joined` was heard: the state follows it
+    second = await played_out(pg_url, first, watcher, players)
+    # seated once: no table of a second round 2 made anywhere, one lock, held by one session
+    made = psql(pg_url, "SELECT id FROM tables WHERE name LIKE 'Night r2 %'")
+    assert sorted(str(row[0]) for row in made) == sorted(second)
+    assert len(psql(pg_url, locks)) == 1
+    looker = await Client.connect(other.url, "Looker")
+    reply = await looker.ask(rq.TournamentWatch(tournament=first.tournament))
+    assert reply["t"] == "error" and reply["url"] == runner.url, reply
+    await close_all(looker, watcher, *first.clients)
