@@ -181,6 +181,9 @@ class Director:
         self.passed: set[str] = set()
         # tournaments let go (their locks lost): who followed each here, until restored
         self.followers: dict[str, tuple[dict[PlayerId, Member], set[Peer]]] = {}
+        # tournaments whose round's tables are being opened, their locks known held as it
+        # began: let go meanwhile, the round is opened and stored whole before one is restored
+        self.opening: set[str] = set()
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -371,8 +374,10 @@ class Director:
         for record in self.store.all():
             if only is not None and record.id not in only:
                 continue
-            if record.id in self.tournaments or not self._runs_here(record):
-                continue  # run here already (its lock taken twice would be held twice)
+            if record.id in self.tournaments or record.id in self.opening:
+                continue  # run here already, or soon again (its round not stored yet)
+            if not self._runs_here(record):
+                continue
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run
@@ -424,7 +429,7 @@ class Director:
         running every one at once (a round being seated is called off), keeping who
         follows each here for when it is restored (its lock taken again)."""
         for tournament in self.tournaments.values():
-            if tournament.seating is not None:
+            if tournament.seating is not None and tournament.id not in self.opening:
                 tournament.seating.cancel()
             peers = {p: e.peer for p, e in tournament.entries.items() if e.peer is not None}
             self.followers[tournament.id] = (peers, tournament.watchers)
@@ -472,8 +477,8 @@ class Director:
     def table_changed(self, table: Table) -> Tournament | None:
         """Hear of a table's change; returns the tournament that changed with it, if any."""
         found = self.by_table.get(table.id)
-        if found is None:
-            return None
+        if found is None or self.tournaments.get(found[0].id) is not found[0]:
+            return None  # none, or one let go as its round opened
         tournament, seated = found
         if seated.over or table.outcome is None or table.game_no != 1:
             return None  # its first game is not over (the outcome is written as it ends)
@@ -485,7 +490,7 @@ class Director:
         """A table of a round was closed unfinished (its players voted to end the game): it
         is over, and its game counts for nobody."""
         found = self.by_table.get(table.id)
-        if found is None or found[1].over:
+        if found is None or found[1].over or self.tournaments.get(found[0].id) is not found[0]:
             return None
         tournament, seated = found
         seated.over = True
@@ -495,6 +500,8 @@ class Director:
     def _table_done(self, tournament: Tournament) -> None:
         """After one of the round's tables is over: seat the next round once all are (and
         once the round is open: its seating looks again when it is)."""
+        if self.tournaments.get(tournament.id) is not tournament:
+            return  # let go: run again only once restored
         if tournament.seating is not None or not all(s.over for s in tournament.played[-1]):
             return
         if len(tournament.played) >= tournament.rounds:
@@ -561,7 +568,11 @@ class Director:
         if self.holds is not None and not await asyncio.to_thread(self.holds.kept):
             asyncio.get_running_loop().call_soon(self.let_go)  # another may run it now
             raise StoreFailed(None, f"the server let go of tournament {tournament.id}: ask again")
-        await self._open_round(tournament, seating)
+        self.opening.add(tournament.id)
+        try:
+            await self._open_round(tournament, seating)
+        finally:
+            self.opening.discard(tournament.id)
 
     async def _open_round(self, tournament: Tournament, seating: Seating[PlayerId]) -> None:
         """Open the seated round's tables and deal them, one at a time: the game's loop
