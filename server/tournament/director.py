@@ -377,6 +377,8 @@ class Director:
             if record.id in self.tournaments or record.id in self.opening:
                 continue  # run here already, or soon again (its round not stored yet)
             if not self._runs_here(record):
+                if record.id not in self.passed:  # another runs it: none here follows it now
+                    self.followers.pop(record.id, None)
                 continue
             try:
                 bot_kind = kind_of(record.bot_kind)
