@@ -108,8 +108,8 @@ class GotherServer:
                 lambda: self.director.listing(),
                 self.adopt,
                 lambda free: self.director.restore(free),
-                self.kept,
-                lambda: self.director.let_go(),
+                self.lost,
+                lambda lost: self.director.let_go(lost),
             )
         )
         self.lobby.elsewhere = self.elsewhere
@@ -239,9 +239,9 @@ class GotherServer:
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
 
-    def kept(self) -> bool:
-        """Whether this process holds still the locks of the tournaments it runs."""
-        return self.store.holds is None or self.store.holds.kept()
+    def lost(self) -> set[str]:
+        """The tournaments this process runs whose locks it holds no more."""
+        return set() if self.store.holds is None else self.store.holds.lost()
 
     def adopt(self, records: list[TableRecord | BrokenRecord]) -> None:
         """Tables taken over from a process of the host that died: they go on here."""

@@ -9,9 +9,10 @@ tournament. A tournament whose runner died is free: each renewal the directory a
 stored ones no session holds (`unheld`), and a live process takes it (the director says
 whether it may: server/tournament/director.py). A holds connection lost (its session ended:
 PostgreSQL restarted, or the session was terminated) and made again holds nothing any more:
-each renewal the process asks whether the session its locks were taken on is still its own
-(`kept`); when it is not, it stops running every tournament at once, and runs one again only
-by taking its lock again, as after a takeover (another process may have taken it meanwhile).
+each renewal the process asks which of its locks were taken on a session that is no longer
+its connection's (`lost`); it stops running those tournaments at once, and runs one again
+only by taking its lock again, as after a takeover (another process may have taken it
+meanwhile).
 """
 
 from __future__ import annotations
@@ -50,10 +51,9 @@ class Holds(Protocol):
         PostgreSQL cannot say)."""
         ...
 
-    def kept(self) -> bool:
-        """Whether every lock taken is held still: False once the session they were taken on
-        ended (or PostgreSQL cannot say so), and from then on they count as let go: what they
-        held is run again only once its lock is taken again. Called from a thread too."""
+    def lost(self) -> set[str]:
+        """The tournaments whose locks were taken on a session that ended (all of them when
+        PostgreSQL cannot say): lost until taken again. Called from a thread too."""
         ...
 
     def close(self) -> None: ...
@@ -62,8 +62,8 @@ class Holds(Protocol):
 class PostgresHolds:
     def __init__(self, database: PostgresDatabase) -> None:
         self.database = database  # a PostgreSQL connection of the holds' own
-        self.sessions: set[str] = set()  # the sessions the locks held now were taken on
-        self.using = threading.Lock()  # the loop takes, a renewal's thread asks `kept`
+        self.taken: dict[str, str] = {}  # each tournament taken: the session it was taken on
+        self.using = threading.Lock()  # the loop takes, a renewal's thread asks `lost`
 
     def take(self, tournament_id: str) -> bool:
         with self.using:
@@ -74,24 +74,23 @@ class PostgresHolds:
                     {"kind": KIND, "id": tournament_id},
                 )
             except StoreUnavailable:
-                return False
+                row = None
             if row is None or not row[0]:
+                self.taken.pop(tournament_id, None)  # another's, or not known to be ours
                 return False
-            self.sessions.add(str(row[1]))
+            self.taken[tournament_id] = str(row[1])
             return True
 
-    def kept(self) -> bool:
+    def lost(self) -> set[str]:
         with self.using:
-            if not self.sessions:
-                return True  # none taken: none lost
+            if not self.taken:
+                return set()
             try:
                 row = self.database.row(SESSION)
             except StoreUnavailable:
                 row = None
-            if row is not None and self.sessions == {str(row[0])}:
-                return True
-            self.sessions.clear()  # lost with their session (or not known to be held)
-            return False
+            now = None if row is None else str(row[0])
+            return {tournament for tournament, session in self.taken.items() if session != now}
 
     def close(self) -> None:
         self.database.close()

@@ -26,10 +26,10 @@ the results are derived again from the stored outcomes of the tables' games.
 A host of several processes (PostgreSQL) runs each tournament at one of them: the one that
 holds it (server/store/holds.py), which created it or restored it. Its requests at another
 process are answered `elsewhere` (its players follow, as to a table), and its rounds are
-seated where its players then are: at the process running it. A process whose locks were let
-go (its holds connection lost) stops running them at once (`let_go`), and runs one again only
-by restoring it, its lock taken again; its players and watchers connected here are kept.
-A round is seated only once the locks are known to be held still.
+seated where its players then are: at the process running it. A process whose locks were
+lost (with its holds connection) stops running those tournaments at once (`let_go`), and
+runs one again only by restoring it, its lock taken again (each renewal tries); its players
+and watchers connected here are kept. A round is seated only once its lock is known held.
 """
 
 from __future__ import annotations
@@ -367,7 +367,8 @@ class Director:
         unfinished, or lost) counts for nobody. Players come back by registering again; a
         round whose tables are all over seats the next."""
         if only is not None:
-            self.passed &= set(only)  # one run since is looked at anew when it is free again
+            only = set(only) | set(self.followers)  # and those let go here: ours again?
+            self.passed &= only  # one run since is looked at anew when it is free again
             only = set(only) - self.passed
             if not only:
                 return
@@ -426,21 +427,21 @@ class Director:
                 return False
         return self.holds.take(record.id)
 
-    def let_go(self) -> None:
-        """The locks of the tournaments run here were lost (server/store/holds.py): stop
-        running every one at once (a round being seated is called off), keeping who
-        follows each here for when it is restored (its lock taken again)."""
-        for tournament in self.tournaments.values():
+    def let_go(self, lost: set[str]) -> None:
+        """The locks of these tournaments were lost (server/store/holds.py): stop running
+        them at once (a round being seated is called off, one being opened is stored whole
+        first), keeping who follows each here for when it is restored (its lock taken
+        again)."""
+        gone = [self.tournaments.pop(t) for t in sorted(lost) if t in self.tournaments]
+        for tournament in gone:
             if tournament.seating is not None and tournament.id not in self.opening:
                 tournament.seating.cancel()
             peers = {p: e.peer for p, e in tournament.entries.items() if e.peer is not None}
             self.followers[tournament.id] = (peers, tournament.watchers)
-        if self.tournaments:
+        if gone:
             log.warning("tournaments %s let go: their locks were lost with the holds"
-                        " connection", ", ".join(self.tournaments))  # fmt: skip
-        self.tournaments.clear()
-        self.by_table.clear()
-        self.passed.clear()
+                        " connection", ", ".join(t.id for t in gone))  # fmt: skip
+        self.by_table = {k: v for k, v in self.by_table.items() if v[0].id not in lost}
 
     def adopted(self) -> None:
         """Tables taken over came here: a tournament passed over may be ours to run now."""
@@ -567,8 +568,9 @@ class Director:
     async def _seat_round(self, tournament: Tournament, job: RoundSeating, what: str) -> None:
         seating = await seated_round(self.searches, job, what)
         self._check_room(tournament)  # other tables may have opened meanwhile
-        if self.holds is not None and not await asyncio.to_thread(self.holds.kept):
-            asyncio.get_running_loop().call_soon(self.let_go)  # another may run it now
+        lost = set() if self.holds is None else await asyncio.to_thread(self.holds.lost)
+        if tournament.id in lost:
+            asyncio.get_running_loop().call_soon(self.let_go, lost)  # another may run it now
             raise StoreFailed(None, f"the server let go of tournament {tournament.id}: ask again")
         self.opening.add(tournament.id)
         try:

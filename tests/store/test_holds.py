@@ -36,21 +36,21 @@ def test_a_tournament_is_run_by_one_process_until_its_session_ends(pg_url):
 
 def test_locks_lost_with_their_connection_are_known_lost_until_taken_again(pg_url):
     one, two = PostgresHolds(PostgresDatabase(pg_url)), PostgresHolds(PostgresDatabase(pg_url))
-    assert one.kept()  # none taken
+    assert one.lost() == set()  # none taken
     assert one.take("abc123") and one.take("def456")
-    assert one.kept()
+    assert one.lost() == set()
     session = one.database.row("SELECT pg_backend_pid()")
     assert session is not None
     with psycopg.connect(pg_url, autocommit=True) as admin:  # the session ends, the process lives
         admin.execute("SELECT pg_terminate_backend(%s)", (session[0],))
+    assert one.lost() == {"abc123", "def456"}  # found out: the connection failed
     # connected again by a take: a lock on the new session does not make the old ones held
     until_blocking("one connected again", lambda: one.take("ghi789"))
-    assert not one.kept()
-    assert one.kept()  # all let go: none counts as held until taken again
+    assert one.lost() == {"abc123", "def456"}  # and so they stay, asked again
     assert two.take("def456")  # free: another process took it meanwhile
     assert one.take("abc123")  # taken again, on the new session
-    assert one.kept()
-    assert not one.take("def456")  # another's now
-    assert one.kept()
+    assert one.lost() == {"def456"}
+    assert not one.take("def456")  # another's now: no longer ours to lose
+    assert one.lost() == set()
     one.close()
     two.close()
