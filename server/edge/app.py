@@ -108,6 +108,8 @@ class GotherServer:
                 lambda: self.director.listing(),
                 self.adopt,
                 lambda free: self.director.restore(free),
+                self.lost,
+                lambda lost: self.director.let_go(lost),
             )
         )
         self.lobby.elsewhere = self.elsewhere
@@ -236,6 +238,10 @@ class GotherServer:
             url = c.public or public_url(c.host, self.port, c.certfile is not None)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
+
+    def lost(self) -> set[str]:
+        """The tournaments this process runs whose locks it holds no more."""
+        return set() if self.store.holds is None else self.store.holds.lost()
 
     def adopt(self, records: list[TableRecord | BrokenRecord]) -> None:
         """Tables taken over from a process of the host that died: they go on here."""

@@ -7,7 +7,8 @@ host; an older process reads the row alone. Each renewal it also takes the table
 process of this machine that died (issue 34 §3, server/store/takeover.py), restores them
 here and publishes them at once; and it offers the director the stored tournaments no
 process runs, whose runner died (server/store/holds.py): one whose round's tables were
-taken over here goes on here.
+taken over here goes on here. First it asks which locks of the tournaments it runs were
+lost with their connection: it lets go of those at once, and they are offered again.
 
 PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
 waits on it, and `list` pages through what was read last.
@@ -63,6 +64,7 @@ class Holders(msgspec.Struct):
 
 Adopt = Callable[[list[TableRecord | BrokenRecord]], None]
 Free = Callable[[set[str]], None]  # tournaments no process runs: run here, if it may
+Lost = Callable[[], set[str]]  # the tournaments run here whose locks were lost (in a thread)
 
 
 class Elsewhere:
@@ -73,12 +75,16 @@ class Elsewhere:
         running: Callable[[], Sequence[TournamentRow]],
         adopt: Adopt,
         free: Free,
+        lost: Lost,
+        let_go: Callable[[set[str]], None],
     ) -> None:
         self.directory = directory
         self.here = here  # this process's rows, as its own `list` shows them, and who sits
         self.running = running  # the tournaments this process runs, as `list` shows them
         self.adopt = adopt  # tables taken over: restored here (on the loop)
         self.free = free  # tournaments no process runs: the director's to take (on the loop)
+        self.lost = lost  # those run here whose locks were lost
+        self.let_go = let_go  # stop running them (on the loop)
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
@@ -145,7 +151,11 @@ class Elsewhere:
     async def follow(self) -> None:
         """Offer the director the tournaments no process runs (after the takeover, so that
         a round whose tables were just taken over here goes on here). Their lock decides
-        which process runs one: two never do."""
+        which process runs one: two never do. Those run here whose locks were lost are let go
+        first, to be taken again as any other."""
+        lost = await asyncio.to_thread(self.lost)
+        if lost:
+            self.let_go(lost)
         free = await self._landed(self.directory.unheld)
         if free is not None:  # none free: what was passed over is forgotten
             self.free(set(free))

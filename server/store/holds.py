@@ -7,13 +7,17 @@ too: the kernel closes its socket) lets go of its tournaments at once, as a tabl
 `flock` is let go, while one that is only slow keeps them: two processes never run one
 tournament. A tournament whose runner died is free: each renewal the directory asks which
 stored ones no session holds (`unheld`), and a live process takes it (the director says
-whether it may: server/tournament/director.py). Not yet: a connection lost and made again
-holds nothing any more, while its process still runs what it took (another process taking
-one then runs it too).
+whether it may: server/tournament/director.py). A holds connection lost (its session ended:
+PostgreSQL restarted, or the session was terminated) and made again holds nothing any more:
+each renewal the process asks which of its locks were taken on a session that is no longer
+its connection's (`lost`); it stops running those tournaments at once, and runs one again
+only by taking its lock again, as after a takeover (another process may have taken it
+meanwhile).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Protocol
 
 from server.store.database import StoreUnavailable
@@ -34,6 +38,11 @@ UNHELD = (
     " AND objid = CAST(CAST(hashtext(tournaments.id) AS bigint) & 4294967295 AS oid))"
     " ORDER BY id"
 )
+# This connection's session, told apart from every other PostgreSQL has had or will have (a
+# backend's process id may be given again, with another start).
+SESSION = (
+    "SELECT CAST((pid, backend_start) AS text) FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+)
 
 
 class Holds(Protocol):
@@ -42,22 +51,46 @@ class Holds(Protocol):
         PostgreSQL cannot say)."""
         ...
 
+    def lost(self) -> set[str]:
+        """The tournaments whose locks were taken on a session that ended (all of them when
+        PostgreSQL cannot say): lost until taken again. Called from a thread too."""
+        ...
+
     def close(self) -> None: ...
 
 
 class PostgresHolds:
     def __init__(self, database: PostgresDatabase) -> None:
         self.database = database  # a PostgreSQL connection of the holds' own
+        self.taken: dict[str, str] = {}  # each tournament taken: the session it was taken on
+        self.using = threading.Lock()  # the loop takes, a renewal's thread asks `lost`
 
     def take(self, tournament_id: str) -> bool:
-        try:
-            row = self.database.row(
-                "SELECT pg_try_advisory_lock(CAST(:kind AS integer), hashtext(:id))",
-                {"kind": KIND, "id": tournament_id},
-            )
-        except StoreUnavailable:
-            return False
-        return row is not None and bool(row[0])
+        with self.using:
+            try:
+                row = self.database.row(
+                    "SELECT pg_try_advisory_lock(CAST(:kind AS integer), hashtext(:id)),"
+                    f" ({SESSION})",
+                    {"kind": KIND, "id": tournament_id},
+                )
+            except StoreUnavailable:
+                row = None
+            if row is None or not row[0]:
+                self.taken.pop(tournament_id, None)  # another's, or not known to be ours
+                return False
+            self.taken[tournament_id] = str(row[1])
+            return True
+
+    def lost(self) -> set[str]:
+        with self.using:
+            if not self.taken:
+                return set()
+            try:
+                row = self.database.row(SESSION)
+            except StoreUnavailable:
+                row = None
+            now = None if row is None else str(row[0])
+            return {tournament for tournament, session in self.taken.items() if session != now}
 
     def close(self) -> None:
         self.database.close()

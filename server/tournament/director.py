@@ -26,7 +26,10 @@ the results are derived again from the stored outcomes of the tables' games.
 A host of several processes (PostgreSQL) runs each tournament at one of them: the one that
 holds it (server/store/holds.py), which created it or restored it. Its requests at another
 process are answered `elsewhere` (its players follow, as to a table), and its rounds are
-seated where its players then are: at the process running it.
+seated where its players then are: at the process running it. A process whose locks were
+lost (with its holds connection) stops running those tournaments at once (`let_go`), and
+runs one again only by restoring it, its lock taken again (each renewal tries); its players
+and watchers connected here are kept. A round is seated only once its lock is known held.
 """
 
 from __future__ import annotations
@@ -176,6 +179,11 @@ class Director:
         # tournaments no process runs whose round's tables are another's: not read again
         # while they stay free (each renewal offers them) unless tables come here
         self.passed: set[str] = set()
+        # tournaments let go (their locks lost): who followed each here, until restored
+        self.followers: dict[str, tuple[dict[PlayerId, Member], set[Peer]]] = {}
+        # tournaments whose round's tables are being opened, their locks known held as it
+        # began: let go meanwhile, the round is opened and stored whole before one is restored
+        self.opening: set[str] = set()
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -346,6 +354,10 @@ class Director:
             entry = tournament.entries.get(_player(peer))
             if entry is not None and entry.peer is peer:
                 entry.peer = None
+        for peers, watchers in self.followers.values():
+            watchers.discard(peer)
+            if peers.get(_player(peer)) is peer:
+                del peers[_player(peer)]
 
     def restore(self, only: Collection[str] | None = None) -> None:
         """The stored tournaments, after a restart (and the lobby's restore), or `only`
@@ -355,15 +367,20 @@ class Director:
         unfinished, or lost) counts for nobody. Players come back by registering again; a
         round whose tables are all over seats the next."""
         if only is not None:
-            self.passed &= set(only)  # one run since is looked at anew when it is free again
+            only = set(only) | set(self.followers)  # and those let go here: ours again?
+            self.passed &= only  # one run since is looked at anew when it is free again
             only = set(only) - self.passed
             if not only:
                 return
         for record in self.store.all():
             if only is not None and record.id not in only:
                 continue
-            if record.id in self.tournaments or not self._runs_here(record):
-                continue  # run here already (its lock taken twice would be held twice)
+            if record.id in self.tournaments or record.id in self.opening:
+                continue  # run here already, or soon again (its round not stored yet)
+            if not self._runs_here(record):
+                if record.id not in self.passed:  # another runs it: none here follows it now
+                    self.followers.pop(record.id, None)
+                continue
             try:
                 bot_kind = kind_of(record.bot_kind)
             except ValueError as exc:  # its tables could have no bots: it stays stored, not run
@@ -387,6 +404,10 @@ class Director:
                 )
             for round_no, tables in enumerate(record.rounds_played, 1):
                 tournament.played.append([self._restored(tournament, round_no, t) for t in tables])
+            peers, tournament.watchers = self.followers.pop(tournament.id, ({}, set()))
+            for player, peer in peers.items():  # still here since it was let go
+                if player in tournament.entries and not tournament.entries[player].dropped:
+                    tournament.entries[player].peer = peer
             self.tournaments[tournament.id] = tournament
             if tournament.played and all(s.over for s in tournament.played[-1]):
                 self._table_done(tournament)
@@ -405,6 +426,22 @@ class Director:
                 self.passed.add(record.id)
                 return False
         return self.holds.take(record.id)
+
+    def let_go(self, lost: set[str]) -> None:
+        """The locks of these tournaments were lost (server/store/holds.py): stop running
+        them at once (a round being seated is called off, one being opened is stored whole
+        first), keeping who follows each here for when it is restored (its lock taken
+        again)."""
+        gone = [self.tournaments.pop(t) for t in sorted(lost) if t in self.tournaments]
+        for tournament in gone:
+            if tournament.seating is not None and tournament.id not in self.opening:
+                tournament.seating.cancel()
+            peers = {p: e.peer for p, e in tournament.entries.items() if e.peer is not None}
+            self.followers[tournament.id] = (peers, tournament.watchers)
+        if gone:
+            log.warning("tournaments %s let go: their locks were lost with the holds"
+                        " connection", ", ".join(t.id for t in gone))  # fmt: skip
+        self.by_table = {k: v for k, v in self.by_table.items() if v[0].id not in lost}
 
     def adopted(self) -> None:
         """Tables taken over came here: a tournament passed over may be ours to run now."""
@@ -443,8 +480,8 @@ class Director:
     def table_changed(self, table: Table) -> Tournament | None:
         """Hear of a table's change; returns the tournament that changed with it, if any."""
         found = self.by_table.get(table.id)
-        if found is None:
-            return None
+        if found is None or self.tournaments.get(found[0].id) is not found[0]:
+            return None  # none, or one let go as its round opened
         tournament, seated = found
         if seated.over or table.outcome is None or table.game_no != 1:
             return None  # its first game is not over (the outcome is written as it ends)
@@ -456,7 +493,7 @@ class Director:
         """A table of a round was closed unfinished (its players voted to end the game): it
         is over, and its game counts for nobody."""
         found = self.by_table.get(table.id)
-        if found is None or found[1].over:
+        if found is None or found[1].over or self.tournaments.get(found[0].id) is not found[0]:
             return None
         tournament, seated = found
         seated.over = True
@@ -466,6 +503,8 @@ class Director:
     def _table_done(self, tournament: Tournament) -> None:
         """After one of the round's tables is over: seat the next round once all are (and
         once the round is open: its seating looks again when it is)."""
+        if self.tournaments.get(tournament.id) is not tournament:
+            return  # let go: run again only once restored
         if tournament.seating is not None or not all(s.over for s in tournament.played[-1]):
             return
         if len(tournament.played) >= tournament.rounds:
@@ -529,7 +568,15 @@ class Director:
     async def _seat_round(self, tournament: Tournament, job: RoundSeating, what: str) -> None:
         seating = await seated_round(self.searches, job, what)
         self._check_room(tournament)  # other tables may have opened meanwhile
-        await self._open_round(tournament, seating)
+        lost = set() if self.holds is None else await asyncio.to_thread(self.holds.lost)
+        if tournament.id in lost:
+            asyncio.get_running_loop().call_soon(self.let_go, lost)  # another may run it now
+            raise StoreFailed(None, f"the server let go of tournament {tournament.id}: ask again")
+        self.opening.add(tournament.id)
+        try:
+            await self._open_round(tournament, seating)
+        finally:
+            self.opening.discard(tournament.id)
 
     async def _open_round(self, tournament: Tournament, seating: Seating[PlayerId]) -> None:
         """Open the seated round's tables and deal them, one at a time: the game's loop

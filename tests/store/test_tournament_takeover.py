@@ -14,12 +14,16 @@ import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from protocol import requests as rq
+from server.edge.elsewhere import RENEW
+from server.store.directory import LEASE
+from server.store.holds import KIND
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until as until_true
 from tests.kits.prockit import LISTENING, ServerProcess
@@ -36,6 +40,11 @@ NAMES = ["Ann", "Bea", "Cid", "Dee"]
 PACE = ("--bot-delay", "0.05", "--grace", "30", "--idle", "600")
 NIGHTS = ("--tournament-password", LEAVE, "--tournament-entries-per-address", "100")
 STARTED = re.compile(r"process (\d) started \(pid (\d+)\)")
+# the sessions holding a tournament's lock (server/store/holds.py)
+LOCKS = (
+    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    f" AND classid = {KIND} AND objsubid = 2"
+)
 
 
 @pytest.fixture
@@ -238,3 +247,103 @@ async def test_with_processes_the_taker_and_the_process_started_again_run_it_onc
         if host.proc.returncode is None:
             assert await host.terminate() == 0
         await host.stop()
+
+
+async def test_a_runner_whose_holds_connection_is_lost_runs_it_again_alone(host, pg_url):
+    """The runner's session holding the tournament's lock ends mid-round (the process lives,
+    its connection is made again): it lets go, takes the lock again on its new session (its
+    round's tables are here: the other passes it over), and runs it on, alone: its players
+    stay followed where they are, round 2 is seated once, the standings the stored results'."""
+    runner, other = host
+    first = await round_one(runner.url, other.url)
+    [(session,)] = psql(pg_url, LOCKS)
+    psql(pg_url, f"SELECT pg_terminate_backend({session})")
+
+    def taken_again() -> bool:
+        return bool((held := psql(pg_url, LOCKS)) and held != [(session,)])
+
+    await until_true("the tournament's lock taken again", taken_again)
+    url, watcher = await run_at([other.url, runner.url], first.tournament)
+    assert url == runner.url
+    players = [Player(client) for client in first.clients[1:]]
+    for player, seat in zip(players, first.seats, strict=True):
+        player.table = seat["table"]  # its `joined` was heard: the state follows it
+    second = await played_out(pg_url, first, watcher, players)
+    # seated once: no table of a second round 2 made anywhere, one lock, held by one session
+    made = psql(pg_url, "SELECT id FROM tables WHERE name LIKE 'Night r2 %'")
+    assert sorted(str(row[0]) for row in made) == sorted(second)
+    assert len(psql(pg_url, LOCKS)) == 1
+    looker = await Client.connect(other.url, "Looker")
+    reply = await looker.ask(rq.TournamentWatch(tournament=first.tournament))
+    assert reply["t"] == "error" and reply["url"] == runner.url, reply
+    await close_all(looker, watcher, *first.clients)
+
+
+async def test_a_tournament_let_go_before_its_start_is_run_by_one_process(host, pg_url):
+    """Registering (no round yet: any process may run it), the runner's holds session ends:
+    the runner lets go at its next renewal, and whichever process takes the lock first runs
+    it, the other sending its requests there: after both have looked again, one answers
+    it. Its players register again there (with their entries' secrets) and play both
+    rounds, each seated once, the standings the stored results'."""
+    runner, other = host
+    urls = [runner.url, other.url]
+    organiser = await Client.connect(runner.url, "Host")
+    night = rq.TournamentCreate(password=LEAVE, name="Night", rounds=2, seats=3, variants=SHORT)
+    tournament = (await organiser.ask(night))["id"]
+    await organiser.close()
+    secrets = {}
+    for name in NAMES:
+        client = await Client.connect(runner.url, name)
+        secrets[name] = (await client.ask(rq.TournamentJoin(tournament=tournament)))["secret"]
+        await client.close()
+    [(session,)] = psql(pg_url, LOCKS)
+    [(ended,)] = psql(pg_url, f"SELECT now() FROM (SELECT pg_terminate_backend({session})) AS t")
+    # each process renewed twice since: a renewal that began after it ended has looked
+    later = ended + timedelta(seconds=LEASE + 2 * RENEW + 1)
+    await until_true(
+        "both processes renewed since",
+        lambda: (
+            psql(pg_url, f"SELECT count(*) FROM processes WHERE lease_until > '{later}'") == [(2,)]
+        ),
+        pause=lambda: asyncio.sleep(0.2),
+    )
+    watch = rq.TournamentWatch(tournament=tournament)
+    answers = []
+    for url in urls:
+        looker = await Client.connect(url, "Looker")
+        answers.append(await looker.ask(watch))
+        await looker.close()
+    running = [url for url, reply in zip(urls, answers, strict=True) if reply["t"] == "tournament"]
+    assert len(running) == 1, answers  # run by one process, not two
+    url = running[0]
+    sent = next(reply for reply in answers if reply["t"] == "error")
+    assert (sent["code"], sent["url"]) == ("elsewhere", url), sent
+    assert len(psql(pg_url, LOCKS)) == 1 and psql(pg_url, LOCKS) != [(session,)]
+
+    watcher = await Client.connect(url, "Watcher")
+    assert (await watcher.ask(watch))["t"] == "tournament"
+    players = []
+    for name in NAMES:
+        client = await Client.connect(url, name)
+        back = await client.ask(rq.TournamentJoin(tournament=tournament, secret=secrets[name]))
+        assert back["t"] == "tournament" and back["phase"] == "registering", back
+        players.append(Player(client))
+    organiser = await Client.connect(url, "Host")
+    started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+    assert (started["phase"], started["round"]) == ("playing", 1), started
+    first = [t["table"] for t in started["tables"]]
+    final = await until(watcher, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    second = [t["table"] for t in final["tables"]]
+    for player in players:
+        await player.heard_games_end(2)
+        player.task.cancel()
+    for round_no, tables in ((1, first), (2, second)):  # each seated once, at one process
+        made = psql(pg_url, f"SELECT id FROM tables WHERE name LIKE 'Night r{round_no} %'")
+        assert sorted(str(row[0]) for row in made) == sorted(tables)
+    stored = points_stored(pg_url, [*first, *second])
+    rows = final["standings"]
+    assert {r["name"]: r["games"] for r in rows} == dict.fromkeys(NAMES, 2)
+    assert {r["player"]: r["points"] for r in rows} == {
+        r["player"]: stored[r["player"]] for r in rows
+    }
+    await close_all(watcher, organiser, *(p.client for p in players))
