@@ -4,6 +4,7 @@ is the function that carries it out."""
 from __future__ import annotations
 
 import argparse
+import functools
 
 from gother_tui.cli import argtypes, client, host, play, server_side
 from gother_tui.cli.doors import DOORS
@@ -39,6 +40,15 @@ class DefaultsHelpFormatter(argparse.HelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """Every subcommand's parser, built once for each default name (the one thing in it
+    read from the environment: $USER, as the name a player plays under by default). A
+    door's zygote builds its sessions' before it forks (gother_tui/zygote/): built in
+    each child, it cost a session 1.3 MiB of its own."""
+    return _built(argtypes.default_name())
+
+
+@functools.cache
+def _built(name: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gother",
         description="Gother Than Thou: the card game, in your terminal. `gother` alone opens "
@@ -53,8 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bot(sub)
     _add_export(sub)
     _add_db(sub)
-    _add_join_and_watch(sub)
-    _add_play(sub)
+    _add_join_and_watch(sub, name)
+    _add_play(sub, name)
     _add_replay(sub)
     _add_standings(sub)
     return parser
@@ -274,7 +284,9 @@ def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     copy.set_defaults(run=host.run_db_copy)
 
 
-def _add_join_and_watch(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_join_and_watch(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str
+) -> None:
     """`gother join` and `gother watch`: the client, to play or to look on."""
     join = sub.add_parser(
         "join",
@@ -282,7 +294,7 @@ def _add_join_and_watch(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         description="Connect to the server at URL: resume your seat if you had one there, "
         "else go to --table or to the lobby.",
     )
-    _add_client_options(join)
+    _add_client_options(join, name)
     join.set_defaults(run=client.run_client, watch=False)
 
     watch = sub.add_parser(
@@ -290,11 +302,11 @@ def _add_join_and_watch(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         help="watch a table as a spectator (full-screen client, or --plain)",
         description="Connect to the server at URL and watch --table, or choose one in the lobby.",
     )
-    _add_client_options(watch)
+    _add_client_options(watch, name)
     watch.set_defaults(run=client.run_client, watch=True)
 
 
-def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str) -> None:
     """`gother play`: a table of bots on this machine."""
     seats = f"{SEATS.start}-{SEATS.stop - 1}"
     local = sub.add_parser(
@@ -317,9 +329,7 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="whom the bots hurt: vengeful hits the leader, steady plays its own game "
         f"(default: {usual_traits})",
     )
-    local.add_argument(
-        "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
-    )
+    local.add_argument("--name", type=argtypes.player_name, default=name, help="your name")
     local.add_argument(
         "--bot-speed",
         choices=(*play.BOT_SPEEDS, play.LISTEN),
@@ -549,7 +559,7 @@ def _add_variant_options(parser: argparse.ArgumentParser) -> None:
             )
 
 
-def _add_client_options(parser: argparse.ArgumentParser) -> None:
+def _add_client_options(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument(
         "url",
         type=argtypes.ws_url,
@@ -558,9 +568,7 @@ def _add_client_options(parser: argparse.ArgumentParser) -> None:
         help="ws://HOST:PORT (none: list servers on the LAN)",
     )
     parser.add_argument("--table", help="a table id: go straight to it")
-    parser.add_argument(
-        "--name", type=argtypes.player_name, default=argtypes.default_name(), help="your name"
-    )
+    parser.add_argument("--name", type=argtypes.player_name, default=name, help="your name")
     add_secret(parser, CLIENT)
     _add_tls_options(parser)
     _add_plain_option(parser)

@@ -4,8 +4,12 @@ that what a client builds the first time it draws (Textual's and rich's caches, 
 classes set up, the interpreter's specialised bytecode and its types' and functions'
 versions) is built once, in the pages the children share, and not again in each of them.
 
-Nothing else of it stays: its server is a script in this process (no socket), it plays
-anonymously (no key is made) from a temporary state folder, and it starts no thread.
+It plays under an identity, as a door's session does: the key is made in its state folder,
+then read back by its client, which signs the server's challenge (a fresh child doing this
+first ran OpenSSL's lazy start-up on its own: 1.4 MiB more of each session's pages).
+
+Nothing else of it stays: its server is a script in this process (no socket), its state
+folder (its key with it) is a temporary one, and it starts no thread.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from gother_tui.tui.app import GotherApp
 from gother_tui.tui.screens.name import NameScreen
 from protocol import PROTOCOL_VERSION, ProtocolError, Request
 from protocol import requests as rq
+from protocol.constants import CHALLENGE_BYTES
 
 URL = "ws://rehearsal.invalid"  # never dialled: the transport below is the server
 TIMEOUT = 30.0  # seconds for each screen (a busy machine starting a door)
@@ -34,7 +39,8 @@ STEP = 0.005  # seconds between two looks at the client (a draw takes a few mill
 
 
 class EmptyLobby:
-    """A server, as the client's transport sees it, that welcomes and lists no table."""
+    """A server, as the client's transport sees it, that welcomes, takes the client's
+    identity (holding no seat), and lists no table and no standings."""
 
     close_code: int | None = None
     close_reason = ""
@@ -49,8 +55,20 @@ class EmptyLobby:
         match request:
             case rq.Hello():
                 answer: Frame = {"t": "welcome", "v": PROTOCOL_VERSION, "server": "rehearsal"}
+                if request.key is not None:
+                    answer["challenge"] = bytes(CHALLENGE_BYTES)
+            case rq.Prove():
+                answer = {"t": "proven", "identity": "rehearsal", "seats": []}
             case rq.List():
                 answer = {"t": "tables", "tables": [], "total": 0}
+            case rq.Standings():
+                answer = {
+                    "t": "standings",
+                    "rows": [],
+                    "offset": 0,
+                    "total": 0,
+                    "provisional_games": 10,  # a host's usual (server/ratings/skill.py)
+                }
             case _:
                 return
         self._inbox.put_nowait({**answer, "rid": request.rid})
@@ -64,10 +82,14 @@ class EmptyLobby:
 
 
 def rehearse() -> None:
-    """The client to its name screen and to the lobby, headless, at 80x24."""
+    """The client to its name screen and to the lobby, headless, at 80x24, under a key
+    made before it starts (a returning player's session reads its key; a new one makes
+    it: both are rehearsed)."""
     with tempfile.TemporaryDirectory() as folder:
-        options = ClientOptions(url=URL, name="Rehearsal", ask_name=True, anonymous=True)
-        app = GotherApp(options, EmptyLobby, SeatStore(Path(folder, "seats.json")))
+        options = ClientOptions(url=URL, name="Rehearsal", ask_name=True)
+        seats = SeatStore(Path(folder, "seats.json"))
+        seats.key(options.name)
+        app = GotherApp(options, EmptyLobby, seats)
         asyncio.run(_to_the_lobby(app))
 
 

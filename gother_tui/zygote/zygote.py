@@ -72,20 +72,23 @@ WARM = (
 def warm() -> None:
     """Import what every client imports, load rich's table of character widths (the
     zygote's environment is the door's, where a session's UNICODE_VERSION comes from
-    too), parse the CSS a client reads in the default theme (its children share the
-    rules), run a client to its first screens (rehearsal.py), and freeze
-    what is there: the collector then never walks (so never writes to) the pages every
-    child shares."""
+    too), build the command line's parser (its default name is $USER's, which a
+    session's environment keeps), parse the CSS a client reads in the default theme
+    (its children share the rules), run a client to its first screens (rehearsal.py),
+    and freeze what is there: the collector then never walks (so never writes to) the
+    pages every child shares."""
     for name in WARM:
         importlib.import_module(name)
     from rich._unicode_data import load
 
+    from gother_tui.cli import build_parser
     from gother_tui.core.options import ClientOptions
     from gother_tui.tui.client_app import ClientApp
     from gother_tui.tui.stylesheet import parse_ahead
     from gother_tui.zygote.rehearsal import rehearse
 
     load()
+    build_parser()
     parse_ahead(ClientApp(ClientOptions(url="")))
     rehearse()
     asyncio.set_event_loop_policy(None)  # a child's asyncio as a fresh interpreter's

@@ -48,7 +48,7 @@ SSH_SECRET = "ssh door"  # its password, as the guesses count it (server/edge/at
 
 @dataclass(frozen=True)
 class SshLimits:
-    """What the door holds at once. Each session is a client process (about 24 MB forked
+    """What the door holds at once. Each session is a client process (about 19 MB forked
     by the zygote, 46 MB fresh: bench/capacity.py), so they are capped like OpenSSH's
     MaxSessions; logins in progress like its MaxStartups."""
 

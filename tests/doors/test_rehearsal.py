@@ -11,6 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from gother_tui.core.identity import ClientKey
+from gother_tui.zygote.rehearsal import EmptyLobby, rehearse
+from protocol import Request
+from protocol import requests as rq
+from protocol.constants import CHALLENGE_BYTES
 from tests.kits.sshkit import SCREEN_TIMEOUT
 
 pytestmark = pytest.mark.slow
@@ -48,3 +53,26 @@ def test_a_rehearsal_reaches_the_lobby_and_leaves_nothing_behind(tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == "rehearsed\n"
     assert list(home.iterdir()) == [] and list(tmp_path.iterdir()) == [home]
+
+
+def test_a_rehearsal_proves_its_identity_and_asks_the_standings(monkeypatch):
+    """As a door's session does on its way to the lobby: its key read back and the
+    challenge signed (OpenSSL's start-up, then, is in the pages every child shares)."""
+    signed: list[bytes] = []
+    asked: list[type[Request]] = []
+    sign, send = ClientKey.sign, EmptyLobby.send
+
+    def signing(key: ClientKey, challenge: bytes) -> bytes:
+        signed.append(challenge)
+        return sign(key, challenge)
+
+    async def sending(lobby: EmptyLobby, request: Request) -> None:
+        asked.append(type(request))
+        await send(lobby, request)
+
+    monkeypatch.setattr(ClientKey, "sign", signing)
+    monkeypatch.setattr(EmptyLobby, "send", sending)
+    rehearse()
+    assert signed == [bytes(CHALLENGE_BYTES)]
+    assert asked[:2] == [rq.Hello, rq.Prove]
+    assert {rq.List, rq.Standings} <= set(asked)

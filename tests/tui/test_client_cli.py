@@ -58,6 +58,18 @@ def test_the_default_name_comes_from_the_user(monkeypatch):
     assert cli.build_parser().parse_args(["join", "ws://h:1"]).name == "Player"
 
 
+def test_the_parser_is_built_once_for_each_default_name(monkeypatch):
+    """A door's zygote builds it before it forks, so its sessions (whose $USER is the
+    door's) parse with that one; another $USER gets a parser of its own."""
+    monkeypatch.setenv("USER", "lydia")
+    built = cli.build_parser()
+    assert cli.build_parser() is built
+    monkeypatch.setenv("USER", "raven")
+    assert cli.build_parser() is not built
+    assert cli.build_parser().parse_args(["play"]).name == "raven"
+    assert built.parse_args(["play"]).name == "lydia"
+
+
 @pytest.mark.parametrize(
     "url", ["http://h:1", "h:1", "ws://", "ws://h:99999", "ws://h:port", "wss:///path"]
 )
