@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import pytest
 
 from gother_tui.core.client import ClientCore
@@ -29,9 +30,11 @@ from gother_tui.core.transport import WebSocketTransport
 from gother_tui.core.trust import KnownServers, Trust, pinning, server_of
 from server.edge.tls import certificate_fingerprint, self_signed
 from tests.core.test_client_core import Face
+from tests.doors.test_door_processes import SSH_LISTENING
 from tests.kits.netkit import Client, close_all
 from tests.kits.prockit import LISTENING, ServerProcess
 from tests.plain.plainkit import PlainProcess, plain_env
+from tests.plain.test_plain_ssh import plain_session
 from tests.store.test_lobby_across import Lobby
 from tests.store.test_serve_processes import STARTED, pid_listening_at
 from tests.store.test_takeover_processes import Player as Seated
@@ -70,6 +73,7 @@ async def host(pg_url: str, tmp_path: Path) -> AsyncIterator[Host]:
     serve = await ServerProcess.start(
         *("--processes", "2", "--tls", "--password-file", str(tmp_path / "password")),
         *("--db", pg_url, "--table-log", str(tmp_path / "log.db"), "--bot-delay", "0.2"),
+        *("--door-key-file", str(tmp_path / "door.key")),  # for the doors run apart
         env={"XDG_DATA_HOME": str(tmp_path / "data")},  # where --tls keeps its certificate
     )
     try:
@@ -231,3 +235,39 @@ async def test_plain_mode_typed_password_goes_with_the_hop_and_the_takeover(host
         await plain.stop()
         await close_all(maker)
     no_secret_kept(home)
+
+
+async def test_an_ssh_door_s_session_follows_its_table_and_its_taker(host):
+    """`gother door ssh --server wss://… --fingerprint … --password-file …`, run apart as
+    docs/hosting.md says, in front of the host's address: a session joins a table of the
+    other process, and plays on after that process is killed -9."""
+    pin = (await host.serve.log_line(FINGERPRINT)).group(1)
+    maker, table = await table_at(host, host.other, "Ed")
+    door = await ServerProcess.run(
+        *("door", "ssh", "--server", host.home, "--fingerprint", pin),
+        *("--password-file", str(host.folder / "password")),
+        *("--door-key-file", str(host.folder / "door.key"), "--ssh", "0", "--ssh-open"),
+        *("--data-dir", str(host.folder / "door")),
+        ready=SSH_LISTENING,
+    )
+    conn, channel = await plain_session(int(door.url), asyncssh.generate_private_key("ssh-ed25519"))
+    try:
+        await channel.until(r"^You are in the lobby of ")
+        channel.type("join 1")  # the one table, listed at the address, held by the other
+        await channel.until(rf"^You sit at Ed's \(table {table}\), seat \d of 3\.$")
+        await channel.until(r"^Choose 1")
+        await kill_process_at(host, host.other)
+        await host.serve.log_line(re.compile(rf"table {table}: Raven resumes seat"))
+        channel.read_to = len(channel.seen)
+        channel.type("1")  # its decision, taken where the table lives now
+        await channel.until(r"^Choose ")
+        assert "password" not in channel.seen and "certificate" not in channel.seen
+        channel.type("quit")
+        await channel.until(r"^Goodbye\.$")
+    finally:
+        conn.close()
+        await conn.wait_closed()
+        if door.proc.returncode is None:
+            assert await door.terminate() == 0
+        await door.stop()
+        await close_all(maker)
