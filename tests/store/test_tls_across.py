@@ -11,6 +11,7 @@ written down."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -28,9 +29,13 @@ from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
 from gother_tui.core.trust import KnownServers, Trust, pinning, server_of
+from server.doors.web.door import WebDoor, WebOptions
+from server.edge.doorkey import DoorKey
 from server.edge.tls import certificate_fingerprint, self_signed
 from tests.core.test_client_core import Face
 from tests.doors.test_door_processes import SSH_LISTENING
+from tests.doors.web.doorkit import browser, clients_of_this_test, open_tab, read_screen
+from tests.doors.web.test_web_door import NAME_SCREEN
 from tests.kits.netkit import Client, close_all
 from tests.kits.prockit import LISTENING, ServerProcess
 from tests.plain.plainkit import PlainProcess, plain_env
@@ -271,3 +276,32 @@ async def test_an_ssh_door_s_session_follows_its_table_and_its_taker(host):
             assert await door.terminate() == 0
         await door.stop()
         await close_all(maker)
+
+
+async def test_a_web_door_s_session_follows_its_table_and_its_taker(host):
+    """The web door in front of the host's address (its clients given the host's pin and
+    password, as `gother door web` gives them): a tab's full-screen client joins a table of
+    the other process from the lobby, and is seated again, by itself, after that process is
+    killed -9."""
+    pin = (await host.serve.log_line(FINGERPRINT)).group(1)
+    maker, table = await table_at(host, host.other, "Fay")
+    key = DoorKey.of_text((host.folder / "door.key").read_text())
+    options = WebOptions(port=0, data_dir=host.folder / "web")
+    door = WebDoor(options, "127.0.0.1", host.home, key, None, pin)
+    door.ws_password = PASSWORD
+    await door.start()
+    try:
+        async with browser(door) as tab:
+            ws = await open_tab(tab, door)
+            await read_screen(ws, NAME_SCREEN)
+            await ws.send_str(json.dumps(["stdin", "Lenore\r"]))
+            await read_screen(ws, r"Fay's")  # the other process's table, listed at the address
+            await ws.send_str(json.dumps(["stdin", "\r"]))  # Enter joins the table chosen
+            await host.serve.log_line(re.compile(rf"table {table}: Lenore sits at seat"))
+            await kill_process_at(host, host.other)
+            await host.serve.log_line(re.compile(rf"table {table}: Lenore resumes seat"))
+            await ws.close()
+    finally:
+        await door.close()
+        await close_all(maker)
+    assert clients_of_this_test() == set(), "a client process outlived its door"
