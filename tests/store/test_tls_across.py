@@ -29,6 +29,7 @@ from gother_tui.core.options import ClientOptions
 from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
 from gother_tui.core.trust import KnownServers, Trust, pinning, server_of
+from gother_tui.tui.app import GotherApp
 from server.doors.web.door import WebDoor, WebOptions
 from server.edge.doorkey import DoorKey
 from server.edge.tls import certificate_fingerprint, self_signed
@@ -43,6 +44,8 @@ from tests.plain.test_plain_ssh import plain_session
 from tests.store.test_lobby_across import Lobby
 from tests.store.test_serve_processes import STARTED, pid_listening_at
 from tests.store.test_takeover_processes import Player as Seated
+from tests.tui.clientkit import until as shown_until
+from tests.tui.test_client_password import type_password
 
 pytestmark = [pytest.mark.usefixtures("postgres"), pytest.mark.slow]
 
@@ -305,3 +308,27 @@ async def test_a_web_door_s_session_follows_its_table_and_its_taker(host):
         await door.close()
         await close_all(maker)
     assert clients_of_this_test() == set(), "a client process outlived its door"
+
+
+async def test_the_full_screen_client_s_typed_password_goes_with_the_hop_and_a_restart(host):
+    """`gother join wss://…` full screen, as its command line builds it (the pin kept for
+    the host's address): the password typed once in its dialog is said at the other
+    process too; started again, it resumes its seat at that process straight away."""
+    pin = (await host.serve.log_line(FINGERPRINT)).group(1)
+    maker, table = await table_at(host, host.other, "Gil")
+    store = SeatStore(host.folder / "gil.json")
+    connect = partial(WebSocketTransport, trust=host.trust(pin))
+    options = ClientOptions(url=host.home, name="Gil", table=table, first_retry=0.05)
+    app = GotherApp(options, transport=connect, seat_store=store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_password(pilot, "This server needs a password.", PASSWORD)
+        await shown_until(pilot, lambda: app.current_mode == "table", "seated")
+        assert app.core.flow.at == host.other and app.core.flow.seat is not None
+    again = GotherApp(options, transport=connect, seat_store=store)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await type_password(pilot, "This server needs a password.", PASSWORD)
+        await shown_until(pilot, lambda: again.current_mode == "table", "seated again")
+        assert again.core.flow.at == host.other  # its saved process, asked first
+    await close_all(maker)
+    await host.serve.log_line(re.compile(rf"table {table}: Gil resumes seat"))
+    no_secret_kept(host.folder)
