@@ -89,7 +89,8 @@ class Trust:
             return self.pin
         if self.known is None:
             return None
-        return self.known.get(server_of(url)) or self.known.get(self.home_of(url) or "")
+        home = self.home_of(url)
+        return self.known.get(server_of(url) if home is None else home)
 
     def home_of(self, url: str) -> str | None:
         """The host's address ("HOST:PORT") whose pin `url` is held to, when `url` is another
