@@ -37,7 +37,10 @@ def new_folders(path: Path) -> Path:
             break
         missing.append(folder)
     for folder in reversed(missing):
-        folder.mkdir(mode=PRIVATE_FOLDER)
+        try:
+            folder.mkdir(mode=PRIVATE_FOLDER)
+        except FileExistsError:  # made meanwhile by another process of the host, as here
+            continue
         os.chmod(folder, PRIVATE_FOLDER)  # mkdir's mode is filtered by the umask
     return path
 

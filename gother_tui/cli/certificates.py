@@ -22,8 +22,11 @@ from gother_tui.core.trust import KnownServers, Trust
 from protocol.fingerprint import parse_fingerprint
 
 
-def trust_for(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Trust:
-    """What the client trusts, from --cafile and --fingerprint (and the pins kept)."""
+def trust_for(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, host: str | None = None
+) -> Trust:
+    """What the client trusts, from --cafile and --fingerprint (and the pins kept; `host`'s
+    at the other processes of the host at that address)."""
     pin = None
     if args.fingerprint is not None:
         pin = parse_fingerprint(args.fingerprint)
@@ -31,7 +34,7 @@ def trust_for(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Trus
             parser.error(f"--fingerprint {args.fingerprint}: not a SHA-256 fingerprint")
     if args.cafile is not None and not Path(args.cafile).is_file():
         parser.error(f"--cafile {args.cafile}: no such file")
-    return Trust(cafile=args.cafile, pin=pin, known=KnownServers())
+    return Trust(cafile=args.cafile, pin=pin, known=KnownServers(), host=host)
 
 
 def settle(

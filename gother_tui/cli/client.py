@@ -60,7 +60,7 @@ def run_client(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
     if not args.plain:
         check_theme(args, parser)
-    trust = certificates.trust_for(args, parser)
+    trust = certificates.trust_for(args, parser, host=args.url)
     if not certificates.settle(args.url, trust):  # an unknown or changed certificate
         return 1
     seat = {

@@ -56,8 +56,19 @@ class CertificateChanged(TransportError):
 
     final = True
 
-    def __init__(self, url: str, pinned: str, shown: str, where: str) -> None:
+    def __init__(
+        self, url: str, pinned: str, shown: str, where: str, home: str | None = None
+    ) -> None:
+        """`home`: the host's address, whose pin `url` (another of its processes) is held to."""
         self.server, self.pinned, self.shown = server_of(url), pinned, shown
+        if home is not None:  # one process of the host shows another certificate than its address
+            super().__init__(
+                f"the certificate of {self.server}, where the host {home} sent us, is NOT the "
+                f"host's: it is {shown}, not {pinned} (pinned for {home} in {where}). Someone "
+                "may be listening in, or the host gave its processes different certificates: "
+                "tell the host, who should give every process the one certificate."
+            )
+            return
         super().__init__(
             f"the certificate of {self.server} has CHANGED: it is {shown}, not {pinned} "
             f"({where}). Someone may be listening in; if the host made a new certificate, "
@@ -136,7 +147,8 @@ class WebSocketTransport:
             if shown != pinned:
                 ws.transport.abort()  # not a word more to an impostor
                 where = "--fingerprint" if self.trust.pin else str(self.trust.known_path)
-                raise CertificateChanged(self.url, pinned, shown, where)
+                home = None if self.trust.pin else self.trust.home_of(self.url)
+                raise CertificateChanged(self.url, pinned, shown, where, home)
             self._ws = ws
             return
         try:

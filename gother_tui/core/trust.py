@@ -1,11 +1,14 @@
 """Which TLS certificates the client trusts for a wss:// server, like ssh's known_hosts.
 
 In order: with --fingerprint, exactly that certificate; else a certificate pinned before
-for that host and port, and no other (a changed one is refused with a warning); else one
-the system's CAs (or --cafile's) vouch for, name and all; else the certificate is
-unknown, and the command line shows its fingerprint and asks whether to pin it
-(gother_tui/cli/certificates.py). Pins live in the client's state folder, one line each,
-"HOST:PORT FINGERPRINT", private to the user.
+for that host and port, and no other (a changed one is refused with a warning); else, at
+another process of the host (where `elsewhere` sends the client, over the connection it
+trusted), the certificate pinned for the host's address: a pin is the host's certificate,
+which each of its processes shows, not its port's; else one the system's CAs (or
+--cafile's) vouch for, name and all; else the certificate is unknown, and the command line
+shows its fingerprint and asks whether to pin it (gother_tui/cli/certificates.py). Pins
+live in the client's state folder, one line each, "HOST:PORT FINGERPRINT", private to the
+user.
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ class Trust:
     cafile: str | None = None  # CAs to verify with, instead of the system's
     pin: str | None = None  # --fingerprint: this certificate and no other
     known: KnownServers | None = None  # pins kept from earlier (None: none are)
+    host: str | None = None  # the host's address: its pin holds at its other processes too
 
     @property
     def known_path(self) -> Path | None:
@@ -83,7 +87,18 @@ class Trust:
         """The one certificate `url` may show, if one is pinned."""
         if self.pin is not None:
             return self.pin
-        return None if self.known is None else self.known.get(server_of(url))
+        if self.known is None:
+            return None
+        home = self.home_of(url)
+        return self.known.get(server_of(url) if home is None else home)
+
+    def home_of(self, url: str) -> str | None:
+        """The host's address ("HOST:PORT") whose pin `url` is held to, when `url` is another
+        process of that host with no pin of its own (else None)."""
+        if self.host is None or self.known is None or self.known.get(server_of(url)):
+            return None
+        home = server_of(self.host)
+        return home if home != server_of(url) and self.known.get(home) else None
 
     def verifying(self) -> ssl.SSLContext:
         """A context that checks the chain and the name (the system's CAs or --cafile's;

@@ -9,6 +9,7 @@ then pins it, like ssh's known_hosts). The SSH door's own clients pin it at once
 from __future__ import annotations
 
 import datetime
+import fcntl
 import ipaddress
 import logging
 import socket
@@ -46,11 +47,19 @@ def certificate_fingerprint(certfile: str) -> str:
 
 def self_signed(folder: Path, host: str) -> tuple[Path, Path]:
     """(certificate, key) kept in `folder`: made on the first run (the key 0600, the folder
-    0700), the same ever after, so the fingerprint players pinned stays true."""
+    0700), the same ever after, so the fingerprint players pinned stays true. Read and made
+    under a lock: the processes of one host, started at once, make one certificate among
+    them (the one their players pin), not one each."""
+    private_folder(folder)
+    with private_file(folder / "lock").open("r") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # let go as the file closes
+        return _kept(folder, host)
+
+
+def _kept(folder: Path, host: str) -> tuple[Path, Path]:
     cert, key = folder / "cert.pem", folder / "key.pem"
     if cert.is_file() and key.is_file():
         return cert, private_file(key)
-    private_folder(folder)
     names = _names(host)
     secret = ec.generate_private_key(ec.SECP256R1())
     private_file(key).write_bytes(

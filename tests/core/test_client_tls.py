@@ -192,3 +192,23 @@ async def test_ctrl_c_at_the_question_is_a_no_not_a_traceback(tls_server, known)
     )
     assert not go_on and out.getvalue().endswith("\nNot trusted.\n")
     assert known.get(server_of(url)) is None
+
+
+async def test_another_process_of_the_host_is_held_to_the_certificate_pinned_at_its_address(
+    tls_server, known, tmp_path
+):
+    """`elsewhere` sends the client to another port: the pin is the host's certificate, not
+    its port's, so the same one is trusted there without a question, another refused."""
+    url, printed, _ = tls_server
+    home = "wss://127.0.0.1:1"  # the host's address, pinned; `url` another of its processes
+    known.pin(server_of(home), printed)
+    await says_welcome(WebSocketTransport(url, Trust(known=known, host=home)))
+    with pytest.raises(UnknownCertificate):  # not sent there by the host: nothing says whose
+        await WebSocketTransport(url, Trust(known=known)).connect()
+    other = "SHA256:" + ":".join(["AB"] * 32)
+    known.pin(server_of(home), other)
+    with pytest.raises(CertificateChanged, match=r"sent us, is NOT the host's") as refused:
+        await WebSocketTransport(url, Trust(known=known, host=home)).connect()
+    assert printed in str(refused.value) and other in str(refused.value)
+    known.pin(server_of(url), printed)  # a pin of its own comes first
+    await says_welcome(WebSocketTransport(url, Trust(known=known, host=home)))

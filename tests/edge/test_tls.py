@@ -7,9 +7,11 @@ upset the server. Real TLS, real processes, all on 127.0.0.1."""
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import re
 import ssl
 import stat
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import asyncssh
@@ -154,3 +156,18 @@ async def test_the_servers_log_opens_with_no_dsa_deprecation_warnings(tmp_path):
         await served.terminate()
     assert "listening on wss://127.0.0.1:" in served.stderr
     assert "Warning" not in served.stderr and "DSA" not in served.stderr
+
+
+def fingerprint_made(folder: Path) -> str:  # in a process of its own, as a host's process
+    cert, _ = self_signed(folder, "127.0.0.1")
+    return certificate_fingerprint(str(cert))
+
+
+def test_processes_making_the_certificate_at_once_make_one_among_them(tmp_path):
+    """`gother serve --processes N --tls` (or N units started together): each process reads
+    or makes the certificate as it starts; every one serves the one its players pin."""
+    with ProcessPoolExecutor(6, mp_context=multiprocessing.get_context("fork")) as pool:
+        for round_ in range(3):
+            folder = tmp_path / f"tls-{round_}"
+            made = set(pool.map(fingerprint_made, [folder] * 6))
+            assert made == {certificate_fingerprint(str(folder / "cert.pem"))}

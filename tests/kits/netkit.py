@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from itertools import count
+from ssl import SSLContext
 from typing import Any
 
 import msgspec
@@ -32,8 +33,11 @@ class Client:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def connect(cls, url: str, name: str | None = None, **hello: Any) -> Client:
-        client = cls(await connect(url, max_size=MAX_FRAME, compression=None))
+    async def connect(
+        cls, url: str, name: str | None = None, ssl: SSLContext | None = None, **hello: Any
+    ) -> Client:
+        """Connected to `url` (wss:// trusting what `ssl` trusts), and welcomed as `name`."""
+        client = cls(await connect(url, max_size=MAX_FRAME, compression=None, ssl=ssl))
         if name is not None:
             reply = await client.ask(rq.Hello(v=PROTOCOL_VERSION, name=name, **hello))
             assert reply["t"] == "welcome", reply
