@@ -321,4 +321,7 @@ def _serve(pipe: Connection) -> None:
             reply: tuple[bool, Any] = (True, search.run())
         except Exception as exc:  # a bug in a search fails that job, not the worker
             reply = (False, f"the search failed: {exc!r}")
-        pipe.send(reply)
+        try:
+            pipe.send(reply)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the pool died while we searched (a process killed -9): nothing to tell

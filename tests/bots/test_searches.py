@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 import pytest
@@ -52,6 +54,41 @@ class Spin:
     def run(self) -> object:
         while True:
             pass
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A search that answers once a byte comes down the pipe whose read end it holds (a
+    worker forked from the test inherits it)."""
+
+    read_end: int
+    think: float = 0.0
+
+    def run(self) -> object:
+        return os.read(self.read_end, 1)
+
+
+def _a_worker(pool_end: Connection, worker_end: Connection) -> None:
+    pool_end.close()  # forked, the worker holds both ends: only the pool's may keep it open
+    the_pool._serve(worker_end)
+
+
+def test_a_worker_whose_pool_died_mid_search_ends_quietly() -> None:
+    """A game process killed -9 leaves its workers searching: each ends when it would answer,
+    with no traceback of a broken pipe in the host's log (exit code 0, not 1)."""
+    context = multiprocessing.get_context("fork")  # the worker inherits the gate's pipe
+    gate_read, gate_write = os.pipe()
+    ours, theirs = context.Pipe()
+    worker = context.Process(target=_a_worker, args=(ours, theirs))
+    worker.start()
+    theirs.close()
+    ours.send(Gate(gate_read))
+    ours.close()  # the pool is gone while the worker searches
+    os.write(gate_write, b"x")
+    worker.join(TIMEOUT)
+    os.close(gate_read)
+    os.close(gate_write)
+    assert worker.exitcode == 0
 
 
 def the_worker(searches: Searches) -> int:
