@@ -1,7 +1,7 @@
 """A host's capacity over 1, 2 and 3 game processes (issue 34 §4), printed, never asserted.
 
     .venv/bin/python bench/processes.py [--tables 200] [--moves 40] [--think 0.5]
-        [--processes 1,2,3] [--pin]
+        [--processes 1,2,3] [--pin] [--floor N]
 
 A PostgreSQL of its own (tests/kits/pgkit.py's, fsync on as a host runs it) on 127.0.0.1 in
 a temporary folder. First the plain single process, `gother serve --db FILE` with SQLite, as
@@ -28,6 +28,10 @@ user space and in the kernel, sleeps (voluntary context switches), preemptions (
 ones), moves to another core, and the time spent runnable waiting for a core. `--pin` keeps
 each game process to a core of its own (process K to core K modulo the cores, every thread),
 as `taskset` or systemd's CPUAffinity= would; the load generator and PostgreSQL float.
+`--floor N`: then, N rounds, the floor of bench/bgio/floor.py (a bare websockets server, no
+game: the library, the loop and the kernel alone) split over 1 process and each count, the
+same tables at the same pace, frames of the size the game sent: what splitting costs a
+server with no code of ours.
 Targets: p99 <= 50 ms; CPU a move within 10 % of the single process's.
 """
 
@@ -36,14 +40,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import IO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "bgio"))  # the floor
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import floor as bare
 from server_load import (
     HOST,
     create_tables,
@@ -236,6 +243,47 @@ def breakdown(rows: list[tuple[str, int, dict[str, float]]]) -> None:
         print(f"{kind:>10} {processes:>5} " + " ".join(cells), flush=True)
 
 
+async def floor_split(tables: int, moves: int, think: float, size: int, processes: int) -> float:
+    """The floor (bench/bgio/floor.py: a bare websockets server writing a prebuilt frame of
+    `size` bytes to a table's four connections a move, no game) split over `processes`
+    processes, table T at process T modulo them, under the same load: its CPU a move, in
+    microseconds, over every move."""
+    servers = [
+        subprocess.Popen([sys.executable, bare.__file__, str(size)], stdout=subprocess.PIPE)
+        for _ in range(processes)
+    ]
+    try:
+        ports = [int(server.stdout.readline()) for server in servers if server.stdout]
+        before = sum(cpu_seconds(server.pid) for server in servers)
+        await asyncio.gather(
+            *(
+                bare.player(f"ws://{HOST}:{ports[t % processes]}/{t}", seat, moves, think)
+                for t in range(tables)
+                for seat in range(4)
+            )
+        )
+        spent = sum(cpu_seconds(server.pid) for server in servers) - before
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+    return spent / (tables * moves) * 1e6
+
+
+def floors(args: argparse.Namespace, size: int) -> None:
+    """The floor over 1 process and over each count of --processes, in turn, --floor times:
+    what splitting the same load costs a bare server, no game code at all."""
+    print(f"\nthe floor ({size}-byte frames), CPU a move: 1 process, then each count")
+    counts = [int(n) for n in args.processes.split(",") if int(n) > 1]
+    for _ in range(args.floor):
+        one = asyncio.run(floor_split(args.tables, args.moves, args.think, size, 1))
+        cells = [f"1: {one:.0f} µs"]
+        for n in counts:
+            split = asyncio.run(floor_split(args.tables, args.moves, args.think, size, n))
+            cells.append(f"{n}: {split:.0f} µs ({split / one:.2f}x)")
+        print("  ".join(cells), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="tables in all, over the host")
@@ -244,6 +292,9 @@ def main() -> None:
     parser.add_argument("--processes", default="1,2,3", help="game processes, each a run")
     parser.add_argument(
         "--pin", action="store_true", help="each game process kept to a core of its own"
+    )
+    parser.add_argument(
+        "--floor", type=int, default=0, help="then the floor split the same ways, N rounds"
     )
     args = parser.parse_args()
     if reason := missing():
@@ -281,6 +332,8 @@ def main() -> None:
                 )
                 rows.append((kind, processes, f))
             breakdown(rows)
+            if args.floor:
+                floors(args, int(rows[0][2]["frame_bytes"]) or 1700)
     finally:
         cluster.remove()
     print(f"load average {' '.join(f'{n:.2f}' for n in os.getloadavg())}")
