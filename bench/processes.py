@@ -233,14 +233,14 @@ def breakdown(rows: list[tuple[str, int, dict[str, float]]]) -> None:
     load generator's the same."""
     print("\nin play, a move: the host's threads | the load generator's")
     heads = ("user µs", "sys µs", "sleeps", "preempted", "migrated", "queued µs")
-    print(f"{'db':>10} {'procs':>5} " + " ".join(f"{h:>9}" for h in heads * 2))
+    print(f"{'procs':>5} {'db':>10} " + " ".join(f"{h:>9}" for h in heads * 2))
     for kind, processes, f in rows:
         cells = []
         for who in ("", "bench "):
             for name, scale in zip(WHERE, (1e6, 1e6, 1, 1, 1, 1e6), strict=True):
                 value = f[who + name] * scale
                 cells.append(f"{value:>9.0f}" if scale > 1 else f"{value:>9.2f}")
-        print(f"{kind:>10} {processes:>5} " + " ".join(cells), flush=True)
+        print(f"{processes:>5} {kind:>10} " + " ".join(cells), flush=True)
 
 
 async def floor_split(tables: int, moves: int, think: float, size: int, processes: int) -> float:
