@@ -84,7 +84,8 @@ def old_hints(args: argparse.Namespace) -> None:
     said = []
     for seen in positions(args.positions):
         said.append(
-            [msgspec.to_builtins(advise(seen, deck, seed=k).move) for k in range(args.seeds)]
+            # the tree given by --before, whose advise took a seed
+            [msgspec.to_builtins(advise(seen, deck, seed=k).move) for k in range(args.seeds)]  # type: ignore[call-arg]
         )
     print(json.dumps(said))
 

@@ -75,7 +75,7 @@ GIB4 = 4 * 1024  # MiB
 KSM = KSM_RUN.parent  # the host's samepage merging
 
 
-async def connections(count: int, db: str, log) -> tuple[float, float, int, str]:
+async def connections(count: int, db: str, log: IO[str]) -> tuple[float, float, int, str]:
     proc, port = await start_server(log, db)
     url = f"ws://{HOST}:{port}"
     sockets = []

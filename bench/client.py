@@ -40,6 +40,7 @@ from pathlib import Path
 from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the kits they use
 sys.path.insert(0, str(ROOT / "tests" / "tui"))  # the scripted fake server and views
 
 from clientkit import FakeServer, until  # noqa: E402
@@ -74,9 +75,9 @@ def start_server() -> tuple[subprocess.Popen[str], str]:
 def create_table(url: str) -> str:
     with connect(url) as ws:
         ws.send(encode({"t": "hello", "rid": 1, "v": PROTOCOL_VERSION, "name": "Bench"}))
-        decode(ws.recv(10))
+        decode(ws.recv(10))  # type: ignore[arg-type]
         ws.send(encode({"t": "create", "rid": 2, "name": "Bench", "seats": 3, "bots": 2}))
-        return str(decode(ws.recv(10))["table"])
+        return str(decode(ws.recv(10))["table"])  # type: ignore[arg-type]
 
 
 def rss_mb(pid: int) -> float:

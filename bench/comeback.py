@@ -64,12 +64,20 @@ from tests.e2e.e2ekit import (  # noqa: E402
     free_port,
     gother_serve,
     terminal_env,
-    wait_for,
 )
+from tests.kits.poll import until_blocking  # noqa: E402
 
 PASSWORD = "club-night-7"
 PRINTED = re.compile(r"fingerprint (SHA256:[0-9A-F:]{95})")
 WEB_LISTENING = re.compile(r"web: listening on https://127\.0\.0\.1:(\d+)")  # --tls: https
+
+
+def web_port(log: Path) -> str:
+    """The web door's port once the server's log says it, else ""."""
+    said = WEB_LISTENING.search(log.read_text())
+    return said[1] if said else ""
+
+
 GIVEN = re.compile(rf"{SSH_TOKEN_ENV}=([A-Za-z0-9_-]{{24}})")
 POLL = 0.02  # seconds between two looks at a screen
 # Every player here comes from 127.0.0.1: the per-address caps made for a club of several
@@ -115,8 +123,8 @@ def club_server(folder: Path) -> Iterator[Host]:
     )
     with gother_serve(folder, *args) as port:
         log = folder / "serve.log"
-        web = int(wait_for("the web door", lambda: WEB_LISTENING.search(log.read_text()))[1])
-        wait_for("the SSH door", lambda: accepts(ssh))
+        web = int(until_blocking("the web door", lambda: web_port(log)))
+        until_blocking("the SSH door", lambda: accepts(ssh))
         printed = PRINTED.search(log.read_text())
         assert printed is not None, "the server printed no fingerprint"
         yield Host(folder, port, True, printed[1], ssh, web)
@@ -144,7 +152,7 @@ class Spectator:
     def ask(self, **request: Any) -> dict[str, Any]:
         self.ws.send(encode({**request, "rid": 1}))
         while True:
-            reply = decode(self.ws.recv(timeout=30))
+            reply = decode(self.ws.recv(timeout=30))  # type: ignore[arg-type]
             if reply.get("rid") == 1:
                 assert reply["t"] != "error", reply
                 return reply
@@ -161,7 +169,7 @@ class Spectator:
     def until_away(self) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            frame = decode(self.ws.recv(timeout=60))
+            frame = decode(self.ws.recv(timeout=60))  # type: ignore[arg-type]
             if frame.get("t") == "state" and not frame["view"]["players"][self.seat]["connected"]:
                 return
         raise AssertionError("the seat was never marked away")
@@ -216,15 +224,15 @@ class Terminal:
         self.keys("Enter")
 
     def until(self, what: str, check: Callable[[str], object], timeout: float = 60) -> str:
-        def shown() -> str | None:
+        def shown() -> str:
             screen = self.screen()
-            return screen if check(screen) else None
+            return screen if check(screen) else ""
 
         try:
-            return wait_for(what, shown, timeout, POLL)
+            return until_blocking(what, shown, timeout, POLL)
         except AssertionError:
-            shown = self.screen()
-            raise AssertionError(f"{what}: not on the screen of {self.name}:\n{shown}") from None
+            screen = self.screen()
+            raise AssertionError(f"{what}: not on the screen of {self.name}:\n{screen}") from None
 
     def back(self) -> bool:
         """Back in the seat (the plain mode's lines: the seat, then the game under way)."""
@@ -277,7 +285,7 @@ class Terminal:
     def again(self) -> float:
         began = time.perf_counter()
         self.start()
-        wait_for(f"{self.name} back in the seat", self.back, 60, POLL)
+        until_blocking(f"{self.name} back in the seat", self.back, 60, POLL)
         return time.perf_counter() - began
 
 

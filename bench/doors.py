@@ -25,8 +25,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
@@ -38,15 +39,15 @@ HOST = "127.0.0.1"
 SECRET = "not-guessable"
 
 
-async def ask(ws, request: dict) -> dict:
+async def ask(ws: ClientConnection, request: dict[str, Any]) -> dict[str, Any]:
     await ws.send(encode({**request, "rid": 1}))
     while True:
-        reply = decode(await ws.recv())
+        reply = decode(await ws.recv())  # type: ignore[arg-type]
         if reply.get("rid") == 1:
             return reply
 
 
-def opening(claim: str | None) -> dict:
+def opening(claim: str | None) -> dict[str, Any]:
     """How a connection opens: a door's client with its door's claim."""
     return {"max_size": MAX_FRAME, "additional_headers": {DOOR_HEADER: claim} if claim else None}
 
@@ -60,7 +61,7 @@ async def sit(url: str, name: str, claim: str | None = None) -> bool:
         if said["t"] != "welcome" or made["t"] != "created":
             return False
         joined = await ask(ws, {"t": "join", "table": made["table"]})
-        return joined["t"] == "joined"
+        return bool(joined["t"] == "joined")
     finally:
         await ws.close()
 
@@ -159,7 +160,7 @@ async def hello(url: str) -> bool:
         async with asyncio.timeout(10):
             async with connect(url, max_size=MAX_FRAME) as ws:
                 reply = await ask(ws, {"t": "hello", "v": PROTOCOL_VERSION, "name": "Crow"})
-                return reply["t"] == "welcome"
+                return bool(reply["t"] == "welcome")
     except (OSError, TimeoutError, ConnectionClosed):
         return False
 

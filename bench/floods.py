@@ -29,8 +29,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from websockets.asyncio.client import connect
@@ -39,7 +40,7 @@ from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 
 HOST = "127.0.0.1"
 THINK = 0.05  # seconds the honest player takes a move: well under its connection's rate
-Flood = Callable[[str, Counter[str]], Awaitable[None]]
+Flood = Callable[[str, Counter[str]], Coroutine[None, None, None]]
 
 
 def start(folder: Path) -> tuple[subprocess.Popen[bytes], int, int]:
@@ -69,14 +70,14 @@ async def honest(port: int, seconds: float) -> list[float]:
     async with connect(f"ws://{HOST}:{port}", max_size=MAX_FRAME) as ws:
         rid, view = 0, None
 
-        async def hear() -> dict:
+        async def hear() -> dict[str, Any]:
             nonlocal view
-            message = decode(await ws.recv())
+            message = decode(await ws.recv())  # type: ignore[arg-type]
             if message["t"] == "state":
                 view = message["view"]  # the newest, whoever's request it answers
             return message
 
-        async def ask(request: dict) -> dict:
+        async def ask(request: dict[str, Any]) -> dict[str, Any]:
             nonlocal rid
             rid += 1
             await ws.send(encode({**request, "rid": rid}))
@@ -107,7 +108,7 @@ async def honest(port: int, seconds: float) -> list[float]:
     return trips
 
 
-def first_legal(legal: dict) -> dict:
+def first_legal(legal: dict[str, Any]) -> dict[str, Any]:
     kind = legal["kind"]
     if kind == "distribute":
         pairs = zip(legal["recipients"], legal["hand"][: legal["count"]], strict=False)

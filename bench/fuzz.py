@@ -202,7 +202,7 @@ class Observer:
             reply = asyncio.get_running_loop().create_future()
             self._replies[self._rid] = reply
             await self.ws.send(msgpack.packb({"t": t, "rid": self._rid, **fields}))
-            answer = await asyncio.wait_for(reply, 60)
+            answer: dict[str, Any] = await asyncio.wait_for(reply, 60)
             if answer.get("code") != "rate_limited":
                 return answer
             await asyncio.sleep(0.5)
@@ -386,7 +386,8 @@ class Fuzzer:
         if self.kinds == "array" or (self.kinds == "all" and rng.random() < 0.04):
             return msgpack.packb([self.rid, "list"]), "(array)", None
         if self.kinds == "all" and rng.random() < 0.02:
-            return rng.choice([b"\xc1", os.urandom(20), "text"]), "(junk)", None
+            junk: list[bytes | str] = [b"\xc1", os.urandom(20), "text"]
+            return rng.choice(junk), "(junk)", None
         t = "list" if self.kinds == "list" else rng.choice(TYPES)
         message: dict[str, Any] = {"t": t}
         if rng.random() < 0.5:
@@ -424,7 +425,10 @@ class Fuzzer:
             async for data in self.ws:
                 frame = msgpack.unpackb(data) if isinstance(data, bytes) else {}
                 rid = frame.get("rid")
-                if isinstance(rid, int) and fuzzed.waiting.pop((self.number, rid), None):
+                if (
+                    isinstance(rid, int)
+                    and fuzzed.waiting.pop((self.number, rid), None) is not None
+                ):
                     fuzzed.answered += 1
                 table = frame.get("table")
                 if isinstance(table, str) and table not in fuzzed.known["table"]:

@@ -34,9 +34,10 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import asyncssh
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
@@ -59,10 +60,10 @@ class Tally:
 Guess = Callable[["itertools.count[int]", Tally], Awaitable[None]]  # one connection's worth
 
 
-async def ask(ws, request: dict) -> dict:
+async def ask(ws: ClientConnection, request: dict[str, Any]) -> dict[str, Any]:
     await ws.send(encode({**request, "rid": 1}))
     while True:
-        reply = decode(await ws.recv())
+        reply = decode(await ws.recv())  # type: ignore[arg-type]
         if reply.get("rid") == 1:
             return reply
 

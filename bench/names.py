@@ -39,18 +39,18 @@ class Squatter:
         rid = next(self.rids)
         await self.ws.send(encode({**request, "rid": rid}))
         while True:
-            reply = decode(await self.ws.recv())
+            reply = decode(await self.ws.recv())  # type: ignore[arg-type]
             if reply.get("rid") == rid:
                 return reply
 
     async def until_asked(self) -> dict[str, Any]:
         """The next view that asks this seat to act, or the final one."""
         while True:
-            message = decode(await self.ws.recv())
+            message = decode(await self.ws.recv())  # type: ignore[arg-type]
             if message["t"] == "state":
                 view = message["view"]
                 if view["phase"] == "over" or view["legal"] is not None:
-                    return view
+                    return view  # type: ignore[no-any-return]
 
 
 def first_legal(legal: dict[str, Any]) -> dict[str, Any]:

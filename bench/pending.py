@@ -44,7 +44,8 @@ async def newcomer(url: str, source: str) -> float | None:
     try:
         async with connect(url, max_size=MAX_FRAME, local_addr=(source, 0)) as ws:
             await ws.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "New", "rid": 1}))
-            reply = decode(await asyncio.wait_for(ws.recv(), 10))
+            frame = await asyncio.wait_for(ws.recv(), 10)
+            reply = decode(frame)  # type: ignore[arg-type]
     except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
         return None
     return time.perf_counter() - began if reply.get("t") == "welcome" else None

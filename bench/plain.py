@@ -74,7 +74,7 @@ def new_table(url: str) -> str:
         ws.send(encode({"t": "hello", "v": PROTOCOL_VERSION, "name": "Bench", "rid": 1}))
         ws.recv()
         ws.send(encode({"t": "create", "name": "Bench", "seats": 3, "bots": 2, "rid": 2}))
-        while (reply := decode(ws.recv()))["t"] != "created":
+        while (reply := decode(ws.recv()))["t"] != "created":  # type: ignore[arg-type]
             pass
         return str(reply["table"])
 

@@ -13,6 +13,7 @@ ms, and each p50's ratio to the whole game's replay. The job's expected thinking
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
@@ -56,7 +57,7 @@ def main() -> None:
         assert isinstance(turns, int)
         last = turns - 1  # the last turn's start before the game's end
         times["whole replay"].append(
-            timed(lambda g=game: Game.replay(DECK, args.seats, g.seed, g.moves))
+            timed(functools.partial(Game.replay, DECK, args.seats, game.seed, game.moves))
         )
         for label, turn in (("turn 1", 1), ("middle", max(1, last // 2)), ("last", last)):
             job = PlayOnDeal(game, 0, turn, seed)

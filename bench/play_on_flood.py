@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hints import start_server  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from bench.hints import start_server  # noqa: E402
 from protocol import MAX_FRAME, PROTOCOL_VERSION  # noqa: E402
 from protocol.constants import DOOR_HEADER  # noqa: E402
 from server.edge.doorkey import DoorKey  # noqa: E402

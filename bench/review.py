@@ -33,9 +33,9 @@ async def request(ws: ClientConnection, t: str, **fields: Any) -> dict[str, Any]
     rid = next(RIDS)
     await ws.send(encode({"t": t, "rid": rid, **fields}))
     while True:
-        message = decode(await ws.recv())
+        message = decode(await ws.recv())  # type: ignore[arg-type]
         if message.get("rid") == rid:
-            return message  # type: ignore[no-any-return]
+            return message
 
 
 async def bench(rounds: int, workers: int | None) -> None:
@@ -56,7 +56,7 @@ async def bench(rounds: int, workers: int | None) -> None:
                 table = created["table"]
                 await request(ws, "watch", table=table)
                 while True:  # the bots play to the end
-                    message = decode(await ws.recv())
+                    message = decode(await ws.recv())  # type: ignore[arg-type]
                     if message["t"] == "state" and message["view"]["phase"] == "over":
                         break
                 _, moves = server.store.tables.game(table, 1)

@@ -108,7 +108,7 @@ def told_before(count: int) -> None:
                 "advised": msgspec.to_builtins(m.advised),
                 "price": m.cost,
             }
-            for m in review.costliest(moments)
+            for m in review.costliest(moments)  # type: ignore[attr-defined]
         ]
     print(json.dumps(found))
 

@@ -40,7 +40,7 @@ def load(checkout: Path | None) -> Any:
     from server.bots.heuristic import HeuristicBot
     from server.bots.ismcts import IsmctsBot
 
-    game.HeuristicBot, game.IsmctsBot = HeuristicBot, IsmctsBot
+    vars(game).update(HeuristicBot=HeuristicBot, IsmctsBot=IsmctsBot)
     return game
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.hints import start_server  # noqa: E402
+from hints import start_server  # noqa: E402
+
 from tests.kits.netkit import Client  # noqa: E402
 from tests.kits.tablekit import finished_games  # noqa: E402
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.asyncio.server import serve
+from websockets.asyncio.server import ServerConnection, serve
 
 from protocol import MAX_FRAME, PROTOCOL_VERSION, decode, encode
 from protocol import requests as rq
@@ -104,7 +104,7 @@ LISTENING = re.compile(r"listening on ws://[\d.]+:(\d+)")
 
 def launch(
     log: IO[str], db: str, tree: str | None = None, options: tuple[str, ...] = ()
-) -> subprocess.Popen:
+) -> subprocess.Popen[bytes]:
     """`gother serve [options]` (from the source tree `tree`, else this one) on a free
     port; its log goes to a file, since a pipe nobody reads would fill up and block the
     server mid-benchmark. One host drives every table here, so the per-connection and
@@ -130,7 +130,7 @@ def launch(
     )
 
 
-async def listening(log: IO[str], proc: subprocess.Popen, count: int = 1) -> list[int]:
+async def listening(log: IO[str], proc: subprocess.Popen[bytes], count: int = 1) -> list[int]:
     """The ports `proc` listens on once its log has said `count` of them (each of a host's
     processes says its own)."""
     deadline = time.monotonic() + 60
@@ -146,7 +146,7 @@ async def listening(log: IO[str], proc: subprocess.Popen, count: int = 1) -> lis
 
 async def start_server(
     log: IO[str], db: str, tree: str | None = None
-) -> tuple[subprocess.Popen, int]:
+) -> tuple[subprocess.Popen[bytes], int]:
     """`gother serve` (see launch) and the port it listens on."""
     proc = launch(log, db, tree)
     return proc, (await listening(log, proc))[0]
@@ -349,7 +349,7 @@ async def play(
 async def echo_round_trip(size: int, samples: int = 2000) -> float:
     """p50 seconds for a frame of `size` bytes to go to a bare echo server and back."""
 
-    async def echo(ws):
+    async def echo(ws: ServerConnection) -> None:
         async for message in ws:
             await ws.send(message)
 

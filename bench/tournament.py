@@ -87,7 +87,12 @@ async def other_table_while_seating(players: int, seats: int, tree: str | None) 
     ):
         leave = Path(folder) / "leave"
         leave.write_text(LEAVE)
-        every_seat = ("--seats-per-address", "1000", "--tournament-password-file", str(leave))
+        every_seat: tuple[str, ...] = (
+            "--seats-per-address",
+            "1000",
+            "--tournament-password-file",
+            str(leave),
+        )
         if tree is None:  # every player on 127.0.0.1 (a tree from before the option took all)
             every_seat += ("--tournament-entries-per-address", "1000")
         proc, port = start_server(log, os.path.join(folder, "games.db"), tree, every_seat)

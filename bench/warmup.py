@@ -36,7 +36,7 @@ def warm(way: str) -> None:
         import gother_tui.tui.client_app as client_app
         import gother_tui.tui.stylesheet as stylesheet
 
-        client_app.SharedStylesheet = Stylesheet
+        client_app.SharedStylesheet = Stylesheet  # type: ignore[attr-defined,assignment]
         stylesheet.parse_ahead = lambda app: 0
     if way in ("without the rehearsal", "without either"):
         import gother_tui.zygote.rehearsal as rehearsal

@@ -25,6 +25,7 @@ Against a real `gother serve --web` process, in Debian's chromium driven by Play
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import statistics
@@ -33,13 +34,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.client import launch_to_table  # noqa: E402
+from client import launch_to_table  # noqa: E402
+
 from tests.doors.web.browserkit import SCREEN_JS, launch, wait_screen  # noqa: E402
 from tests.doors.web.doorkit import clients_behind  # noqa: E402
 from tests.e2e.e2ekit import create_table  # noqa: E402
@@ -51,7 +54,7 @@ VIEWER_MARK = "Every Fate pile"
 VIEWPORT = {"width": 860, "height": 520}
 # Playwright's per-frame polling evaluates its predicate as a string, which the door's
 # Content-Security-Policy forbids (no 'unsafe-eval'): lifted for the measuring only.
-CONTEXT = {"viewport": VIEWPORT, "bypass_csp": True}
+CONTEXT: dict[str, Any] = {"viewport": VIEWPORT, "bypass_csp": True}
 # Set before each key: the time of its keydown, and of the first render after it whose
 # buffer differs from the screen before.
 KEY_JS = (
@@ -141,6 +144,11 @@ def page_load_to_table(page: Page, runs: int) -> tuple[list[float], list[float]]
     return frames, loads
 
 
+def settled(shown: str, text: str) -> bool:
+    """The whole screen of the viewer (`shown` its mark) or of the table is up."""
+    return shown in text and (shown == VIEWER_MARK or VIEWER_MARK not in text)
+
+
 def key_to_redraw(page: Page, presses: int) -> list[float]:
     times = []
     for i in range(presses):
@@ -150,11 +158,7 @@ def key_to_redraw(page: Page, presses: int) -> list[float]:
         # the whole screen of the viewer (or of the table) before the next key: a key
         # pressed while a screen is still closing goes to the screen that is closing
         shown = VIEWER_MARK if i % 2 == 0 else FOOTER_MARK
-        wait_screen(
-            page,
-            "the screen to settle",
-            lambda text, s=shown: s in text and (s == VIEWER_MARK or VIEWER_MARK not in text),
-        )
+        wait_screen(page, "the screen to settle", functools.partial(settled, shown))
         times.append(page.evaluate("gotherBench.drawn - gotherBench.key"))
     return times
 

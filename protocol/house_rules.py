@@ -174,21 +174,6 @@ def differing(variants: Variants) -> tuple[str, ...]:
     return tuple(said)
 
 
-def differing_words(variants: Variants) -> str:
-    """The rules of `differing`, compactly, as `create` and `tournament new` take them
-    (the full screen's lobby row, where room is short): "fate=top cap=off two-or-six"."""
-    said = []
-    for rule in HOUSE_RULES:
-        value = getattr(variants, rule.field)
-        if value == rule.default:
-            continue
-        if isinstance(rule, Asked):
-            said.append(f"{rule.word}={OFF if value is None else value}")
-        else:
-            said.append(rule.option.removeprefix("--"))
-    return " ".join(said)
-
-
 def protocol_table() -> str:
     """docs/protocol.md's table of `variants`' keys (a test holds the page to it)."""
     rows = [("key", "values", "default")]

@@ -52,7 +52,7 @@ def free_port_pair() -> int:
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+            port: int = s.getsockname()[1]
         try:
             with socket.socket() as s:
                 s.bind(("127.0.0.1", port + 1))
@@ -68,7 +68,7 @@ def theirs(tables: int, moves: int, think: float, flat_file: bool) -> dict[str, 
         server = subprocess.Popen(["node", "server.js", str(port), *storage], cwd=HERE, stdout=log)
         try:
             deadline = time.monotonic() + 30
-            while "listening" not in (log.seek(0) or log.read()):
+            while log.seek(0) or "listening" not in log.read():
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError("the boardgame.io server did not start")
                 time.sleep(0.05)

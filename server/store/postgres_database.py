@@ -17,6 +17,7 @@ import itertools
 import logging
 import math
 import re
+import select
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -118,15 +119,22 @@ class PostgresDatabase:
 
     def said(self, channel: str, timeout: float) -> list[str] | None:
         """`heard`, with what was said: every NOTIFY's payload that came within `timeout`
-        seconds (all that came with the first); None whenever it cannot be known."""
+        seconds (all that came with the first; none, early, when the connection has other
+        news); None whenever it cannot be known."""
         try:
             with self._connected(StoreUnavailable) as db:
                 if self._listening is not db:
                     db.execute(psql.SQL("LISTEN {}").format(psql.Identifier(channel)))
                     self._listening = db
                     return None
-                first = [n.payload for n in db.notifies(timeout=timeout, stop_after=1)]
-                return first and first + [n.payload for n in db.notifies(timeout=0.0)]
+                said = [n.payload for n in db.notifies(timeout=0.0)]
+                if not said and timeout > 0:
+                    # psycopg's own wait wakes every 0.1 s (to hear Ctrl-C): a quiet listener
+                    # sleeps on its socket the whole timeout instead, each of a host's
+                    # processes not woken 10 times a second a listener (issue 34 §4)
+                    select.select([db.fileno()], [], [], timeout)
+                    said = [n.payload for n in db.notifies(timeout=0.0)]
+                return said
         except StoreUnavailable:
             if self._listening is not None:  # lost just now: read again at once
                 self._listening = None

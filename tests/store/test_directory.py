@@ -6,6 +6,7 @@ lease lapses, on PostgreSQL's clock."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -98,3 +99,19 @@ def test_a_change_is_heard_at_once_and_a_listener_that_lost_its_connection_reads
     until_blocking("listening again", lambda: two.heard(0.0) is False)
     one.publish("ws://one:1", {"t1": b"b"}, (), fresh=False)
     assert two.heard(30.0) is True
+
+
+def test_a_quiet_listener_sleeps_the_whole_wait(directories):
+    """Issue 34 §4: waiting for a change, the listener's thread sleeps on its connection
+    until the timeout, not woken every 0.1 s as psycopg's own wait is (each of a host's
+    processes paid that for each listener)."""
+    two = directories["two"]
+    assert two.heard(0.0) is True  # listening from now
+
+    def sleeps() -> int:
+        status = Path("/proc/thread-self/status").read_text()
+        return int(status.split("voluntary_ctxt_switches:")[1].split()[0])
+
+    before = sleeps()
+    assert two.heard(1.0) is False
+    assert sleeps() - before <= 3  # psycopg's own wait: about 10

@@ -18,7 +18,7 @@ from gother_tui.tui.screens.table import TableScreen
 from gother_tui.tui.screens.too_small import TooSmallScreen
 from gother_tui.tui.screens.viewer import TextViewer
 from protocol import validate_request
-from protocol.constants import DEFAULT_ROUND_CAP, DEFAULT_TRAITS, SHORT_ROUND_CAP
+from protocol.constants import DEFAULT_ROUND_CAP, DEFAULT_TRAITS, NAME_MAX, SHORT_ROUND_CAP
 from protocol.lengths import how_long
 from protocol.view import Variants
 from tests.tui.clientkit import (
@@ -119,16 +119,57 @@ async def test_the_lobby_says_every_house_rule_the_chosen_table_plays(make_app, 
     rules = Variants(fate_discard="top", overflow="immediate", round_cap=None)
     fake.tables = [listing(name="House Crypt", variants=rules.to_wire())]
     app = make_app()
-    async with app.run_test(size=(100, 24)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: len(lobby_tables(app)) == 1, "the table list")
         said = (
             "House Crypt. Fate discard: the top card only. Over the limit: immediately, any"
             " turn. No round cap."
         )
         await until(pilot, lambda: widget_text(pilot, "#lobby-table") == said, "its rules")
-        # the row, compactly, as `create` takes them (the last column: at 80 columns cut)
+        # the row counts them, whole at 80 columns; the line above says each
         row = next(line for line in screen_text(pilot).splitlines() if "ab12" in line)
-        assert row.split()[-3:] == ["fate=top", "overflow=immediate", "cap=off"]
+        assert row.split()[-2:] == ["3", "rules"]
+
+
+async def test_a_lobby_row_stays_whole_at_80_columns(make_app, fake):
+    """The longest row a table makes (a name of NAME_MAX, bots by name, a password, every
+    house rule) fits in 80 columns: its name cut, its rules counted; the line on the chosen
+    table says both in full."""
+    several = Variants(fate_discard="top", overflow="immediate", round_cap=None, two_or_six=True)
+    long_name = "A Crypt Named At Length!"
+    assert len(long_name) == NAME_MAX
+    fake.tables = [
+        listing(name="Cap Crypt", variants=Variants(round_cap=None).to_wire()),
+        listing(
+            id="cd34",
+            name=long_name,
+            seats=6,
+            bots=5,
+            bot="normal",
+            phase="draw",
+            started=True,
+            spectators=100,
+            password=True,
+            variants=several.to_wire(),
+        ),
+    ]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(lobby_tables(app)) == 2, "the table list")
+        await pilot.pause()
+        lines = screen_text(pilot).splitlines()
+        assert next(line for line in lines if "Table" in line).split()[-1] == "Rules"
+        one = next(line for line in lines if "ab12" in line)
+        assert one.split()[-2:] == ["1", "rule"]
+        many = next(line for line in lines if "cd34" in line)
+        assert many.split()[-3:] == ["yes", "4", "rules"]
+        assert "A Crypt Named A…" in many
+        await pilot.press("down")
+        said = (
+            f"{long_name}: 5 normal bots. Fate discard: the top card only. Over the limit:"
+            " immediately, any turn. No round cap. Allow 2 or 6 players."
+        )
+        await until(pilot, lambda: widget_text(pilot, "#lobby-table") == said, "in full")
 
 
 async def test_create_a_table_by_keyboard_then_join_it(make_app, fake):

@@ -29,10 +29,13 @@ from gother_tui.tui.widgets.footer import KeyBar
 from gother_tui.tui.widgets.standings import StandingsPanel
 from protocol import requests as rq
 from protocol import server_messages as sm
-from protocol.house_rules import differing, differing_words
+from protocol.house_rules import differing
+from protocol.view import Variants
 
-# the house rules last: at 80 columns a long list is cut there, and the line on the chosen
-# table says them in full
+# The house rules last, counted, and a name cut at NAME_SHOWN: a row stays whole at 80
+# columns (the other columns take 64 with their padding), and the line on the chosen table
+# says its name and rules in full.
+NAME_SHOWN = 16
 COLUMNS = ("Table", "Name", "Seats", "Bots", "Game", "Watching", "Password", "Rules")
 
 
@@ -59,16 +62,27 @@ def about(table: sm.TableRow) -> str:
     return said
 
 
+def rules_cell(variants: Variants) -> str:
+    """A table's house rules in the list, counted: "1 rule", "3 rules", or nothing."""
+    count = len(differing(variants))
+    return f"{count} rule{'s' * (count != 1)}" if count else ""
+
+
+def name_cell(name: str) -> str:
+    """A table's name in the list, cut to NAME_SHOWN with an ellipsis."""
+    return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…"
+
+
 def table_row(table: sm.TableRow) -> list[Text]:
     return [
         Text(table.id),
-        Text(table.name),
+        Text(name_cell(table.name)),
         Text(f"{table.seated}/{table.seats}"),
         Text(f"{table.bots} {table.bot}" if table.bot else str(table.bots)),
         Text(status_of(table)),
         Text(str(table.spectators)),
         Text("yes" if table.password else ""),
-        Text(differing_words(table.variants)),
+        Text(rules_cell(table.variants)),
     ]
 
 
