@@ -201,9 +201,15 @@ class ClientCore:
                 log.info("connection lost: %s", reason)
                 self.online = False
                 self._drop_pending()
+                away = self.flow.at
                 home = None if retry_in is None else self.flow.lost()
                 if home is not None:  # back to the host's address, which says where to go
                     self._connection.url = home
+                    # not "is the server running?": the host is, and may have moved the game
+                    reason = (
+                        f"the host's process at {away} stopped answering; "
+                        "asking the host where your game is now"
+                    )
                 self.face.lost(reason, retry_in)
             case Unreadable(problem=problem):
                 self.face.unreadable(problem)

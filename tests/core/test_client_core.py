@@ -34,8 +34,10 @@ class Server:
         self.close_code: int | None = None
         self.close_reason = ""
         self._inbox: asyncio.Queue[Frame | None] = asyncio.Queue()
+        self.urls: list[str] = []  # where each connection was made
 
     def transport(self, url: str) -> Server:
+        self.urls.append(url)
         return self
 
     async def connect(self) -> None:
@@ -177,6 +179,30 @@ async def test_what_was_asked_before_a_loss_is_answered_with_none(core):
     assert reason == "connection lost" and retry_in is not None  # it tries again
     assert await asyncio.wait_for(asked, TIMEOUT) is None
     assert not client.online
+
+
+async def test_a_loss_at_another_process_of_the_host_says_the_game_is_being_found(core):
+    """The process a table was followed to dies (a takeover may be under way): the player is
+    told the host is asked where the game is now, not "is the server running?", and the next
+    connection is to the host's address."""
+    _, face, server = core
+    await server.next_sent()
+    server.feed({"t": "welcome", "rid": 1, "v": PROTOCOL_VERSION, "server": "fake"})
+    assert await server.next_sent() == {"t": "join", "rid": 2, "table": TABLE}
+    there = "ws://core.invalid:8766"
+    server.feed({"t": "error", "rid": 2, "code": "elsewhere", "message": "there", "url": there})
+    server.drop()  # the connection left for the table's process
+    assert (await server.next_sent())["t"] == "hello"
+    server.feed({"t": "welcome", "rid": 3, "v": PROTOCOL_VERSION, "server": "fake"})
+    assert await server.next_sent() == {"t": "join", "rid": 4, "table": TABLE}
+    server.drop()  # that process is gone
+    reason, retry_in = await face.told("lost")
+    assert reason == (
+        f"the host's process at {there} stopped answering; asking the host where your game is now"
+    )
+    assert retry_in is not None
+    assert (await server.next_sent())["t"] == "hello"  # tried again, at the host's address
+    assert server.urls == [URL, there, URL]
 
 
 async def test_an_anonymous_players_entry_secret_is_given_back_when_it_registers_again(core):
