@@ -39,8 +39,10 @@ def new_folders(path: Path) -> Path:
     for folder in reversed(missing):
         try:
             folder.mkdir(mode=PRIVATE_FOLDER)
-        except FileExistsError:  # made meanwhile by another process of the host, as here
-            continue
+        except FileExistsError:
+            if folder.is_dir():  # made meanwhile by another process of the host
+                continue
+            raise  # a file of that name: not ours to replace
         os.chmod(folder, PRIVATE_FOLDER)  # mkdir's mode is filtered by the umask
     return path
 
