@@ -145,6 +145,26 @@ UPGRADES = (
         FOREIGN KEY (table_id, game_no) REFERENCES games ON DELETE CASCADE
     );
     """,
+    # 4: a tournament round's tables placed at the host's processes (issue 34 §2,
+    # server/store/placements.py).
+    """
+    CREATE TABLE placements (            -- a table of a round, to be made at `process`
+        tournament TEXT NOT NULL,
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,         -- the table's, in its round (1, 2, ...)
+        process TEXT NOT NULL REFERENCES processes(id) ON DELETE CASCADE,
+        runner TEXT NOT NULL,            -- the process running the tournament, told when made
+        name TEXT NOT NULL,              -- the table's
+        seats INTEGER NOT NULL,
+        variants TEXT NOT NULL,          -- JSON, as tournaments.variants
+        bot TEXT NOT NULL,               -- how its bots play
+        seed BIGINT,                     -- duplicate: the round's deal; NULL: the table's own
+        players TEXT NOT NULL,           -- JSON [[player, name], ...] in seat order
+        table_id TEXT,                   -- the table made there; NULL: not made yet
+        PRIMARY KEY (tournament, round, number)
+    );
+    CREATE INDEX placements_by_process ON placements (process) WHERE table_id IS NULL;
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # Every table of ours, children first: what `gother db copy --replace` empties.
@@ -161,7 +181,7 @@ TABLES = (
     "tables",
 )
 # What only running processes write (the lobby across them): emptied too, never copied.
-LOBBY = ("lobby", "processes")
+LOBBY = ("placements", "lobby", "processes")
 
 
 def version(connection: psycopg.Connection[Any]) -> int:

@@ -1,0 +1,97 @@
+"""A tournament round's tables placed at the host's processes, as PostgreSQL keeps them
+(server/store/placements.py): the live processes' loads, a placement read by its target
+only and woken once it landed, answered with the table made (its runner woken), placed all
+or none, and gone with a target that withdraws."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from protocol.view import Variants
+from server.store import placements
+from server.store.database import StoreError
+from server.store.directory import PostgresDirectory
+from server.store.placements import Placement
+from server.store.postgres_database import PostgresDatabase
+
+pytestmark = pytest.mark.usefixtures("postgres")
+
+ONE, TWO = "m:/one.db", "m:/two.db"
+
+
+def placement(number: int, table_id: str | None = None) -> Placement:
+    return Placement(
+        "trn001",
+        1,
+        number,
+        f"Cup r1 t{number}",
+        4,
+        Variants(),
+        "steady",
+        2**52 + 7,  # a duplicate round's seed: 53 bits kept whole
+        (("id:ann", "Ann"), ("Bob", "Bob")),
+        table_id,
+    )
+
+
+@pytest.fixture
+def host(pg_url: str) -> Iterator[tuple[PostgresDatabase, dict[str, PostgresDirectory]]]:
+    """A runner's store connection, and two processes' directories, both published."""
+    directories = {
+        process: PostgresDirectory(PostgresDatabase(pg_url), PostgresDatabase(pg_url), process)
+        for process in (ONE, TWO)
+    }
+    directories[ONE].publish("ws://one:1", {"t1": b"a", "t2": b"b", "tournament:x": b"c"}, (), True)
+    directories[TWO].publish("ws://two:2", {"t3": b"c"}, (), True)
+    for directory in directories.values():
+        assert directory.heard(0.0)  # listening from now
+    database = PostgresDatabase(pg_url)
+    yield database, directories
+    database.close()
+    for directory in directories.values():
+        directory.close()
+
+
+def test_the_loads_are_the_live_processes_tables_without_their_tournaments(host):
+    database, directories = host
+    assert placements.loads(database) == {ONE: 2, TWO: 1}
+    directories[TWO].publish("ws://two:2", {}, ["t3"], False)
+    assert placements.loads(database) == {ONE: 2, TWO: 0}  # a process with none is live still
+    directories[TWO].withdraw()
+    assert placements.loads(database) == {ONE: 2}
+
+
+def test_a_placement_wakes_its_target_which_alone_reads_it_until_it_answers(host):
+    database, directories = host
+    directories[ONE].heard(0.0)
+    directories[TWO].heard(0.0)  # what the publishes said is heard
+    placements.place(database, ONE, [(TWO, placement(2))])
+    assert directories[TWO].heard(30.0)
+    assert placements.pending(database, TWO) == [placement(2)]  # read back whole
+    assert placements.pending(database, ONE) == []
+    assert placements.answers(database, "trn001", 1) == {2: None}
+    directories[ONE].heard(0.0)  # woken by the placement too: all listen on one channel
+    placements.made(database, placement(2), "tab222")
+    assert directories[ONE].heard(30.0)  # the runner is woken to read the answer
+    assert placements.answers(database, "trn001", 1) == {2: "tab222"}
+    assert placements.pending(database, TWO) == []
+    placements.made(database, placement(2), "other")  # made once: a second answer is none
+    assert placements.answers(database, "trn001", 1) == {2: "tab222"}
+
+
+def test_a_round_is_placed_all_or_none(host):
+    database, _ = host
+    with pytest.raises(StoreError):  # a process the host does not know: nothing placed
+        placements.place(database, ONE, [(TWO, placement(1)), ("m:/gone.db", placement(2))])
+    assert placements.answers(database, "trn001", 1) == {}
+    assert placements.pending(database, TWO) == []
+
+
+def test_a_target_that_withdraws_takes_its_placements_with_it(host):
+    database, directories = host
+    placements.place(database, ONE, [(ONE, placement(1)), (TWO, placement(2))])
+    directories[TWO].withdraw()
+    assert placements.answers(database, "trn001", 1) == {1: None}  # the runner places 2 again
+    assert placements.pending(database, ONE) == [placement(1)]
