@@ -110,6 +110,8 @@ class GotherServer:
                 lambda free: self.director.restore(free),
                 self.lost,
                 lambda lost: self.director.let_go(lost),
+                self.store.placed,
+                lambda placement: self.director.make_placed(placement).id,
             )
         )
         self.lobby.elsewhere = self.elsewhere

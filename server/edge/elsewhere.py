@@ -24,13 +24,16 @@ import math
 import socket
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TypeVar
 
 import msgspec
 
+from protocol import ProtocolError
 from protocol.server_messages import TableRow, TournamentRow
 from server.store.database import StoreError, StoreUnavailable
 from server.store.directory import LEASE, Directory
+from server.store.placements import Placement, Placements
 from server.store.tables import BrokenRecord, TableRecord
 
 log = logging.getLogger("gother.server")
@@ -77,6 +80,8 @@ class Elsewhere:
         free: Free,
         lost: Lost,
         let_go: Callable[[set[str]], None],
+        placed: Placements | None = None,
+        make: Callable[[Placement], str] | None = None,
     ) -> None:
         self.directory = directory
         self.here = here  # this process's rows, as its own `list` shows them, and who sits
@@ -85,6 +90,9 @@ class Elsewhere:
         self.free = free  # tournaments no process runs: the director's to take (on the loop)
         self.lost = lost  # those run here whose locks were lost
         self.let_go = let_go  # stop running them (on the loop)
+        self.placed = placed  # tournaments' tables placed here (the directory's connection)
+        self.make = make  # make one (on the loop): the table's id
+        self.unanswered: dict[tuple[str, int, int], str] = {}  # made here, not yet said so
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
@@ -121,6 +129,7 @@ class Elsewhere:
                 await self.follow()
                 due = time.monotonic() + RENEW
             await self.read()
+            await self.make_placed()
             await asyncio.to_thread(self.directory.heard, max(0.0, due - time.monotonic()))
 
     async def publish(self) -> None:
@@ -159,6 +168,33 @@ class Elsewhere:
         free = await self._landed(self.directory.unheld)
         if free is not None:  # none free: what was passed over is forgotten
             self.free(set(free))
+
+    async def make_placed(self) -> None:
+        """Make the tables of tournaments' rounds placed here, each once (a table whose
+        answer did not land is answered again, not made again), publish them, and only then
+        answer each with the table made: once its runner reads it, every process lists it."""
+        if self.placed is None or self.make is None:
+            return
+        placed = self.placed
+        pending = await self._landed(placed.pending) or []
+        for placement in pending:
+            key = placement.tournament, placement.round, placement.number
+            if key not in self.unanswered:
+                try:
+                    self.unanswered[key] = self.make(placement)
+                except ProtocolError as exc:  # no room now, or the store failed: next time
+                    log.warning("tournament %s: round %d table %d cannot be made here: %s",
+                                *key, exc.message)  # fmt: skip
+        if not self.unanswered:
+            return
+        await self.publish()
+        for placement in pending:
+            key = placement.tournament, placement.round, placement.number
+            table_id = self.unanswered.get(key)
+            if table_id is not None and await self._landed(
+                partial(_answered, placed, placement, table_id)
+            ):
+                del self.unanswered[key]
 
     async def read(self) -> None:
         """Read the tables every other live process holds."""
@@ -222,6 +258,11 @@ class Elsewhere:
             await asyncio.to_thread(self.directory.withdraw)
         except (StoreError, StoreUnavailable) as exc:  # its lease lapses by itself
             log.warning("the host's lobby is left as it was: %s", exc)
+
+
+def _answered(placed: Placements, placement: Placement, table_id: str) -> bool:
+    placed.made(placement, table_id)
+    return True
 
 
 def _entry(row: TableRow, held: Held) -> bytes:

@@ -20,6 +20,7 @@ from server.store.ended import Ended
 from server.store.holds import Holds
 from server.store.outcomes import OutcomeArchive, OutcomeStore
 from server.store.people import PeopleStore
+from server.store.placements import Placements
 from server.store.sqlite import SqliteStore
 from server.store.tables import GameArchive, TableStore
 from server.store.tournaments import TournamentStore
@@ -38,6 +39,11 @@ class Store(Protocol):
     directory: Directory | None  # the lobby across the host's processes (PostgreSQL only)
     ended: Ended | None  # games the host's other processes ended (PostgreSQL only)
     holds: Holds | None  # which process runs each tournament (PostgreSQL only)
+    # a round's tables placed at the host's processes (PostgreSQL only): the runner's, used
+    # on the loop as the tournaments' writes are, and those placed here, read and answered
+    # on the directory's connection, in its thread
+    placements: Placements | None
+    placed: Placements | None
 
     def close(self) -> None: ...
 

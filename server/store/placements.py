@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import msgspec
 
@@ -45,84 +45,107 @@ class Placement(NamedTuple):
     table_id: str | None = None  # the table made, once it is
 
 
-def loads(database: PostgresDatabase) -> dict[str, int]:
-    """The live processes of the host and the tables each holds, as last published."""
-    rows = database.rows(
-        "SELECT processes.id, count(lobby.table_id) FROM processes"
-        " LEFT JOIN lobby ON lobby.process = processes.id"
-        " AND lobby.table_id NOT LIKE 'tournament:%'"
-        " WHERE processes.lease_until > now() GROUP BY processes.id"
-    )
-    return {process: int(tables) for process, tables in rows}
+class Placements(Protocol):
+    process: str  # this one, as the host knows it (its table log)
+
+    def loads(self) -> dict[str, int]:
+        """The live processes of the host and the tables each holds, as last published
+        (StoreUnavailable)."""
+        ...
+
+    def place(self, placed: Sequence[tuple[str, Placement]]) -> None:
+        """Place tables of a round this process runs, each at its process (process,
+        placement), all or none (StoreError)."""
+        ...
+
+    def pending(self) -> list[Placement]:
+        """The tables placed at this process and not made yet (StoreUnavailable)."""
+        ...
+
+    def made(self, placement: Placement, table_id: str) -> None:
+        """`placement`'s table was made here (StoreError)."""
+        ...
+
+    def answers(self, tournament: str, round_no: int) -> dict[int, str | None]:
+        """The tables of a round placed elsewhere, by number: the table made there, None
+        while it is not; one whose process went is missing (StoreUnavailable)."""
+        ...
 
 
-def place(database: PostgresDatabase, runner: str, placed: Sequence[tuple[str, Placement]]) -> None:
-    """Place each table at its process (process, placement), all or none; each process is
-    woken once it landed."""
-    statements: list[Statement] = [
-        (
-            f"INSERT INTO placements (process, runner, {COLUMNS}) VALUES (:process, :runner,"
-            " :tournament, :round, :number, :name, :seats, :variants, :bot, :seed, :players,"
-            " NULL)",
-            {
-                "process": process,
-                "runner": runner,
-                "tournament": p.tournament,
-                "round": p.round,
-                "number": p.number,
-                "name": p.name,
-                "seats": p.seats,
-                "variants": msgspec.json.encode(p.variants).decode(),
-                "bot": p.bot_kind,
-                "seed": p.seed,
-                "players": json.dumps([list(player) for player in p.players]),
-            },
+class PostgresPlacements:
+    def __init__(self, database: PostgresDatabase, process: str) -> None:
+        self.database = database
+        self.process = process
+
+    def loads(self) -> dict[str, int]:
+        rows = self.database.rows(
+            "SELECT processes.id, count(lobby.table_id) FROM processes"
+            " LEFT JOIN lobby ON lobby.process = processes.id"
+            " AND lobby.table_id NOT LIKE 'tournament:%'"
+            " WHERE processes.lease_until > now() GROUP BY processes.id"
         )
-        for process, p in placed
-    ]
-    statements += [_woken(process) for process in sorted({process for process, _ in placed})]
-    database.write(*statements)
+        return {process: int(tables) for process, tables in rows}
 
+    def place(self, placed: Sequence[tuple[str, Placement]]) -> None:
+        statements: list[Statement] = [
+            (
+                f"INSERT INTO placements (process, runner, {COLUMNS}) VALUES (:process, :runner,"
+                " :tournament, :round, :number, :name, :seats, :variants, :bot, :seed, :players,"
+                " NULL)",
+                {
+                    "process": process,
+                    "runner": self.process,
+                    "tournament": p.tournament,
+                    "round": p.round,
+                    "number": p.number,
+                    "name": p.name,
+                    "seats": p.seats,
+                    "variants": msgspec.json.encode(p.variants).decode(),
+                    "bot": p.bot_kind,
+                    "seed": p.seed,
+                    "players": json.dumps([list(player) for player in p.players]),
+                },
+            )
+            for process, p in placed
+        ]
+        # each target woken once, when it landed
+        statements += [_woken(process) for process in sorted({process for process, _ in placed})]
+        self.database.write(*statements)
 
-def pending(database: PostgresDatabase, process: str) -> list[Placement]:
-    """The tables placed at `process` and not made yet, in the order they were placed."""
-    rows = database.rows(
-        f"SELECT {COLUMNS} FROM placements WHERE process = :process AND table_id IS NULL"
-        " ORDER BY tournament, round, number",
-        {"process": process},
-    )
-    return [_placement(row) for row in rows]
+    def pending(self) -> list[Placement]:
+        rows = self.database.rows(
+            f"SELECT {COLUMNS} FROM placements WHERE process = :process AND table_id IS NULL"
+            " ORDER BY tournament, round, number",
+            {"process": self.process},
+        )
+        return [_placement(row) for row in rows]
 
+    def made(self, placement: Placement, table_id: str) -> None:
+        key: dict[str, SqlValue] = {
+            "tournament": placement.tournament,
+            "round": placement.round,
+            "number": placement.number,
+        }
+        self.database.write(  # made once; its runner woken to read it
+            (
+                "UPDATE placements SET table_id = :table WHERE tournament = :tournament"
+                " AND round = :round AND number = :number AND table_id IS NULL",
+                key | {"table": table_id},
+            ),
+            (
+                "SELECT pg_notify(:channel, runner) FROM placements WHERE tournament = :tournament"
+                " AND round = :round AND number = :number",
+                key | {"channel": CHANNEL},
+            ),
+        )
 
-def made(database: PostgresDatabase, placement: Placement, table_id: str) -> None:
-    """`placement`'s table was made (`table_id`): its runner is woken to read it."""
-    key: dict[str, SqlValue] = {
-        "tournament": placement.tournament,
-        "round": placement.round,
-        "number": placement.number,
-    }
-    database.write(
-        (
-            "UPDATE placements SET table_id = :table WHERE tournament = :tournament"
-            " AND round = :round AND number = :number AND table_id IS NULL",
-            key | {"table": table_id},
-        ),
-        (
-            "SELECT pg_notify(:channel, runner) FROM placements WHERE tournament = :tournament"
-            " AND round = :round AND number = :number",
-            key | {"channel": CHANNEL},
-        ),
-    )
-
-
-def answers(database: PostgresDatabase, tournament: str, round_no: int) -> dict[int, str | None]:
-    """The round's placed tables still placed (number: the table made, None while it is
-    not): one whose process went is missing."""
-    rows = database.rows(
-        "SELECT number, table_id FROM placements WHERE tournament = :tournament AND round = :round",
-        {"tournament": tournament, "round": round_no},
-    )
-    return {int(number): table_id for number, table_id in rows}
+    def answers(self, tournament: str, round_no: int) -> dict[int, str | None]:
+        rows = self.database.rows(
+            "SELECT number, table_id FROM placements"
+            " WHERE tournament = :tournament AND round = :round",
+            {"tournament": tournament, "round": round_no},
+        )
+        return {int(number): table_id for number, table_id in rows}
 
 
 def _woken(process: str) -> Statement:

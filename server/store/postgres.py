@@ -35,6 +35,7 @@ from server.store.ended import Ended, PostgresEnded, told
 from server.store.holds import Holds, PostgresHolds
 from server.store.outcomes import OutcomeArchive, OutcomeStore, StoredOutcomes
 from server.store.people import People, PeopleStore
+from server.store.placements import Placements, PostgresPlacements
 from server.store.postgres_database import PostgresDatabase
 from server.store.tables import (
     TABLE_COLUMNS,
@@ -83,6 +84,9 @@ class PostgresStore:
         self.directory: Directory | None = PostgresDirectory(opened[1], opened[2], self.log.holder)
         self.ended: Ended | None = PostgresEnded(opened[3], self.log.holder)
         self.holds: Holds | None = PostgresHolds(opened[4])
+        self.placements: Placements | None = PostgresPlacements(self.database, self.log.holder)
+        # the directory's connection: Elsewhere's thread uses it, one call at a time
+        self.placed: Placements | None = PostgresPlacements(opened[1], self.log.holder)
         self.crossing = Crossing(self.log.tables, self.database, self.log.holder)
         archive = Archive(self.database)
         self.archive: GameArchive = archive

@@ -16,6 +16,7 @@ from server.store.ended import Ended
 from server.store.holds import Holds
 from server.store.outcomes import OutcomeStore, SqliteOutcomes
 from server.store.people import People, PeopleStore
+from server.store.placements import Placements
 from server.store.tables import GameArchive, SqliteTables, TableStore
 from server.store.tournaments import Tournaments, TournamentStore
 
@@ -33,6 +34,8 @@ class SqliteStore:
         self.directory: Directory | None = None  # one process: no lobby to share
         self.ended: Ended | None = None  # nor games ended elsewhere
         self.holds: Holds | None = None  # it runs every tournament
+        self.placements: Placements | None = None  # and seats every table of their rounds
+        self.placed: Placements | None = None
 
     def close(self) -> None:
         self.database.close()

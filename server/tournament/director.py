@@ -62,6 +62,7 @@ from server.store.database import StoreError
 from server.store.holds import Holds
 from server.store.outcomes import OutcomeStore
 from server.store.people import PeopleStore
+from server.store.placements import Placement
 from server.store.tournaments import TournamentRecord, TournamentStore
 from server.tables.lobby import HeldElsewhere, Lobby
 from server.tables.outcome import Outcome
@@ -628,12 +629,33 @@ class Director:
         """Seat `entry`'s player, held by their identity: they come back to it as to any."""
         identity = identity_in(entry.player)
         if entry.peer is None:
-            absent = _Absent(entry.name)
-            table.join(absent, seat, identity)
-            table.disconnected(absent)  # away from the start: a bot covers after the grace
+            _hold(table, seat, entry.name, identity)
             return
         _, token = table.join(entry.peer, seat, identity)
         self.seated(entry.peer, table, seat, token)
+
+    def make_placed(self, placement: Placement) -> Table:
+        """A table of a round another process of the host runs, placed here (this process
+        held the fewest tables): made and dealt, each of its players' seats held by their
+        identity until they come to it (a bot covers after the grace). Its runner hears its
+        end as the host's every process does (server/store/ended.py)."""
+        table = self.lobby.create(
+            rq.Create(
+                name=placement.name,
+                seats=placement.seats,
+                bots=0,
+                variants=placement.variants,
+                bot=kind_of(placement.bot_kind),
+            )
+        )
+        table.deal_seed = placement.seed
+        for seat, (player, name) in enumerate(placement.players):
+            _hold(table, seat, name, identity_in(PlayerId(player)))
+        table.add_bots(placement.seats - len(placement.players))
+        self.lobby.start_if_full(table)
+        log.info("tournament %s: round %d table %d placed here: %s", placement.tournament,
+                 placement.round, placement.number, table.id)  # fmt: skip
+        return table
 
     # -- what is shown ----------------------------------------------------------------------
 
@@ -728,6 +750,14 @@ class Director:
                 peer.send(msgspec.structs.replace(message, rid=rid, secret=secret))
             else:
                 peer.send(frame)
+
+
+def _hold(table: Table, seat: int, name: str, identity: str | None) -> None:
+    """Seat a player who is not here, held by their identity: away from the start, so a bot
+    covers after the grace."""
+    absent = _Absent(name)
+    table.join(absent, seat, identity)
+    table.disconnected(absent)
 
 
 def _score(tournament: Tournament, seated: Seated, round_no: int, outcome: Outcome) -> None:

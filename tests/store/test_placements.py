@@ -10,10 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from protocol.view import Variants
-from server.store import placements
 from server.store.database import StoreError
 from server.store.directory import PostgresDirectory
-from server.store.placements import Placement
+from server.store.placements import Placement, PostgresPlacements
 from server.store.postgres_database import PostgresDatabase
 
 pytestmark = pytest.mark.usefixtures("postgres")
@@ -38,7 +37,7 @@ def placement(number: int, table_id: str | None = None) -> Placement:
 
 @pytest.fixture
 def host(pg_url: str) -> Iterator[tuple[PostgresDatabase, dict[str, PostgresDirectory]]]:
-    """A runner's store connection, and two processes' directories, both published."""
+    """A store connection, and two processes' directories, both published."""
     directories = {
         process: PostgresDirectory(PostgresDatabase(pg_url), PostgresDatabase(pg_url), process)
         for process in (ONE, TWO)
@@ -56,42 +55,49 @@ def host(pg_url: str) -> Iterator[tuple[PostgresDatabase, dict[str, PostgresDire
 
 def test_the_loads_are_the_live_processes_tables_without_their_tournaments(host):
     database, directories = host
-    assert placements.loads(database) == {ONE: 2, TWO: 1}
+    assert PostgresPlacements(database, ONE).loads() == {ONE: 2, TWO: 1}
     directories[TWO].publish("ws://two:2", {}, ["t3"], False)
-    assert placements.loads(database) == {ONE: 2, TWO: 0}  # a process with none is live still
+    assert PostgresPlacements(database, ONE).loads() == {
+        ONE: 2,
+        TWO: 0,
+    }  # a process with none is live still
     directories[TWO].withdraw()
-    assert placements.loads(database) == {ONE: 2}
+    assert PostgresPlacements(database, ONE).loads() == {ONE: 2}
 
 
 def test_a_placement_wakes_its_target_which_alone_reads_it_until_it_answers(host):
     database, directories = host
     directories[ONE].heard(0.0)
     directories[TWO].heard(0.0)  # what the publishes said is heard
-    placements.place(database, ONE, [(TWO, placement(2))])
+    PostgresPlacements(database, ONE).place([(TWO, placement(2))])
     assert directories[TWO].heard(30.0)
-    assert placements.pending(database, TWO) == [placement(2)]  # read back whole
-    assert placements.pending(database, ONE) == []
-    assert placements.answers(database, "trn001", 1) == {2: None}
+    assert PostgresPlacements(database, TWO).pending() == [placement(2)]  # read back whole
+    assert PostgresPlacements(database, ONE).pending() == []
+    assert PostgresPlacements(database, ONE).answers("trn001", 1) == {2: None}
     directories[ONE].heard(0.0)  # woken by the placement too: all listen on one channel
-    placements.made(database, placement(2), "tab222")
+    PostgresPlacements(database, TWO).made(placement(2), "tab222")
     assert directories[ONE].heard(30.0)  # the runner is woken to read the answer
-    assert placements.answers(database, "trn001", 1) == {2: "tab222"}
-    assert placements.pending(database, TWO) == []
-    placements.made(database, placement(2), "other")  # made once: a second answer is none
-    assert placements.answers(database, "trn001", 1) == {2: "tab222"}
+    assert PostgresPlacements(database, ONE).answers("trn001", 1) == {2: "tab222"}
+    assert PostgresPlacements(database, TWO).pending() == []
+    PostgresPlacements(database, TWO).made(
+        placement(2), "other"
+    )  # made once: a second answer is none
+    assert PostgresPlacements(database, ONE).answers("trn001", 1) == {2: "tab222"}
 
 
 def test_a_round_is_placed_all_or_none(host):
     database, _ = host
     with pytest.raises(StoreError):  # a process the host does not know: nothing placed
-        placements.place(database, ONE, [(TWO, placement(1)), ("m:/gone.db", placement(2))])
-    assert placements.answers(database, "trn001", 1) == {}
-    assert placements.pending(database, TWO) == []
+        PostgresPlacements(database, ONE).place([(TWO, placement(1)), ("m:/gone.db", placement(2))])
+    assert PostgresPlacements(database, ONE).answers("trn001", 1) == {}
+    assert PostgresPlacements(database, TWO).pending() == []
 
 
 def test_a_target_that_withdraws_takes_its_placements_with_it(host):
     database, directories = host
-    placements.place(database, ONE, [(ONE, placement(1)), (TWO, placement(2))])
+    PostgresPlacements(database, ONE).place([(ONE, placement(1)), (TWO, placement(2))])
     directories[TWO].withdraw()
-    assert placements.answers(database, "trn001", 1) == {1: None}  # the runner places 2 again
-    assert placements.pending(database, ONE) == [placement(1)]
+    assert PostgresPlacements(database, ONE).answers("trn001", 1) == {
+        1: None
+    }  # the runner places 2 again
+    assert PostgresPlacements(database, ONE).pending() == [placement(1)]
