@@ -134,7 +134,9 @@ class GotherServer:
             self.standings.rating,
             config.tournament_entries_per_address,
             self.store.holds,
+            self.store.placements,
         )
+        self.standings.heard = self.director.ended_elsewhere  # a placed table's end
         self.changes = Changes(self.lobby, self.pacer, self.standings, self.names, self.director)
         self.seating = Seating(self.lobby, self.changes, self.pacer, self.director.resumed)
         # wrong passwords, per address and per secret: the server's, the tournaments', each

@@ -93,6 +93,7 @@ class Elsewhere:
         self.placed = placed  # tournaments' tables placed here (the directory's connection)
         self.make = make  # make one (on the loop): the table's id
         self.unanswered: dict[tuple[str, int, int], str] = {}  # made here, not yet said so
+        self.read_now = asyncio.Event()  # set as the others' rows are read, then made anew
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
@@ -130,7 +131,13 @@ class Elsewhere:
                 due = time.monotonic() + RENEW
             await self.read()
             await self.make_placed()
+            self.read_now.set()  # whoever waits on a read looks again
+            self.read_now = asyncio.Event()
             await asyncio.to_thread(self.directory.heard, max(0.0, due - time.monotonic()))
+
+    async def read_again(self) -> None:
+        """Until the others' rows are read again (woken, or a renewal)."""
+        await self.read_now.wait()
 
     async def publish(self) -> None:
         """Renew the lease, and write what changed here."""

@@ -20,6 +20,7 @@ import dataclasses
 import logging
 import pickle
 import sys
+from collections.abc import Callable
 
 from protocol import ProtocolError, server_messages
 from protocol.constants import STANDINGS_PAGE
@@ -48,6 +49,9 @@ class HostStandings:
         self.rebuilt: asyncio.Task[bool] | None = None
         self.following: asyncio.Task[None] | None = None
         self.child: asyncio.subprocess.Process | None = None
+        # told each game another process ended as it is heard, and None whenever what was
+        # said cannot be known (the director: its rounds' tables placed elsewhere)
+        self.heard: Callable[[Outcome | None], None] = lambda outcome: None
 
     def start(self) -> None:
         if self.ended is not None:
@@ -63,6 +67,8 @@ class HostStandings:
         whole = False
         while True:
             heard = await asyncio.to_thread(ended.heard, HEARD_WAIT)
+            if heard is None:
+                self.heard(None)
             if heard is None or not whole:
                 if self.standings is None and not self.outcomes.has_games():
                     self._rebuilt(Standings())  # a new host, listened to from now
@@ -77,6 +83,7 @@ class HostStandings:
                 outcome = _read(end)
                 if outcome is not None:
                     self.game_over(outcome)
+                    self.heard(outcome)
 
     async def _rebuild(self) -> bool:
         # A process of our own (`python -m server.ratings.archive`, the database a line on

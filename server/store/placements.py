@@ -66,6 +66,11 @@ class Placements(Protocol):
         """`placement`'s table was made here (StoreError)."""
         ...
 
+    def withdraw(self, placement: Placement) -> bool:
+        """Take back `placement`, not made yet (its process went): True when it was not
+        made, so it is the runner's to make (StoreUnavailable)."""
+        ...
+
     def answers(self, tournament: str, round_no: int) -> dict[int, str | None]:
         """The tables of a round placed elsewhere, by number: the table made there, None
         while it is not; one whose process went is missing (StoreUnavailable)."""
@@ -138,6 +143,15 @@ class PostgresPlacements:
                 key | {"channel": CHANNEL},
             ),
         )
+
+    def withdraw(self, placement: Placement) -> bool:
+        found = self.database.rows(
+            "DELETE FROM placements WHERE tournament = :tournament AND round = :round"
+            " AND number = :number AND table_id IS NULL RETURNING number",
+            {"tournament": placement.tournament, "round": placement.round,
+             "number": placement.number},
+        )  # fmt: skip
+        return bool(found)
 
     def answers(self, tournament: str, round_no: int) -> dict[int, str | None]:
         rows = self.database.rows(

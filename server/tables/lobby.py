@@ -74,6 +74,10 @@ class Elsewhere(Protocol):
         """The URL of the process running `tournament_id`, if another one does."""
         ...
 
+    async def read_again(self) -> None:
+        """Until the other processes' rows are read again (woken, or a renewal)."""
+        ...
+
 
 class HeldElsewhere(ProtocolError):
     """The table (or tournament, `what`) lives at another process of the host: its players

@@ -35,6 +35,7 @@ and watchers connected here are kept. A round is seated only once its lock is kn
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import string
@@ -58,11 +59,11 @@ from protocol.view import Variants
 from server.bots.registry import BotKind, kind_of
 from server.ratings.skill import Rating
 from server.searches import Searches
-from server.store.database import StoreError
+from server.store.database import StoreError, StoreUnavailable
 from server.store.holds import Holds
 from server.store.outcomes import OutcomeStore
 from server.store.people import PeopleStore
-from server.store.placements import Placement
+from server.store.placements import Placement, Placements
 from server.store.tournaments import TournamentRecord, TournamentStore
 from server.tables.lobby import HeldElsewhere, Lobby
 from server.tables.outcome import Outcome
@@ -76,6 +77,8 @@ from server.tournament.standings import Result, Standing, place_points, standing
 log = logging.getLogger("gother.server")
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
+LOOK = 2.0  # seconds between two looks at a round's tables placed elsewhere, if not woken
+PLACED_WAIT = 10.0  # seconds a round waits for a table placed elsewhere, then makes it here
 
 
 class Member(Peer, Protocol):
@@ -165,6 +168,7 @@ class Director:
         rating: Callable[[PlayerId], Rating],
         per_address: int = 4,
         holds: Holds | None = None,
+        placements: Placements | None = None,
     ) -> None:
         self.lobby = lobby
         self.per_address = per_address  # entries a tournament takes from one address
@@ -175,6 +179,7 @@ class Director:
         self.seated = seated  # tell a connected player the seat (and token) they were given
         self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.holds = holds  # which tournaments this process runs, of the host's (None: all)
+        self.placements = placements  # a round's tables placed at the host's processes
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
         # tournaments no process runs whose round's tables are another's: not read again
@@ -583,34 +588,36 @@ class Director:
         """Open the seated round's tables and deal them, one at a time: the game's loop
         answers other tables between two (each is stored, dealt and sent to its players,
         a stall of its own). A player who dropped out while the round was being seated is
-        left out (a bot has the seat)."""
+        left out (a bot has the seat). On a host of several processes a table may be placed
+        at the one holding the fewest tables (`_where`), which makes it: the round waits for
+        its answer."""
         round_no = len(tournament.played) + 1
         seed = secrets.randbits(SEED_BITS) if tournament.duplicate else None
         tables: list[Seated] = []
         tournament.played.append(tables)
+        loads = self._loads()
+        placed: list[tuple[str, Placement]] = []
+        opened: dict[int, Seated] = {}  # by number
         for number, seated_players in enumerate(seating.tables, 1):
             await asyncio.sleep(0)  # the loop's turn
             players = tuple(p for p in seated_players if not tournament.entries[p].dropped)
             if not players:
                 continue
             suffix = f" r{round_no} t{number}"
-            table = self.lobby.create(
-                rq.Create(
-                    name=tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix,
-                    seats=tournament.seats,
-                    bots=0,
-                    variants=tournament.variants,
-                    bot=tournament.bot_kind,
-                )
-            )
-            seated = Seated(table.id, players)
-            tables.append(seated)
-            self.by_table[table.id] = (tournament, seated)
-            table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
-            for seat, player in enumerate(players):
-                self._sit(table, seat, tournament.entries[player])
-            table.add_bots(tournament.seats - len(players))
-            self.lobby.start_if_full(table)
+            name = tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix
+            where = self._where(loads, tournament, players)
+            if where is None:
+                opened[number] = self._open_table(tournament, name, players, seed)
+                continue
+            names = tuple((p, tournament.entries[p].name) for p in players)
+            placed.append((where, Placement(tournament.id, round_no, number, name,
+                                            tournament.seats, tournament.variants,
+                                            tournament.bot_kind, seed, names)))  # fmt: skip
+        if placed:
+            opened |= await self._placed(tournament, placed)
+        tables[:] = [opened[number] for number in sorted(opened)]
+        if placed:
+            self.ended_elsewhere(None)  # one may have ended before it was known here
         if not tables:  # everyone dropped out while it was seated: the tournament ends here
             tournament.played.pop()
             tournament.over = True
@@ -624,6 +631,139 @@ class Director:
         log.info(
             "tournament %s: round %d seated at %d tables", tournament.id, round_no, len(tables)
         )
+
+    def _open_table(
+        self, tournament: Tournament, name: str, players: tuple[PlayerId, ...], seed: int | None
+    ) -> Seated:
+        """A table of the round, made here and dealt."""
+        table = self.lobby.create(
+            rq.Create(
+                name=name,
+                seats=tournament.seats,
+                bots=0,
+                variants=tournament.variants,
+                bot=tournament.bot_kind,
+            )
+        )
+        seated = Seated(table.id, players)
+        self.by_table[table.id] = (tournament, seated)
+        table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
+        for seat, player in enumerate(players):
+            self._sit(table, seat, tournament.entries[player])
+        table.add_bots(tournament.seats - len(players))
+        self.lobby.start_if_full(table)
+        return seated
+
+    def _loads(self) -> dict[str, int]:
+        """The tables each live process of the host holds ({}: a host of one process, or
+        PostgreSQL cannot say: every table is made here). A read on the loop, as the
+        tournaments' writes are, once a round."""
+        if self.placements is None:
+            return {}
+        try:
+            loads = self.placements.loads()
+        except StoreUnavailable:
+            return {}
+        return loads | {self.placements.process: len(self.lobby.tables)}
+
+    def _where(
+        self, loads: dict[str, int], tournament: Tournament, players: tuple[PlayerId, ...]
+    ) -> str | None:
+        """Where a table of the round is made: at the process holding the fewest tables
+        (ties: here), counting those of the round placed so far; None: here. Its players
+        are seated by identity there, so a table with one who proved none is made here; and
+        so is one with a player connected here, whom nothing would tell yet to go there."""
+        if not loads or self.placements is None:
+            return None
+        here = self.placements.process
+        if any(identity_in(p) is None or tournament.entries[p].peer is not None for p in players):
+            loads[here] += 1
+            return None
+        fewest = min(loads, key=lambda process: (loads[process], process != here))
+        loads[fewest] += 1
+        return None if fewest == here else fewest
+
+    async def _placed(
+        self, tournament: Tournament, placed: list[tuple[str, Placement]]
+    ) -> dict[int, Seated]:
+        """Place these tables of the round at their processes, and wait for each to be
+        made there (woken when one is, and every LOOK seconds); one that could not be
+        placed, or whose process went or did not make it within PLACED_WAIT seconds (no
+        room there), is made here. The round's tables by number."""
+        assert self.placements is not None
+        placements = self.placements
+        waiting = {p.number: (process, p) for process, p in placed}
+        try:
+            placements.place(placed)
+        except StoreError as exc:
+            log.error("tournament %s: tables not placed (%s): made here", tournament.id, exc)
+            waiting = {}
+        seated = {
+            p.number: self._open_table(tournament, p.name, _players(p), p.seed)
+            for process, p in placed
+            if p.number not in waiting
+        }
+        round_no = placed[0][1].round
+        late = asyncio.get_running_loop().time() + PLACED_WAIT
+        while waiting:
+            await self._woken()
+            try:
+                answers = placements.answers(tournament.id, round_no)
+                live = placements.loads()
+            except StoreUnavailable:
+                continue
+            for number, (process, p) in list(waiting.items()):
+                table_id = answers.get(number)
+                if table_id is not None:
+                    seated[number] = Seated(table_id, _players(p))
+                    self.by_table[table_id] = (tournament, seated[number])
+                else:
+                    if number in answers and (
+                        (asyncio.get_running_loop().time() < late and process in live)
+                        or not _withdrawn(placements, p)
+                    ):
+                        continue  # being made there, or just made (read next time)
+                    log.warning("tournament %s: round %d table %d made here, not at %s",
+                                tournament.id, round_no, number, process)  # fmt: skip
+                    seated[number] = self._open_table(tournament, p.name, _players(p), p.seed)
+                del waiting[number]
+        return seated
+
+    async def _woken(self) -> None:
+        """Until the host's lobby is read again (a table placed elsewhere was made there,
+        or a renewal), or LOOK seconds."""
+        elsewhere = self.lobby.elsewhere
+        if elsewhere is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(elsewhere.read_again(), LOOK)
+
+    def ended_elsewhere(self, outcome: Outcome | None) -> None:
+        """A game another process ended (None: what they said cannot be known, so every
+        table of a round placed elsewhere is looked at): a table of a round run here is
+        scored, as one here is when it changes."""
+        if outcome is not None:
+            found = self.by_table.get(outcome.table)
+            if found is not None and outcome.game == 1:
+                self._scored(found, outcome)
+            return
+        for tournament in list(self.tournaments.values()):
+            for seated in list(tournament.played[-1] if tournament.played else ()):
+                if seated.over or seated.table in self.lobby.tables:
+                    continue
+                ended = self.outcomes.outcome(seated.table, 1)
+                if ended is not None:
+                    found = self.by_table.get(seated.table)
+                    if found is not None:
+                        self._scored(found, Outcome.from_json(seated.table, 1, ended))
+
+    def _scored(self, found: tuple[Tournament, Seated], outcome: Outcome) -> None:
+        tournament, seated = found
+        if seated.over or self.tournaments.get(tournament.id) is not tournament:
+            return
+        _score(tournament, seated, len(tournament.played), outcome)
+        self._table_done(tournament)
+        self.tell(tournament)
 
     def _sit(self, table: Table, seat: int, entry: Entry) -> None:
         """Seat `entry`'s player, held by their identity: they come back to it as to any."""
@@ -750,6 +890,17 @@ class Director:
                 peer.send(msgspec.structs.replace(message, rid=rid, secret=secret))
             else:
                 peer.send(frame)
+
+
+def _withdrawn(placements: Placements, placement: Placement) -> bool:
+    try:
+        return placements.withdraw(placement)
+    except StoreUnavailable:
+        return False  # looked at again next time
+
+
+def _players(placement: Placement) -> tuple[PlayerId, ...]:
+    return tuple(PlayerId(player) for player, _ in placement.players)
 
 
 def _hold(table: Table, seat: int, name: str, identity: str | None) -> None:

@@ -36,21 +36,21 @@ from tests.tournament.test_tournament_night import oracle_place_points
 
 pytestmark = pytest.mark.usefixtures("postgres")
 
-Start = Callable[[str], Awaitable[str]]
+Start = Callable[..., Awaitable[str]]  # a process's name (and its grace): its URL
 
 
 @pytest.fixture
 async def host(pg_url: str, tmp_path: Path) -> AsyncIterator[Start]:
     started: list[GotherServer] = []
 
-    async def start(name: str) -> str:
+    async def start(name: str, grace: float = 60.0) -> str:
         config = ServerConfig(
             host="127.0.0.1",
             port=0,
             db=pg_url,
             table_log=str(tmp_path / f"{name}.db"),
             bot_delay=0.0,
-            grace=60.0,
+            grace=grace,
             **NIGHT,
         )
         server = GotherServer(config)

@@ -1,0 +1,101 @@
+"""A tournament round's tables spread over a host's processes (issue 34 §2): real servers on
+127.0.0.1 sharing one PostgreSQL. A round whose players (proven identities) are not
+connected to the runner is placed at the processes holding the fewest tables, made there
+with their seats held by identity, and the runner hears each table's end through
+PostgreSQL, scores it from the stored outcome, and seats the next round."""
+
+from __future__ import annotations
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from protocol import requests as rq
+from server.store.directory import PostgresDirectory
+from server.store.postgres_database import PostgresDatabase
+from server.tournament import director
+from tests.edge.test_identity import proven
+from tests.kits.netkit import Client, close_all
+from tests.kits.tournamentkit import LEAVE, SHORT, until
+from tests.store.test_postgres import psql
+from tests.store.test_tournaments_across import host
+
+pytestmark = pytest.mark.usefixtures("postgres")
+__all__ = ["host"]  # the fixture: servers on one PostgreSQL
+
+
+async def test_a_round_of_players_away_is_placed_at_the_other_process_and_heard_ending(
+    host, pg_url, tmp_path
+):
+    one = await host("one", grace=0.2)  # players away: bots cover them at once
+    await host("two", grace=0.2)
+    organiser = await Client.connect(one, "Host")
+    created = await organiser.ask(
+        rq.TournamentCreate(password=LEAVE, name="Night", rounds=3, seats=3, variants=SHORT)
+    )
+    tournament = created["id"]
+    players = []
+    for name in ("Ann", "Bea", "Cid", "Dee"):
+        client, _ = await proven(one, name, Ed25519PrivateKey.generate())
+        reply = await client.ask(rq.TournamentJoin(tournament=tournament))
+        assert reply["t"] == "tournament", reply
+        players.append(client)
+    started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+    assert (started["phase"], started["round"]) == ("playing", 1)
+    await close_all(*players)  # all away from now: the rounds to come are placed
+
+    final = await until(organiser, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+    frames = [m for m in organiser.received if m["t"] == "tournament"]
+    rounds = [[f for f in frames if f["round"] == r][-1]["tables"] for r in (1, 2, 3)]
+    logs = dict(psql(pg_url, "SELECT id, log FROM tables"))
+    at = {str(tmp_path / f"{name}.db"): name for name in ("one", "two")}
+    where = [sorted(at[str(logs[t["table"]]).split(":", 1)[1]] for t in r) for r in rounds]
+    assert where[0] == ["one", "one"]  # seated as they were here: at the runner
+    # then each table at the process holding the fewest (its finished tables still live),
+    # ties at the runner: two holds none, then one; then both hold two
+    assert where[1:] == [["two", "two"], ["one", "two"]]
+    for r in rounds:  # every round seated, everyone once, each table over
+        assert sorted(p for t in r for p in t["players"]) == ["Ann", "Bea", "Cid", "Dee"]
+        assert all(t["over"] for t in r)
+    ended = psql(pg_url, "SELECT table_id FROM games WHERE game_no = 1 AND outcome IS NOT NULL")
+    assert {t["table"] for r in rounds for t in r} <= {row[0] for row in ended}
+    # bots played every turn of theirs: their seats' results are nobody's
+    assert {row["name"]: row["games"] for row in final["standings"]} == dict.fromkeys(
+        ["Ann", "Bea", "Cid", "Dee"], 0
+    )
+    await close_all(organiser)
+
+
+async def test_a_table_its_process_does_not_make_is_made_at_the_runner(
+    host, pg_url, tmp_path, monkeypatch
+):
+    """A process that holds the fewest tables but never makes the one placed at it (here a
+    lease renewed by no server: as one whose lobby is full) has it taken back, and the
+    round is seated at the runner."""
+    monkeypatch.setattr(director, "PLACED_WAIT", 0.5)
+    one = await host("one", grace=0.2)
+    ghost = PostgresDirectory(PostgresDatabase(pg_url), PostgresDatabase(pg_url), "m:/ghost.db")
+    ghost.publish("ws://127.0.0.1:9", {}, (), fresh=True)  # live, with no tables
+    try:
+        organiser = await Client.connect(one, "Host")
+        created = await organiser.ask(
+            rq.TournamentCreate(password=LEAVE, name="Night", rounds=2, seats=3, variants=SHORT)
+        )
+        tournament = created["id"]
+        players = []
+        for name in ("Ann", "Bea", "Cid", "Dee"):
+            client, _ = await proven(one, name, Ed25519PrivateKey.generate())
+            await client.ask(rq.TournamentJoin(tournament=tournament))
+            players.append(client)
+        await organiser.ask(rq.TournamentStart(tournament=tournament))
+        await close_all(*players)
+        await until(organiser, lambda m: m["t"] == "tournament" and m["phase"] == "over")
+        frames = [m for m in organiser.received if m["t"] == "tournament"]
+        second = [f for f in frames if f["round"] == 2][-1]["tables"]
+        logs = dict(psql(pg_url, "SELECT id, log FROM tables"))
+        here = str(tmp_path / "one.db")
+        assert len(second) == 2 and all(str(logs[t["table"]]).endswith(here) for t in second)
+        assert psql(pg_url, "SELECT * FROM placements WHERE process = 'm:/ghost.db'") == []
+        await close_all(organiser)
+    finally:
+        ghost.withdraw()
+        ghost.close()
