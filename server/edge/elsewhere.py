@@ -8,7 +8,9 @@ process of this machine that died (issue 34 §3, server/store/takeover.py), rest
 here and publishes them at once; and it offers the director the stored tournaments no
 process runs, whose runner died (server/store/holds.py): one whose round's tables were
 taken over here goes on here. First it asks which locks of the tournaments it runs were
-lost with their connection: it lets go of those at once, and they are offered again.
+lost with their connection: it lets go of those at once, and they are offered again. After
+each read it makes the tables of tournaments' rounds placed here by their runners (server/
+store/placements.py), publishes them, and answers each with the table made.
 
 PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
 waits on it, and `list` pages through what was read last.
