@@ -71,6 +71,11 @@ class Placements(Protocol):
         made, so it is the runner's to make (StoreUnavailable)."""
         ...
 
+    def live(self, table_ids: Sequence[str]) -> set[str]:
+        """Those of these tables a process of the host holds live (its log, `tables.log`:
+        a process that died holds its own until they are taken over) (StoreUnavailable)."""
+        ...
+
     def answers(self, tournament: str, round_no: int) -> dict[int, str | None]:
         """The tables of a round placed elsewhere, by number: the table made there, None
         while it is not; one whose process went is missing (StoreUnavailable)."""
@@ -152,6 +157,13 @@ class PostgresPlacements:
              "number": placement.number},
         )  # fmt: skip
         return bool(found)
+
+    def live(self, table_ids: Sequence[str]) -> set[str]:
+        rows = self.database.rows(
+            "SELECT id FROM tables WHERE id = ANY(:ids) AND log IS NOT NULL",
+            {"ids": list(table_ids)},  # type: ignore[dict-item]
+        )
+        return {table_id for (table_id,) in rows}
 
     def answers(self, tournament: str, round_no: int) -> dict[int, str | None]:
         rows = self.database.rows(

@@ -481,8 +481,21 @@ class Director:
             _score(tournament, seated, round_no, outcome)
         else:
             live = self.lobby.tables.get(table_id)
-            seated.over = live is None or (live.game is not None and live.game.over)
+            if live is not None:
+                seated.over = live.game is not None and live.game.over
+            else:  # ended unfinished, or lost; or held at another process (placed there)
+                seated.over = table_id not in self._live_elsewhere(table_id)
         return seated
+
+    def _live_elsewhere(self, table_id: str) -> set[str]:
+        """{table_id} if another process of the host holds it live (a table of a round
+        placed there; what PostgreSQL cannot say is taken as not live)."""
+        if self.placements is None:
+            return set()
+        try:
+            return self.placements.live([table_id])
+        except StoreUnavailable:
+            return set()
 
     # -- the rounds -------------------------------------------------------------------------
 

@@ -6,15 +6,21 @@ PostgreSQL, scores it from the stored outcome, and seats the next round."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from protocol import requests as rq
+from protocol.view import Variants
 from server.store.directory import PostgresDirectory
+from server.store.kinds import open_store
 from server.store.postgres_database import PostgresDatabase
+from server.store.tournaments import TournamentRecord
 from server.tournament import director
 from tests.edge.test_identity import proven
 from tests.kits.netkit import Client, close_all
+from tests.kits.poll import until as until_true
 from tests.kits.tournamentkit import LEAVE, SHORT, until
 from tests.store.test_postgres import psql
 from tests.store.test_tournaments_across import host
@@ -99,3 +105,52 @@ async def test_a_table_its_process_does_not_make_is_made_at_the_runner(
     finally:
         ghost.withdraw()
         ghost.close()
+
+
+async def test_a_tournament_taken_up_again_counts_its_table_live_elsewhere_as_playing(
+    host, pg_url, tmp_path
+):
+    """A stored tournament no process runs, whose round's tables are live at two processes
+    (one placed at each), is taken up by one of them: the table at the other is still being
+    played, not over."""
+    one, two = await host("one"), await host("two")
+    tables = []
+    seated = []
+    for url, name in ((one, "Ann"), (two, "Bea")):  # a game under way at each process
+        client = await Client.connect(url, name)
+        table = (await client.ask(rq.Create(name=f"Night r1 {name}", seats=3, bots=2)))["table"]
+        assert (await client.ask(rq.Join(table=table, seat=0)))["t"] == "joined"
+        tables.append(table)
+        seated.append(client)
+    store = open_store(pg_url, str(tmp_path / "writer.db"))
+    try:
+        record = TournamentRecord("trnmix", "Night", 2, 3, Variants(), "normal", False, "name:Host")
+        store.tournaments.save_tournament(record)
+        for n, name in enumerate(("Ann", "Bea")):
+            store.tournaments.add_tournament_player("trnmix", n, f"name:{name}")
+        store.tournaments.save_tournament_round(
+            "trnmix", 1, [(tables[0], ["name:Ann"]), (tables[1], ["name:Bea"])]
+        )
+    finally:
+        store.close()
+    watcher = await Client.connect(one, "Looker")
+    seen: dict[str, object] = {}
+
+    async def watch() -> None:  # at whichever process took it up
+        await asyncio.sleep(0.2)  # a renewal offers it: asked again meanwhile
+        reply = await watcher.ask(rq.TournamentWatch(tournament="trnmix"))
+        if reply["t"] == "error" and reply["code"] == "elsewhere":
+            other = await Client.connect(reply["url"], "Looker")
+            reply = await other.ask(rq.TournamentWatch(tournament="trnmix"))
+            await other.close()
+        seen.clear()
+        if reply["t"] == "tournament":
+            seen.update(reply)
+
+    await watch()
+    await until_true("trnmix taken up", lambda: seen.get("round") == 1, pause=watch)
+    assert [(t["table"], t["over"]) for t in seen["tables"]] == [
+        (tables[0], False),
+        (tables[1], False),
+    ]
+    await close_all(watcher, *seated)
