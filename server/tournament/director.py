@@ -436,6 +436,11 @@ class Director:
                 return False
         return self.holds.take(record.id)
 
+    def _runs(self, tournament: Tournament) -> bool:
+        """Whether this process runs `tournament` still (not let go, nor restored anew as
+        another object since: a copy let go hears nothing more)."""
+        return self.tournaments.get(tournament.id) is tournament
+
     def let_go(self, lost: set[str]) -> None:
         """The locks of these tournaments were lost (server/store/holds.py): stop running
         them at once (a round being seated is called off, one being opened is stored whole
@@ -502,7 +507,7 @@ class Director:
     def table_changed(self, table: Table) -> Tournament | None:
         """Hear of a table's change; returns the tournament that changed with it, if any."""
         found = self.by_table.get(table.id)
-        if found is None or self.tournaments.get(found[0].id) is not found[0]:
+        if found is None or not self._runs(found[0]):
             return None  # none, or one let go as its round opened
         tournament, seated = found
         if seated.over or table.outcome is None or table.game_no != 1:
@@ -515,7 +520,7 @@ class Director:
         """A table of a round was closed unfinished (its players voted to end the game): it
         is over, and its game counts for nobody."""
         found = self.by_table.get(table.id)
-        if found is None or found[1].over or self.tournaments.get(found[0].id) is not found[0]:
+        if found is None or found[1].over or not self._runs(found[0]):
             return None
         tournament, seated = found
         seated.over = True
@@ -525,7 +530,7 @@ class Director:
     def _table_done(self, tournament: Tournament) -> None:
         """After one of the round's tables is over: seat the next round once all are (and
         once the round is open: its seating looks again when it is)."""
-        if self.tournaments.get(tournament.id) is not tournament:
+        if not self._runs(tournament):
             return  # let go: run again only once restored
         if tournament.seating is not None or not all(s.over for s in tournament.played[-1]):
             return

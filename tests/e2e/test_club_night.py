@@ -263,10 +263,17 @@ def night(host: Host, terminals: dict[str, Tmux], browser, requests: Requests) -
     # -- the tournament as it ended: everyone played both games, bots filled ---------------
     mark = len(ben.screen())
     ben.say("tournament")
-    final = ben.wait("the final standings", lambda t: "Standings:" in t[mark:] and t[mark:])
+    rows = [
+        rf"\d\. {name}: [\d.]+ points?, -?\d+ Goth, 2 games$"
+        for name in ("Ann", "Ben", "Cat", "Dee")
+    ]
+
+    def standings(text: str) -> str | None:  # all of it: the lines come one by one
+        told = text[mark:]
+        return told if all(re.search(row, told, re.M) for row in rows) else None
+
+    final = ben.wait("the final standings, every player's line", standings)
     assert "Over after 2 rounds" in final, final
-    for name in ("Ann", "Ben", "Cat", "Dee"):
-        assert re.search(rf"\d\. {name}: [\d.]+ points?, -?\d+ Goth, 2 games$", final, re.M), final
     assert re.search(r"Table \d \(\w+\): .* and \d bots?, over", final), final
 
     # -- each looks back from their own door ------------------------------------------------

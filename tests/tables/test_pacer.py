@@ -86,12 +86,11 @@ async def test_a_bot_that_fails_never_stalls_its_table(monkeypatch, caplog):
     assert any("clairvoyant bot failed" in line for line in logged), logged
 
 
-async def test_a_bot_waits_for_what_was_said_after_its_timer_was_armed():
-    """The listener's lines come after the state that armed the bot's timer: when it fires,
-    the bot waits on until they are heard (gother play --plain)."""
+def bots_paced() -> tuple[Pacer, Table, list[float], asyncio.Event]:
+    """A table of three bots (and a seat) whose pacer notes when each move was made (and
+    sets the event at the first), its bots due 0.05 s after a change."""
     moves: list[float] = []
     moved_once = asyncio.Event()
-    heard = [0.0]
 
     def moved(table: Table) -> None:
         moves.append(time.monotonic())
@@ -100,6 +99,14 @@ async def test_a_bot_waits_for_what_was_said_after_its_timer_was_armed():
     pacer = Pacer(moved, Searches(workers=0), ended=lambda table: None)
     table = make_table(time.monotonic, bots=3)
     table.settings.bot_delay = 0.05
+    return pacer, table, moves, moved_once
+
+
+async def test_a_bot_waits_for_what_was_said_after_its_timer_was_armed():
+    """The listener's lines come after the state that armed the bot's timer: when it fires,
+    the bot waits on until they are heard (gother play --plain)."""
+    pacer, table, moves, moved_once = bots_paced()
+    heard = [0.0]
     table.settings.heard_by = lambda: heard[0]
     assert table.start_if_full()
     armed = time.monotonic()
@@ -116,16 +123,7 @@ async def test_a_later_deadline_keeps_the_loop_timer_and_the_table_acts_at_it():
     """Arming lazily (issue 34 §5): a deadline pushed later keeps the loop's timer armed
     for the earlier one, which fires, finds the later one, and waits on for it; a sooner
     one replaces the timer. The table acts once, at its latest deadline, never before."""
-    moves: list[float] = []
-    moved_once = asyncio.Event()
-
-    def moved(table: Table) -> None:
-        moves.append(time.monotonic())
-        moved_once.set()
-
-    pacer = Pacer(moved, Searches(workers=0), ended=lambda table: None)
-    table = make_table(time.monotonic, bots=3)
-    table.settings.bot_delay = 0.05
+    pacer, table, moves, moved_once = bots_paced()
     assert table.start_if_full()
     armed = time.monotonic()
     pacer.arm(table)
