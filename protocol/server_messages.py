@@ -278,6 +278,8 @@ class Error(Reply, tag="error", kw_only=True, frozen=True):
     code: ErrorCode  # clients branch on it
     message: str  # one sentence for people, not to be parsed
     url: str | None = None  # `elsewhere`: where the process holding the table is
+    # an unsolicited `elsewhere` (no rid): the tournament table held for you there, to resume
+    table: str | None = None
 
     def __post_init__(self) -> None:
         if self.code not in ERROR_CODES:  # built by a caller mypy does not see

@@ -112,6 +112,8 @@ class GotherServer:
                 lambda lost: self.director.let_go(lost),
                 self.store.placed,
                 lambda placement: self.director.make_placed(placement).id,
+                lambda: self.gate.connections,
+                lambda tables: self.director.gone_elsewhere(tables),
             )
         )
         self.lobby.elsewhere = self.elsewhere
@@ -137,6 +139,7 @@ class GotherServer:
             self.store.placements,
         )
         self.standings.heard = self.director.ended_elsewhere  # a placed table's end
+        self.director.present = self.present  # a placed table's players connected here
         self.changes = Changes(self.lobby, self.pacer, self.standings, self.names, self.director)
         self.seating = Seating(self.lobby, self.changes, self.pacer, self.director.resumed)
         # wrong passwords, per address and per secret: the server's, the tournaments', each
@@ -242,6 +245,14 @@ class GotherServer:
             url = c.public or public_url(c.host, self.port, c.certfile is not None)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
+
+    def present(self, identity: str) -> Connection | None:
+        """A connection here of `identity`'s between two games (a tournament's table
+        placed here seats it at once), if any."""
+        for conn in self.gate.connections:
+            if conn.identity == identity and conn.between_games():
+                return conn
+        return None
 
     def lost(self) -> set[str]:
         """The tournaments this process runs whose locks it holds no more."""

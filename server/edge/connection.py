@@ -60,6 +60,9 @@ class Connection:
     key: bytes | None = None  # the public key its hello named, proved or not
     challenge: bytes | None = None  # what `prove` must sign, until it is tried once
     identity: str | None = None  # proved: the lasting identity its seats and name hang on
+    # the tournaments' tables at other processes of the host it was called to (an `error
+    # elsewhere` of the server's own): each once (server/edge/elsewhere.py)
+    called: set[str] = field(default_factory=set)
     # where the socket comes from, kept from the start: a closed TLS socket forgets it (and
     # it is None already for one dropped mid-handshake)
     peer: tuple[str, int] | None = field(init=False, default=None)
@@ -82,6 +85,12 @@ class Connection:
             self.watched = None
         if self.last is table:
             self.last = self.watched or self.seated
+
+    def between_games(self) -> bool:
+        """Playing no game now: at no table, or at one whose game is not dealt or over
+        (a player is called to a tournament's next table then, never out of a game)."""
+        game = None if self.seated is None else self.seated.game
+        return game is None or game.over
 
     @property
     def socket_address(self) -> str:

@@ -25,14 +25,15 @@ import logging
 import math
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import TypeVar
 
 import msgspec
 
 from protocol import ProtocolError
-from protocol.server_messages import TableRow, TournamentRow
+from protocol.server_messages import Error, TableRow, TournamentRow
+from server.edge.connection import Connection
 from server.store.database import StoreError, StoreUnavailable
 from server.store.directory import LEASE, Directory
 from server.store.placements import Placement, Placements
@@ -56,15 +57,19 @@ def public_url(host: str, port: int, tls: bool) -> str:
 
 
 class Published(TableRow, frozen=True):
-    """A row as the others read it: with its identities' seats, never sent to a client."""
+    """A row as the others read it: with its identities' seats and the tournament whose
+    round it seats, never sent to a client."""
 
     held: Held = ()
+    tournament: str | None = None
 
 
-class Holders(msgspec.Struct):
-    """What of a published row is not listed: the seats identities hold there."""
+class Holders(msgspec.Struct, frozen=True):
+    """What of a published row is not listed: the seats identities hold there, and the
+    tournament whose round it seats (its players are called to it)."""
 
     held: Held = ()
+    tournament: str | None = None
 
 
 Adopt = Callable[[list[TableRecord | BrokenRecord]], None]
@@ -76,7 +81,7 @@ class Elsewhere:
     def __init__(
         self,
         directory: Directory,
-        here: Callable[[], Sequence[tuple[TableRow, Held]]],
+        here: Callable[[], Sequence[tuple[TableRow, Held, str | None]]],
         running: Callable[[], Sequence[TournamentRow]],
         adopt: Adopt,
         free: Free,
@@ -84,6 +89,8 @@ class Elsewhere:
         let_go: Callable[[set[str]], None],
         placed: Placements | None = None,
         make: Callable[[Placement], str] | None = None,
+        connections: Callable[[], Iterable[Connection]] = tuple,
+        gone: Callable[[set[str]], None] = lambda tables: None,
     ) -> None:
         self.directory = directory
         self.here = here  # this process's rows, as its own `list` shows them, and who sits
@@ -94,6 +101,8 @@ class Elsewhere:
         self.let_go = let_go  # stop running them (on the loop)
         self.placed = placed  # tournaments' tables placed here (the directory's connection)
         self.make = make  # make one (on the loop): the table's id
+        self.connections = connections  # the players connected here: called to their tables
+        self.gone = gone  # tables listed at another process no more (on the loop)
         self.unanswered: dict[tuple[str, int, int], str] = {}  # made here, not yet said so
         self.read_now = asyncio.Event()  # set as the others' rows are read, then made anew
         self.url = ""  # where this process is: set as it starts listening
@@ -102,9 +111,11 @@ class Elsewhere:
         self.tables: list[TableRow] = []  # the others', as last read
         self.urls: dict[str, str] = {}  # their table ids: where each lives
         self.seats: dict[str, list[tuple[str, int]]] = {}  # identities' seats there
+        # identities' seats at tournaments' tables there, games not over: (table id, URL)
+        self.calls: dict[str, list[tuple[str, str]]] = {}
         self.tournaments: list[TournamentRow] = []  # the tournaments the others run
         self.runners: dict[str, str] = {}  # their ids: where each is run
-        self.decoded: dict[str, tuple[bytes, TableRow, Held]] = {}  # rows as last read
+        self.decoded: dict[str, tuple[bytes, TableRow, Holders]] = {}  # rows as last read
         self.read_at = -math.inf  # when they were read (monotonic)
         self.failing = False
 
@@ -133,6 +144,7 @@ class Elsewhere:
                 due = time.monotonic() + RENEW
             await self.read()
             await self.make_placed()
+            self.call()
             self.read_now.set()  # whoever waits on a read looks again
             self.read_now = asyncio.Event()
             await asyncio.to_thread(self.directory.heard, max(0.0, due - time.monotonic()))
@@ -143,7 +155,8 @@ class Elsewhere:
 
     async def publish(self) -> None:
         """Renew the lease, and write what changed here."""
-        ours = {row.id: _entry(row, held) for row, held in self.here() if row.broken is None}
+        ours = {row.id: _entry(row, Holders(held, tournament))
+                for row, held, tournament in self.here() if row.broken is None}  # fmt: skip
         ours |= {TOURNAMENT + row.id: msgspec.msgpack.encode(row) for row in self.running()}
         changed = {key: entry for key, entry in ours.items() if self.published.get(key) != entry}
         gone = [key for key in self.published if key not in ours]
@@ -212,6 +225,7 @@ class Elsewhere:
             return
         tables, urls, decoded = [], {}, {}
         seats: dict[str, list[tuple[str, int]]] = {}
+        calls: dict[str, list[tuple[str, str]]] = {}
         tournaments, runners = [], {}
         for table_id, url, entry in listed:
             if table_id in self.published:  # ours now (taken over): listed as ours
@@ -228,19 +242,49 @@ class Elsewhere:
             if known is None or known[0] != entry:  # decoded once, until it changes
                 try:
                     row = msgspec.msgpack.decode(entry, type=TableRow)
-                    held = msgspec.msgpack.decode(entry, type=Holders).held
+                    holders = msgspec.msgpack.decode(entry, type=Holders)
                 except msgspec.MsgspecError as exc:  # a row this version cannot read: unlisted
                     log.warning("table %s of %s cannot be listed: %s", table_id, url, exc)
                     continue
-                known = entry, row, held
+                known = entry, row, holders
             decoded[table_id] = known
             tables.append(known[1])
             urls[table_id] = url
-            for identity, seat in known[2]:
+            called = known[2].tournament is not None and known[1].phase != "over"
+            for identity, seat in known[2].held:
                 seats.setdefault(identity, []).append((table_id, seat))
-        self.tables, self.urls, self.seats = tables, urls, seats
+                if called:
+                    calls.setdefault(identity, []).append((table_id, url))
+        gone = {table_id for table_id in self.urls if table_id not in urls}
+        self.tables, self.urls, self.seats, self.calls = tables, urls, seats, calls
         self.tournaments, self.runners = tournaments, runners
         self.decoded, self.read_at = decoded, time.monotonic()
+        if gone:
+            self.gone(gone)
+
+    def call(self) -> None:
+        """Send each player connected here between two games to the tournament table
+        another process holds for them (a round's, made there): an unsolicited `error
+        elsewhere` naming it, which our client follows as an answer's. Once a connection
+        and table; one playing a game here is called once that game is over."""
+        if not self.calls:
+            return
+        for conn in self.connections():
+            if conn.identity is None or conn.identity not in self.calls:
+                continue
+            for table_id, url in self.calls[conn.identity]:
+                if table_id in conn.called or not conn.between_games():
+                    continue
+                conn.called.add(table_id)
+                conn.send(
+                    Error(
+                        code="elsewhere",
+                        message=f"your tournament's table {table_id} is played at {url}:"
+                        " connect there",
+                        url=url,
+                        table=table_id,
+                    )
+                )
 
     async def _landed(self, call: Callable[[], T]) -> T | None:
         """`call` in a thread (the directory's connection, never the loop): its result, or
@@ -274,8 +318,10 @@ def _answered(placed: Placements, placement: Placement, table_id: str) -> bool:
     return True
 
 
-def _entry(row: TableRow, held: Held) -> bytes:
-    """A row as the others read it: with its identities' seats, if any."""
-    if not held:
+def _entry(row: TableRow, holders: Holders) -> bytes:
+    """A row as the others read it: with its identities' seats and its tournament, if any."""
+    if holders == Holders():
         return msgspec.msgpack.encode(row)
-    return msgspec.msgpack.encode(Published(**msgspec.structs.asdict(row), held=held))
+    return msgspec.msgpack.encode(
+        Published(**msgspec.structs.asdict(row), **msgspec.structs.asdict(holders))
+    )

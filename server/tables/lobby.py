@@ -140,10 +140,16 @@ class Lobby:
         """The tournaments the host's other processes run, not over (after this one's)."""
         return () if self.elsewhere is None else tuple(self.elsewhere.tournaments)
 
-    def published(self) -> list[tuple[server_messages.TableRow, tuple[tuple[str, int], ...]]]:
+    def published(
+        self,
+    ) -> list[tuple[server_messages.TableRow, tuple[tuple[str, int], ...], str | None]]:
         """Every live table's row here, with the seats identities hold at it (identity,
-        seat): what the host's other processes are told (server/edge/elsewhere.py)."""
-        return [(table.summary(), table.identities()) for table in self.tables.values()]
+        seat) and the tournament whose round it seats: what the host's other processes are
+        told (server/edge/elsewhere.py)."""
+        return [
+            (table.summary(), table.identities(), table.tournament)
+            for table in self.tables.values()
+        ]
 
     def find(self, table_id: str) -> Table:
         table = self.tables.get(table_id)

@@ -183,6 +183,8 @@ class Director:
         self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.holds = holds  # which tournaments this process runs, of the host's (None: all)
         self.placements = placements  # a round's tables placed at the host's processes
+        # a connection here of an identity's, between games: seated at a table placed here
+        self.present: Callable[[str], Member | None] = lambda identity: None
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
         # tournaments no process runs whose round's tables are another's: not read again
@@ -668,6 +670,7 @@ class Director:
         )
         seated = Seated(table.id, players)
         self.by_table[table.id] = (tournament, seated)
+        table.tournament = tournament.id  # its players connected elsewhere are called
         table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
         for seat, player in enumerate(players):
             self._sit(table, seat, tournament.entries[player])
@@ -692,12 +695,12 @@ class Director:
     ) -> str | None:
         """Where a table of the round is made: at the process holding the fewest tables
         (ties: here), counting those of the round placed so far; None: here. Its players
-        are seated by identity there, so a table with one who proved none is made here; and
-        so is one with a player connected here, whom nothing would tell yet to go there."""
+        are seated by identity there, and called to it wherever they are connected, so a
+        table with one who proved none is made here."""
         if not loads or self.placements is None:
             return None
         here = self.placements.process
-        if any(identity_in(p) is None or tournament.entries[p].peer is not None for p in players):
+        if any(identity_in(p) is None for p in players):
             loads[here] += 1
             return None
         fewest = min(loads, key=lambda process: (loads[process], process != here))
@@ -768,21 +771,52 @@ class Director:
             if found is not None and outcome.game == 1:
                 self._scored(found, outcome)
             return
-        for tournament in list(self.tournaments.values()):
-            for seated in list(tournament.played[-1] if tournament.played else ()):
-                if seated.over or seated.table in self.lobby.tables:
-                    continue
-                ended = self.outcomes.outcome(seated.table, 1)
-                if ended is not None:
-                    found = self.by_table.get(seated.table)
-                    if found is not None:
-                        self._scored(found, Outcome.from_json(seated.table, 1, ended))
+        self.gone_elsewhere(
+            {
+                seated.table
+                for tournament in self.tournaments.values()
+                for seated in (tournament.played[-1] if tournament.played else ())
+            }
+        )
 
-    def _scored(self, found: tuple[Tournament, Seated], outcome: Outcome) -> None:
+    def gone_elsewhere(self, table_ids: Collection[str]) -> None:
+        """Tables of rounds run here, held at another process (or listed there no more):
+        one whose game was played out is scored, if that was not heard yet; one no process
+        holds live any more ended otherwise (its players voted to end it, it expired) and
+        is over, its game counting for nobody; one still listed, or held by a process that
+        died until its tables are taken over, is being played."""
+        elsewhere = self.lobby.elsewhere
+        for table_id in table_ids:
+            found = self.by_table.get(table_id)
+            if found is None or found[1].over or table_id in self.lobby.tables:
+                continue
+            ended = self.outcomes.outcome(table_id, 1)
+            if ended is not None:
+                self._scored(found, Outcome.from_json(table_id, 1, ended))
+            elif (elsewhere is None or elsewhere.where(table_id) is None) and self._unheld(
+                table_id
+            ):
+                self._scored(found, None)
+
+    def _unheld(self, table_id: str) -> bool:
+        """No process of the host holds `table_id` live (False: PostgreSQL cannot say)."""
+        if self.placements is None:
+            return False
+        try:
+            return not self.placements.live([table_id])
+        except StoreUnavailable:
+            return False
+
+    def _scored(self, found: tuple[Tournament, Seated], outcome: Outcome | None) -> None:
+        """A table of a round run here, held elsewhere, is over: scored by its outcome
+        (None: ended unplayed, counting for nobody); the next round once all are."""
         tournament, seated = found
-        if seated.over or self.tournaments.get(tournament.id) is not tournament:
+        if seated.over or not self._runs(tournament):
             return
-        _score(tournament, seated, len(tournament.played), outcome)
+        if outcome is None:
+            seated.over = True
+        else:
+            _score(tournament, seated, len(tournament.played), outcome)
         self._table_done(tournament)
         self.tell(tournament)
 
@@ -809,9 +843,16 @@ class Director:
                 bot=kind_of(placement.bot_kind),
             )
         )
+        table.tournament = placement.tournament  # its players connected elsewhere are called
         table.deal_seed = placement.seed
         for seat, (player, name) in enumerate(placement.players):
-            _hold(table, seat, name, identity_in(PlayerId(player)))
+            identity = identity_in(PlayerId(player))
+            peer = None if identity is None else self.present(identity)
+            if peer is None:
+                _hold(table, seat, name, identity)
+            else:  # connected here: seated at once, as the runner seats its own
+                _, token = table.join(peer, seat, identity)
+                self.seated(peer, table, seat, token)
         table.add_bots(placement.seats - len(placement.players))
         self.lobby.start_if_full(table)
         log.info("tournament %s: round %d table %d placed here: %s", placement.tournament,
