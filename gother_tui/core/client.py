@@ -276,6 +276,8 @@ class ClientCore:
         follow = None
         if pending is not None and error.code == "elsewhere":
             follow = self.flow.follow(pending.asked, error)
+        elif error.rid is None and error.code == "elsewhere":  # called to our next table
+            follow = self.flow.called(error, self._playing())
         if follow is not None:  # asked again where the table lives: the answer comes there
             self._sent_on = pending.answer if pending is not None else None
             self._do(follow)
@@ -285,6 +287,14 @@ class ClientCore:
             self._do(self.flow.refused(pending.asked, error))  # the flow says what to show
         else:
             pending.answer(pending.asked, error)
+
+    def _playing(self) -> bool:
+        """In a game not over at the table where we hold a seat (a call waits for its end:
+        the server calls again once it is over)."""
+        view = self.view
+        return (
+            self.flow.seat is not None and view is not None and view.phase not in ("lobby", "over")
+        )
 
     # -- the session ----------------------------------------------------------------------
 

@@ -129,6 +129,17 @@ class Flow:
             self._resuming = asked.table
         return Step(follow=error.url)
 
+    def called(self, error: sm.Error, playing: bool) -> Step | None:
+        """An `elsewhere` of the server's own (no request of ours): a tournament's table is
+        held for our identity at another process of the host, its round seated there.
+        Followed as an answer's is, the table resumed there by our key, from the lobby or a
+        finished game's table; never out of a game in progress (None: we stay)."""
+        if error.url is None or error.table is None or playing or self.key is None:
+            return None
+        self._following, self._followed, self.at = rq.Resume(table=error.table), True, error.url
+        self._resuming = error.table
+        return Step(follow=error.url)
+
     def lost(self) -> str | None:
         """The connection ended. Lost at another process of the host than its address, the
         next goes to the address (the process may have died, and its tables be taken over:

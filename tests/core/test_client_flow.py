@@ -227,6 +227,21 @@ def test_a_table_held_elsewhere_is_asked_for_again_there_once(store):
     assert store.find(URL) == (TABLE, TOKEN) and store.place(URL, TABLE) == ELSEWHERE
 
 
+def test_a_call_to_a_tournament_table_elsewhere_is_followed_between_games_only(store):
+    """An `elsewhere` of the server's own names the table held for our identity there: the
+    flow goes there, proves its key, and resumes it; never out of a game in progress, and
+    not anonymously (no identity holds a seat)."""
+    called = replace(error("elsewhere"), url=ELSEWHERE, table="t2")
+    assert flow(store, anonymous=True).called(called, playing=False) is None
+    f = flow(store)
+    assert f.called(called, playing=True) is None and f.at == URL
+    assert f.called(replace(called, table=None), playing=False) is None  # an old server's
+    assert f.called(called, playing=False) == Step(follow=ELSEWHERE) and f.at == ELSEWHERE
+    assert f.welcomed() == Step(ask=rq.Resume(table="t2"), again=True)  # no challenge asked
+    f.seated(joined(table="t2"))
+    assert store.place(URL, "t2") == ELSEWHERE  # a restart resumes it there
+
+
 def test_a_seat_saved_at_another_process_of_the_host_is_resumed_there(store):
     store.save(URL, TABLE, TOKEN, "Raven", at=ELSEWHERE)
     f = flow(store, anonymous=True)

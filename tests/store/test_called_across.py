@@ -16,12 +16,21 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from websockets.exceptions import ConnectionClosed
 
+from gother_tui.core.options import ClientOptions
+from gother_tui.core.seat_store import SeatStore
+from gother_tui.core.transport import WebSocketTransport
+from gother_tui.tui.app import GotherApp
 from protocol import requests as rq
+from protocol import server_messages as sm
+from tests.core.test_client_core import answer_to
 from tests.edge.test_identity import proven
 from tests.kits.netkit import Client, close_all, first_legal_move
+from tests.kits.poll import until as until_true
 from tests.kits.tournamentkit import LEAVE, SHORT, WHOLE_NIGHT, until
+from tests.plain.plainkit import InProcess
 from tests.store.test_postgres import psql
 from tests.store.test_tournaments_across import host
+from tests.tui.clientkit import until as shown_until
 
 pytestmark = pytest.mark.usefixtures("postgres")
 __all__ = ["host"]  # the fixture: servers on one PostgreSQL
@@ -200,3 +209,53 @@ async def test_a_table_placed_elsewhere_its_players_end_lets_the_next_round_star
     for player in players:
         player.task.cancel()
     await close_all(organiser, *(p.client for p in players))
+
+
+async def one_table_made_at_two(host: Any) -> tuple[str, str, Client, Client, str]:
+    """Two processes, the runner `one` holding a table already (a waiting one): a
+    tournament of one round, one table of three, is made at `two`. The URLs, the
+    organiser, a proven player registered at `one`, and the tournament."""
+    one, two = await host("one"), await host("two")
+    organiser = await Client.connect(one, "Host")
+    waiting = await organiser.ask(rq.Create(name="Waiting", seats=3, bots=0))
+    assert waiting["t"] == "created", waiting
+    created = await organiser.ask(
+        rq.TournamentCreate(password=LEAVE, name="Night", rounds=1, seats=3, variants=SHORT)
+    )
+    bea, _ = await proven(one, "Bea", Ed25519PrivateKey.generate())
+    assert (await bea.ask(rq.TournamentJoin(tournament=created["id"])))["t"] == "tournament"
+    return one, two, organiser, bea, created["id"]
+
+
+async def test_the_full_screen_client_follows_the_call_from_the_lobby(host, tmp_path):
+    one, two, organiser, bea, tournament = await one_table_made_at_two(host)
+    options = ClientOptions(url=one, name="Ann", first_retry=0.05)
+    app = GotherApp(options, transport=WebSocketTransport, seat_store=SeatStore(tmp_path / "a"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await shown_until(pilot, lambda: app.current_mode == "lobby" and app.core.online, "lobby")
+        registered = await asyncio.wait_for(
+            answer_to(app.core, rq.TournamentJoin(tournament=tournament)), 30
+        )
+        assert isinstance(registered, sm.Tournament), registered
+        started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+        [table] = [t["table"] for t in started["tables"]]
+        await shown_until(pilot, lambda: app.current_mode == "table", "at the table, no key")
+        assert (app.core.flow.at, app.core.flow.table) == (two, table)
+        assert app.core.flow.seat is not None
+    await close_all(organiser, bea)
+
+
+async def test_plain_mode_follows_the_call_from_the_lobby(host, tmp_path):
+    one, two, organiser, bea, tournament = await one_table_made_at_two(host)
+    async with InProcess(one, tmp_path, name="Cal") as plain:
+        assert plain.client is not None
+        core = plain.client.core
+        await until_true("Cal in the lobby", lambda: core.online)
+        plain.type(f"tournament {tournament}")
+        await plain.transcript.until(r"^Night \(\w+\): registering, 2 players, tables of 3$")
+        started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+        [table] = [t["table"] for t in started["tables"]]
+        flow = core.flow
+        await until_true("Cal seated at two", lambda: (flow.at, flow.table) == (two, table))
+        assert [t.url for t in plain.transports][-1] == two
+    await close_all(organiser, bea)
