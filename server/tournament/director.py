@@ -25,11 +25,11 @@ the results are derived again from the stored outcomes of the tables' games.
 
 A host of several processes (PostgreSQL) runs each tournament at one of them: the one that
 holds it (server/store/holds.py), which created it or restored it. Its requests at another
-process are answered `elsewhere` (its players follow, as to a table), and its rounds are
-seated where its players then are: at the process running it, but for a table whose players
-(proven identities) are none of them connected here: it is placed at the process holding
-the fewest tables (server/store/placements.py), made there, and its end heard through
-PostgreSQL (`ended_elsewhere`). A process whose locks were
+process are answered `elsewhere` (its players follow, as to a table), and each table of its
+rounds whose players proved identities is made at the process holding the fewest tables:
+placed there (server/store/placements.py), made there, its players connected anywhere
+called to it (server/edge/elsewhere.py), and its end heard through PostgreSQL
+(`ended_elsewhere`, `gone_elsewhere`). A process whose locks were
 lost (with its holds connection) stops running those tournaments at once (`let_go`), and
 runs one again only by restoring it, its lock taken again (each renewal tries); its players
 and watchers connected here are kept. A round is seated only once its lock is known held.
