@@ -25,17 +25,28 @@ from server.store.database import StoreUnavailable
 if TYPE_CHECKING:  # psycopg is an extra: a SQLite host never loads it
     from server.store.postgres_database import PostgresDatabase
 
-KIND = 1_870_000_001  # the locks' first key: a tournament's (the second: its id hashed)
+KIND = 1_870_000_001  # the locks' first key: a tournament's (the second: its own number)
 
-# The stored tournaments whose lock no session of this database holds. pg_locks shows a
-# two-key advisory lock's keys as oids (classid, objid; objsubid 2): the hash, an integer
-# that may be negative, is compared as the unsigned 32 bits it is stored as.
+# A tournament's lock is (KIND, its key): a number given it once (`tournament_locks`, an
+# identity column), never a hash of its id, which two ids may share (32 bits: about one
+# pair in 2^32, and likelier the more there are), so that one process could take for its
+# own a tournament another runs, or never run one whose twin runs. Its row is made as it is
+# first taken, in the statement that takes it.
+TAKE = (
+    "WITH made AS (INSERT INTO tournament_locks (id) VALUES (:id)"
+    " ON CONFLICT (id) DO NOTHING RETURNING key)"
+    " SELECT pg_try_advisory_lock(CAST(:kind AS integer), COALESCE((SELECT key FROM made),"
+    " (SELECT key FROM tournament_locks WHERE id = :id)))"
+)
+# The stored tournaments whose lock no session of this database holds (one never taken has
+# no key yet). pg_locks shows a two-key advisory lock's keys as oids (classid, objid;
+# objsubid 2); the keys are positive.
 UNHELD = (
     "SELECT id FROM tournaments WHERE NOT EXISTS (SELECT 1 FROM pg_locks"
+    " JOIN tournament_locks ON objid = CAST(tournament_locks.key AS oid)"
     " WHERE locktype = 'advisory' AND granted AND objsubid = 2"
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-    " AND classid = CAST(:kind AS oid)"
-    " AND objid = CAST(CAST(hashtext(tournaments.id) AS bigint) & 4294967295 AS oid))"
+    " AND classid = CAST(:kind AS oid) AND tournament_locks.id = tournaments.id)"
     " ORDER BY id"
 )
 # This connection's session, told apart from every other PostgreSQL has had or will have (a
@@ -68,11 +79,7 @@ class PostgresHolds:
     def take(self, tournament_id: str) -> bool:
         with self.using:
             try:
-                row = self.database.row(
-                    "SELECT pg_try_advisory_lock(CAST(:kind AS integer), hashtext(:id)),"
-                    f" ({SESSION})",
-                    {"kind": KIND, "id": tournament_id},
-                )
+                row = self.database.row(f"{TAKE}, ({SESSION})", {"kind": KIND, "id": tournament_id})
             except StoreUnavailable:
                 row = None
             if row is None or not row[0]:

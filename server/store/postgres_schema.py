@@ -165,6 +165,14 @@ UPGRADES = (
     );
     CREATE INDEX placements_by_process ON placements (process) WHERE table_id IS NULL;
     """,
+    # 5: each tournament's lock key, a number of its own (server/store/holds.py): a hash of
+    # its id could be another's too, and one would pass for running the other.
+    """
+    CREATE TABLE tournament_locks (
+        id TEXT PRIMARY KEY,             -- the tournament's
+        key INTEGER GENERATED ALWAYS AS IDENTITY UNIQUE  -- given once, never again
+    );
+    """,
 )
 SCHEMA_VERSION = len(UPGRADES)
 # Every table of ours, children first: what `gother db copy --replace` empties.
@@ -181,7 +189,7 @@ TABLES = (
     "tables",
 )
 # What only running processes write (the lobby across them): emptied too, never copied.
-LOBBY = ("placements", "lobby", "processes")
+LOBBY = ("tournament_locks", "placements", "lobby", "processes")
 
 
 def version(connection: psycopg.Connection[Any]) -> int:
