@@ -62,14 +62,16 @@ class Published(TableRow, frozen=True):
 
     held: Held = ()
     tournament: str | None = None
+    round: int = 0
 
 
 class Holders(msgspec.Struct, frozen=True):
     """What of a published row is not listed: the seats identities hold there, and the
-    tournament whose round it seats (its players are called to it)."""
+    tournament and round it seats (its players are called to it)."""
 
     held: Held = ()
     tournament: str | None = None
+    round: int = 0
 
 
 Adopt = Callable[[list[TableRecord | BrokenRecord]], None]
@@ -81,7 +83,7 @@ class Elsewhere:
     def __init__(
         self,
         directory: Directory,
-        here: Callable[[], Sequence[tuple[TableRow, Held, str | None]]],
+        here: Callable[[], Sequence[tuple[TableRow, Held, tuple[str, int] | None]]],
         running: Callable[[], Sequence[TournamentRow]],
         adopt: Adopt,
         free: Free,
@@ -105,14 +107,20 @@ class Elsewhere:
         self.gone = gone  # tables listed at another process no more (on the loop)
         self.unanswered: dict[tuple[str, int, int], str] = {}  # made here, not yet said so
         self.read_now = asyncio.Event()  # set as the others' rows are read, then made anew
+        self.publishing = asyncio.Lock()
+        self.using = asyncio.Lock()  # the directory's connection: one call at a time
+        self.soon: set[asyncio.Task[None]] = set()  # publishes asked for between renewals
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
         self.tables: list[TableRow] = []  # the others', as last read
         self.urls: dict[str, str] = {}  # their table ids: where each lives
         self.seats: dict[str, list[tuple[str, int]]] = {}  # identities' seats there
-        # identities' seats at tournaments' tables there, games not over: (table id, URL)
-        self.calls: dict[str, list[tuple[str, str]]] = {}
+        # identities' seats at tournaments' tables there, games not over: (table id, URL,
+        # tournament, round)
+        self.calls: dict[str, list[tuple[str, str, str, int]]] = {}
+        # (identity, tournament): the newest round whose table there it holds a seat at
+        self.newest: dict[tuple[str, str], int] = {}
         self.tournaments: list[TournamentRow] = []  # the tournaments the others run
         self.runners: dict[str, str] = {}  # their ids: where each is run
         self.decoded: dict[str, tuple[bytes, TableRow, Holders]] = {}  # rows as last read
@@ -154,20 +162,30 @@ class Elsewhere:
         await self.read_now.wait()
 
     async def publish(self) -> None:
-        """Renew the lease, and write what changed here."""
-        ours = {row.id: _entry(row, Holders(held, tournament))
-                for row, held, tournament in self.here() if row.broken is None}  # fmt: skip
-        ours |= {TOURNAMENT + row.id: msgspec.msgpack.encode(row) for row in self.running()}
-        changed = {key: entry for key, entry in ours.items() if self.published.get(key) != entry}
-        gone = [key for key in self.published if key not in ours]
-        url, fresh = self.url, self.fresh
+        """Renew the lease, and write what changed here (one publish at a time: what
+        PostgreSQL holds of ours is what the last one wrote)."""
+        async with self.publishing:
+            ours = {row.id: _entry(row, Holders(held, *(tournament or ())))
+                    for row, held, tournament in self.here() if row.broken is None}  # fmt: skip
+            ours |= {TOURNAMENT + row.id: msgspec.msgpack.encode(row) for row in self.running()}
+            changed = {k: entry for k, entry in ours.items() if self.published.get(k) != entry}
+            gone = [key for key in self.published if key not in ours]
+            url, fresh = self.url, self.fresh
 
-        def publish() -> bool:
-            self.directory.publish(url, changed, gone, fresh)
-            return True
+            def publish() -> bool:
+                self.directory.publish(url, changed, gone, fresh)
+                return True
 
-        if await self._landed(publish):
-            self.published, self.fresh = ours, False
+            if await self._landed(publish):
+                self.published, self.fresh = ours, False
+
+    def publish_soon(self) -> None:
+        """Publish now, not at the next renewal (a tournament's round opened here: its
+        players connected at other processes are called once those read it)."""
+        if self.url:  # running
+            task = asyncio.get_running_loop().create_task(self.publish())
+            self.soon.add(task)
+            task.add_done_callback(self.soon.discard)
 
     async def take(self) -> None:
         """Take the tables of a process of this machine that died: moved into our log off
@@ -225,7 +243,8 @@ class Elsewhere:
             return
         tables, urls, decoded = [], {}, {}
         seats: dict[str, list[tuple[str, int]]] = {}
-        calls: dict[str, list[tuple[str, str]]] = {}
+        calls: dict[str, list[tuple[str, str, str, int]]] = {}
+        newest: dict[tuple[str, str], int] = {}
         tournaments, runners = [], {}
         for table_id, url, entry in listed:
             if table_id in self.published:  # ours now (taken over): listed as ours
@@ -250,13 +269,19 @@ class Elsewhere:
             decoded[table_id] = known
             tables.append(known[1])
             urls[table_id] = url
-            called = known[2].tournament is not None and known[1].phase != "over"
-            for identity, seat in known[2].held:
+            holders = known[2]
+            for identity, seat in holders.held:
                 seats.setdefault(identity, []).append((table_id, seat))
-                if called:
-                    calls.setdefault(identity, []).append((table_id, url))
+                if holders.tournament is None:
+                    continue
+                key = identity, holders.tournament
+                newest[key] = max(newest.get(key, 0), holders.round)
+                if known[1].phase != "over":
+                    call = table_id, url, holders.tournament, holders.round
+                    calls.setdefault(identity, []).append(call)
         gone = {table_id for table_id in self.urls if table_id not in urls}
         self.tables, self.urls, self.seats, self.calls = tables, urls, seats, calls
+        self.newest = newest
         self.tournaments, self.runners = tournaments, runners
         self.decoded, self.read_at = decoded, time.monotonic()
         if gone:
@@ -266,14 +291,31 @@ class Elsewhere:
         """Send each player connected here between two games to the tournament table
         another process holds for them (a round's, made there): an unsolicited `error
         elsewhere` naming it, which our client follows as an answer's. Once a connection
-        and table; one playing a game here is called once that game is over."""
+        and table; one playing a game here is called once that game is over. Never to a
+        table of an older round than its tournament plays (as its runner says) or than
+        another table the identity holds, here or elsewhere: a row published before its
+        game ended may say it is not over yet."""
         if not self.calls:
             return
-        for conn in self.connections():
-            if conn.identity is None or conn.identity not in self.calls:
-                continue
-            for table_id, url in self.calls[conn.identity]:
-                if table_id in conn.called or not conn.between_games():
+        called = [
+            (conn, self.calls[conn.identity])
+            for conn in self.connections()
+            if conn.identity is not None and conn.identity in self.calls
+        ]
+        if not called:
+            return
+        newest = dict(self.newest)  # (identity, tournament): the newest round it holds a seat of
+        for _, held, seats in self.here():
+            if seats is not None:
+                for identity, _ in held:
+                    key = identity, seats[0]
+                    newest[key] = max(newest.get(key, 0), seats[1])
+        rounds = {t.id: t.round for t in (*self.tournaments, *self.running())}
+        for conn, calls in called:
+            assert conn.identity is not None
+            for table_id, url, tournament, round_no in calls:
+                older = max(rounds.get(tournament, 0), newest.get((conn.identity, tournament), 0))
+                if table_id in conn.called or round_no < older or not conn.between_games():
                     continue
                 conn.called.add(table_id)
                 conn.send(
@@ -291,13 +333,14 @@ class Elsewhere:
         None when PostgreSQL could not be used. Meanwhile what was read stays listed until
         the others' leases would have lapsed."""
         try:
-            result = await asyncio.to_thread(call)
+            async with self.using:
+                result = await asyncio.to_thread(call)
         except (StoreError, StoreUnavailable) as exc:
             if not self.failing:
                 log.warning("the host's lobby cannot be shared now: %s", exc)
             self.failing = True
             if time.monotonic() - self.read_at > LEASE:  # they may all be gone by now
-                self.tables, self.urls, self.seats = [], {}, {}
+                self.tables, self.urls, self.seats, self.calls = [], {}, {}, {}
                 self.tournaments, self.runners = [], {}
             return None
         if self.failing:
@@ -306,7 +349,9 @@ class Elsewhere:
         return result
 
     async def close(self) -> None:
-        """This process stops: its tables leave the others' lobby at once."""
+        """This process stops: its tables leave the others' lobby at once (after a publish
+        under way, which would list them again)."""
+        await asyncio.gather(*self.soon, return_exceptions=True)
         try:
             await asyncio.to_thread(self.directory.withdraw)
         except (StoreError, StoreUnavailable) as exc:  # its lease lapses by itself

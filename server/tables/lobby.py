@@ -78,6 +78,10 @@ class Elsewhere(Protocol):
         """Until the other processes' rows are read again (woken, or a renewal)."""
         ...
 
+    def publish_soon(self) -> None:
+        """Tell the other processes this one's tables now, not at the next renewal."""
+        ...
+
 
 class HeldElsewhere(ProtocolError):
     """The table (or tournament, `what`) lives at another process of the host: its players
@@ -142,9 +146,9 @@ class Lobby:
 
     def published(
         self,
-    ) -> list[tuple[server_messages.TableRow, tuple[tuple[str, int], ...], str | None]]:
+    ) -> list[tuple[server_messages.TableRow, tuple[tuple[str, int], ...], tuple[str, int] | None]]:
         """Every live table's row here, with the seats identities hold at it (identity,
-        seat) and the tournament whose round it seats: what the host's other processes are
+        seat) and the tournament and round it seats: what the host's other processes are
         told (server/edge/elsewhere.py)."""
         return [
             (table.summary(), table.identities(), table.tournament)

@@ -641,6 +641,8 @@ class Director:
         tables[:] = [opened[number] for number in sorted(opened)]
         if placed:
             self.ended_elsewhere(None)  # one may have ended before it was known here
+        if self.lobby.elsewhere is not None and tables:
+            self.lobby.elsewhere.publish_soon()  # players at other processes called at once
         if not tables:  # everyone dropped out while it was seated: the tournament ends here
             tournament.played.pop()
             tournament.over = True
@@ -670,7 +672,7 @@ class Director:
         )
         seated = Seated(table.id, players)
         self.by_table[table.id] = (tournament, seated)
-        table.tournament = tournament.id  # its players connected elsewhere are called
+        table.tournament = tournament.id, len(tournament.played)  # called to it elsewhere
         table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
         for seat, player in enumerate(players):
             self._sit(table, seat, tournament.entries[player])
@@ -843,7 +845,7 @@ class Director:
                 bot=kind_of(placement.bot_kind),
             )
         )
-        table.tournament = placement.tournament  # its players connected elsewhere are called
+        table.tournament = placement.tournament, placement.round  # called to it elsewhere
         table.deal_seed = placement.seed
         for seat, (player, name) in enumerate(placement.players):
             identity = identity_in(PlayerId(player))

@@ -156,7 +156,7 @@ async def test_eight_players_follow_their_calls_over_two_rounds_at_two_processes
         for t in round_:
             where = urls[processes(pg_url, tmp_path, [t["table"]])[0]]
             for name in t["players"]:  # each came to its table, where the table lives
-                assert by_name[name].joined[number] == (t["table"], where), name
+                assert by_name[name].joined[number] == (t["table"], where), by_name[name].joined
     # those whose table was made at another process than theirs were called to it
     calls = [(c["table"], c["url"]) for p in players for c in p.calls]
     assert calls and all(call in {j for p in players for j in p.joined} for call in calls)
