@@ -10,7 +10,9 @@ process runs, whose runner died (server/store/holds.py): one whose round's table
 taken over here goes on here. First it asks which locks of the tournaments it runs were
 lost with their connection: it lets go of those at once, and they are offered again. After
 each read it makes the tables of tournaments' rounds placed here by their runners (server/
-store/placements.py), publishes them, and answers each with the table made.
+store/placements.py), publishes them, and answers each with the table made; and it calls
+each player connected here to a tournament's table another process holds for them (an
+unsolicited `error elsewhere`), and tells the director which tables left the others' rows.
 
 PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
 waits on it, and `list` pages through what was read last.
@@ -298,7 +300,7 @@ class Elsewhere:
         if not self.calls:
             return
         called = [
-            (conn, self.calls[conn.identity])
+            (conn, conn.identity)
             for conn in self.connections()
             if conn.identity is not None and conn.identity in self.calls
         ]
@@ -311,10 +313,9 @@ class Elsewhere:
                     key = identity, seats[0]
                     newest[key] = max(newest.get(key, 0), seats[1])
         rounds = {t.id: t.round for t in (*self.tournaments, *self.running())}
-        for conn, calls in called:
-            assert conn.identity is not None
-            for table_id, url, tournament, round_no in calls:
-                older = max(rounds.get(tournament, 0), newest.get((conn.identity, tournament), 0))
+        for conn, identity in called:
+            for table_id, url, tournament, round_no in self.calls[identity]:
+                older = max(rounds.get(tournament, 0), newest.get((identity, tournament), 0))
                 if table_id in conn.called or round_no < older or not conn.between_games():
                     continue
                 conn.called.add(table_id)
@@ -341,6 +342,7 @@ class Elsewhere:
             self.failing = True
             if time.monotonic() - self.read_at > LEASE:  # they may all be gone by now
                 self.tables, self.urls, self.seats, self.calls = [], {}, {}, {}
+                self.newest = {}
                 self.tournaments, self.runners = [], {}
             return None
         if self.failing:
