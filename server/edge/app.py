@@ -235,7 +235,7 @@ class GotherServer:
         ]
         if self.elsewhere is not None:
             c = self.config
-            url = c.public or public_url(c.host, self.port, c.certfile is not None)
+            url = public_url(c.host, self.port, c.certfile is not None, c.public)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
         log.info("listening on %s", ", ".join(self.addresses()))
 
