@@ -35,7 +35,14 @@ from gother_tui.tui.app import GotherApp
 from server.edge.tls import certificate_fingerprint, self_signed
 from tests.core.test_client_core import Face
 from tests.doors.test_door_processes import SSH_LISTENING, WEB_LISTENING
-from tests.doors.web.browserkit import HAVE_CHROMIUM, Requests, guarded_context, launch, status
+from tests.doors.web.browserkit import (
+    HAVE_CHROMIUM,
+    YOU_ROW,
+    Requests,
+    guarded_context,
+    launch,
+    status,
+)
 from tests.e2e.e2ekit import Tmux, terminal_env
 from tests.e2e.playkit import Page, Pane, Screen, play_by_hint
 from tests.e2e.test_doors_apart import SSH_OPTIONS
@@ -298,7 +305,8 @@ async def stop_door(door: ServerProcess) -> None:
 
 
 async def watching(host: Host, table: str) -> Client:
-    """A spectator of `table` where it lives now, come in at the host's address."""
+    """A spectator of `table` where it lives now, come in at the host's address, told the
+    game so far (its story comes before its first state)."""
     watcher = await host.client(host.home, "Watcher")
     reply = await watcher.request("watch", table=table)
     if reply.get("code") == "elsewhere":
@@ -306,6 +314,7 @@ async def watching(host: Host, table: str) -> Client:
         watcher = await host.client(reply["url"], "Watcher")
         reply = await watcher.request("watch", table=table)
     assert reply["t"] == "watching", reply
+    await watcher.state(lambda view: True)
     return watcher
 
 
@@ -340,7 +349,9 @@ def plays_on_across_a_takeover(
     seat = int(on_loop(host.serve.log_line(resumed)).group(1))
     watcher = on_loop(watching(host, table))
     try:
-        person.wait("its turn at the taker", lambda t: "You: step" in status(t))
+        shown = person.wait("its turn at the taker", lambda t: "You: step" in status(t) and t)
+        you = YOU_ROW.search(shown)
+        assert you is not None and int(you.group(1)) == seat + 1, shown  # the seat watched
         before = moves_of(watcher, table, seat)
         your_move(person)
         on_loop(
