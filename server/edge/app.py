@@ -237,6 +237,8 @@ class GotherServer:
             c = self.config
             url = public_url(c.host, self.port, c.certfile is not None, c.public)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
+            # the name a CA's certificate must cover: said, since clients check it
+            log.info("the host's other processes send players here as %s", url)
         log.info("listening on %s", ", ".join(self.addresses()))
 
     def lost(self) -> set[str]:

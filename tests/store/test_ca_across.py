@@ -30,6 +30,7 @@ from tests.store.test_lobby_across import Lobby
 pytestmark = [pytest.mark.usefixtures("postgres"), pytest.mark.slow]
 
 LISTENING_EVERYWHERE = re.compile(r"listening on (wss://0\.0\.0\.0:(\d+))")
+SENT_HERE = re.compile(r"the host's other processes send players here as (\S+)")
 
 
 async def test_each_process_is_given_by_the_name_its_ca_certificate_carries(pg_url, tmp_path):
@@ -44,6 +45,8 @@ async def test_each_process_is_given_by_the_name_its_ca_certificate_carries(pg_u
     try:
         ports = {(await serve.log_line(LISTENING_EVERYWHERE, nth=n)).group(2) for n in (1, 2)}
         home, other = (f"wss://localhost:{port}" for port in sorted(ports))
+        said = {(await serve.log_line(SENT_HERE, nth=n)).group(1) for n in (1, 2)}
+        assert said == {home, other}, serve.stderr  # the name the certificate carries, logged
         maker = await Client.connect(other, "Ann", ssl=checked)
         table = (await maker.request("create", name="Ann's", seats=3, bots=1))["table"]
         asker = await Client.connect(home, "Asker", ssl=checked)

@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from server import processes
+from server.edge.elsewhere import public_url
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until
 from tests.kits.prockit import LISTENING, ServerProcess, run_cli
@@ -150,3 +151,10 @@ async def test_a_public_url_without_a_port_is_refused_with_processes():
         *("--public", "wss://games.example.org"),
     )
     assert code == 2 and "--public wss://games.example.org: with --processes" in err
+
+
+def test_a_process_is_where_its_public_url_says_its_port_0_the_one_it_listens_on():
+    assert public_url("0.0.0.0", 9001, True, "wss://g.example.org:0") == "wss://g.example.org:9001"
+    assert public_url("0.0.0.0", 9001, True, "wss://g.example.org:443") == "wss://g.example.org:443"
+    assert public_url("0.0.0.0", 9001, True, "ws://[::1]:0") == "ws://[::1]:9001"
+    assert public_url("127.0.0.1", 9001, False) == "ws://127.0.0.1:9001"
