@@ -3,7 +3,9 @@ PostgreSQL (docs/architecture.md, "Several processes of one host"). Each is a `g
 of its own with the host's options, but its own port (PORT + K, or each its own with port 0)
 and its own table log (FILE-K beside --table-log's FILE, by default table-log-K.db in the
 data folder): the lobby, names and records are shared through PostgreSQL, and a client
-asking one process for a table another holds is sent there (`elsewhere`).
+asking one process for a table another holds is sent there (`elsewhere`). With `--public
+URL` (the host's name, as its certificate names it, and the first process's port), each
+process says it is at that name and its own port: the URL's port + K (0: its own).
 
 A process that ends is started again (its tables come back from its log, which its death
 unlocked), after a pause that doubles while it keeps ending at once. SIGTERM or SIGINT is
@@ -19,12 +21,13 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from server.store.kinds import default_table_log, is_postgres
 
 log = logging.getLogger("gother.server")
 
-OWN = ("--processes", "--port", "--table-log")  # the options each process is given its own
+OWN = ("--processes", "--port", "--table-log", "--public")  # each process is given its own
 FIRST_PAUSE, LONGEST_PAUSE = 1.0, 30.0  # seconds before a process that ended starts again
 STEADY = 60.0  # seconds a process runs before its pause is the first again
 STOP_WAIT = 30.0  # seconds each process has to stop before it is killed
@@ -36,7 +39,9 @@ def table_logs(table_log: str, count: int) -> list[str]:
     return [str(path.with_name(f"{path.stem}-{k}{path.suffix}")) for k in range(count)]
 
 
-def process_argv(argv: list[str], port: int, table_log: str) -> list[str]:
+def process_argv(
+    argv: list[str], port: int, table_log: str, public: str | None = None
+) -> list[str]:
     """`gother ARGV` (serve and its options) as one process of them runs it."""
     kept: list[str] = []
     skip = False
@@ -58,6 +63,7 @@ def process_argv(argv: list[str], port: int, table_log: str) -> list[str]:
         str(port),
         "--table-log",
         table_log,
+        *(() if public is None else ("--public", public)),
     ]
 
 
@@ -65,13 +71,41 @@ class ProcessesRefused(ValueError):
     """Several processes cannot serve this host: why, in a sentence."""
 
 
-def many(argv: list[str], processes: int, port: int, db: str, table_log: str | None) -> None:
+def publics(public: str, count: int) -> list[str]:
+    """Each process's --public: the host's `public` URL, its port + K (0 stays 0: each
+    process its own). ProcessesRefused: a URL without a port."""
+    parts = urlsplit(public)  # a ws:// or wss:// address (the command line's check)
+    port, name = parts.port, parts.hostname or ""
+    if port is None:
+        raise ProcessesRefused(
+            f"--public {public}: with --processes, give the first process's port"
+            " (the K-th is at PORT + K; 0: each at its own)"
+        )
+    name = f"[{name}]" if ":" in name else name
+    return [
+        parts._replace(netloc=f"{name}:{port + k if port else 0}").geturl() for k in range(count)
+    ]
+
+
+def many(
+    argv: list[str],
+    processes: int,
+    port: int,
+    db: str,
+    table_log: str | None,
+    public: str | None = None,
+) -> None:
     """`gother ARGV` served by `processes` processes until SIGTERM or SIGINT, each stopped
-    then (ProcessesRefused: not with this `db`)."""
+    then (ProcessesRefused: not with this `db`, or this `public`)."""
     if not is_postgres(db):
         raise ProcessesRefused("--processes goes with a PostgreSQL --db, which they share")
     logs = table_logs(table_log or default_table_log(), processes)
-    commands = [process_argv(argv, port + k if port else 0, logs[k]) for k in range(processes)]
+    told: list[str | None] = [None] * processes
+    if public is not None:
+        told = [*publics(public, processes)]
+    commands = [
+        process_argv(argv, port + k if port else 0, logs[k], told[k]) for k in range(processes)
+    ]
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

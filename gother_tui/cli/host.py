@@ -104,10 +104,10 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         )
     log_to_stderr()
     if args.processes > 1:
-        if doors or args.public is not None:
+        if doors:
             parser.error(
-                "--processes runs game processes only: run the doors with `gother door`, and"
-                " processes with a --public of their own one by one (docs/hosting.md)"
+                "--processes runs game processes only: run the doors with `gother door`"
+                " (docs/hosting.md)"
             )
         try:  # the command, run again by each process (server/processes.py)
             server_side.serve(
@@ -116,8 +116,9 @@ def run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 port=args.port,
                 db=args.db,
                 table_log=args.table_log,
+                public=args.public,
             )
-        except ValueError as exc:  # not with this --db
+        except ValueError as exc:  # not with this --db, or this --public
             parser.error(str(exc))
         return 0
     try:

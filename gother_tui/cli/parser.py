@@ -141,10 +141,12 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     srv.add_argument(
         "--public",
+        type=argtypes.ws_url,
         metavar="URL",
         help="with a PostgreSQL --db: where players reach this process (ws://HOST:PORT or "
-        "wss://…), given to the clients of the host's other processes for its tables "
-        "(default: this machine's name and --port)",
+        "wss://…; port 0: the one it listens on), given to the clients of the host's other "
+        "processes for its tables (default: this machine's name and --port); with "
+        "--processes, the first process's, the K-th at PORT + K",
     )
     srv.add_argument(
         "--release-name",

@@ -242,8 +242,10 @@ class GotherServer:
         ]
         if self.elsewhere is not None:
             c = self.config
-            url = c.public or public_url(c.host, self.port, c.certfile is not None)
+            url = public_url(c.host, self.port, c.certfile is not None, c.public)
             self.chores.append(asyncio.create_task(self.elsewhere.run(url)))
+            # the name a CA's certificate must cover: said, since clients check it
+            log.info("the host's other processes send players here as %s", url)
         log.info("listening on %s", ", ".join(self.addresses()))
 
     def present(self, identity: str) -> Connection | None:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -50,8 +51,14 @@ TOURNAMENT = "tournament:"  # a tournament's row, beside the tables' (whose ids 
 WILDCARDS = ("", "0.0.0.0", "::")  # a host that listens everywhere is known by its name
 
 
-def public_url(host: str, port: int, tls: bool) -> str:
-    """Where this process's players connect, unless the host says (`--public URL`)."""
+def public_url(host: str, port: int, tls: bool, public: str | None = None) -> str:
+    """Where this process's players connect: `public` (`--public URL`, its port 0 this
+    process's own `port`, as `--processes` gives it), else this machine's name and `port`."""
+    if public is not None:
+        parts = urlsplit(public)
+        if parts.port != 0:
+            return public
+        host, tls = parts.hostname or "", parts.scheme == "wss"
     name = socket.getfqdn() if host in WILDCARDS else host
     if ":" in name:  # an IPv6 address
         name = f"[{name}]"

@@ -128,12 +128,13 @@ class PostgresDatabase:
                     self._listening = db
                     return None
                 said = [n.payload for n in db.notifies(timeout=0.0)]
-                if not said and timeout > 0:
-                    # psycopg's own wait wakes every 0.1 s (to hear Ctrl-C): a quiet listener
-                    # sleeps on its socket the whole timeout instead, each of a host's
-                    # processes not woken 10 times a second a listener (issue 34 §4)
-                    select.select([db.fileno()], [], [], timeout)
+                # psycopg's own wait wakes every 0.1 s (to hear Ctrl-C): a quiet listener
+                # sleeps on its socket the whole timeout instead, each of a host's
+                # processes not woken 10 times a second a listener (issue 34 §4)
+                if not said and timeout > 0 and select.select([db.fileno()], [], [], timeout)[0]:
                     said = [n.payload for n in db.notifies(timeout=0.0)]
+                    if not said:  # woken, and nothing said: by the connection's end?
+                        db.execute("SELECT 1")  # raises it (its FATAL was read, not its EOF)
                 return said
         except StoreUnavailable:
             if self._listening is not None:  # lost just now: read again at once

@@ -5,6 +5,8 @@ says it cannot know what was said (every outcome is read again)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import psycopg
 import pytest
 
@@ -43,15 +45,20 @@ def test_a_game_s_end_is_heard_by_the_other_processes_once_it_landed(pg_url, tmp
     two.close()
 
 
-def test_a_listener_that_lost_its_connection_says_it_cannot_know(pg_url, tmp_path):
-    one, two = opened(pg_url, str(tmp_path / "one.db")), opened(pg_url, str(tmp_path / "two.db"))
-    assert two.ended is not None
-    assert two.ended.heard(0.0) is None
-    with psycopg.connect(pg_url, autocommit=True) as admin:  # the listener's connection ends
+def end_the_listeners(pg_url: str) -> None:
+    """Every listener's connection ends, as PostgreSQL restarted would end it."""
+    with psycopg.connect(pg_url, autocommit=True) as admin:
         admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE application_name = 'gother' AND query LIKE 'LISTEN \"gother_ended\"%'"
         )
+
+
+def test_a_listener_that_lost_its_connection_says_it_cannot_know(pg_url, tmp_path):
+    one, two = opened(pg_url, str(tmp_path / "one.db")), opened(pg_url, str(tmp_path / "two.db"))
+    assert two.ended is not None
+    assert two.ended.heard(0.0) is None
+    end_the_listeners(pg_url)
     assert two.ended.heard(30.0) is None  # lost: read every outcome again
     until_blocking("listening again", lambda: two.ended.heard(0.0) == [])
     dealt(one, "t1")
@@ -59,3 +66,17 @@ def test_a_listener_that_lost_its_connection_says_it_cannot_know(pg_url, tmp_pat
     assert two.ended.heard(30.0) == [HeardEnd("t1", 1, OUTCOME, practice=False)]
     one.close()
     two.close()
+
+
+def test_a_listener_whose_connection_ends_while_it_waits_says_it_cannot_know(pg_url, tmp_path):
+    """Woken on its socket by the connection's end, not by news: not "nothing said" (the
+    end's message read, the connection still looked alive: a loaded run failed so)."""
+    store = opened(pg_url, str(tmp_path / "one.db"))
+    assert store.ended is not None
+    assert store.ended.heard(0.0) is None  # listening from now
+    with ThreadPoolExecutor(1) as waiting:
+        heard = waiting.submit(store.ended.heard, 30.0)  # asleep on its socket, by now
+        end_the_listeners(pg_url)
+        assert heard.result(timeout=60) is None
+    until_blocking("listening again", lambda: store.ended.heard(0.0) == [])
+    store.close()

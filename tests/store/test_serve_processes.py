@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from server import processes
+from server.edge.elsewhere import public_url
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until
 from tests.kits.prockit import LISTENING, ServerProcess, run_cli
@@ -121,3 +122,39 @@ def test_each_process_is_the_host_s_serve_with_its_own_port_and_table_log():
         *("serve", "--db", "postgresql://h/g", "--bot-delay", "0"),
         *("--port", "9002", "--table-log", "/var/lib/g/log-2.db"),
     ]
+
+
+def test_the_host_s_public_url_gives_each_process_its_name_and_its_own_port():
+    """`--public` with `--processes`: the host's name for every process (the one its
+    certificate carries), the first process's port, the K-th's PORT + K; 0 stays 0 (each
+    process says the port it listens on); a URL without a port is refused, saying why."""
+    assert processes.publics("wss://games.example.org:8765", 3) == [
+        "wss://games.example.org:8765",
+        "wss://games.example.org:8766",
+        "wss://games.example.org:8767",
+    ]
+    assert processes.publics("wss://localhost:0", 2) == ["wss://localhost:0"] * 2
+    assert processes.publics("ws://[::1]:9000", 2) == ["ws://[::1]:9000", "ws://[::1]:9001"]
+    with pytest.raises(processes.ProcessesRefused, match="give the first process's port"):
+        processes.publics("wss://games.example.org", 2)
+    argv = ["serve", "--public", "wss://g.example.org:9000", "--db", "postgresql://h/g"]
+    command = processes.process_argv(argv, 9001, "/l-1.db", "wss://g.example.org:9001")
+    assert command[3:] == [
+        *("serve", "--db", "postgresql://h/g", "--port", "9001", "--table-log", "/l-1.db"),
+        *("--public", "wss://g.example.org:9001"),
+    ]
+
+
+async def test_a_public_url_without_a_port_is_refused_with_processes():
+    code, _, err = await run_cli(
+        *("serve", "--processes", "2", "--db", "postgresql://x@127.0.0.1:1/x"),
+        *("--public", "wss://games.example.org"),
+    )
+    assert code == 2 and "--public wss://games.example.org: with --processes" in err
+
+
+def test_a_process_is_where_its_public_url_says_its_port_0_the_one_it_listens_on():
+    assert public_url("0.0.0.0", 9001, True, "wss://g.example.org:0") == "wss://g.example.org:9001"
+    assert public_url("0.0.0.0", 9001, True, "wss://g.example.org:443") == "wss://g.example.org:443"
+    assert public_url("0.0.0.0", 9001, True, "ws://[::1]:0") == "ws://[::1]:9001"
+    assert public_url("127.0.0.1", 9001, False) == "ws://127.0.0.1:9001"

@@ -11,18 +11,20 @@ written down."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
+import shlex
+import shutil
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncssh
 import pytest
+from playwright.sync_api import sync_playwright
 
 from gother_tui.core.client import ClientCore
 from gother_tui.core.options import ClientOptions
@@ -30,14 +32,22 @@ from gother_tui.core.seat_store import SeatStore
 from gother_tui.core.transport import WebSocketTransport
 from gother_tui.core.trust import KnownServers, Trust, pinning, server_of
 from gother_tui.tui.app import GotherApp
-from server.doors.web.door import WebDoor, WebOptions
-from server.edge.doorkey import DoorKey
 from server.edge.tls import certificate_fingerprint, self_signed
 from tests.core.test_client_core import Face
-from tests.doors.test_door_processes import SSH_LISTENING
-from tests.doors.web.doorkit import browser, clients_of_this_test, open_tab, read_screen
-from tests.doors.web.test_web_door import NAME_SCREEN
-from tests.kits.netkit import Client, close_all
+from tests.doors.test_door_processes import SSH_LISTENING, WEB_LISTENING
+from tests.doors.web.browserkit import (
+    HAVE_CHROMIUM,
+    YOU_ROW,
+    Requests,
+    guarded_context,
+    launch,
+    status,
+)
+from tests.e2e.e2ekit import Tmux, terminal_env
+from tests.e2e.playkit import Page, Pane, Screen, play_by_hint
+from tests.e2e.test_doors_apart import SSH_OPTIONS
+from tests.kits.netkit import Client, close_all, told
+from tests.kits.poll import until
 from tests.kits.prockit import LISTENING, ServerProcess
 from tests.plain.plainkit import PlainProcess, plain_env
 from tests.plain.test_plain_ssh import plain_session
@@ -51,6 +61,9 @@ pytestmark = [pytest.mark.usefixtures("postgres"), pytest.mark.slow]
 
 PASSWORD = "nevermore"
 FINGERPRINT = re.compile(r"tls: certificate .*, fingerprint (SHA256:[0-9A-F:]+)")
+MOVES = ("discard_fate", "place", "draw", "discard_hand")  # a seat's decisions, as events
+NO_SSH = [name for name in ("ssh", "ssh-keygen", "tmux") if shutil.which(name) is None]
+T = TypeVar("T")
 
 
 @dataclass
@@ -251,13 +264,7 @@ async def test_an_ssh_door_s_session_follows_its_table_and_its_taker(host):
     other process, and plays on after that process is killed -9."""
     pin = (await host.serve.log_line(FINGERPRINT)).group(1)
     maker, table = await table_at(host, host.other, "Ed")
-    door = await ServerProcess.run(
-        *("door", "ssh", "--server", host.home, "--fingerprint", pin),
-        *("--password-file", str(host.folder / "password")),
-        *("--door-key-file", str(host.folder / "door.key"), "--ssh", "0", "--ssh-open"),
-        *("--data-dir", str(host.folder / "door")),
-        ready=SSH_LISTENING,
-    )
+    door = await door_apart("ssh", host, pin, "--ssh", "0", "--ssh-open")
     conn, channel = await plain_session(int(door.url), asyncssh.generate_private_key("ssh-ed25519"))
     try:
         await channel.until(r"^You are in the lobby of ")
@@ -275,39 +282,159 @@ async def test_an_ssh_door_s_session_follows_its_table_and_its_taker(host):
     finally:
         conn.close()
         await conn.wait_closed()
-        if door.proc.returncode is None:
-            assert await door.terminate() == 0
-        await door.stop()
+        await stop_door(door)
         await close_all(maker)
 
 
-async def test_a_web_door_s_session_follows_its_table_and_its_taker(host):
-    """The web door in front of the host's address (its clients given the host's pin and
-    password, as `gother door web` gives them): a tab's full-screen client joins a table of
-    the other process from the lobby, and is seated again, by itself, after that process is
-    killed -9."""
+def door_apart(kind: str, host: Host, pin: str, *args: str) -> Awaitable[ServerProcess]:
+    """`gother door KIND --server wss://… --fingerprint … --password-file …`, run apart in
+    front of the host's address as docs/hosting.md says."""
+    return ServerProcess.run(
+        *("door", kind, "--server", host.home, "--fingerprint", pin),
+        *("--password-file", str(host.folder / "password")),
+        *("--door-key-file", str(host.folder / "door.key")),
+        *("--data-dir", str(host.folder / kind), *args),
+        ready={"ssh": SSH_LISTENING, "web": WEB_LISTENING}[kind],
+    )
+
+
+async def stop_door(door: ServerProcess) -> None:
+    if door.proc.returncode is None:
+        assert await door.terminate() == 0
+    await door.stop()
+
+
+async def watching(host: Host, table: str) -> Client:
+    """A spectator of `table` where it lives now, come in at the host's address, told the
+    game so far (its story comes before its first state)."""
+    watcher = await host.client(host.home, "Watcher")
+    reply = await watcher.request("watch", table=table)
+    if reply.get("code") == "elsewhere":
+        await watcher.close()
+        watcher = await host.client(reply["url"], "Watcher")
+        reply = await watcher.request("watch", table=table)
+    assert reply["t"] == "watching", reply
+    await watcher.state(lambda view: True)
+    return watcher
+
+
+def moves_of(watcher: Client, table: str, seat: int) -> int:
+    """How many of `seat`'s moves in the game at `table` `watcher` was told of."""
+    return sum(
+        event.get("kind") in MOVES and event.get("seat") == seat
+        for event in told(watcher, table).values()
+    )
+
+
+def your_move(person: Screen) -> None:
+    """Once the table waits for `person`, a decision played by keys, and landed."""
+    person.wait("its turn", lambda text: "You: step" in status(text) and "online" in status(text))
+    play_by_hint(person)
+
+
+def plays_on_across_a_takeover(
+    host: Host, table: str, person: Screen, loop: asyncio.AbstractEventLoop
+) -> None:
+    """`person`, a full screen at a door seated at `table` of the host's other process,
+    plays a move there; that process is killed -9; seated again at the taker by itself,
+    `person` plays a move there too, and a spectator there sees it land. (In a thread: the
+    screen is read and typed at blocking, while the test's loop runs the host.)"""
+
+    def on_loop(step: Awaitable[T]) -> T:
+        return asyncio.run_coroutine_threadsafe(step, loop).result()  # type: ignore[arg-type]
+
+    your_move(person)  # at the other process
+    on_loop(kill_process_at(host, host.other))
+    resumed = re.compile(rf"table {table}: {person.name} resumes seat (\d+)")
+    seat = int(on_loop(host.serve.log_line(resumed)).group(1))
+    watcher = on_loop(watching(host, table))
+    try:
+        shown = person.wait("its turn at the taker", lambda t: "You: step" in status(t) and t)
+        you = YOU_ROW.search(shown)
+        assert you is not None and int(you.group(1)) == seat + 1, shown  # the seat watched
+        before = moves_of(watcher, table, seat)
+        your_move(person)
+        on_loop(
+            until("the move seen at the taker", lambda: moves_of(watcher, table, seat) > before)
+        )
+    finally:
+        on_loop(watcher.close())
+    said = person.screen()
+    assert "password" not in said and "certificate" not in said, said
+
+
+@pytest.mark.skipif(not HAVE_CHROMIUM, reason="needs Debian's chromium")
+async def test_a_browser_tab_at_the_web_door_plays_on_at_the_taker(host):
+    """`gother door web` in front of the host's address, a tab in chromium: its full-screen
+    client joins a table of the other process from the lobby and plays there; after that
+    process is killed -9 it is seated again by itself, and plays on at the taker, by keys."""
     pin = (await host.serve.log_line(FINGERPRINT)).group(1)
     maker, table = await table_at(host, host.other, "Fay")
-    key = DoorKey.of_text((host.folder / "door.key").read_text())
-    options = WebOptions(port=0, data_dir=host.folder / "web")
-    door = WebDoor(options, "127.0.0.1", host.home, key, None, pin)
-    door.ws_password = PASSWORD
-    await door.start()
+    door = await door_apart("web", host, pin, "--web", "0")
+    requests = Requests()
+    loop = asyncio.get_running_loop()
+
+    def in_the_browser() -> None:
+        with sync_playwright() as playwright:
+            browser = launch(playwright)
+            try:
+                context = guarded_context(browser, requests, viewport={"width": 900, "height": 560})
+                page = context.new_page()
+                page.goto(f"http://127.0.0.1:{door.url}/")
+                page.fill("#password", PASSWORD)  # the web door's: the server's, by default
+                page.click("button[type=submit]")
+                lenore = Page("Lenore", page)
+                lenore.wait("the name screen", "Your name at the table")
+                lenore.type("Lenore")
+                lenore.press("Enter")
+                lenore.wait("the lobby", "Fay's")  # the other process's, listed at the address
+                lenore.press("Enter")
+                lenore.wait("seated", "Lenore (you)")
+                plays_on_across_a_takeover(host, table, lenore, loop)
+            finally:
+                browser.close()
+
     try:
-        async with browser(door) as tab:
-            ws = await open_tab(tab, door)
-            await read_screen(ws, NAME_SCREEN)
-            await ws.send_str(json.dumps(["stdin", "Lenore\r"]))
-            await read_screen(ws, r"Fay's")  # the other process's table, listed at the address
-            await ws.send_str(json.dumps(["stdin", "\r"]))  # Enter joins the table chosen
-            await host.serve.log_line(re.compile(rf"table {table}: Lenore sits at seat"))
-            await kill_process_at(host, host.other)
-            await host.serve.log_line(re.compile(rf"table {table}: Lenore resumes seat"))
-            await ws.close()
+        await asyncio.to_thread(in_the_browser)
     finally:
-        await door.close()
+        await stop_door(door)
         await close_all(maker)
-    assert clients_of_this_test() == set(), "a client process outlived its door"
+    assert requests.seen and requests.foreign == [], requests.foreign
+
+
+@pytest.mark.skipif(bool(NO_SSH), reason=f"needs {', '.join(NO_SSH)}")
+async def test_a_full_screen_ssh_session_plays_on_at_the_taker(host):
+    """The system `ssh` in a tmux pane at `gother door ssh`, in front of the host's address:
+    the full-screen client the door runs for a terminal joins a table of the other process
+    from the lobby and plays there; after that process is killed -9 it is seated again by
+    itself, and plays on at the taker, by keys."""
+    pin = (await host.serve.log_line(FINGERPRINT)).group(1)
+    maker, table = await table_at(host, host.other, "Ed")
+    door = await door_apart("ssh", host, pin, "--ssh", "0", "--ssh-open")
+    key = host.folder / "raven_key"
+    made = await asyncio.create_subprocess_exec(
+        *("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key))
+    )
+    assert await made.wait() == 0
+    ssh = ["ssh", "-tt", "-i", str(key), *SSH_OPTIONS, "-p", door.url, "Raven@127.0.0.1"]
+    home = host.folder / "raven"
+    tmux = Tmux(terminal_env(home, PATH=os.environ.get("PATH", "/usr/bin:/bin")))
+    loop = asyncio.get_running_loop()
+
+    def in_the_terminal() -> None:
+        tmux.start("raven", shlex.join(ssh))
+        raven = Pane("Raven", tmux, "raven")
+        raven.wait("the lobby", lambda t: "Ed's" in t and "Enter joins" in t and "Raven" in t)
+        raven.press("Enter")
+        raven.wait("seated", "Raven (you)")
+        plays_on_across_a_takeover(host, table, raven, loop)
+
+    try:
+        await asyncio.to_thread(in_the_terminal)
+    finally:
+        tmux.kill()
+        await stop_door(door)
+        await close_all(maker)
 
 
 async def test_the_full_screen_client_s_typed_password_goes_with_the_hop_and_a_restart(host):
