@@ -29,22 +29,28 @@ pytestmark = pytest.mark.usefixtures("postgres")
 __all__ = ["host"]  # the fixture: servers on one PostgreSQL
 
 
+async def night(url: str, rounds: int) -> tuple[Client, str, list[Client]]:
+    """A tournament of three-seat tables made at `url` by its organiser, and four players
+    who proved identities registered in it: (organiser, its id, the players)."""
+    organiser = await Client.connect(url, "Host")
+    created = await organiser.ask(
+        rq.TournamentCreate(password=LEAVE, name="Night", rounds=rounds, seats=3, variants=SHORT)
+    )
+    players = []
+    for name in ("Ann", "Bea", "Cid", "Dee"):
+        client, _ = await proven(url, name, Ed25519PrivateKey.generate())
+        reply = await client.ask(rq.TournamentJoin(tournament=created["id"]))
+        assert reply["t"] == "tournament", reply
+        players.append(client)
+    return organiser, created["id"], players
+
+
 async def test_a_round_of_players_away_is_placed_at_the_other_process_and_heard_ending(
     host, pg_url, tmp_path
 ):
     one = await host("one", grace=0.2)  # players away: bots cover them at once
     await host("two", grace=0.2)
-    organiser = await Client.connect(one, "Host")
-    created = await organiser.ask(
-        rq.TournamentCreate(password=LEAVE, name="Night", rounds=3, seats=3, variants=SHORT)
-    )
-    tournament = created["id"]
-    players = []
-    for name in ("Ann", "Bea", "Cid", "Dee"):
-        client, _ = await proven(one, name, Ed25519PrivateKey.generate())
-        reply = await client.ask(rq.TournamentJoin(tournament=tournament))
-        assert reply["t"] == "tournament", reply
-        players.append(client)
+    organiser, tournament, players = await night(one, rounds=3)
     started = await organiser.ask(rq.TournamentStart(tournament=tournament))
     assert (started["phase"], started["round"]) == ("playing", 1)
     await close_all(*players)  # all away from now: the rounds to come are placed
@@ -81,16 +87,7 @@ async def test_a_table_its_process_does_not_make_is_made_at_the_runner(
     ghost = PostgresDirectory(PostgresDatabase(pg_url), PostgresDatabase(pg_url), "m:/ghost.db")
     ghost.publish("ws://127.0.0.1:9", {}, (), fresh=True)  # live, with no tables
     try:
-        organiser = await Client.connect(one, "Host")
-        created = await organiser.ask(
-            rq.TournamentCreate(password=LEAVE, name="Night", rounds=2, seats=3, variants=SHORT)
-        )
-        tournament = created["id"]
-        players = []
-        for name in ("Ann", "Bea", "Cid", "Dee"):
-            client, _ = await proven(one, name, Ed25519PrivateKey.generate())
-            await client.ask(rq.TournamentJoin(tournament=tournament))
-            players.append(client)
+        organiser, tournament, players = await night(one, rounds=2)
         await organiser.ask(rq.TournamentStart(tournament=tournament))
         await close_all(*players)
         await until(organiser, lambda m: m["t"] == "tournament" and m["phase"] == "over")
