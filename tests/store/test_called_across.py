@@ -279,6 +279,16 @@ async def test_the_full_screen_client_follows_the_call_from_the_lobby(host, tmp_
         await shown_until(pilot, lambda: app.current_mode == "table", "at the table, no key")
         assert (app.core.flow.at, app.core.flow.table) == (two, table)
         assert app.core.flow.seat is not None
+        # the runner's news reaches the screen at two: Bea drops out at one
+        dropped = await bea.ask(rq.TournamentDrop(tournament=tournament))
+        assert dropped["t"] == "tournament", dropped
+
+        def bea_out() -> bool:
+            shown = app.tournament
+            return shown is not None and any(r.dropped for r in shown.standings if r.name == "Bea")
+
+        await shown_until(pilot, bea_out, "Bea's drop shown at two")
+        assert app.core.flow.at == two
     await close_all(organiser, bea)
 
 
@@ -294,5 +304,9 @@ async def test_plain_mode_follows_the_call_from_the_lobby(host, tmp_path):
         [table] = [t["table"] for t in started["tables"]]
         flow = core.flow
         await until_true("Cal seated at two", lambda: (flow.at, flow.table) == (two, table))
+        assert [t.url for t in plain.transports][-1] == two
+        dropped = await bea.ask(rq.TournamentDrop(tournament=tournament))
+        assert dropped["t"] == "tournament", dropped
+        await plain.transcript.until(r"^Night: Bea dropped out\.$")  # said at two
         assert [t.url for t in plain.transports][-1] == two
     await close_all(organiser, bea)
