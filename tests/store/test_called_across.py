@@ -212,6 +212,13 @@ async def test_eight_players_follow_their_calls_over_two_rounds_at_two_processes
         url, _, last = player.told[-1]
         where = player.joined[1][1]  # its last table's process
         assert (url, last["phase"], last["standings"]) == (where, "over", final["standings"])
+
+    def news_kept() -> list[Any]:
+        return psql(pg_url, "SELECT table_id FROM lobby WHERE table_id LIKE 'news:%'")
+
+    # the news of a tournament over is published a while, then no more: the rows stay bounded
+    await until_true("its news unpublished", lambda: not news_kept(),
+                     pause=lambda: asyncio.sleep(0.5))  # fmt: skip
     for player in players:
         player.task.cancel()
     await close_all(organiser, *(p.client for p in players))
