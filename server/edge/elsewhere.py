@@ -202,7 +202,8 @@ class Elsewhere:
 
     def publish_soon(self) -> None:
         """Publish now, not at the next renewal (a tournament's round opened here: its
-        players connected at other processes are called once those read it)."""
+        players connected at other processes are called once those read it; or it told its
+        news). Asked again before that publish looks at what to write: one is enough."""
         if self.url and not self.asked:  # running, and no publish asked for is waiting
             self.asked = True
             task = asyncio.get_running_loop().create_task(self.publish())
