@@ -36,17 +36,26 @@ IO_TIMEOUT = 5.0  # seconds a statement, or the server's silence, may last befor
 CONNECT_TIMEOUT = 3  # seconds (libpq's unit): how long a connect may take
 RECONNECT_EVERY = 2.0  # seconds between two tries to connect again, once lost
 RECONNECT_WAIT = 0.05  # seconds a call waits for a try it started: a server nearby answers
-# Settings a host's URL may give otherwise: a server that stops answering is found out
-# within seconds (keepalives, and the kernel's give-up time), and a statement is bounded.
+# A peer that stops answering is found out within seconds, by both ends: keepalive probes
+# after 5 quiet seconds, 2 apart, 2 unanswered; data unacknowledged for IO_TIMEOUT.
+KEEPALIVES = {"idle": "5", "interval": "2", "count": "2"}
+# Settings a host's URL may give otherwise (libpq's, for our end): a server that stops
+# answering is found out, and a statement is bounded.
 DEFAULTS = {
     "connect_timeout": str(CONNECT_TIMEOUT),
     "keepalives": "1",
-    "keepalives_idle": "5",
-    "keepalives_interval": "2",
-    "keepalives_count": "2",
+    **{f"keepalives_{name}": value for name, value in KEEPALIVES.items()},
     "tcp_user_timeout": str(int(IO_TIMEOUT * 1000)),
     "application_name": "gother",
 }
+# The same for the server's end of our sessions: one whose process is cut off from it (a
+# network that drops everything, a machine gone) ends within seconds, and the tournaments'
+# locks it held are free for a live process (server/store/holds.py); by default the server
+# would keep it, and them, for two hours (the kernel's keepalive time).
+SERVER_SIDE = " ".join(
+    [f"-c tcp_keepalives_{name}={value}" for name, value in KEEPALIVES.items()]
+    + [f"-c tcp_user_timeout={int(IO_TIMEOUT * 1000)}"]
+)
 
 
 class PostgresDatabase:
@@ -193,7 +202,7 @@ class PostgresDatabase:
     def _connect(self) -> psycopg.Connection[Any]:
         given = conninfo_to_dict(self.url)
         settings = {key: value for key, value in DEFAULTS.items() if key not in given}
-        timeouts = f"-c statement_timeout={int(IO_TIMEOUT * 1000)}"
+        timeouts = f"-c statement_timeout={int(IO_TIMEOUT * 1000)} {SERVER_SIDE}"
         if self.readonly:
             timeouts += " -c default_transaction_read_only=on"
         options = f"{given.get('options', '')} {timeouts}".strip()

@@ -628,14 +628,14 @@ class Director:
                 continue
             suffix = f" r{round_no} t{number}"
             name = tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix
+            names = tuple((p, tournament.entries[p].name) for p in players)
+            table = Placement(tournament.id, round_no, number, name, tournament.seats,
+                              tournament.variants, tournament.bot_kind, seed, names)  # fmt: skip
             where = self._where(loads, tournament, players)
             if where is None:
-                opened[number] = self._open_table(tournament, name, players, seed)
-                continue
-            names = tuple((p, tournament.entries[p].name) for p in players)
-            placed.append((where, Placement(tournament.id, round_no, number, name,
-                                            tournament.seats, tournament.variants,
-                                            tournament.bot_kind, seed, names)))  # fmt: skip
+                opened[number] = self._open_table(tournament, table)
+            else:  # made there
+                placed.append((where, table))
         if placed:
             opened |= await self._placed(tournament, placed)
         tables[:] = [opened[number] for number in sorted(opened)]
@@ -657,27 +657,13 @@ class Director:
             "tournament %s: round %d seated at %d tables", tournament.id, round_no, len(tables)
         )
 
-    def _open_table(
-        self, tournament: Tournament, name: str, players: tuple[PlayerId, ...], seed: int | None
-    ) -> Seated:
-        """A table of the round, made here and dealt."""
-        table = self.lobby.create(
-            rq.Create(
-                name=name,
-                seats=tournament.seats,
-                bots=0,
-                variants=tournament.variants,
-                bot=tournament.bot_kind,
-            )
-        )
-        seated = Seated(table.id, players)
-        self.by_table[table.id] = (tournament, seated)
-        table.tournament = tournament.id, len(tournament.played)  # called to it elsewhere
-        table.deal_seed = seed  # duplicate: every table the same cards, seat by seat
-        for seat, player in enumerate(players):
-            self._sit(table, seat, tournament.entries[player])
-        table.add_bots(tournament.seats - len(players))
-        self.lobby.start_if_full(table)
+    def _open_table(self, tournament: Tournament, table: Placement) -> Seated:
+        """A table of the round, made here and dealt, its players seated where they follow
+        the tournament (held by their identity if they are not connected)."""
+        players = _players(table)
+        made = self._deal(table, [tournament.entries[p].peer for p in players])
+        seated = Seated(made.id, players)
+        self.by_table[made.id] = (tournament, seated)
         return seated
 
     def _loads(self) -> dict[str, int]:
@@ -725,7 +711,7 @@ class Director:
             log.error("tournament %s: tables not placed (%s): made here", tournament.id, exc)
             waiting = {}
         seated = {
-            p.number: self._open_table(tournament, p.name, _players(p), p.seed)
+            p.number: self._open_table(tournament, p)
             for process, p in placed
             if p.number not in waiting
         }
@@ -751,7 +737,7 @@ class Director:
                         continue  # being made there, or just made (read next time)
                     log.warning("tournament %s: round %d table %d made here, not at %s",
                                 tournament.id, round_no, number, process)  # fmt: skip
-                    seated[number] = self._open_table(tournament, p.name, _players(p), p.seed)
+                    seated[number] = self._open_table(tournament, p)
                 del waiting[number]
         return seated
 
@@ -822,20 +808,21 @@ class Director:
         self._table_done(tournament)
         self.tell(tournament)
 
-    def _sit(self, table: Table, seat: int, entry: Entry) -> None:
-        """Seat `entry`'s player, held by their identity: they come back to it as to any."""
-        identity = identity_in(entry.player)
-        if entry.peer is None:
-            _hold(table, seat, entry.name, identity)
-            return
-        _, token = table.join(entry.peer, seat, identity)
-        self.seated(entry.peer, table, seat, token)
-
     def make_placed(self, placement: Placement) -> Table:
         """A table of a round another process of the host runs, placed here (this process
-        held the fewest tables): made and dealt, each of its players' seats held by their
-        identity until they come to it (a bot covers after the grace). Its runner hears its
-        end as the host's every process does (server/store/ended.py)."""
+        held the fewest tables): made and dealt, its players connected here seated at once,
+        as the runner seats its own, the others' seats held by their identity until they
+        come to it (a bot covers after the grace). Its runner hears its end as the host's
+        every process does (server/store/ended.py)."""
+        identities = [identity_in(PlayerId(player)) for player, _ in placement.players]
+        table = self._deal(placement, [None if i is None else self.present(i) for i in identities])
+        log.info("tournament %s: round %d table %d placed here: %s", placement.tournament,
+                 placement.round, placement.number, table.id)  # fmt: skip
+        return table
+
+    def _deal(self, placement: Placement, peers: list[Member | None]) -> Table:
+        """Make a round's table here and deal it: each player seated by their identity,
+        on `peers`' connection (seat by seat), or held for them while they are not here."""
         table = self.lobby.create(
             rq.Create(
                 name=placement.name,
@@ -846,19 +833,16 @@ class Director:
             )
         )
         table.tournament = placement.tournament, placement.round  # called to it elsewhere
-        table.deal_seed = placement.seed
-        for seat, (player, name) in enumerate(placement.players):
+        table.deal_seed = placement.seed  # duplicate: every table the same cards, seat by seat
+        for seat, ((player, name), peer) in enumerate(zip(placement.players, peers, strict=True)):
             identity = identity_in(PlayerId(player))
-            peer = None if identity is None else self.present(identity)
             if peer is None:
                 _hold(table, seat, name, identity)
-            else:  # connected here: seated at once, as the runner seats its own
+            else:
                 _, token = table.join(peer, seat, identity)
                 self.seated(peer, table, seat, token)
         table.add_bots(placement.seats - len(placement.players))
         self.lobby.start_if_full(table)
-        log.info("tournament %s: round %d table %d placed here: %s", placement.tournament,
-                 placement.round, placement.number, table.id)  # fmt: skip
         return table
 
     # -- what is shown ----------------------------------------------------------------------

@@ -409,6 +409,8 @@ async def test_a_hard_bot_table_keeps_its_pace_while_hints_are_asked_back_to_bac
         stop.set()
         answered = await asyncio.wait_for(asyncio.gather(*spam), TIMEOUT)
     assert sum(answered) >= 3, answered  # hints were thought meanwhile
+    # a busy machine's pace can change while the table plays: a search timed after it too
+    solo = max(solo, await timed_hint(await seated_at_bots(url, "normal", searched=True)))
     # a move: its own search, at most one hint ahead of it, and a busy machine's slack
     assert max(gaps) <= 2 * solo + 1.5, (gaps, solo)
     assert not [r for r in caplog.records if "normal bot moves" in r.getMessage()]

@@ -57,10 +57,13 @@ def free_port() -> int:
 
 
 class Cluster:
-    """One PostgreSQL server on 127.0.0.1, in a folder of its own."""
+    """One PostgreSQL server on 127.0.0.1, in a folder of its own; or in a network namespace
+    of a test's own (tests/e2e/netnskit.py), on an address there, trusting its subnet."""
 
-    def __init__(self, durable: bool = False) -> None:
+    def __init__(self, durable: bool = False, netns: str | None = None, host: str = "127.0.0.1"):
         self.durable = durable  # False: no fsync, for tests (a benchmark measures with it)
+        self.netns = netns
+        self.host = host
         bindir = binaries()
         assert bindir is not None, missing()
         self.bin = bindir
@@ -73,8 +76,10 @@ class Cluster:
             os.chown(self.folder, account.pw_uid, account.pw_gid)
 
     @classmethod
-    def started(cls, durable: bool = False) -> Cluster:
-        cluster = cls(durable)
+    def started(
+        cls, durable: bool = False, netns: str | None = None, host: str = "127.0.0.1"
+    ) -> Cluster:
+        cluster = cls(durable, netns, host)
         try:
             cluster._run(
                 "initdb",
@@ -88,6 +93,9 @@ class Cluster:
                 "UTF8",
                 "--locale=C",
             )
+            if host != "127.0.0.1":  # its namespace's others connect, as a host's machines do
+                with (cluster.data / "pg_hba.conf").open("a") as hba:
+                    hba.write(f"host all all {host}/24 trust\n")
             cluster.start()
         except BaseException:
             cluster.remove()
@@ -95,10 +103,10 @@ class Cluster:
         return cluster
 
     def url(self, database: str = "postgres") -> str:
-        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+        return f"postgresql://{SUPERUSER}@{self.host}:{self.port}/{database}"
 
     def start(self) -> None:
-        settings = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder}"
+        settings = f"-c listen_addresses={self.host} -p {self.port} -k {self.folder}"
         if not self.durable:
             settings += " -c fsync=off -c full_page_writes=off"
         self._run(
@@ -135,6 +143,8 @@ class Cluster:
         command = [str(self.bin / program), *args]
         if os.geteuid() == 0:
             command = ["runuser", "-u", USER, "--", *command]
+        if self.netns is not None:  # the server, started here, lives in it
+            command = ["ip", "netns", "exec", self.netns, *command]
         done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd="/")
         if done.returncode != 0:
             raise RuntimeError(f"{program} failed ({done.returncode}):\n{done.stderr}")
