@@ -155,7 +155,8 @@ class Elsewhere:
         return self.seats.get(identity, [])
 
     def runs(self, tournament_id: str) -> str | None:
-        """The URL of the process running `tournament_id`, if another one does."""
+        """The URL of the process running `tournament_id`, if another one does (one over:
+        while its news is still published, server/tournament/director.py's TOLD_KEPT)."""
         return self.runners.get(tournament_id)
 
     async def run(self, url: str) -> None:
@@ -268,13 +269,15 @@ class Elsewhere:
         seats: dict[str, list[tuple[str, int]]] = {}
         calls: dict[str, list[tuple[str, str, str, int]]] = {}
         newest: dict[tuple[str, str], int] = {}
-        tournaments, runners = [], {}
+        tournaments: list[TournamentRow] = []
+        runners: dict[str, str] = {}
         news: dict[str, bytes] = {}
         for table_id, url, entry in listed:
             if table_id in self.published:  # ours now (taken over): listed as ours
                 continue
-            if table_id.startswith(NEWS):
+            if table_id.startswith(NEWS):  # its runner's too, a while after it is over
                 news[table_id.removeprefix(NEWS)] = entry
+                runners.setdefault(table_id.removeprefix(NEWS), url)
                 continue
             if table_id.startswith(TOURNAMENT):
                 try:
