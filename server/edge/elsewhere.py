@@ -319,27 +319,32 @@ class Elsewhere:
             self.gone(gone)
 
     def relay(self, news: dict[str, bytes]) -> None:
-        """Send each tournament's news that changed since the last read (or was never read
-        here) to the connections here of its players' identities: the very frame its runner
-        sends its own. One that cannot be read is passed over until it changes."""
+        """Send each tournament's news, the very frame its runner sends its own, to the
+        connections here of its players' identities that were not sent it yet: a player
+        connecting here (or proving its key) after the news changed is told it as it stands
+        at the next read, not only one already here as it changed. Decoded once, until it
+        changes; one that cannot be read is passed over until it changes."""
         heard = {}
         for tournament, frame in news.items():
             known = self.heard.get(tournament)
-            if known is not None and known[0] == frame:
-                heard[tournament] = known
-                continue
-            try:
-                told = msgspec.msgpack.decode(frame, type=Tournament)
-            except msgspec.MsgspecError as exc:
-                log.warning("tournament %s's news cannot be read: %s", tournament, exc)
-                heard[tournament] = frame, frozenset()
-                continue
-            players = {identity_in(PlayerId(row.player)) for row in told.standings}
-            heard[tournament] = frame, frozenset(i for i in players if i is not None)
-            for conn in self.connections():
-                if conn.identity in heard[tournament][1]:
-                    conn.send(frame)
+            if known is None or known[0] != frame:
+                try:
+                    told = msgspec.msgpack.decode(frame, type=Tournament)
+                except msgspec.MsgspecError as exc:
+                    log.warning("tournament %s's news cannot be read: %s", tournament, exc)
+                    told = None
+                rows = () if told is None else told.standings
+                identities = {identity_in(PlayerId(row.player)) for row in rows}
+                known = frame, frozenset(i for i in identities if i is not None)
+            heard[tournament] = known
         self.heard = heard
+        for conn in self.connections():
+            if conn.identity is None:
+                continue
+            for tournament, (frame, players) in heard.items():
+                if conn.identity in players and conn.told.get(tournament) != frame:
+                    conn.told[tournament] = frame
+                    conn.send(frame)
 
     def call(self) -> None:
         """Send each player connected here between two games to the tournament table

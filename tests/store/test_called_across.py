@@ -314,6 +314,37 @@ async def test_plain_mode_follows_the_call_from_the_lobby(host, tmp_path):
         assert [t.url for t in plain.transports][-1] == two
         dropped = await bea.ask(rq.TournamentDrop(tournament=tournament))
         assert dropped["t"] == "tournament", dropped
-        await plain.transcript.until(r"^Night: Bea dropped out\.$")  # said at two
+        # said at two: with round 1's seating, if that was not yet relayed to Cal there (two
+        # read it before Cal came: Cal is told the news as it stands, both changes at once)
+        await plain.transcript.until(r"^Night: (round 1 of 1 is seated\. )?Bea dropped out\.$")
         assert [t.url for t in plain.transports][-1] == two
     await close_all(organiser, bea)
+
+
+async def test_a_player_connecting_after_the_news_changed_is_told_it_as_it_stands(host):
+    """The relay tells a connection what it was not yet sent, not only what changed since
+    the last read: Cal, registered at the runner, comes to `two` only after two read and
+    relayed round 1's news (to Dee's connection there), and nothing changes after; Cal's
+    connection at two is told round 1 all the same (a player who came between two reads,
+    or proved its key after one, missed it there for good before)."""
+    one, two, organiser, bea, tournament = await one_table_made_at_two(host)
+    at_one = {}
+    keys = {name: Ed25519PrivateKey.generate() for name in ("Cal", "Dee")}
+    for name, key in keys.items():  # registered at the runner, and there as it starts
+        at_one[name], _ = await proven(one, name, key)
+        joined = await at_one[name].ask(rq.TournamentJoin(tournament=tournament))
+        assert joined["t"] == "tournament", joined
+    dee, _ = await proven(two, "Dee", keys["Dee"])
+    started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+    assert started["t"] == "tournament", started
+
+    def round_one(m: dict[str, Any]) -> bool:
+        return m["t"] == "tournament" and m.get("rid") is None and m["round"] == 1
+
+    relayed = await asyncio.wait_for(dee.next(round_one), WHOLE_NIGHT)  # two read it
+    cal, _ = await proven(two, "Cal", keys["Cal"])
+    told = await asyncio.wait_for(cal.next(round_one), WHOLE_NIGHT)
+    # the news as it stands: the very frame relayed before Cal came, nothing newer since
+    assert told == relayed
+    assert [m for m in dee.received if m["t"] == "tournament"][-1] == relayed
+    await close_all(organiser, bea, dee, cal, *at_one.values())
