@@ -143,17 +143,20 @@ def lines(t: sm.Tournament) -> list[str]:
 
 
 def news(before: sm.Tournament | None, after: sm.Tournament) -> str | None:
-    """One line on what changed that a player wants to hear of, or None."""
+    """One line on what changed that a player wants to hear of, or None. All of it: a
+    tournament run at another process of the host is told by its news as it stands at each
+    read (server/edge/elsewhere.py), so one message may bring a round seated and a drop."""
     if before is None or before.id != after.id:
         return None
     if after.phase == "over" and before.phase != "over":
         leader = after.standings[0].name if after.standings else "nobody"
         return f"{after.name} is over: {leader} is first. (tournament shows the standings.)"
+    said = []
     if after.round > before.round:
-        return f"{after.name}: round {after.round} of {after.rounds} is seated."
+        said.append(f"round {after.round} of {after.rounds} is seated.")
     gone = {r.name for r in after.standings if r.dropped} - {
         r.name for r in before.standings if r.dropped
     }
     if gone:
-        return f"{after.name}: {', '.join(sorted(gone))} dropped out."
-    return None
+        said.append(f"{', '.join(sorted(gone))} dropped out.")
+    return f"{after.name}: {' '.join(said)}" if said else None

@@ -114,6 +114,7 @@ class GotherServer:
                 lambda placement: self.director.make_placed(placement).id,
                 lambda: self.gate.connections,
                 lambda tables: self.director.gone_elsewhere(tables),
+                lambda: self.director.news(),
             )
         )
         self.lobby.elsewhere = self.elsewhere

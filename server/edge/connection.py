@@ -63,6 +63,10 @@ class Connection:
     # the tournaments' tables at other processes of the host it was called to (an `error
     # elsewhere` of the server's own): each once (server/edge/elsewhere.py)
     called: set[str] = field(default_factory=set)
+    # the tournaments of other processes of the host whose news (`tournament` frames) the
+    # relay sent it: each the frame last sent, so that it is sent each news once, and the
+    # news as it stands when it comes after it changed (server/edge/elsewhere.py)
+    told: dict[str, bytes] = field(default_factory=dict)
     # where the socket comes from, kept from the start: a closed TLS socket forgets it (and
     # it is None already for one dropped mid-handshake)
     peer: tuple[str, int] | None = field(init=False, default=None)

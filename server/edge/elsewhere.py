@@ -13,6 +13,9 @@ each read it makes the tables of tournaments' rounds placed here by their runner
 store/placements.py), publishes them, and answers each with the table made; and it calls
 each player connected here to a tournament's table another process holds for them (an
 unsolicited `error elsewhere`), and tells the director which tables left the others' rows.
+A runner publishes too the `tournament` message each of its tournaments last sent (`news:ID`
+rows): a process reading a changed one sends it to its own connections of that tournament's
+players, who hear its standings wherever their tables are.
 
 PostgreSQL is used from a thread, on the directory's own connections: the game's loop never
 waits on it, and `list` pages through what was read last.
@@ -35,12 +38,13 @@ from urllib.parse import urlsplit
 import msgspec
 
 from protocol import ProtocolError
-from protocol.server_messages import Error, TableRow, TournamentRow
+from protocol.server_messages import Error, TableRow, Tournament, TournamentRow
 from server.edge.connection import Connection
 from server.store.database import StoreError, StoreUnavailable
 from server.store.directory import LEASE, Directory
 from server.store.placements import Placement, Placements
 from server.store.tables import BrokenRecord, TableRecord
+from server.tables.players import PlayerId, identity_in
 
 log = logging.getLogger("gother.server")
 T = TypeVar("T")
@@ -48,6 +52,7 @@ T = TypeVar("T")
 RENEW = 2.0  # seconds between two renewals of the lease (a fifth of it)
 Held = tuple[tuple[str, int], ...]  # the seats identities hold at a table: (identity, seat)
 TOURNAMENT = "tournament:"  # a tournament's row, beside the tables' (whose ids have no colon)
+NEWS = "news:"  # what a tournament's runner last told its players: the `tournament` frame
 WILDCARDS = ("", "0.0.0.0", "::")  # a host that listens everywhere is known by its name
 
 
@@ -102,6 +107,7 @@ class Elsewhere:
         make: Callable[[Placement], str] | None = None,
         connections: Callable[[], Iterable[Connection]] = tuple,
         gone: Callable[[set[str]], None] = lambda tables: None,
+        news: Callable[[], dict[str, bytes]] = dict,
     ) -> None:
         self.directory = directory
         self.here = here  # this process's rows, as its own `list` shows them, and who sits
@@ -114,11 +120,13 @@ class Elsewhere:
         self.make = make  # make one (on the loop): the table's id
         self.connections = connections  # the players connected here: called to their tables
         self.gone = gone  # tables listed at another process no more (on the loop)
+        self.news = news  # the `tournament` frame each tournament run here last sent
         self.unanswered: dict[tuple[str, int, int], str] = {}  # made here, not yet said so
         self.read_now = asyncio.Event()  # set as the others' rows are read, then made anew
         self.publishing = asyncio.Lock()
         self.using = asyncio.Lock()  # the directory's connection: one call at a time
         self.soon: set[asyncio.Task[None]] = set()  # publishes asked for between renewals
+        self.asked = False  # one of them has not yet looked at what to publish
         self.url = ""  # where this process is: set as it starts listening
         self.published: dict[str, bytes] = {}  # what PostgreSQL holds of ours
         self.fresh = True  # our rows of a former run are still there
@@ -133,6 +141,8 @@ class Elsewhere:
         self.tournaments: list[TournamentRow] = []  # the tournaments the others run
         self.runners: dict[str, str] = {}  # their ids: where each is run
         self.decoded: dict[str, tuple[bytes, TableRow, Holders]] = {}  # rows as last read
+        # the others' tournaments' news as last read: the frame, its players' identities
+        self.heard: dict[str, tuple[bytes, frozenset[str]]] = {}
         self.read_at = -math.inf  # when they were read (monotonic)
         self.failing = False
 
@@ -145,7 +155,8 @@ class Elsewhere:
         return self.seats.get(identity, [])
 
     def runs(self, tournament_id: str) -> str | None:
-        """The URL of the process running `tournament_id`, if another one does."""
+        """The URL of the process running `tournament_id`, if another one does (one over:
+        while its news is still published, server/tournament/director.py's TOLD_KEPT)."""
         return self.runners.get(tournament_id)
 
     async def run(self, url: str) -> None:
@@ -174,9 +185,11 @@ class Elsewhere:
         """Renew the lease, and write what changed here (one publish at a time: what
         PostgreSQL holds of ours is what the last one wrote)."""
         async with self.publishing:
+            self.asked = False  # a change from now on is published by another
             ours = {row.id: _entry(row, Holders(held, *(tournament or ())))
                     for row, held, tournament in self.here() if row.broken is None}  # fmt: skip
             ours |= {TOURNAMENT + row.id: msgspec.msgpack.encode(row) for row in self.running()}
+            ours |= {NEWS + tournament: frame for tournament, frame in self.news().items()}
             changed = {k: entry for k, entry in ours.items() if self.published.get(k) != entry}
             gone = [key for key in self.published if key not in ours]
             url, fresh = self.url, self.fresh
@@ -190,8 +203,10 @@ class Elsewhere:
 
     def publish_soon(self) -> None:
         """Publish now, not at the next renewal (a tournament's round opened here: its
-        players connected at other processes are called once those read it)."""
-        if self.url:  # running
+        players connected at other processes are called once those read it; or it told its
+        news). Asked again before that publish looks at what to write: one is enough."""
+        if self.url and not self.asked:  # running, and no publish asked for is waiting
+            self.asked = True
             task = asyncio.get_running_loop().create_task(self.publish())
             self.soon.add(task)
             task.add_done_callback(self.soon.discard)
@@ -254,9 +269,15 @@ class Elsewhere:
         seats: dict[str, list[tuple[str, int]]] = {}
         calls: dict[str, list[tuple[str, str, str, int]]] = {}
         newest: dict[tuple[str, str], int] = {}
-        tournaments, runners = [], {}
+        tournaments: list[TournamentRow] = []
+        runners: dict[str, str] = {}
+        news: dict[str, bytes] = {}
         for table_id, url, entry in listed:
             if table_id in self.published:  # ours now (taken over): listed as ours
+                continue
+            if table_id.startswith(NEWS):  # its runner's too, a while after it is over
+                news[table_id.removeprefix(NEWS)] = entry
+                runners.setdefault(table_id.removeprefix(NEWS), url)
                 continue
             if table_id.startswith(TOURNAMENT):
                 try:
@@ -293,8 +314,37 @@ class Elsewhere:
         self.newest = newest
         self.tournaments, self.runners = tournaments, runners
         self.decoded, self.read_at = decoded, time.monotonic()
+        self.relay(news)
         if gone:
             self.gone(gone)
+
+    def relay(self, news: dict[str, bytes]) -> None:
+        """Send each tournament's news, the very frame its runner sends its own, to the
+        connections here of its players' identities that were not sent it yet: a player
+        connecting here (or proving its key) after the news changed is told it as it stands
+        at the next read, not only one already here as it changed. Decoded once, until it
+        changes; one that cannot be read is passed over until it changes."""
+        heard = {}
+        for tournament, frame in news.items():
+            known = self.heard.get(tournament)
+            if known is None or known[0] != frame:
+                try:
+                    told = msgspec.msgpack.decode(frame, type=Tournament)
+                except msgspec.MsgspecError as exc:
+                    log.warning("tournament %s's news cannot be read: %s", tournament, exc)
+                    told = None
+                rows = () if told is None else told.standings
+                identities = {identity_in(PlayerId(row.player)) for row in rows}
+                known = frame, frozenset(i for i in identities if i is not None)
+            heard[tournament] = known
+        self.heard = heard
+        for conn in self.connections():
+            if conn.identity is None:
+                continue
+            for tournament, (frame, players) in heard.items():
+                if conn.identity in players and conn.told.get(tournament) != frame:
+                    conn.told[tournament] = frame
+                    conn.send(frame)
 
     def call(self) -> None:
         """Send each player connected here between two games to the tournament table

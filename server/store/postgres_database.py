@@ -75,11 +75,11 @@ class PostgresDatabase:
             raise self._unavailable(exc) from None
 
     def close(self) -> None:
+        self._tried = math.inf  # first: a thread that sees the connection closed makes none
         if self.connection is not None:
             self.connection.close()
             self.connection = None
             self.lost = "closed"
-            self._tried = math.inf  # and not made again
         if self._connecting is not None:
             self._connecting.join()
         if self._made is not None:
@@ -191,13 +191,20 @@ class PostgresDatabase:
 
         def connect() -> None:
             try:
-                self._made = self._connect()
+                made = self._connect()
             except psycopg.Error as exc:
                 self.lost = said(exc)
+                return
+            if self._tried == math.inf:  # closed meanwhile: never taken up
+                made.close()
+            else:
+                self._made = made
 
-        self._connecting = threading.Thread(target=connect, name="gother-db", daemon=True)
-        self._connecting.start()
-        self._connecting.join(RECONNECT_WAIT)
+        # known once started: `close`, on another thread, joins it (one not started raises)
+        connecting = threading.Thread(target=connect, name="gother-db", daemon=True)
+        connecting.start()
+        self._connecting = connecting
+        connecting.join(RECONNECT_WAIT)
 
     def _connect(self) -> psycopg.Connection[Any]:
         given = conninfo_to_dict(self.url)

@@ -82,6 +82,10 @@ class Elsewhere(Protocol):
         """Tell the other processes this one's tables now, not at the next renewal."""
         ...
 
+    async def publish(self) -> None:
+        """Tell the other processes this one's tables now, and wait until that landed."""
+        ...
+
 
 class HeldElsewhere(ProtocolError):
     """The table (or tournament, `what`) lives at another process of the host: its players

@@ -42,6 +42,7 @@ import contextlib
 import logging
 import secrets
 import string
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -82,6 +83,7 @@ log = logging.getLogger("gother.server")
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 LOOK = 2.0  # seconds between two looks at a round's tables placed elsewhere, if not woken
 PLACED_WAIT = 10.0  # seconds a round waits for a table placed elsewhere, then makes it here
+TOLD_KEPT = 10.0  # seconds a tournament over is still told the host's other processes
 
 
 class Member(Peer, Protocol):
@@ -147,6 +149,8 @@ class Tournament:
     watchers: set[Peer] = field(default_factory=set)
     over: bool = False  # its last round is over, or everyone dropped out
     seating: asyncio.Task[None] | None = None  # its next round, being seated
+    told: bytes | None = None  # the `tournament` frame last sent (None: none since restored)
+    told_at: float = 0.0  # when (monotonic)
 
     @property
     def phase(self) -> str:
@@ -705,6 +709,8 @@ class Director:
         assert self.placements is not None
         placements = self.placements
         waiting = {p.number: (process, p) for process, p in placed}
+        if self.lobby.elsewhere is not None:  # the last round's standings reach its players
+            await self.lobby.elsewhere.publish()  # at other processes before this round seats
         try:
             placements.place(placed)
         except StoreError as exc:
@@ -938,6 +944,20 @@ class Director:
                 peer.send(msgspec.structs.replace(message, rid=rid, secret=secret))
             else:
                 peer.send(frame)
+        tournament.told, tournament.told_at = frame, time.monotonic()
+        if self.lobby.elsewhere is not None:  # its players at other processes told at once
+            self.lobby.elsewhere.publish_soon()
+
+    def news(self) -> dict[str, bytes]:
+        """The `tournament` frame each tournament run here last sent, for the host's other
+        processes to send their connections of its players (issue 34 §2); one over only for
+        TOLD_KEPT seconds after, the director keeping it in memory for good."""
+        now = time.monotonic()
+        return {
+            t.id: t.told
+            for t in self.tournaments.values()
+            if t.told is not None and (not t.over or now - t.told_at < TOLD_KEPT)
+        }
 
 
 def _withdrawn(placements: Placements, placement: Placement) -> bool:

@@ -3,7 +3,8 @@ real servers on 127.0.0.1 sharing one PostgreSQL, players on real connections pr
 their keys. A round's tables go to the processes holding the fewest tables whoever is
 connected where; a player connected anywhere is seated at once where the table is made,
 else called to it by an unsolicited `error elsewhere {url, table}`, and follows it; a
-table placed elsewhere that its players end unplayed ends its round's wait."""
+table placed elsewhere that its players end unplayed ends its round's wait. A player hears
+its tournament's `tournament` messages at whichever process its table is."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ class Traveller:
         self.joined: list[tuple[str, str]] = []  # (table, the process's URL), in order
         self.calls: list[dict[str, Any]] = []  # the unsolicited `elsewhere`s heard
         self.finals: dict[str, dict[str, Any]] = {}  # table -> its last view
+        # (the process's URL, the tables joined so far, a `tournament` message heard there)
+        self.told: list[tuple[str, int, dict[str, Any]]] = []
         self.ends_at: str | None = None  # a game dealt at this process: voted to end at once
         self.voted: set[str] = set()
         self.news = asyncio.Event()
@@ -69,6 +72,9 @@ class Traveller:
                 self.client, _ = await proven(self.url, self.name, self.key)
                 await gone.close()
                 await self.client.tell(rq.Resume(table=message["table"]))
+            elif message["t"] == "tournament":
+                self.told.append((self.url, len(self.joined), message))
+                self.news.set()
             elif message["t"] == "joined":
                 self.table = message["table"]
                 self.joined.append((self.table, self.url))
@@ -87,6 +93,16 @@ class Traveller:
     async def played(self, games: int) -> None:
         async def wait() -> None:
             while len(self.finals) < games:
+                self.news.clear()
+                await self.news.wait()
+
+        await asyncio.wait_for(wait(), WHOLE_NIGHT)
+
+    async def heard_over(self) -> None:
+        """Until it is told its tournament is over."""
+
+        async def wait() -> None:
+            while not any(m["phase"] == "over" for _, _, m in self.told):
                 self.news.clear()
                 await self.news.wait()
 
@@ -165,6 +181,7 @@ async def test_eight_players_follow_their_calls_over_two_rounds_at_two_processes
 
     # the standings are the stored outcomes' points, worked out here
     points = dict.fromkeys(names, 0.0)
+    after = []  # the points after each round
     for round_ in night:
         for t in round_:
             [(stored,)] = psql(
@@ -172,9 +189,36 @@ async def test_eight_players_follow_their_calls_over_two_rounds_at_two_processes
             )
             for seat, got in enumerate(oracle_points(json.loads(str(stored)))):
                 points[t["players"][seat]] += got
+        after.append(dict(points))
     rows = final["standings"]
     assert {r["name"]: r["points"] for r in rows} == points
     assert {r["name"]: r["games"] for r in rows} == dict.fromkeys(names, 2)
+
+    # each heard the standings where it played: one whose round-1 table was at two (which
+    # runs no tournament) was told there that round's results before round 2 seated it, and
+    # everyone was told the final standings where it sat last
+    at_two = [p for p in players if p.joined[0][1] == two]
+    assert at_two
+    for player in at_two:
+        assert any(
+            url == two
+            and joined == 1
+            and {r["name"]: (r["games"], r["points"]) for r in m["standings"]}
+            == {name: (1, after[0][name]) for name in names}
+            for url, joined, m in player.told
+        ), player.told
+    for player in players:
+        await player.heard_over()
+        url, _, last = player.told[-1]
+        where = player.joined[1][1]  # its last table's process
+        assert (url, last["phase"], last["standings"]) == (where, "over", final["standings"])
+
+    def news_kept() -> list[Any]:
+        return psql(pg_url, "SELECT table_id FROM lobby WHERE table_id LIKE 'news:%'")
+
+    # the news of a tournament over is published a while, then no more: the rows stay bounded
+    await until_true("its news unpublished", lambda: not news_kept(),
+                     pause=lambda: asyncio.sleep(0.5))  # fmt: skip
     for player in players:
         player.task.cancel()
     await close_all(organiser, *(p.client for p in players))
@@ -242,6 +286,16 @@ async def test_the_full_screen_client_follows_the_call_from_the_lobby(host, tmp_
         await shown_until(pilot, lambda: app.current_mode == "table", "at the table, no key")
         assert (app.core.flow.at, app.core.flow.table) == (two, table)
         assert app.core.flow.seat is not None
+        # the runner's news reaches the screen at two: Bea drops out at one
+        dropped = await bea.ask(rq.TournamentDrop(tournament=tournament))
+        assert dropped["t"] == "tournament", dropped
+
+        def bea_out() -> bool:
+            shown = app.tournament
+            return shown is not None and any(r.dropped for r in shown.standings if r.name == "Bea")
+
+        await shown_until(pilot, bea_out, "Bea's drop shown at two")
+        assert app.core.flow.at == two
     await close_all(organiser, bea)
 
 
@@ -258,4 +312,39 @@ async def test_plain_mode_follows_the_call_from_the_lobby(host, tmp_path):
         flow = core.flow
         await until_true("Cal seated at two", lambda: (flow.at, flow.table) == (two, table))
         assert [t.url for t in plain.transports][-1] == two
+        dropped = await bea.ask(rq.TournamentDrop(tournament=tournament))
+        assert dropped["t"] == "tournament", dropped
+        # said at two: with round 1's seating, if that was not yet relayed to Cal there (two
+        # read it before Cal came: Cal is told the news as it stands, both changes at once)
+        await plain.transcript.until(r"^Night: (round 1 of 1 is seated\. )?Bea dropped out\.$")
+        assert [t.url for t in plain.transports][-1] == two
     await close_all(organiser, bea)
+
+
+async def test_a_player_connecting_after_the_news_changed_is_told_it_as_it_stands(host):
+    """The relay tells a connection what it was not yet sent, not only what changed since
+    the last read: Cal, registered at the runner, comes to `two` only after two read and
+    relayed round 1's news (to Dee's connection there), and nothing changes after; Cal's
+    connection at two is told round 1 all the same (a player who came between two reads,
+    or proved its key after one, missed it there for good before)."""
+    one, two, organiser, bea, tournament = await one_table_made_at_two(host)
+    at_one = {}
+    keys = {name: Ed25519PrivateKey.generate() for name in ("Cal", "Dee")}
+    for name, key in keys.items():  # registered at the runner, and there as it starts
+        at_one[name], _ = await proven(one, name, key)
+        joined = await at_one[name].ask(rq.TournamentJoin(tournament=tournament))
+        assert joined["t"] == "tournament", joined
+    dee, _ = await proven(two, "Dee", keys["Dee"])
+    started = await organiser.ask(rq.TournamentStart(tournament=tournament))
+    assert started["t"] == "tournament", started
+
+    def round_one(m: dict[str, Any]) -> bool:
+        return m["t"] == "tournament" and m.get("rid") is None and m["round"] == 1
+
+    relayed = await asyncio.wait_for(dee.next(round_one), WHOLE_NIGHT)  # two read it
+    cal, _ = await proven(two, "Cal", keys["Cal"])
+    told = await asyncio.wait_for(cal.next(round_one), WHOLE_NIGHT)
+    # the news as it stands: the very frame relayed before Cal came, nothing newer since
+    assert told == relayed
+    assert [m for m in dee.received if m["t"] == "tournament"][-1] == relayed
+    await close_all(organiser, bea, dee, cal, *at_one.values())

@@ -168,6 +168,28 @@ def test_a_connection_ended_by_the_server_is_made_again(pg_url, tmp_path):
     store.close()
 
 
+def test_a_close_as_a_lost_connection_is_made_again_never_fails(pg_url, monkeypatch):
+    """`close` on one thread while another is about to start making a lost connection again
+    (a listener's, woken by the close itself as a server stops: test_called_across's
+    teardown failed so under load, "cannot join thread before it is started")."""
+    database = PostgresDatabase(pg_url)
+    start = threading.Thread.start
+    closed = []
+
+    def close_first(thread: threading.Thread) -> None:
+        if thread.name == "gother-db" and not closed:  # the other thread runs close just now
+            closed.append(database.close())
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", close_first)
+    assert database.connection is not None
+    database.connection.close()  # lost: the next use makes it again in a thread
+    with pytest.raises(StoreUnavailable):
+        database.rows("SELECT 1")
+    assert closed == [None]
+    assert database.connection is None  # and none is made again after its close
+
+
 def _reads(store: object) -> bool:
     try:
         assert isinstance(store, PostgresStore)
