@@ -100,11 +100,9 @@ def many(
     if not is_postgres(db):
         raise ProcessesRefused("--processes goes with a PostgreSQL --db, which they share")
     logs = table_logs(table_log or default_table_log(), processes)
-    told: list[str | None] = [None] * processes
-    if public is not None:
-        told = [*publics(public, processes)]
+    urls: list[str | None] = [None] * processes if public is None else [*publics(public, processes)]
     commands = [
-        process_argv(argv, port + k if port else 0, logs[k], told[k]) for k in range(processes)
+        process_argv(argv, port + k if port else 0, logs[k], urls[k]) for k in range(processes)
     ]
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -633,13 +633,22 @@ class Director:
             suffix = f" r{round_no} t{number}"
             name = tournament.name[: NAME_MAX - len(suffix)].rstrip() + suffix
             names = tuple((p, tournament.entries[p].name) for p in players)
-            table = Placement(tournament.id, round_no, number, name, tournament.seats,
-                              tournament.variants, tournament.bot_kind, seed, names)  # fmt: skip
+            placement = Placement(
+                tournament.id,
+                round_no,
+                number,
+                name,
+                tournament.seats,
+                tournament.variants,
+                tournament.bot_kind,
+                seed,
+                names,
+            )
             where = self._where(loads, tournament, players)
             if where is None:
-                opened[number] = self._open_table(tournament, table)
+                opened[number] = self._open_table(tournament, placement)
             else:  # made there
-                placed.append((where, table))
+                placed.append((where, placement))
         if placed:
             opened |= await self._placed(tournament, placed)
         tables[:] = [opened[number] for number in sorted(opened)]
@@ -661,13 +670,13 @@ class Director:
             "tournament %s: round %d seated at %d tables", tournament.id, round_no, len(tables)
         )
 
-    def _open_table(self, tournament: Tournament, table: Placement) -> Seated:
+    def _open_table(self, tournament: Tournament, placement: Placement) -> Seated:
         """A table of the round, made here and dealt, its players seated where they follow
         the tournament (held by their identity if they are not connected)."""
-        players = _players(table)
-        made = self._deal(table, [tournament.entries[p].peer for p in players])
-        seated = Seated(made.id, players)
-        self.by_table[made.id] = (tournament, seated)
+        players = _players(placement)
+        table = self._deal(placement, [tournament.entries[p].peer for p in players])
+        seated = Seated(table.id, players)
+        self.by_table[table.id] = (tournament, seated)
         return seated
 
     def _loads(self) -> dict[str, int]:
