@@ -320,11 +320,13 @@ def main() -> None:
                                db or cluster.new_database(), processes, log, on, args.pin)
                     )  # fmt: skip
                 one = one or f["cpu_us_per_move"]
+                # a run too short for a clock tick (10 ms) of CPU has no ratio to show
+                times = f"{f['cpu_us_per_move'] / one:>5.2f}" if one else f"{'-':>5}"
                 print(
                     f"{kind:>10} {processes:>5} {args.tables:>6} {args.tables * 4:>7} "
                     f"{f['moves_per_s']:>8.1f} {f['p50_ms']:>7.2f} {f['p99_ms']:>7.2f} "
                     f"{f['errors']:>6} {f['followed']:>7} {f['cpu_us_per_move']:>11.0f} "
-                    f"{f['cpu_us_per_move'] / one:>5.2f} {f['run_us_per_move']:>9.0f} "
+                    f"{times} {f['run_us_per_move']:>9.0f} "
                     f"{f['waits_per_move']:>6.2f} "
                     f"{f['pg_us_per_move']:>10.0f} "
                     f"{f['server_lag_ms']:>6.0f} {f['rss_mib']:>7.1f}",
