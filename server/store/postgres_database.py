@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
-import math
 import re
 import select
 import threading
@@ -67,7 +66,8 @@ class PostgresDatabase:
         self.lost: str | None = None  # why the connection is gone, while it is
         self._made: psycopg.Connection[Any] | None = None  # made again, not yet taken up
         self._connecting: threading.Thread | None = None
-        self._tried = 0.0
+        self._tried = 0.0  # when a connect was last tried
+        self.closed = False  # for good: nothing connects again
         self._listening: psycopg.Connection[Any] | None = None  # the connection that LISTENs
         try:
             self.connection: psycopg.Connection[Any] | None = self._connect()
@@ -75,7 +75,7 @@ class PostgresDatabase:
             raise self._unavailable(exc) from None
 
     def close(self) -> None:
-        self._tried = math.inf  # first: a thread that sees the connection closed makes none
+        self.closed = True  # first: a thread that sees the connection closed makes none
         if self.connection is not None:
             self.connection.close()
             self.connection = None
@@ -170,12 +170,15 @@ class PostgresDatabase:
         self._reconnect()
         if self._made is not None:  # made at once
             return self._live()
-        raise ConnectionError(f"no connection ({self.lost}); trying again")
+        raise ConnectionError(
+            f"no connection ({self.lost})" + ("" if self.closed else "; trying again")
+        )
 
     def _lose(self, exc: psycopg.Error) -> None:
         """After a failure: a connection that is no longer usable is let go."""
-        if self.connection is not None and (self.connection.closed or self.connection.broken):
-            self.connection.close()
+        connection = self.connection  # once: `close`, on another thread, may let it go
+        if connection is not None and (connection.closed or connection.broken):
+            connection.close()
             self.connection = None
             self.lost = said(exc)
             log.error("database %s: connection lost (%s)", shown(self.url), self.lost)
@@ -185,7 +188,7 @@ class PostgresDatabase:
         """Connect again in a thread of its own (a connect may wait seconds for an answer:
         never on the game's loop), no more often than every RECONNECT_EVERY."""
         busy = self._connecting is not None and self._connecting.is_alive()
-        if busy or time.monotonic() - self._tried < RECONNECT_EVERY:
+        if self.closed or busy or time.monotonic() - self._tried < RECONNECT_EVERY:
             return
         self._tried = time.monotonic()
 
@@ -195,7 +198,7 @@ class PostgresDatabase:
             except psycopg.Error as exc:
                 self.lost = said(exc)
                 return
-            if self._tried == math.inf:  # closed meanwhile: never taken up
+            if self.closed:  # meanwhile: never taken up
                 made.close()
             else:
                 self._made = made

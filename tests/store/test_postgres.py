@@ -190,6 +190,15 @@ def test_a_close_as_a_lost_connection_is_made_again_never_fails(pg_url, monkeypa
     assert database.connection is None  # and none is made again after its close
 
 
+def test_a_closed_database_says_so_and_never_connects_again(pg_url):
+    database = PostgresDatabase(pg_url)
+    database.close()
+    with pytest.raises(StoreUnavailable, match=r"no connection \(closed\)$"):
+        database.rows("SELECT 1")
+    assert database.closed and database.connection is None
+    assert not [t for t in threading.enumerate() if t.name == "gother-db"]
+
+
 def _reads(store: object) -> bool:
     try:
         assert isinstance(store, PostgresStore)
