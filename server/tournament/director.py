@@ -27,10 +27,10 @@ A host of several processes (PostgreSQL) runs each tournament at one of them: th
 holds it (server/store/holds.py), which created it or restored it. Its requests at another
 process are answered `elsewhere` (its players follow, as to a table), and its rounds' tables
 are spread over the host's processes (spread.py), which tells it the ends of those held
-elsewhere (`ended`). A process whose locks were
-lost (with its holds connection) stops running those tournaments at once (`let_go`), and
-runs one again only by restoring it, its lock taken again (each renewal tries); its players
-and watchers connected here are kept. A round is seated only once its lock is known held.
+elsewhere (`ended`). A process whose locks were lost (with its holds connection) stops
+running those tournaments at once (`let_go`), and runs one again only by restoring it, its
+lock taken again (each renewal tries); its players and watchers connected here are kept. A
+round is seated only once its lock is known held.
 """
 
 from __future__ import annotations
@@ -173,8 +173,6 @@ class Director:
         self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.holds = holds  # which tournaments this process runs, of the host's (None: all)
         self.placements = placements  # a restored round's tables: live elsewhere, or over?
-        # where a round's tables are made, and the ends of those held elsewhere
-        self.spread = Spread(lobby, placements, outcomes, seated, self)
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
         # tournaments no process runs whose round's tables are another's: not read again
@@ -185,6 +183,8 @@ class Director:
         # tournaments whose round's tables are being opened, their locks known held as it
         # began: let go meanwhile, the round is opened and stored whole before one is restored
         self.opening: set[str] = set()
+        # where a round's tables are made, and the ends of those held elsewhere
+        self.spread = Spread(lobby, placements, outcomes, seated, self)
 
     # -- requests ---------------------------------------------------------------------------
 
