@@ -111,9 +111,9 @@ class GotherServer:
                 self.lost,
                 lambda lost: self.director.let_go(lost),
                 self.store.placed,
-                lambda placement: self.director.make_placed(placement).id,
+                lambda placement: self.director.spread.make_placed(placement).id,
                 lambda: self.gate.connections,
-                lambda tables: self.director.gone_elsewhere(tables),
+                lambda tables: self.director.spread.gone_elsewhere(tables),
                 lambda: self.director.news(),
             )
         )
@@ -139,8 +139,8 @@ class GotherServer:
             self.store.holds,
             self.store.placements,
         )
-        self.standings.heard = self.director.ended_elsewhere  # a placed table's end
-        self.director.present = self.present  # a placed table's players connected here
+        self.standings.heard = self.director.spread.ended_elsewhere  # a placed table's end
+        self.director.spread.present = self.present  # a placed table's players connected here
         self.changes = Changes(self.lobby, self.pacer, self.standings, self.names, self.director)
         self.seating = Seating(self.lobby, self.changes, self.pacer, self.director.resumed)
         # wrong passwords, per address and per secret: the server's, the tournaments', each

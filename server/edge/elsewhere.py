@@ -12,7 +12,8 @@ lost with their connection: it lets go of those at once, and they are offered ag
 each read it makes the tables of tournaments' rounds placed here by their runners (server/
 store/placements.py), publishes them, and answers each with the table made; and it calls
 each player connected here to a tournament's table another process holds for them (an
-unsolicited `error elsewhere`), and tells the director which tables left the others' rows.
+unsolicited `error elsewhere`), and tells the director's spread (server/tournament/spread.py)
+which tables left the others' rows.
 A runner publishes too the `tournament` message each of its tournaments last sent (`news:ID`
 rows): a process reading a changed one sends it to its own connections of that tournament's
 players, who hear its standings wherever their tables are.

@@ -25,27 +25,25 @@ the results are derived again from the stored outcomes of the tables' games.
 
 A host of several processes (PostgreSQL) runs each tournament at one of them: the one that
 holds it (server/store/holds.py), which created it or restored it. Its requests at another
-process are answered `elsewhere` (its players follow, as to a table), and each table of its
-rounds whose players proved identities is made at the process holding the fewest tables:
-placed there (server/store/placements.py), made there, its players connected anywhere
-called to it (server/edge/elsewhere.py), and its end heard through PostgreSQL
-(`ended_elsewhere`, `gone_elsewhere`). A process whose locks were
-lost (with its holds connection) stops running those tournaments at once (`let_go`), and
-runs one again only by restoring it, its lock taken again (each renewal tries); its players
-and watchers connected here are kept. A round is seated only once its lock is known held.
+process are answered `elsewhere` (its players follow, as to a table), and its rounds' tables
+are spread over the host's processes (spread.py), which tells it the ends of those held
+elsewhere (`ended`). A process whose locks were lost (with its holds connection) stops
+running those tournaments at once (`let_go`), and runs one again only by restoring it, its
+lock taken again (each renewal tries); its players and watchers connected here are kept. A
+round is seated only once its lock is known held.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import string
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from functools import partial
+from typing import Protocol
 
 import msgspec
 
@@ -76,13 +74,12 @@ from server.tables.table import Peer, StoreFailed, Table
 from server.tokens import hash_secret, matches, new_token
 from server.tournament.pairing import Seating
 from server.tournament.seating import RoundSeating, seated_round
+from server.tournament.spread import Spread
 from server.tournament.standings import Result, Standing, place_points, standings
 
 log = logging.getLogger("gother.server")
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
-LOOK = 2.0  # seconds between two looks at a round's tables placed elsewhere, if not woken
-PLACED_WAIT = 10.0  # seconds a round waits for a table placed elsewhere, then makes it here
 TOLD_KEPT = 10.0  # seconds a tournament over is still told the host's other processes
 
 
@@ -121,16 +118,6 @@ class Seated:
     table: str  # its id (once over, the lobby may have retired it)
     players: tuple[PlayerId, ...]
     over: bool = False
-
-
-@dataclass(eq=False)
-class _Absent:
-    """A registered player with no connection now, seated all the same (a bot covers)."""
-
-    name: str
-
-    def send(self, message: Any) -> None:
-        pass
 
 
 @dataclass
@@ -183,12 +170,9 @@ class Director:
         self.store = store
         self.people = people  # the names players last sat under
         self.outcomes = outcomes  # the results: each table's game 1
-        self.seated = seated  # tell a connected player the seat (and token) they were given
         self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.holds = holds  # which tournaments this process runs, of the host's (None: all)
-        self.placements = placements  # a round's tables placed at the host's processes
-        # a connection here of an identity's, between games: seated at a table placed here
-        self.present: Callable[[str], Member | None] = lambda identity: None
+        self.placements = placements  # a restored round's tables: live elsewhere, or over?
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
         # tournaments no process runs whose round's tables are another's: not read again
@@ -199,6 +183,8 @@ class Director:
         # tournaments whose round's tables are being opened, their locks known held as it
         # began: let go meanwhile, the round is opened and stored whole before one is restored
         self.opening: set[str] = set()
+        # where a round's tables are made, and the ends of those held elsewhere
+        self.spread = Spread(lobby, placements, outcomes, seated, self)
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -616,13 +602,13 @@ class Director:
         answers other tables between two (each is stored, dealt and sent to its players,
         a stall of its own). A player who dropped out while the round was being seated is
         left out (a bot has the seat). On a host of several processes a table may be placed
-        at the one holding the fewest tables (`_where`), which makes it: the round waits for
-        its answer."""
+        at the one holding the fewest tables (`Spread.where`), which makes it: the round
+        waits for its answer."""
         round_no = len(tournament.played) + 1
         seed = secrets.randbits(SEED_BITS) if tournament.duplicate else None
         tables: list[Seated] = []
         tournament.played.append(tables)
-        loads = self._loads()
+        loads = self.spread.loads()
         placed: list[tuple[str, Placement]] = []
         opened: dict[int, Seated] = {}  # by number
         for number, seated_players in enumerate(seating.tables, 1):
@@ -644,16 +630,16 @@ class Director:
                 seed,
                 names,
             )
-            where = self._where(loads, tournament, players)
+            where = self.spread.where(loads, players)
             if where is None:
                 opened[number] = self._open_table(tournament, placement)
             else:  # made there
                 placed.append((where, placement))
         if placed:
-            opened |= await self._placed(tournament, placed)
+            opened |= await self.spread.place(placed, partial(self._open_table, tournament))
         tables[:] = [opened[number] for number in sorted(opened)]
         if placed:
-            self.ended_elsewhere(None)  # one may have ended before it was known here
+            self.spread.ended_elsewhere(None)  # one may have ended before it was known here
         if self.lobby.elsewhere is not None and tables:
             self.lobby.elsewhere.publish_soon()  # players at other processes called at once
         if not tables:  # everyone dropped out while it was seated: the tournament ends here
@@ -670,149 +656,39 @@ class Director:
             "tournament %s: round %d seated at %d tables", tournament.id, round_no, len(tables)
         )
 
-    def _open_table(self, tournament: Tournament, placement: Placement) -> Seated:
+    def _open_table(
+        self, tournament: Tournament, placement: Placement, made: str | None = None
+    ) -> Seated:
         """A table of the round, made here and dealt, its players seated where they follow
-        the tournament (held by their identity if they are not connected)."""
+        the tournament (held by their identity if they are not connected); or `made` at
+        another process, where it was placed."""
         players = _players(placement)
-        table = self._deal(placement, [tournament.entries[p].peer for p in players])
-        seated = Seated(table.id, players)
-        self.by_table[table.id] = (tournament, seated)
+        if made is None:
+            made = self.spread.deal(placement, [tournament.entries[p].peer for p in players]).id
+        seated = Seated(made, players)
+        self.by_table[made] = (tournament, seated)
         return seated
 
-    def _loads(self) -> dict[str, int]:
-        """The tables each live process of the host holds ({}: a host of one process, or
-        PostgreSQL cannot say: every table is made here). A read on the loop, as the
-        tournaments' writes are, once a round."""
-        if self.placements is None:
-            return {}
-        try:
-            loads = self.placements.loads()
-        except StoreUnavailable:
-            return {}
-        return loads | {self.placements.process: len(self.lobby.tables)}
-
-    def _where(
-        self, loads: dict[str, int], tournament: Tournament, players: tuple[PlayerId, ...]
-    ) -> str | None:
-        """Where a table of the round is made: at the process holding the fewest tables
-        (ties: here), counting those of the round placed so far; None: here. Its players
-        are seated by identity there, and called to it wherever they are connected, so a
-        table with one who proved none is made here."""
-        if not loads or self.placements is None:
-            return None
-        here = self.placements.process
-        if any(identity_in(p) is None for p in players):
-            loads[here] += 1
-            return None
-        fewest = min(loads, key=lambda process: (loads[process], process != here))
-        loads[fewest] += 1
-        return None if fewest == here else fewest
-
-    async def _placed(
-        self, tournament: Tournament, placed: list[tuple[str, Placement]]
-    ) -> dict[int, Seated]:
-        """Place these tables of the round at their processes, and wait for each to be
-        made there (woken when one is, and every LOOK seconds); one that could not be
-        placed, or whose process went or did not make it within PLACED_WAIT seconds (no
-        room there), is made here. The round's tables by number."""
-        assert self.placements is not None
-        placements = self.placements
-        waiting = {p.number: (process, p) for process, p in placed}
-        if self.lobby.elsewhere is not None:  # the last round's standings reach its players
-            await self.lobby.elsewhere.publish()  # at other processes before this round seats
-        try:
-            placements.place(placed)
-        except StoreError as exc:
-            log.error("tournament %s: tables not placed (%s): made here", tournament.id, exc)
-            waiting = {}
-        seated = {
-            p.number: self._open_table(tournament, p)
-            for process, p in placed
-            if p.number not in waiting
+    def playing(self) -> set[str]:
+        """The tables of the round each tournament run here plays now."""
+        return {
+            seated.table
+            for tournament in self.tournaments.values()
+            for seated in (tournament.played[-1] if tournament.played else ())
         }
-        round_no = placed[0][1].round
-        late = asyncio.get_running_loop().time() + PLACED_WAIT
-        while waiting:
-            await self._woken()
-            try:
-                answers = placements.answers(tournament.id, round_no)
-                live = placements.loads()
-            except StoreUnavailable:
-                continue
-            for number, (process, p) in list(waiting.items()):
-                table_id = answers.get(number)
-                if table_id is not None:
-                    seated[number] = Seated(table_id, _players(p))
-                    self.by_table[table_id] = (tournament, seated[number])
-                else:
-                    if number in answers and (
-                        (asyncio.get_running_loop().time() < late and process in live)
-                        or not _withdrawn(placements, p)
-                    ):
-                        continue  # being made there, or just made (read next time)
-                    log.warning("tournament %s: round %d table %d made here, not at %s",
-                                tournament.id, round_no, number, process)  # fmt: skip
-                    seated[number] = self._open_table(tournament, p)
-                del waiting[number]
-        return seated
 
-    async def _woken(self) -> None:
-        """Until the host's lobby is read again (a table placed elsewhere was made there,
-        or a renewal), or LOOK seconds."""
-        elsewhere = self.lobby.elsewhere
-        if elsewhere is None:
+    def unscored(self, table_id: str) -> bool:
+        """Whether `table_id` seats a round run here whose game's end is not known yet."""
+        found = self.by_table.get(table_id)
+        return found is not None and not found[1].over
+
+    def ended(self, table_id: str, outcome: Outcome | None) -> None:
+        """A table of a round run here, held elsewhere, is over (heard by the spread):
+        scored by its `outcome` (None: ended unplayed, counting for nobody); the next round
+        once all are."""
+        found = self.by_table.get(table_id)
+        if found is None:
             return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(elsewhere.read_again(), LOOK)
-
-    def ended_elsewhere(self, outcome: Outcome | None) -> None:
-        """A game another process ended (None: what they said cannot be known, so every
-        table of a round placed elsewhere is looked at): a table of a round run here is
-        scored, as one here is when it changes."""
-        if outcome is not None:
-            found = self.by_table.get(outcome.table)
-            if found is not None and outcome.game == 1:
-                self._scored(found, outcome)
-            return
-        self.gone_elsewhere(
-            {
-                seated.table
-                for tournament in self.tournaments.values()
-                for seated in (tournament.played[-1] if tournament.played else ())
-            }
-        )
-
-    def gone_elsewhere(self, table_ids: Collection[str]) -> None:
-        """Tables of rounds run here, held at another process (or listed there no more):
-        one whose game was played out is scored, if that was not heard yet; one no process
-        holds live any more ended otherwise (its players voted to end it, it expired) and
-        is over, its game counting for nobody; one still listed, or held by a process that
-        died until its tables are taken over, is being played."""
-        elsewhere = self.lobby.elsewhere
-        for table_id in table_ids:
-            found = self.by_table.get(table_id)
-            if found is None or found[1].over or table_id in self.lobby.tables:
-                continue
-            ended = self.outcomes.outcome(table_id, 1)
-            if ended is not None:
-                self._scored(found, Outcome.from_json(table_id, 1, ended))
-            elif (elsewhere is None or elsewhere.where(table_id) is None) and self._unheld(
-                table_id
-            ):
-                self._scored(found, None)
-
-    def _unheld(self, table_id: str) -> bool:
-        """No process of the host holds `table_id` live (False: PostgreSQL cannot say)."""
-        if self.placements is None:
-            return False
-        try:
-            return not self.placements.live([table_id])
-        except StoreUnavailable:
-            return False
-
-    def _scored(self, found: tuple[Tournament, Seated], outcome: Outcome | None) -> None:
-        """A table of a round run here, held elsewhere, is over: scored by its outcome
-        (None: ended unplayed, counting for nobody); the next round once all are."""
         tournament, seated = found
         if seated.over or not self._runs(tournament):
             return
@@ -822,43 +698,6 @@ class Director:
             _score(tournament, seated, len(tournament.played), outcome)
         self._table_done(tournament)
         self.tell(tournament)
-
-    def make_placed(self, placement: Placement) -> Table:
-        """A table of a round another process of the host runs, placed here (this process
-        held the fewest tables): made and dealt, its players connected here seated at once,
-        as the runner seats its own, the others' seats held by their identity until they
-        come to it (a bot covers after the grace). Its runner hears its end as the host's
-        every process does (server/store/ended.py)."""
-        identities = [identity_in(PlayerId(player)) for player, _ in placement.players]
-        table = self._deal(placement, [None if i is None else self.present(i) for i in identities])
-        log.info("tournament %s: round %d table %d placed here: %s", placement.tournament,
-                 placement.round, placement.number, table.id)  # fmt: skip
-        return table
-
-    def _deal(self, placement: Placement, peers: list[Member | None]) -> Table:
-        """Make a round's table here and deal it: each player seated by their identity,
-        on `peers`' connection (seat by seat), or held for them while they are not here."""
-        table = self.lobby.create(
-            rq.Create(
-                name=placement.name,
-                seats=placement.seats,
-                bots=0,
-                variants=placement.variants,
-                bot=kind_of(placement.bot_kind),
-            )
-        )
-        table.tournament = placement.tournament, placement.round  # called to it elsewhere
-        table.deal_seed = placement.seed  # duplicate: every table the same cards, seat by seat
-        for seat, ((player, name), peer) in enumerate(zip(placement.players, peers, strict=True)):
-            identity = identity_in(PlayerId(player))
-            if peer is None:
-                _hold(table, seat, name, identity)
-            else:
-                _, token = table.join(peer, seat, identity)
-                self.seated(peer, table, seat, token)
-        table.add_bots(placement.seats - len(placement.players))
-        self.lobby.start_if_full(table)
-        return table
 
     # -- what is shown ----------------------------------------------------------------------
 
@@ -969,23 +808,8 @@ class Director:
         }
 
 
-def _withdrawn(placements: Placements, placement: Placement) -> bool:
-    try:
-        return placements.withdraw(placement)
-    except StoreUnavailable:
-        return False  # looked at again next time
-
-
 def _players(placement: Placement) -> tuple[PlayerId, ...]:
     return tuple(PlayerId(player) for player, _ in placement.players)
-
-
-def _hold(table: Table, seat: int, name: str, identity: str | None) -> None:
-    """Seat a player who is not here, held by their identity: away from the start, so a bot
-    covers after the grace."""
-    absent = _Absent(name)
-    table.join(absent, seat, identity)
-    table.disconnected(absent)
 
 
 def _score(tournament: Tournament, seated: Seated, round_no: int, outcome: Outcome) -> None:

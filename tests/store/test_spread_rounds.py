@@ -17,7 +17,7 @@ from server.store.directory import PostgresDirectory
 from server.store.kinds import open_store
 from server.store.postgres_database import PostgresDatabase
 from server.store.tournaments import TournamentRecord
-from server.tournament import director
+from server.tournament import spread
 from tests.edge.test_identity import proven
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until as until_true
@@ -82,7 +82,7 @@ async def test_a_table_its_process_does_not_make_is_made_at_the_runner(
     """A process that holds the fewest tables but never makes the one placed at it (here a
     lease renewed by no server: as one whose lobby is full) has it taken back, and the
     round is seated at the runner."""
-    monkeypatch.setattr(director, "PLACED_WAIT", 0.5)
+    monkeypatch.setattr(spread, "PLACED_WAIT", 0.5)
     one = await host("one", grace=0.2)
     ghost = PostgresDirectory(PostgresDatabase(pg_url), PostgresDatabase(pg_url), "m:/ghost.db")
     ghost.publish("ws://127.0.0.1:9", {}, (), fresh=True)  # live, with no tables
