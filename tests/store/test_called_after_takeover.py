@@ -1,0 +1,96 @@
+"""A tournament's table taken over still calls its players (issue 34 §2, §3), the real
+thing: three `gother serve` processes of one host sharing a log folder and one PostgreSQL.
+The runner places its round's table at the process holding the fewest tables; a player
+connected at another process, between games, is called to it there. That process is killed
+-9 and a live one takes the table over: the player, connected again at the live process
+that did not take it, is called to it at the taker, as before the kill (the table taken
+over knows the tournament's round it seats)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from protocol import requests as rq
+from tests.edge.test_identity import proven
+from tests.kits.netkit import Client, close_all
+from tests.kits.poll import until as until_true
+from tests.kits.prockit import ServerProcess
+from tests.kits.tournamentkit import LEAVE, SHORT, until
+from tests.store.test_lobby_across import Lobby
+from tests.store.test_tournament_takeover import NIGHTS, holder
+
+pytestmark = [pytest.mark.usefixtures("postgres"), pytest.mark.slow]
+
+# the players never come to their table: no bot covers them while the test runs
+PACE = ("--bot-delay", "0.05", "--grace", "600", "--idle", "600")
+CALLED = 60.0  # seconds for a call: a takeover (RENEW), a publish and a read, on busy cores
+
+
+@pytest.fixture
+async def host(pg_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Three processes of one host: each its own log (log-0, -1, -2), in one folder."""
+    processes = [
+        await ServerProcess.start(
+            *("--db", pg_url, "--table-log", str(tmp_path / f"log-{k}.db")), *PACE, *NIGHTS
+        )
+        for k in range(3)
+    ]
+    try:
+        yield processes
+    finally:
+        for process in processes:
+            await process.stop()
+
+
+def a_call(message: dict[str, Any]) -> bool:
+    """An unsolicited `error elsewhere`: a call to a table."""
+    return message["t"] == "error" and message.get("rid") is None
+
+
+async def test_a_table_taken_over_calls_its_players_to_it_as_before(host, pg_url):
+    runner, placed, other = host
+    # the runner and `other` hold a table each: the round's table goes to the third
+    organiser = await Client.connect(runner.url, "Host")
+    assert (await organiser.ask(rq.Create(name="Waiting", seats=3, bots=0)))["t"] == "created"
+    keeper = await Client.connect(other.url, "Keeper")
+    kept = await keeper.ask(rq.Create(name="Kept", seats=3, bots=0))
+    await Lobby(organiser).until("other's table listed", lambda rows: kept["table"] in rows)
+    created = await organiser.ask(
+        rq.TournamentCreate(password=LEAVE, name="Night", rounds=1, seats=3, variants=SHORT)
+    )
+    tournament = created["id"]
+    keys = {name: Ed25519PrivateKey.generate() for name in ("Ann", "Bea")}
+    registered = []
+    for name, key in keys.items():
+        client, _ = await proven(runner.url, name, key)
+        assert (await client.ask(rq.TournamentJoin(tournament=tournament)))["t"] == "tournament"
+        registered.append(client)
+    ann_at_other, _ = await proven(other.url, "Ann", keys["Ann"])  # between games there
+    started = await organiser.ask(rq.TournamentStart(tournament=tournament))  # round stored
+    [table] = [t["table"] for t in started["tables"]]
+    assert holder(pg_url, table) == "log-1"  # made at `placed`
+    call = await until(ann_at_other, a_call, CALLED)
+    assert (call["code"], call["url"], call["table"]) == ("elsewhere", placed.url, table), call
+
+    await placed.kill()
+    await until_true(
+        "the table taken over",
+        lambda: holder(pg_url, table) != "log-1",
+        pause=lambda: asyncio.sleep(0.2),
+    )
+    taker, elsewhere = (runner, other) if holder(pg_url, table) == "log-0" else (other, runner)
+    ann, _ = await proven(elsewhere.url, "Ann", keys["Ann"])  # not at the table yet
+    call = await until(ann, a_call, CALLED)
+    assert (call["code"], call["url"], call["table"]) == ("elsewhere", taker.url, table), call
+    resumed = await ann.ask(rq.Resume(table=table))  # it is there, hers
+    assert resumed["t"] == "error" and resumed["url"] == taker.url, resumed
+    at_taker, _ = await proven(taker.url, "Ann", keys["Ann"])
+    joined = await at_taker.ask(rq.Resume(table=table))
+    assert joined["t"] == "joined" and joined["table"] == table, joined
+    await close_all(organiser, keeper, ann_at_other, ann, at_taker, *registered)
