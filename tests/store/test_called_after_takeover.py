@@ -4,12 +4,14 @@ The runner places its round's table at the process holding the fewest tables; a 
 connected at another process, between games, is called to it there. That process is killed
 -9 and a live one takes the table over: the player, connected again at the live process
 that did not take it, is called to it at the taker, as before the kill (the table taken
-over knows the tournament's round it seats)."""
+over knows the tournament's round it seats). So too when that process, which does not run
+the tournament, stops and starts again."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,17 @@ def a_call(message: dict[str, Any]) -> bool:
     return message["t"] == "error" and message.get("rid") is None
 
 
-async def test_a_table_taken_over_calls_its_players_to_it_as_before(host, pg_url):
+@dataclass
+class Placed:
+    """A one-round tournament run at the first process, its table made at the second, its
+    player Ann called to it from the third as she waits there."""
+
+    table: str
+    ann: Ed25519PrivateKey
+    clients: list[Client]  # every connection of the test's, to close
+
+
+async def placed_round(host: list[ServerProcess], pg_url: str) -> Placed:
     runner, placed, other = host
     # the runner and `other` hold a table each: the round's table goes to the third
     organiser = await Client.connect(runner.url, "Host")
@@ -66,31 +78,64 @@ async def test_a_table_taken_over_calls_its_players_to_it_as_before(host, pg_url
     )
     tournament = created["id"]
     keys = {name: Ed25519PrivateKey.generate() for name in ("Ann", "Bea")}
-    registered = []
+    clients = [organiser, keeper]
     for name, key in keys.items():
         client, _ = await proven(runner.url, name, key)
         assert (await client.ask(rq.TournamentJoin(tournament=tournament)))["t"] == "tournament"
-        registered.append(client)
-    ann_at_other, _ = await proven(other.url, "Ann", keys["Ann"])  # between games there
+        clients.append(client)
+    ann, _ = await proven(other.url, "Ann", keys["Ann"])  # between games there
+    clients.append(ann)
     started = await organiser.ask(rq.TournamentStart(tournament=tournament))  # round stored
     [table] = [t["table"] for t in started["tables"]]
     assert holder(pg_url, table) == "log-1"  # made at `placed`
-    call = await until(ann_at_other, a_call, CALLED)
+    call = await until(ann, a_call, CALLED)
     assert (call["code"], call["url"], call["table"]) == ("elsewhere", placed.url, table), call
+    return Placed(table, keys["Ann"], clients)
 
-    await placed.kill()
+
+async def called_again(placed: Placed, at: str, to: str) -> None:
+    """Ann, connected anew at `at` (not at her table yet), is called to it at `to`, and
+    resumes her seat there."""
+    ann, _ = await proven(at, "Ann", placed.ann)
+    placed.clients.append(ann)
+    call = await until(ann, a_call, CALLED)
+    assert (call["code"], call["url"], call["table"]) == ("elsewhere", to, placed.table), call
+    resumed = await ann.ask(rq.Resume(table=placed.table))
+    assert resumed["t"] == "error" and resumed["url"] == to, resumed
+    there, _ = await proven(to, "Ann", placed.ann)
+    placed.clients.append(there)
+    joined = await there.ask(rq.Resume(table=placed.table))
+    assert joined["t"] == "joined" and joined["table"] == placed.table, joined
+
+
+async def test_a_table_taken_over_calls_its_players_to_it_as_before(host, pg_url):
+    runner, dying, other = host
+    placed = await placed_round(host, pg_url)
+    await dying.kill()
     await until_true(
         "the table taken over",
-        lambda: holder(pg_url, table) != "log-1",
+        lambda: holder(pg_url, placed.table) != "log-1",
         pause=lambda: asyncio.sleep(0.2),
     )
-    taker, elsewhere = (runner, other) if holder(pg_url, table) == "log-0" else (other, runner)
-    ann, _ = await proven(elsewhere.url, "Ann", keys["Ann"])  # not at the table yet
-    call = await until(ann, a_call, CALLED)
-    assert (call["code"], call["url"], call["table"]) == ("elsewhere", taker.url, table), call
-    resumed = await ann.ask(rq.Resume(table=table))  # it is there, hers
-    assert resumed["t"] == "error" and resumed["url"] == taker.url, resumed
-    at_taker, _ = await proven(taker.url, "Ann", keys["Ann"])
-    joined = await at_taker.ask(rq.Resume(table=table))
-    assert joined["t"] == "joined" and joined["table"] == table, joined
-    await close_all(organiser, keeper, ann_at_other, ann, at_taker, *registered)
+    taker, elsewhere = (
+        (runner, other) if holder(pg_url, placed.table) == "log-0" else (other, runner)
+    )
+    await called_again(placed, elsewhere.url, taker.url)
+    await close_all(*placed.clients)
+
+
+async def test_a_table_whose_process_starts_again_calls_its_players_to_it_as_before(
+    host, pg_url, tmp_path
+):
+    """Its process, which does not run the tournament, stopped and started again: the
+    table comes back from its log there, and Ann is called to it at its new address."""
+    _, stopping, other = host
+    placed = await placed_round(host, pg_url)
+    assert await stopping.terminate() == 0
+    again = await ServerProcess.start(
+        *("--db", pg_url, "--table-log", str(tmp_path / "log-1.db")), *PACE, *NIGHTS
+    )
+    host.append(again)  # stopped with the others
+    assert holder(pg_url, placed.table) == "log-1"
+    await called_again(placed, other.url, again.url)
+    await close_all(*placed.clients)
