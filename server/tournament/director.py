@@ -381,7 +381,7 @@ class Director:
         tournament table's first game; a table that has none and is not live (ended
         unfinished, or lost) counts for nobody. Players come back by registering again; a
         round whose tables are all over seats the next. After a restart, each live table
-        seating a round knows it again, whoever runs its tournament (`adopted`)."""
+        seating a round knows it again, whoever runs its tournament (`_marked`)."""
         if only is None:
             self._marked(self.lobby.tables.values())
         else:
