@@ -474,11 +474,15 @@ class Director:
 
     def _marked(self, tables: Collection[Table]) -> None:
         """Restored tables that seat a tournament's round know it again, as the store says
-        (each round's tables), whichever process runs it: their players connected at the
-        host's other processes are called to them, as when they were made. What the store
-        cannot say now leaves them unmarked (their players find them in the lobby)."""
+        (each round's tables; a table placed here, of a round not stored yet, its
+        placement), whichever process runs it: their players connected at the host's other
+        processes are called to them, as when they were made. What the store cannot say
+        now leaves them unmarked (their players find them in the lobby)."""
+        ids = [table.id for table in tables]
         try:
-            rounds = self.store.rounds_of([table.id for table in tables])
+            rounds = self.store.rounds_of(ids)
+            if self.placements is not None and len(rounds) < len(ids):
+                rounds |= self.placements.rounds_of([t for t in ids if t not in rounds])
         except (StoreError, StoreUnavailable) as exc:
             log.error("restored tables do not know their tournaments' rounds: %s", exc)
             return

@@ -4,8 +4,9 @@ The runner places its round's table at the process holding the fewest tables; a 
 connected at another process, between games, is called to it there. That process is killed
 -9 and a live one takes the table over: the player, connected again at the live process
 that did not take it, is called to it at the taker, as before the kill (the table taken
-over knows the tournament's round it seats). So too when that process, which does not run
-the tournament, stops and starts again."""
+over knows the tournament's round it seats), even when it is killed before the runner
+stored the round (the taker reads the table's placement). So too when that process, which
+does not run the tournament, stops and starts again."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from tests.kits.poll import until as until_true
 from tests.kits.prockit import ServerProcess
 from tests.kits.tournamentkit import LEAVE, SHORT, until
 from tests.store.test_lobby_across import Lobby
+from tests.store.test_postgres import psql
 from tests.store.test_tournament_takeover import NIGHTS, holder
 
 pytestmark = [pytest.mark.usefixtures("postgres"), pytest.mark.slow]
@@ -108,9 +110,10 @@ async def called_again(placed: Placed, at: str, to: str) -> None:
     assert joined["t"] == "joined" and joined["table"] == placed.table, joined
 
 
-async def test_a_table_taken_over_calls_its_players_to_it_as_before(host, pg_url):
+async def taken_over(host: list[ServerProcess], pg_url: str, placed: Placed) -> None:
+    """The table's process killed -9: once a live one took the table, Ann is called to it
+    there from the other."""
     runner, dying, other = host
-    placed = await placed_round(host, pg_url)
     await dying.kill()
     await until_true(
         "the table taken over",
@@ -121,6 +124,23 @@ async def test_a_table_taken_over_calls_its_players_to_it_as_before(host, pg_url
         (runner, other) if holder(pg_url, placed.table) == "log-0" else (other, runner)
     )
     await called_again(placed, elsewhere.url, taker.url)
+
+
+async def test_a_table_taken_over_calls_its_players_to_it_as_before(host, pg_url):
+    placed = await placed_round(host, pg_url)
+    await taken_over(host, pg_url, placed)
+    await close_all(*placed.clients)
+
+
+async def test_a_table_taken_over_before_its_round_was_stored_knows_it_by_its_placement(
+    host, pg_url
+):
+    """Killed as its round opened: the table made and answered, the round not stored yet
+    (its runner stores it once every table of it is made, waiting up to 10 s for one). The
+    round's stored tables are taken away here, as they stand in that window."""
+    placed = await placed_round(host, pg_url)
+    psql(pg_url, f"DELETE FROM tournament_tables WHERE table_id = '{placed.table}'")
+    await taken_over(host, pg_url, placed)
     await close_all(*placed.clients)
 
 
