@@ -263,9 +263,10 @@ class GotherServer:
 
     def adopt(self, records: list[TableRecord | BrokenRecord]) -> None:
         """Tables taken over from a process of the host that died: they go on here."""
-        for table in self.lobby.adopt(records):
+        tables = self.lobby.adopt(records)
+        for table in tables:
             self.pacer.arm(table)  # as at a start: bot seats, absent players' cover, clocks
-        self.director.adopted()
+        self.director.adopted(tables)  # published with their tournaments' rounds next
 
     async def _every(self, seconds: float, chore: Callable[[], None]) -> None:
         while True:

@@ -81,6 +81,11 @@ class Placements(Protocol):
         while it is not; one whose process went is missing (StoreUnavailable)."""
         ...
 
+    def rounds_of(self, table_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """The tournament and round of each of these tables made as placed (a round's
+        tables are stored with it only once all are made) (StoreUnavailable)."""
+        ...
+
 
 class PostgresPlacements:
     def __init__(self, database: PostgresDatabase, process: str) -> None:
@@ -172,6 +177,13 @@ class PostgresPlacements:
             {"tournament": tournament, "round": round_no},
         )
         return {int(number): table_id for number, table_id in rows}
+
+    def rounds_of(self, table_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        rows = self.database.rows(
+            "SELECT table_id, tournament, round FROM placements WHERE table_id = ANY(:ids)",
+            {"ids": list(table_ids)},  # type: ignore[dict-item]
+        )
+        return {table_id: (tournament, int(round_no)) for table_id, tournament, round_no in rows}
 
 
 def _woken(process: str) -> Statement:

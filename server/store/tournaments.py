@@ -6,14 +6,14 @@ game 1 of each tournament table.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 import msgspec
 
 from protocol.view import Variants
-from server.store.database import Database, Statement
+from server.store.database import Database, SqlValue, Statement
 
 
 class Entrant(NamedTuple):
@@ -68,6 +68,10 @@ class TournamentStore(Protocol):
 
     def all(self) -> list[TournamentRecord]:
         """Every tournament, with its players and the rounds played, in creation order."""
+        ...
+
+    def rounds_of(self, table_ids: Collection[str]) -> dict[str, tuple[str, int]]:
+        """The tournament and round each of these tables seats (those that seat one)."""
         ...
 
 
@@ -171,3 +175,17 @@ class Tournaments:
                 played.append([])
             played[round_no - 1].append((table, json.loads(players)))
         return list(records.values())
+
+    def rounds_of(self, table_ids: Collection[str]) -> dict[str, tuple[str, int]]:
+        # one statement for every table: read on the game's loop, as a server starts or takes
+        # tables over
+        by_name: dict[str, SqlValue] = {f"t{n}": t for n, t in enumerate(sorted(table_ids))}
+        if not by_name:
+            return {}
+        wanted = ", ".join(f":{name}" for name in by_name)
+        rows = self.database.rows(
+            "SELECT table_id, tournament, round FROM tournament_tables"
+            f" WHERE table_id IN ({wanted})",
+            by_name,
+        )
+        return {table: (tournament, int(round_no)) for table, tournament, round_no in rows}

@@ -160,8 +160,9 @@ class Table:
     deal_start: Start | None = None  # the next game's position instead of a deal (play on)
     outcome: Outcome | None = None  # how the current game ended, once it is over
     retired: bool = False  # out of the live tables (archived or gone): nothing more happens here
-    # the tournament and round this table seats, as it was made (not stored): its players
-    # connected at another process of the host are called to it (server/edge/elsewhere.py)
+    # the tournament and round this table seats, as it was made, or as the store's rounds
+    # say when it is restored or taken over: its players connected at another process of
+    # the host are called to it (server/edge/elsewhere.py)
     tournament: tuple[str, int] | None = None
     # the listing's row and what it was made from (seq, spectators): made once per change
     _row: tuple[tuple[int, int], server_messages.TableRow] | None = field(default=None, repr=False)

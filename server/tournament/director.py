@@ -366,8 +366,11 @@ class Director:
         tables may have been taken over here). Results are the stored outcomes of each
         tournament table's first game; a table that has none and is not live (ended
         unfinished, or lost) counts for nobody. Players come back by registering again; a
-        round whose tables are all over seats the next."""
-        if only is not None:
+        round whose tables are all over seats the next. After a restart, each live table
+        seating a round knows it again, whoever runs its tournament (`_marked`)."""
+        if only is None:
+            self._marked(self.lobby.tables.values())
+        else:
             only = set(only) | set(self.followers)  # and those let go here: ours again?
             self.passed &= only  # one run since is looked at anew when it is free again
             only = set(only) - self.passed
@@ -449,9 +452,28 @@ class Director:
                         " connection", ", ".join(t.id for t in gone))  # fmt: skip
         self.by_table = {k: v for k, v in self.by_table.items() if v[0].id not in lost}
 
-    def adopted(self) -> None:
-        """Tables taken over came here: a tournament passed over may be ours to run now."""
+    def adopted(self, tables: Collection[Table]) -> None:
+        """Tables taken over came here: each seating a tournament's round knows it again,
+        and a tournament passed over may be ours to run now."""
+        self._marked(tables)
         self.passed.clear()
+
+    def _marked(self, tables: Collection[Table]) -> None:
+        """Restored tables that seat a tournament's round know it again, as the store says
+        (each round's tables; a table placed here, of a round not stored yet, its
+        placement), whichever process runs it: their players connected at the host's other
+        processes are called to them, as when they were made. What the store cannot say
+        now leaves them unmarked (their players find them in the lobby)."""
+        ids = [table.id for table in tables]
+        try:
+            rounds = self.store.rounds_of(ids)
+            if self.placements is not None and len(rounds) < len(ids):
+                rounds |= self.placements.rounds_of([t for t in ids if t not in rounds])
+        except (StoreError, StoreUnavailable) as exc:
+            log.error("restored tables do not know their tournaments' rounds: %s", exc)
+            return
+        for table in tables:
+            table.tournament = rounds.get(table.id, table.tournament)
 
     def _name_of(self, player: PlayerId) -> str:
         """A restored player's name: the latest their identity sat under."""

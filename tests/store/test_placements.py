@@ -101,3 +101,12 @@ def test_a_target_that_withdraws_takes_its_placements_with_it(host):
         1: None
     }  # the runner places 2 again
     assert PostgresPlacements(database, ONE).pending() == [placement(1)]
+
+
+def test_a_table_made_as_placed_names_its_tournament_and_round(host):
+    database, _ = host
+    placements = PostgresPlacements(database, ONE)
+    placements.place([(TWO, placement(1)), (TWO, placement(2))])
+    PostgresPlacements(database, TWO).made(placement(1), "tab111")
+    assert placements.rounds_of(["tab111", "tab222", "lone"]) == {"tab111": ("trn001", 1)}
+    assert placements.rounds_of([]) == {}

@@ -103,6 +103,23 @@ def test_a_tournament_comes_back_with_its_players_and_rounds_in_order(store: Sto
     assert len(kept.all()[0].players) == 2
 
 
+def test_a_table_s_tournament_and_round_are_read_from_the_rounds_stored(store: Store):
+    kept = store.tournaments
+    for tid in ("tz", "ta"):
+        kept.save_tournament(TournamentRecord(tid, tid, 3, 4, Variants(), "normal", False, "org"))
+    kept.save_tournament_round("tz", 1, [("tab1", ["p:b"]), ("tab2", ["p:x"])])
+    kept.save_tournament_round("tz", 2, [("tab3", ["p:b"])])
+    kept.save_tournament_round("ta", 1, [("tab4", ["p:c"])])
+    asked = ["tab3", "tab2", "tab4", "lone", "tab1"]
+    assert kept.rounds_of(asked) == {
+        "tab1": ("tz", 1),
+        "tab2": ("tz", 1),
+        "tab3": ("tz", 2),
+        "tab4": ("ta", 1),
+    }
+    assert kept.rounds_of(["lone"]) == {} and kept.rounds_of([]) == {}
+
+
 # -- a live table --------------------------------------------------------------------------
 
 

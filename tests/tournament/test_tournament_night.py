@@ -326,6 +326,35 @@ async def test_a_restart_keeps_the_tournament_its_players_and_results(tmp_path):
         await second.close()
 
 
+async def test_a_restart_gives_each_round_table_its_tournament_and_round_again(tmp_path):
+    """The tables of a round being played come back knowing the tournament and round they
+    seat, as they were made: what the host's other processes are told of them, to call
+    their players there (issue 34 §2). A table of no tournament seats none."""
+    first = night_server(tmp_path / "games.db")
+    await first.start()
+    url = f"ws://127.0.0.1:{first.port}"
+    host = await Client.connect(url, "Host")
+    lone = (await host.ask(rq.Create(name="Lone", seats=3, bots=0)))["table"]
+    tournament = (await create(host, rounds=2, seats=3))["id"]
+    clients = []
+    for name in ("Ann", "Bea", "Cid", "Dee"):  # registered, then never moving
+        clients.append(await Client.connect(url, name))
+        await clients[-1].ask(rq.TournamentJoin(tournament=tournament))
+    started = await host.ask(rq.TournamentStart(tournament=tournament))
+    tables = [t["table"] for t in started["tables"]]
+    made = {row.id: seats for row, _, seats in first.lobby.published()}
+    assert made == {lone: None} | dict.fromkeys(tables, (tournament, 1))
+    await first.close()
+    await close_all(host, *clients)
+
+    second = night_server(tmp_path / "games.db")
+    await second.start()
+    try:
+        assert {row.id: seats for row, _, seats in second.lobby.published()} == made
+    finally:
+        await second.close()
+
+
 async def test_a_stored_tournament_whose_bots_cannot_be_made_is_left_out_at_start(tmp_path, caplog):
     """Its bots are made a kind once, as it is restored: a kind this server cannot make
     leaves that tournament stored and out (and says so), never a crash at start or when a
