@@ -8,11 +8,13 @@ never blocks on a full pipe. `run_cli` runs a short command and returns its outp
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import resource
 import signal
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 GOTHER = str(Path(sys.executable).with_name("gother"))  # the venv's console script
@@ -148,3 +150,23 @@ async def run_cli(*args: str, timeout: float = 120.0) -> tuple[int, str, str]:
             await proc.wait()
     assert proc.returncode is not None
     return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+@contextlib.asynccontextmanager
+async def host_of(
+    count: int, pg_url: str, folder: Path, *args: str
+) -> AsyncIterator[list[ServerProcess]]:
+    """`count` game processes of one host sharing the PostgreSQL at `pg_url`, each started
+    in turn with ARGS and its own table log in `folder` (log-0.db, log-1.db, …); every one
+    stopped after."""
+    processes: list[ServerProcess] = []
+    try:
+        for k in range(count):
+            table_log = str(folder / f"log-{k}.db")
+            processes.append(
+                await ServerProcess.start("--db", pg_url, "--table-log", table_log, *args)
+            )
+        yield processes
+    finally:
+        for process in processes:
+            await process.stop()

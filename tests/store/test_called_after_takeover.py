@@ -23,7 +23,7 @@ from protocol import requests as rq
 from tests.edge.test_identity import proven
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until as until_true
-from tests.kits.prockit import ServerProcess
+from tests.kits.prockit import ServerProcess, host_of
 from tests.kits.tournamentkit import LEAVE, SHORT, until
 from tests.store.test_lobby_across import Lobby
 from tests.store.test_postgres import psql
@@ -39,17 +39,8 @@ CALLED = 60.0  # seconds for a call: a takeover (RENEW), a publish and a read, o
 @pytest.fixture
 async def host(pg_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Three processes of one host: each its own log (log-0, -1, -2), in one folder."""
-    processes = [
-        await ServerProcess.start(
-            *("--db", pg_url, "--table-log", str(tmp_path / f"log-{k}.db")), *PACE, *NIGHTS
-        )
-        for k in range(3)
-    ]
-    try:
+    async with host_of(3, pg_url, tmp_path, *PACE, *NIGHTS) as processes:
         yield processes
-    finally:
-        for process in processes:
-            await process.stop()
 
 
 def a_call(message: dict[str, Any]) -> bool:

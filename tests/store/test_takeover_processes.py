@@ -27,7 +27,7 @@ from server.store.database import SqliteDatabase
 from tests.core.test_client_core import Face, answer_to
 from tests.kits.netkit import Client, close_all, first_legal_move, told
 from tests.kits.poll import until
-from tests.kits.prockit import LISTENING, ServerProcess
+from tests.kits.prockit import LISTENING, ServerProcess, host_of
 from tests.store.test_lobby_across import Lobby
 from tests.store.test_postgres import psql
 from tests.store.test_serve_processes import pid_listening_at
@@ -81,18 +81,8 @@ def holder(pg_url: str, table: str) -> str | None:
 @pytest.fixture
 async def host(pg_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Three processes of one host: each its own log, in one folder they share."""
-    processes = [
-        await ServerProcess.start(
-            *("--bot-delay", BOT_DELAY, "--db", pg_url),
-            *("--table-log", str(tmp_path / f"log-{k}.db")),
-        )
-        for k in range(3)
-    ]
-    try:
+    async with host_of(3, pg_url, tmp_path, "--bot-delay", BOT_DELAY) as processes:
         yield processes
-    finally:
-        for process in processes:
-            await process.stop()
 
 
 async def test_a_process_killed_mid_game_loses_no_move_and_its_players_come_back(

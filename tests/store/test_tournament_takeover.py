@@ -26,7 +26,7 @@ from server.store.directory import LEASE
 from server.store.holds import KIND
 from tests.kits.netkit import Client, close_all
 from tests.kits.poll import until as until_true
-from tests.kits.prockit import LISTENING, ServerProcess
+from tests.kits.prockit import LISTENING, ServerProcess, host_of
 from tests.kits.tournamentkit import LEAVE, SHORT, Player, until
 from tests.store.test_postgres import psql
 from tests.store.test_serve_processes import pid_listening_at
@@ -50,17 +50,8 @@ LOCKS = (
 @pytest.fixture
 async def host(pg_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Two processes of one host: each its own log, in one folder they share."""
-    processes = [
-        await ServerProcess.start(
-            *("--db", pg_url, "--table-log", str(tmp_path / f"log-{k}.db")), *PACE, *NIGHTS
-        )
-        for k in range(2)
-    ]
-    try:
+    async with host_of(2, pg_url, tmp_path, *PACE, *NIGHTS) as processes:
         yield processes
-    finally:
-        for process in processes:
-            await process.stop()
 
 
 @dataclass
