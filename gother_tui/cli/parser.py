@@ -324,7 +324,10 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: st
     local.add_argument(
         "--bots", choices=BOT_NAMES, default="normal", help="the bots' difficulty (or kind)"
     )
-    usual_traits = ", ".join(f"{DEFAULT_TRAITS[n]} at {n} seats" for n in SEATS)
+    seats_by_trait: dict[str, list[str]] = {}
+    for n in SEATS:
+        seats_by_trait.setdefault(DEFAULT_TRAITS[n], []).append(str(n))
+    usual_traits = ", ".join(f"{t} at {' and '.join(ns)} seats" for t, ns in seats_by_trait.items())
     local.add_argument(
         "--trait",
         choices=TRAITS,

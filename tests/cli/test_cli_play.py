@@ -111,6 +111,13 @@ def test_every_subcommand_has_help(command, capsys):
     assert capsys.readouterr().out.startswith(f"usage: gother {command}")
 
 
+def test_plays_help_says_each_traits_seat_counts_once(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    said = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert "(default: vengeful at 3 and 4 seats, steady at 5 seats)" in said
+
+
 def test_play_and_the_menu_are_known_subcommands():
     assert "play" in subcommands()
 
