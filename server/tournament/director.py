@@ -172,7 +172,6 @@ class Director:
         self.outcomes = outcomes  # the results: each table's game 1
         self.rating = rating  # the host's: the standings' last tie-break, and shown there
         self.holds = holds  # which tournaments this process runs, of the host's (None: all)
-        self.placements = placements  # a restored round's tables: live elsewhere, or over?
         self.tournaments: dict[str, Tournament] = {}
         self.by_table: dict[str, tuple[Tournament, Seated]] = {}
         # tournaments no process runs whose round's tables are another's: not read again
@@ -467,8 +466,8 @@ class Director:
         ids = [table.id for table in tables]
         try:
             rounds = self.store.rounds_of(ids)
-            if self.placements is not None and len(rounds) < len(ids):
-                rounds |= self.placements.rounds_of([t for t in ids if t not in rounds])
+            if len(rounds) < len(ids):
+                rounds |= self.spread.rounds_placed([t for t in ids if t not in rounds])
         except (StoreError, StoreUnavailable) as exc:
             log.error("restored tables do not know their tournaments' rounds: %s", exc)
             return
@@ -503,18 +502,8 @@ class Director:
             if live is not None:
                 seated.over = live.game is not None and live.game.over
             else:  # ended unfinished, or lost; or held at another process (placed there)
-                seated.over = table_id not in self._live_elsewhere(table_id)
+                seated.over = not self.spread.held_elsewhere(table_id)
         return seated
-
-    def _live_elsewhere(self, table_id: str) -> set[str]:
-        """{table_id} if another process of the host holds it live (a table of a round
-        placed there; what PostgreSQL cannot say is taken as not live)."""
-        if self.placements is None:
-            return set()
-        try:
-            return self.placements.live([table_id])
-        except StoreUnavailable:
-            return set()
 
     # -- the rounds -------------------------------------------------------------------------
 

@@ -187,19 +187,25 @@ class Spread:
             ended = self.outcomes.outcome(table_id, 1)
             if ended is not None:
                 self.runner.ended(table_id, Outcome.from_json(table_id, 1, ended))
-            elif (elsewhere is None or elsewhere.where(table_id) is None) and self._unheld(
-                table_id
+            elif (elsewhere is None or elsewhere.where(table_id) is None) and (
+                self.held_elsewhere(table_id) is False
             ):
                 self.runner.ended(table_id, None)
 
-    def _unheld(self, table_id: str) -> bool:
-        """No process of the host holds `table_id` live (False: PostgreSQL cannot say)."""
+    def held_elsewhere(self, table_id: str) -> bool | None:
+        """Whether a process of the host holds `table_id` live (a table placed there, or
+        taken over); None: a host of one process, or PostgreSQL cannot say now."""
         if self.placements is None:
-            return False
+            return None
         try:
-            return not self.placements.live([table_id])
+            return bool(self.placements.live([table_id]))
         except StoreUnavailable:
-            return False
+            return None
+
+    def rounds_placed(self, table_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """The tournament and round of each of these tables that was made as placed ({}: a
+        host of one process) (StoreUnavailable)."""
+        return {} if self.placements is None else self.placements.rounds_of(table_ids)
 
     # -- a round's table, made ---------------------------------------------------------------
 
