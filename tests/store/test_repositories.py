@@ -118,6 +118,9 @@ def test_a_table_s_tournament_and_round_are_read_from_the_rounds_stored(store: S
         "tab4": ("ta", 1),
     }
     assert kept.rounds_of(["lone"]) == {} and kept.rounds_of([]) == {}
+    # a host's every table at a start, past the parameters one statement may have
+    many = [f"t{n:05d}" for n in range(70_000)]
+    assert kept.rounds_of([*many, "tab4"]) == {"tab4": ("ta", 1)}
 
 
 # -- a live table --------------------------------------------------------------------------
