@@ -4,8 +4,11 @@ at whatever table the director seats them, and waits that outlast the quiet betw
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
+
+from websockets.exceptions import ConnectionClosed
 
 from protocol import requests as rq
 from protocol.view import Variants
@@ -37,6 +40,10 @@ class Player:
         self.task = asyncio.create_task(self._play())
 
     async def _play(self) -> None:
+        with contextlib.suppress(ConnectionClosed):  # its connection closed: it plays no more
+            await self._playing()
+
+    async def _playing(self) -> None:
         joined = 0
         while True:
             try:
