@@ -319,8 +319,9 @@ def main() -> None:
                         hosted(args.tables, args.moves, args.think,
                                db or cluster.new_database(), processes, log, on, args.pin)
                     )  # fmt: skip
-                one = one or f["cpu_us_per_move"]
-                # a run too short for a clock tick (10 ms) of CPU has no ratio to show
+                if one is None:  # the first run, SQLite's: every run's baseline
+                    one = f["cpu_us_per_move"]
+                # a baseline too short for a clock tick (10 ms) of CPU gives no ratio to show
                 times = f"{f['cpu_us_per_move'] / one:>5.2f}" if one else f"{'-':>5}"
                 print(
                     f"{kind:>10} {processes:>5} {args.tables:>6} {args.tables * 4:>7} "

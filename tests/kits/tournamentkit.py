@@ -41,9 +41,9 @@ class Player:
 
     async def _play(self) -> None:
         with contextlib.suppress(ConnectionClosed):  # its connection closed: it plays no more
-            await self._playing()
+            await self._turns()
 
-    async def _playing(self) -> None:
+    async def _turns(self) -> None:
         joined = 0
         while True:
             try:
